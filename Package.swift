@@ -1,0 +1,77 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let package = Package(
+  name: "mapc",
+  platforms: [.macOS(.v13)],
+  products: [
+    .executable(name: "mapc", targets: ["mapc"]),
+    .library(name: "MapRuntime", targets: ["MapRuntime"]),
+    .library(name: "MapCompiler", targets: ["MapCompiler"]),
+    .library(name: "MapcCLI", targets: ["MapcCLI"]),
+  ],
+  dependencies: [
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+    .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+  ],
+  targets: [
+    // libxml2, seen only by MapCompiler.
+    .systemLibrary(
+      name: "CLibXML2",
+      pkgConfig: "libxml-2.0",
+      providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]
+    ),
+
+    // Runtime: model types, plan reader, interpreter, stores, policies. No libxml2, no compiler.
+    .target(
+      name: "MapRuntime",
+      dependencies: [.product(name: "Crypto", package: "swift-crypto")]
+    ),
+
+    // Compiler: XML, model reading, expression parsing, validation, diagnostics, plan writer, lint.
+    .target(
+      name: "MapCompiler",
+      dependencies: [
+        "MapRuntime",
+        "CLibXML2",
+        .product(name: "Crypto", package: "swift-crypto"),
+      ]
+    ),
+
+    // The command-line interface as a library, so an app's own executable can register
+    // migration policies and then run `MapcCommand.main()`.
+    .target(
+      name: "MapcCLI",
+      dependencies: [
+        "MapCompiler",
+        "MapRuntime",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]
+    ),
+    .executableTarget(name: "mapc", dependencies: ["MapcCLI"]),
+
+    // Tests
+    .target(
+      name: "MapTestSupport",
+      dependencies: ["MapCompiler", "MapRuntime"],
+      path: "Tests/MapTestSupport"
+    ),
+    .testTarget(
+      name: "MapRuntimeTests",
+      dependencies: ["MapRuntime", "MapTestSupport"]
+    ),
+    .testTarget(
+      name: "MapCompilerTests",
+      dependencies: [
+        "MapCompiler", "MapRuntime", "MapTestSupport",
+        .product(name: "PropertyBased", package: "swift-property-based"),
+      ]
+    ),
+    .testTarget(
+      name: "MapcCLITests",
+      dependencies: ["MapcCLI", "MapTestSupport"]
+    ),
+  ],
+  swiftLanguageModes: [.v6]
+)

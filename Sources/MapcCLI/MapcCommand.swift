@@ -1,0 +1,14 @@
+import ArgumentParser
+
+/// The `mapc` command. An app that links `MapcCLI` can register its own migration policies
+/// (see `PolicyRegistry` in MapRuntime) and then call `MapcCommand.main()`.
+public struct MapcCommand: ParsableCommand {
+  public static let configuration = CommandConfiguration(
+    commandName: "mapc",
+    abstract: "Core Data mapping models on Linux and CI: compile, run, lint.",
+    version: "0.1.0",
+    subcommands: [Hash.self]
+  )
+
+  public init() {}
+}

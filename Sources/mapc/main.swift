@@ -1,0 +1,3 @@
+import MapcCLI
+
+MapcCommand.main()

@@ -1,0 +1,24 @@
+import Foundation
+
+/// Where the shared material (`../shared` beside the package) is, and helpers to skip tests
+/// cleanly when it is absent.
+public enum SharedPaths {
+  /// The package root: three levels above this file (`Tests/MapTestSupport/SharedPaths.swift`).
+  public static let packageRoot: URL = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+  /// `../shared`, or nil when it is not there (tests that need it are skipped with a message).
+  public static let shared: URL? = {
+    let url = packageRoot.deletingLastPathComponent().appendingPathComponent("shared")
+    var isDir: ObjCBool = false
+    return FileManager.default.fileExists(atPath: url.path, isDirectory: &isDir) && isDir.boolValue
+      ? url : nil
+  }()
+
+  public static var corpus: URL? { shared?.appendingPathComponent("corpus") }
+  public static var fixtures: URL? { shared?.appendingPathComponent("fixtures") }
+  public static var bench: URL? { shared?.appendingPathComponent("bench") }
+
+  /// Message for `.enabled(if:)` traits.
+  public static let absentMessage = "../shared is absent: corpus and fixture tests are skipped"
+}
