@@ -16,12 +16,16 @@ public struct MigrationPlan: Sendable, Hashable {
   public var destinationEntityHashes: [EntityHash]
   /// In run order (document order of the mapping file).
   public var entityMappings: [EntityMapping]
+  /// Predicates written as strings inside expressions (the `predicateString:` argument of
+  /// `fetchRequestForSourceEntityNamed:predicateString:`, `<filter>`), parsed by the compiler
+  /// so that the runtime never parses text. Sorted by text.
+  public var predicates: [PrecompiledPredicate]
 
   public init(
     name: String, mappingPath: String, userInfo: UserInfo = UserInfo(),
     sourceModel: ObjectModel, destinationModel: ObjectModel,
     sourceEntityHashes: [EntityHash], destinationEntityHashes: [EntityHash],
-    entityMappings: [EntityMapping]
+    entityMappings: [EntityMapping], predicates: [PrecompiledPredicate] = []
   ) {
     self.name = name
     self.mappingPath = mappingPath
@@ -31,6 +35,7 @@ public struct MigrationPlan: Sendable, Hashable {
     self.sourceEntityHashes = sourceEntityHashes
     self.destinationEntityHashes = destinationEntityHashes
     self.entityMappings = entityMappings
+    self.predicates = predicates
   }
 
   public func entityMapping(named name: String) -> EntityMapping? {
@@ -148,5 +153,15 @@ public struct PropertyMapping: Sendable, Hashable {
     self.valueExpression = valueExpression
     self.userInfo = userInfo
     self.location = location
+  }
+}
+
+/// A predicate string and its parsed form.
+public struct PrecompiledPredicate: Sendable, Hashable {
+  public var text: String
+  public var predicate: Predicate
+  public init(text: String, predicate: Predicate) {
+    self.text = text
+    self.predicate = predicate
   }
 }

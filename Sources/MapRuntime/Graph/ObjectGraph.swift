@@ -1,0 +1,80 @@
+/// All objects of one store (the source store read from JSON, or the destination store being
+/// built), table per entity, column per property.
+public final class ObjectGraph: @unchecked Sendable {
+  public let layout: StoreLayout
+  public let tables: [EntityTable]
+  /// The input bytes that string slices refer to (source stores); nil for a store built in memory.
+  public let input: InputBytes?
+
+  /// True for the store being migrated (objects are `.sourceObject`), false for the one built.
+  public let isSource: Bool
+
+  public init(layout: StoreLayout, input: InputBytes?, isSource: Bool) {
+    self.layout = layout
+    self.input = input
+    self.isSource = isSource
+    self.tables = layout.entities.map { EntityTable(layout: $0, isSource: isSource) }
+  }
+
+  @inline(__always) public func table(_ ref: ObjectRef) -> EntityTable { tables[Int(ref.entity)] }
+
+  public var objectCount: Int { tables.reduce(0) { $0 + $1.count } }
+
+  /// Objects of an entity and of every entity inheriting from it, in store order.
+  public func objects(ofKind entity: Int) -> [ObjectRef] {
+    var result: [ObjectRef] = []
+    for k in layout.entities[entity].kindIndexes {
+      let t = tables[k]
+      result.reserveCapacity(result.count + t.count)
+      for row in 0..<t.count { result.append(ObjectRef(entity: k, row: row)) }
+    }
+    return result
+  }
+}
+
+/// The objects of one entity.
+public final class EntityTable: @unchecked Sendable {
+  public let layout: EntityLayout
+  public private(set) var count = 0
+  let columns: [Column]
+  /// The `id` of each object as read from the input (source stores only).
+  let ids: TextColumn?
+
+  init(layout: EntityLayout, isSource: Bool) {
+    self.layout = layout
+    self.columns = layout.properties.map { EntityTable.makeColumn($0, isSource: isSource) }
+    self.ids = isSource ? TextColumn() : nil
+  }
+
+  static func makeColumn(_ p: PropertyLayout, isSource: Bool) -> Column {
+    switch p.kind {
+    case .relationship(let r):
+      return r.isToMany ? ToManyColumn(isSource: isSource) : ToOneColumn(isSource: isSource)
+    case .attribute(let a):
+      switch a.type {
+      case .integer16, .integer32, .integer64: return IntColumn()
+      case .double, .float: return DoubleColumn(isDate: false)
+      case .date: return DoubleColumn(isDate: true)
+      case .boolean: return BoolColumn()
+      case .string, .uuid, .uri: return TextColumn()
+      default: return ValueColumn()
+      }
+    }
+  }
+
+  /// Adds an object with every property nil and returns its row.
+  @discardableResult
+  func appendObject() -> Int {
+    for c in columns { c.appendNull() }
+    ids?.appendNull()
+    count += 1
+    return count - 1
+  }
+
+  func reserve(_ n: Int) {
+    for c in columns { c.reserve(n) }
+    ids?.reserve(n)
+  }
+
+  public func value(_ row: Int, _ property: Int) -> Value { columns[property].read(row) }
+}

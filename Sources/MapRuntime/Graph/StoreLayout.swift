@@ -1,0 +1,108 @@
+/// How a model's objects are laid out in an `ObjectGraph`: every entity with its properties,
+/// inherited ones included, sorted by name (the order the JSON store writes them in).
+public final class StoreLayout: Sendable {
+  public let model: ObjectModel
+  public let entities: [EntityLayout]
+  private let indexByName: [String: Int]
+
+  public init(model: ObjectModel) {
+    self.model = model
+    let names = model.entities.map(\.name)
+    var index: [String: Int] = [:]
+    for (i, name) in names.enumerated() where index[name] == nil { index[name] = i }
+    self.indexByName = index
+    var layouts: [EntityLayout] = []
+    for (i, entity) in model.entities.enumerated() {
+      layouts.append(EntityLayout(index: i, entity: entity, model: model, entityIndex: index))
+    }
+    self.entities = layouts
+  }
+
+  public func entityIndex(_ name: String) -> Int? { indexByName[name] }
+  public func entity(_ name: String) -> EntityLayout? { indexByName[name].map { entities[$0] } }
+}
+
+/// One entity's layout.
+public struct EntityLayout: Sendable {
+  public let index: Int
+  public let name: String
+  public let isAbstract: Bool
+  /// Properties including inherited ones, sorted by name.
+  public let properties: [PropertyLayout]
+  /// Indexes of this entity and every entity that inherits from it, in model order.
+  public let kindIndexes: [Int]
+  /// Indexes of this entity and its ancestors.
+  public let ancestorIndexes: Set<Int>
+  private let propertyIndexByName: [String: Int]
+
+  init(index: Int, entity: EntityDescription, model: ObjectModel, entityIndex: [String: Int]) {
+    self.index = index
+    self.name = entity.name
+    self.isAbstract = entity.isAbstract
+    var props: [PropertyLayout] = []
+    for a in model.allAttributes(of: entity) where !a.isTransient {
+      props.append(PropertyLayout(attribute: a))
+    }
+    for r in model.allRelationships(of: entity) where !r.isTransient {
+      props.append(PropertyLayout(relationship: r, destinationIndex: entityIndex[r.destinationEntity]))
+    }
+    props.sort { $0.name < $1.name }
+    self.properties = props
+    var byName: [String: Int] = [:]
+    for (i, p) in props.enumerated() { byName[p.name] = i }
+    self.propertyIndexByName = byName
+    var kinds = [index]
+    for (i, other) in model.entities.enumerated() where i != index {
+      if model.isKind(other.name, of: entity.name) { kinds.append(i) }
+    }
+    self.kindIndexes = kinds
+    var ancestors: Set<Int> = [index]
+    for a in model.ancestors(of: entity) {
+      if let i = entityIndex[a.name] { ancestors.insert(i) }
+    }
+    self.ancestorIndexes = ancestors
+  }
+
+  public func propertyIndex(_ name: String) -> Int? { propertyIndexByName[name] }
+}
+
+/// One stored property of an entity.
+public struct PropertyLayout: Sendable {
+  public enum Kind: Sendable {
+    case attribute(AttributeDescription)
+    case relationship(RelationshipDescription)
+  }
+  public let name: String
+  public let kind: Kind
+  /// For relationships: the destination entity's index (nil if the model is broken).
+  public let destinationIndex: Int?
+
+  init(attribute: AttributeDescription) {
+    self.name = attribute.name
+    self.kind = .attribute(attribute)
+    self.destinationIndex = nil
+  }
+
+  init(relationship: RelationshipDescription, destinationIndex: Int?) {
+    self.name = relationship.name
+    self.kind = .relationship(relationship)
+    self.destinationIndex = destinationIndex
+  }
+
+  public var attribute: AttributeDescription? {
+    if case .attribute(let a) = kind { return a }
+    return nil
+  }
+
+  public var relationship: RelationshipDescription? {
+    if case .relationship(let r) = kind { return r }
+    return nil
+  }
+
+  public var isOptional: Bool {
+    switch kind {
+    case .attribute(let a): a.isOptional
+    case .relationship(let r): r.isOptional
+    }
+  }
+}

@@ -1,0 +1,98 @@
+/// Conversions from expression results to attribute types, as Core Data's key-value coding and
+/// NSNumber bridging do them. A value that cannot become the type is an error.
+enum Coercion {
+  static func coerce(_ v: Value, to type: AttributeType, manager: MigrationManager) throws(MigrationError) -> Value {
+    if case .null = v { return .null }
+    func mismatch() -> MigrationError {
+      MigrationError("run-type-mismatch", "\(manager.describe(v)) cannot be stored in a \(type.rawValue) attribute")
+    }
+    switch type {
+    case .integer16, .integer32, .integer64:
+      let n: Int64
+      switch v {
+      case .int(let x): n = x
+      case .bool(let b): n = b ? 1 : 0
+      case .double(let d):
+        guard d.isFinite, d >= -9.223372036854775808e18, d < 9.223372036854775808e18 else {
+          throw MigrationError("run-integer-range", "\(d) is out of range for \(type.rawValue)")
+        }
+        n = Int64(d)  // truncates toward zero, as NSNumber's integer accessors do
+      case .decimal(let s):
+        guard let d = Double(s), d.isFinite, d >= -9.223372036854775808e18, d < 9.223372036854775808e18 else {
+          throw MigrationError("run-integer-range", "\(s) is out of range for \(type.rawValue)")
+        }
+        n = Int64(d)
+      default: throw mismatch()
+      }
+      guard let range = type.integerRange, range.contains(n) else {
+        throw MigrationError("run-integer-range", "\(n) is out of range for \(type.rawValue)")
+      }
+      return .int(n)
+    case .double, .float:
+      switch v {
+      case .double: return v
+      case .int(let x): return .double(Double(x))
+      case .bool(let b): return .double(b ? 1 : 0)
+      case .decimal(let s):
+        guard let d = Double(s) else { throw mismatch() }
+        return .double(d)
+      default: throw mismatch()
+      }
+    case .decimal:
+      switch v {
+      case .decimal: return v
+      case .int(let x): return .decimal(String(x))
+      case .double(let d):
+        guard d.isFinite else { throw mismatch() }
+        return .decimal(NumberText.decimalText(d))
+      case .bool(let b): return .decimal(b ? "1" : "0")
+      default: throw mismatch()
+      }
+    case .boolean:
+      switch v {
+      case .bool: return v
+      case .int(let x): return .bool(x != 0)
+      case .double(let d): return .bool(d != 0)
+      default: throw mismatch()
+      }
+    case .string, .uri:
+      if case .string = v { return v }
+      throw mismatch()
+    case .uuid:
+      guard case .string(let t) = v else { throw mismatch() }
+      let s = manager.string(t)
+      guard UUIDText.isValid(s) else {
+        throw MigrationError("run-type-mismatch", "\"\(s)\" is not a UUID")
+      }
+      return v
+    case .date:
+      if case .date = v { return v }
+      throw mismatch()
+    case .binary:
+      if case .data = v { return v }
+      throw mismatch()
+    case .transformable, .undefined, .composite, .objectID:
+      switch v {
+      case .sourceObject, .destinationObject, .special:
+        throw MigrationError("run-type-mismatch", "\(manager.describe(v)) cannot be stored in a \(type.rawValue) attribute")
+      default: return v
+      }
+    }
+  }
+}
+
+enum UUIDText {
+  /// 8-4-4-4-12 hexadecimal digits.
+  static func isValid(_ s: String) -> Bool {
+    let u = Array(s.utf8)
+    guard u.count == 36 else { return false }
+    for (i, c) in u.enumerated() {
+      if i == 8 || i == 13 || i == 18 || i == 23 {
+        if c != UInt8(ascii: "-") { return false }
+      } else if !((c >= 48 && c <= 57) || (c >= 65 && c <= 70) || (c >= 97 && c <= 102)) {
+        return false
+      }
+    }
+    return true
+  }
+}

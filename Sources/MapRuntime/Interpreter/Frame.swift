@@ -1,0 +1,29 @@
+/// The variables an expression sees while it is evaluated (Core Data's context dictionary).
+public struct Frame {
+  /// `$source` (nil in add mappings and source fetches).
+  public var source: Value = .null
+  /// `$destination`.
+  public var destination: Value = .null
+  /// `$item` and `$index` inside a `forEach` mapping.
+  public var item: Value = .null
+  public var index: Value = .null
+  /// `SELF`: the object a predicate is tested against.
+  public var evaluated: Value = .null
+  /// Index of the entity mapping being run.
+  public var mapping: Int
+  /// Name of the property mapping being evaluated, if any.
+  public var property: String?
+  /// `SUBQUERY` variables and `$x := …` assignments, innermost last.
+  var locals: [(String, Value)] = []
+
+  public init(mapping: Int) { self.mapping = mapping }
+
+  func local(_ name: String) -> Value? {
+    for (n, v) in locals.reversed() where n == name { return v }
+    return nil
+  }
+}
+
+/// A linked expression: evaluates against a frame. Made once per plan by `Linker`.
+typealias Code = (inout Frame) throws(MigrationError) -> Value
+typealias Test = (inout Frame) throws(MigrationError) -> Bool

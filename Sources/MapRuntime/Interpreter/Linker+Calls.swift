@@ -1,0 +1,264 @@
+/// `FUNCTION(…)` and `FETCH(…)`.
+extension Linker {
+  /// Selectors `$manager` answers (NSMigrationManager's), with their argument counts.
+  static let managerSelectors: [String: Int] = [
+    "destinationInstancesForEntityMappingNamed:sourceInstances:": 2,
+    "destinationInstancesForSourceRelationshipNamed:sourceInstances:": 2,
+    "sourceInstancesForEntityMappingNamed:destinationInstances:": 2,
+    "fetchRequestForSourceEntityNamed:predicateString:": 2,
+    "fetchRequestForDestinationEntityNamed:predicateString:": 2,
+    "valueForKey:": 1,
+    "valueForKeyPath:": 1,
+  ]
+
+  func selectorCall(
+    _ target: Expression, _ selector: String, _ args: [Expression], _ loc: SourceLocation?,
+    _ located: @escaping (MigrationError) -> MigrationError
+  ) throws(MigrationError) -> Code {
+    let m = self.m
+    if case .variable("manager") = target.kind {
+      return try managerCall(selector, args, loc, located)
+    }
+    let codes = try args.map { (a) throws(MigrationError) in try code(a) }
+    if case .variable("entityPolicy") = target.kind {
+      return { (frame: inout Frame) throws(MigrationError) -> Value in
+        var values: [Value] = []
+        values.reserveCapacity(codes.count)
+        for c in codes { values.append(try c(&frame)) }
+        let policy = m.policies[frame.mapping]
+        if !(policy is DefaultEntityMigrationPolicy) {
+          do {
+            if let v = try policy.perform(selector: selector, arguments: values, manager: m) { return v }
+          } catch let e as MigrationError {
+            throw located(e)
+          } catch {
+            throw located(MigrationError("run-policy-error", "\(m.plan.entityMappings[frame.mapping].policyName ?? "policy") \(selector) failed: \(error)"))
+          }
+        }
+        do throws(MigrationError) {
+          if let v = try BuiltinPolicyFunctions.call(selector, values, frame: frame, manager: m) { return v }
+        } catch { throw located(error) }
+        throw located(
+          MigrationError(
+            "run-unknown-selector",
+            "no policy function \(selector): the mapping's policy does not implement it and it is not built in"))
+      }
+    }
+    let t = try code(target)
+    return { (frame: inout Frame) throws(MigrationError) -> Value in
+      let receiver = try t(&frame)
+      var values: [Value] = []
+      for c in codes { values.append(try c(&frame)) }
+      do throws(MigrationError) { return try ObjectMethods.call(receiver, selector, values, m) } catch { throw located(error) }
+    }
+  }
+
+  private func constantString(_ e: Expression) -> String? {
+    if case .constant(.string(let s)) = e.kind { return s }
+    return nil
+  }
+
+  private func mappingIndex(_ name: String, _ loc: SourceLocation?) throws(MigrationError) -> Int {
+    guard let i = m.plan.entityMappings.firstIndex(where: { $0.name == name }) else {
+      throw MigrationError("run-unknown-mapping", "no entity mapping named \(name)", at: loc)
+    }
+    return i
+  }
+
+  private func managerCall(
+    _ selector: String, _ args: [Expression], _ loc: SourceLocation?,
+    _ located: @escaping (MigrationError) -> MigrationError
+  ) throws(MigrationError) -> Code {
+    let m = self.m
+    guard let arity = Self.managerSelectors[selector] else {
+      throw MigrationError("run-unknown-selector", "$manager does not respond to \(selector)", at: loc)
+    }
+    guard arity == args.count else {
+      throw MigrationError("run-arity", "\(selector) takes \(arity) argument(s), given \(args.count)", at: loc)
+    }
+    switch selector {
+    case "destinationInstancesForEntityMappingNamed:sourceInstances:":
+      let instances = try code(args[1])
+      if let name = constantString(args[0]) {
+        let i = try mappingIndex(name, loc)
+        return { (frame: inout Frame) throws(MigrationError) -> Value in
+          let sources = try instances(&frame)
+          return try m.destinations(mapping: i, sources: sources, located)
+        }
+      }
+      let nameCode = try code(args[0])
+      return { (frame: inout Frame) throws(MigrationError) -> Value in
+        guard case .string(let t) = try nameCode(&frame) else {
+          throw located(MigrationError("run-type-mismatch", "the mapping name must be a string"))
+        }
+        let i: Int
+        do throws(MigrationError) { i = try self.mappingIndex(m.string(t), nil) } catch { throw located(error) }
+        return try m.destinations(mapping: i, sources: try instances(&frame), located)
+      }
+    case "destinationInstancesForSourceRelationshipNamed:sourceInstances:":
+      let instances = try code(args[1])
+      let nameCode = try code(args[0])
+      return { (frame: inout Frame) throws(MigrationError) -> Value in
+        guard case .string(let t) = try nameCode(&frame) else {
+          throw located(MigrationError("run-type-mismatch", "the relationship name must be a string"))
+        }
+        do throws(MigrationError) {
+          return try m.destinationsForSourceRelationship(m.string(t), try instances(&frame), frame: frame)
+        } catch { throw located(error) }
+      }
+    case "sourceInstancesForEntityMappingNamed:destinationInstances:":
+      let instances = try code(args[1])
+      let nameCode = try code(args[0])
+      return { (frame: inout Frame) throws(MigrationError) -> Value in
+        guard case .string(let t) = try nameCode(&frame) else {
+          throw located(MigrationError("run-type-mismatch", "the mapping name must be a string"))
+        }
+        let refs = m.elements(try instances(&frame)).compactMap { v -> ObjectRef? in
+          if case .destinationObject(let r) = v { return r }
+          return nil
+        }
+        do {
+          return .array(try m.sourceInstances(forEntityMappingNamed: m.string(t), destinationInstances: refs).map { .sourceObject($0) })
+        } catch let e as MigrationError { throw located(e) } catch { throw located(MigrationError("run-error", "\(error)")) }
+      }
+    case "fetchRequestForSourceEntityNamed:predicateString:", "fetchRequestForDestinationEntityNamed:predicateString:":
+      guard let entity = constantString(args[0]), let text = constantString(args[1]) else {
+        throw MigrationError("run-plan-inconsistent", "\(selector) needs literal entity name and predicate strings", at: loc)
+      }
+      let isSource = selector.hasPrefix("fetchRequestForSource")
+      let graph = isSource ? m.source : m.destination
+      guard graph.layout.entityIndex(entity) != nil else {
+        throw MigrationError("run-plan-inconsistent", "the \(isSource ? "source" : "destination") model has no entity \(entity)", at: loc)
+      }
+      guard let predicate = m.predicates[text] else {
+        throw MigrationError("run-plan-inconsistent", "predicate string \"\(text)\" was not compiled into the plan", at: loc)
+      }
+      let request = Value.special(.fetchRequest(FetchRequest(entity: entity, predicate: predicate)))
+      return { _ in request }
+    default:  // valueForKey:, valueForKeyPath:
+      let keyCode = try code(args[0])
+      return { (frame: inout Frame) throws(MigrationError) -> Value in
+        guard case .string(let t) = try keyCode(&frame) else {
+          throw located(MigrationError("run-type-mismatch", "\(selector) needs a string key"))
+        }
+        let path = m.string(t).split(separator: ".").map(String.init)
+        do throws(MigrationError) { return try m.value(of: .special(.manager), path: ArraySlice(path)) } catch { throw located(error) }
+      }
+    }
+  }
+
+  func fetch(
+    _ request: Expression, _ context: Expression, _ countOnly: Bool, _ loc: SourceLocation?,
+    _ located: @escaping (MigrationError) -> MigrationError
+  ) throws(MigrationError) -> Code {
+    let m = self.m
+    let req = try code(request)
+    let ctx = try code(context)
+    let filters = FilterCache(linker: self)
+    return { (frame: inout Frame) throws(MigrationError) -> Value in
+      guard case .special(.fetchRequest(let f)) = try req(&frame) else {
+        throw located(MigrationError("run-type-mismatch", "FETCH needs a fetch request as its first argument"))
+      }
+      let graph: ObjectGraph
+      switch try ctx(&frame) {
+      case .special(.sourceContext): graph = m.source
+      case .special(.destinationContext): graph = m.destination
+      default:
+        throw located(MigrationError("run-type-mismatch", "FETCH needs $manager.sourceContext or $manager.destinationContext"))
+      }
+      guard let e = graph.layout.entityIndex(f.entity) else {
+        throw located(MigrationError("run-unknown-entity", "no entity \(f.entity) to fetch"))
+      }
+      let side = graph.isSource
+      var result: [Value] = []
+      let test = try f.predicate.flatMap { (p) throws(MigrationError) -> Test? in
+        if case .constant(true) = p.kind { return nil }
+        return try filters.test(p)
+      }
+      for k in graph.layout.entities[e].kindIndexes {
+        let n = graph.tables[k].count
+        result.reserveCapacity(result.count + n)
+        for row in 0..<n {
+          let ref = ObjectRef(entity: k, row: row)
+          let v: Value = side ? .sourceObject(ref) : .destinationObject(ref)
+          if let test {
+            var inner = Frame(mapping: frame.mapping)
+            inner.evaluated = v
+            inner.locals = frame.locals
+            guard try test(&inner) else { continue }
+          }
+          result.append(v)
+        }
+      }
+      return countOnly ? .int(Int64(result.count)) : .array(result)
+    }
+  }
+}
+
+/// Linked fetch predicates, by predicate.
+final class FilterCache: @unchecked Sendable {
+  unowned(unsafe) let linker: Linker
+  var tests: [Predicate: Test] = [:]
+  init(linker: Linker) { self.linker = linker }
+  func test(_ p: Predicate) throws(MigrationError) -> Test {
+    if let t = tests[p] { return t }
+    let saved = linker.source
+    linker.source = nil
+    defer { linker.source = saved }
+    let t = try linker.test(p)
+    tests[p] = t
+    return t
+  }
+}
+
+extension MigrationManager {
+  func destinations(
+    mapping i: Int, sources: Value, _ located: (MigrationError) -> MigrationError
+  ) throws(MigrationError) -> Value {
+    var out: [Value] = []
+    let a = associations[i]
+    switch sources {
+    case .null: return .array([])
+    case .sourceObject(let ref):
+      a.forEachDestination(forSourceKey: sourceKey(ref)) { out.append(.destinationObject($0)) }
+    default:
+      for s in elements(sources) {
+        guard case .sourceObject(let ref) = s else {
+          throw located(MigrationError("run-type-mismatch", "sourceInstances must be source objects, got \(describe(s))"))
+        }
+        a.forEachDestination(forSourceKey: sourceKey(ref)) { out.append(.destinationObject($0)) }
+      }
+    }
+    return .array(out)
+  }
+
+  /// Core Data's `destinationInstancesForSourceRelationshipNamed:sourceInstances:`: the
+  /// destination instances of every mapping from the source relationship's entity to the
+  /// destination relationship's entity.
+  func destinationsForSourceRelationship(_ name: String, _ sources: Value, frame: Frame) throws(MigrationError) -> Value {
+    let em = plan.entityMappings[frame.mapping]
+    guard let srcEntity = em.sourceEntity, let se = source.layout.entity(srcEntity),
+      let sp = se.propertyIndex(name), let srcRel = se.properties[sp].relationship
+    else {
+      throw MigrationError("run-unknown-key", "the source entity of \(em.name) has no relationship \(name)")
+    }
+    guard let prop = frame.property, let destEntity = em.destinationEntity,
+      let de = destination.layout.entity(destEntity), let dp = de.propertyIndex(prop),
+      let destRel = de.properties[dp].relationship
+    else {
+      throw MigrationError("run-unknown-key", "destinationInstancesForSourceRelationshipNamed: must be used in a relationship mapping")
+    }
+    var out: [Value] = []
+    let refs = elements(sources)
+    for (i, other) in plan.entityMappings.enumerated() {
+      guard let s = other.sourceEntity, let d = other.destinationEntity,
+        plan.sourceModel.isKind(s, of: srcRel.destinationEntity),
+        plan.destinationModel.isKind(d, of: destRel.destinationEntity)
+      else { continue }
+      for case .sourceObject(let ref) in refs {
+        associations[i].forEachDestination(forSourceKey: sourceKey(ref)) { out.append(.destinationObject($0)) }
+      }
+    }
+    return .array(distinct(out))
+  }
+}

@@ -1,0 +1,330 @@
+/// Turns the expression trees of a plan into closures, once, before a run: variables,
+/// mapping names, predicates and functions are resolved here so that evaluating an expression
+/// for each of a million objects does no lookup by name that can be avoided.
+final class Linker {
+  unowned(unsafe) let m: MigrationManager
+  /// The text being linked, for error locations.
+  var source: ExpressionSource?
+  var fallbackLocation: SourceLocation?
+
+  init(manager: MigrationManager) { self.m = manager }
+
+  func link(_ em: EntityMapping, index: Int) throws(MigrationError) -> LinkedMapping {
+    fallbackLocation = em.location
+    let dest = em.destinationEntity.flatMap { m.destination.layout.entityIndex($0) }
+    if let name = em.destinationEntity, dest == nil {
+      throw MigrationError("run-plan-inconsistent", "entity mapping \(em.name) names destination entity \(name), which the plan's destination model lacks", at: em.location)
+    }
+    let src = em.sourceEntity.flatMap { m.source.layout.entityIndex($0) }
+    var attributes: [LinkedMapping.Attribute] = []
+    var relationships: [LinkedMapping.Relationship] = []
+    if let dest {
+      let layout = m.destination.layout.entities[dest]
+      for pm in em.attributeMappings {
+        guard let column = layout.propertyIndex(pm.name), let expr = pm.valueExpression else { continue }
+        let loc = pm.location ?? em.location
+        attributes.append(.init(name: pm.name, column: column, code: try top(expr, loc), location: loc))
+      }
+      for pm in em.relationshipMappings {
+        guard let column = layout.propertyIndex(pm.name), let expr = pm.valueExpression else { continue }
+        let loc = pm.location ?? em.location
+        relationships.append(.init(name: pm.name, column: column, code: try top(expr, loc), location: loc))
+      }
+    }
+    let sourceLoc = em.sourceExpression?.source?.location ?? em.location
+    return LinkedMapping(
+      mapping: em, sourceEntity: src, destinationEntity: dest,
+      sourceExpression: try em.sourceExpression.map { (e) throws(MigrationError) in try top(e, sourceLoc) },
+      sourceLocation: sourceLoc,
+      forEach: try em.forEach.map { (e) throws(MigrationError) in try top(e, e.source?.location ?? em.location) },
+      attributes: attributes, relationships: relationships)
+  }
+
+  private func top(_ e: CompiledExpression, _ loc: SourceLocation?) throws(MigrationError) -> Code {
+    source = e.source
+    fallbackLocation = loc
+    return try code(e.expression)
+  }
+
+  func location(_ span: SourceSpan) -> SourceLocation? {
+    if let source, !span.isSynthesized { return source.location(ofOffset: span.start) }
+    return source?.location ?? fallbackLocation
+  }
+
+  // MARK: - Expressions
+
+  func code(_ e: Expression) throws(MigrationError) -> Code {
+    let loc = location(e.span)
+    let m = self.m
+    func located(_ error: MigrationError) -> MigrationError {
+      guard error.location == nil else { return error }
+      var x = error
+      x.location = loc
+      x.file = loc?.file ?? x.file
+      return x
+    }
+    switch e.kind {
+    case .constant(let c):
+      let v = constant(c)
+      return { _ in v }
+    case .evaluatedObject:
+      return { $0.evaluated }
+    case .variable(let name):
+      return try variable(name, loc)
+    case .keyPath(let base, let components):
+      let b = try code(base)
+      if components.count == 1, !components[0].hasPrefix("@") {
+        let key = components[0]
+        let cache = KeyCache()
+        return { (frame: inout Frame) throws(MigrationError) -> Value in
+          let v = try b(&frame)
+          switch v {
+          case .sourceObject(let ref):
+            let t = m.source.tables[Int(ref.entity)]
+            let p = cache.index(t, key)
+            guard p >= 0 else { throw located(MigrationError("run-unknown-key", "\(t.layout.name) has no property \(key)")) }
+            return t.columns[p].read(Int(ref.row))
+          case .destinationObject(let ref):
+            let t = m.destination.tables[Int(ref.entity)]
+            let p = cache.index(t, key)
+            guard p >= 0 else { throw located(MigrationError("run-unknown-key", "\(t.layout.name) has no property \(key)")) }
+            return t.columns[p].read(Int(ref.row))
+          case .null:
+            return .null
+          default:
+            do throws(MigrationError) { return try m.value(of: v, key: key) } catch { throw located(error) }
+          }
+        }
+      }
+      let path = ArraySlice(components)
+      return { (frame: inout Frame) throws(MigrationError) -> Value in
+        let v = try b(&frame)
+        do throws(MigrationError) { return try m.value(of: v, path: path) } catch { throw located(error) }
+      }
+    case .index(let base, let sub):
+      let b = try code(base)
+      switch sub {
+      case .first, .last, .size:
+        return { (frame: inout Frame) throws(MigrationError) -> Value in
+          let v = try b(&frame)
+          if v.isNull { return .null }
+          let items = m.elements(v)
+          switch sub {
+          case .first: return items.first ?? .null
+          case .last: return items.last ?? .null
+          default: return .int(Int64(items.count))
+          }
+        }
+      case .expression(let ie):
+        let i = try code(ie)
+        return { (frame: inout Frame) throws(MigrationError) -> Value in
+          let v = try b(&frame)
+          let k = try i(&frame)
+          switch (v, k) {
+          case (.null, _): return .null
+          case (.dictionary(let pairs), .string(let t)):
+            let key = m.string(t)
+            return pairs.first { $0.0 == key }?.1 ?? .null
+          case (.special(.userInfo(let u)), .string(let t)):
+            return u[m.string(t)].map { .string(.native($0)) } ?? .null
+          case (_, .int(let n)):
+            let items = m.elements(v)
+            return n >= 0 && n < items.count ? items[Int(n)] : .null
+          default:
+            if case .json = v, case .string(let t) = k, case .dictionary(let pairs) = m.elements(v).first ?? .null {
+              let key = m.string(t)
+              return pairs.first { $0.0 == key }?.1 ?? .null
+            }
+            throw located(MigrationError("run-type-mismatch", "cannot index \(m.describe(v)) with \(m.describe(k))"))
+          }
+        }
+      }
+    case .function(let name, let args):
+      guard let arity = Builtins.arity[name] else {
+        throw MigrationError("run-unknown-function", "unknown function \(name)", at: loc)
+      }
+      guard arity == args.count else {
+        throw MigrationError("run-arity", "\(name) takes \(arity) argument(s), given \(args.count)", at: loc)
+      }
+      let codes = try args.map { (a) throws(MigrationError) in try code(a) }
+      if codes.count == 2 {
+        let a = codes[0]
+        let c = codes[1]
+        return { (frame: inout Frame) throws(MigrationError) -> Value in
+          let x = try a(&frame)
+          let y = try c(&frame)
+          do throws(MigrationError) { return try Builtins.call(name, [x, y], m) } catch { throw located(error) }
+        }
+      }
+      return { (frame: inout Frame) throws(MigrationError) -> Value in
+        var values: [Value] = []
+        values.reserveCapacity(codes.count)
+        for c in codes { values.append(try c(&frame)) }
+        do throws(MigrationError) { return try Builtins.call(name, values, m) } catch { throw located(error) }
+      }
+    case .selector(let target, let selector, let args):
+      return try selectorCall(target, selector, args, loc, located)
+    case .aggregate(let items):
+      let codes = try items.map { (a) throws(MigrationError) in try code(a) }
+      return { (frame: inout Frame) throws(MigrationError) -> Value in
+        var values: [Value] = []
+        values.reserveCapacity(codes.count)
+        for c in codes { values.append(try c(&frame)) }
+        return .array(values)
+      }
+    case .fetch(let request, let context, let countOnly):
+      return try fetch(request, context, countOnly, loc, located)
+    case .cast(let value, let type):
+      let v = try code(value)
+      return { (frame: inout Frame) throws(MigrationError) -> Value in
+        do throws(MigrationError) { return try Casts.cast(try v(&frame), to: type, m) } catch { throw located(error) }
+      }
+    case .ternary(let condition, let a, let b):
+      let t = try test(condition)
+      let x = try code(a)
+      let y = try code(b)
+      return { (frame: inout Frame) throws(MigrationError) -> Value in try t(&frame) ? try x(&frame) : try y(&frame) }
+    case .subquery(let collection, let variable, let predicate):
+      let c = try code(collection)
+      let t = try test(predicate)
+      return { (frame: inout Frame) throws(MigrationError) -> Value in
+        let items = m.elements(try c(&frame))
+        var out: [Value] = []
+        for x in items {
+          frame.locals.append((variable, x))
+          let keep = try t(&frame)
+          frame.locals.removeLast()
+          if keep { out.append(x) }
+        }
+        return .array(out)
+      }
+    case .assignment(let variable, let value):
+      let v = try code(value)
+      return { (frame: inout Frame) throws(MigrationError) -> Value in
+        let x = try v(&frame)
+        frame.locals.append((variable, x))
+        return x
+      }
+    case .setOperation(let op, let a, let b):
+      let x = try code(a)
+      let y = try code(b)
+      return { (frame: inout Frame) throws(MigrationError) -> Value in
+        let l = m.elements(try x(&frame))
+        let r = m.elements(try y(&frame))
+        switch op {
+        case .union: return .array(m.distinct(l + r))
+        case .intersect: return .array(m.distinct(l.filter { e in r.contains { m.equal(e, $0) } }))
+        case .minus: return .array(m.distinct(l.filter { e in !r.contains { m.equal(e, $0) } }))
+        }
+      }
+    }
+  }
+
+  func constant(_ c: Expression.Constant) -> Value {
+    switch c {
+    case .null: .null
+    case .bool(let b): .bool(b)
+    case .integer(let i): .int(i)
+    case .double(let d): .double(d)
+    case .decimal(let s): .decimal(s)
+    case .string(let s): .string(.native(s))
+    }
+  }
+
+  private func variable(_ name: String, _ loc: SourceLocation?) throws(MigrationError) -> Code {
+    switch name {
+    case "source": return { $0.source }
+    case "destination": return { $0.destination }
+    case "item": return { $0.item }
+    case "index": return { $0.index }
+    case "manager": return { _ in .special(.manager) }
+    case "entityPolicy": return { _ in .special(.entityPolicy) }
+    case "entityMapping": return { .special(.entityMapping($0.mapping)) }
+    case "propertyMapping": return { .special(.propertyMapping($0.mapping, $0.property ?? "")) }
+    default:
+      return { (frame: inout Frame) throws(MigrationError) -> Value in
+        guard let v = frame.local(name) else {
+          throw MigrationError("run-unknown-variable", "unknown variable $\(name)", at: loc)
+        }
+        return v
+      }
+    }
+  }
+
+  // MARK: - Predicates
+
+  func test(_ p: Predicate) throws(MigrationError) -> Test {
+    let m = self.m
+    switch p.kind {
+    case .constant(let b):
+      return { _ in b }
+    case .not(let inner):
+      let t = try test(inner)
+      return { (frame: inout Frame) throws(MigrationError) -> Bool in try !t(&frame) }
+    case .and(let parts):
+      let tests = try parts.map { (x) throws(MigrationError) in try test(x) }
+      return { (frame: inout Frame) throws(MigrationError) -> Bool in
+        for t in tests where try !t(&frame) { return false }
+        return true
+      }
+    case .or(let parts):
+      let tests = try parts.map { (x) throws(MigrationError) in try test(x) }
+      return { (frame: inout Frame) throws(MigrationError) -> Bool in
+        for t in tests where try t(&frame) { return true }
+        return false
+      }
+    case .comparison(let c):
+      let l = try code(c.lhs)
+      let r = try code(c.rhs)
+      let op = c.op
+      let options = c.options
+      let loc = location(p.span)
+      func located(_ error: MigrationError) -> MigrationError {
+        guard error.location == nil else { return error }
+        var x = error
+        x.location = loc
+        return x
+      }
+      switch c.modifier {
+      case .direct:
+        return { (frame: inout Frame) throws(MigrationError) -> Bool in
+          let a = try l(&frame)
+          let b = try r(&frame)
+          do throws(MigrationError) { return try m.compare(a, op, b, options) } catch { throw located(error) }
+        }
+      case .any, .all, .none:
+        let modifier = c.modifier
+        return { (frame: inout Frame) throws(MigrationError) -> Bool in
+          let items = m.elements(try l(&frame))
+          let b = try r(&frame)
+          do throws(MigrationError) {
+            switch modifier {
+            case .all:
+              for x in items where try !m.compare(x, op, b, options) { return false }
+              return true
+            case .any:
+              for x in items where try m.compare(x, op, b, options) { return true }
+              return false
+            default:
+              for x in items where try m.compare(x, op, b, options) { return false }
+              return true
+            }
+          } catch { throw located(error) }
+        }
+      }
+    }
+  }
+}
+
+/// Remembers a key's property index for the entity seen last.
+final class KeyCache: @unchecked Sendable {
+  var entity = -1
+  var property = -1
+  @inline(__always) func index(_ t: EntityTable, _ key: String) -> Int {
+    if t.layout.index != entity {
+      entity = t.layout.index
+      property = t.layout.propertyIndex(key) ?? -1
+    }
+    return property
+  }
+}

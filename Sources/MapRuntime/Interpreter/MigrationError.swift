@@ -1,0 +1,62 @@
+/// One problem found while running a plan: what, where in the mapping file, which objects.
+///
+/// Rendered like compiler diagnostics: `mapping.xml:23:5: error: message [code]`.
+public struct MigrationError: Error, Sendable, Hashable, CustomStringConvertible {
+  /// Stable id, e.g. `run-validation-mandatory`, `run-type-mismatch` (Specs/diagnostics.md).
+  public var code: String
+  public var message: String
+  public var location: SourceLocation?
+  /// The file the error is about when there is no line (a store or a plan).
+  public var file: String?
+
+  public init(_ code: String, _ message: String, at location: SourceLocation? = nil, file: String? = nil) {
+    self.code = code
+    self.message = message
+    self.location = location
+    self.file = file ?? location?.file
+  }
+
+  public var description: String {
+    let prefix = location.map { "\($0): " } ?? file.map { "\($0): " } ?? "mapc: "
+    return "\(prefix)error: \(message) [\(code)]"
+  }
+}
+
+/// A migration that did not complete: every error collected (up to the run's limit).
+/// Nothing was written when this is thrown.
+public struct MigrationFailure: Error, Sendable, CustomStringConvertible {
+  public var errors: [MigrationError]
+  /// True when more errors were found than were kept.
+  public var truncated: Bool
+
+  public init(_ errors: [MigrationError], truncated: Bool = false) {
+    self.errors = errors
+    self.truncated = truncated
+  }
+
+  public var description: String {
+    var lines = errors.map(\.description)
+    if truncated { lines.append("mapc: note: further errors were not reported") }
+    return lines.joined(separator: "\n")
+  }
+}
+
+extension ExpressionSource {
+  /// The file position of a UTF-8 offset inside this expression's text.
+  public func location(ofOffset offset: Int) -> SourceLocation {
+    var line = location.line
+    var column = location.column
+    var consumed = 0
+    for scalar in text.unicodeScalars {
+      if consumed >= offset { break }
+      consumed += scalar.utf8.count
+      if scalar == "\n" {
+        line += 1
+        column = 1
+      } else {
+        column += 1
+      }
+    }
+    return SourceLocation(file: location.file, line: line, column: column)
+  }
+}

@@ -1,0 +1,233 @@
+extension MigrationManager {
+  // MARK: - Pass 1
+
+  /// What the default policy does for one source instance: one destination instance, or one
+  /// per element of `forEach`; model defaults, then every attribute expression; then the
+  /// association with the source.
+  public func defaultCreateDestinationInstances(forSource sourceRef: ObjectRef?) throws {
+    let i = currentMappingIndex
+    let lm = linked[i]
+    guard let entity = lm.destinationEntity else { return }
+    var frame = Frame(mapping: i)
+    if let sourceRef { frame.source = .sourceObject(sourceRef) }
+    if let forEach = lm.forEach {
+      let collection: Value
+      do {
+        collection = try forEach(&frame)
+      } catch {
+        try record(error)
+        return
+      }
+      var index: Int64 = 0
+      for item in elements(collection) {
+        frame.item = item
+        frame.index = .int(index)
+        try createOne(lm, entity, sourceRef, &frame)
+        index += 1
+      }
+    } else {
+      try createOne(lm, entity, sourceRef, &frame)
+    }
+  }
+
+  private func createOne(_ lm: LinkedMapping, _ entity: Int, _ sourceRef: ObjectRef?, _ frame: inout Frame)
+    throws(MigrationFailure)
+  {
+    let ref = createDestinationInstance(entity: entity)
+    frame.destination = .destinationObject(ref)
+    let table = destination.tables[entity]
+    let row = Int(ref.row)
+    for a in lm.attributes {
+      frame.property = a.name
+      do {
+        let v = try a.code(&frame)
+        try store(v, table, row, a.column, origin: sourceRef, mapping: lm, location: a.location)
+      } catch {
+        try record(error)
+      }
+    }
+    frame.property = nil
+    associations[currentMappingIndex].add(
+      source: sourceRef, sourceKey: sourceRef.map(sourceKey), destination: ref)
+  }
+
+  /// Model defaults of a destination entity, as (column, value) pairs.
+  func destinationDefaults(_ entity: Int) -> [(Int, Value)] {
+    if let cached = defaultsCache[entity] { return cached }
+    var result: [(Int, Value)] = []
+    for (c, p) in destination.layout.entities[entity].properties.enumerated() {
+      guard let a = p.attribute, let d = a.defaultValue else { continue }
+      let v: Value
+      switch d {
+      case .integer(let x): v = a.type.isInteger ? .int(x) : .double(Double(x))
+      case .double(let x): v = .double(x)
+      case .decimal(let s): v = .decimal(s)
+      case .boolean(let b): v = .bool(b)
+      case .string(let s): v = .string(.native(s))
+      case .date(let t): v = .date(t)
+      case .binary(let b): v = .data(b)
+      }
+      if let coerced = try? Coercion.coerce(v, to: a.type, manager: self) { result.append((c, coerced)) }
+    }
+    defaultsCache[entity] = result
+    return result
+  }
+
+  /// Stores an attribute value after coercing it to the attribute's type.
+  func store(
+    _ v: Value, _ table: EntityTable, _ row: Int, _ column: Int, origin: ObjectRef?,
+    mapping lm: LinkedMapping, location: SourceLocation?
+  ) throws(MigrationError) {
+    guard let a = table.layout.properties[column].attribute else { return }
+    do {
+      var coerced = try Coercion.coerce(v, to: a.type, manager: self)
+      if case .string(.slice(let s)) = coerced, !TextColumn.fitsPacked(s) {
+        coerced = .string(.native(string(.slice(s))))
+      }
+      table.columns[column].set(row, coerced)
+    } catch {
+      let ref = ObjectRef(entity: table.layout.index, row: row)
+      throw MigrationError(
+        error.code,
+        "\(table.layout.name).\(a.name) of \(objectDescription(ref, origin: origin, mapping: lm.mapping)): \(error.message)",
+        at: location ?? lm.mapping.location, file: plan.mappingPath)
+    }
+  }
+
+  /// Sets a property of a destination object (attribute or relationship) from a value.
+  func assign(_ v: Value, to ref: ObjectRef, property p: Int, location: SourceLocation?) throws(MigrationError) {
+    let table = destination.table(ref)
+    let prop = table.layout.properties[p]
+    if let r = prop.relationship {
+      try setRelationship(v, of: ref, column: p, relationship: r, location: location)
+    } else {
+      let lm = linked[currentMappingIndex]
+      try store(v, table, Int(ref.row), p, origin: nil, mapping: lm, location: location)
+    }
+  }
+
+  // MARK: - Pass 2
+
+  /// What the default policy does for one destination instance: evaluate every relationship
+  /// expression with `$source` bound to the instance's source.
+  public func defaultCreateRelationships(forDestination d: ObjectRef) throws {
+    let i = currentMappingIndex
+    let lm = linked[i]
+    var frame = Frame(mapping: i)
+    let a = associations[i]
+    let sourceRef: ObjectRef?
+    if currentInstanceIndex >= 0, currentInstanceIndex < a.instanceCount,
+      a.destination(at: currentInstanceIndex) == d
+    {
+      sourceRef = a.source(at: currentInstanceIndex)
+    } else {
+      sourceRef = (0..<a.instanceCount).first { a.destination(at: $0) == d }.flatMap { a.source(at: $0) }
+    }
+    if let sourceRef { frame.source = .sourceObject(sourceRef) }
+    frame.destination = .destinationObject(d)
+    for r in lm.relationships {
+      frame.property = r.name
+      do {
+        let v = try r.code(&frame)
+        let rel = destination.table(d).layout.properties[r.column].relationship!
+        try setRelationship(v, of: d, column: r.column, relationship: rel, location: r.location, origin: sourceRef)
+      } catch {
+        try record(error)
+      }
+    }
+  }
+
+  func setRelationship(
+    _ v: Value, of d: ObjectRef, column: Int, relationship r: RelationshipDescription,
+    location: SourceLocation?, origin: ObjectRef? = nil
+  ) throws(MigrationError) {
+    let entry = destinationInverses.entries[Int(d.entity)][column]!
+    func fail(_ message: String) -> MigrationError {
+      let lm = linked[currentMappingIndex]
+      return MigrationError(
+        "run-relationship-type",
+        "\(destination.table(d).layout.name).\(r.name) of \(objectDescription(d, origin: origin, mapping: lm.mapping)): \(message)",
+        at: location ?? lm.mapping.location, file: plan.mappingPath)
+    }
+    func target(_ x: Value) throws(MigrationError) -> ObjectRef {
+      guard case .destinationObject(let t) = x else {
+        throw fail("expected \(r.destinationEntity) objects of the destination store, got \(describe(x))")
+      }
+      guard entry.destinationKinds.contains(Int(t.entity)) else {
+        throw fail("expected \(r.destinationEntity) objects, got a \(destination.table(t).layout.name)")
+      }
+      return t
+    }
+    if r.isToMany {
+      if v.isNull { return }
+      for x in elements(v) {
+        destination.addToMany(d, column, try target(x), destinationInverses)
+      }
+    } else {
+      let items = elements(v)
+      switch items.count {
+      case 0: destination.setToOne(d, column, nil, destinationInverses)
+      case 1: destination.setToOne(d, column, try target(items[0]), destinationInverses)
+      default:
+        throw fail("More than one relationship destination for a to-one relationship (\(items.count) objects)")
+      }
+    }
+  }
+
+  // MARK: - Helpers
+
+  /// The elements of a collection; nil gives none; any other value is a one-element collection.
+  func elements(_ v: Value) -> [Value] {
+    switch v {
+    case .null: return []
+    case .array(let a): return a
+    case .json(let s):
+      if case .array(let a) = (try? parseJSON(s)) ?? .null { return a }
+      return [v]
+    default: return [v]
+    }
+  }
+
+  /// "DayRecord/2 (created by RecordsToDayRecord from Records/2)".
+  func objectDescription(_ ref: ObjectRef, origin: ObjectRef?, mapping: EntityMapping) -> String {
+    var text = destinationID(ref)
+    if let origin {
+      text += " (created by \(mapping.name) from \(sourceID(origin)))"
+    } else {
+      text += " (created by \(mapping.name))"
+    }
+    return text
+  }
+
+  /// A short description of a value for error messages.
+  public func describe(_ v: Value) -> String {
+    switch v {
+    case .null: return "nil"
+    case .bool(let b): return b ? "YES" : "NO"
+    case .int(let i): return "the number \(i)"
+    case .double(let d): return "the number \(d)"
+    case .decimal(let s): return "the decimal \(s)"
+    case .string(let t):
+      let s = string(t)
+      return "the string \"\(s.count > 40 ? String(s.prefix(40)) + "…" : s)\""
+    case .date(let t): return "the date \(ISO8601.format(t))"
+    case .data(let d): return "\(d.count) bytes of data"
+    case .json: return "a Transformable value"
+    case .sourceObject(let r): return "source object \(sourceID(r))"
+    case .destinationObject(let r): return "destination object \(destinationID(r))"
+    case .array(let a): return "a collection of \(a.count)"
+    case .dictionary: return "a dictionary"
+    case .special(let s):
+      switch s {
+      case .manager: return "$manager"
+      case .sourceContext: return "the source context"
+      case .destinationContext: return "the destination context"
+      case .entityPolicy: return "$entityPolicy"
+      case .entityMapping: return "an entity mapping"
+      case .propertyMapping: return "a property mapping"
+      case .fetchRequest(let f): return "a fetch request for \(f.entity)"
+      case .userInfo: return "a userInfo dictionary"
+      }
+    }
+  }
+}

@@ -1,0 +1,341 @@
+/// Runs a plan over a source object graph and builds the destination graph, in Core Data's
+/// passes: create instances, create relationships, validate, then custom validation and end.
+///
+/// Policies receive the manager in every hook; its public methods are what a custom policy
+/// uses (reading source values, creating and associating destination instances, setting values).
+public final class MigrationManager: @unchecked Sendable {
+  public struct Options: Sendable {
+    /// Stop collecting after this many errors.
+    public var maxErrors: Int = 50
+    /// What `now()` returns (seconds since 2001-01-01); fixed so runs are reproducible.
+    public var now: Double = 0
+    public init(maxErrors: Int = 50, now: Double = 0) {
+      self.maxErrors = maxErrors
+      self.now = now
+    }
+  }
+
+  /// The three passes, for progress reports.
+  public enum Pass: String, Sendable {
+    case createInstances = "create instances"
+    case createRelationships = "create relationships"
+    case validate = "validate"
+  }
+
+  public let plan: MigrationPlan
+  public let source: ObjectGraph
+  public let destination: ObjectGraph
+  public let options: Options
+  /// Called now and then with the pass, objects done and objects in the pass.
+  public var progress: (@Sendable (Pass, Int, Int) -> Void)?
+
+  var linked: [LinkedMapping] = []
+  var associations: [Associations]
+  var policies: [EntityMigrationPolicy] = []
+  let sourceBase: [Int]
+  let sourceObjectCount: Int
+  let predicates: [String: Predicate]
+  var errors: [MigrationError] = []
+  var truncated = false
+  /// Inverse column per (entity, property) and target entity, for the destination graph.
+  let destinationInverses: InverseTable
+  var jsonCache: (start: Int, value: Value) = (-1, .null)
+  var defaultsCache: [Int: [(Int, Value)]] = [:]
+  var datePatterns: [String: DatePattern] = [:]
+  var randomState: UInt64 = 0
+
+  public internal(set) var currentMappingIndex = 0
+  var currentInstanceIndex = -1
+
+  public init(plan: MigrationPlan, source: ObjectGraph, options: Options = Options()) throws(MigrationFailure) {
+    self.plan = plan
+    self.source = source
+    self.options = options
+    self.destination = ObjectGraph(layout: StoreLayout(model: plan.destinationModel), input: nil, isSource: false)
+    var base: [Int] = []
+    var total = 0
+    for t in source.tables {
+      base.append(total)
+      total += t.count
+    }
+    self.sourceBase = base
+    self.sourceObjectCount = total
+    self.associations = plan.entityMappings.map { m in
+      Associations(sourceObjectCount: m.sourceEntity == nil ? 0 : total)
+    }
+    var preds: [String: Predicate] = [:]
+    for p in plan.predicates { preds[p.text] = p.predicate }
+    self.predicates = preds
+    self.destinationInverses = InverseTable(layout: destination.layout)
+
+    var problems: [MigrationError] = []
+    for m in plan.entityMappings {
+      guard let name = m.policyName, !name.isEmpty else {
+        policies.append(DefaultEntityMigrationPolicy())
+        continue
+      }
+      if let type = PolicyRegistry.lookup(name) {
+        policies.append(type.init())
+      } else {
+        policies.append(DefaultEntityMigrationPolicy())
+        problems.append(
+          MigrationError(
+            "run-unknown-policy",
+            "Couldn't create mapping policy for class named \(name): no policy of that name is registered in this executable (see Specs/functions.md, custom policies)",
+            at: m.location, file: plan.mappingPath))
+      }
+    }
+    do {
+      let linker = Linker(manager: self)
+      self.linked = try plan.entityMappings.enumerated().map { (i, m) throws(MigrationError) in
+        try linker.link(m, index: i)
+      }
+    } catch {
+      problems.append(error)
+    }
+    if !problems.isEmpty { throw MigrationFailure(problems) }
+  }
+
+  // MARK: - Running
+
+  /// Runs every pass. On failure nothing should be written: the destination graph is incomplete.
+  public func migrate() throws(MigrationFailure) {
+    try runPass(.createInstances)
+    try stopIfErrors()
+    try runPass(.createRelationships)
+    try stopIfErrors()
+    validateDestination()
+    try stopIfErrors()
+    for (i, m) in plan.entityMappings.enumerated() {
+      currentMappingIndex = i
+      hook(i, "performCustomValidation") { try policies[i].performCustomValidation(m, manager: self) }
+      hook(i, "endEntityMapping") { try policies[i].endEntityMapping(m, manager: self) }
+    }
+    try stopIfErrors()
+  }
+
+  private func runPass(_ pass: Pass) throws(MigrationFailure) {
+    for (i, m) in plan.entityMappings.enumerated() {
+      currentMappingIndex = i
+      let policy = policies[i]
+      switch pass {
+      case .createInstances:
+        hook(i, "beginEntityMapping") { try policy.beginEntityMapping(m, manager: self) }
+        let lm = linked[i]
+        if let code = lm.sourceExpression {
+          var frame = Frame(mapping: i)
+          let sources: Value
+          do {
+            sources = try code(&frame)
+          } catch {
+            try record(error)
+            continue
+          }
+          var done = 0
+          let all = elements(sources)
+          for s in all {
+            guard case .sourceObject(let ref) = s else {
+              try record(
+                MigrationError(
+                  "run-source-not-object",
+                  "the source expression of \(m.name) must yield source objects, but yielded \(describe(s))",
+                  at: lm.sourceLocation))
+              break
+            }
+            hook(i, "createDestinationInstances") {
+              try policy.createDestinationInstances(forSource: ref, mapping: m, manager: self)
+            }
+            try checkLimit()
+            done += 1
+            if done & 0xFFFF == 0 { progress?(pass, done, all.count) }
+          }
+        } else if lm.forEach != nil {
+          hook(i, "createDestinationInstances") {
+            try policy.createDestinationInstances(forSource: nil, mapping: m, manager: self)
+          }
+        }
+        hook(i, "endInstanceCreation") { try policy.endInstanceCreation(m, manager: self) }
+      case .createRelationships:
+        let n = associations[i].instanceCount
+        for k in 0..<n {
+          currentInstanceIndex = k
+          let d = associations[i].destination(at: k)
+          hook(i, "createRelationships") {
+            try policy.createRelationships(forDestination: d, mapping: m, manager: self)
+          }
+          try checkLimit()
+          if k & 0xFFFF == 0xFFFF { progress?(pass, k + 1, n) }
+        }
+        currentInstanceIndex = -1
+        hook(i, "endRelationshipCreation") { try policy.endRelationshipCreation(m, manager: self) }
+      case .validate:
+        break
+      }
+    }
+  }
+
+  /// Runs a policy hook; an error it throws is recorded against the mapping.
+  private func hook(_ i: Int, _ name: String, _ body: () throws -> Void) {
+    do {
+      try body()
+    } catch let e as MigrationError {
+      appendError(e)
+    } catch let f as MigrationFailure {
+      for e in f.errors { appendError(e) }
+    } catch {
+      let m = plan.entityMappings[i]
+      appendError(
+        MigrationError(
+          "run-policy-error", "\(m.policyName ?? "policy").\(name) failed in mapping \(m.name): \(error)",
+          at: m.location, file: plan.mappingPath))
+    }
+  }
+
+  // MARK: - Errors
+
+  func appendError(_ e: MigrationError) {
+    if errors.count < options.maxErrors {
+      errors.append(e)
+    } else {
+      truncated = true
+    }
+  }
+
+  func record(_ e: MigrationError) throws(MigrationFailure) {
+    appendError(e)
+    try checkLimit()
+  }
+
+  func checkLimit() throws(MigrationFailure) {
+    if truncated { throw MigrationFailure(errors, truncated: true) }
+  }
+
+  private func stopIfErrors() throws(MigrationFailure) {
+    if !errors.isEmpty { throw MigrationFailure(errors, truncated: truncated) }
+  }
+
+  // MARK: - Objects
+
+  /// Global number of a source object (for association tables).
+  @inline(__always) func sourceKey(_ ref: ObjectRef) -> Int { sourceBase[Int(ref.entity)] + Int(ref.row) }
+
+  /// The `id` of a source object as the input store spells it.
+  public func sourceID(_ ref: ObjectRef) -> String {
+    let t = source.table(ref)
+    if let ids = t.ids, Int(ref.row) < ids.count, case .string(let text) = ids.get(Int(ref.row)) {
+      return string(text)
+    }
+    return "\(t.layout.name)/\(ref.row + 1)"
+  }
+
+  /// The id a destination object gets in the output store: `Entity/n`.
+  public func destinationID(_ ref: ObjectRef) -> String {
+    "\(destination.table(ref).layout.name)/\(ref.row + 1)"
+  }
+
+  /// Creates a destination instance with the model's defaults; used by custom policies too.
+  public func createDestinationInstance(entityNamed name: String) throws -> ObjectRef {
+    guard let e = destination.layout.entityIndex(name) else {
+      throw MigrationError("run-unknown-entity", "the destination model has no entity \(name)")
+    }
+    return createDestinationInstance(entity: e)
+  }
+
+  func createDestinationInstance(entity e: Int) -> ObjectRef {
+    let table = destination.tables[e]
+    let row = table.appendObject()
+    for (col, v) in destinationDefaults(e) { table.columns[col].set(row, v) }
+    return ObjectRef(entity: e, row: row)
+  }
+
+  /// Records that `destination` was made from `source` by the current entity mapping.
+  public func associate(source: ObjectRef?, destination: ObjectRef) {
+    associations[currentMappingIndex].add(
+      source: source, sourceKey: source.map(sourceKey), destination: destination)
+  }
+
+  /// Core Data's `destinationInstancesForEntityMappingNamed:sourceInstances:`.
+  public func destinationInstances(forEntityMappingNamed name: String, sourceInstances: [ObjectRef])
+    throws -> [ObjectRef]
+  {
+    guard let i = plan.entityMappings.firstIndex(where: { $0.name == name }) else {
+      throw MigrationError("run-unknown-mapping", "no entity mapping named \(name)")
+    }
+    var result: [ObjectRef] = []
+    for s in sourceInstances { result.append(contentsOf: associations[i].destinations(forSourceKey: sourceKey(s))) }
+    return result
+  }
+
+  /// Core Data's `sourceInstancesForEntityMappingNamed:destinationInstances:`.
+  public func sourceInstances(forEntityMappingNamed name: String, destinationInstances: [ObjectRef])
+    throws -> [ObjectRef]
+  {
+    guard let i = plan.entityMappings.firstIndex(where: { $0.name == name }) else {
+      throw MigrationError("run-unknown-mapping", "no entity mapping named \(name)")
+    }
+    let wanted = Set(destinationInstances.map(\.packed))
+    var result: [ObjectRef] = []
+    let a = associations[i]
+    for k in 0..<a.instanceCount where wanted.contains(a.destination(at: k).packed) {
+      if let s = a.source(at: k) { result.append(s) }
+    }
+    return result
+  }
+
+  /// A property of a source object (nil for unknown keys).
+  public func sourceValue(_ ref: ObjectRef, _ key: String) -> Value {
+    let t = source.table(ref)
+    guard let p = t.layout.propertyIndex(key) else { return .null }
+    return t.columns[p].read(Int(ref.row))
+  }
+
+  /// A property of a destination object.
+  public func destinationValue(_ ref: ObjectRef, _ key: String) -> Value {
+    let t = destination.table(ref)
+    guard let p = t.layout.propertyIndex(key) else { return .null }
+    return t.columns[p].read(Int(ref.row))
+  }
+
+  /// Sets a destination property as a mapping expression would (type coercion, inverses).
+  public func setDestinationValue(_ value: Value, forKey key: String, of ref: ObjectRef) throws {
+    let t = destination.table(ref)
+    guard let p = t.layout.propertyIndex(key) else {
+      throw MigrationError("run-unknown-property", "\(t.layout.name) has no property \(key)")
+    }
+    try assign(value, to: ref, property: p, location: nil)
+  }
+
+  // MARK: - Strings
+
+  /// The characters of a text value.
+  public func string(_ t: Text) -> String {
+    switch t {
+    case .native(let s): return s
+    case .slice(let s): return source.input?.decodeString(s) ?? ""
+    }
+  }
+}
+
+/// A linked entity mapping: entity indexes resolved, expressions turned into closures.
+struct LinkedMapping {
+  struct Attribute {
+    let name: String
+    let column: Int
+    let code: Code
+    let location: SourceLocation?
+  }
+  struct Relationship {
+    let name: String
+    let column: Int
+    let code: Code
+    let location: SourceLocation?
+  }
+  let mapping: EntityMapping
+  let sourceEntity: Int?
+  let destinationEntity: Int?
+  let sourceExpression: Code?
+  let sourceLocation: SourceLocation?
+  let forEach: Code?
+  let attributes: [Attribute]
+  let relationships: [Relationship]
+}

@@ -1,0 +1,20 @@
+/// A string value. Strings read from a store stay slices of the input bytes until something
+/// needs their characters; strings computed by expressions are native.
+public enum Text: Sendable {
+  case slice(ByteSlice)
+  case native(String)
+}
+
+/// The bytes between the quotes of a JSON string in the input buffer. When `hasEscapes` is
+/// false the bytes are the string's UTF-8 as is.
+public struct ByteSlice: Sendable, Hashable {
+  public var start: Int
+  public var count: Int32
+  public var hasEscapes: Bool
+  @inline(__always) public init(start: Int, count: Int, hasEscapes: Bool) {
+    self.start = start
+    self.count = Int32(truncatingIfNeeded: count)
+    self.hasEscapes = hasEscapes
+  }
+  @inline(__always) public var end: Int { start + Int(count) }
+}
