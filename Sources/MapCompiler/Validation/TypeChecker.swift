@@ -526,6 +526,13 @@ struct TypeChecker {
 
   // MARK: - Predicates
 
+  mutating func withSelf(_ t: Typed, _ body: (inout TypeChecker) -> Void) {
+    let saved = selfType
+    selfType = t
+    body(&self)
+    selfType = saved
+  }
+
   mutating func checkPredicate(_ p: Predicate) {
     switch p.kind {
     case .constant: break

@@ -1,0 +1,201 @@
+import MapRuntime
+
+extension MappingCompiler {
+  /// The attribute and relationship mappings of one entity mapping: the explicit ones, checked,
+  /// then Xcode's implicit ones for destination properties the file does not mention.
+  mutating func propertyMappings(
+    _ e: EntityMappingElement, source: EntityDescription?, destination: EntityDescription,
+    type: EntityMappingType, checker base: TypeChecker
+  ) -> ([PropertyMapping], [PropertyMapping]) {
+    let dm = models.destination
+    let attributes = dm.allAttributes(of: destination)
+    let relationships = dm.allRelationships(of: destination)
+    var explicitAttributes: [String: PropertyMapping] = [:]
+    var explicitRelationships: [String: PropertyMapping] = [:]
+    var seen: [String: SourceLocation] = [:]
+
+    for p in e.attributes {
+      let name = p.name.value
+      if let first = seen[name] {
+        error("map-duplicate-property", "\(name) is mapped twice", at: p.name.location, notes: [Diagnostic.Note("first mapped here", at: first)])
+        continue
+      }
+      seen[name] = p.name.location
+      guard let a = attributes.first(where: { $0.name == name }) else {
+        if relationships.contains(where: { $0.name == name }) {
+          error("map-unknown-attribute", "\(name) is a relationship of \(destination.name); map it with <relationship name=\"\(name)\">", at: p.name.location)
+        } else {
+          error(
+            "map-unknown-attribute",
+            "destination entity \(destination.name) has no attribute \(name)\(suggestion(name, attributes.map(\.name)))",
+            at: p.name.location)
+        }
+        continue
+      }
+      if a.isDerived {
+        error("map-derived-attribute", "\(destination.name).\(name) is derived (\(a.derivationExpression ?? "")); the store computes it, a mapping cannot set it", at: p.name.location)
+        continue
+      }
+      if a.isTransient {
+        warning("map-transient-attribute", "\(destination.name).\(name) is transient and is not stored; this mapping has no effect", at: p.name.location)
+      }
+      guard let text = p.expression else {
+        error("map-empty-expression", "<attribute name=\"\(name)\"> has no expression", at: p.location)
+        continue
+      }
+      guard let expr = parse(text) else { continue }
+      var checker = base
+      checker.text = text
+      let t = checker.check(expr)
+      absorb(&checker)
+      checkAssignable(t.type, to: a, in: destination, at: text.location)
+      explicitAttributes[name] = PropertyMapping(
+        name: name, valueExpression: CompiledExpression(expr, source: ExpressionSource(text: text.text, location: text.location)),
+        userInfo: p.userInfo, location: p.location)
+    }
+
+    for p in e.relationships {
+      let name = p.name.value
+      if let first = seen[name] {
+        error("map-duplicate-property", "\(name) is mapped twice", at: p.name.location, notes: [Diagnostic.Note("first mapped here", at: first)])
+        continue
+      }
+      seen[name] = p.name.location
+      guard let r = relationships.first(where: { $0.name == name }) else {
+        if attributes.contains(where: { $0.name == name }) {
+          error("map-unknown-relationship", "\(name) is an attribute of \(destination.name); map it with <attribute name=\"\(name)\">", at: p.name.location)
+        } else {
+          error(
+            "map-unknown-relationship",
+            "destination entity \(destination.name) has no relationship \(name)\(suggestion(name, relationships.map(\.name)))",
+            at: p.name.location)
+        }
+        continue
+      }
+      guard let text = p.expression else {
+        error("map-empty-expression", "<relationship name=\"\(name)\"> has no expression", at: p.location)
+        continue
+      }
+      guard let expr = parse(text) else { continue }
+      var checker = base
+      checker.text = text
+      checker.relationship = r
+      let t = checker.check(expr)
+      absorb(&checker)
+      checkRelationshipValue(t.type, r, in: destination, at: text.location)
+      explicitRelationships[name] = PropertyMapping(
+        name: name, valueExpression: CompiledExpression(expr, source: ExpressionSource(text: text.text, location: text.location)),
+        userInfo: p.userInfo, location: p.location)
+    }
+
+    // Implicit mappings (Xcode fills these in for properties present in both entities).
+    var attributeMappings: [PropertyMapping] = []
+    var relationshipMappings: [PropertyMapping] = []
+    let sm = models.source
+    for a in attributes where !a.isTransient && !a.isDerived {
+      if let explicit = explicitAttributes[a.name] {
+        attributeMappings.append(explicit)
+      } else if let source, type != .add,
+        let sa = Self.matchingSourceAttribute(for: a, in: sm.allAttributes(of: source)),
+        Self.implicitlyConvertible(sa.type, a.type)
+      {
+        let expr = Expression(.keyPath(base: .variable("source"), components: [sa.name]))
+        attributeMappings.append(PropertyMapping(name: a.name, valueExpression: CompiledExpression(expr)))
+      }
+    }
+    for r in relationships where !r.isTransient {
+      if let explicit = explicitRelationships[r.name] {
+        relationshipMappings.append(explicit)
+      } else if let source, type != .add,
+        let sr = sm.allRelationships(of: source).first(where: { ($0.renamingIdentifier ?? $0.name) == (r.renamingIdentifier ?? r.name) || $0.name == r.name })
+      {
+        let expr = Expression(
+          .selector(
+            target: .variable("manager"), selector: "destinationInstancesForSourceRelationshipNamed:sourceInstances:",
+            arguments: [.string(sr.name), Expression(.keyPath(base: .variable("source"), components: [sr.name]))]))
+        relationshipMappings.append(PropertyMapping(name: r.name, valueExpression: CompiledExpression(expr)))
+      }
+    }
+    return (attributeMappings, relationshipMappings)
+  }
+
+  /// The source attribute an unmentioned destination attribute takes its value from: same name,
+  /// else the same renaming identifier.
+  static func matchingSourceAttribute(for a: AttributeDescription, in candidates: [AttributeDescription]) -> AttributeDescription? {
+    if let same = candidates.first(where: { $0.name == a.name && !$0.isTransient }) { return same }
+    let id = a.renamingIdentifier ?? a.name
+    return candidates.first { ($0.renamingIdentifier ?? $0.name) == id && !$0.isTransient }
+  }
+
+  /// Core Data's inferred-mapping rule: the same type, or numbers and Booleans between themselves.
+  static func implicitlyConvertible(_ from: AttributeType, _ to: AttributeType) -> Bool {
+    if from == to { return true }
+    let numeric: Set<AttributeType> = [.integer16, .integer32, .integer64, .decimal, .double, .float, .boolean]
+    return numeric.contains(from) && numeric.contains(to)
+  }
+
+  mutating func checkAssignable(_ t: StaticType, to a: AttributeDescription, in entity: EntityDescription, at location: SourceLocation) {
+    let target = StaticType.of(a.type)
+    let ok: Bool
+    switch (t, a.type) {
+    case (.unknown, _), (.null, _): ok = true
+    case (_, .transformable), (_, .undefined), (_, .objectID), (_, .composite):
+      if case .object = t { ok = false } else if case .collection(.object, _) = t { ok = false } else { ok = true }
+    default:
+      switch target {
+      case .integer, .double, .decimal, .bool: ok = t.isNumeric
+      case .string: ok = t == .string
+      default: ok = t == target
+      }
+    }
+    guard !ok else { return }
+    var hint = ""
+    switch (t, target) {
+    case (.string, .date): hint = "; convert it with FUNCTION($entityPolicy, \"dateFromString:format:\", …)"
+    case (.string, .integer), (.string, .double), (.string, .decimal): hint = "; convert it with FUNCTION($entityPolicy, \"numberFromString:\", …)"
+    case (.integer, .string), (.double, .string), (.decimal, .string): hint = "; convert it with FUNCTION($entityPolicy, \"stringFromNumber:\", …)"
+    case (.date, .string): hint = "; convert it with FUNCTION($entityPolicy, \"stringFromDate:format:\", …)"
+    case (.integer, .date), (.double, .date): hint = "; a number of seconds since 2001-01-01 becomes a date with CAST(x, \"NSDate\")"
+    case (.object, _), (.collection, _): hint = "; objects go in relationships, not attributes"
+    default: break
+    }
+    error("map-type-mismatch", "\(entity.name).\(a.name) is a \(a.type.rawValue) attribute, but the expression gives \(t)\(hint)", at: location)
+  }
+
+  mutating func checkRelationshipValue(_ t: StaticType, _ r: RelationshipDescription, in entity: EntityDescription, at location: SourceLocation) {
+    let element: StaticType
+    let many: Bool
+    switch t {
+    case .unknown, .null: return
+    case .collection(let e, let m):
+      element = e
+      many = m
+    default:
+      element = t
+      many = false
+    }
+    switch element {
+    case .unknown: break
+    case .object(.source, let e):
+      error(
+        "map-relationship-source-objects",
+        "\(entity.name).\(r.name) must hold destination objects, but the expression gives source \(e) objects; look up their migrated instances with FUNCTION($manager, \"destinationInstancesForEntityMappingNamed:sourceInstances:\", \"<mapping>\", …)",
+        at: location)
+      return
+    case .object(.destination, let e):
+      if !models.destination.isKind(e, of: r.destinationEntity) {
+        error("map-relationship-entity", "\(entity.name).\(r.name) holds \(r.destinationEntity) objects, but the expression gives \(e) objects", at: location)
+        return
+      }
+    default:
+      error("map-relationship-type", "\(entity.name).\(r.name) is a relationship, but the expression gives \(element)", at: location)
+      return
+    }
+    if !r.isToMany && many {
+      error(
+        "map-to-many-into-to-one",
+        "\(entity.name).\(r.name) is a to-one relationship, but the expression can give several objects for one source object",
+        at: location)
+    }
+  }
+}

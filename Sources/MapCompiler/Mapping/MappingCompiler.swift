@@ -1,0 +1,107 @@
+import MapRuntime
+
+/// Checks a mapping document against its two models and builds the plan.
+///
+/// Every problem is reported, not just the first; a plan is returned only when there is no
+/// error. The rules are specified in `Specs/mapping-xml.md`.
+public struct MappingCompiler {
+  /// Both models with their entity version hashes.
+  public struct Models: Sendable {
+    public var source: ObjectModel
+    public var destination: ObjectModel
+    public var sourceHashes: [EntityHash]
+    public var destinationHashes: [EntityHash]
+    public init(source: ObjectModel, destination: ObjectModel, sourceHashes: [EntityHash], destinationHashes: [EntityHash]) {
+      self.source = source
+      self.destination = destination
+      self.sourceHashes = sourceHashes
+      self.destinationHashes = destinationHashes
+    }
+  }
+
+  public struct Result: Sendable {
+    public var plan: MigrationPlan?
+    public var diagnostics: [Diagnostic]
+  }
+
+  let document: MappingDocument
+  let models: Models
+  var diagnostics: [Diagnostic] = []
+  var predicates: [PrecompiledPredicate] = []
+
+  public static func compile(_ document: MappingDocument, models: Models) -> Result {
+    var compiler = MappingCompiler(document: document, models: models)
+    let plan = compiler.run()
+    let diagnostics = compiler.diagnostics.sortedByLocation()
+    return Result(plan: diagnostics.hasErrors ? nil : plan, diagnostics: diagnostics)
+  }
+
+  init(document: MappingDocument, models: Models) {
+    self.document = document
+    self.models = models
+  }
+
+  mutating func error(_ id: String, _ message: String, at location: SourceLocation, notes: [Diagnostic.Note] = []) {
+    diagnostics.append(.error(id, message, at: location, notes: notes))
+  }
+
+  mutating func warning(_ id: String, _ message: String, at location: SourceLocation) {
+    diagnostics.append(.warning(id, message, at: location))
+  }
+
+  private mutating func run() -> MigrationPlan {
+    if let v = document.formatVersion {
+      if v.value != "1" {
+        error("map-format-version", "mapping format version \(v.value) is not supported; this mapc reads version 1", at: v.location)
+      }
+    } else {
+      error("map-format-version", "<mappingModel> needs formatVersion=\"1\"", at: document.location)
+    }
+    let planName = document.name?.value ?? defaultPlanName()
+    let infos = mappingInfos()
+    var mappings: [EntityMapping] = []
+    for element in document.entityMappings {
+      if let m = compileEntityMapping(element, infos: infos) { mappings.append(m) }
+    }
+    return MigrationPlan(
+      name: planName, mappingPath: document.path, userInfo: document.userInfo,
+      sourceModel: models.source, destinationModel: models.destination,
+      sourceEntityHashes: models.sourceHashes, destinationEntityHashes: models.destinationHashes,
+      entityMappings: mappings, predicates: predicates.sorted { $0.text < $1.text })
+  }
+
+  private func defaultPlanName() -> String {
+    var name = document.path.split(separator: "/").last.map(String.init) ?? "mapping"
+    if name.hasSuffix(".xml") { name.removeLast(4) }
+    return name
+  }
+
+  /// The name an entity mapping gets: its `name`, or Xcode's `<Source>To<Destination>`.
+  static func defaultName(_ e: EntityMappingElement) -> String {
+    switch (e.source?.value, e.destination?.value) {
+    case (let s?, let d?): "\(s)To\(d)"
+    case (nil, let d?): d
+    case (let s?, nil): s
+    default: "EntityMapping"
+    }
+  }
+
+  private mutating func mappingInfos() -> [String: TypeChecker.MappingInfo] {
+    var infos: [String: TypeChecker.MappingInfo] = [:]
+    var firstLocation: [String: SourceLocation] = [:]
+    for e in document.entityMappings {
+      let name = e.name?.value ?? Self.defaultName(e)
+      let at = e.name?.location ?? e.location
+      if let first = firstLocation[name] {
+        error(
+          "map-duplicate-mapping", "there is already an entity mapping named \(name)", at: at,
+          notes: [Diagnostic.Note("first mapping named \(name) is here", at: first)])
+        continue
+      }
+      firstLocation[name] = at
+      infos[name] = TypeChecker.MappingInfo(
+        name: name, source: e.source?.value, destination: e.destination?.value, fansOut: e.forEach != nil)
+    }
+    return infos
+  }
+}
