@@ -11,6 +11,7 @@ public struct StoreValueError: Error, Sendable, Hashable, CustomStringConvertibl
     case invalidBase64 = "store-invalid-base64"
     case invalidDecimal = "store-invalid-decimal"
     case decimalOutOfRange = "store-decimal-out-of-range"
+    case notAnInteger = "store-not-an-integer"
     case integerOutOfRange = "store-integer-out-of-range"
     case nonFiniteNumber = "store-non-finite-number"
   }
