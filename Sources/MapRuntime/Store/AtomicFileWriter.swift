@@ -1,0 +1,207 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Replaces a file atomically: output goes to a new temporary file in the target's folder,
+/// which `commit()` flushes to disk (`fsync`) and renames over the target, then flushes the
+/// folder. Until `commit()` succeeds the target is never touched; if the writer is abandoned,
+/// dropped or `commit()` fails, the temporary file is removed.
+///
+/// The temporary file is `.<target name>.mapc-<random>.tmp` beside the target, so the rename
+/// never crosses file systems. A new target gets the permissions `0666` minus the umask; an
+/// existing one keeps its permission bits.
+///
+/// ```swift
+/// var file = try AtomicFileWriter(target: "out.json")
+/// var output = JSONOutput(fileDescriptor: file.fileDescriptor, path: file.targetPath, style: .indented)
+/// … write …
+/// try output.finishDocument()
+/// try file.commit()
+/// ```
+public struct AtomicFileWriter: ~Copyable, Sendable {
+  /// The file that `commit()` replaces.
+  public let targetPath: String
+  /// The temporary file being written.
+  public let temporaryPath: String
+  /// Where to write the contents (do not close it).
+  public let fileDescriptor: Int32
+  private var finished = false
+
+  /// Creates the temporary file beside `target`.
+  public init(target: String) throws(StoreIOError) {
+    targetPath = target
+    var existing = stat()
+    var keepMode: mode_t? = nil
+    if stat(target, &existing) == 0 {
+      if (existing.st_mode & S_IFMT) == S_IFDIR {
+        throw StoreIOError(
+          code: .isDirectory, path: target, operation: "write", reason: "it is a folder, not a file",
+          errno: EISDIR)
+      }
+      keepMode = existing.st_mode & 0o7777
+    }
+    let (folder, name) = splitPath(target)
+    var attempt = 0
+    while true {
+      let suffix = String(UInt64.random(in: 0...UInt64.max), radix: 16)
+      let candidate = "\(folder)/.\(name).mapc-\(suffix).tmp"
+      let fd = open(candidate, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
+      if fd >= 0 {
+        if let keepMode { _ = fchmod(fd, keepMode) }
+        temporaryPath = candidate
+        fileDescriptor = fd
+        return
+      }
+      let err = errno
+      attempt += 1
+      if err != EEXIST || attempt >= 100 {
+        throw StoreIOError.system(err, path: target, operation: "create a temporary file beside")
+      }
+    }
+  }
+
+  /// Flushes the temporary file to disk and renames it over the target (after backing up the
+  /// old target to `backupPath`, when given); then flushes the folder. On failure the
+  /// temporary file is removed and the target is unchanged.
+  public consuming func commit(backupPath: String? = nil) throws(StoreIOError) {
+    finished = true
+    do throws(StoreIOError) {
+      if fsync(fileDescriptor) != 0 {
+        let err = errno
+        _ = close(fileDescriptor)
+        throw StoreIOError.system(err, path: targetPath, operation: "write")
+      }
+      if close(fileDescriptor) != 0 {
+        throw StoreIOError.system(errno, path: targetPath, operation: "write")
+      }
+      if let backupPath {
+        try FileBackup.backUp(targetPath, to: backupPath)
+      }
+      if rename(temporaryPath, targetPath) != 0 {
+        throw StoreIOError.system(errno, path: targetPath, operation: "replace")
+      }
+    } catch {
+      _ = unlink(temporaryPath)
+      throw error
+    }
+    syncFolder(of: targetPath)
+  }
+
+  /// Gives up: closes and removes the temporary file. The target is unchanged.
+  public consuming func abandon() {
+    // `deinit` does the work.
+  }
+
+  deinit {
+    if !finished {
+      _ = close(fileDescriptor)
+      _ = unlink(temporaryPath)
+    }
+  }
+}
+
+/// Keeping the previous version of a file before it is replaced (`mapc run --in-place
+/// --backup PATH`).
+public enum FileBackup {
+  /// Makes `backup` hold the current contents of `source`, replacing any file already there
+  /// atomically. A hard link is used when the file system allows it (the old contents then
+  /// stay reachable under `backup` after `source` is replaced by a rename); otherwise the
+  /// contents are copied and flushed to disk.
+  public static func backUp(_ source: String, to backup: String) throws(StoreIOError) {
+    if source == backup {
+      throw StoreIOError(
+        code: .systemError, path: backup, operation: "back up to",
+        reason: "the backup path is the file being replaced")
+    }
+    var info = stat()
+    if stat(source, &info) != 0 {
+      throw StoreIOError.system(errno, path: source, operation: "back up")
+    }
+    let (folder, name) = splitPath(backup)
+    let temporary = "\(folder)/.\(name).mapc-\(String(UInt64.random(in: 0...UInt64.max), radix: 16)).tmp"
+    if link(source, temporary) != 0 {
+      let err = errno
+      switch err {
+      case EXDEV, EPERM, EMLINK, ENOTSUP, EOPNOTSUPP, ENOSYS:
+        try copyFile(source, to: temporary, mode: info.st_mode & 0o7777)
+      default:
+        throw StoreIOError.system(err, path: backup, operation: "create the backup")
+      }
+    }
+    if rename(temporary, backup) != 0 {
+      let err = errno
+      _ = unlink(temporary)
+      throw StoreIOError.system(err, path: backup, operation: "create the backup")
+    }
+    // When `backup` already was a link to `source`, rename(2) does nothing and leaves the
+    // temporary name behind.
+    var leftover = stat()
+    if lstat(temporary, &leftover) == 0 { _ = unlink(temporary) }
+    syncFolder(of: backup)
+  }
+
+  static func copyFile(_ source: String, to destination: String, mode: mode_t) throws(StoreIOError) {
+    let input = open(source, O_RDONLY | O_CLOEXEC)
+    if input < 0 { throw StoreIOError.system(errno, path: source, operation: "back up") }
+    defer { _ = close(input) }
+    let output = open(destination, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
+    if output < 0 {
+      throw StoreIOError.system(errno, path: destination, operation: "create the backup")
+    }
+    var failure: StoreIOError? = nil
+    let chunk = 1 << 20
+    let buffer = UnsafeMutableRawPointer.allocate(byteCount: chunk, alignment: 16)
+    defer { buffer.deallocate() }
+    copying: while true {
+      let n = read(input, buffer, chunk)
+      if n == 0 { break }
+      if n < 0 {
+        if errno == EINTR { continue }
+        failure = StoreIOError.system(errno, path: source, operation: "back up")
+        break
+      }
+      var done = 0
+      while done < n {
+        let w = write(output, buffer + done, n - done)
+        if w < 0 {
+          if errno == EINTR { continue }
+          failure = StoreIOError.system(errno, path: destination, operation: "write the backup")
+          break copying
+        }
+        done += w
+      }
+    }
+    if failure == nil && fsync(output) != 0 {
+      failure = StoreIOError.system(errno, path: destination, operation: "write the backup")
+    }
+    if close(output) != 0 && failure == nil {
+      failure = StoreIOError.system(errno, path: destination, operation: "write the backup")
+    }
+    if let failure {
+      _ = unlink(destination)
+      throw failure
+    }
+  }
+}
+
+/// The folder (`.` when there is none) and the last component of a path.
+func splitPath(_ path: String) -> (folder: String, name: String) {
+  guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return (".", path) }
+  let name = String(path[path.index(after: slash)...])
+  let folder = String(path[..<slash])
+  return (folder.isEmpty ? "/" : folder, name)
+}
+
+/// Flushes a file's folder to disk so that a rename in it survives a crash. Failures are
+/// ignored: some file systems cannot sync folders, and the rename itself already succeeded.
+func syncFolder(of path: String) {
+  let fd = open(splitPath(path).folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+  if fd >= 0 {
+    _ = fsync(fd)
+    _ = close(fd)
+  }
+}

@@ -1,0 +1,284 @@
+/// Store dates: ISO 8601 text ⇄ seconds since 2001-01-01T00:00:00Z (Core Data's reference
+/// date), in the proleptic Gregorian calendar, without leap seconds.
+///
+/// Written form: `YYYY-MM-DDTHH:MM:SSZ` in UTC, with `.` and up to six fractional-second
+/// digits (rounded to the microsecond, ties to even, trailing zeros dropped) only when the
+/// fraction is not zero: `2018-01-02T00:00:00Z`, `2018-01-02T00:00:00.25Z`.
+///
+/// Accepted form: `YYYY-MM-DDTHH:MM:SS`, optionally `.` and one or more digits, then `Z` or an
+/// offset `+hh:mm` / `-hh:mm` (hh 00–23, mm 00–59). Upper-case `T` and `Z` only. Day, month,
+/// hour, minute and second must exist (`2018-02-30` and `…T24:00:00Z` are refused, and so is
+/// second 60). Years are 0000–9999 both ways.
+public enum ISO8601DateCodec {
+  /// Seconds from 1970-01-01T00:00:00Z to 2001-01-01T00:00:00Z.
+  public static let referenceDateUnixOffset: Int64 = 978_307_200
+  /// Largest number of bytes `format` writes (`9999-12-31T23:59:59.999999Z`).
+  public static let maximumLength = 27
+
+  // MARK: Reading
+
+  /// Seconds since 2001-01-01T00:00:00Z of an ISO 8601 date-time text.
+  public static func parse(_ text: String) throws(StoreValueError) -> Double {
+    try withUTF8Bytes(of: text) { bytes throws(StoreValueError) in try parse(bytes) }
+  }
+
+  /// Seconds since 2001-01-01T00:00:00Z of an ISO 8601 date-time given as UTF-8 bytes.
+  public static func parse(_ text: UnsafeRawBufferPointer) throws(StoreValueError) -> Double {
+    let n = text.count
+    let p = text.baseAddress?.assumingMemoryBound(to: UInt8.self)
+    func digits(_ at: Int, _ count: Int) -> Int? {
+      guard let p, at + count <= n else { return nil }
+      var value = 0
+      for k in at..<(at + count) {
+        let d = p[k] &- ASCII.zero
+        guard d < 10 else { return nil }
+        value = value * 10 + Int(d)
+      }
+      return value
+    }
+    func char(_ at: Int, _ c: Character) -> Bool {
+      guard let p, at < n else { return false }
+      return p[at] == c.asciiValue!
+    }
+    func syntax() -> StoreValueError {
+      StoreValueError(
+        .invalidDate,
+        "\(quoted(text)) is not an ISO 8601 date-time like 2018-01-02T00:00:00Z")
+    }
+
+    guard let year = digits(0, 4), char(4, "-"), let month = digits(5, 2), char(7, "-"),
+      let day = digits(8, 2), char(10, "T"), let hour = digits(11, 2), char(13, ":"),
+      let minute = digits(14, 2), char(16, ":"), let second = digits(17, 2)
+    else { throw syntax() }
+
+    var i = 19
+    var fraction = 0.0
+    if char(i, ".") {
+      let start = i + 1
+      i = start
+      while i < n, p![i] &- ASCII.zero < 10 { i += 1 }
+      guard i > start else { throw syntax() }
+      // "0." + digits, converted with correct rounding.
+      let digitCount = i - start
+      fraction = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: digitCount + 2) {
+        buffer in
+        buffer[0] = ASCII.zero
+        buffer[1] = UInt8(ascii: ".")
+        for k in 0..<digitCount { buffer[k + 2] = p![start + k] }
+        return JSONNumberParser.double(UnsafeRawBufferPointer(buffer)) ?? 0
+      }
+    }
+    var offsetSeconds = 0
+    if char(i, "Z") {
+      i += 1
+    } else if char(i, "+") || char(i, "-") {
+      let sign = char(i, "-") ? -1 : 1
+      guard let offsetHours = digits(i + 1, 2), char(i + 3, ":"),
+        let offsetMinutes = digits(i + 4, 2)
+      else { throw syntax() }
+      guard offsetHours < 24, offsetMinutes < 60 else {
+        throw StoreValueError(
+          .invalidDate, "\(quoted(text)) has an impossible UTC offset (hours 00–23, minutes 00–59)")
+      }
+      offsetSeconds = sign * (offsetHours * 3600 + offsetMinutes * 60)
+      i += 6
+    } else {
+      throw syntax()
+    }
+    guard i == n else { throw syntax() }
+
+    func invalid(_ reason: String) -> StoreValueError {
+      StoreValueError(.invalidDate, "\(quoted(text)) is not a valid date: \(reason)")
+    }
+    guard (1...12).contains(month) else { throw invalid("month must be 01–12") }
+    let monthLength = daysIn(month: month, year: year)
+    guard day >= 1 && day <= monthLength else {
+      throw invalid(
+        day == 0
+          ? "day must be 01–\(monthLength)"
+          : "\(monthNames[month - 1]) \(year) has \(monthLength) days")
+    }
+    guard hour < 24 else { throw invalid("hour must be 00–23") }
+    guard minute < 60 else { throw invalid("minute must be 00–59") }
+    guard second < 60 else { throw invalid("second must be 00–59") }
+
+    let days = daysFromCivil(year: Int64(year), month: Int64(month), day: Int64(day))
+    let unix =
+      days * 86_400 + Int64(hour * 3600 + minute * 60 + second) - Int64(offsetSeconds)
+    return Double(unix - referenceDateUnixOffset) + fraction
+  }
+
+  // MARK: Writing
+
+  /// The ISO 8601 text of a date given as seconds since 2001-01-01T00:00:00Z.
+  public static func string(_ seconds: Double) throws(StoreValueError) -> String {
+    var buffer: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+    return try withUnsafeMutableBytes(of: &buffer) { raw throws(StoreValueError) in
+      let p = raw.baseAddress!.assumingMemoryBound(to: UInt8.self)
+      let n = try format(seconds, into: p)
+      return String(decoding: UnsafeBufferPointer(start: p, count: n), as: UTF8.self)
+    }
+  }
+
+  /// Writes the ISO 8601 text (no quotes) at `output`, which has room for `maximumLength`
+  /// bytes; returns its length.
+  public static func format(
+    _ seconds: Double, into output: UnsafeMutablePointer<UInt8>
+  ) throws(StoreValueError) -> Int {
+    // 0000-01-01 to 9999-12-31, in seconds since 2001 (with a margin for the rounding below).
+    guard seconds.isFinite, seconds > -63_200_000_000, seconds < 252_500_000_000 else {
+      throw outOfRange(seconds)
+    }
+    let whole = seconds.rounded(.down)
+    var micros = Int64(((seconds - whole) * 1_000_000).rounded(.toNearestOrEven))
+    var unix = Int64(whole) + referenceDateUnixOffset
+    if micros >= 1_000_000 {
+      unix += 1
+      micros -= 1_000_000
+    }
+    var days = unix / 86_400
+    var secondOfDay = unix % 86_400
+    if secondOfDay < 0 {
+      days -= 1
+      secondOfDay += 86_400
+    }
+    let (year, month, day) = civilFromDays(days)
+    guard year >= 0 && year <= 9999 else { throw outOfRange(seconds) }
+
+    var o = 0
+    func put(_ value: Int64, _ width: Int) {
+      var v = value
+      for k in stride(from: width - 1, through: 0, by: -1) {
+        output[o + k] = ASCII.zero + UInt8(v % 10)
+        v /= 10
+      }
+      o += width
+    }
+    func put(_ c: UInt8) {
+      output[o] = c
+      o += 1
+    }
+    put(year, 4)
+    put(ASCII.minus)
+    put(month, 2)
+    put(ASCII.minus)
+    put(day, 2)
+    put(UInt8(ascii: "T"))
+    put(secondOfDay / 3600, 2)
+    put(ASCII.colon)
+    put(secondOfDay / 60 % 60, 2)
+    put(ASCII.colon)
+    put(secondOfDay % 60, 2)
+    if micros > 0 {
+      put(UInt8(ascii: "."))
+      var width = 6
+      while micros % 10 == 0 {
+        micros /= 10
+        width -= 1
+      }
+      put(micros, width)
+    }
+    put(UInt8(ascii: "Z"))
+    return o
+  }
+
+  static func outOfRange(_ seconds: Double) -> StoreValueError {
+    StoreValueError(
+      .dateOutOfRange,
+      "date \(seconds) seconds from 2001-01-01 is outside the years 0000–9999 that the store can write"
+    )
+  }
+
+  // MARK: Calendar
+
+  static let monthNames = [
+    "January", "February", "March", "April", "May", "June", "July", "August", "September",
+    "October", "November", "December",
+  ]
+
+  static func isLeapYear(_ year: Int) -> Bool {
+    year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+  }
+
+  static func daysIn(month: Int, year: Int) -> Int {
+    switch month {
+    case 2: isLeapYear(year) ? 29 : 28
+    case 4, 6, 9, 11: 30
+    default: 31
+    }
+  }
+
+  /// Days from 1970-01-01 to the given proleptic Gregorian date. Years are counted from
+  /// March so that the leap day falls at the end of a year; a 400-year era has 146 097 days.
+  static func daysFromCivil(year: Int64, month: Int64, day: Int64) -> Int64 {
+    let y = month <= 2 ? year - 1 : year
+    let era = (y >= 0 ? y : y - 399) / 400
+    let yearOfEra = y - era * 400
+    let marchMonth = (month + 9) % 12  // March = 0 … February = 11
+    let dayOfYear = (153 * marchMonth + 2) / 5 + day - 1
+    let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+    return era * 146_097 + dayOfEra - 719_468  // 719 468 days from 0000-03-01 to 1970-01-01
+  }
+
+  /// The proleptic Gregorian date `days` days after 1970-01-01 (inverse of `daysFromCivil`).
+  static func civilFromDays(_ days: Int64) -> (year: Int64, month: Int64, day: Int64) {
+    let z = days + 719_468
+    let era = (z >= 0 ? z : z - 146_096) / 146_097
+    let dayOfEra = z - era * 146_097
+    let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+    let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+    let marchMonth = (5 * dayOfYear + 2) / 153
+    let day = dayOfYear - (153 * marchMonth + 2) / 5 + 1
+    let month = marchMonth < 10 ? marchMonth + 3 : marchMonth - 9
+    let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+    return (year, month, day)
+  }
+}
+
+/// `'text'` for messages, shortened when long, with control characters shown as escapes.
+func quoted(_ bytes: UnsafeRawBufferPointer) -> String {
+  let limit = 60
+  var text = String(decoding: bytes.prefix(limit * 4), as: UTF8.self)
+  if text.unicodeScalars.count > limit {
+    text = String(String.UnicodeScalarView(text.unicodeScalars.prefix(limit))) + "…"
+  }
+  var shown = ""
+  for scalar in text.unicodeScalars {
+    if scalar.value < 0x20 || scalar.value == 0x7F {
+      shown += scalar.escaped(asASCII: true)
+    } else {
+      shown.unicodeScalars.append(scalar)
+    }
+  }
+  return "'\(shown)'"
+}
+
+extension JSONOutput {
+  /// Writes a date (seconds since 2001-01-01T00:00:00Z) as a quoted ISO 8601 string. A date
+  /// that cannot be written throws and writes nothing.
+  public mutating func writeDate(_ seconds: Double) throws(StoreValueError) {
+    var text: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+    try withUnsafeMutableBytes(of: &text) { raw throws(StoreValueError) in
+      let p = raw.baseAddress!.assumingMemoryBound(to: UInt8.self)
+      p[0] = ASCII.quote
+      let length = try ISO8601DateCodec.format(seconds, into: p + 1)
+      p[length + 1] = ASCII.quote
+      writeEncodedValue(UnsafeRawBufferPointer(start: p, count: length + 2))
+    }
+  }
+}
+
+/// Calls `body` with the UTF-8 bytes of `text` (no copy for native strings).
+func withUTF8Bytes<R, E: Error>(
+  of text: String, _ body: (UnsafeRawBufferPointer) throws(E) -> R
+) throws(E) -> R {
+  var copy = text
+  let result: Result<R, E> = copy.withUTF8 { utf8 in
+    do throws(E) {
+      return .success(try body(UnsafeRawBufferPointer(utf8)))
+    } catch {
+      return .failure(error)
+    }
+  }
+  return try result.get()
+}

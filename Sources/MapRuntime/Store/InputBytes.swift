@@ -1,0 +1,111 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The whole contents of a file, read into one contiguous buffer that lives as long as this
+/// object.
+///
+/// The file is read with a `read` loop into a buffer sized from `fstat`, not mapped: a mapping
+/// would crash the process with `SIGBUS` if another program truncated the file while mapc
+/// scans it (and `--in-place` runs replace that very file), and reading also works for pipes
+/// and `/proc` files whose size `fstat` does not know. The copy out of the page cache costs
+/// far less than scanning the bytes. The buffer carries `paddingCount` zero bytes after the
+/// contents, which are not part of `count`.
+///
+/// The contents never change after `init`, so the object can be shared between threads.
+public final class InputBytes: @unchecked Sendable {
+  /// Zero bytes kept after the contents (not counted in `count`).
+  public static let paddingCount = 64
+
+  /// The path the bytes were read from.
+  public let path: String
+  /// Number of bytes of file contents.
+  public let count: Int
+  private let storage: UnsafeMutableRawPointer
+
+  /// Reads the file at `path`. Errors name the path: missing file, folder, permission, I/O.
+  public init(contentsOf path: String) throws(StoreIOError) {
+    self.path = path
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    if fd < 0 { throw StoreIOError.system(errno, path: path, operation: "read") }
+    defer { _ = close(fd) }
+
+    var info = stat()
+    if fstat(fd, &info) != 0 { throw StoreIOError.system(errno, path: path, operation: "read") }
+    if (info.st_mode & S_IFMT) == S_IFDIR {
+      throw StoreIOError(
+        code: .isDirectory, path: path, operation: "read", reason: "it is a folder, not a file",
+        errno: EISDIR)
+    }
+    #if os(Linux)
+      _ = posix_fadvise(fd, 0, 0, Int32(POSIX_FADV_SEQUENTIAL))
+    #endif
+
+    // One extra byte beyond the size `fstat` reports lets the loop see end-of-file without
+    // growing the buffer in the common case.
+    var capacity = max(Int(info.st_size), 0) + 1
+    var buffer = UnsafeMutableRawPointer.allocate(
+      byteCount: capacity + InputBytes.paddingCount, alignment: 16)
+    var filled = 0
+    while true {
+      if filled == capacity {
+        let larger = capacity * 2 + 65_536
+        let grown = UnsafeMutableRawPointer.allocate(
+          byteCount: larger + InputBytes.paddingCount, alignment: 16)
+        grown.copyMemory(from: buffer, byteCount: filled)
+        buffer.deallocate()
+        buffer = grown
+        capacity = larger
+      }
+      let n = read(fd, buffer + filled, capacity - filled)
+      if n > 0 {
+        filled += n
+      } else if n == 0 {
+        break
+      } else if errno != EINTR {
+        let err = errno
+        buffer.deallocate()
+        throw StoreIOError.system(err, path: path, operation: "read")
+      }
+    }
+    (buffer + filled).initializeMemory(as: UInt8.self, repeating: 0, count: InputBytes.paddingCount)
+    self.storage = buffer
+    self.count = filled
+  }
+
+  /// Wraps a copy of `bytes` (for tests and for stores that do not come from a file).
+  public init(_ bytes: some Collection<UInt8>, path: String = "<memory>") {
+    self.path = path
+    self.count = bytes.count
+    storage = UnsafeMutableRawPointer.allocate(
+      byteCount: bytes.count + InputBytes.paddingCount, alignment: 16)
+    let typed = storage.bindMemory(to: UInt8.self, capacity: bytes.count + InputBytes.paddingCount)
+    var i = 0
+    for byte in bytes {
+      typed[i] = byte
+      i += 1
+    }
+    (typed + i).initialize(repeating: 0, count: InputBytes.paddingCount)
+  }
+
+  deinit { storage.deallocate() }
+
+  /// Calls `body` with the contents (without the padding). The pointer must not escape `body`.
+  @inlinable
+  public func withUnsafeBytes<R, E: Error>(
+    _ body: (UnsafeRawBufferPointer) throws(E) -> R
+  ) throws(E) -> R {
+    defer { withExtendedLifetime(self) {} }
+    return try body(unsafeBytes)
+  }
+
+  /// The contents, valid only while this object is alive. Prefer `withUnsafeBytes`; this is
+  /// for readers that keep the object alive themselves for the whole scan.
+  public var unsafeBytes: UnsafeRawBufferPointer {
+    UnsafeRawBufferPointer(start: storage, count: count)
+  }
+}

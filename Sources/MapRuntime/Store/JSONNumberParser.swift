@@ -1,0 +1,157 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Converting the text of JSON numbers (as validated by `JSONScanner`) to machine numbers.
+public enum JSONNumberParser {
+  /// The value of an integer text `-?digits`, or nil when it is outside `Int64` (or is not an
+  /// integer text).
+  @inline(__always)
+  public static func int64(_ text: UnsafeRawBufferPointer) -> Int64? {
+    let n = text.count
+    guard n > 0 else { return nil }
+    let p = text.baseAddress!.assumingMemoryBound(to: UInt8.self)
+    var i = 0
+    let negative = p[0] == ASCII.minus
+    if negative { i = 1 }
+    guard i < n else { return nil }
+    var magnitude: UInt64 = 0
+    while i < n {
+      let digit = p[i] &- ASCII.zero
+      guard digit < 10 else { return nil }
+      let (times10, o1) = magnitude.multipliedReportingOverflow(by: 10)
+      let (sum, o2) = times10.addingReportingOverflow(UInt64(digit))
+      if o1 || o2 { return nil }
+      magnitude = sum
+      i += 1
+    }
+    if negative {
+      guard magnitude <= UInt64(Int64.max) + 1 else { return nil }
+      return Int64(bitPattern: 0 &- magnitude)
+    }
+    guard magnitude <= UInt64(Int64.max) else { return nil }
+    return Int64(magnitude)
+  }
+
+  /// Exact powers of ten that a `Double` holds.
+  static let exactPowersOfTen: [Double] = [
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16,
+    1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+  ]
+
+  /// The correctly rounded `Double` nearest to a JSON number text, or nil when the text is
+  /// not a number or its magnitude is too large for a `Double` (it would be infinite).
+  ///
+  /// Texts with at most 15 significant digits and a small exponent are converted exactly
+  /// with one multiplication or division (both operands are exact, so IEEE rounding of that
+  /// one operation is the correct rounding); all others go through the C library's `strtod`,
+  /// which rounds correctly.
+  public static func double(_ text: UnsafeRawBufferPointer) -> Double? {
+    let n = text.count
+    guard n > 0 else { return nil }
+    let p = text.baseAddress!.assumingMemoryBound(to: UInt8.self)
+    var i = 0
+    let negative = p[0] == ASCII.minus
+    if negative { i = 1 }
+    var mantissa: UInt64 = 0
+    var significant = 0
+    var exponent = 0
+    var sawDigit = false
+    while i < n, p[i] &- ASCII.zero < 10 {
+      let digit = UInt64(p[i] &- ASCII.zero)
+      if significant > 0 || digit != 0 {
+        significant += 1
+        if significant <= 19 { mantissa = mantissa &* 10 &+ digit } else { exponent += 1 }
+      }
+      sawDigit = true
+      i += 1
+    }
+    if i < n && p[i] == UInt8(ascii: ".") {
+      i += 1
+      while i < n, p[i] &- ASCII.zero < 10 {
+        let digit = UInt64(p[i] &- ASCII.zero)
+        if significant > 0 || digit != 0 {
+          significant += 1
+          if significant <= 19 {
+            mantissa = mantissa &* 10 &+ digit
+            exponent -= 1
+          }
+        } else {
+          exponent -= 1
+        }
+        sawDigit = true
+        i += 1
+      }
+    }
+    guard sawDigit else { return nil }
+    if i < n && (p[i] | 0x20) == UInt8(ascii: "e") {
+      i += 1
+      var exponentNegative = false
+      if i < n && (p[i] == ASCII.plus || p[i] == ASCII.minus) {
+        exponentNegative = p[i] == ASCII.minus
+        i += 1
+      }
+      var written = 0
+      var sawExponentDigit = false
+      while i < n, p[i] &- ASCII.zero < 10 {
+        if written < 100_000 { written = written * 10 + Int(p[i] &- ASCII.zero) }
+        sawExponentDigit = true
+        i += 1
+      }
+      guard sawExponentDigit else { return nil }
+      exponent += exponentNegative ? -written : written
+    }
+    guard i == n else { return nil }
+
+    if significant == 0 { return negative ? -0.0 : 0.0 }
+    if significant <= 15 && exponent >= -22 && exponent <= 22 {
+      var value = Double(mantissa)
+      if exponent >= 0 {
+        value *= exactPowersOfTen[exponent]
+      } else {
+        value /= exactPowersOfTen[-exponent]
+      }
+      return negative ? -value : value
+    }
+    return viaStrtod(text)
+  }
+
+  /// Converts with `strtod` from a NUL-terminated copy. The text is a JSON number, which only
+  /// uses `.` as decimal point; should a process locale make `strtod` stop early, Swift's own
+  /// correctly rounded parser is used instead.
+  static func viaStrtod(_ text: UnsafeRawBufferPointer) -> Double? {
+    let n = text.count
+    let value: Double = withUnsafeTemporaryAllocation(of: CChar.self, capacity: n + 1) { buffer in
+      let start = buffer.baseAddress!
+      UnsafeMutableRawPointer(start).copyMemory(from: text.baseAddress!, byteCount: n)
+      start[n] = 0
+      var end: UnsafeMutablePointer<CChar>? = nil
+      let result = strtod(start, &end)
+      if end == start + n { return result }
+      return Double(String(decoding: text, as: UTF8.self)) ?? .nan
+    }
+    return value.isFinite ? value : nil
+  }
+}
+
+extension JSONScanner {
+  /// The value of an integer number token, or nil when it has a fraction or exponent or is
+  /// outside `Int64`.
+  @inline(__always)
+  public func int64(_ token: JSONToken) -> Int64? {
+    guard token.kind == .number && token.isInteger else { return nil }
+    return JSONNumberParser.int64(rawBytes(token))
+  }
+
+  /// The correctly rounded value of a number token, or nil when it is too large for a
+  /// `Double` (for example `1e400`).
+  @inline(__always)
+  public func double(_ token: JSONToken) -> Double? {
+    guard token.kind == .number else { return nil }
+    return JSONNumberParser.double(rawBytes(token))
+  }
+}

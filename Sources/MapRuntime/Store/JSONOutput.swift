@@ -1,0 +1,379 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A buffered JSON writer producing the store's exact bytes: Python's
+/// `json.dump(…, indent=2, ensure_ascii=False)` (`.indented`) or
+/// `separators=(",", ":")` (`.compact`), each followed by one newline (`finishDocument()`).
+///
+/// Output goes to a file descriptor through a large buffer, or accumulates in memory. The
+/// structural calls (`beginObject`, `writeKey`, `writeString`, …) place commas, newlines and
+/// indentation themselves; `[]` and `{}` are written for empty containers.
+///
+/// Write errors are sticky: the first failed `write(2)` is kept in `error`, later output is
+/// dropped, and `flush()` / `finishDocument()` throw it. This keeps every value write free of
+/// `try`. The writer is non-copyable: it owns its buffer.
+public struct JSONOutput: ~Copyable {
+  public enum Style: Sendable, Hashable {
+    /// Two-space indentation, `"key": value`, one element per line.
+    case indented
+    /// No whitespace at all.
+    case compact
+  }
+
+  public let style: Style
+  @usableFromInline var buffer: UnsafeMutablePointer<UInt8>
+  @usableFromInline var count = 0
+  @usableFromInline var capacity: Int
+  /// -1 when writing to memory.
+  @usableFromInline let fileDescriptor: Int32
+  /// The file written to, for error messages.
+  public let path: String
+  /// The first write error; once set, further output is discarded.
+  public private(set) var error: StoreIOError?
+  /// Bytes handed to the file descriptor so far.
+  public private(set) var bytesFlushed = 0
+
+  // Structure: how deep we are, whether the innermost container has no element yet, and
+  // whether a key was just written (so the next value goes right after it).
+  @usableFromInline var depth = 0
+  @usableFromInline var containerIsEmpty = true
+  @usableFromInline var afterKey = false
+
+  /// A writer that flushes to `fileDescriptor` (not closed by the writer) whenever its
+  /// `bufferCapacity`-byte buffer fills up.
+  public init(
+    fileDescriptor: Int32, path: String, style: Style, bufferCapacity: Int = 4 << 20
+  ) {
+    self.style = style
+    self.fileDescriptor = fileDescriptor
+    self.path = path
+    self.capacity = max(bufferCapacity, 4096)
+    self.buffer = .allocate(capacity: self.capacity)
+  }
+
+  /// A writer that keeps everything in memory (take it with `bytes` or `string`).
+  public init(style: Style, initialCapacity: Int = 64 << 10) {
+    self.style = style
+    self.fileDescriptor = -1
+    self.path = "<memory>"
+    self.capacity = max(initialCapacity, 64)
+    self.buffer = .allocate(capacity: self.capacity)
+  }
+
+  deinit { buffer.deallocate() }
+
+  // MARK: - Buffer
+
+  /// Makes room for `n` more bytes in the buffer.
+  @inline(__always)
+  @usableFromInline mutating func reserve(_ n: Int) {
+    if count + n > capacity { makeRoom(n) }
+  }
+
+  @inline(never)
+  @usableFromInline mutating func makeRoom(_ n: Int) {
+    if fileDescriptor >= 0 {
+      flush()
+      if n <= capacity { return }
+    }
+    var larger = capacity * 2
+    while larger < count + n { larger *= 2 }
+    let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: larger)
+    grown.update(from: buffer, count: count)
+    buffer.deallocate()
+    buffer = grown
+    capacity = larger
+  }
+
+  /// Hands the buffered bytes to the file descriptor. Does nothing for a memory writer.
+  /// Throws the first write error (then and on every later call).
+  public mutating func flush() {
+    guard fileDescriptor >= 0 else { return }
+    if error == nil {
+      var done = 0
+      while done < count {
+        let n = write(fileDescriptor, buffer + done, count - done)
+        if n >= 0 {
+          done += n
+        } else if errno != EINTR {
+          error = StoreIOError.system(errno, path: path, operation: "write")
+          break
+        }
+      }
+      bytesFlushed += done
+    }
+    count = 0
+  }
+
+  /// Flushes and throws the first write error, if any.
+  public mutating func flushAndCheck() throws(StoreIOError) {
+    flush()
+    if let error { throw error }
+  }
+
+  /// Ends the document: writes the final newline, flushes, and throws the first write error.
+  public mutating func finishDocument() throws(StoreIOError) {
+    precondition(depth == 0, "finishDocument() with \(depth) containers still open")
+    writeRawByte(ASCII.newline)
+    try flushAndCheck()
+  }
+
+  /// Everything written so far (memory writers only).
+  public var bytes: [UInt8] {
+    precondition(fileDescriptor < 0, "bytes is for memory writers")
+    return Array(UnsafeBufferPointer(start: buffer, count: count))
+  }
+
+  /// Everything written so far as text (memory writers only).
+  public var string: String {
+    precondition(fileDescriptor < 0, "string is for memory writers")
+    return String(decoding: UnsafeBufferPointer(start: buffer, count: count), as: UTF8.self)
+  }
+
+  // MARK: - Raw output
+
+  /// Appends bytes as they are (no comma or indentation is added).
+  @inline(__always)
+  public mutating func writeRawBytes(_ bytes: UnsafeRawBufferPointer) {
+    let n = bytes.count
+    guard n > 0 else { return }
+    reserve(n)
+    UnsafeMutableRawPointer(buffer + count).copyMemory(from: bytes.baseAddress!, byteCount: n)
+    count += n
+  }
+
+  /// Appends one byte as it is.
+  @inline(__always)
+  public mutating func writeRawByte(_ byte: UInt8) {
+    reserve(1)
+    buffer[count] = byte
+    count += 1
+  }
+
+  /// Appends the bytes of a static text as they are.
+  @inline(__always)
+  public mutating func writeRaw(_ text: StaticString) {
+    text.withUTF8Buffer { writeRawBytes(UnsafeRawBufferPointer($0)) }
+  }
+
+  // MARK: - Structure
+
+  /// Puts the separator before a value or key: nothing after a key or at top level, else a
+  /// comma unless the container is still empty, then (indented) a newline and indentation.
+  @inline(__always)
+  @usableFromInline mutating func beginElement() {
+    if afterKey {
+      afterKey = false
+      return
+    }
+    guard depth > 0 else { return }
+    if style == .indented {
+      let indent = depth &* 2
+      reserve(indent &+ 2)
+      if !containerIsEmpty {
+        buffer[count] = ASCII.comma
+        count &+= 1
+      }
+      buffer[count] = ASCII.newline
+      (buffer + (count &+ 1)).initialize(repeating: ASCII.space, count: indent)
+      count &+= indent &+ 1
+    } else if !containerIsEmpty {
+      writeRawByte(ASCII.comma)
+    }
+    containerIsEmpty = false
+  }
+
+  @inline(__always)
+  @usableFromInline mutating func endContainer(_ close: UInt8) {
+    precondition(depth > 0 && !afterKey, "unbalanced end of container")
+    depth -= 1
+    if style == .indented && !containerIsEmpty {
+      let indent = depth &* 2
+      reserve(indent &+ 2)
+      buffer[count] = ASCII.newline
+      (buffer + (count &+ 1)).initialize(repeating: ASCII.space, count: indent)
+      count &+= indent &+ 1
+    }
+    reserve(1)
+    buffer[count] = close
+    count &+= 1
+    containerIsEmpty = false
+  }
+
+  @inline(__always)
+  public mutating func beginObject() {
+    beginElement()
+    writeRawByte(ASCII.openBrace)
+    depth += 1
+    containerIsEmpty = true
+  }
+
+  @inline(__always)
+  public mutating func endObject() { endContainer(ASCII.closeBrace) }
+
+  @inline(__always)
+  public mutating func beginArray() {
+    beginElement()
+    writeRawByte(ASCII.openBracket)
+    depth += 1
+    containerIsEmpty = true
+  }
+
+  @inline(__always)
+  public mutating func endArray() { endContainer(ASCII.closeBracket) }
+
+  /// Writes an object member's name and the `:` (with a space when indented); the next value
+  /// written is the member's value.
+  @inline(__always)
+  public mutating func writeKey(_ key: PreparedKey) {
+    precondition(depth > 0 && !afterKey, "writeKey outside an object or twice in a row")
+    beginElement()
+    key.bytes.withUnsafeBytes { raw in
+      writeRawBytes(
+        UnsafeRawBufferPointer(rebasing: raw[..<(style == .indented ? raw.count : raw.count - 1)]))
+    }
+    afterKey = true
+  }
+
+  /// Writes an object member's name (escaped as needed) and the `:`.
+  public mutating func writeKey(_ key: String) {
+    precondition(depth > 0 && !afterKey, "writeKey outside an object or twice in a row")
+    beginElement()
+    writeQuoted(key)
+    writeColon()
+  }
+
+  /// Writes an object member's name taken from a scanned key or string (see
+  /// `writeString(raw:hasEscapes:)`) and the `:`.
+  @inline(__always)
+  public mutating func writeKey(raw: UnsafeRawBufferPointer, hasEscapes: Bool) {
+    precondition(depth > 0 && !afterKey, "writeKey outside an object or twice in a row")
+    beginElement()
+    writeQuotedInput(raw, hasEscapes: hasEscapes)
+    writeColon()
+  }
+
+  @inline(__always)
+  @usableFromInline mutating func writeColon() {
+    if style == .indented {
+      reserve(2)
+      buffer[count] = ASCII.colon
+      buffer[count &+ 1] = ASCII.space
+      count &+= 2
+    } else {
+      writeRawByte(ASCII.colon)
+    }
+    afterKey = true
+  }
+
+  // MARK: - Scalars
+
+  /// Writes `text` as a JSON string with the store's escaping.
+  public mutating func writeString(_ text: String) {
+    beginElement()
+    writeQuoted(text)
+  }
+
+  /// Writes UTF-8 `bytes` as a JSON string with the store's escaping.
+  @inline(__always)
+  public mutating func writeString(utf8 bytes: UnsafeRawBufferPointer) {
+    beginElement()
+    writeQuotedUTF8(bytes)
+  }
+
+  /// Writes a string taken from the raw contents of a scanned string token (the bytes between
+  /// the quotes, as `JSONScanner.rawBytes` gives them). Without escapes they are copied
+  /// unchanged (valid JSON string contents without a backslash need no escaping); with
+  /// escapes they are rewritten to the store's canonical escaping.
+  @inline(__always)
+  public mutating func writeString(raw: UnsafeRawBufferPointer, hasEscapes: Bool) {
+    beginElement()
+    writeQuotedInput(raw, hasEscapes: hasEscapes)
+  }
+
+  /// Writes a pre-encoded JSON value verbatim (for example a quoted date or base64 text the
+  /// caller formatted itself). The bytes must be one valid JSON value in the output's style.
+  @inline(__always)
+  public mutating func writeEncodedValue(_ bytes: UnsafeRawBufferPointer) {
+    beginElement()
+    writeRawBytes(bytes)
+  }
+
+  @inline(__always)
+  public mutating func writeNull() {
+    beginElement()
+    writeRaw("null")
+  }
+
+  @inline(__always)
+  public mutating func writeBool(_ value: Bool) {
+    beginElement()
+    if value { writeRaw("true") } else { writeRaw("false") }
+  }
+
+  /// Writes a decimal integer.
+  @inline(__always)
+  public mutating func writeInt(_ value: Int64) {
+    beginElement()
+    reserve(20)
+    count &+= JSONOutput.formatInteger(value, into: buffer + count)
+  }
+
+  @inline(__always)
+  public mutating func writeInt(_ value: Int) { writeInt(Int64(value)) }
+
+  /// Writes a `Double` as Python's `repr` does (`17.0`, `0.1`, `1e+100`). NaN and infinities
+  /// have no JSON form and are refused.
+  public mutating func writeDouble(_ value: Double) throws(StoreValueError) {
+    guard value.isFinite else {
+      throw StoreValueError(.nonFiniteNumber, "\(value) cannot be written in JSON")
+    }
+    beginElement()
+    reserve(PythonFloatFormatter.maximumLength)
+    count += PythonFloatFormatter.format(value, into: buffer + count)
+  }
+
+  /// Writes the digits of `value` at `p` (room for 20 bytes); returns how many.
+  @inline(__always)
+  static func formatInteger(_ value: Int64, into p: UnsafeMutablePointer<UInt8>) -> Int {
+    var magnitude = value.magnitude
+    var o = 0
+    if value < 0 {
+      p[0] = ASCII.minus
+      o = 1
+    }
+    var digits = 1
+    var limit: UInt64 = 10
+    while digits < 20 && magnitude >= limit {
+      digits += 1
+      limit = limit &* 10
+    }
+    var k = o + digits
+    repeat {
+      k -= 1
+      p[k] = ASCII.zero &+ UInt8(truncatingIfNeeded: magnitude % 10)
+      magnitude /= 10
+    } while magnitude > 0
+    return o + digits
+  }
+}
+
+/// An object member name encoded once for repeated writing: the quoted, escaped name
+/// followed by `: ` (the space is left out in compact output).
+public struct PreparedKey: Sendable, Hashable {
+  public let name: String
+  @usableFromInline let bytes: [UInt8]
+
+  public init(_ name: String) {
+    self.name = name
+    var output = JSONOutput(style: .compact, initialCapacity: name.utf8.count * 6 + 8)
+    output.writeString(name)
+    output.writeRaw(": ")
+    bytes = output.bytes
+  }
+}
