@@ -1,0 +1,26 @@
+/// The `metadata` object of a JSON store (contract §4), as read.
+public struct StoreMetadata: Sendable {
+  public var format: String?
+  public var formatVersion: Int64?
+  public var modelVersionIdentifiers: [String]?
+  /// Entity name → base64 hash, in the order written.
+  public var entityVersionHashes: [(entity: String, hash: String)]?
+  /// Other keys with their raw JSON text, kept for the output.
+  public var extra: [(key: String, json: ByteSlice)]
+
+  public init() {
+    extra = []
+  }
+
+  /// Entities whose recorded hash differs from `expected` (missing on either side counts),
+  /// sorted by name; empty when the store records no hashes.
+  public func entitiesWithDifferentHashes(_ expected: [EntityHash]) -> [String] {
+    guard let recorded = entityVersionHashes else { return [] }
+    var stored: [String: String] = [:]
+    for (e, h) in recorded { stored[e] = h }
+    var wanted: [String: String] = [:]
+    for h in expected { wanted[h.entity] = Base64Codec.encode(h.hash) }
+    let names = Set(stored.keys).union(wanted.keys)
+    return names.filter { stored[$0] != wanted[$0] }.sorted()
+  }
+}
