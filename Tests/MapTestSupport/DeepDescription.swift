@@ -28,34 +28,35 @@ public enum DeepDescription {
     return result
   }
 
-  /// Paths (indexes dropped) of every Optional met in `value`, with whether it was ever non-nil.
-  /// Used to check that a sample exercises every optional field.
-  public static func optionalPaths(of value: Any) -> [String: Bool] {
+  /// Every Optional stored property met in `value`, keyed `Type.property`, with whether it
+  /// was non-nil at least once. Used to check that a sample sets every optional field.
+  public static func optionalFields(of value: Any) -> [String: Bool] {
     var result: [String: Bool] = [:]
-    for line in lines(of: value) {
-      guard let eq = line.range(of: " = ") else { continue }
-      let path = String(line[..<eq.lowerBound])
-      let shape = normalized(path)
-      // Every `?` in the path marks an Optional that was present at that point.
-      var prefix = ""
-      for ch in shape {
-        if ch == "?" { result[prefix, default: false] = true }
-        prefix.append(ch)
+    func walk(_ v: Any) {
+      let mirror = Mirror(reflecting: v)
+      let isRecord = mirror.displayStyle == .struct || mirror.displayStyle == .class
+      for child in mirror.children {
+        let childMirror = Mirror(reflecting: child.value)
+        if isRecord, childMirror.displayStyle == .optional, let label = child.label {
+          let key = "\(type(of: v)).\(label)"
+          result[key] = (result[key] ?? false) || !childMirror.children.isEmpty
+        }
+        walk(child.value)
       }
-      if line.hasSuffix(" = nil") { result[shape, default: false] = result[shape] ?? false }
     }
+    walk(value)
     return result
   }
 
-  private static func normalized(_ path: String) -> String {
-    var out = ""
-    var inIndex = false
-    for ch in path {
-      if ch == "[" { inIndex = true; out.append("[]"); continue }
-      if ch == "]" { inIndex = false; continue }
-      if !inIndex { out.append(ch) }
-    }
-    return out
+  /// Calls `body` with `value` and every value stored inside it, depth first.
+  public static func forEachValue(in value: Any, _ body: (Any) -> Void) {
+    body(value)
+    for child in Mirror(reflecting: value).children { forEachValue(in: child.value, body) }
+  }
+
+  /// The case name of an enum value (`keyPath` for `.keyPath(base:components:)`).
+  public static func caseName(_ value: Any) -> String {
+    Mirror(reflecting: value).children.first?.label ?? "\(value)"
   }
 
   public static func escaped(_ s: String) -> String {
@@ -72,6 +73,16 @@ public enum DeepDescription {
   }
 
   private static func describe(_ value: Any, path: String, into lines: inout [String]) {
+    let mirror = Mirror(reflecting: value)
+    // First, as `Optional("x") as? String` succeeds and would hide the Optional.
+    if mirror.displayStyle == .optional {
+      if let some = mirror.children.first {
+        describe(some.value, path: path + "?", into: &lines)
+      } else {
+        lines.append("\(path) = nil")
+      }
+      return
+    }
     switch value {
     case let s as String:
       lines.append("\(path) = \(escaped(s))")
@@ -89,14 +100,7 @@ public enum DeepDescription {
     default:
       break
     }
-    let mirror = Mirror(reflecting: value)
     switch mirror.displayStyle {
-    case .optional:
-      if let some = mirror.children.first {
-        describe(some.value, path: path + "?", into: &lines)
-      } else {
-        lines.append("\(path) = nil")
-      }
     case .collection:
       lines.append("\(path).count = \(mirror.children.count)")
       for (i, child) in mirror.children.enumerated() {

@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import MapRuntime
 
@@ -21,7 +20,7 @@ public enum PlanWriter {
     file.writeU16(PlanFormat.version)
     file.writeU16(0)
     file.writeU64(UInt64(body.count))
-    file.writeRaw(SHA256.hash(data: body))
+    file.writeRaw(PlanFormat.checksum(of: body))
     file.writeRaw(body)
     return file.bytes
   }

@@ -1,5 +1,7 @@
 /// Constants of the `.cdm` plan format (`Specs/plan-format.md`), shared by `PlanWriter`
 /// (MapCompiler) and `PlanReader` so the two cannot drift apart.
+import Crypto
+
 public enum PlanFormat {
   /// `\x89 C D M \r \n \x1a \n`: a non-ASCII first byte, then line-ending and end-of-file
   /// bytes that text-mode transfers mangle, as PNG does.
@@ -13,6 +15,11 @@ public enum PlanFormat {
   /// Deepest nesting of expression and predicate nodes a plan may hold; the reader refuses
   /// deeper trees, so the compiler must reject them before writing.
   public static let maximumExpressionDepth = 256
+
+  /// SHA-256 of a plan body, as the header records it.
+  package static func checksum(of body: some Collection<UInt8>) -> [UInt8] {
+    Array(SHA256.hash(data: Array(body)))
+  }
 
   /// How deeply expression and predicate nodes nest (a lone constant is 1). The compiler
   /// refuses expressions deeper than `maximumExpressionDepth` before writing a plan.

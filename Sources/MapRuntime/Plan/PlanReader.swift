@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 
 /// The fixed-size header at the start of every plan file (`Specs/plan-format.md` §3).
@@ -88,7 +87,7 @@ public enum PlanReader {
         "plan is damaged: \(extra) unexpected byte\(extra == 1 ? "" : "s") after the \(bodyLength)-byte body",
         PlanFormat.headerSize + Int(bodyLength))
     }
-    let digest = Array(SHA256.hash(data: bytes[PlanFormat.headerSize...]))
+    let digest = PlanFormat.checksum(of: bytes[PlanFormat.headerSize...])
     guard digest == checksum else {
       throw fail(.checksumMismatch, "plan is damaged: checksum mismatch", 20)
     }
