@@ -21,7 +21,7 @@ public struct PlanHeader: Sendable, Hashable {
 public enum PlanReader {
   /// Reads and decodes the plan file at `path`; errors carry `path`.
   public static func read(contentsOf path: String) throws(PlanFormatError) -> MigrationPlan {
-    try decode(try readFile(path), path: path)
+    try decode(try readBytes(path), path: path)
   }
 
   /// Decodes a whole plan file's bytes. `path`, when given, is attached to errors.
@@ -115,7 +115,8 @@ public enum PlanReader {
     return "0x" + String(repeating: "0", count: max(0, 4 - digits.count)) + digits
   }
 
-  private static func readFile(_ path: String) throws(PlanFormatError) -> [UInt8] {
+  /// The bytes of the file at `path`, or a `plan-unreadable` error.
+  public static func readBytes(_ path: String) throws(PlanFormatError) -> [UInt8] {
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
       throw PlanFormatError(code: .unreadable, message: "cannot read plan: no such file", path: path)
