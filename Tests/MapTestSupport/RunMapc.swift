@@ -17,15 +17,21 @@ public let mapcExecutable: URL? = {
   return nil
 }()
 
+/// Why the built `mapc` cannot be run, or nil. `swift test` rebuilds the libraries the tests
+/// link but not the `mapc` executable, so run `swift build` before `swift test` (as .ci/ does).
+public let mapcExecutableProblem: String? =
+  mapcExecutable == nil
+  ? "the mapc executable was not found beside the tests or in .build/debug; run `swift build` before `swift test`"
+  : nil
+
 /// Runs the built `mapc` with `args` and returns its exit code and output. stdout and stderr go
 /// to temporary files, so large outputs cannot block the child. When the executable is missing
-/// the result is exit code 127 with an explanation on stderr.
+/// (`mapcExecutableProblem`) the result is exit code 127 with the reason on stderr.
 public func runMapc(_ args: [String], currentDirectory: URL? = nil) -> (
   exitCode: Int32, stdout: String, stderr: String
 ) {
-  guard let executable = mapcExecutable else {
-    return (127, "", "mapc executable not found beside the tests or in .build/debug; run `swift build` first")
-  }
+  if let problem = mapcExecutableProblem { return (127, "", problem) }
+  guard let executable = mapcExecutable else { return (127, "", "mapc executable not found") }
   let fm = FileManager.default
   let dir = fm.temporaryDirectory.appendingPathComponent("runMapc-\(UUID().uuidString)")
   do {

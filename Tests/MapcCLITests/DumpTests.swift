@@ -4,8 +4,11 @@ import MapRuntime
 import MapTestSupport
 import Testing
 
-@Suite(.enabled(if: mapcExecutable != nil, "the mapc executable is not built"))
-struct DumpTests {
+@Suite struct DumpTests {
+  @Test func theBuiltMapcIsThere() {
+    #expect(mapcExecutableProblem == nil)
+  }
+
   /// Writes `bytes` to a temporary `.cdm` file, runs `body` with its path, removes it.
   func withPlanFile<T>(_ bytes: [UInt8], _ body: (String) throws -> T) throws -> T {
     let path = FileManagerTemp.path("dump.cdm")
