@@ -1,0 +1,125 @@
+import Foundation
+import MapRuntime
+
+/// Writes a `MigrationPlan` as a `.cdm` plan file (`Specs/plan-format.md`); `PlanReader` in
+/// MapRuntime reads it back.
+///
+/// The output depends on the plan alone: strings are numbered in order of first use, arrays keep
+/// their order, no dictionary is iterated and no time or environment is recorded, so the same
+/// plan always gives the same bytes.
+public enum PlanWriter {
+  /// The complete file: header, then body.
+  ///
+  /// The writer encodes whatever it is given. `PlanReader` refuses expression or predicate trees
+  /// nested deeper than `PlanFormat.maximumExpressionDepth` (see `PlanFormat.nestingDepth(of:)`),
+  /// so the compiler must report such expressions as errors instead of writing them.
+  public static func encode(_ plan: MigrationPlan) -> [UInt8] {
+    let body = encodeBody(plan)
+    var file = BinaryWriter(reservingCapacity: PlanFormat.headerSize + body.count)
+    file.writeRaw(PlanFormat.magic)
+    file.writeU16(PlanFormat.version)
+    file.writeU16(0)
+    file.writeU64(UInt64(body.count))
+    file.writeRaw(PlanFormat.checksum(of: body))
+    file.writeRaw(body)
+    return file.bytes
+  }
+
+  /// Writes the plan to `path` (replacing any file there).
+  public static func write(_ plan: MigrationPlan, to path: String) throws {
+    try Data(encode(plan)).write(to: URL(fileURLWithPath: path), options: .atomic)
+  }
+
+  /// The body alone: the seven sections of format version 1, in order.
+  static func encodeBody(_ plan: MigrationPlan) -> [UInt8] {
+    var encoder = PlanEncoder()
+    let planInfo = encoder.section { e in
+      e.string(plan.name)
+      e.string(plan.mappingPath)
+      e.userInfo(plan.userInfo)
+    }
+    let sourceModel = encoder.section { e in e.objectModel(plan.sourceModel) }
+    let destinationModel = encoder.section { e in e.objectModel(plan.destinationModel) }
+    let sourceHashes = encoder.section { e in
+      e.array(plan.sourceEntityHashes) { e, h in e.entityHash(h) }
+    }
+    let destinationHashes = encoder.section { e in
+      e.array(plan.destinationEntityHashes) { e, h in e.entityHash(h) }
+    }
+    let mappings = encoder.section { e in
+      e.array(plan.entityMappings) { e, m in e.entityMapping(m) }
+    }
+    let strings = encoder.stringTable()
+
+    var body = BinaryWriter()
+    let sections: [(PlanFormat.Section, [UInt8])] = [
+      (.strings, strings), (.planInfo, planInfo), (.sourceModel, sourceModel),
+      (.destinationModel, destinationModel), (.sourceHashes, sourceHashes),
+      (.destinationHashes, destinationHashes), (.entityMappings, mappings),
+    ]
+    for (tag, payload) in sections {
+      body.writeU8(tag.rawValue)
+      body.writeBytes(payload)
+    }
+    return body.bytes
+  }
+}
+
+/// Encodes values into the current section, numbering strings in a table shared by all
+/// sections. One function per type, in `PlanWriter+Model.swift`, `PlanWriter+Mapping.swift` and
+/// `PlanWriter+Expression.swift`; `PlanDecoder` in MapRuntime mirrors each of them.
+struct PlanEncoder {
+  var out = BinaryWriter()
+  /// Keyed by UTF-8 bytes, not by `String`: Swift's `==` equates canonically equivalent
+  /// strings ("é" and "e\u{301}"), which must stay distinct in a plan.
+  private var stringIndex: [[UInt8]: Int] = [:]
+  private var stringList: [[UInt8]] = []
+
+  /// Runs `body` on a fresh buffer and returns what it wrote.
+  mutating func section(_ body: (inout PlanEncoder) -> Void) -> [UInt8] {
+    out = BinaryWriter()
+    body(&self)
+    return out.bytes
+  }
+
+  /// The string table section's payload: every string in order of first use.
+  func stringTable() -> [UInt8] {
+    var w = BinaryWriter()
+    w.writeCount(stringList.count)
+    for s in stringList { w.writeBytes(s) }
+    return w.bytes
+  }
+
+  mutating func string(_ s: String) {
+    let utf8 = Array(s.utf8)
+    if let index = stringIndex[utf8] {
+      out.writeCount(index)
+    } else {
+      let index = stringList.count
+      stringIndex[utf8] = index
+      stringList.append(utf8)
+      out.writeCount(index)
+    }
+  }
+
+  mutating func optional<T>(_ value: T?, _ body: (inout PlanEncoder, T) -> Void) {
+    if let value {
+      out.writeU8(1)
+      body(&self, value)
+    } else {
+      out.writeU8(0)
+    }
+  }
+
+  mutating func optionalString(_ s: String?) { optional(s) { e, s in e.string(s) } }
+
+  mutating func array<T>(_ values: [T], _ body: (inout PlanEncoder, T) -> Void) {
+    out.writeCount(values.count)
+    for v in values { body(&self, v) }
+  }
+
+  mutating func stringArray(_ values: [String]) { array(values) { e, s in e.string(s) } }
+
+  mutating func bool(_ b: Bool) { out.writeBool(b) }
+  mutating func int(_ i: Int) { out.writeInt(i) }
+}

@@ -1,0 +1,136 @@
+import ArgumentParser
+import Foundation
+import MapRuntime
+
+extension MapcCommand {
+  struct Dump: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Print a compiled plan (.cdm) in readable form.")
+
+    @Argument(help: "A plan written by `mapc compile`.")
+    var plan: String
+
+    func run() throws {
+      do {
+        let bytes = try PlanReader.readBytes(plan)
+        let header = try PlanReader.verify(bytes, path: plan)
+        let decoded = try PlanReader.decode(bytes, path: plan)
+        print(PlanListing(plan: decoded, header: header).text, terminator: "")
+      } catch {
+        FileHandle.standardError.write(Data("\(plan): error: \(error.message) [\(error.code.rawValue)]\n".utf8))
+        throw ExitCode(1)
+      }
+    }
+  }
+}
+
+/// The text `mapc dump` prints: everything in a plan, in plan order, two-space indented.
+/// Expressions are printed with `String(describing:)`.
+struct PlanListing {
+  var plan: MigrationPlan
+  var header: PlanHeader
+
+  var text: String {
+    var out = Lines()
+    out.add(0, "plan \(plan.name)")
+    out.add(1, "format version: \(header.formatVersion)")
+    out.add(1, "body: \(header.bodyLength) bytes, sha256 \(hex(header.checksum))")
+    out.add(1, "mapping: \(plan.mappingPath)")
+    userInfo(plan.userInfo, at: 1, into: &out)
+    model("source model", plan.sourceModel, plan.sourceEntityHashes, into: &out)
+    model("destination model", plan.destinationModel, plan.destinationEntityHashes, into: &out)
+    out.add(0, "entity mappings (\(plan.entityMappings.count)):")
+    for (i, mapping) in plan.entityMappings.enumerated() {
+      entityMapping(mapping, number: i + 1, into: &out)
+    }
+    return out.text
+  }
+
+  private func model(_ title: String, _ m: ObjectModel, _ hashes: [EntityHash], into out: inout Lines) {
+    out.add(0, "\(title): \(m.versionName ?? "(unnamed)")")
+    if let path = m.path { out.add(1, "path: \(path)") }
+    out.add(1, "version identifiers: \(m.versionIdentifiers.map { "\"\($0)\"" }.joined(separator: ", "))")
+    out.add(1, "entities (\(m.entities.count)):")
+    let width = m.entities.map(\.name.count).max() ?? 0
+    for entity in m.entities {
+      let hash = hashes.first { $0.entity == entity.name }.map { base64($0.hash) } ?? "(no hash)"
+      var notes: [String] = []
+      if let parent = entity.parentName { notes.append("parent \(parent)") }
+      if entity.isAbstract { notes.append("abstract") }
+      notes.append(plural(entity.attributes.count, "attribute"))
+      notes.append(plural(entity.relationships.count, "relationship"))
+      let padded = entity.name + String(repeating: " ", count: max(0, width - entity.name.count))
+      out.add(2, "\(padded)  \(hash)  (\(notes.joined(separator: ", ")))")
+    }
+    let modelNames = Set(m.entities.map(\.name))
+    for h in hashes where !modelNames.contains(h.entity) {
+      out.add(2, "\(h.entity)  \(base64(h.hash))  (hash only, not in the model)")
+    }
+    if !m.fetchRequestTemplates.isEmpty {
+      out.add(1, "fetch request templates: \(m.fetchRequestTemplates.map(\.name).joined(separator: ", "))")
+    }
+    if !m.configurations.isEmpty {
+      out.add(1, "configurations: \(m.configurations.map(\.name).joined(separator: ", "))")
+    }
+  }
+
+  private func entityMapping(_ m: EntityMapping, number: Int, into out: inout Lines) {
+    let source = m.sourceEntity ?? "(none)"
+    let destination = m.destinationEntity ?? "(none)"
+    out.add(1, "\(number). \(m.name) (\(m.type.rawValue)): \(source) -> \(destination)")
+    if let location = m.location { out.add(2, "defined at \(location)") }
+    if let policy = m.policyName { out.add(2, "policy: \(policy)") }
+    userInfo(m.userInfo, at: 2, into: &out)
+    expression("source", m.sourceExpression, at: 2, into: &out)
+    expression("forEach", m.forEach, at: 2, into: &out)
+    propertyMappings("attributes", m.attributeMappings, into: &out)
+    propertyMappings("relationships", m.relationshipMappings, into: &out)
+  }
+
+  private func propertyMappings(_ title: String, _ mappings: [PropertyMapping], into out: inout Lines) {
+    guard !mappings.isEmpty else { return }
+    out.add(2, "\(title) (\(mappings.count)):")
+    for p in mappings {
+      expression(
+        p.name, p.valueExpression, definedAt: p.location, at: 3, into: &out,
+        absent: "(no expression)")
+      userInfo(p.userInfo, at: 4, into: &out)
+    }
+  }
+
+  private func expression(
+    _ label: String, _ e: CompiledExpression?, definedAt location: SourceLocation? = nil,
+    at level: Int, into out: inout Lines, absent: String? = nil
+  ) {
+    if let e {
+      out.add(level, "\(label) = \(String(describing: e.expression))")
+    } else if let absent {
+      out.add(level, "\(label): \(absent)")
+    }
+    if let location { out.add(level + 1, "defined at \(location)") }
+    if let source = e?.source { out.add(level + 1, "expression at \(source.location)") }
+  }
+
+  private func userInfo(_ info: UserInfo, at level: Int, into out: inout Lines) {
+    guard !info.isEmpty else { return }
+    out.add(level, "user info:")
+    for entry in info.entries {
+      let key = entry.key.isEmpty ? "\"\"" : entry.key
+      out.add(level + 1, "\(key) = \"\(entry.value)\"")
+    }
+  }
+
+  private func plural(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
+  private func base64(_ bytes: [UInt8]) -> String { Data(bytes).base64EncodedString() }
+  private func hex(_ bytes: [UInt8]) -> String {
+    bytes.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
+  }
+}
+
+/// Indented output lines.
+private struct Lines {
+  private(set) var text = ""
+  mutating func add(_ level: Int, _ line: String) {
+    text += String(repeating: "  ", count: level) + line + "\n"
+  }
+}

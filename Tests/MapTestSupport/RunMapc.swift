@@ -1,0 +1,69 @@
+import Foundation
+
+/// The `mapc` executable built with the tests: beside the test bundle, else
+/// `.build/debug/mapc` under the package root. Nil when neither exists.
+public let mapcExecutable: URL? = {
+  var folders: [URL] = []
+  for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
+    folders.append(bundle.bundleURL.deletingLastPathComponent())
+  }
+  if let exe = Bundle.main.executableURL { folders.append(exe.deletingLastPathComponent()) }
+  folders.append(URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent())
+  folders.append(SharedPaths.packageRoot.appendingPathComponent(".build/debug"))
+  for folder in folders {
+    let candidate = folder.appendingPathComponent("mapc")
+    if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+  }
+  return nil
+}()
+
+/// Why the built `mapc` cannot be run, or nil. `swift test` rebuilds the libraries the tests
+/// link but not the `mapc` executable, so run `swift build` before `swift test` (as .ci/ does).
+public let mapcExecutableProblem: String? =
+  mapcExecutable == nil
+  ? "the mapc executable was not found beside the tests or in .build/debug; run `swift build` before `swift test`"
+  : nil
+
+/// Runs the built `mapc` with `args` and returns its exit code and output. stdout and stderr go
+/// to temporary files, so large outputs cannot block the child. When the executable is missing
+/// (`mapcExecutableProblem`) the result is exit code 127 with the reason on stderr.
+public func runMapc(_ args: [String], currentDirectory: URL? = nil) -> (
+  exitCode: Int32, stdout: String, stderr: String
+) {
+  if let problem = mapcExecutableProblem { return (127, "", problem) }
+  guard let executable = mapcExecutable else { return (127, "", "mapc executable not found") }
+  let fm = FileManager.default
+  let dir = fm.temporaryDirectory.appendingPathComponent("runMapc-\(UUID().uuidString)")
+  do {
+    try fm.createDirectory(at: dir, withIntermediateDirectories: true)
+  } catch {
+    return (127, "", "cannot create a temporary folder: \(error)")
+  }
+  defer { try? fm.removeItem(at: dir) }
+  let outURL = dir.appendingPathComponent("stdout")
+  let errURL = dir.appendingPathComponent("stderr")
+  _ = fm.createFile(atPath: outURL.path, contents: nil)
+  _ = fm.createFile(atPath: errURL.path, contents: nil)
+  let process = Process()
+  process.executableURL = executable
+  process.arguments = args
+  if let currentDirectory { process.currentDirectoryURL = currentDirectory }
+  do {
+    let out = try FileHandle(forWritingTo: outURL)
+    let err = try FileHandle(forWritingTo: errURL)
+    defer {
+      try? out.close()
+      try? err.close()
+    }
+    process.standardOutput = out
+    process.standardError = err
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    process.waitUntilExit()
+  } catch {
+    return (127, "", "cannot run \(executable.path): \(error)")
+  }
+  let stdout = (try? String(contentsOf: outURL, encoding: .utf8)) ?? ""
+  let stderr = (try? String(contentsOf: errURL, encoding: .utf8)) ?? ""
+  return (process.terminationStatus, stdout, stderr)
+}

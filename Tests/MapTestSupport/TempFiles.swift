@@ -1,0 +1,11 @@
+import Foundation
+
+/// Unique paths in the temporary folder for tests that write files.
+public enum FileManagerTemp {
+  public static func path(_ name: String) -> String {
+    FileManager.default.temporaryDirectory
+      .appendingPathComponent("mapc-test-\(UUID().uuidString)-\(name)").path
+  }
+
+  public static func remove(_ path: String) { try? FileManager.default.removeItem(atPath: path) }
+}
