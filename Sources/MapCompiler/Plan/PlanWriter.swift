@@ -30,7 +30,7 @@ public enum PlanWriter {
     try Data(encode(plan)).write(to: URL(fileURLWithPath: path), options: .atomic)
   }
 
-  /// The body alone: the seven sections of format version 1, in order.
+  /// The body alone: the eight sections of format version 1, in order.
   static func encodeBody(_ plan: MigrationPlan) -> [UInt8] {
     var encoder = PlanEncoder()
     let planInfo = encoder.section { e in
@@ -49,13 +49,19 @@ public enum PlanWriter {
     let mappings = encoder.section { e in
       e.array(plan.entityMappings) { e, m in e.entityMapping(m) }
     }
+    let predicates = encoder.section { e in
+      e.array(plan.predicates) { e, p in
+        e.string(p.text)
+        e.predicate(p.predicate)
+      }
+    }
     let strings = encoder.stringTable()
 
     var body = BinaryWriter()
     let sections: [(PlanFormat.Section, [UInt8])] = [
       (.strings, strings), (.planInfo, planInfo), (.sourceModel, sourceModel),
       (.destinationModel, destinationModel), (.sourceHashes, sourceHashes),
-      (.destinationHashes, destinationHashes), (.entityMappings, mappings),
+      (.destinationHashes, destinationHashes), (.entityMappings, mappings), (.predicates, predicates),
     ]
     for (tag, payload) in sections {
       body.writeU8(tag.rawValue)

@@ -62,6 +62,7 @@ public enum PlanFormat {
     case sourceHashes = 5
     case destinationHashes = 6
     case entityMappings = 7
+    case predicates = 8
 
     package var title: String {
       switch self {
@@ -72,6 +73,7 @@ public enum PlanFormat {
       case .sourceHashes: "source hashes section"
       case .destinationHashes: "destination hashes section"
       case .entityMappings: "entity mappings section"
+      case .predicates: "predicates section"
       }
     }
   }

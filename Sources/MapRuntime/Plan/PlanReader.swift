@@ -165,11 +165,17 @@ struct PlanDecoder {
     try section(.entityMappings) { (d) throws(BinaryReadError) in
       mappings = try d.array("entity mappings") { (d) throws(BinaryReadError) in try d.entityMapping() }
     }
+    var predicates: [PrecompiledPredicate] = []
+    try section(.predicates) { (d) throws(BinaryReadError) in
+      predicates = try d.array("precompiled predicates") { (d) throws(BinaryReadError) in
+        PrecompiledPredicate(text: try d.string("predicate text"), predicate: try d.predicate())
+      }
+    }
     try r.expectEnd("the body")
     return MigrationPlan(
       name: name, mappingPath: mappingPath, userInfo: userInfo, sourceModel: sourceModel,
       destinationModel: destinationModel, sourceEntityHashes: sourceHashes,
-      destinationEntityHashes: destinationHashes, entityMappings: mappings)
+      destinationEntityHashes: destinationHashes, entityMappings: mappings, predicates: predicates)
   }
 
   /// Reads the section header, requires `expected`, runs `body` on the section's bytes alone and
