@@ -74,7 +74,8 @@ public enum ModelLoader {
       return Resolved(contentsPath: path, versionName: name)
     }
     let children = (try? fm.contentsOfDirectory(atPath: path)) ?? []
-    let versions = children.filter { $0.hasSuffix(".xcdatamodel") }.sorted()
+    let versions = children.filter { $0.hasSuffix(".xcdatamodel") }
+      .sorted { ($0 as NSString).deletingPathExtension < ($1 as NSString).deletingPathExtension }
     if path.hasSuffix(".xcdatamodeld") || (!children.contains("contents") && !versions.isEmpty) {
       let folder = try chooseVersion(in: path, versions: versions, requested: version)
       return try resolveFolder(join(path, folder))

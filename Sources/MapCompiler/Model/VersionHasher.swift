@@ -99,6 +99,11 @@ public enum VersionHasher {
     return sha256(bytes)
   }
 
+  /// A derivation expression as Core Data hashes it (NSExpression's printed form).
+  public static func printedDerivationExpression(_ text: String) -> String {
+    DerivationExpressionFormatter.printedForm(text)
+  }
+
   static func sha256(_ bytes: [UInt8]) -> [UInt8] {
     Array(SHA256.hash(data: bytes))
   }
