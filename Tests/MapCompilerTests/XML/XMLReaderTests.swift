@@ -1,6 +1,7 @@
 import Foundation
 import MapCompiler
 import MapRuntime
+import MapTestSupport
 import Testing
 
 /// Parses `text` and returns the single diagnostic it must produce.
@@ -244,5 +245,37 @@ private func failure(bytes: [UInt8], path: String = "t.xml") -> Diagnostic? {
       #expect(d?.location?.line == i + 1)
       #expect(d?.location?.column == 7)
     }
+  }
+}
+
+@Suite(.enabled(if: SharedPaths.shared != nil, Comment(rawValue: SharedPaths.absentMessage)))
+struct XMLReaderCorpusTests {
+  /// Every XML file of the corpus (models, .xccurrentversion plists, Xcode mapping models with
+  /// their `file:///System/Library/DTDs/CoreData.dtd` DOCTYPE) parses, and every element's
+  /// recorded position really holds its start tag.
+  @Test func everyCorpusXMLFileParses() throws {
+    let root = SharedPaths.corpus!
+    let enumerator = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil)
+    var count = 0
+    while let url = enumerator?.nextObject() as? URL {
+      let name = url.lastPathComponent
+      guard name == "contents" || name == ".xccurrentversion" || name == "xcmapping.xml" else { continue }
+      count += 1
+      do {
+        let doc = try XMLReader.parse(contentsOf: url.path)
+        let lines = try String(contentsOf: url, encoding: .utf8)
+          .split(separator: "\n", omittingEmptySubsequences: false)
+        var stack = [doc.root]
+        while let element = stack.popLast() {
+          let line = Array(lines[element.location.line - 1].unicodeScalars)
+          let tag = String(String.UnicodeScalarView(line.dropFirst(element.location.column - 1).prefix(element.name.unicodeScalars.count + 1)))
+          #expect(tag == "<" + element.name, "\(url.path) \(element.location)")
+          stack += element.elements
+        }
+      } catch {
+        Issue.record("\(url.path): \(error)")
+      }
+    }
+    #expect(count >= 49 + 33)
   }
 }
