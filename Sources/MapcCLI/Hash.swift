@@ -1,15 +1,83 @@
 import ArgumentParser
+import Foundation
+import MapCompiler
+import MapRuntime
 
 extension MapcCommand {
   struct Hash: ParsableCommand {
     static let configuration = CommandConfiguration(
-      abstract: "Print Core Data's entity version hashes of a model (base64).")
+      abstract: "Print Core Data's entity version hashes of a model (base64).",
+      discussion: """
+        Prints the version hash Core Data computes for every entity of the model (the values \
+        found in a compiled model's VersionInfo.plist and in a store's metadata), and the \
+        model's version identifiers. Exit status: 0 on success, 1 when the model cannot be \
+        read (diagnostics on standard error), 64 on a usage error.
+        """)
+
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+      case text, json
+    }
 
     @Argument(help: "A .xcdatamodeld bundle, a .xcdatamodel folder or a contents file.")
     var model: String
 
+    @Option(help: "The version of a .xcdatamodeld bundle to read (default: its current version).")
+    var version: String?
+
+    @Option(help: "Output format: text or json.")
+    var format: Format = .text
+
     func run() throws {
-      throw ValidationError("not implemented yet")
+      let loaded: LoadedModel
+      do {
+        loaded = try ModelLoader.load(path: model, version: version)
+      } catch {
+        throw DiagnosticOutput.failure(error)
+      }
+      DiagnosticOutput.printToStandardError(loaded.warnings)
+      let hashes = VersionHasher.entityHashes(of: loaded.model)
+      let output: String
+      switch format {
+      case .text: output = Self.text(loaded.model, hashes)
+      case .json: output = Self.json(loaded.model, hashes)
+      }
+      print(output, terminator: "")
+    }
+
+    static func base64(_ bytes: [UInt8]) -> String { Data(bytes).base64EncodedString() }
+
+    /// Aligned `label  value` lines: version name, version identifiers, then one line per entity.
+    static func text(_ model: ObjectModel, _ hashes: [EntityHash]) -> String {
+      let identifiers =
+        model.versionIdentifiers.isEmpty
+        ? "(none)" : model.versionIdentifiers.map(JSONText.quoted).joined(separator: ", ")
+      var rows = [
+        ("version name:", model.versionName ?? "(none)"),
+        ("version identifiers:", identifiers),
+      ]
+      rows += hashes.map { ($0.entity, base64($0.hash)) }
+      let width = rows.map { $0.0.count }.max() ?? 0
+      return rows.map { label, value in
+        label + String(repeating: " ", count: width - label.count + 2) + value + "\n"
+      }.joined()
+    }
+
+    /// `{"versionName", "modelVersionIdentifiers", "entityVersionHashes"}` in that order,
+    /// entities sorted by name, two-space indentation.
+    static func json(_ model: ObjectModel, _ hashes: [EntityHash]) -> String {
+      var out = "{\n"
+      out += "  \"versionName\": \(model.versionName.map(JSONText.quoted) ?? "null"),\n"
+      let identifiers = model.versionIdentifiers.map { "    " + JSONText.quoted($0) }
+      out +=
+        identifiers.isEmpty
+        ? "  \"modelVersionIdentifiers\": [],\n"
+        : "  \"modelVersionIdentifiers\": [\n" + identifiers.joined(separator: ",\n") + "\n  ],\n"
+      let entries = hashes.map { "    \(JSONText.quoted($0.entity)): \"\(base64($0.hash))\"" }
+      out +=
+        entries.isEmpty
+        ? "  \"entityVersionHashes\": {}\n"
+        : "  \"entityVersionHashes\": {\n" + entries.joined(separator: ",\n") + "\n  }\n"
+      return out + "}\n"
     }
   }
 }

@@ -1,5 +1,12 @@
 import Foundation
 
+/// The result of running the `mapc` executable.
+public struct MapcResult: Sendable {
+  public var exitCode: Int32
+  public var stdout: String
+  public var stderr: String
+}
+
 /// The `mapc` executable built with the tests: beside the test bundle, else
 /// `.build/debug/mapc` under the package root. Nil when neither exists.
 public let mapcExecutable: URL? = {
@@ -24,20 +31,20 @@ public let mapcExecutableProblem: String? =
   ? "the mapc executable was not found beside the tests or in .build/debug; run `swift build` before `swift test`"
   : nil
 
-/// Runs the built `mapc` with `args` and returns its exit code and output. stdout and stderr go
-/// to temporary files, so large outputs cannot block the child. When the executable is missing
-/// (`mapcExecutableProblem`) the result is exit code 127 with the reason on stderr.
-public func runMapc(_ args: [String], currentDirectory: URL? = nil) -> (
-  exitCode: Int32, stdout: String, stderr: String
-) {
-  if let problem = mapcExecutableProblem { return (127, "", problem) }
-  guard let executable = mapcExecutable else { return (127, "", "mapc executable not found") }
+/// Runs the built `mapc` with `arguments` (in `directory`, if given) and returns its exit code
+/// and output. stdout and stderr go to temporary files, so large outputs cannot block the child.
+/// When the executable is missing (`mapcExecutableProblem`) the exit code is 127 with the
+/// reason on stderr.
+public func runMapc(_ arguments: [String], in directory: URL? = nil) -> MapcResult {
+  guard let executable = mapcExecutable else {
+    return MapcResult(exitCode: 127, stdout: "", stderr: mapcExecutableProblem ?? "mapc executable not found")
+  }
   let fm = FileManager.default
   let dir = fm.temporaryDirectory.appendingPathComponent("runMapc-\(UUID().uuidString)")
   do {
     try fm.createDirectory(at: dir, withIntermediateDirectories: true)
   } catch {
-    return (127, "", "cannot create a temporary folder: \(error)")
+    return MapcResult(exitCode: 127, stdout: "", stderr: "cannot create a temporary folder: \(error)")
   }
   defer { try? fm.removeItem(at: dir) }
   let outURL = dir.appendingPathComponent("stdout")
@@ -46,8 +53,8 @@ public func runMapc(_ args: [String], currentDirectory: URL? = nil) -> (
   _ = fm.createFile(atPath: errURL.path, contents: nil)
   let process = Process()
   process.executableURL = executable
-  process.arguments = args
-  if let currentDirectory { process.currentDirectoryURL = currentDirectory }
+  process.arguments = arguments
+  if let directory { process.currentDirectoryURL = directory }
   do {
     let out = try FileHandle(forWritingTo: outURL)
     let err = try FileHandle(forWritingTo: errURL)
@@ -61,9 +68,9 @@ public func runMapc(_ args: [String], currentDirectory: URL? = nil) -> (
     try process.run()
     process.waitUntilExit()
   } catch {
-    return (127, "", "cannot run \(executable.path): \(error)")
+    return MapcResult(exitCode: 127, stdout: "", stderr: "cannot run \(executable.path): \(error)")
   }
-  let stdout = (try? String(contentsOf: outURL, encoding: .utf8)) ?? ""
-  let stderr = (try? String(contentsOf: errURL, encoding: .utf8)) ?? ""
-  return (process.terminationStatus, stdout, stderr)
+  let stdout = (try? Data(contentsOf: outURL)).map { String(decoding: $0, as: UTF8.self) } ?? ""
+  let stderr = (try? Data(contentsOf: errURL)).map { String(decoding: $0, as: UTF8.self) } ?? ""
+  return MapcResult(exitCode: process.terminationStatus, stdout: stdout, stderr: stderr)
 }

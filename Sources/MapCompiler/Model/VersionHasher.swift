@@ -1,0 +1,114 @@
+import Crypto
+import MapRuntime
+
+/// Core Data's entity version hashes (`NSEntityDescription.versionHash`), byte for byte.
+///
+/// The algorithm (Specs/model-input.md §6; reference notes §3.6), all strings UTF-8 without
+/// terminator, integers little-endian, SHA-256 throughout:
+/// - property base `P = SHA256(name ‖ uint16(flags) ‖ versionHashModifier?)`, flags =
+///   1·optional | 2·transient | 4·read-only;
+/// - attribute `SHA256(P ‖ int32(NSAttributeType) ‖ [0x01 if external binary storage]
+///   ‖ [0x01 if preserved in history on deletion])`;
+/// - derived attribute (Core Data's quirk: `P` is not mixed in)
+///   `SHA256(derivation expression in NSExpression's printed form)`;
+/// - relationship `SHA256(P ‖ destination name ‖ inverse name? ‖ int32(maxCount)
+///   ‖ int32(minCount) ‖ [uint16(1) if ordered])`;
+/// - entity `SHA256(name ‖ uint8(isAbstract) ‖ superentity hash? ‖ hashes of every
+///   non-transient attribute and relationship, own and inherited, sorted by name
+///   ‖ versionHashModifier? ‖ uniqueness constraints (names joined by "."), sorted)`.
+///   Fetched properties are not hashed.
+public enum VersionHasher {
+  /// Every entity's hash, sorted by entity name.
+  public static func entityHashes(of model: ObjectModel) -> [EntityHash] {
+    var memo: [String: [UInt8]] = [:]
+    return model.entities.map { EntityHash(entity: $0.name, hash: hash(of: $0, in: model, memo: &memo)) }
+      .sorted { $0.entity.utf8.lexicographicallyPrecedes($1.entity.utf8) }
+  }
+
+  /// The version hash of one entity of `model`.
+  public static func hash(of entity: EntityDescription, in model: ObjectModel) -> [UInt8] {
+    var memo: [String: [UInt8]] = [:]
+    return hash(of: entity, in: model, memo: &memo)
+  }
+
+  private static func hash(
+    of entity: EntityDescription, in model: ObjectModel, memo: inout [String: [UInt8]]
+  ) -> [UInt8] {
+    if let known = memo[entity.name] { return known }
+    var bytes = Array(entity.name.utf8)
+    bytes.append(entity.isAbstract ? 1 : 0)
+    // The loader rejects inheritance cycles; the guard only keeps this total.
+    if let parentName = entity.parentName, let parent = model.entity(named: parentName),
+      !model.ancestors(of: parent).contains(where: { $0.name == entity.name })
+    {
+      bytes += hash(of: parent, in: model, memo: &memo)
+    }
+    var properties: [(name: String, hash: [UInt8])] = []
+    for a in model.allAttributes(of: entity) where !a.isTransient {
+      properties.append((a.name, attributeHash(a)))
+    }
+    for r in model.allRelationships(of: entity) where !r.isTransient {
+      properties.append((r.name, relationshipHash(r)))
+    }
+    properties.sort { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
+    for p in properties { bytes += p.hash }
+    if let modifier = entity.versionHashModifier { bytes += Array(modifier.utf8) }
+    let constraints = entity.uniquenessConstraints.map { $0.joined(separator: ".") }
+      .filter { !$0.isEmpty }
+      .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+    for c in constraints { bytes += Array(c.utf8) }
+    let result = sha256(bytes)
+    memo[entity.name] = result
+    return result
+  }
+
+  /// `SHA256(name ‖ uint16(flags) ‖ versionHashModifier?)`.
+  static func propertyBase(
+    name: String, isOptional: Bool, isTransient: Bool, isReadOnly: Bool, modifier: String?
+  ) -> [UInt8] {
+    var bytes = Array(name.utf8)
+    let flags: UInt16 = (isOptional ? 1 : 0) | (isTransient ? 2 : 0) | (isReadOnly ? 4 : 0)
+    bytes += littleEndian(flags)
+    if let modifier { bytes += Array(modifier.utf8) }
+    return sha256(bytes)
+  }
+
+  static func attributeHash(_ a: AttributeDescription) -> [UInt8] {
+    if a.isDerived {
+      let printed = DerivationExpressionFormatter.printedForm(a.derivationExpression ?? "")
+      return sha256(Array(printed.utf8))
+    }
+    var bytes = propertyBase(
+      name: a.name, isOptional: a.isOptional, isTransient: a.isTransient, isReadOnly: false,
+      modifier: a.versionHashModifier)
+    bytes += littleEndian(a.type.coreDataCode)
+    if a.allowsExternalBinaryDataStorage { bytes.append(1) }
+    if a.preservesValueInHistoryOnDeletion { bytes.append(1) }
+    return sha256(bytes)
+  }
+
+  static func relationshipHash(_ r: RelationshipDescription) -> [UInt8] {
+    var bytes = propertyBase(
+      name: r.name, isOptional: r.isOptional, isTransient: r.isTransient, isReadOnly: false,
+      modifier: r.versionHashModifier)
+    bytes += Array(r.destinationEntity.utf8)
+    if let inverse = r.inverseName { bytes += Array(inverse.utf8) }
+    bytes += littleEndian(Int32(truncatingIfNeeded: r.maxCount))
+    bytes += littleEndian(Int32(truncatingIfNeeded: r.minCount))
+    if r.isOrdered { bytes += littleEndian(UInt16(1)) }
+    return sha256(bytes)
+  }
+
+  /// A derivation expression as Core Data hashes it (NSExpression's printed form).
+  public static func printedDerivationExpression(_ text: String) -> String {
+    DerivationExpressionFormatter.printedForm(text)
+  }
+
+  static func sha256(_ bytes: [UInt8]) -> [UInt8] {
+    Array(SHA256.hash(data: bytes))
+  }
+
+  private static func littleEndian<T: FixedWidthInteger>(_ value: T) -> [UInt8] {
+    withUnsafeBytes(of: value.littleEndian) { Array($0) }
+  }
+}

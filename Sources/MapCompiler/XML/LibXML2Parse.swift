@@ -1,0 +1,354 @@
+import CLibXML2
+import Foundation
+import MapRuntime
+
+/// One-time process set-up: initialise libxml2 and make its external entity loader refuse
+/// everything (a second line of defence: no option that would load anything is ever set).
+private let libxml2Setup: Void = {
+  xmlInitParser()
+  xmlSetExternalEntityLoader { _, _, _ in nil }
+}()
+
+/// What the libxml2 callbacks of one parse record. Reached through the parser context's
+/// `_private` pointer, so each parse has its own.
+private final class ParseRecorder {
+  struct Problem {
+    var code: Int
+    var isWarning: Bool
+    var message: String
+    /// Bytes consumed when libxml2 reported it.
+    var offset: Int
+  }
+  var problems: [Problem] = []
+  var entityDeclarationOffset: Int?
+}
+
+/// A libxml2 parse of one document, and the matching of libxml2's tree with the raw scanner's
+/// events to give every node its exact position.
+enum LibXML2Parse {
+  static func run(source: SourceText, scan: RawScanner.Result) throws(DiagnosticsError)
+    -> XML.Document
+  {
+    _ = libxml2Setup
+    // Per-thread channels, in case anything bypasses the context's callback.
+    mapc_xml_silence_thread()
+    xmlSetStructuredErrorFunc(nil) { _, _ in }
+
+    let recorder = ParseRecorder()
+    let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_BIG_LINES.rawValue)
+    let parsed: xmlDocPtr? = source.bytes.withUnsafeBufferPointer { buffer in
+      buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: buffer.count) { chars in
+        guard let ctxt = xmlCreateMemoryParserCtxt(chars, Int32(buffer.count)) else { return nil }
+        defer { xmlFreeParserCtxt(ctxt) }
+        _ = xmlCtxtUseOptions(ctxt, options)
+        ctxt.pointee._private = Unmanaged.passUnretained(recorder).toOpaque()
+        ctxt.pointee.sax.pointee.serror = { _, error in
+          guard let error, let raw = error.pointee.ctxt else { return }
+          let ctxt = raw.assumingMemoryBound(to: xmlParserCtxt.self)
+          guard let owner = ctxt.pointee._private else { return }
+          let recorder = Unmanaged<ParseRecorder>.fromOpaque(owner).takeUnretainedValue()
+          let level = error.pointee.level
+          let message = error.pointee.message.map { String(cString: $0) } ?? "XML error"
+          recorder.problems.append(
+            .init(
+              code: Int(error.pointee.code), isWarning: level == XML_ERR_WARNING,
+              message: message.trimmingCharacters(in: .whitespacesAndNewlines),
+              offset: Int(xmlByteConsumed(ctxt))))
+        }
+        // Backstop for the scanner's check: stop at any entity declaration.
+        ctxt.pointee.sax.pointee.entityDecl = { userData, _, _, _, _, _ in
+          guard let userData else { return }
+          let ctxt = userData.assumingMemoryBound(to: xmlParserCtxt.self)
+          if let owner = ctxt.pointee._private {
+            let recorder = Unmanaged<ParseRecorder>.fromOpaque(owner).takeUnretainedValue()
+            recorder.entityDeclarationOffset = Int(xmlByteConsumed(ctxt))
+          }
+          xmlStopParser(ctxt)
+        }
+        _ = xmlParseDocument(ctxt)
+        let doc = ctxt.pointee.myDoc
+        ctxt.pointee.myDoc = nil
+        if ctxt.pointee.wellFormed == 0, let doc {
+          xmlFreeDoc(doc)
+          return nil
+        }
+        return doc
+      }
+    }
+    defer { if let parsed { xmlFreeDoc(parsed) } }
+
+    if let offset = recorder.entityDeclarationOffset {
+      throw DiagnosticsError([
+        .error(
+          "xml-entity-declaration", "entity declarations are not allowed",
+          at: source.location(ofByte: offset))
+      ])
+    }
+    // The first error is the one that matters; libxml2's later ones are consequences.
+    let firstError = recorder.problems.first {
+      !$0.isWarning || $0.code == Int(XML_WAR_UNDECLARED_ENTITY.rawValue)
+    }
+    if let problem = firstError {
+      throw DiagnosticsError([diagnostic(for: problem, in: source)])
+    }
+    guard let parsed else {
+      throw DiagnosticsError([
+        .error("xml-syntax", "the document is not well-formed XML", at: source.endLocation)
+      ])
+    }
+    var builder = TreeBuilder(source: source, events: scan.events, scanComplete: scan.complete)
+    return try builder.document(parsed)
+  }
+
+  private static func diagnostic(for problem: ParseRecorder.Problem, in source: SourceText)
+    -> Diagnostic
+  {
+    var offset = problem.offset
+    let id: String
+    switch problem.code {
+    case Int(XML_ERR_DOCUMENT_EMPTY.rawValue):
+      id = "xml-empty"
+    case Int(XML_ERR_UNDECLARED_ENTITY.rawValue), Int(XML_WAR_UNDECLARED_ENTITY.rawValue):
+      id = "xml-undefined-entity"
+      // libxml2 reports after the `;`; point at the `&`.
+      offset = lastIndex(of: UInt8(ascii: "&"), before: offset, in: source.bytes) ?? offset
+    case Int(XML_ERR_TAG_NAME_MISMATCH.rawValue):
+      id = "xml-syntax"
+      // libxml2 reports after the end tag; point at its `</`.
+      if let lt = lastIndex(of: UInt8(ascii: "<"), before: offset, in: source.bytes),
+        lt + 1 < source.bytes.count, source.bytes[lt + 1] == UInt8(ascii: "/")
+      {
+        offset = lt
+      }
+    default:
+      id = "xml-syntax"
+    }
+    return .error(id, problem.message, at: source.location(ofByte: offset))
+  }
+
+  private static func lastIndex(of byte: UInt8, before offset: Int, in bytes: [UInt8]) -> Int? {
+    var i = min(offset, bytes.count) - 1
+    while i >= 0 {
+      if bytes[i] == byte { return i }
+      i -= 1
+    }
+    return nil
+  }
+}
+
+/// Walks libxml2's tree in document order, consuming the raw scanner's events in step.
+private struct TreeBuilder {
+  let source: SourceText
+  let events: [RawScanner.Event]
+  let scanComplete: Bool
+  var cursor = 0
+  let decoder: RawDecoder
+
+  init(source: SourceText, events: [RawScanner.Event], scanComplete: Bool) {
+    self.source = source
+    self.events = events
+    self.scanComplete = scanComplete
+    self.decoder = RawDecoder(source: source)
+  }
+
+  mutating func document(_ doc: xmlDocPtr) throws(DiagnosticsError) -> XML.Document {
+    var root: XML.Element?
+    var prolog: [XML.Node] = []
+    var epilog: [XML.Node] = []
+    var child = doc.pointee.children
+    while let node = child {
+      child = node.pointee.next
+      switch node.pointee.type {
+      case XML_ELEMENT_NODE:
+        skipTextEvents()
+        root = try element(node)
+      case XML_COMMENT_NODE, XML_PI_NODE:
+        skipTextEvents()
+        let item = try self.node(node)
+        if root == nil { prolog.append(item) } else { epilog.append(item) }
+      default:
+        continue  // DTD node, and nothing else at this level
+      }
+    }
+    guard let root else {
+      throw DiagnosticsError([
+        .error("xml-syntax", "the document has no root element", at: source.endLocation)
+      ])
+    }
+    return XML.Document(path: source.path, root: root, prolog: prolog, epilog: epilog)
+  }
+
+  private mutating func skipTextEvents() {
+    while cursor < events.count, case .text = events[cursor] { cursor += 1 }
+  }
+
+  private mutating func nextEvent() -> RawScanner.Event? {
+    guard cursor < events.count else { return nil }
+    defer { cursor += 1 }
+    return events[cursor]
+  }
+
+  private func internalError(_ what: String, near node: xmlNodePtr) -> DiagnosticsError {
+    let line = Int(xmlGetLineNo(node))
+    return DiagnosticsError([
+      .error(
+        "xml-internal",
+        "internal error: could not locate \(what) in the file"
+          + (scanComplete ? "" : " (the file could not be tokenized)"),
+        at: SourceLocation(file: source.path, line: max(line, 1), column: 1))
+    ])
+  }
+
+  private func location(_ offset: Int) -> SourceLocation { source.location(ofByte: offset) }
+
+  private func decode(_ start: Int, _ end: Int, _ mode: RawDecoder.Mode) throws(DiagnosticsError)
+    -> TextPositionMap
+  {
+    do {
+      return try decoder.decode(from: start, to: end, mode: mode)
+    } catch {
+      switch error {
+      case .undefinedEntity(let name, let offset):
+        throw DiagnosticsError([
+          .error(
+            "xml-undefined-entity", "entity '\(name)' is not defined (only &lt; &gt; &amp; "
+              + "&apos; &quot; and character references are allowed)",
+            at: location(offset))
+        ])
+      }
+    }
+  }
+
+  /// Keeps the decoded map when it agrees with libxml2's value; otherwise trusts libxml2's
+  /// value and maps every character to where the run starts.
+  private func reconcile(_ map: TextPositionMap, with value: String, start: Int) -> TextPositionMap {
+    if map.text == value { return map }
+    let (line, column) = source.lineColumn(ofByte: start)
+    var fallback = TextPositionMap(file: source.path, line: line, column: column)
+    for scalar in value.unicodeScalars {
+      fallback.append(scalar, line: line, column: column, literal: false)
+    }
+    fallback.setEnd(line: map.endLine, column: map.endColumn)
+    return fallback
+  }
+
+  private static func string(_ chars: UnsafePointer<xmlChar>?) -> String {
+    chars.map { String(cString: $0) } ?? ""
+  }
+
+  private static func qualifiedName(_ node: xmlNodePtr) -> String {
+    let local = string(node.pointee.name)
+    if let ns = node.pointee.ns, let prefix = ns.pointee.prefix {
+      return string(prefix) + ":" + local
+    }
+    return local
+  }
+
+  /// libxml2's value of each attribute (namespace declarations are not in this list).
+  private static func attributeValues(_ node: xmlNodePtr) -> [(name: String, value: String)] {
+    var result: [(String, String)] = []
+    var attr = node.pointee.properties
+    while let a = attr {
+      var name = string(a.pointee.name)
+      if let ns = a.pointee.ns, let prefix = ns.pointee.prefix { name = string(prefix) + ":" + name }
+      var value = ""
+      var part = a.pointee.children
+      while let p = part {
+        value += string(p.pointee.content)
+        part = p.pointee.next
+      }
+      result.append((name, value))
+      attr = a.pointee.next
+    }
+    return result
+  }
+
+  private mutating func element(_ node: xmlNodePtr) throws(DiagnosticsError) -> XML.Element {
+    let name = Self.qualifiedName(node)
+    guard case .startTag(let offset, let rawName, let rawAttributes, let selfClosing)? = nextEvent(),
+      rawName == name
+    else { throw internalError("<\(name)>", near: node) }
+
+    let libxmlValues = Self.attributeValues(node)
+    var attributes: [XML.Attribute] = []
+    for raw in rawAttributes {
+      var map = try decode(raw.valueStart, raw.valueEnd, .attributeValue)
+      if let known = libxmlValues.first(where: { $0.name == raw.name }) {
+        map = reconcile(map, with: known.value, start: raw.valueStart)
+      }
+      attributes.append(
+        XML.Attribute(
+          name: raw.name, value: map.text, location: location(raw.nameOffset),
+          valueLocation: map.location(ofScalar: 0), valuePositions: map))
+    }
+
+    var children: [XML.Node] = []
+    var child = node.pointee.children
+    while let c = child {
+      child = c.pointee.next
+      let item = try self.node(c)
+      // Adjacent text and CDATA become one text node.
+      if case .text(let next) = item, case .text(var previous)? = children.last {
+        previous.positions.append(contentsOf: next.positions)
+        previous.value = previous.positions.text
+        children[children.count - 1] = .text(previous)
+      } else {
+        children.append(item)
+      }
+    }
+    if !selfClosing {
+      guard case .endTag? = nextEvent() else { throw internalError("</\(name)>", near: node) }
+    }
+    return XML.Element(
+      name: name, attributes: attributes, children: children, location: location(offset))
+  }
+
+  private mutating func node(_ node: xmlNodePtr) throws(DiagnosticsError) -> XML.Node {
+    switch node.pointee.type {
+    case XML_ELEMENT_NODE:
+      return .element(try element(node))
+    case XML_TEXT_NODE:
+      guard case .text(let start, let end)? = nextEvent() else {
+        throw internalError("text", near: node)
+      }
+      let map = reconcile(
+        try decode(start, end, .text), with: Self.string(node.pointee.content), start: start)
+      return .text(XML.Text(value: map.text, positions: map))
+    case XML_CDATA_SECTION_NODE:
+      guard case .cdata(_, let start, let end)? = nextEvent() else {
+        throw internalError("CDATA section", near: node)
+      }
+      let map = reconcile(
+        try decode(start, end, .literal), with: Self.string(node.pointee.content), start: start)
+      return .text(XML.Text(value: map.text, positions: map))
+    case XML_COMMENT_NODE:
+      guard case .comment(let offset, let start, let end)? = nextEvent() else {
+        throw internalError("comment", near: node)
+      }
+      let map = reconcile(
+        try decode(start, end, .literal), with: Self.string(node.pointee.content), start: start)
+      return .comment(XML.Comment(value: map.text, location: location(offset), positions: map))
+    case XML_PI_NODE:
+      guard case .processingInstruction(let offset, _, _, _)? = nextEvent() else {
+        throw internalError("processing instruction", near: node)
+      }
+      return .processingInstruction(
+        XML.ProcessingInstruction(
+          target: Self.string(node.pointee.name), data: Self.string(node.pointee.content),
+          location: location(offset)))
+    case XML_ENTITY_REF_NODE:
+      // Only produced for an undeclared entity; decoding the raw text reports it precisely.
+      if case .text(let start, let end)? = nextEvent() {
+        _ = try decode(start, end, .text)
+      }
+      throw DiagnosticsError([
+        .error(
+          "xml-undefined-entity",
+          "entity '\(Self.string(node.pointee.name))' is not defined",
+          at: SourceLocation(file: source.path, line: Int(xmlGetLineNo(node)), column: 1))
+      ])
+    default:
+      throw internalError("a node of type \(node.pointee.type.rawValue)", near: node)
+    }
+  }
+}

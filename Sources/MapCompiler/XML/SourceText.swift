@@ -1,0 +1,67 @@
+import MapRuntime
+
+/// The bytes of one input file with a line index, turning byte offsets into
+/// `SourceLocation`s (1-based lines; columns count Unicode scalars).
+///
+/// Line breaks are LF, CR LF and a lone CR, as XML's end-of-line handling defines them.
+/// A UTF-8 byte order mark at the start is not a column.
+public struct SourceText: Sendable {
+  public let path: String
+  public let bytes: [UInt8]
+  /// Byte offset where each line starts.
+  public let lineStarts: [Int]
+  /// 3 when the file starts with a UTF-8 byte order mark, else 0.
+  public let contentStart: Int
+
+  public init(path: String, bytes: [UInt8]) {
+    self.path = path
+    self.bytes = bytes
+    let bom = bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF
+    contentStart = bom ? 3 : 0
+    var starts = [contentStart]
+    var i = contentStart
+    while i < bytes.count {
+      let b = bytes[i]
+      if b == 0x0A {
+        starts.append(i + 1)
+      } else if b == 0x0D {
+        if i + 1 < bytes.count, bytes[i + 1] == 0x0A { i += 1 }
+        starts.append(i + 1)
+      }
+      i += 1
+    }
+    lineStarts = starts
+  }
+
+  /// The location of the character that contains byte `offset` (clamped to the file).
+  public func location(ofByte offset: Int) -> SourceLocation {
+    let offset = max(contentStart, min(offset, bytes.count))
+    // Last line start <= offset.
+    var low = 0
+    var high = lineStarts.count
+    while low < high {
+      let mid = (low + high) / 2
+      if lineStarts[mid] <= offset { low = mid + 1 } else { high = mid }
+    }
+    let line = max(low, 1)
+    let start = lineStarts[line - 1]
+    // The number of characters that start in [start, offset], plus one at the end of file.
+    var column = 0
+    var i = start
+    while i <= offset, i < bytes.count {
+      if !UTF8.isContinuation(bytes[i]) { column += 1 }
+      i += 1
+    }
+    if offset >= bytes.count { column += 1 }
+    return SourceLocation(file: path, line: line, column: column)
+  }
+
+  /// The (line, column) of byte `offset`, without the file name.
+  func lineColumn(ofByte offset: Int) -> (line: Int, column: Int) {
+    let l = location(ofByte: offset)
+    return (l.line, l.column)
+  }
+
+  /// The location just after the last byte.
+  public var endLocation: SourceLocation { location(ofByte: bytes.count) }
+}

@@ -1,0 +1,112 @@
+import MapRuntime
+
+/// Maps every character of a decoded XML string (text, CDATA, attribute value, comment) back
+/// to the line and column in the file where it was written.
+///
+/// A character written literally maps to itself; a character produced by a reference
+/// (`&lt;`, `&#x41;`) maps to the reference's `&`; a newline written as CR LF maps to the CR.
+/// Offsets can be given in Unicode scalars or in UTF-8 bytes (expression spans use UTF-8).
+public struct TextPositionMap: Sendable, Hashable {
+  /// A run of characters: either written literally on one line (character `k` of the run is
+  /// at `column + k`), or a single character produced by a reference.
+  public struct Segment: Sendable, Hashable {
+    public var scalarOffset: Int
+    public var utf8Offset: Int
+    public var line: Int
+    public var column: Int
+    public var isLiteral: Bool
+  }
+
+  public private(set) var file: String
+  public private(set) var segments: [Segment] = []
+  /// The decoded text the map describes.
+  public private(set) var text: String = ""
+  public private(set) var scalarCount = 0
+  public private(set) var utf8Count = 0
+  /// Where the text ends in the file: just after its last character.
+  public private(set) var endLine: Int
+  public private(set) var endColumn: Int
+
+  /// An empty map whose text starts (and ends) at `line`:`column`.
+  public init(file: String, line: Int, column: Int) {
+    self.file = file
+    self.endLine = line
+    self.endColumn = column
+  }
+
+  /// Adds one character written at `line`:`column`. `literal` is false for a character
+  /// produced by a reference.
+  public mutating func append(_ scalar: Unicode.Scalar, line: Int, column: Int, literal: Bool) {
+    if literal, let last = segments.last, last.isLiteral, last.line == line,
+      last.column + (scalarCount - last.scalarOffset) == column
+    {
+      // Continues the current literal run.
+    } else {
+      segments.append(
+        Segment(
+          scalarOffset: scalarCount, utf8Offset: utf8Count, line: line, column: column,
+          isLiteral: literal))
+    }
+    text.unicodeScalars.append(scalar)
+    scalarCount += 1
+    utf8Count += UTF8.width(scalar)
+  }
+
+  /// Sets where the text ends in the file (the position just after it).
+  public mutating func setEnd(line: Int, column: Int) {
+    endLine = line
+    endColumn = column
+  }
+
+  /// Appends another map (for merging adjacent text and CDATA); the end becomes `other`'s end.
+  public mutating func append(contentsOf other: TextPositionMap) {
+    for s in other.segments {
+      var shifted = s
+      shifted.scalarOffset += scalarCount
+      shifted.utf8Offset += utf8Count
+      segments.append(shifted)
+    }
+    text += other.text
+    scalarCount += other.scalarCount
+    utf8Count += other.utf8Count
+    endLine = other.endLine
+    endColumn = other.endColumn
+  }
+
+  /// Where character number `index` (counted in Unicode scalars from 0) is; the end position
+  /// for `index >= scalarCount`.
+  public func location(ofScalar index: Int) -> SourceLocation {
+    guard index < scalarCount, let i = segmentIndex(where: { $0.scalarOffset <= index }) else {
+      return SourceLocation(file: file, line: endLine, column: endColumn)
+    }
+    let s = segments[i]
+    let delta = s.isLiteral ? index - s.scalarOffset : 0
+    return SourceLocation(file: file, line: s.line, column: s.column + delta)
+  }
+
+  /// Where the character containing UTF-8 byte `offset` of the text is; the end position
+  /// for `offset >= utf8Count`.
+  public func location(ofUTF8Offset offset: Int) -> SourceLocation {
+    guard offset >= 0 else { return location(ofScalar: 0) }
+    guard offset < utf8Count, let i = segmentIndex(where: { $0.utf8Offset <= offset }) else {
+      return SourceLocation(file: file, line: endLine, column: endColumn)
+    }
+    let s = segments[i]
+    guard s.isLiteral else { return SourceLocation(file: file, line: s.line, column: s.column) }
+    // Characters that start after the segment's first one, up to and including `offset`.
+    let delta = text.utf8.dropFirst(s.utf8Offset + 1).prefix(offset - s.utf8Offset)
+      .reduce(0) { $0 + (UTF8.isContinuation($1) ? 0 : 1) }
+    return SourceLocation(file: file, line: s.line, column: s.column + delta)
+  }
+
+  /// The last segment satisfying `predicate` (segments are sorted by offset).
+  private func segmentIndex(where predicate: (Segment) -> Bool) -> Int? {
+    var low = 0
+    var high = segments.count
+    while low < high {
+      let mid = (low + high) / 2
+      if predicate(segments[mid]) { low = mid + 1 } else { high = mid }
+    }
+    return low == 0 ? nil : low - 1
+  }
+}

@@ -1,0 +1,43 @@
+import ArgumentParser
+import Foundation
+import MapCompiler
+
+/// Printing diagnostics the way every `mapc` command does: one `path:line:column: severity:
+/// message [rule-id]` line each (plus notes), on standard error.
+enum DiagnosticOutput {
+  /// Writes the diagnostics to standard error, sorted by location.
+  static func printToStandardError(_ diagnostics: [Diagnostic]) {
+    guard !diagnostics.isEmpty else { return }
+    let text = diagnostics.sortedByLocation().map(\.description).joined(separator: "\n") + "\n"
+    FileHandle.standardError.write(Data(text.utf8))
+  }
+
+  /// Prints the diagnostics of input that could not be used and returns the exit code for it
+  /// (1), so that a command can write `throw DiagnosticOutput.failure(error)`.
+  static func failure(_ error: DiagnosticsError) -> ExitCode {
+    printToStandardError(error.diagnostics)
+    return ExitCode(1)
+  }
+}
+
+/// Minimal JSON string escaping for the commands' JSON output (same rules as the store
+/// writer: `"`, `\` and U+0000–U+001F are escaped, everything else is written raw).
+enum JSONText {
+  static func quoted(_ s: String) -> String {
+    var out = "\""
+    for scalar in s.unicodeScalars {
+      switch scalar {
+      case "\"": out += "\\\""
+      case "\\": out += "\\\\"
+      case "\u{08}": out += "\\b"
+      case "\t": out += "\\t"
+      case "\n": out += "\\n"
+      case "\u{0C}": out += "\\f"
+      case "\r": out += "\\r"
+      case "\u{00}"..."\u{1F}": out += String(format: "\\u%04x", scalar.value)
+      default: out.unicodeScalars.append(scalar)
+      }
+    }
+    return out + "\""
+  }
+}

@@ -1,0 +1,186 @@
+import MapCompiler
+import MapRuntime
+import Testing
+
+/// Broken models: each must fail with a precise diagnostic (id, line, column).
+@Suite struct ModelCheckTests {
+  private func only(_ diagnostics: [Diagnostic], _ id: String) -> Diagnostic? {
+    let matching = diagnostics.filter { $0.id == id }
+    #expect(matching.count == 1, "expected one \(id) in \(diagnostics)")
+    return matching.first
+  }
+
+  @Test func unknownAttributeType() throws {
+    let d = try #require(only(loadErrors("""
+      <entity name="A">
+      <attribute name="x" attributeType="Integer 128"/>
+      </entity>
+      """), "model-unknown-attribute-type"))
+    #expect(d.location == SourceLocation(file: "m/contents", line: 4, column: 36))
+    #expect(d.message.contains("Integer 128"))
+  }
+
+  @Test func relationshipToMissingEntity() throws {
+    let d = try #require(only(loadErrors("""
+      <entity name="A">
+      <relationship name="b" maxCount="1" destinationEntity="Ghost"/>
+      </entity>
+      """), "model-unknown-entity"))
+    #expect(d.location == SourceLocation(file: "m/contents", line: 4, column: 56))
+    #expect(d.message.contains("Ghost"))
+  }
+
+  @Test func oneSidedInverse() throws {
+    let d = try #require(only(loadErrors("""
+      <entity name="A">
+      <relationship name="b" maxCount="1" destinationEntity="B" inverseName="a" inverseEntity="B"/>
+      </entity>
+      <entity name="B">
+      <relationship name="a" maxCount="1" destinationEntity="A" inverseName="other" inverseEntity="A"/>
+      <relationship name="other" maxCount="1" destinationEntity="A"/>
+      </entity>
+      """), "model-inverse-mismatch"))
+    // Reported on A.b (line 4), whose inverse B.a points at A.other instead.
+    #expect(d.location == SourceLocation(file: "m/contents", line: 4, column: 72))
+    #expect(d.notes.first?.location == SourceLocation(file: "m/contents", line: 7, column: 1))
+  }
+
+  @Test func inverseThatDoesNotExist() throws {
+    let d = try #require(only(loadErrors("""
+      <entity name="A">
+      <relationship name="b" maxCount="1" destinationEntity="B" inverseName="nope" inverseEntity="B"/>
+      </entity>
+      <entity name="B"/>
+      """), "model-unknown-inverse"))
+    #expect(d.location == SourceLocation(file: "m/contents", line: 4, column: 72))
+  }
+
+  @Test func inheritanceCycle() throws {
+    let errors = loadErrors("""
+      <entity name="A" parentEntity="C"/>
+      <entity name="B" parentEntity="A"/>
+      <entity name="C" parentEntity="B"/>
+      """)
+    let d = try #require(only(errors, "model-inheritance-cycle"))
+    #expect(d.location == SourceLocation(file: "m/contents", line: 3, column: 32))
+    #expect(d.message.contains("A → C → B → A"))
+  }
+
+  @Test func duplicateProperty() throws {
+    let d = try #require(only(loadErrors("""
+      <entity name="A">
+      <attribute name="x" attributeType="String"/>
+      <relationship name="x" maxCount="1" destinationEntity="A" inverseName="x" inverseEntity="A"/>
+      </entity>
+      """), "model-duplicate-property"))
+    #expect(d.location == SourceLocation(file: "m/contents", line: 5, column: 21))
+    #expect(d.notes.first?.location == SourceLocation(file: "m/contents", line: 4, column: 1))
+  }
+
+  @Test func propertyRedeclaredFromParent() throws {
+    let d = try #require(only(loadErrors("""
+      <entity name="Base" isAbstract="YES">
+      <attribute name="title" attributeType="String"/>
+      </entity>
+      <entity name="Child" parentEntity="Base">
+      <attribute name="title" optional="YES" attributeType="String"/>
+      </entity>
+      """), "model-duplicate-property"))
+    #expect(d.location == SourceLocation(file: "m/contents", line: 7, column: 18))
+    #expect(d.message.contains("inherits from 'Base'"))
+  }
+
+  @Test func duplicateEntity() throws {
+    let d = try #require(only(loadErrors("""
+      <entity name="A"/>
+      <entity name="A"/>
+      """), "model-duplicate-entity"))
+    #expect(d.location == SourceLocation(file: "m/contents", line: 4, column: 15))
+  }
+
+  @Test func badDefaults() throws {
+    let errors = loadErrors("""
+      <entity name="A">
+      <attribute name="n" attributeType="Integer 16" defaultValueString="70000"/>
+      <attribute name="d" attributeType="Double" defaultValueString="abc"/>
+      <attribute name="b" attributeType="Boolean" defaultValueString="maybe"/>
+      <attribute name="t" attributeType="Date" defaultValueString="yesterday"/>
+      </entity>
+      """)
+    #expect(errors.map(\.id) == Array(repeating: "model-invalid-default", count: 4))
+    #expect(errors.map { $0.location?.line } == [4, 5, 6, 7])
+    #expect(errors.first?.location?.column == 68)
+  }
+
+  @Test func badBounds() throws {
+    let errors = loadErrors("""
+      <entity name="A">
+      <attribute name="s" attributeType="String" minValueString="-1"/>
+      <attribute name="n" attributeType="Integer 32" minValueString="5" maxValueString="2"/>
+      </entity>
+      """)
+    #expect(errors.map(\.id) == ["model-invalid-bound", "model-invalid-bound"])
+    #expect(errors.first?.location == SourceLocation(file: "m/contents", line: 4, column: 60))
+    #expect(errors.last?.location == SourceLocation(file: "m/contents", line: 5, column: 83))
+  }
+
+  @Test func toOneWithMaxCountOtherThanOne() throws {
+    let d = try #require(only(loadErrors("""
+      <entity name="A">
+      <relationship name="b" maxCount="3" destinationEntity="A" inverseName="b" inverseEntity="A"/>
+      </entity>
+      """), "model-to-one-max-count"))
+    #expect(d.location == SourceLocation(file: "m/contents", line: 4, column: 34))
+  }
+
+  @Test func missingRequiredAttribute() throws {
+    let errors = loadErrors("""
+      <entity name="A">
+        <attribute name="x"/>
+      </entity>
+      <entity representedClassName="Nameless"/>
+      """)
+    #expect(errors.map(\.id) == ["model-missing-attribute", "model-missing-attribute"])
+    #expect(errors.map(\.location) == [
+      SourceLocation(file: "m/contents", line: 4, column: 3),
+      SourceLocation(file: "m/contents", line: 6, column: 1),
+    ])
+    #expect(errors.first?.message.contains("attributeType") == true)
+  }
+
+  @Test func everyErrorIsReportedAtOnce() throws {
+    let errors = loadErrors("""
+      <entity name="A" parentEntity="Missing">
+      <attribute name="x" attributeType="Strang"/>
+      <relationship name="r" maxCount="1" destinationEntity="Nowhere"/>
+      </entity>
+      <fetchRequest name="F" entity="Gone"/>
+      <configuration name="C"><memberEntity name="Lost"/></configuration>
+      """)
+    #expect(errors.map(\.id) == [
+      "model-unknown-entity", "model-unknown-attribute-type", "model-unknown-entity",
+      "model-unknown-entity", "model-unknown-entity",
+    ])
+    #expect(errors.map { $0.location?.line } == [3, 4, 5, 7, 8])
+  }
+
+  @Test func missingInverseIsAWarning() throws {
+    let loaded = try loadModel(modelText("""
+      <entity name="A">
+      <relationship name="b" optional="YES" maxCount="1" destinationEntity="A"/>
+      </entity>
+      """)).get()
+    #expect(loaded.warnings.map(\.id) == ["model-missing-inverse"])
+    #expect(loaded.warnings.first?.severity == .warning)
+    #expect(loaded.warnings.first?.location == SourceLocation(file: "m/contents", line: 4, column: 1))
+  }
+
+  @Test func notAModel() throws {
+    switch loadModel("<plist version=\"1.0\"/>") {
+    case .success: Issue.record("loaded")
+    case .failure(let e):
+      #expect(e.diagnostics.map(\.id) == ["model-root"])
+      #expect(e.diagnostics.first?.location == SourceLocation(file: "m/contents", line: 1, column: 1))
+    }
+  }
+}
