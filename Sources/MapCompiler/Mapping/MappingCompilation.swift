@@ -1,0 +1,141 @@
+import Crypto
+import Foundation
+import MapRuntime
+
+/// Compiles a mapping file: reads it, loads the two models it names (or the ones given),
+/// checks pinned hashes, checks every mapping, and builds the plan.
+public enum MappingCompilation {
+  /// A model to use instead of the one the mapping names.
+  public struct ModelOverride: Sendable {
+    public var path: String
+    public var version: String?
+    public init(path: String, version: String? = nil) {
+      self.path = path
+      self.version = version
+    }
+  }
+
+  /// The result: a plan when there was no error, and every diagnostic (warnings included).
+  public struct Output: Sendable {
+    public var plan: MigrationPlan?
+    public var diagnostics: [Diagnostic]
+    public var document: MappingDocument?
+    public var models: MappingCompiler.Models?
+  }
+
+  public static func compile(
+    mappingPath: String, source: ModelOverride? = nil, destination: ModelOverride? = nil
+  ) -> Output {
+    let xml: XML.Document
+    do {
+      xml = try XMLReader.parse(contentsOf: mappingPath)
+    } catch {
+      return Output(plan: nil, diagnostics: error.diagnostics)
+    }
+    let (read, readDiagnostics) = MappingReader.read(xml)
+    guard let document = read else { return Output(plan: nil, diagnostics: readDiagnostics) }
+    var diagnostics = readDiagnostics
+    let folder = (mappingPath as NSString).deletingLastPathComponent
+    let sourceModel = loadModel(document.sourceModel, override: source, side: "source", folder: folder, document: document, &diagnostics)
+    let destinationModel = loadModel(document.destinationModel, override: destination, side: "destination", folder: folder, document: document, &diagnostics)
+    guard let sm = sourceModel, let dm = destinationModel, !diagnostics.hasErrors else {
+      return Output(plan: nil, diagnostics: diagnostics.sortedByLocation(), document: document)
+    }
+    let models = MappingCompiler.Models(
+      source: sm, destination: dm, sourceHashes: VersionHasher.entityHashes(of: sm),
+      destinationHashes: VersionHasher.entityHashes(of: dm))
+    diagnostics += PinCheck.check(document.sourceModel, models.sourceHashes, side: "source")
+    diagnostics += PinCheck.check(document.destinationModel, models.destinationHashes, side: "destination")
+    let result = MappingCompiler.compile(document, models: models)
+    diagnostics += result.diagnostics
+    diagnostics = diagnostics.sortedByLocation()
+    return Output(
+      plan: diagnostics.hasErrors ? nil : result.plan, diagnostics: diagnostics, document: document, models: models)
+  }
+
+  private static func loadModel(
+    _ reference: ModelReference?, override: ModelOverride?, side: String, folder: String,
+    document: MappingDocument, _ diagnostics: inout [Diagnostic]
+  ) -> ObjectModel? {
+    let path: String
+    let version: String?
+    if let override {
+      path = override.path
+      version = override.version
+    } else if let reference {
+      let p = reference.path.value
+      path = p.hasPrefix("/") ? p : (folder.isEmpty ? p : folder + "/" + p)
+      version = reference.version?.value
+    } else {
+      diagnostics.append(
+        .error(
+          "map-missing-model", "the mapping names no \(side) model: add <\(side)Model path=\"…\"/> or pass --\(side) MODEL",
+          at: document.location))
+      return nil
+    }
+    do {
+      let loaded = try ModelLoader.load(path: path, version: version)
+      diagnostics += loaded.warnings
+      return loaded.model
+    } catch {
+      if let reference, override == nil, error.diagnostics.allSatisfy({ $0.location == nil }) {
+        // The model file itself could not be found or opened: point at the reference too.
+        diagnostics += error.diagnostics.map { d in
+          var x = d
+          x.location = reference.path.location
+          x.message = "\(side) model \(reference.path.value): \(d.message)"
+          return x
+        }
+      } else {
+        diagnostics += error.diagnostics
+      }
+      return nil
+    }
+  }
+}
+
+/// Pinned model hashes (`versionHash` and `<entityVersionHash>` in `<sourceModel>` /
+/// `<destinationModel>`): the mapping was written against models with these hashes, and Core
+/// Data refuses a mapping whose hashes do not match the store's model ("Mismatch between
+/// mapping and source/destination models").
+public enum PinCheck {
+  /// The model's combined hash: base64 SHA-256 over `name NUL hash` of every entity, by name.
+  public static func modelHash(_ hashes: [EntityHash]) -> String {
+    var data: [UInt8] = []
+    for h in hashes.sorted(by: { $0.entity < $1.entity }) {
+      data += Array(h.entity.utf8)
+      data.append(0)
+      data += h.hash
+    }
+    return Data(SHA256.hash(data: data)).base64EncodedString()
+  }
+
+  public static func check(_ reference: ModelReference?, _ hashes: [EntityHash], side: String) -> [Diagnostic] {
+    guard let reference else { return [] }
+    var result: [Diagnostic] = []
+    let byName = Dictionary(hashes.map { ($0.entity, Data($0.hash).base64EncodedString()) }, uniquingKeysWith: { a, _ in a })
+    for pin in reference.entityPins {
+      guard let actual = byName[pin.entity] else {
+        result.append(
+          .error("map-pinned-hash-mismatch", "the \(side) model no longer has entity \(pin.entity), which this mapping was written for (Core Data: \"Mismatch between mapping and \(side) model\"); run mapc lint --update-pins after checking the mapping", at: pin.location))
+        continue
+      }
+      if actual != pin.hash {
+        result.append(
+          .error(
+            "map-pinned-hash-mismatch",
+            "entity \(pin.entity) of the \(side) model changed since this mapping was written: pinned hash \(pin.hash), model hash \(actual) (Core Data: \"Mismatch between mapping and \(side) model\"); check the mapping, then run mapc lint --update-pins",
+            at: pin.location))
+      }
+    }
+    // A changed entity pin already explains a changed model hash.
+    if let pinned = reference.versionHash, result.isEmpty, pinned.value != modelHash(hashes) {
+      result.append(
+        .error(
+          "map-pinned-hash-mismatch",
+          "the \(side) model changed since this mapping was written: pinned versionHash \(pinned.value), model hash \(modelHash(hashes)) (Core Data: \"Mismatch between mapping and \(side) model\"); check the mapping, then run mapc lint --update-pins",
+          at: pinned.location))
+    }
+    return result
+  }
+}
