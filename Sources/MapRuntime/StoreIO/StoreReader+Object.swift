@@ -1,0 +1,304 @@
+extension StoreReader {
+  /// A problem with one property, reported once the object's id is known.
+  struct PropertyProblem {
+    var code: String
+    var property: String
+    var message: String
+    var offset: Int
+  }
+
+  mutating func readObject(entity e: Int, open: JSONToken) throws {
+    let table = graph.tables[e]
+    let entityLayout = layout.entities[e]
+    let row = table.appendObject()
+    let ref = ObjectRef(entity: e, row: row)
+    var idToken: JSONToken?
+    var problems: [PropertyProblem] = []
+    var cursor = 0
+    let properties = entityLayout.properties
+    while let key = try scanner.nextKey() {
+      // Keys usually come in the layout's (sorted) order: try the next expected one first.
+      var p = -1
+      if cursor < properties.count && scanner.string(key, equals: properties[cursor].name) {
+        p = cursor
+      } else if scanner.string(key, equals: "id") {
+        let t = try scanner.next()
+        guard t.kind == .string else {
+          try report("store-id", "an object id must be a string", at: quoteStart(t))
+          try skipRest(t)
+          continue
+        }
+        idToken = t
+        continue
+      } else {
+        p = entityLayout.propertyIndex(text(key)) ?? -1
+      }
+      guard p >= 0 else {
+        let name = text(key)
+        problems.append(
+          PropertyProblem(
+            code: "store-unknown-property", property: name,
+            message: "entity \(entityLayout.name) has no property \(name)\(Self.suggestion(name, properties.map(\.name)))",
+            offset: quoteStart(key)))
+        _ = try scanner.skipValue()
+        continue
+      }
+      cursor = p + 1
+      if let problem = try readValue(table, row, p, properties[p]) { problems.append(problem) }
+    }
+    guard let idToken else {
+      try report("store-missing-id", "an \(entityLayout.name) object has no \"id\"", at: open.start)
+      return
+    }
+    let idText = text(idToken)
+    let idSlice = ByteSlice(start: idToken.start, count: idToken.end - idToken.start, hasEscapes: idToken.hasEscapes)
+    if TextColumn.fitsPacked(idSlice) {
+      table.ids!.set(row, .string(.slice(idSlice)))
+    } else {
+      table.ids!.set(row, .string(.native(idText)))
+    }
+    let existing = Array(idText.utf8).withUnsafeBytes { key in
+      ids.insert(key, ref) { graph.idBytes($0) }
+    }
+    if let existing {
+      let other = graph.objectLocationHint(existing)
+      try report(
+        "store-duplicate-id",
+        "duplicate id \(idText): an \(entityLayout.name) object uses the id of \(other); ids must be unique in a store",
+        at: quoteStart(idToken))
+    }
+    for problem in problems {
+      try report(problem.code, "\(idText).\(problem.property): \(problem.message)", at: problem.offset)
+    }
+  }
+
+  /// Reads one property value into its column; returns a problem instead of throwing for
+  /// values of the wrong type or out of range.
+  mutating func readValue(_ table: EntityTable, _ row: Int, _ p: Int, _ prop: PropertyLayout) throws -> PropertyProblem? {
+    func problem(_ code: String, _ message: String, _ t: JSONToken) -> PropertyProblem {
+      PropertyProblem(code: code, property: prop.name, message: message, offset: quoteStart(t))
+    }
+    let column = table.columns[p]
+    switch prop.kind {
+    case .relationship(let r):
+      let t = try scanner.next()
+      if t.kind == .null {
+        if r.isToMany { return problem("store-wrong-type", "a to-many relationship is an array of ids (use [] for none), not null", t) }
+        return nil
+      }
+      let owner = ObjectRef(entity: table.layout.index, row: row)
+      if r.isToMany {
+        guard t.kind == .beginArray else {
+          try skipRest(t)
+          return problem("store-wrong-type", "\(prop.name) is a to-many relationship: write an array of ids", t)
+        }
+        while true {
+          let x = try scanner.next()
+          if x.kind == .endArray { break }
+          guard x.kind == .string else {
+            try skipRest(x)
+            return problem("store-wrong-type", "\(prop.name) holds ids, which are strings", x)
+          }
+          pending.append(PendingReference(owner: owner, column: Int32(p), target: slice(x)))
+        }
+        return nil
+      }
+      guard t.kind == .string else {
+        try skipRest(t)
+        return problem("store-wrong-type", "\(prop.name) is a to-one relationship: write the target's id or null", t)
+      }
+      pending.append(PendingReference(owner: owner, column: Int32(p), target: slice(t)))
+      return nil
+    case .attribute(let a):
+      switch a.type {
+      case .transformable, .undefined, .objectID, .composite:
+        let range = try scanner.skipValue()
+        if range.count == 4 && bytes[range.lowerBound] == UInt8(ascii: "n") { return nil }
+        column.set(row, .json(ByteSlice(start: range.lowerBound, count: range.count, hasEscapes: true)))
+        return nil
+      default:
+        break
+      }
+      let t = try scanner.next()
+      if t.kind == .null { return nil }
+      switch a.type {
+      case .integer16, .integer32, .integer64:
+        guard t.kind == .number else {
+          try skipRest(t)
+          return problem("store-wrong-type", "\(a.type.rawValue) attribute needs an integer, not \(JSONScanner.describe(t.kind))", t)
+        }
+        do {
+          (column as! IntColumn).setInt(row, try IntegerRangeCheck.parse(scanner.rawBytes(t), as: a.type))
+        } catch {
+          return problem(error.code.rawValue, error.message, t)
+        }
+      case .double, .float:
+        guard t.kind == .number, let d = scanner.double(t) else {
+          try skipRest(t)
+          return problem("store-wrong-type", "\(a.type.rawValue) attribute needs a number, not \(JSONScanner.describe(t.kind))", t)
+        }
+        column.set(row, .double(d))
+      case .boolean:
+        guard t.kind == .true || t.kind == .false else {
+          try skipRest(t)
+          return problem("store-wrong-type", "Boolean attribute needs true or false, not \(JSONScanner.describe(t.kind))", t)
+        }
+        column.set(row, .bool(t.kind == .true))
+      case .string, .uri, .uuid:
+        guard t.kind == .string else {
+          try skipRest(t)
+          return problem("store-wrong-type", "\(a.type.rawValue) attribute needs a string, not \(JSONScanner.describe(t.kind))", t)
+        }
+        if a.type == .uuid, !UUIDText.isValid(text(t)) {
+          return problem("store-invalid-uuid", "\"\(text(t))\" is not a UUID", t)
+        }
+        let s = slice(t)
+        column.set(row, TextColumn.fitsPacked(s) ? .string(.slice(s)) : .string(.native(text(t))))
+      case .date:
+        guard t.kind == .string else {
+          try skipRest(t)
+          return problem("store-wrong-type", "Date attribute needs an ISO 8601 string, not \(JSONScanner.describe(t.kind))", t)
+        }
+        do {
+          let seconds = t.hasEscapes ? try ISO8601DateCodec.parse(text(t)) : try ISO8601DateCodec.parse(scanner.rawBytes(t))
+          column.set(row, .date(seconds))
+        } catch {
+          return problem(error.code.rawValue, error.message, t)
+        }
+      case .decimal:
+        guard t.kind == .string else {
+          try skipRest(t)
+          return problem("store-wrong-type", "Decimal attribute needs a string holding the exact decimal, not \(JSONScanner.describe(t.kind))", t)
+        }
+        do {
+          column.set(row, .decimal(try DecimalText.canonical(text(t))))
+        } catch {
+          return problem(error.code.rawValue, error.message, t)
+        }
+      case .binary:
+        guard t.kind == .string else {
+          try skipRest(t)
+          return problem("store-wrong-type", "Binary attribute needs a base64 string, not \(JSONScanner.describe(t.kind))", t)
+        }
+        do {
+          column.set(row, .data(t.hasEscapes ? try Base64Codec.decode(text(t)) : try Base64Codec.decode(scanner.rawBytes(t))))
+        } catch {
+          return problem(error.code.rawValue, error.message, t)
+        }
+      default:
+        try skipRest(t)
+      }
+      return nil
+    }
+  }
+
+  @inline(__always) func slice(_ t: JSONToken) -> ByteSlice {
+    ByteSlice(start: t.start, count: t.end - t.start, hasEscapes: t.hasEscapes)
+  }
+
+  // MARK: - References
+
+  /// Points every relationship at its target and fills in inverses the store left out.
+  mutating func resolveReferences() {
+    guard errors.isEmpty else { return }
+    let inverses = InverseTable(layout: layout)
+    do {
+      for ref in pending {
+        let key = input.decodeString(ref.target)
+        let owner = graph.tables[Int(ref.owner.entity)]
+        let column = Int(ref.column)
+        let prop = owner.layout.properties[column]
+        let ownerID = graph.idText(ref.owner)
+        guard let target = Array(key.utf8).withUnsafeBytes({ k in ids.find(k) { graph.idBytes($0) } }) else {
+          try report("store-dangling-id", "\(ownerID).\(prop.name) refers to \(key), which is not in the store", at: ref.target.start - 1)
+          continue
+        }
+        guard let entry = inverses.entries[Int(ref.owner.entity)][column], entry.destinationKinds.contains(Int(target.entity)) else {
+          try report(
+            "store-wrong-entity",
+            "\(ownerID).\(prop.name) refers to \(key), a \(graph.tables[Int(target.entity)].layout.name), but holds \(prop.relationship?.destinationEntity ?? "?") objects",
+            at: ref.target.start - 1)
+          continue
+        }
+        let c = owner.columns[column]
+        if let many = c as? ToManyColumn {
+          if !many.add(Int(ref.owner.row), target) {
+            try report("store-duplicate-reference", "\(ownerID).\(prop.name) lists \(key) twice", at: ref.target.start - 1)
+          }
+        } else {
+          (c as! ToOneColumn).setTarget(Int(ref.owner.row), target)
+        }
+      }
+      try completeInverses(inverses)
+    } catch {}
+  }
+
+  /// A store may write only one side of a relationship; the other side is filled in. Two sides
+  /// that contradict each other are an error.
+  mutating func completeInverses(_ inverses: InverseTable) throws {
+    for (e, table) in graph.tables.enumerated() {
+      for (c, prop) in table.layout.properties.enumerated() {
+        guard let entry = inverses.entries[e][c], prop.relationship?.inverseName != nil else { continue }
+        for row in 0..<table.count {
+          let owner = ObjectRef(entity: e, row: row)
+          let targets: [ObjectRef]
+          if let many = table.columns[c] as? ToManyColumn {
+            targets = many.targets(row)
+          } else if let t = (table.columns[c] as! ToOneColumn).target(row) {
+            targets = [t]
+          } else {
+            targets = []
+          }
+          for target in targets {
+            let ic = entry.inverseColumn[Int(target.entity)]
+            guard ic >= 0 else { continue }
+            let inverse = graph.tables[Int(target.entity)].columns[ic]
+            if let many = inverse as? ToManyColumn {
+              many.add(Int(target.row), owner)
+            } else if let one = inverse as? ToOneColumn {
+              if let current = one.target(Int(target.row)), current != owner {
+                let name = graph.tables[Int(target.entity)].layout.properties[ic].name
+                errors.append(
+                  MigrationError(
+                    "store-inverse-mismatch",
+                    "\(graph.idText(owner)).\(prop.name) includes \(graph.idText(target)), but \(graph.idText(target)).\(name) is \(graph.idText(current)); the two sides of the relationship disagree",
+                    file: input.path))
+                if errors.count >= maxErrors { throw Stop() }
+              } else {
+                one.setTarget(Int(target.row), owner)
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
+extension ObjectGraph {
+  /// The id of an object as the input wrote it (source stores), else `Entity/n`.
+  func idText(_ ref: ObjectRef) -> String {
+    let t = tables[Int(ref.entity)]
+    if let ids = t.ids, case .string(let text) = ids.get(Int(ref.row)) {
+      switch text {
+      case .native(let s): return s
+      case .slice(let s): return input?.decodeString(s) ?? ""
+      }
+    }
+    return "\(t.layout.name)/\(ref.row + 1)"
+  }
+
+  func idBytes(_ ref: ObjectRef) -> [UInt8] { Array(idText(ref).utf8) }
+
+  /// "the Records object at row 3" style description for messages.
+  func objectLocationHint(_ ref: ObjectRef) -> String {
+    "an earlier \(tables[Int(ref.entity)].layout.name) object (number \(ref.row + 1) in objects.\(tables[Int(ref.entity)].layout.name))"
+  }
+}
+
+extension IntColumn {
+  @inline(__always) func setInt(_ row: Int, _ v: Int64) {
+    values[row] = v
+    present[row] = true
+  }
+}

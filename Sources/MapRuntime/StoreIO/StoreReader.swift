@@ -1,0 +1,225 @@
+/// Reads a JSON object store (contract §4, `Specs/store-format.md`) into an `ObjectGraph`,
+/// checking it against the source model: unknown entities and properties, values of the
+/// wrong type, integers out of range, missing, duplicate and dangling ids. Errors name the
+/// file, line, column, object id and property; up to `maxErrors` are collected.
+///
+/// Strings stay slices of the input; Transformable values stay raw JSON until an expression
+/// looks inside them.
+public struct StoreReader {
+  let input: InputBytes
+  let layout: StoreLayout
+  let graph: ObjectGraph
+  let bytes: UnsafeRawBufferPointer
+  var scanner: JSONScanner
+  var errors: [MigrationError] = []
+  let maxErrors: Int
+  var ids = IDIndex()
+  var pending: [PendingReference] = []
+  var metadata = StoreMetadata()
+
+  struct PendingReference {
+    var owner: ObjectRef
+    var column: Int32
+    var target: ByteSlice
+  }
+
+  struct Stop: Error {}
+
+  /// Reads and checks the store. Throws every error found (reading stops at a syntax error).
+  public static func read(_ input: InputBytes, layout: StoreLayout, maxErrors: Int = 50) throws(MigrationFailure)
+    -> (ObjectGraph, StoreMetadata)
+  {
+    var reader = StoreReader(input: input, layout: layout, maxErrors: maxErrors)
+    do {
+      try reader.readDocument()
+      reader.resolveReferences()
+    } catch let e as JSONSyntaxError {
+      reader.errors.append(reader.error(e.code.rawValue, e.message, at: e.byteOffset))
+    } catch {
+      // Stop: the error limit was reached.
+    }
+    if !reader.errors.isEmpty {
+      throw MigrationFailure(reader.errors, truncated: reader.errors.count >= maxErrors)
+    }
+    return (reader.graph, reader.metadata)
+  }
+
+  init(input: InputBytes, layout: StoreLayout, maxErrors: Int) {
+    self.input = input
+    self.layout = layout
+    self.graph = ObjectGraph(layout: layout, input: input, isSource: true)
+    self.bytes = input.unsafeBytes
+    self.scanner = JSONScanner(input.unsafeBytes)
+    self.maxErrors = maxErrors
+  }
+
+  func error(_ code: String, _ message: String, at offset: Int) -> MigrationError {
+    let p = JSONTextPosition(of: offset, in: bytes)
+    return MigrationError(code, message, at: SourceLocation(file: input.path, line: p.line, column: p.column))
+  }
+
+  mutating func report(_ code: String, _ message: String, at offset: Int) throws {
+    errors.append(error(code, message, at: offset))
+    if errors.count >= maxErrors { throw Stop() }
+  }
+
+  @inline(__always) func quoteStart(_ t: JSONToken) -> Int {
+    t.kind == .string || t.kind == .key ? t.start - 1 : t.start
+  }
+
+  func text(_ t: JSONToken) -> String { scanner.decodeString(t) }
+
+  // MARK: - Document
+
+  mutating func readDocument() throws {
+    let open = try scanner.next()
+    guard open.kind == .beginObject else {
+      try report("store-structure", "a store is a JSON object with \"metadata\" and \"objects\", not \(JSONScanner.describe(open.kind))", at: open.start)
+      return
+    }
+    var sawObjects = false
+    while let key = try scanner.nextKey() {
+      if scanner.string(key, equals: "metadata") {
+        try readMetadata()
+      } else if scanner.string(key, equals: "objects") {
+        sawObjects = true
+        try readObjects()
+      } else {
+        try report("store-structure", "unknown top-level key \"\(text(key))\"; a store has \"metadata\" and \"objects\"", at: quoteStart(key))
+        _ = try scanner.skipValue()
+      }
+    }
+    _ = try scanner.expect(.endOfInput)
+    if !sawObjects {
+      try report("store-structure", "the store has no \"objects\"", at: open.start)
+    }
+  }
+
+  mutating func readMetadata() throws {
+    let open = try scanner.next()
+    guard open.kind == .beginObject else {
+      try report("store-metadata", "\"metadata\" must be an object", at: quoteStart(open))
+      if open.kind == .beginArray { try skipRest(open) }
+      return
+    }
+    while let key = try scanner.nextKey() {
+      let name = text(key)
+      switch name {
+      case "format":
+        let t = try scanner.next()
+        guard t.kind == .string, text(t) == "mapc-store" else {
+          try report("store-metadata", "metadata.format must be \"mapc-store\"", at: quoteStart(t))
+          try skipRest(t)
+          continue
+        }
+        metadata.format = text(t)
+      case "formatVersion":
+        let t = try scanner.next()
+        guard let v = scanner.int64(t), v == 1 else {
+          try report("store-format-version", "store format version \(String(decoding: scanner.rawBytes(t), as: UTF8.self)) is not supported; this mapc reads version 1", at: quoteStart(t))
+          try skipRest(t)
+          continue
+        }
+        metadata.formatVersion = v
+      case "modelVersionIdentifiers":
+        let t = try scanner.next()
+        guard t.kind == .beginArray else {
+          try report("store-metadata", "metadata.modelVersionIdentifiers must be an array of strings", at: quoteStart(t))
+          try skipRest(t)
+          continue
+        }
+        var list: [String] = []
+        while true {
+          let s = try scanner.next()
+          if s.kind == .endArray { break }
+          guard s.kind == .string else {
+            try report("store-metadata", "metadata.modelVersionIdentifiers must hold strings", at: quoteStart(s))
+            try skipRest(s)
+            continue
+          }
+          list.append(text(s))
+        }
+        metadata.modelVersionIdentifiers = list
+      case "entityVersionHashes":
+        let t = try scanner.next()
+        guard t.kind == .beginObject else {
+          try report("store-metadata", "metadata.entityVersionHashes must be an object of base64 strings", at: quoteStart(t))
+          try skipRest(t)
+          continue
+        }
+        var hashes: [(entity: String, hash: String)] = []
+        while let k = try scanner.nextKey() {
+          let v = try scanner.next()
+          guard v.kind == .string else {
+            try report("store-metadata", "the hash of \(text(k)) must be a base64 string", at: quoteStart(v))
+            try skipRest(v)
+            continue
+          }
+          hashes.append((text(k), text(v)))
+        }
+        metadata.entityVersionHashes = hashes
+      default:
+        let range = try scanner.skipValue()
+        metadata.extra.append((name, ByteSlice(start: range.lowerBound, count: range.count, hasEscapes: true)))
+      }
+    }
+  }
+
+  /// Skips what is left of a value whose first token was read.
+  mutating func skipRest(_ first: JSONToken) throws {
+    guard first.kind == .beginObject || first.kind == .beginArray else { return }
+    var depth = 1
+    while depth > 0 {
+      let t = try scanner.next()
+      if t.kind == .beginObject || t.kind == .beginArray { depth += 1 }
+      if t.kind == .endObject || t.kind == .endArray { depth -= 1 }
+    }
+  }
+
+  mutating func readObjects() throws {
+    let open = try scanner.next()
+    guard open.kind == .beginObject else {
+      try report("store-structure", "\"objects\" must be an object of entity name → array of objects", at: quoteStart(open))
+      try skipRest(open)
+      return
+    }
+    while let key = try scanner.nextKey() {
+      let name = text(key)
+      guard let e = layout.entityIndex(name) else {
+        try report(
+          "store-unknown-entity",
+          "the source model has no entity \(name)\(Self.suggestion(name, layout.entities.map(\.name)))",
+          at: quoteStart(key))
+        _ = try scanner.skipValue()
+        continue
+      }
+      if layout.entities[e].isAbstract {
+        try report("store-abstract-entity", "entity \(name) is abstract and cannot have objects", at: quoteStart(key))
+        _ = try scanner.skipValue()
+        continue
+      }
+      let list = try scanner.next()
+      guard list.kind == .beginArray else {
+        try report("store-structure", "objects.\(name) must be an array of objects", at: quoteStart(list))
+        try skipRest(list)
+        continue
+      }
+      while true {
+        let t = try scanner.next()
+        if t.kind == .endArray { break }
+        guard t.kind == .beginObject else {
+          try report("store-structure", "each element of objects.\(name) must be an object", at: quoteStart(t))
+          try skipRest(t)
+          continue
+        }
+        try readObject(entity: e, open: t)
+      }
+    }
+  }
+
+  static func suggestion(_ name: String, _ names: [String]) -> String {
+    let lower = name.lowercased()
+    if let m = names.first(where: { $0.lowercased() == lower }) { return "; did you mean \(m)?" }
+    return ""
+  }
+}
