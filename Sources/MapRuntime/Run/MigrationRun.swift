@@ -1,0 +1,115 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// One `mapc run`: read the store, check it matches the plan, migrate, validate, and only then
+/// write the new store atomically (temporary file in the target folder, fsync, rename). When
+/// anything fails nothing is written and the input is untouched.
+///
+/// Apps that link MapRuntime can call this directly with a plan read by `PlanReader`.
+public enum MigrationRun {
+  public enum Output: Sendable {
+    /// Write a new file (replacing it if it exists).
+    case file(String)
+    /// Replace the input store, keeping the old one at `backup` when given.
+    case inPlace(backup: String?)
+    /// Run everything, write nothing (`--dry-run`).
+    case none
+  }
+
+  public struct Options: Sendable {
+    public var output: Output
+    public var style: JSONOutput.Style
+    public var maxErrors: Int
+    /// `now()`, seconds since 2001-01-01.
+    public var now: Double
+    public var progress: (@Sendable (MigrationManager.Pass, Int, Int) -> Void)?
+
+    public init(
+      output: Output, style: JSONOutput.Style = .indented, maxErrors: Int = 50, now: Double = 0,
+      progress: (@Sendable (MigrationManager.Pass, Int, Int) -> Void)? = nil
+    ) {
+      self.output = output
+      self.style = style
+      self.maxErrors = maxErrors
+      self.now = now
+      self.progress = progress
+    }
+  }
+
+  public struct Summary: Sendable {
+    /// Objects read, per source entity (sorted by name).
+    public var read: [(entity: String, count: Int)]
+    /// Objects created, per destination entity (sorted by name).
+    public var created: [(entity: String, count: Int)]
+    public var seconds: Double
+    /// Where the store was written (nil for a dry run).
+    public var writtenTo: String?
+  }
+
+  public static func run(plan: MigrationPlan, storePath: String, options: Options) throws(MigrationFailure) -> Summary {
+    let clock = ContinuousClock()
+    let start = clock.now
+    let input: InputBytes
+    do {
+      input = try InputBytes(contentsOf: storePath)
+    } catch {
+      throw MigrationFailure([MigrationError(error.code.rawValue, error.description, file: storePath)])
+    }
+    let (graph, metadata) = try StoreReader.read(input, layout: StoreLayout(model: plan.sourceModel), maxErrors: options.maxErrors)
+    let differing = metadata.entitiesWithDifferentHashes(plan.sourceEntityHashes)
+    if !differing.isEmpty {
+      throw MigrationFailure([
+        MigrationError(
+          "run-store-model-mismatch",
+          "the store does not match the plan's source model: entity version hashes differ for \(differing.joined(separator: ", ")) (Core Data: \"Mismatch between mapping and source model\")",
+          file: storePath)
+      ])
+    }
+    let manager = try MigrationManager(
+      plan: plan, source: graph, options: MigrationManager.Options(maxErrors: options.maxErrors, now: options.now))
+    manager.progress = options.progress
+    try manager.migrate()
+
+    let target: String?
+    var backup: String? = nil
+    switch options.output {
+    case .file(let path): target = path
+    case .inPlace(let b):
+      target = storePath
+      backup = b
+    case .none: target = nil
+    }
+    let writerMetadata = StoreWriter.Metadata(
+      modelVersionIdentifiers: plan.destinationModel.versionIdentifiers,
+      entityHashes: plan.destinationEntityHashes, extra: metadata.extra)
+    var writer = StoreWriter(graph: manager.destination, input: input)
+    do {
+      if let target {
+        let file = try AtomicFileWriter(target: target)
+        var out = JSONOutput(fileDescriptor: file.fileDescriptor, path: target, style: options.style)
+        try writer.write(metadata: writerMetadata, to: &out)
+        try file.commit(backupPath: backup)
+      } else {
+        let fd = open("/dev/null", O_WRONLY | O_CLOEXEC)
+        defer { if fd >= 0 { _ = close(fd) } }
+        var out = JSONOutput(fileDescriptor: fd, path: "/dev/null", style: options.style)
+        try writer.write(metadata: writerMetadata, to: &out)
+      }
+    } catch let e as StoreWriteError {
+      throw MigrationFailure([MigrationError("run-write", "cannot write the migrated store: \(e)", file: target ?? storePath)])
+    } catch let e as StoreIOError {
+      throw MigrationFailure([MigrationError(e.code.rawValue, e.description, file: target ?? storePath)])
+    } catch {
+      throw MigrationFailure([MigrationError("run-write", "\(error)", file: target ?? storePath)])
+    }
+    let elapsed = clock.now - start
+    let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    func counts(_ g: ObjectGraph) -> [(entity: String, count: Int)] {
+      g.tables.map { ($0.layout.name, $0.count) }.sorted { $0.0 < $1.0 }
+    }
+    return Summary(read: counts(graph), created: counts(manager.destination), seconds: seconds, writtenTo: target)
+  }
+}

@@ -1,0 +1,122 @@
+import ArgumentParser
+import Foundation
+import MapCompiler
+import MapRuntime
+
+extension MapcCommand {
+  struct Run: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Migrate a JSON object store with a plan.",
+      discussion: """
+        Reads the store, checks it against the plan's source model, runs Core Data's three \
+        passes (create instances, relationships, validation), and only then writes the new \
+        store: to a temporary file in the target folder, flushed to disk and renamed over the \
+        target. A failed or interrupted run leaves the input store and any existing output \
+        untouched. PLAN may also be a mapping XML file, compiled in memory first. Exit status: \
+        0 migrated, 1 the mapping does not compile, 2 the run failed (nothing written), \
+        64 usage error.
+        """)
+
+    @Argument(help: "A plan written by `mapc compile`, or a mapping XML file.")
+    var plan: String
+
+    @Option(help: "The JSON store to migrate.")
+    var store: String
+
+    @Option(help: "Where to write the migrated store.")
+    var output: String?
+
+    @Flag(help: "Replace the input store with the migrated one.")
+    var inPlace = false
+
+    @Option(help: "With --in-place: keep the old store at this path.")
+    var backup: String?
+
+    @Flag(help: "Write the store without whitespace.")
+    var compact = false
+
+    @Flag(help: "Run every pass and validation but write nothing.")
+    var dryRun = false
+
+    @Option(help: "Stop after this many errors.")
+    var maxErrors = 50
+
+    @Flag(help: "No progress bar and no summary line.")
+    var quiet = false
+
+    func validate() throws {
+      let destinations = [output != nil, inPlace, dryRun].filter { $0 }.count
+      if destinations != 1 {
+        throw ValidationError("give exactly one of --output PATH, --in-place or --dry-run")
+      }
+      if backup != nil && !inPlace { throw ValidationError("--backup is only used with --in-place") }
+      if let output, Self.sameFile(output, store) {
+        throw ValidationError("--output is the input store; use --in-place to replace it")
+      }
+      if maxErrors < 1 { throw ValidationError("--max-errors must be at least 1") }
+    }
+
+    static func sameFile(_ a: String, _ b: String) -> Bool {
+      var sa = stat()
+      var sb = stat()
+      if stat(a, &sa) == 0 && stat(b, &sb) == 0 { return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino }
+      return URL(fileURLWithPath: a).standardizedFileURL == URL(fileURLWithPath: b).standardizedFileURL
+    }
+
+    func run() throws {
+      let migrationPlan = try loadPlan()
+      let out: MigrationRun.Output = dryRun ? .none : (inPlace ? .inPlace(backup: backup) : .file(output!))
+      let bar = quiet ? nil : ProgressBar.forStandardError()
+      var options = MigrationRun.Options(
+        output: out, style: compact ? .compact : .indented, maxErrors: maxErrors, now: Self.fixedNow())
+      if let bar {
+        options.progress = { pass, done, total in bar.update(pass.rawValue, done, total) }
+      }
+      let storePath = store
+      let result = Result { () throws(MigrationFailure) -> MigrationRun.Summary in
+        try MigrationRun.run(plan: migrationPlan, storePath: storePath, options: options)
+      }
+      bar?.finish()
+      switch result {
+      case .success(let summary):
+        if !quiet { FileHandle.standardError.write(Data((Self.summaryLine(summary) + "\n").utf8)) }
+      case .failure(let failure):
+        let text = failure.description + "\nmapc: note: nothing was written; \(store) is unchanged\n"
+        FileHandle.standardError.write(Data(text.utf8))
+        throw ExitCode(2)
+      }
+    }
+
+    private func loadPlan() throws -> MigrationPlan {
+      if plan.hasSuffix(".xml") {
+        let result = MappingCompilation.compile(mappingPath: plan)
+        DiagnosticOutput.printToStandardError(result.diagnostics)
+        guard let p = result.plan else { throw ExitCode(1) }
+        return p
+      }
+      do {
+        return try PlanReader.read(contentsOf: plan)
+      } catch {
+        FileHandle.standardError.write(Data("\(error.description) [\(error.code)]\n".utf8))
+        throw ExitCode(2)
+      }
+    }
+
+    /// `now()` is fixed so runs are reproducible: `SOURCE_DATE_EPOCH` (Unix seconds) when set,
+    /// else 2001-01-01T00:00:00Z.
+    static func fixedNow() -> Double {
+      if let s = ProcessInfo.processInfo.environment["SOURCE_DATE_EPOCH"], let v = Double(s) {
+        return v - 978_307_200
+      }
+      return 0
+    }
+
+    static func summaryLine(_ s: MigrationRun.Summary) -> String {
+      let read = s.read.reduce(0) { $0 + $1.count }
+      let created = s.created.filter { $0.count > 0 }.map { "\($0.entity) \($0.count)" }.joined(separator: ", ")
+      let time = String(format: "%.2f", s.seconds)
+      let target = s.writtenTo.map { "; wrote \($0)" } ?? "; dry run, nothing written"
+      return "mapc: migrated \(read) objects in \(time) s; created \(created.isEmpty ? "nothing" : created)\(target)"
+    }
+  }
+}

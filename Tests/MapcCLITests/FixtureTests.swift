@@ -1,0 +1,94 @@
+import Foundation
+import MapTestSupport
+import Testing
+
+/// One case of a fixture's `fixture.json` (contract §6).
+struct FixtureCase: CustomStringConvertible, Sendable {
+  var folder: URL
+  var mapping: String
+  var store: String
+  var expected: String?
+  var exitCode: Int32?
+  var stderrMentions: [String]
+  var description: String { "\(folder.lastPathComponent)/\(store)" }
+}
+
+/// Every case of every folder in ../shared/fixtures, so new fixtures run with no code change.
+func allFixtureCases() -> [FixtureCase] {
+  guard let root = SharedPaths.fixtures,
+    let folders = try? FileManager.default.contentsOfDirectory(at: root, includingPropertiesForKeys: nil)
+  else { return [] }
+  var cases: [FixtureCase] = []
+  for folder in folders.sorted(by: { $0.path < $1.path }) {
+    let spec = folder.appendingPathComponent("fixture.json")
+    guard let data = try? Data(contentsOf: spec),
+      let json = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+      let mapping = json["mapping"] as? String, let list = json["cases"] as? [[String: Any]]
+    else { continue }
+    for c in list {
+      guard let store = c["store"] as? String else { continue }
+      cases.append(
+        FixtureCase(
+          folder: folder, mapping: mapping, store: store, expected: c["expected"] as? String,
+          exitCode: (c["exitCode"] as? Int).map(Int32.init), stderrMentions: c["stderrMentions"] as? [String] ?? []))
+    }
+  }
+  return cases
+}
+
+@Suite(.enabled(if: SharedPaths.fixtures != nil, Comment(rawValue: SharedPaths.absentMessage)))
+struct FixtureTests {
+  @Test func fixturesArePresent() {
+    // The contract's two fixtures must be found; more may be added.
+    let names = Set(allFixtureCases().map { $0.folder.lastPathComponent })
+    #expect(names.isSuperset(of: ["diary", "songbook"]))
+  }
+
+  @Test(arguments: allFixtureCases())
+  func fixtureCase(_ c: FixtureCase) throws {
+    let work = URL(fileURLWithPath: FileManagerTemp.path("fixture"))
+    try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+    defer { FileManagerTemp.remove(work.path) }
+    let plan = work.appendingPathComponent("p.cdm").path
+    let compile = runMapc(["compile", c.folder.appendingPathComponent(c.mapping).path, "-o", plan])
+    #expect(compile.exitCode == 0, "compile failed: \(compile.stderr)")
+    guard compile.exitCode == 0 else { return }
+
+    let storePath = c.folder.appendingPathComponent(c.store).path
+    let storeBefore = try Data(contentsOf: URL(fileURLWithPath: storePath))
+    let out = work.appendingPathComponent("out.json").path
+    let run = runMapc(["run", plan, "--store", storePath, "--output", out])
+    #expect(try Data(contentsOf: URL(fileURLWithPath: storePath)) == storeBefore, "the input store changed")
+    if let expected = c.expected {
+      #expect(run.exitCode == 0, "run failed: \(run.stderr)")
+      let want = try Data(contentsOf: c.folder.appendingPathComponent(expected))
+      let got = (try? Data(contentsOf: URL(fileURLWithPath: out))) ?? Data()
+      #expect(got == want, "output differs from \(expected): \(firstDifference(got, want))")
+      // Running twice gives the same bytes.
+      let again = work.appendingPathComponent("again.json").path
+      _ = runMapc(["run", plan, "--store", storePath, "--output", again])
+      #expect((try? Data(contentsOf: URL(fileURLWithPath: again))) == got)
+    } else {
+      #expect(run.exitCode == c.exitCode ?? 2, "stderr: \(run.stderr)")
+      for text in c.stderrMentions {
+        #expect(run.stderr.contains(text), "stderr does not mention \(text): \(run.stderr)")
+      }
+      #expect(!FileManager.default.fileExists(atPath: out), "a failed run created the output file")
+    }
+    // No temporary files are left beside the output.
+    let leftovers = try FileManager.default.contentsOfDirectory(atPath: work.path).filter { $0.hasSuffix(".tmp") }
+    #expect(leftovers.isEmpty)
+  }
+}
+
+/// "line 12: got … expected …" for the first differing line.
+func firstDifference(_ a: Data, _ b: Data) -> String {
+  let la = String(decoding: a, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+  let lb = String(decoding: b, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+  for i in 0..<max(la.count, lb.count) {
+    let x = i < la.count ? String(la[i]) : "<end>"
+    let y = i < lb.count ? String(lb[i]) : "<end>"
+    if x != y { return "line \(i + 1): got \(x) expected \(y)" }
+  }
+  return "same"
+}
