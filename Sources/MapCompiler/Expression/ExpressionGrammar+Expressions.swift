@@ -68,7 +68,10 @@ extension ExpressionGrammar {
   /// unary ::= "-" number | "-" unary | postfix. A minus directly before a numeric literal is
   /// part of the literal; any other is `from:subtract:(0, x)`.
   mutating func parseUnary() throws(ExpressionSyntaxError) -> Expression {
-    guard current.isSymbol(.minus) else { return try parsePostfix(try parsePrimary()) }
+    guard current.isSymbol(.minus) else {
+      let primary = try parsePrimary()
+      return try parsePostfix(primary)
+    }
     let minus = advance()
     if case .number(let literal) = current.kind {
       let number = advance()

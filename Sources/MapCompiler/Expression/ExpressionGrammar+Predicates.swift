@@ -11,9 +11,11 @@ extension ExpressionGrammar {
 
   /// A whole predicate: an OR-list that must be a predicate.
   mutating func parsePredicateArgument() throws(ExpressionSyntaxError) -> Predicate {
-    try requirePredicate(try parseOr())
+    let parsed = try parseOr()
+    return try requirePredicate(parsed)
   }
 
+  /// (Call it with an already evaluated argument: `self` is read before the arguments are.)
   func requirePredicate(_ parsed: PredicateOrExpression) throws(ExpressionSyntaxError) -> Predicate {
     switch parsed {
     case .predicate(let predicate):
@@ -39,7 +41,8 @@ extension ExpressionGrammar {
     var operands = [try requirePredicate(first)]
     while atOr {
       advance()
-      operands.append(try requirePredicate(try parseAnd()))
+      let next = try parseAnd()
+      operands.append(try requirePredicate(next))
     }
     let span = operands[0].span.union(operands[operands.count - 1].span)
     return .predicate(Predicate(.or(operands), span: span))
@@ -52,7 +55,8 @@ extension ExpressionGrammar {
     var operands = [try requirePredicate(first)]
     while atAnd {
       advance()
-      operands.append(try requirePredicate(try parseNot()))
+      let next = try parseNot()
+      operands.append(try requirePredicate(next))
     }
     let span = operands[0].span.union(operands[operands.count - 1].span)
     return .predicate(Predicate(.and(operands), span: span))
@@ -64,7 +68,8 @@ extension ExpressionGrammar {
     let not = advance()
     try descend()
     defer { depth -= 1 }
-    let operand = try requirePredicate(try parseNot())
+    let parsed = try parseNot()
+    let operand = try requirePredicate(parsed)
     return .predicate(Predicate(.not(operand), span: span(from: not.span)))
   }
 
