@@ -99,24 +99,34 @@ extension ExpressionGrammar {
   }
 
   /// postfix ::= primary { "." key | "[" subscript "]" }
+  ///
+  /// Consecutive keys make one key path; keys after a key path extend it (`(a.b).c` is `a.b.c`).
   mutating func parsePostfix(_ base: Expression) throws(ExpressionSyntaxError) -> Expression {
     var result = base
+    var keyBase = base
+    var components: [String] = []  // keys read since `keyBase`, not yet in `result`
     let savedDepth = depth
     defer { depth = savedDepth }
     while true {
       if current.isSymbol(.dot) {
         advance()
         let component = try parseKeyComponent()
-        if case .keyPath(let keyBase, var components) = result.kind {
-          components.append(component)
+        if components.isEmpty {
+          if case .keyPath(let existingBase, let existing) = result.kind {
+            keyBase = existingBase
+            components = existing
+          } else {
+            try descend()
+            keyBase = result
+          }
+        }
+        components.append(component)
+      } else if current.isSymbol(.leftBracket) {
+        if !components.isEmpty {
           result = Expression(
             .keyPath(base: keyBase, components: components), span: span(from: result.span))
-        } else {
-          try descend()
-          result = Expression(
-            .keyPath(base: result, components: [component]), span: span(from: result.span))
+          components = []
         }
-      } else if current.isSymbol(.leftBracket) {
         let open = advance()
         try descend()
         let subscript_: Expression.Subscript
@@ -131,9 +141,14 @@ extension ExpressionGrammar {
         _ = try expectClosing(.rightBracket, opener: open, "[")
         result = Expression(.index(base: result, subscript_), span: span(from: result.span))
       } else {
-        return result
+        break
       }
     }
+    if !components.isEmpty {
+      result = Expression(
+        .keyPath(base: keyBase, components: components), span: span(from: result.span))
+    }
+    return result
   }
 
   private static let symbolicSubscripts: [String: Expression.Subscript] = [
