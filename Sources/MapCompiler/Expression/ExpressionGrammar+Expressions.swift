@@ -1,17 +1,21 @@
 import MapRuntime
 
+typealias TallExpression = Tall<Expression>
+
 /// Expression productions: assignment, binary operators, unary minus, postfix key paths and
 /// subscripts, primaries.
 extension ExpressionGrammar {
   /// expression ::= variable ":=" expression | binary
-  mutating func parseExpression() throws(ExpressionSyntaxError) -> Expression {
+  mutating func parseExpression() throws(ExpressionSyntaxError) -> TallExpression {
     try descend()
-    defer { depth -= 1 }
+    defer { nesting -= 1 }
     if case .variable(let name) = current.kind, peek(1).isSymbol(.assign) {
       let start = advance().span
       advance()
       let value = try parseExpression()
-      return Expression(.assignment(variable: name, value: value), span: span(from: start))
+      return try tall(
+        Expression(.assignment(variable: name, value: value.node), span: span(from: start)),
+        span: span(from: start), over: value.height)
     }
     return try parseBinary(minimumLevel: 1, leading: nil)
   }
@@ -39,35 +43,34 @@ extension ExpressionGrammar {
 
   /// Operators of `minimumLevel` or tighter. `leading`, when given, is an already parsed
   /// parenthesized primary that starts the expression.
-  mutating func parseBinary(minimumLevel: Int, leading: Expression?)
-    throws(ExpressionSyntaxError) -> Expression
+  mutating func parseBinary(minimumLevel: Int, leading: TallExpression?)
+    throws(ExpressionSyntaxError) -> TallExpression
   {
-    var lhs: Expression
+    var lhs: TallExpression
     if let leading {
       lhs = try parsePostfix(leading)
     } else {
       lhs = try parseUnary()
     }
-    let savedDepth = depth
-    defer { depth = savedDepth }
     while let (level, kind) = binaryOperator(current), level >= minimumLevel {
       advance()
-      try descend()  // each operator of a chain makes the tree one level deeper
       let rhs = try parseBinary(minimumLevel: level + 1, leading: nil)
-      let span = lhs.span.union(rhs.span)
+      let span = lhs.node.span.union(rhs.node.span)
+      let node: Expression
       switch kind {
       case .function(let name):
-        lhs = Expression(.function(name: name, arguments: [lhs, rhs]), span: span)
+        node = Expression(.function(name: name, arguments: [lhs.node, rhs.node]), span: span)
       case .set(let op):
-        lhs = Expression(.setOperation(op, lhs, rhs), span: span)
+        node = Expression(.setOperation(op, lhs.node, rhs.node), span: span)
       }
+      lhs = try tall(node, span: span, over: lhs.height, rhs.height)
     }
     return lhs
   }
 
   /// unary ::= "-" number | "-" unary | postfix. A minus directly before a numeric literal is
   /// part of the literal; any other is `from:subtract:(0, x)`.
-  mutating func parseUnary() throws(ExpressionSyntaxError) -> Expression {
+  mutating func parseUnary() throws(ExpressionSyntaxError) -> TallExpression {
     guard current.isSymbol(.minus) else {
       let primary = try parsePrimary()
       return try parsePostfix(primary)
@@ -76,14 +79,18 @@ extension ExpressionGrammar {
     if case .number(let literal) = current.kind {
       let number = advance()
       let constant = try constant(of: literal, negative: true, at: minus.span.union(number.span))
-      return try parsePostfix(Expression(.constant(constant), span: span(from: minus.span)))
+      let node = Expression(.constant(constant), span: span(from: minus.span))
+      return try parsePostfix(Tall(node: node, height: 1))
     }
     try descend()
-    defer { depth -= 1 }
+    defer { nesting -= 1 }
     let operand = try parseUnary()
-    return Expression(
-      .function(name: "from:subtract:", arguments: [.constant(.integer(0)), operand]),
-      span: span(from: minus.span))
+    let span = span(from: minus.span)
+    return try tall(
+      Expression(
+        .function(name: "from:subtract:", arguments: [.constant(.integer(0)), operand.node]),
+        span: span),
+      span: span, over: 1, operand.height)
   }
 
   func constant(of literal: NumberLiteral, negative: Bool, at span: SourceSpan)
@@ -101,54 +108,72 @@ extension ExpressionGrammar {
   /// postfix ::= primary { "." key | "[" subscript "]" }
   ///
   /// Consecutive keys make one key path; keys after a key path extend it (`(a.b).c` is `a.b.c`).
-  mutating func parsePostfix(_ base: Expression) throws(ExpressionSyntaxError) -> Expression {
+  mutating func parsePostfix(_ base: TallExpression) throws(ExpressionSyntaxError)
+    -> TallExpression
+  {
     var result = base
     var keyBase = base
     var components: [String] = []  // keys read since `keyBase`, not yet in `result`
-    let savedDepth = depth
-    defer { depth = savedDepth }
     while true {
       if current.isSymbol(.dot) {
         advance()
         let component = try parseKeyComponent()
         if components.isEmpty {
-          if case .keyPath(let existingBase, let existing) = result.kind {
-            keyBase = existingBase
+          if case .keyPath(let existingBase, let existing) = result.node.kind {
+            keyBase = Tall(node: existingBase, height: result.height - 1)
             components = existing
           } else {
-            try descend()
             keyBase = result
           }
         }
         components.append(component)
       } else if current.isSymbol(.leftBracket) {
         if !components.isEmpty {
-          result = Expression(
-            .keyPath(base: keyBase, components: components), span: span(from: result.span))
+          result = try keyPath(keyBase, components, start: result.node.span)
           components = []
         }
-        let open = advance()
-        try descend()
-        let subscript_: Expression.Subscript
-        if case .keyword(let word) = current.kind, peek(1).isSymbol(.rightBracket),
-          let symbolic = Self.symbolicSubscripts[word]
-        {
-          advance()
-          subscript_ = symbolic
-        } else {
-          subscript_ = .expression(try parseExpression())
-        }
-        _ = try expectClosing(.rightBracket, opener: open, "[")
-        result = Expression(.index(base: result, subscript_), span: span(from: result.span))
+        result = try parseSubscript(of: result)
       } else {
         break
       }
     }
     if !components.isEmpty {
-      result = Expression(
-        .keyPath(base: keyBase, components: components), span: span(from: result.span))
+      result = try keyPath(keyBase, components, start: result.node.span)
     }
     return result
+  }
+
+  private func keyPath(_ base: TallExpression, _ components: [String], start: SourceSpan)
+    throws(ExpressionSyntaxError) -> TallExpression
+  {
+    let span = span(from: start)
+    return try tall(
+      Expression(.keyPath(base: base.node, components: components), span: span),
+      span: span, over: base.height)
+  }
+
+  /// `[index]`, `[FIRST]`, `[LAST]`, `[SIZE]` after `base`; `current` is the `[`.
+  private mutating func parseSubscript(of base: TallExpression) throws(ExpressionSyntaxError)
+    -> TallExpression
+  {
+    let open = advance()
+    let subscript_: Expression.Subscript
+    var indexHeight = 0
+    if case .keyword(let word) = current.kind, peek(1).isSymbol(.rightBracket),
+      let symbolic = Self.symbolicSubscripts[word]
+    {
+      advance()
+      subscript_ = symbolic
+    } else {
+      let index = try parseExpression()
+      subscript_ = .expression(index.node)
+      indexHeight = index.height
+    }
+    try expectClosing(.rightBracket, opener: open, "[")
+    let span = span(from: base.node.span)
+    return try tall(
+      Expression(.index(base: base.node, subscript_), span: span),
+      span: span, over: base.height, indexHeight)
   }
 
   private static let symbolicSubscripts: [String: Expression.Subscript] = [
@@ -177,19 +202,19 @@ extension ExpressionGrammar {
   }
 
   /// primary ::= literal | variable | key | "@op" | SELF | call | "(" expression ")" | aggregate
-  mutating func parsePrimary() throws(ExpressionSyntaxError) -> Expression {
+  mutating func parsePrimary() throws(ExpressionSyntaxError) -> TallExpression {
     let token = current
     switch token.kind {
     case .number(let literal):
       advance()
-      return Expression(
-        .constant(try constant(of: literal, negative: false, at: token.span)), span: token.span)
+      let constant = try constant(of: literal, negative: false, at: token.span)
+      return Tall(node: Expression(.constant(constant), span: token.span), height: 1)
     case .string(let value):
       advance()
-      return Expression(.constant(.string(value)), span: token.span)
+      return Tall(node: Expression(.constant(.string(value)), span: token.span), height: 1)
     case .variable(let name):
       advance()
-      return Expression(.variable(name), span: token.span)
+      return Tall(node: Expression(.variable(name), span: token.span), height: 1)
     case .identifier(let name):
       advance()
       if current.isSymbol(.leftParen) { return try parseBuiltinCall(name: name, nameToken: token) }
@@ -206,7 +231,7 @@ extension ExpressionGrammar {
     case .symbol(.leftParen):
       advance()
       let inner = try parseExpression()
-      _ = try expectClosing(.rightParen, opener: token, "(")
+      try expectClosing(.rightParen, opener: token, "(")
       return inner
     case .symbol(.leftBrace):
       return try parseAggregate()
@@ -215,12 +240,14 @@ extension ExpressionGrammar {
     }
   }
 
-  private static func key(_ name: String, span: SourceSpan) -> Expression {
-    Expression(.keyPath(base: Expression(.evaluatedObject, span: span), components: [name]), span: span)
+  private static func key(_ name: String, span: SourceSpan) -> TallExpression {
+    let node = Expression(
+      .keyPath(base: Expression(.evaluatedObject, span: span), components: [name]), span: span)
+    return Tall(node: node, height: 2)
   }
 
   private mutating func parseKeywordPrimary(_ word: String) throws(ExpressionSyntaxError)
-    -> Expression
+    -> TallExpression
   {
     let token = current
     let kind: Expression.Kind
@@ -237,21 +264,24 @@ extension ExpressionGrammar {
       throw unexpected("an expression")
     }
     advance()
-    return Expression(kind, span: token.span)
+    return Tall(node: Expression(kind, span: token.span), height: 1)
   }
 
   /// aggregate ::= "{" [ expression { "," expression } ] "}"
-  private mutating func parseAggregate() throws(ExpressionSyntaxError) -> Expression {
+  private mutating func parseAggregate() throws(ExpressionSyntaxError) -> TallExpression {
     let open = advance()
     var elements: [Expression] = []
+    var height = 0
     if !current.isSymbol(.rightBrace) {
-      elements.append(try parseExpression())
-      while current.isSymbol(.comma) {
-        advance()
-        elements.append(try parseExpression())
-      }
+      repeat {
+        if !elements.isEmpty { advance() }
+        let element = try parseExpression()
+        elements.append(element.node)
+        height = max(height, element.height)
+      } while current.isSymbol(.comma)
     }
-    _ = try expectClosing(.rightBrace, opener: open, "{")
-    return Expression(.aggregate(elements), span: span(from: open.span))
+    try expectClosing(.rightBrace, opener: open, "{")
+    let span = span(from: open.span)
+    return try tall(Expression(.aggregate(elements), span: span), span: span, over: height)
   }
 }

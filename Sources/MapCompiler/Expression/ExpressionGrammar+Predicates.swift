@@ -1,22 +1,26 @@
 import MapRuntime
 
+typealias TallPredicate = Tall<Predicate>
+
 /// Predicate productions. A parenthesis in predicate position may hold either a predicate or
 /// the start of an expression (`(a + b) * 2 > 3`); `parseOr` returns whichever it found and the
 /// caller decides, so no backtracking is needed.
 extension ExpressionGrammar {
   enum PredicateOrExpression {
-    case predicate(Predicate)
-    case expression(Expression)
+    case predicate(TallPredicate)
+    case expression(TallExpression)
   }
 
   /// A whole predicate: an OR-list that must be a predicate.
-  mutating func parsePredicateArgument() throws(ExpressionSyntaxError) -> Predicate {
+  mutating func parsePredicateArgument() throws(ExpressionSyntaxError) -> TallPredicate {
     let parsed = try parseOr()
     return try requirePredicate(parsed)
   }
 
   /// (Call it with an already evaluated argument: `self` is read before the arguments are.)
-  func requirePredicate(_ parsed: PredicateOrExpression) throws(ExpressionSyntaxError) -> Predicate {
+  func requirePredicate(_ parsed: PredicateOrExpression) throws(ExpressionSyntaxError)
+    -> TallPredicate
+  {
     switch parsed {
     case .predicate(let predicate):
       return predicate
@@ -24,7 +28,7 @@ extension ExpressionGrammar {
       throw ExpressionSyntaxError(
         .syntax,
         "expected a comparison operator (==, !=, <, <=, >, >=, IN, CONTAINS, BEGINSWITH, "
-          + "ENDSWITH, LIKE, MATCHES, BETWEEN) after '\(excerpt(expression.span))' "
+          + "ENDSWITH, LIKE, MATCHES, BETWEEN) after '\(excerpt(expression.node.span))' "
           + "but found \(current.quoted)",
         span: current.span)
     }
@@ -44,8 +48,7 @@ extension ExpressionGrammar {
       let next = try parseAnd()
       operands.append(try requirePredicate(next))
     }
-    let span = operands[0].span.union(operands[operands.count - 1].span)
-    return .predicate(Predicate(.or(operands), span: span))
+    return .predicate(try compound(operands, or: true))
   }
 
   /// and ::= not { ("AND" | "&&") not }
@@ -58,8 +61,16 @@ extension ExpressionGrammar {
       let next = try parseNot()
       operands.append(try requirePredicate(next))
     }
-    let span = operands[0].span.union(operands[operands.count - 1].span)
-    return .predicate(Predicate(.and(operands), span: span))
+    return .predicate(try compound(operands, or: false))
+  }
+
+  private func compound(_ operands: [TallPredicate], or: Bool) throws(ExpressionSyntaxError)
+    -> TallPredicate
+  {
+    let span = operands[0].node.span.union(operands[operands.count - 1].node.span)
+    let nodes = operands.map(\.node)
+    let predicate = Predicate(or ? .or(nodes) : .and(nodes), span: span)
+    return try tall(predicate, span: span, over: operands.map(\.height).max() ?? 0)
   }
 
   /// not ::= ("NOT" | "!") not | primaryPredicate
@@ -67,10 +78,12 @@ extension ExpressionGrammar {
     guard atNot else { return try parsePrimaryPredicate() }
     let not = advance()
     try descend()
-    defer { depth -= 1 }
+    defer { nesting -= 1 }
     let parsed = try parseNot()
     let operand = try requirePredicate(parsed)
-    return .predicate(Predicate(.not(operand), span: span(from: not.span)))
+    let span = span(from: not.span)
+    return .predicate(
+      try tall(Predicate(.not(operand.node), span: span), span: span, over: operand.height))
   }
 
   /// primaryPredicate ::= TRUEPREDICATE | FALSEPREDICATE | "(" or ")" | comparison
@@ -81,30 +94,19 @@ extension ExpressionGrammar {
     switch token.kind {
     case .keyword("TRUEPREDICATE"), .keyword("FALSEPREDICATE"):
       advance()
-      return .predicate(Predicate(.constant(token.isKeyword("TRUEPREDICATE")), span: token.span))
+      let predicate = Predicate(.constant(token.isKeyword("TRUEPREDICATE")), span: token.span)
+      return .predicate(Tall(node: predicate, height: 1))
     case .keyword("ANY"), .keyword("SOME"), .keyword("ALL"), .keyword("NONE"):
-      advance()
-      let modifier: ComparisonModifier =
-        switch token.kind {
-        case .keyword("ALL"): .all
-        case .keyword("NONE"): .none
-        default: .any
-        }
-      let lhs = try parseExpression()
-      guard case .predicate(let predicate) = try parseComparison(lhs: lhs, modifier: modifier, start: token.span)
-      else {
-        throw unexpected("a comparison operator after '\(excerpt(span(from: token.span)))'")
-      }
-      return .predicate(predicate)
+      return try parseModifiedComparison()
     case .symbol(.leftParen):
       advance()
       try descend()
-      defer { depth -= 1 }
+      defer { nesting -= 1 }
       let inner = try parseOr()
-      _ = try expectClosing(.rightParen, opener: token, "(")
+      try expectClosing(.rightParen, opener: token, "(")
       switch inner {
-      case .predicate(let predicate):
-        return .predicate(predicate)
+      case .predicate:
+        return inner
       case .expression(let expression):
         // A parenthesized expression: it may go on (`(a + b) * 2`) and be compared.
         let lhs = try parseBinary(minimumLevel: 1, leading: expression)
@@ -112,8 +114,27 @@ extension ExpressionGrammar {
       }
     default:
       let lhs = try parseExpression()
-      return try parseComparison(lhs: lhs, modifier: .direct, start: lhs.span)
+      return try parseComparison(lhs: lhs, modifier: .direct, start: lhs.node.span)
     }
+  }
+
+  /// `ANY|SOME|ALL|NONE lhs op rhs`; `current` is the modifier.
+  private mutating func parseModifiedComparison() throws(ExpressionSyntaxError)
+    -> PredicateOrExpression
+  {
+    let token = advance()
+    let modifier: ComparisonModifier =
+      switch token.kind {
+      case .keyword("ALL"): .all
+      case .keyword("NONE"): .none
+      default: .any
+      }
+    let lhs = try parseExpression()
+    let result = try parseComparison(lhs: lhs, modifier: modifier, start: token.span)
+    guard case .predicate = result else {
+      throw unexpected("a comparison operator after '\(excerpt(span(from: token.span)))'")
+    }
+    return result
   }
 
   func comparisonOperator(_ token: ExpressionToken) -> ComparisonOperator? {
@@ -137,14 +158,18 @@ extension ExpressionGrammar {
 
   /// `lhs op[options] rhs` when a comparison operator follows `lhs`; otherwise `lhs` itself.
   private mutating func parseComparison(
-    lhs: Expression, modifier: ComparisonModifier, start: SourceSpan
+    lhs: TallExpression, modifier: ComparisonModifier, start: SourceSpan
   ) throws(ExpressionSyntaxError) -> PredicateOrExpression {
     guard let op = comparisonOperator(current) else { return .expression(lhs) }
     let opToken = advance()
     let options = try parseOptions(for: op, opToken: opToken)
     let rhs = try parseExpression()
-    let comparison = Comparison(lhs: lhs, op: op, rhs: rhs, modifier: modifier, options: options)
-    return .predicate(Predicate(.comparison(comparison), span: span(from: start)))
+    let comparison = Comparison(
+      lhs: lhs.node, op: op, rhs: rhs.node, modifier: modifier, options: options)
+    let span = span(from: start)
+    return .predicate(
+      try tall(
+        Predicate(.comparison(comparison), span: span), span: span, over: lhs.height, rhs.height))
   }
 
   /// `[c]`, `[d]`, `[n]` and their combinations, right after the operator.
@@ -184,7 +209,7 @@ extension ExpressionGrammar {
       options.insert(option)
     }
     advance()
-    _ = try expectClosing(.rightBracket, opener: open, "[")
+    try expectClosing(.rightBracket, opener: open, "[")
     return options
   }
 }

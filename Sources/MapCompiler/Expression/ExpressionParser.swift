@@ -4,36 +4,51 @@ import MapRuntime
 /// `FUNCTION($manager, "…", …)`, `image != nil`). The language is specified in
 /// `Specs/expressions.md`; errors carry a stable rule id and UTF-8 byte offsets.
 public enum ExpressionParser {
-  /// The deepest nesting accepted: parentheses, calls, brackets, unary operators and each
-  /// operator of a chain of binary operators count one level.
-  public static let maxDepth = 200
+  /// The highest tree accepted: a constant, variable or `SELF` is one level, every other node
+  /// one more than its highest child. Printing keeps the tree, so every accepted text prints to
+  /// a text that is accepted again.
+  public static let maxDepth = 100
+  /// The deepest syntactic nesting accepted (parentheses, arguments, operands, `NOT`, unary
+  /// minus): it bounds the parser's recursion. Canonical text of a tree of height `maxDepth`
+  /// nests at most `2 × maxDepth + 4` levels.
+  public static let maxNesting = 2 * maxDepth + 8
   /// The longest text accepted, in UTF-8 bytes.
   public static let maxInputBytes = 65_536
 
   /// Parses one expression that fills the whole of `text`.
   public static func parseExpression(_ text: String) throws(ExpressionSyntaxError) -> Expression {
     var grammar = try ExpressionGrammar(text)
-    let expression = try grammar.parseExpression()
-    try grammar.expectEnd(of: "expression")
-    return expression
+    return try grammar.withSufficientStack { grammar throws(ExpressionSyntaxError) in
+      let expression = try grammar.parseExpression()
+      try grammar.expectEnd(of: "expression")
+      return expression.node
+    }
   }
 
   /// Parses one predicate that fills the whole of `text`.
   public static func parsePredicate(_ text: String) throws(ExpressionSyntaxError) -> Predicate {
     var grammar = try ExpressionGrammar(text)
-    let predicate = try grammar.parsePredicateArgument()
-    try grammar.expectEnd(of: "predicate")
-    return predicate
+    return try grammar.withSufficientStack { grammar throws(ExpressionSyntaxError) in
+      let predicate = try grammar.parsePredicateArgument()
+      try grammar.expectEnd(of: "predicate")
+      return predicate.node
+    }
   }
+}
+
+/// A parsed node and the height of its tree.
+struct Tall<Node> {
+  var node: Node
+  var height: Int
 }
 
 /// The recursive-descent parser over the tokens of one text. The grammar productions live in
 /// the `ExpressionGrammar+…` files.
-struct ExpressionGrammar {
+struct ExpressionGrammar: Sendable {
   let text: String
   let tokens: [ExpressionToken]
   var index = 0
-  var depth = 0
+  var nesting = 0
 
   init(_ text: String) throws(ExpressionSyntaxError) {
     let length = text.utf8.count
@@ -50,6 +65,54 @@ struct ExpressionGrammar {
         .empty, "expected an expression but the text is empty",
         span: SourceSpan(start: 0, end: length))
     }
+  }
+
+  // MARK: - Stack
+
+  /// Texts that can nest at most this deep are parsed on the caller's thread. An unoptimized
+  /// build uses up to about 22 KiB of stack per level, so this stays under 200 KiB.
+  static let inlineNestingLimit = 8
+  /// The stack of the thread that parses other texts: `maxNesting` levels of the largest
+  /// frames of an unoptimized build take about 5 MiB.
+  static let parserStackBytes = 32 << 20
+
+  /// An upper bound of the nesting `text` can reach: every level is entered right after one
+  /// of these tokens (or at the start).
+  var nestingBound: Int {
+    1 + tokens.count { token in
+      switch token.kind {
+      case .symbol(let symbol):
+        switch symbol {
+        case .leftParen, .leftBracket, .leftBrace, .comma, .assign, .minus, .not, .equal,
+          .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual:
+          true
+        default: false
+        }
+      case .keyword(let word):
+        ["NOT", "ANY", "SOME", "ALL", "NONE", "IN", "CONTAINS", "BEGINSWITH", "ENDSWITH", "LIKE",
+         "MATCHES", "BETWEEN"].contains(word)
+      default: false
+      }
+    }
+  }
+
+  /// Runs `body` on this thread for short texts, otherwise on a thread with a large stack, so
+  /// that deep nesting fails with `expr-too-deep` whatever the caller's stack size.
+  mutating func withSufficientStack<T: Sendable>(
+    _ body: @escaping @Sendable (inout ExpressionGrammar) throws(ExpressionSyntaxError) -> T
+  ) throws(ExpressionSyntaxError) -> T {
+    if nestingBound <= Self.inlineNestingLimit { return try body(&self) }
+    let start = self
+    let result = LargeStackThread.run(stackBytes: Self.parserStackBytes) {
+      () -> Result<T, ExpressionSyntaxError> in
+      var grammar = start
+      do throws(ExpressionSyntaxError) {
+        return .success(try body(&grammar))
+      } catch {
+        return .failure(error)
+      }
+    }
+    return try result.get()
   }
 
   // MARK: - Token access
@@ -84,6 +147,35 @@ struct ExpressionGrammar {
     return String(full.prefix(37)) + "..."
   }
 
+  // MARK: - Building nodes
+
+  /// A node over children of the given heights; fails when the tree gets too high.
+  func tall<Node>(_ node: Node, span: SourceSpan, over heights: Int...)
+    throws(ExpressionSyntaxError) -> Tall<Node>
+  {
+    let height = 1 + (heights.max() ?? 0)
+    guard height <= ExpressionParser.maxDepth else { throw tooDeep(span) }
+    return Tall(node: node, height: height)
+  }
+
+  func tooDeep(_ span: SourceSpan) -> ExpressionSyntaxError {
+    ExpressionSyntaxError(
+      .tooDeep,
+      "the expression is nested more than \(ExpressionParser.maxDepth) levels deep",
+      span: span)
+  }
+
+  /// Enters one more level of syntactic nesting; fails beyond `ExpressionParser.maxNesting`.
+  mutating func descend() throws(ExpressionSyntaxError) {
+    nesting += 1
+    if nesting > ExpressionParser.maxNesting {
+      throw ExpressionSyntaxError(
+        .tooDeep,
+        "the text is nested more than \(ExpressionParser.maxNesting) levels deep",
+        span: current.span)
+    }
+  }
+
   // MARK: - Errors and expectations
 
   /// "expected X but found Y" at the current token.
@@ -102,14 +194,18 @@ struct ExpressionGrammar {
   /// Consumes the `closer` that matches `opener`, or fails with a note at the opener.
   mutating func expectClosing(
     _ closer: ExpressionToken.Symbol, opener: ExpressionToken, _ openerText: String
-  ) throws(ExpressionSyntaxError) -> ExpressionToken {
-    guard current.isSymbol(closer) else {
-      throw ExpressionSyntaxError(
-        .syntax,
-        "expected '\(closer.rawValue)' to close '\(openerText)' but found \(current.quoted)",
-        span: current.span, notes: [.init("'\(openerText)' opened here", span: opener.span)])
-    }
-    return advance()
+  ) throws(ExpressionSyntaxError) {
+    guard current.isSymbol(closer) else { throw unclosed(closer, opener: opener, openerText) }
+    advance()
+  }
+
+  func unclosed(_ closer: ExpressionToken.Symbol, opener: ExpressionToken, _ openerText: String)
+    -> ExpressionSyntaxError
+  {
+    ExpressionSyntaxError(
+      .syntax,
+      "expected '\(closer.rawValue)' to close '\(openerText)' but found \(current.quoted)",
+      span: current.span, notes: [.init("'\(openerText)' opened here", span: opener.span)])
   }
 
   func expectEnd(of what: String) throws(ExpressionSyntaxError) {
@@ -119,17 +215,6 @@ struct ExpressionGrammar {
         message += "; a comparison is a predicate, not an expression"
       }
       throw ExpressionSyntaxError(.trailingInput, message, span: current.span)
-    }
-  }
-
-  /// Enters one more level of nesting; fails beyond `ExpressionParser.maxDepth`.
-  mutating func descend() throws(ExpressionSyntaxError) {
-    depth += 1
-    if depth > ExpressionParser.maxDepth {
-      throw ExpressionSyntaxError(
-        .tooDeep,
-        "the text is nested more than \(ExpressionParser.maxDepth) levels deep",
-        span: current.span)
     }
   }
 }

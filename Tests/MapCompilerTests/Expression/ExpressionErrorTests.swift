@@ -115,8 +115,12 @@ import Testing
     e("@", .syntax, 0),
     e("a ANY b", .trailingInput, 2),
     e(String(repeating: "x", count: ExpressionParser.maxInputBytes + 1), .tooLong, 0),
-    e(String(repeating: "(", count: 10_000) + "a", .tooDeep, 200),
-    p(String(repeating: "(", count: 10_000) + "a == 1", .tooDeep, 201),
+    // Nesting: the whole text is one level and each "(" one more; the 209th level fails at the
+    // token after its "(". In a predicate, the whole text does not count.
+    e(String(repeating: "(", count: 10_000) + "a", .tooDeep, 208),
+    p(String(repeating: "(", count: 10_000) + "a == 1", .tooDeep, 209),
+    // Height: `1` is one level and each `+ 1` one more; the 100th `+` makes the tree too high.
+    e("1" + String(repeating: " + 1", count: 150), .tooDeep, 0),
   ]
 
   @Test(arguments: cases)

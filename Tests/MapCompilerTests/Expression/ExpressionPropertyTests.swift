@@ -45,6 +45,29 @@ import Testing
     }
   }
 
+  /// Trees exactly as high as the limit print to text that parses back; one level more is
+  /// refused. (The canonical text of such trees nests up to twice as deep as the tree is high.)
+  @Test func treesAtTheHeightLimitRoundTrip() async {
+    let spines = Generator<Expression, Shrink.None<Expression>>(run: { rng in
+      var trees = RandomExpressionTrees(rng: SplitMix64(seed: rng.next()))
+      return trees.spine(height: ExpressionParser.maxDepth)
+    })
+    await propertyCheck(count: 60, input: spines) { tree in
+      #expect(tree.height == ExpressionParser.maxDepth)
+      let printed = tree.description
+      do {
+        #expect(try ExpressionParser.parseExpression(printed) == tree)
+      } catch {
+        Issue.record("\(printed) does not parse: \(error)")
+      }
+      let higher = Expression(.function(name: "abs:", arguments: [tree]))
+      let error = #expect(throws: ExpressionSyntaxError.self) {
+        try ExpressionParser.parseExpression(higher.description)
+      }
+      #expect(error?.rule == .tooDeep)
+    }
+  }
+
   static let pieces = [
     "a", "b", "$x", "(", ")", "{", "}", "[", "]", ",", ".", "+", "-", "*", "/", "**", "==", "=", "!=",
     "<", ">", "<=", "=>", "AND", "&&", "OR", "NOT", "!", "ANY", "ALL", "1", "2.5", "-3", "0x1F", "1e400",

@@ -38,7 +38,7 @@ struct RandomExpressionTrees<R: RandomNumberGenerator> {
     case 5:
       let value = Double(bitPattern: UInt64.random(in: .min ... .max, using: &rng))
       return .double(value.isFinite ? value : 0.5)
-    case 6: return .double(pick([0.1, 32.0, 1.8, -2.5, 1e100, 5e-324, 1.7976931348623157e308, 1e16, 1e15, 123456.789]))
+    case 6: return .double(pick([0.1, 32.0, 1.8, -2.5, 1e100, .leastNonzeroMagnitude, 1.7976931348623157e308, 1e16, 1e15, 123456.789]))
     case 7:
       // More digits than a Double keeps, or beyond Int64: stays exact text.
       let sign = chance(0.3) ? "-" : ""
@@ -186,5 +186,78 @@ extension Predicate {
     case .not(let p): [p]
     case .and(let list), .or(let list): list
     }
+  }
+}
+
+/// Trees of an exact height: a random chain of node kinds, each holding the chain so far in a
+/// random place and leaves elsewhere. They reach the height limit with every kind of nesting.
+extension RandomExpressionTrees {
+  mutating func spine(height target: Int) -> Expression {
+    var e: Expression = .constant(constant())
+    var p: Predicate? = nil  // when set, the chain's top is this predicate
+    while true {
+      if let predicate = p {
+        if predicate.height == target - 1 || chance(0.5) {
+          e = chance(0.5)
+            ? Expression(.ternary(condition: predicate, then: leaf(), else: leaf()))
+            : Expression(.subquery(collection: leaf(), variable: "x", predicate: predicate))
+          p = nil
+        } else {
+          switch int(0...2) {
+          case 0: p = Predicate(.not(predicate))
+          case 1: p = Predicate(.and(chance(0.5) ? [predicate, .truePredicate] : [.truePredicate, predicate]))
+          default: p = Predicate(.or(chance(0.5) ? [predicate, .truePredicate] : [.truePredicate, predicate]))
+          }
+        }
+      } else {
+        if e.height == target { return e }
+        if e.height < target - 1, chance(0.15) {
+          p = Predicate(.comparison(Comparison(lhs: e, op: .equal, rhs: leaf())))
+          continue
+        }
+        e = wrap(e)
+      }
+    }
+  }
+
+  /// `child` inside a new node one level higher.
+  private mutating func wrap(_ child: Expression) -> Expression {
+    switch int(0...11) {
+    case 0:
+      if case .keyPath = child.kind { return Expression(.index(base: child, .last)) }
+      return Expression(.keyPath(base: child, components: components()))
+    case 1: return Expression(.index(base: leaf(), .expression(child)))
+    case 2:
+      let name = pick(ExpressionSyntax.arithmeticOperators.keys.sorted())
+      return Expression(.function(name: name, arguments: chance(0.5) ? [child, leaf()] : [leaf(), child]))
+    case 3: return Expression(.function(name: "abs:", arguments: [child]))
+    case 4: return Expression(.selector(target: child, selector: "valueForKey:", arguments: [leaf()]))
+    case 5: return Expression(.aggregate([leaf(), child]))
+    case 6: return Expression(.fetch(request: leaf(), context: child, countOnly: false))
+    case 7: return Expression(.cast(value: child, type: "NSDate"))
+    case 8: return Expression(.assignment(variable: "v", value: child))
+    case 9:
+      return Expression(.setOperation(.union, chance(0.5) ? child : leaf(), chance(0.5) ? leaf() : child))
+    case 10: return Expression(.ternary(condition: .truePredicate, then: leaf(), else: child))
+    default: return Expression(.index(base: child, .expression(leaf())))
+    }
+  }
+}
+
+extension Expression {
+  /// 1 for a node without children, else 1 more than the highest child (predicates included).
+  var height: Int {
+    switch kind {
+    case .ternary(let condition, _, _): 1 + max(condition.height, children.map(\.height).max() ?? 0)
+    case .subquery(_, _, let predicate): 1 + max(predicate.height, children.map(\.height).max() ?? 0)
+    default: 1 + (children.map(\.height).max() ?? 0)
+    }
+  }
+}
+
+extension Predicate {
+  var height: Int {
+    if case .comparison(let c) = kind { return 1 + max(c.lhs.height, c.rhs.height) }
+    return 1 + (children.map(\.height).max() ?? 0)
   }
 }
