@@ -114,6 +114,11 @@ import Testing
     e("#1", .syntax, 0),
     e("@", .syntax, 0),
     e("a ANY b", .trailingInput, 2),
+    // The examples of Specs/expressions.md §8.
+    e("$a + \"abc", .unterminatedString, 5),
+    e("FUNCTION($s, \"valueForKey:\")", .arity, 13),
+    e("FUNCTION($s, valueForKey, 1)", .functionSelector, 13),
+    p("a ==[x] b", .unknownKeyword, 5),
     e(String(repeating: "x", count: ExpressionParser.maxInputBytes + 1), .tooLong, 0),
     // Nesting: the whole text is one level and each "(" one more; the 209th level fails at the
     // token after its "(". In a predicate, the whole text does not count.
