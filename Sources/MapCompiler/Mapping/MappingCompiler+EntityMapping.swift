@@ -45,7 +45,7 @@ extension MappingCompiler {
         var predicateText = "TRUEPREDICATE"
         if let filter = e.filter {
           predicateText = filter.text.trimmedXMLSpace
-          switch ExpressionSyntax.parsePredicate(predicateText) {
+          switch ExpressionParsing.parsePredicate(predicateText) {
           case .failure(let f):
             diagnostics.append(.error(f.id, f.message, at: filter.location(ofOffset: f.offset + leadingSpace(filter.text))))
           case .success(let p):
@@ -136,7 +136,7 @@ extension MappingCompiler {
       error("map-empty-expression", "the expression is empty", at: text.location)
       return nil
     }
-    switch ExpressionSyntax.parseExpression(body) {
+    switch ExpressionParsing.parseExpression(body) {
     case .success(let e): return e
     case .failure(let f):
       diagnostics.append(.error(f.id, f.message, at: text.location(ofOffset: f.offset)))

@@ -577,7 +577,7 @@ struct TypeChecker {
   /// A predicate written as a string literal (fetch requests, `<filter>`): parsed now, checked
   /// against the entity, and recorded so the runtime never parses text.
   mutating func checkPredicateString(_ predicateText: String, on selfType: StaticType, literal: Expression?) {
-    switch ExpressionSyntax.parsePredicate(predicateText) {
+    switch ExpressionParsing.parsePredicate(predicateText) {
     case .failure(let e):
       let at = literal.map { location($0.span) } ?? text.location
       // Point inside the string literal: one column past the opening quote.
