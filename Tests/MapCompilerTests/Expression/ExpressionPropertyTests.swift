@@ -1,3 +1,4 @@
+import MapTestSupport
 import MapCompiler
 import MapRuntime
 import PropertyBased

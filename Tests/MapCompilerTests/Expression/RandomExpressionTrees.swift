@@ -1,3 +1,4 @@
+import MapTestSupport
 import MapRuntime
 
 /// Random canonical trees (the shapes the parser produces, `Specs/expressions.md` "Canonical
@@ -145,19 +146,6 @@ struct RandomExpressionTrees<R: RandomNumberGenerator> {
   }
 }
 
-/// A small seeded generator, so a tree depends only on one number drawn from PropertyBased's
-/// generator (fixed seeds reproduce failures).
-struct SplitMix64: RandomNumberGenerator {
-  var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-}
 
 extension Expression {
   /// The expressions directly inside this one (for shrinking failed property cases).

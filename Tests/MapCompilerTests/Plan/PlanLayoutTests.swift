@@ -58,8 +58,9 @@ import Testing
       + [0, 0, 0]  // no expression source; no user info; no location
       + [0, 0]  // no relationship mappings, no location
     let mappings: [UInt8] = [1] + mapping
+    let predicates: [UInt8] = [0]  // no precompiled predicates
     var body: [UInt8] = []
-    for (tag, payload) in [strings, planInfo, sourceModel, destinationModel, sourceHashes, destinationHashes, mappings].enumerated() {
+    for (tag, payload) in [strings, planInfo, sourceModel, destinationModel, sourceHashes, destinationHashes, mappings, predicates].enumerated() {
       body += [UInt8(tag + 1), UInt8(payload.count)] + payload
     }
     return body

@@ -1,5 +1,0 @@
-import Testing
-
-@Suite struct MapCompilerTestsPlaceholder {
-  @Test func packageBuilds() { #expect(Bool(true)) }
-}

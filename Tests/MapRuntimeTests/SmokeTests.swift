@@ -1,5 +1,0 @@
-import Testing
-
-@Suite struct MapRuntimeTestsPlaceholder {
-  @Test func packageBuilds() { #expect(Bool(true)) }
-}

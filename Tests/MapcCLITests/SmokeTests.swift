@@ -1,5 +1,0 @@
-import Testing
-
-@Suite struct MapcCLITestsPlaceholder {
-  @Test func packageBuilds() { #expect(Bool(true)) }
-}
