@@ -116,6 +116,18 @@ import Testing
         == "[0,7,-7,10,99,100,-100,1000000,9223372036854775807,-9223372036854775808]")
   }
 
+  @Test func numberedStrings() {
+    let question = PreparedStringPrefix("Question/")
+    let odd = PreparedStringPrefix("a\"b\u{1}/")
+    var output = JSONOutput(style: .compact)
+    output.beginArray()
+    output.writeString(prefix: question, number: 1)
+    output.writeString(prefix: question, number: 1_312_603)
+    output.writeString(prefix: odd, number: -5)
+    output.endArray()
+    #expect(output.string == #"["Question/1","Question/1312603","a\"b\u0001/-5"]"#)
+  }
+
   /// Writes one small document through the structural calls.
   func writeSample(_ output: inout JSONOutput) throws {
     output.beginObject()
