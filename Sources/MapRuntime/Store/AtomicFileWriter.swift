@@ -17,7 +17,9 @@
 ///
 /// ```swift
 /// var file = try AtomicFileWriter(target: "out.json")
-/// var output = JSONOutput(fileDescriptor: file.fileDescriptor, path: file.targetPath, style: .indented)
+/// var output = JSONOutput(
+///   fileDescriptor: file.fileDescriptor, path: file.targetPath, style: .indented,
+///   startsWriteback: true)
 /// … write …
 /// try output.finishDocument()
 /// try file.commit()

@@ -230,7 +230,8 @@ import Testing
     let path = folder.path + "/out.json"
     let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
     #expect(fd >= 0)
-    var toFile = JSONOutput(fileDescriptor: fd, path: path, style: .indented, bufferCapacity: 4096)
+    var toFile = JSONOutput(
+      fileDescriptor: fd, path: path, style: .indented, bufferCapacity: 4096, startsWriteback: true)
     var toMemory = JSONOutput(style: .indented, initialCapacity: 64)
     let long = String(repeating: "long text é😀 \"quoted\" ", count: 700)
     func fill(_ o: inout JSONOutput) {

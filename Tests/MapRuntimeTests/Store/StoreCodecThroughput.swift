@@ -13,7 +13,8 @@ import Testing
 ///
 /// It reads the file, scans and validates it (best of three), then replays its tokens three
 /// times through an indented `JSONOutput` into a file beside the input (about three times the
-/// input size), reporting the write rate without and with the final fsync.
+/// input size), reporting the write rate without and with the final fsync, once without and
+/// once with early writeback.
 @Suite struct StoreCodecThroughput {
   static let storePath = ProcessInfo.processInfo.environment["MAPC_STORE_BENCH"]
 
@@ -57,10 +58,19 @@ import Testing
     }
     print(String(format: "scan+validate: %d tokens, best %.3f s = %.0f MB/s", tokens.count, best, megabytes / best))
 
-    let outputPath = path + ".bench-out.json"
+    for startsWriteback in [false, true] {
+      try writeReplay(tokens, input, to: path + ".bench-out.json", startsWriteback: startsWriteback)
+    }
+  }
+
+  func writeReplay(
+    _ tokens: [JSONToken], _ input: InputBytes, to outputPath: String, startsWriteback: Bool
+  ) throws {
     let writer = try AtomicFileWriter(target: outputPath)
-    start = Self.now()
-    var output = JSONOutput(fileDescriptor: writer.fileDescriptor, path: outputPath, style: .indented)
+    let start = Self.now()
+    var output = JSONOutput(
+      fileDescriptor: writer.fileDescriptor, path: outputPath, style: .indented,
+      startsWriteback: startsWriteback)
     input.withUnsafeBytes { raw in
       output.beginArray()
       for _ in 0..<3 {
@@ -91,7 +101,7 @@ import Testing
     let written = Double(output.bytesFlushed) / 1e6
     try writer.commit()
     let committedSeconds = Self.now() - start
-    print(String(format: "write indented: %.1f MB in %.3f s = %.0f MB/s (with fsync and rename: %.3f s = %.0f MB/s)", written, writeSeconds, written / writeSeconds, committedSeconds, written / committedSeconds))
+    print(String(format: "write indented%@: %.1f MB in %.3f s = %.0f MB/s (with fsync and rename: %.3f s = %.0f MB/s)", startsWriteback ? " with early writeback" : "", written, writeSeconds, written / writeSeconds, committedSeconds, written / committedSeconds))
     _ = unlink(outputPath)
   }
 }
