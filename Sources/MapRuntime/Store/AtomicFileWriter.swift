@@ -17,7 +17,9 @@
 ///
 /// ```swift
 /// var file = try AtomicFileWriter(target: "out.json")
-/// var output = JSONOutput(fileDescriptor: file.fileDescriptor, path: file.targetPath, style: .indented)
+/// var output = JSONOutput(
+///   fileDescriptor: file.fileDescriptor, path: file.targetPath, style: .indented,
+///   startsWriteback: true)
 /// … write …
 /// try output.finishDocument()
 /// try file.commit()
@@ -118,6 +120,11 @@ public enum FileBackup {
         reason: "the backup path is the file being replaced")
     }
     var info = stat()
+    if stat(source, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR {
+      throw StoreIOError(
+        code: .isDirectory, path: source, operation: "back up", reason: "it is a folder, not a file",
+        errno: EISDIR)
+    }
     if stat(source, &info) != 0 {
       throw StoreIOError.system(errno, path: source, operation: "back up")
     }
@@ -127,7 +134,7 @@ public enum FileBackup {
       let err = errno
       switch err {
       case EXDEV, EPERM, EMLINK, ENOTSUP, EOPNOTSUPP, ENOSYS:
-        try copyFile(source, to: temporary, mode: info.st_mode & 0o7777)
+        try copyFile(source, to: temporary)
       default:
         throw StoreIOError.system(err, path: backup, operation: "create the backup")
       }
@@ -144,10 +151,15 @@ public enum FileBackup {
     syncFolder(of: backup)
   }
 
-  static func copyFile(_ source: String, to destination: String, mode: mode_t) throws(StoreIOError) {
+  /// Copies the contents of `source` to a new file `destination` (which must not exist yet),
+  /// with the same permission bits, and flushes it to disk. On failure `destination` is
+  /// removed.
+  public static func copyFile(_ source: String, to destination: String) throws(StoreIOError) {
     let input = open(source, O_RDONLY | O_CLOEXEC)
     if input < 0 { throw StoreIOError.system(errno, path: source, operation: "back up") }
     defer { _ = close(input) }
+    var info = stat()
+    let mode: mode_t = fstat(input, &info) == 0 ? info.st_mode & 0o7777 : 0o644
     let output = open(destination, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
     if output < 0 {
       throw StoreIOError.system(errno, path: destination, operation: "create the backup")

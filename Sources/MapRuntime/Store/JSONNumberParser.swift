@@ -70,8 +70,10 @@ public enum JSONNumberParser {
       sawDigit = true
       i += 1
     }
+    guard sawDigit else { return nil }
     if i < n && p[i] == UInt8(ascii: ".") {
       i += 1
+      guard i < n, p[i] &- ASCII.zero < 10 else { return nil }
       while i < n, p[i] &- ASCII.zero < 10 {
         let digit = UInt64(p[i] &- ASCII.zero)
         if significant > 0 || digit != 0 {
@@ -87,7 +89,6 @@ public enum JSONNumberParser {
         i += 1
       }
     }
-    guard sawDigit else { return nil }
     if i < n && (p[i] | 0x20) == UInt8(ascii: "e") {
       i += 1
       var exponentNegative = false

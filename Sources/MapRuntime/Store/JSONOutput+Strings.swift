@@ -26,8 +26,7 @@ extension JSONOutput {
       let p = bytes.baseAddress!.assumingMemoryBound(to: UInt8.self)
       let first = JSONOutput.firstByteNeedingEscape(p, n)
       if first == n {
-        (buffer + count).update(from: p, count: n)
-        count &+= n
+        appendReserved(UnsafeRawPointer(p), n)
       } else {
         writeEscaped(p, n, firstSpecial: first)
       }
@@ -52,8 +51,7 @@ extension JSONOutput {
       if hasEscapes {
         rewriteEscapes(p, n)
       } else {
-        (buffer + count).update(from: p, count: n)
-        count &+= n
+        appendReserved(UnsafeRawPointer(p), n)
       }
     }
     reserve(1)

@@ -29,7 +29,8 @@ extension JSONScanner {
     }) {
       return result
     }
-    return stringEquals(token, Array(text.utf8).withUnsafeBytes { $0 })
+    let copy = Array(text.utf8)
+    return copy.withUnsafeBytes { stringEquals(token, $0) }
   }
 
   /// Whether the decoded string of `token` equals the UTF-8 bytes `expected`.

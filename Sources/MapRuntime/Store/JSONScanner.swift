@@ -298,18 +298,19 @@ public struct JSONScanner {
     while i < count {
       let c = base[i]
       if c > ASCII.space { return i }
-      if c == ASCII.space {
-        // Indentation comes in long runs of spaces: take eight at a time.
-        while i + 8 <= count
-          && UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self) == 0x2020_2020_2020_2020
-        {
-          i += 8
+      guard c == ASCII.space || c == ASCII.newline || c == ASCII.tab || c == ASCII.carriageReturn
+      else { return i }
+      i += 1
+      // Indentation comes in runs of spaces: measure the run eight bytes at a time (the
+      // lowest non-space lane of a word gives the run's end).
+      while i + 8 <= count {
+        let notSpaces =
+          UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self) ^ 0x2020_2020_2020_2020
+        if notSpaces != 0 {
+          i += notSpaces.trailingZeroBitCount >> 3
+          break
         }
-        if i < count && base[i] == ASCII.space { i += 1 }
-      } else if c == ASCII.newline || c == ASCII.tab || c == ASCII.carriageReturn {
-        i += 1
-      } else {
-        return i
+        i += 8
       }
     }
     return i
