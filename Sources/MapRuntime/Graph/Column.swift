@@ -1,43 +1,66 @@
 /// Storage of one property for all objects of an entity. Subclasses store one Swift type per
 /// attribute type so that large stores stay small (8 bytes or less per value for scalars,
 /// strings and to-one relationships).
+///
+/// Columns grow lazily: adding an object to a table touches no column, and a column's arrays
+/// may be shorter than the table. Rows beyond them hold the column's fill value (the model
+/// default, else nil). `pad(to:)` makes them full length before bulk reads.
 public class Column: @unchecked Sendable {
-  public final var count: Int { rows }
-  final var rows = 0
-
-  func appendNull() { rows += 1 }
-  func reserve(_ n: Int) {}
-  /// The stored value, with strings as slices where possible.
-  func get(_ row: Int) -> Value { .null }
   /// The value as expressions see it: relationship columns give objects of the graph's side.
   func read(_ row: Int) -> Value { get(row) }
+  /// The stored value, with strings as slices where possible.
+  func get(_ row: Int) -> Value { .null }
   /// Stores an already coerced value (see `Coercion`).
   func set(_ row: Int, _ value: Value) {}
   func isNull(_ row: Int) -> Bool { get(row).isNull }
+  /// Makes the arrays `n` long, filling new rows with the fill value.
+  func pad(to n: Int) {}
+  func reserve(_ n: Int) {}
+  /// Sets the value of rows not stored yet (a model default).
+  func setFill(_ value: Value) {}
+  /// Writes the cell of `row` as a JSON value of the store.
+  func writeCell(_ row: Int, to out: inout JSONOutput, _ w: CellWriting) throws(StoreWriteError) {
+    try StoreWriter.writeValue(get(row), to: &out, w)
+  }
 }
 
 final class IntColumn: Column, @unchecked Sendable {
   var values: [Int64] = []
   var present: [Bool] = []
-  override func appendNull() {
-    values.append(0)
-    present.append(false)
-    rows += 1
+  var fill: Int64?
+
+  @inline(__always) func ensure(_ row: Int) { if row >= values.count { pad(to: row + 1) } }
+  override func pad(to n: Int) {
+    guard n > values.count else { return }
+    values.append(contentsOf: repeatElement(fill ?? 0, count: n - values.count))
+    present.append(contentsOf: repeatElement(fill != nil, count: n - present.count))
   }
   override func reserve(_ n: Int) {
     values.reserveCapacity(n)
     present.reserveCapacity(n)
   }
-  override func get(_ row: Int) -> Value { present[row] ? .int(values[row]) : .null }
-  override func isNull(_ row: Int) -> Bool { !present[row] }
+  override func setFill(_ value: Value) { if case .int(let v) = value { fill = v } }
+  override func get(_ row: Int) -> Value {
+    if row >= values.count { return fill.map(Value.int) ?? .null }
+    return present[row] ? .int(values[row]) : .null
+  }
+  override func isNull(_ row: Int) -> Bool { row >= values.count ? fill == nil : !present[row] }
+  override func writeCell(_ row: Int, to out: inout JSONOutput, _ w: CellWriting) throws(StoreWriteError) {
+    if present[row] { out.writeInt(values[row]) } else { out.writeNull() }
+  }
   override func set(_ row: Int, _ value: Value) {
-    switch value {
-    case .int(let v):
+    ensure(row)
+    if case .int(let v) = value {
       values[row] = v
       present[row] = true
-    default:
+    } else {
       present[row] = false
     }
+  }
+  @inline(__always) func setInt(_ row: Int, _ v: Int64) {
+    ensure(row)
+    values[row] = v
+    present[row] = true
   }
 }
 
@@ -46,22 +69,44 @@ final class DoubleColumn: Column, @unchecked Sendable {
   let isDate: Bool
   var values: [Double] = []
   var present: [Bool] = []
+  var fill: Double?
   init(isDate: Bool) { self.isDate = isDate }
-  override func appendNull() {
-    values.append(0)
-    present.append(false)
-    rows += 1
+
+  @inline(__always) func ensure(_ row: Int) { if row >= values.count { pad(to: row + 1) } }
+  override func pad(to n: Int) {
+    guard n > values.count else { return }
+    values.append(contentsOf: repeatElement(fill ?? 0, count: n - values.count))
+    present.append(contentsOf: repeatElement(fill != nil, count: n - present.count))
   }
   override func reserve(_ n: Int) {
     values.reserveCapacity(n)
     present.reserveCapacity(n)
   }
-  override func get(_ row: Int) -> Value {
-    guard present[row] else { return .null }
-    return isDate ? .date(values[row]) : .double(values[row])
+  override func setFill(_ value: Value) {
+    switch value {
+    case .double(let v), .date(let v): fill = v
+    default: break
+    }
   }
-  override func isNull(_ row: Int) -> Bool { !present[row] }
+  @inline(__always) private func wrap(_ v: Double) -> Value { isDate ? .date(v) : .double(v) }
+  override func get(_ row: Int) -> Value {
+    if row >= values.count { return fill.map(wrap) ?? .null }
+    return present[row] ? wrap(values[row]) : .null
+  }
+  override func isNull(_ row: Int) -> Bool { row >= values.count ? fill == nil : !present[row] }
+  override func writeCell(_ row: Int, to out: inout JSONOutput, _ w: CellWriting) throws(StoreWriteError) {
+    guard present[row] else {
+      out.writeNull()
+      return
+    }
+    do {
+      if isDate { try out.writeDate(values[row]) } else { try out.writeDouble(values[row]) }
+    } catch {
+      throw .value(error, isDate ? "a date" : "a number")
+    }
+  }
   override func set(_ row: Int, _ value: Value) {
+    ensure(row)
     switch value {
     case .double(let v), .date(let v):
       values[row] = v
@@ -75,40 +120,57 @@ final class DoubleColumn: Column, @unchecked Sendable {
 final class BoolColumn: Column, @unchecked Sendable {
   /// 0 false, 1 true, 2 nil.
   var values: [UInt8] = []
-  override func appendNull() {
-    values.append(2)
-    rows += 1
+  var fill: UInt8 = 2
+
+  override func pad(to n: Int) {
+    if n > values.count { values.append(contentsOf: repeatElement(fill, count: n - values.count)) }
   }
   override func reserve(_ n: Int) { values.reserveCapacity(n) }
+  override func setFill(_ value: Value) { if case .bool(let b) = value { fill = b ? 1 : 0 } }
+  private func code(_ row: Int) -> UInt8 { row < values.count ? values[row] : fill }
   override func get(_ row: Int) -> Value {
-    switch values[row] {
+    switch code(row) {
     case 0: .bool(false)
     case 1: .bool(true)
     default: .null
     }
   }
-  override func isNull(_ row: Int) -> Bool { values[row] == 2 }
+  override func isNull(_ row: Int) -> Bool { code(row) == 2 }
+  override func writeCell(_ row: Int, to out: inout JSONOutput, _ w: CellWriting) throws(StoreWriteError) {
+    switch values[row] {
+    case 0: out.writeBool(false)
+    case 1: out.writeBool(true)
+    default: out.writeNull()
+    }
+  }
   override func set(_ row: Int, _ value: Value) {
+    if row >= values.count { pad(to: row + 1) }
     if case .bool(let b) = value { values[row] = b ? 1 : 0 } else { values[row] = 2 }
   }
 }
 
 /// String, UUID and URI attributes: each value is 8 bytes, a slice of the input or an index
-/// into a side table of native strings.
+/// into a side table of native strings (0 is nil).
 final class TextColumn: Column, @unchecked Sendable {
   var values: [UInt64] = []
   var arena: [String] = []
+  var fill: UInt64 = 0
 
-  override func appendNull() {
-    values.append(0)
-    rows += 1
+  override func pad(to n: Int) {
+    if n > values.count { values.append(contentsOf: repeatElement(fill, count: n - values.count)) }
   }
   override func reserve(_ n: Int) { values.reserveCapacity(n) }
-  override func isNull(_ row: Int) -> Bool { values[row] == 0 }
+  override func setFill(_ value: Value) { if case .string(let t) = value { fill = pack(t) } }
+  @inline(__always) func packed(_ row: Int) -> UInt64 { row < values.count ? values[row] : fill }
+  override func isNull(_ row: Int) -> Bool { packed(row) == 0 }
   override func get(_ row: Int) -> Value {
-    let v = values[row]
+    let v = packed(row)
     if v == 0 { return .null }
     return .string(text(v))
+  }
+  override func writeCell(_ row: Int, to out: inout JSONOutput, _ w: CellWriting) throws(StoreWriteError) {
+    let v = values[row]
+    if v == 0 { out.writeNull() } else { w.writeText(text(v), to: &out) }
   }
   @inline(__always) func text(_ v: UInt64) -> Text {
     if v & 1 == 1 {
@@ -117,18 +179,20 @@ final class TextColumn: Column, @unchecked Sendable {
     return .native(arena[Int(v >> 1) - 1])
   }
   override func set(_ row: Int, _ value: Value) {
+    if row >= values.count { pad(to: row + 1) }
     guard case .string(let t) = value else {
       values[row] = 0
       return
     }
     values[row] = pack(t)
   }
+  /// Packs a slice in place, or adds a native string to the side table. Slices too large to
+  /// pack must be stored as native text (see `fitsPacked`).
   @inline(__always) func pack(_ t: Text) -> UInt64 {
     switch t {
-    case .slice(let s) where s.start < (1 << 38) && s.count < (1 << 24):
+    case .slice(let s) where TextColumn.fitsPacked(s):
       return UInt64(s.start) << 26 | UInt64(s.count) << 2 | (s.hasEscapes ? 2 : 0) | 1
     case .slice:
-      // Too large for the packed form: the caller materialises such slices as native text.
       preconditionFailure("oversized slice must be stored as native text")
     case .native(let s):
       arena.append(s)
@@ -141,35 +205,44 @@ final class TextColumn: Column, @unchecked Sendable {
 /// Everything else: Decimal, Binary, Transformable, and the rarely used types.
 final class ValueColumn: Column, @unchecked Sendable {
   var values: [Value] = []
-  override func appendNull() {
-    values.append(.null)
-    rows += 1
+  var fill: Value = .null
+
+  override func pad(to n: Int) {
+    if n > values.count { values.append(contentsOf: repeatElement(fill, count: n - values.count)) }
   }
   override func reserve(_ n: Int) { values.reserveCapacity(n) }
-  override func get(_ row: Int) -> Value { values[row] }
-  override func set(_ row: Int, _ value: Value) { values[row] = value }
+  override func setFill(_ value: Value) { fill = value }
+  override func get(_ row: Int) -> Value { row < values.count ? values[row] : fill }
+  override func set(_ row: Int, _ value: Value) {
+    if row >= values.count { pad(to: row + 1) }
+    values[row] = value
+  }
 }
 
 final class ToOneColumn: Column, @unchecked Sendable {
   var values: [UInt64] = []
   let isSource: Bool
   init(isSource: Bool) { self.isSource = isSource }
-  override func read(_ row: Int) -> Value {
-    let v = values[row]
-    if v == 0 { return .null }
-    return isSource ? .sourceObject(ObjectRef(packed: v)) : .destinationObject(ObjectRef(packed: v))
-  }
-  override func appendNull() {
-    values.append(0)
-    rows += 1
+
+  override func pad(to n: Int) {
+    if n > values.count { values.append(contentsOf: repeatElement(0, count: n - values.count)) }
   }
   override func reserve(_ n: Int) { values.reserveCapacity(n) }
-  override func isNull(_ row: Int) -> Bool { values[row] == 0 }
-  @inline(__always) func target(_ row: Int) -> ObjectRef? {
+  override func read(_ row: Int) -> Value {
+    guard let t = target(row) else { return .null }
+    return isSource ? .sourceObject(t) : .destinationObject(t)
+  }
+  override func isNull(_ row: Int) -> Bool { target(row) == nil }
+  override func writeCell(_ row: Int, to out: inout JSONOutput, _ w: CellWriting) throws(StoreWriteError) {
     let v = values[row]
+    if v == 0 { out.writeNull() } else { w.writeID(ObjectRef(packed: v), to: &out) }
+  }
+  @inline(__always) func target(_ row: Int) -> ObjectRef? {
+    let v = row < values.count ? values[row] : 0
     return v == 0 ? nil : ObjectRef(packed: v)
   }
   @inline(__always) func setTarget(_ row: Int, _ ref: ObjectRef?) {
+    if row >= values.count { pad(to: row + 1) }
     values[row] = ref?.packed ?? 0
   }
 }
@@ -177,31 +250,37 @@ final class ToOneColumn: Column, @unchecked Sendable {
 final class ToManyColumn: Column, @unchecked Sendable {
   var values: [[UInt64]] = []
   let isSource: Bool
-  init(isSource: Bool) { self.isSource = isSource }
-  override func read(_ row: Int) -> Value {
-    let side = isSource
-    return .array(values[row].map { side ? .sourceObject(ObjectRef(packed: $0)) : .destinationObject(ObjectRef(packed: $0)) })
-  }
   /// Membership sets for large relationships, so adding stays O(1).
   var large: [Int: Set<UInt64>] = [:]
   static let linearLimit = 24
+  init(isSource: Bool) { self.isSource = isSource }
 
-  override func appendNull() {
-    values.append([])
-    rows += 1
+  override func pad(to n: Int) {
+    if n > values.count { values.append(contentsOf: repeatElement([], count: n - values.count)) }
   }
   override func reserve(_ n: Int) { values.reserveCapacity(n) }
+  override func read(_ row: Int) -> Value {
+    let side = isSource
+    return .array(members(row).map { side ? .sourceObject(ObjectRef(packed: $0)) : .destinationObject(ObjectRef(packed: $0)) })
+  }
   override func isNull(_ row: Int) -> Bool { false }
+  override func writeCell(_ row: Int, to out: inout JSONOutput, _ w: CellWriting) throws(StoreWriteError) {
+    out.beginArray()
+    for p in values[row] { w.writeID(ObjectRef(packed: p), to: &out) }
+    out.endArray()
+  }
+  @inline(__always) func members(_ row: Int) -> [UInt64] { row < values.count ? values[row] : [] }
 
   func contains(_ row: Int, _ ref: ObjectRef) -> Bool {
     let p = ref.packed
     if let set = large[row] { return set.contains(p) }
-    return values[row].contains(p)
+    return members(row).contains(p)
   }
 
   /// Appends unless present; returns whether it was added.
   @discardableResult
   func add(_ row: Int, _ ref: ObjectRef) -> Bool {
+    if row >= values.count { pad(to: row + 1) }
     let p = ref.packed
     if large[row] != nil {
       guard large[row]!.insert(p).inserted else { return false }
@@ -219,6 +298,7 @@ final class ToManyColumn: Column, @unchecked Sendable {
 
   @discardableResult
   func remove(_ row: Int, _ ref: ObjectRef) -> Bool {
+    guard row < values.count else { return false }
     let p = ref.packed
     guard let i = values[row].firstIndex(of: p) else { return false }
     values[row].remove(at: i)
@@ -226,5 +306,5 @@ final class ToManyColumn: Column, @unchecked Sendable {
     return true
   }
 
-  func targets(_ row: Int) -> [ObjectRef] { values[row].map { ObjectRef(packed: $0) } }
+  func targets(_ row: Int) -> [ObjectRef] { members(row).map { ObjectRef(packed: $0) } }
 }

@@ -20,6 +20,11 @@ public final class ObjectGraph: @unchecked Sendable {
 
   public var objectCount: Int { tables.reduce(0) { $0 + $1.count } }
 
+  /// Makes every column of every table full length (see `Column.pad(to:)`).
+  func finalize() {
+    for t in tables { t.finalize() }
+  }
+
   /// Objects of an entity and of every entity inheriting from it, in store order.
   public func objects(ofKind entity: Int) -> [ObjectRef] {
     var result: [ObjectRef] = []
@@ -37,12 +42,16 @@ public final class EntityTable: @unchecked Sendable {
   public let layout: EntityLayout
   public private(set) var count = 0
   let columns: [Column]
+  /// The attribute type of each column (nil for relationships), so hot paths need not copy
+  /// property descriptions.
+  let attributeTypes: [AttributeType?]
   /// The `id` of each object as read from the input (source stores only).
   let ids: TextColumn?
 
   init(layout: EntityLayout, isSource: Bool) {
     self.layout = layout
     self.columns = layout.properties.map { EntityTable.makeColumn($0, isSource: isSource) }
+    self.attributeTypes = layout.properties.map { $0.attribute?.type }
     self.ids = isSource ? TextColumn() : nil
   }
 
@@ -62,13 +71,17 @@ public final class EntityTable: @unchecked Sendable {
     }
   }
 
-  /// Adds an object with every property nil and returns its row.
+  /// Adds an object (every property at its column's fill value) and returns its row.
   @discardableResult
-  func appendObject() -> Int {
-    for c in columns { c.appendNull() }
-    ids?.appendNull()
+  @inline(__always) func appendObject() -> Int {
     count += 1
     return count - 1
+  }
+
+  /// Makes every column full length, so bulk readers can index arrays directly.
+  func finalize() {
+    for c in columns { c.pad(to: count) }
+    ids?.pad(to: count)
   }
 
   func reserve(_ n: Int) {

@@ -11,8 +11,8 @@ public struct Frame {
   public var evaluated: Value = .null
   /// Index of the entity mapping being run.
   public var mapping: Int
-  /// Name of the property mapping being evaluated, if any.
-  public var property: String?
+  /// Index of the property mapping being evaluated in its mapping's `propertyNames`, or -1.
+  var propertyIndex = -1
   /// `SUBQUERY` variables and `$x := …` assignments, innermost last.
   var locals: [(String, Value)] = []
 

@@ -1,12 +1,18 @@
 /// For every relationship of a graph's layout: its inverse's column in each entity that can be
 /// at the other end (the destination entity and the entities inheriting from it).
 struct InverseTable: Sendable {
-  struct Entry: Sendable {
+  final class Entry: Sendable {
     let isToMany: Bool
     /// Indexed by target entity; -1 where there is no inverse.
     let inverseColumn: [Int]
     let inverseIsToMany: Bool
     let destinationKinds: Set<Int>
+    init(isToMany: Bool, inverseColumn: [Int], inverseIsToMany: Bool, destinationKinds: Set<Int>) {
+      self.isToMany = isToMany
+      self.inverseColumn = inverseColumn
+      self.inverseIsToMany = inverseIsToMany
+      self.destinationKinds = destinationKinds
+    }
   }
   /// Indexed by entity, then property; nil for attributes.
   let entries: [[Entry?]]

@@ -242,7 +242,7 @@ extension MigrationManager {
     else {
       throw MigrationError("run-unknown-key", "the source entity of \(em.name) has no relationship \(name)")
     }
-    guard let prop = frame.property, let destEntity = em.destinationEntity,
+    guard let prop = propertyName(frame), let destEntity = em.destinationEntity,
       let de = destination.layout.entity(destEntity), let dp = de.propertyIndex(prop),
       let destRel = de.properties[dp].relationship
     else {

@@ -16,19 +16,23 @@ final class Linker {
       throw MigrationError("run-plan-inconsistent", "entity mapping \(em.name) names destination entity \(name), which the plan's destination model lacks", at: em.location)
     }
     let src = em.sourceEntity.flatMap { m.source.layout.entityIndex($0) }
-    var attributes: [LinkedMapping.Attribute] = []
-    var relationships: [LinkedMapping.Relationship] = []
+    var attributes: [(name: String, column: Int, code: Code, location: SourceLocation?)] = []
+    var relationships: [(name: String, column: Int, code: Code, location: SourceLocation?, isToMany: Bool)] = []
     if let dest {
       let layout = m.destination.layout.entities[dest]
       for pm in em.attributeMappings {
-        guard let column = layout.propertyIndex(pm.name), let expr = pm.valueExpression else { continue }
+        guard let column = layout.propertyIndex(pm.name), layout.properties[column].attribute != nil,
+          let expr = pm.valueExpression
+        else { continue }
         let loc = pm.location ?? em.location
-        attributes.append(.init(name: pm.name, column: column, code: try top(expr, loc), location: loc))
+        attributes.append((pm.name, column, try top(expr, loc), loc))
       }
       for pm in em.relationshipMappings {
-        guard let column = layout.propertyIndex(pm.name), let expr = pm.valueExpression else { continue }
+        guard let column = layout.propertyIndex(pm.name), let r = layout.properties[column].relationship,
+          let expr = pm.valueExpression
+        else { continue }
         let loc = pm.location ?? em.location
-        relationships.append(.init(name: pm.name, column: column, code: try top(expr, loc), location: loc))
+        relationships.append((pm.name, column, try top(expr, loc), loc, r.isToMany))
       }
     }
     let sourceLoc = em.sourceExpression?.source?.location ?? em.location
@@ -240,7 +244,7 @@ final class Linker {
     case "manager": return { _ in .special(.manager) }
     case "entityPolicy": return { _ in .special(.entityPolicy) }
     case "entityMapping": return { .special(.entityMapping($0.mapping)) }
-    case "propertyMapping": return { .special(.propertyMapping($0.mapping, $0.property ?? "")) }
+    case "propertyMapping": return { [m] in .special(.propertyMapping($0.mapping, m.propertyName($0) ?? "")) }
     default:
       return { (frame: inout Frame) throws(MigrationError) -> Value in
         guard let v = frame.local(name) else {

@@ -5,10 +5,12 @@ extension MigrationManager {
   /// per element of `forEach`; model defaults, then every attribute expression; then the
   /// association with the source.
   public func defaultCreateDestinationInstances(forSource sourceRef: ObjectRef?) throws {
-    let i = currentMappingIndex
-    let lm = linked[i]
+    try defaultCreate(linked[currentMappingIndex], forSource: sourceRef)
+  }
+
+  func defaultCreate(_ lm: LinkedMapping, forSource sourceRef: ObjectRef?) throws(MigrationFailure) {
     guard let entity = lm.destinationEntity else { return }
-    var frame = Frame(mapping: i)
+    var frame = Frame(mapping: currentMappingIndex)
     if let sourceRef { frame.source = .sourceObject(sourceRef) }
     if let forEach = lm.forEach {
       let collection: Value
@@ -37,23 +39,24 @@ extension MigrationManager {
     frame.destination = .destinationObject(ref)
     let table = destination.tables[entity]
     let row = Int(ref.row)
-    for a in lm.attributes {
-      frame.property = a.name
+    let columns = lm.attributeColumns
+    let codes = lm.attributeCodes
+    for k in 0..<columns.count {
+      frame.propertyIndex = k
       do {
-        let v = try a.code(&frame)
-        try store(v, table, row, a.column, origin: sourceRef, mapping: lm, location: a.location)
+        let v = try codes[k](&frame)
+        try store(v, table, row, columns[k], origin: sourceRef, mapping: lm, propertyIndex: k)
       } catch {
         try record(error)
       }
     }
-    frame.property = nil
+    frame.propertyIndex = -1
     associations[currentMappingIndex].add(
       source: sourceRef, sourceKey: sourceRef.map(sourceKey), destination: ref)
   }
 
   /// Model defaults of a destination entity, as (column, value) pairs.
   func destinationDefaults(_ entity: Int) -> [(Int, Value)] {
-    if let cached = defaultsCache[entity] { return cached }
     var result: [(Int, Value)] = []
     for (c, p) in destination.layout.entities[entity].properties.enumerated() {
       guard let a = p.attribute, let d = a.defaultValue else { continue }
@@ -69,28 +72,28 @@ extension MigrationManager {
       }
       if let coerced = try? Coercion.coerce(v, to: a.type, manager: self) { result.append((c, coerced)) }
     }
-    defaultsCache[entity] = result
     return result
   }
 
   /// Stores an attribute value after coercing it to the attribute's type.
   func store(
     _ v: Value, _ table: EntityTable, _ row: Int, _ column: Int, origin: ObjectRef?,
-    mapping lm: LinkedMapping, location: SourceLocation?
+    mapping lm: LinkedMapping?, propertyIndex: Int
   ) throws(MigrationError) {
-    guard let a = table.layout.properties[column].attribute else { return }
+    guard let type = table.attributeTypes[column] else { return }
     do {
-      var coerced = try Coercion.coerce(v, to: a.type, manager: self)
+      var coerced = try Coercion.coerce(v, to: type, manager: self)
       if case .string(.slice(let s)) = coerced, !TextColumn.fitsPacked(s) {
         coerced = .string(.native(string(.slice(s))))
       }
       table.columns[column].set(row, coerced)
     } catch {
       let ref = ObjectRef(entity: table.layout.index, row: row)
+      let name = table.layout.properties[column].name
+      let who = lm.map { objectDescription(ref, origin: origin, mapping: $0.mapping) } ?? destinationID(ref)
+      let location = lm.flatMap { propertyIndex >= 0 ? $0.propertyLocations[propertyIndex] : nil } ?? lm?.mapping.location
       throw MigrationError(
-        error.code,
-        "\(table.layout.name).\(a.name) of \(objectDescription(ref, origin: origin, mapping: lm.mapping)): \(error.message)",
-        at: location ?? lm.mapping.location, file: plan.mappingPath)
+        error.code, "\(who): \(table.layout.name).\(name): \(error.message)", at: location, file: plan.mappingPath)
     }
   }
 
@@ -99,10 +102,9 @@ extension MigrationManager {
     let table = destination.table(ref)
     let prop = table.layout.properties[p]
     if let r = prop.relationship {
-      try setRelationship(v, of: ref, column: p, relationship: r, location: location)
+      try setRelationship(v, of: ref, column: p, isToMany: r.isToMany, location: location)
     } else {
-      let lm = linked[currentMappingIndex]
-      try store(v, table, Int(ref.row), p, origin: nil, mapping: lm, location: location)
+      try store(v, table, Int(ref.row), p, origin: nil, mapping: linked[currentMappingIndex], propertyIndex: -1)
     }
   }
 
@@ -112,8 +114,6 @@ extension MigrationManager {
   /// expression with `$source` bound to the instance's source.
   public func defaultCreateRelationships(forDestination d: ObjectRef) throws {
     let i = currentMappingIndex
-    let lm = linked[i]
-    var frame = Frame(mapping: i)
     let a = associations[i]
     let sourceRef: ObjectRef?
     if currentInstanceIndex >= 0, currentInstanceIndex < a.instanceCount,
@@ -123,14 +123,23 @@ extension MigrationManager {
     } else {
       sourceRef = (0..<a.instanceCount).first { a.destination(at: $0) == d }.flatMap { a.source(at: $0) }
     }
+    try defaultRelationships(linked[i], d, source: sourceRef)
+  }
+
+  func defaultRelationships(_ lm: LinkedMapping, _ d: ObjectRef, source sourceRef: ObjectRef?) throws(MigrationFailure) {
+    var frame = Frame(mapping: currentMappingIndex)
     if let sourceRef { frame.source = .sourceObject(sourceRef) }
     frame.destination = .destinationObject(d)
-    for r in lm.relationships {
-      frame.property = r.name
+    let base = lm.attributeColumns.count
+    let columns = lm.relationshipColumns
+    let codes = lm.relationshipCodes
+    let toMany = lm.relationshipIsToMany
+    for k in 0..<columns.count {
+      frame.propertyIndex = base + k
       do {
-        let v = try r.code(&frame)
-        let rel = destination.table(d).layout.properties[r.column].relationship!
-        try setRelationship(v, of: d, column: r.column, relationship: rel, location: r.location, origin: sourceRef)
+        let v = try codes[k](&frame)
+        try setRelationship(
+          v, of: d, column: columns[k], isToMany: toMany[k], location: lm.propertyLocations[base + k], origin: sourceRef)
       } catch {
         try record(error)
       }
@@ -138,28 +147,44 @@ extension MigrationManager {
   }
 
   func setRelationship(
-    _ v: Value, of d: ObjectRef, column: Int, relationship r: RelationshipDescription,
-    location: SourceLocation?, origin: ObjectRef? = nil
+    _ v: Value, of d: ObjectRef, column: Int, isToMany: Bool, location: SourceLocation?, origin: ObjectRef? = nil
   ) throws(MigrationError) {
     let entry = destinationInverses.entries[Int(d.entity)][column]!
     func fail(_ message: String) -> MigrationError {
       let lm = linked[currentMappingIndex]
+      let table = destination.table(d)
+      let prop = table.layout.properties[column]
       return MigrationError(
         "run-relationship-type",
-        "\(destination.table(d).layout.name).\(r.name) of \(objectDescription(d, origin: origin, mapping: lm.mapping)): \(message)",
+        "\(objectDescription(d, origin: origin, mapping: lm.mapping)): \(table.layout.name).\(prop.name): \(message)",
         at: location ?? lm.mapping.location, file: plan.mappingPath)
     }
     func target(_ x: Value) throws(MigrationError) -> ObjectRef {
       guard case .destinationObject(let t) = x else {
-        throw fail("expected \(r.destinationEntity) objects of the destination store, got \(describe(x))")
+        let expected = destination.table(d).layout.properties[column].relationship?.destinationEntity ?? "destination"
+        throw fail("expected \(expected) objects of the destination store, got \(describe(x))")
       }
       guard entry.destinationKinds.contains(Int(t.entity)) else {
-        throw fail("expected \(r.destinationEntity) objects, got a \(destination.table(t).layout.name)")
+        let expected = destination.table(d).layout.properties[column].relationship?.destinationEntity ?? "other"
+        throw fail("expected \(expected) objects, got a \(destination.table(t).layout.name)")
       }
       return t
     }
-    if r.isToMany {
-      if v.isNull { return }
+    switch v {
+    case .destinationObject:
+      if isToMany {
+        destination.addToMany(d, column, try target(v), destinationInverses)
+      } else {
+        destination.setToOne(d, column, try target(v), destinationInverses)
+      }
+      return
+    case .null:
+      if !isToMany { destination.setToOne(d, column, nil, destinationInverses) }
+      return
+    default:
+      break
+    }
+    if isToMany {
       for x in elements(v) {
         destination.addToMany(d, column, try target(x), destinationInverses)
       }

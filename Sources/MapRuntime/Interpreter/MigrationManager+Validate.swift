@@ -1,139 +1,187 @@
 import Foundation
 
 extension MigrationManager {
+  /// One failed check: which object, which property (column), and what.
+  struct ValidationFailure {
+    var ref: ObjectRef
+    var column: Int
+    var code: String
+    var message: String
+  }
+
   /// Validates every destination object against the destination model, as Core Data does before
   /// its final save: mandatory values, numeric and date bounds, string lengths and patterns,
-  /// relationship counts. Objects are reported by mapping, with the source they came from.
+  /// relationship counts. Checks run column by column; failures are reported by mapping and
+  /// object, naming the source each object came from.
   func validateDestination() {
-    let graph = destination
-    var covered = graph.tables.map { Array(repeating: false, count: $0.count) }
-    var done = 0
-    let total = graph.objectCount
-    for (i, m) in plan.entityMappings.enumerated() {
-      currentMappingIndex = i
-      let a = associations[i]
-      for k in 0..<a.instanceCount {
-        let d = a.destination(at: k)
-        guard !covered[Int(d.entity)][Int(d.row)] else { continue }
-        covered[Int(d.entity)][Int(d.row)] = true
-        validate(d, origin: a.source(at: k), mapping: m)
-        if truncated { return }
-        done += 1
-        if done & 0xFFFF == 0 { progress?(.validate, done, total) }
-      }
-    }
-    for (e, t) in graph.tables.enumerated() {
-      for row in 0..<t.count where !covered[e][row] {
-        validate(ObjectRef(entity: e, row: row), origin: nil, mapping: nil)
-        if truncated { return }
-      }
-    }
-  }
-
-  private func validate(_ ref: ObjectRef, origin: ObjectRef?, mapping: EntityMapping?) {
-    let t = destination.table(ref)
-    let row = Int(ref.row)
-    let lm = mapping.flatMap { m in linked.first { $0.mapping.name == m.name } }
-    for (c, p) in t.layout.properties.enumerated() {
-      let problem: (String, String)?
-      switch p.kind {
-      case .attribute(let a):
-        problem = check(a, t.columns[c], row)
-      case .relationship(let r):
-        problem = check(r, t.columns[c], row)
-      }
-      guard let (code, message) = problem else { continue }
-      let who: String
-      if let mapping {
-        who = objectDescription(ref, origin: origin, mapping: mapping)
-      } else {
-        who = destinationID(ref)
-      }
-      let location =
-        lm?.attributes.first { $0.name == p.name }?.location
-        ?? lm?.relationships.first { $0.name == p.name }?.location
-        ?? mapping?.location
-      appendError(
-        MigrationError(
-          code, "\(t.layout.name).\(p.name) of \(who): \(message)", at: location,
-          file: plan.mappingPath))
-      if truncated { return }
-    }
-  }
-
-  private func check(_ a: AttributeDescription, _ column: Column, _ row: Int) -> (String, String)? {
-    let v = column.get(row)
-    if case .null = v {
-      if a.isOptional { return nil }
-      return ("run-validation-mandatory", "\(a.name) is a mandatory attribute but is nil (Core Data error 1570)")
-    }
-    switch v {
-    case .int(let n):
-      if case .integer(let lo) = a.minValue, n < lo {
-        return ("run-validation-range", "\(n) is less than the minimum \(lo) (Core Data error 1620)")
-      }
-      if case .integer(let hi) = a.maxValue, n > hi {
-        return ("run-validation-range", "\(n) is greater than the maximum \(hi) (Core Data error 1610)")
-      }
-    case .double(let d):
-      if let lo = a.minValue.flatMap(Self.number), d < lo {
-        return ("run-validation-range", "\(d) is less than the minimum \(lo) (Core Data error 1620)")
-      }
-      if let hi = a.maxValue.flatMap(Self.number), d > hi {
-        return ("run-validation-range", "\(d) is greater than the maximum \(hi) (Core Data error 1610)")
-      }
-    case .date(let t):
-      if case .date(let lo) = a.minValue, t < lo {
-        return ("run-validation-range", "\(ISO8601.format(t)) is earlier than the minimum \(ISO8601.format(lo)) (Core Data error 1630)")
-      }
-      if case .date(let hi) = a.maxValue, t > hi {
-        return ("run-validation-range", "\(ISO8601.format(t)) is later than the maximum \(ISO8601.format(hi)) (Core Data error 1640)")
-      }
-    case .string(let text):
-      let length = utf16Length(text)
-      if case .integer(let lo) = a.minValue, length < lo {
-        return ("run-validation-length", "the string is \(length) characters long, shorter than the minimum \(lo) (Core Data error 1670)")
-      }
-      if case .integer(let hi) = a.maxValue, length > hi {
-        return ("run-validation-length", "the string is \(length) characters long, longer than the maximum \(hi) (Core Data error 1660)")
-      }
-      if let pattern = a.regularExpression, !pattern.isEmpty {
-        let s = string(text)
-        if !RegexCache.shared.matches(pattern, s) {
-          return ("run-validation-pattern", "\"\(s)\" does not match the pattern \(pattern) (Core Data error 1680)")
+    var failures: [ValidationFailure] = []
+    let limit = options.maxErrors - errors.count
+    outer: for table in destination.tables {
+      for (c, p) in table.layout.properties.enumerated() {
+        switch p.kind {
+        case .attribute(let a): checkColumn(a, table, c, &failures, limit)
+        case .relationship(let r): checkColumn(r, table, c, &failures, limit)
         }
+        if failures.count >= limit { break outer }
+      }
+    }
+    progress?(.validate, destination.objectCount, destination.objectCount)
+    guard !failures.isEmpty else { return }
+    report(failures)
+  }
+
+  /// Turns failures into errors ordered by mapping, then creation order, then property.
+  private func report(_ failures: [ValidationFailure]) {
+    var origin: [UInt64: (mapping: Int, instance: Int)] = [:]
+    let wanted = Set(failures.map { $0.ref.packed })
+    for (i, a) in associations.enumerated() {
+      for k in 0..<a.instanceCount {
+        let d = a.destination(at: k).packed
+        if wanted.contains(d) && origin[d] == nil { origin[d] = (i, k) }
+      }
+    }
+    let sorted = failures.sorted { x, y in
+      let ox = origin[x.ref.packed].map { ($0.mapping, $0.instance) } ?? (Int.max, Int(x.ref.row))
+      let oy = origin[y.ref.packed].map { ($0.mapping, $0.instance) } ?? (Int.max, Int(y.ref.row))
+      if ox != oy { return ox < oy }
+      if x.ref.entity != y.ref.entity { return x.ref.entity < y.ref.entity }
+      return x.column < y.column
+    }
+    for f in sorted {
+      let table = destination.table(f.ref)
+      let name = table.layout.properties[f.column].name
+      var who = destinationID(f.ref)
+      var location: SourceLocation? = nil
+      if let o = origin[f.ref.packed] {
+        let lm = linked[o.mapping]
+        who = objectDescription(f.ref, origin: associations[o.mapping].source(at: o.instance), mapping: lm.mapping)
+        location = lm.location(ofProperty: name)
+      }
+      appendError(
+        MigrationError(f.code, "\(who): \(table.layout.name).\(name) \(f.message)", at: location, file: plan.mappingPath))
+    }
+  }
+
+  private func checkColumn(
+    _ a: AttributeDescription, _ table: EntityTable, _ c: Int, _ failures: inout [ValidationFailure], _ limit: Int
+  ) {
+    let column = table.columns[c]
+    let e = table.layout.index
+    func fail(_ row: Int, _ code: String, _ message: String) {
+      failures.append(ValidationFailure(ref: ObjectRef(entity: e, row: row), column: c, code: code, message: message))
+    }
+    if !a.isOptional {
+      for row in 0..<table.count where column.isNull(row) {
+        fail(row, "run-validation-mandatory", "is mandatory but nil (Core Data error 1570)")
+        if failures.count >= limit { return }
+      }
+    }
+    switch column {
+    case let ints as IntColumn:
+      let lo: Int64? = if case .integer(let v) = a.minValue { v } else { nil }
+      let hi: Int64? = if case .integer(let v) = a.maxValue { v } else { nil }
+      guard lo != nil || hi != nil else { return }
+      for row in 0..<table.count where ints.present[row] {
+        let n = ints.values[row]
+        if let lo, n < lo {
+          fail(row, "run-validation-range", "is \(n), less than the minimum \(lo) (Core Data error 1620)")
+        } else if let hi, n > hi {
+          fail(row, "run-validation-range", "is \(n), greater than the maximum \(hi) (Core Data error 1610)")
+        }
+        if failures.count >= limit { return }
+      }
+    case let doubles as DoubleColumn:
+      let lo = a.minValue.flatMap(Self.boundValue)
+      let hi = a.maxValue.flatMap(Self.boundValue)
+      guard lo != nil || hi != nil else { return }
+      for row in 0..<table.count where doubles.present[row] {
+        let v = doubles.values[row]
+        let shown = doubles.isDate ? ISO8601.format(v) : "\(v)"
+        if let lo, v < lo {
+          let bound = doubles.isDate ? ISO8601.format(lo) : "\(lo)"
+          fail(row, "run-validation-range", "is \(shown), \(doubles.isDate ? "earlier" : "less") than the minimum \(bound) (Core Data error \(doubles.isDate ? 1630 : 1620))")
+        } else if let hi, v > hi {
+          let bound = doubles.isDate ? ISO8601.format(hi) : "\(hi)"
+          fail(row, "run-validation-range", "is \(shown), \(doubles.isDate ? "later" : "greater") than the maximum \(bound) (Core Data error \(doubles.isDate ? 1640 : 1610))")
+        }
+        if failures.count >= limit { return }
+      }
+    case let texts as TextColumn:
+      let lo: Int? = if case .integer(let v) = a.minValue { Int(v) } else { nil }
+      let hi: Int? = if case .integer(let v) = a.maxValue { Int(v) } else { nil }
+      let pattern = a.regularExpression.flatMap { $0.isEmpty ? nil : $0 }
+      guard lo != nil || hi != nil || pattern != nil else { return }
+      for row in 0..<table.count where texts.values[row] != 0 {
+        let text = texts.text(texts.values[row])
+        if lo != nil || hi != nil {
+          let length = utf16Length(text, atLeast: lo, atMost: hi)
+          if let lo, length < lo {
+            fail(row, "run-validation-length", "is \(length) characters long, shorter than the minimum \(lo) (Core Data error 1670)")
+          } else if let hi, length > hi {
+            fail(row, "run-validation-length", "is \(length) characters long, longer than the maximum \(hi) (Core Data error 1660)")
+          }
+        }
+        if let pattern {
+          let s = string(text)
+          if !RegexCache.shared.matches(pattern, s) {
+            fail(row, "run-validation-pattern", "\"\(s)\" does not match the pattern \(pattern) (Core Data error 1680)")
+          }
+        }
+        if failures.count >= limit { return }
       }
     default:
       break
     }
-    return nil
   }
 
-  private static func number(_ c: ModelConstant) -> Double? {
+  private static func boundValue(_ c: ModelConstant) -> Double? {
     switch c {
     case .integer(let i): Double(i)
     case .double(let d): d
     case .decimal(let s): Double(s)
+    case .date(let t): t
     default: nil
     }
   }
 
-  private func check(_ r: RelationshipDescription, _ column: Column, _ row: Int) -> (String, String)? {
-    if r.isToMany {
-      let n = (column as! ToManyColumn).values[row].count
-      if n == 0 && !r.isOptional {
-        return ("run-validation-mandatory", "\(r.name) is a mandatory relationship but is empty (Core Data error 1570)")
-      }
-      if n > 0 && r.minCount > 0 && n < r.minCount {
-        return ("run-validation-count", "\(r.name) has \(n) objects, fewer than the minimum \(r.minCount) (Core Data error 1580)")
-      }
-      if r.maxCount > 0 && n > r.maxCount {
-        return ("run-validation-count", "\(r.name) has \(n) objects, more than the maximum \(r.maxCount) (Core Data error 1590)")
-      }
-    } else if column.isNull(row) && !r.isOptional {
-      return ("run-validation-mandatory", "\(r.name) is a mandatory relationship but is nil (Core Data error 1570)")
+  private func checkColumn(
+    _ r: RelationshipDescription, _ table: EntityTable, _ c: Int, _ failures: inout [ValidationFailure], _ limit: Int
+  ) {
+    let e = table.layout.index
+    func fail(_ row: Int, _ code: String, _ message: String) {
+      failures.append(ValidationFailure(ref: ObjectRef(entity: e, row: row), column: c, code: code, message: message))
     }
-    return nil
+    if let many = table.columns[c] as? ToManyColumn {
+      let checkMin = !r.isOptional || r.minCount > 0
+      guard checkMin || r.maxCount > 0 else { return }
+      for row in 0..<table.count {
+        let n = many.values[row].count
+        if n == 0 && !r.isOptional {
+          fail(row, "run-validation-mandatory", "is a mandatory relationship but is empty (Core Data error 1570)")
+        } else if n > 0 && r.minCount > 0 && n < r.minCount {
+          fail(row, "run-validation-count", "has \(n) objects, fewer than the minimum \(r.minCount) (Core Data error 1580)")
+        } else if r.maxCount > 0 && n > r.maxCount {
+          fail(row, "run-validation-count", "has \(n) objects, more than the maximum \(r.maxCount) (Core Data error 1590)")
+        }
+        if failures.count >= limit { return }
+      }
+    } else if !r.isOptional, let one = table.columns[c] as? ToOneColumn {
+      for row in 0..<table.count where one.values[row] == 0 {
+        fail(row, "run-validation-mandatory", "is a mandatory relationship but is nil (Core Data error 1570)")
+        if failures.count >= limit { return }
+      }
+    }
+  }
+
+  /// UTF-16 length, or a value known to be below `atLeast` / within bounds when the UTF-8
+  /// byte count alone decides it (every character takes 1–3 UTF-8 bytes per UTF-16 unit).
+  func utf16Length(_ t: Text, atLeast lo: Int?, atMost hi: Int?) -> Int {
+    if case .slice(let s) = t, !s.hasEscapes {
+      let bytes = Int(s.count)
+      let fewest = (bytes + 2) / 3
+      if (lo.map { fewest >= $0 } ?? true) && (hi.map { bytes <= $0 } ?? true) { return max(fewest, lo ?? 0) }
+    }
+    return utf16Length(t)
   }
 
   /// UTF-16 length, as NSString's `length` counts.

@@ -40,7 +40,6 @@ public final class MigrationManager: @unchecked Sendable {
   /// Inverse column per (entity, property) and target entity, for the destination graph.
   let destinationInverses: InverseTable
   var jsonCache: (start: Int, value: Value) = (-1, .null)
-  var defaultsCache: [Int: [(Int, Value)]] = [:]
   var datePatterns: [String: DatePattern] = [:]
   var randomState: UInt64 = 0
 
@@ -94,6 +93,10 @@ public final class MigrationManager: @unchecked Sendable {
       problems.append(error)
     }
     if !problems.isEmpty { throw MigrationFailure(problems) }
+    // New destination objects start with the model's defaults, as Core Data's insert gives them.
+    for e in destination.tables.indices {
+      for (column, value) in destinationDefaults(e) { destination.tables[e].columns[column].setFill(value) }
+    }
   }
 
   // MARK: - Running
@@ -102,8 +105,10 @@ public final class MigrationManager: @unchecked Sendable {
   public func migrate() throws(MigrationFailure) {
     try runPass(.createInstances)
     try stopIfErrors()
+    destination.finalize()
     try runPass(.createRelationships)
     try stopIfErrors()
+    destination.finalize()
     validateDestination()
     try stopIfErrors()
     for (i, m) in plan.entityMappings.enumerated() {
@@ -133,6 +138,7 @@ public final class MigrationManager: @unchecked Sendable {
           }
           var done = 0
           let all = elements(sources)
+          let isDefault = policy is DefaultEntityMigrationPolicy
           for s in all {
             guard case .sourceObject(let ref) = s else {
               try record(
@@ -142,10 +148,14 @@ public final class MigrationManager: @unchecked Sendable {
                   at: lm.sourceLocation))
               break
             }
-            hook(i, "createDestinationInstances") {
-              try policy.createDestinationInstances(forSource: ref, mapping: m, manager: self)
+            if isDefault {
+              try defaultCreate(lm, forSource: ref)
+            } else {
+              hook(i, "createDestinationInstances") {
+                try policy.createDestinationInstances(forSource: ref, mapping: m, manager: self)
+              }
+              try checkLimit()
             }
-            try checkLimit()
             done += 1
             if done & 0xFFFF == 0 { progress?(pass, done, all.count) }
           }
@@ -157,13 +167,21 @@ public final class MigrationManager: @unchecked Sendable {
         hook(i, "endInstanceCreation") { try policy.endInstanceCreation(m, manager: self) }
       case .createRelationships:
         let n = associations[i].instanceCount
+        let isDefault = policy is DefaultEntityMigrationPolicy
+        let lm = linked[i]
         for k in 0..<n {
           currentInstanceIndex = k
           let d = associations[i].destination(at: k)
-          hook(i, "createRelationships") {
-            try policy.createRelationships(forDestination: d, mapping: m, manager: self)
+          if isDefault {
+            if !lm.relationshipCodes.isEmpty {
+              try defaultRelationships(lm, d, source: associations[i].source(at: k))
+            }
+          } else {
+            hook(i, "createRelationships") {
+              try policy.createRelationships(forDestination: d, mapping: m, manager: self)
+            }
+            try checkLimit()
           }
-          try checkLimit()
           if k & 0xFFFF == 0xFFFF { progress?(pass, k + 1, n) }
         }
         currentInstanceIndex = -1
@@ -220,13 +238,7 @@ public final class MigrationManager: @unchecked Sendable {
   @inline(__always) func sourceKey(_ ref: ObjectRef) -> Int { sourceBase[Int(ref.entity)] + Int(ref.row) }
 
   /// The `id` of a source object as the input store spells it.
-  public func sourceID(_ ref: ObjectRef) -> String {
-    let t = source.table(ref)
-    if let ids = t.ids, Int(ref.row) < ids.count, case .string(let text) = ids.get(Int(ref.row)) {
-      return string(text)
-    }
-    return "\(t.layout.name)/\(ref.row + 1)"
-  }
+  public func sourceID(_ ref: ObjectRef) -> String { source.idText(ref) }
 
   /// The id a destination object gets in the output store: `Entity/n`.
   public func destinationID(_ ref: ObjectRef) -> String {
@@ -241,11 +253,8 @@ public final class MigrationManager: @unchecked Sendable {
     return createDestinationInstance(entity: e)
   }
 
-  func createDestinationInstance(entity e: Int) -> ObjectRef {
-    let table = destination.tables[e]
-    let row = table.appendObject()
-    for (col, v) in destinationDefaults(e) { table.columns[col].set(row, v) }
-    return ObjectRef(entity: e, row: row)
+  @inline(__always) func createDestinationInstance(entity e: Int) -> ObjectRef {
+    ObjectRef(entity: e, row: destination.tables[e].appendObject())
   }
 
   /// Records that `destination` was made from `source` by the current entity mapping.
@@ -305,6 +314,12 @@ public final class MigrationManager: @unchecked Sendable {
     try assign(value, to: ref, property: p, location: nil)
   }
 
+  /// The name of the property mapping a frame is evaluating, if any.
+  func propertyName(_ frame: Frame) -> String? {
+    guard frame.propertyIndex >= 0 else { return nil }
+    return linked[frame.mapping].propertyNames[frame.propertyIndex]
+  }
+
   // MARK: - Strings
 
   /// The characters of a text value.
@@ -316,26 +331,50 @@ public final class MigrationManager: @unchecked Sendable {
   }
 }
 
-/// A linked entity mapping: entity indexes resolved, expressions turned into closures.
-struct LinkedMapping {
-  struct Attribute {
-    let name: String
-    let column: Int
-    let code: Code
-    let location: SourceLocation?
-  }
-  struct Relationship {
-    let name: String
-    let column: Int
-    let code: Code
-    let location: SourceLocation?
-  }
+/// A linked entity mapping: entity indexes resolved, expressions turned into closures. Kept in
+/// parallel arrays of plain values so that running it for each object copies no strings.
+final class LinkedMapping: @unchecked Sendable {
   let mapping: EntityMapping
   let sourceEntity: Int?
   let destinationEntity: Int?
   let sourceExpression: Code?
   let sourceLocation: SourceLocation?
   let forEach: Code?
-  let attributes: [Attribute]
-  let relationships: [Relationship]
+  /// Attribute mappings: destination column and expression.
+  let attributeColumns: [Int]
+  let attributeCodes: [Code]
+  /// Relationship mappings: destination column, expression, to-many or not.
+  let relationshipColumns: [Int]
+  let relationshipCodes: [Code]
+  let relationshipIsToMany: [Bool]
+  /// Names of the attribute mappings then the relationship mappings (`Frame.property` indexes them).
+  let propertyNames: [String]
+  /// Where each property mapping is in the mapping file (same order as `propertyNames`).
+  let propertyLocations: [SourceLocation?]
+
+  init(
+    mapping: EntityMapping, sourceEntity: Int?, destinationEntity: Int?, sourceExpression: Code?,
+    sourceLocation: SourceLocation?, forEach: Code?,
+    attributes: [(name: String, column: Int, code: Code, location: SourceLocation?)],
+    relationships: [(name: String, column: Int, code: Code, location: SourceLocation?, isToMany: Bool)]
+  ) {
+    self.mapping = mapping
+    self.sourceEntity = sourceEntity
+    self.destinationEntity = destinationEntity
+    self.sourceExpression = sourceExpression
+    self.sourceLocation = sourceLocation
+    self.forEach = forEach
+    attributeColumns = attributes.map(\.column)
+    attributeCodes = attributes.map(\.code)
+    relationshipColumns = relationships.map(\.column)
+    relationshipCodes = relationships.map(\.code)
+    relationshipIsToMany = relationships.map(\.isToMany)
+    propertyNames = attributes.map(\.name) + relationships.map(\.name)
+    propertyLocations = attributes.map(\.location) + relationships.map(\.location)
+  }
+
+  /// The location of the mapping of property `name`, else of the entity mapping.
+  func location(ofProperty name: String) -> SourceLocation? {
+    propertyNames.firstIndex(of: name).flatMap { propertyLocations[$0] } ?? mapping.location
+  }
 }

@@ -127,7 +127,7 @@ public enum BuiltinPolicyFunctions {
     var text = "mapc-uuid\u{0}\(m.plan.name)\u{0}\(m.plan.entityMappings[frame.mapping].name)"
     if case .destinationObject(let d) = frame.destination { text += "\u{0}\(m.destinationID(d))" }
     if case .sourceObject(let s) = frame.source { text += "\u{0}\(m.sourceID(s))" }
-    text += "\u{0}\(frame.property ?? "")"
+    text += "\u{0}\(m.propertyName(frame) ?? "")"
     if case .int(let i) = frame.index { text += "\u{0}\(i)" }
     var bytes = Array(SHA256.hash(data: Array(text.utf8)).prefix(16))
     bytes[6] = (bytes[6] & 0x0F) | 0x50  // version 5 (name-based)

@@ -295,10 +295,3 @@ extension ObjectGraph {
     "an earlier \(tables[Int(ref.entity)].layout.name) object (number \(ref.row + 1) in objects.\(tables[Int(ref.entity)].layout.name))"
   }
 }
-
-extension IntColumn {
-  @inline(__always) func setInt(_ row: Int, _ v: Int64) {
-    values[row] = v
-    present[row] = true
-  }
-}

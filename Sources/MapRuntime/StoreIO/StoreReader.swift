@@ -32,6 +32,7 @@ public struct StoreReader {
     var reader = StoreReader(input: input, layout: layout, maxErrors: maxErrors)
     do {
       try reader.readDocument()
+      reader.graph.finalize()
       reader.resolveReferences()
     } catch let e as JSONSyntaxError {
       reader.errors.append(reader.error(e.code.rawValue, e.message, at: e.byteOffset))
