@@ -125,12 +125,23 @@ extension MigrationManager {
     }
     if let sourceRef { frame.source = .sourceObject(sourceRef) }
     frame.destination = .destinationObject(d)
+    // A policy may associate instances of another entity with this mapping: find the
+    // relationship by name in their entity.
+    let sameEntity = lm.destinationEntity == Int(d.entity)
     for r in lm.relationships {
       frame.property = r.name
-      do {
+      do throws(MigrationError) {
         let v = try r.code(&frame)
-        let rel = destination.table(d).layout.properties[r.column].relationship!
-        try setRelationship(v, of: d, column: r.column, relationship: rel, location: r.location, origin: sourceRef)
+        let layout = destination.table(d).layout
+        guard let column = sameEntity ? r.column : layout.propertyIndex(r.name),
+          let rel = layout.properties[column].relationship
+        else {
+          throw MigrationError(
+            "run-unknown-property",
+            "\(objectDescription(d, origin: sourceRef, mapping: lm.mapping)) has no relationship \(r.name), which mapping \(lm.mapping.name) sets",
+            at: r.location ?? lm.mapping.location, file: plan.mappingPath)
+        }
+        try setRelationship(v, of: d, column: column, relationship: rel, location: r.location, origin: sourceRef)
       } catch {
         try record(error)
       }
