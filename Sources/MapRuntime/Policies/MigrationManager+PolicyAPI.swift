@@ -88,12 +88,12 @@ extension MigrationManager {
 
   // MARK: - Errors
 
-  /// An error about the current entity mapping, placed at its `<entityMapping>` element, that
-  /// names `object` the way mapc's own errors do: `Song/5 (created by LegacySongToSong from
-  /// LegacySong/6)` for a destination object, `source object LegacySong/6` for a source one.
-  /// Throw it from a hook or a policy function; the run then fails and nothing is written.
+  /// An error that names `object` the way mapc's own errors do: `Song/5 (created by
+  /// LegacySongToSong from LegacySong/6)` for a destination object, `source object
+  /// LegacySong/6` for a source one. Throw it from a hook or a policy function; the run then
+  /// fails and nothing is written. It has no position of its own: thrown from a policy function
+  /// it is placed at the calling expression, from a hook at the `<entityMapping>` element.
   public func error(_ message: String, about object: Value? = nil, code: String = "run-policy-error") -> MigrationError {
-    let mapping = currentEntityMapping
     var text = message
     switch object {
     case .destinationObject(let d)?:
@@ -105,7 +105,7 @@ extension MigrationManager {
     case nil:
       break
     }
-    return MigrationError(code, text, at: mapping.location, file: plan.mappingPath)
+    return MigrationError(code, text)
   }
 
   /// `Song/5 (created by LegacySongToSong from LegacySong/6)`: the id, the mapping that made
