@@ -116,6 +116,10 @@ extension MigrationManager {
         return objectDescription(d, origin: a.source(at: k), mapping: plan.entityMappings[i])
       }
     }
+    // Not associated yet: an instance whose attributes are being evaluated.
+    if let frame = currentFrame, frame.destination.destinationObject == d {
+      return objectDescription(d, origin: frame.source.sourceObject, mapping: currentEntityMapping)
+    }
     return destinationID(d)
   }
 }
