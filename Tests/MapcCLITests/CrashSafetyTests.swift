@@ -16,7 +16,7 @@ import Testing
   .enabled(if: SharedPaths.bench != nil, Comment(rawValue: SharedPaths.absentMessage)),
   .enabled(if: python3 != nil, "python3 is needed to generate the store"))
 struct CrashSafetyTests {
-  static let kills = 24
+  static let kills = 20
 
   @Test func sigkillDuringInPlaceRunLeavesOldOrNewStore() throws {
     let fm = FileManager.default
@@ -67,10 +67,10 @@ struct CrashSafetyTests {
     var rng = SplitMix64(seed: 20_240_601)
     for i in 0..<Self.kills {
       try old.write(to: URL(fileURLWithPath: victim))
-      // One delay in each of `kills` equal slices of 1.4 × the run's duration, at a random
+      // One delay in each of `kills` equal slices of 1.3 × the run's duration, at a random
       // point of the slice: early kills land while reading or migrating, late ones while
       // writing, renaming or after the end.
-      let slice = duration * 1.4 / Double(Self.kills)
+      let slice = duration * 1.3 / Double(Self.kills)
       let delay = slice * (Double(i) + Double(rng.next() % 1000) / 1000)
       let process = Process()
       process.executableURL = mapcExecutable
