@@ -51,6 +51,14 @@ let package = Package(
     ),
     .executableTarget(name: "mapc", dependencies: ["MapcCLI"]),
 
+    // Worked example (Examples/SongbookSimple/README.md): an executable that registers its own
+    // migration policies and then runs as mapc. The tests build and run it.
+    .executableTarget(
+      name: "SongbookSimple",
+      dependencies: ["MapcCLI", "MapRuntime"],
+      path: "Examples/SongbookSimple/Sources"
+    ),
+
     // Tests
     .target(
       name: "MapTestSupport",

@@ -9,7 +9,11 @@ public struct MapcResult: Sendable {
 
 /// The `mapc` executable built with the tests: beside the test bundle, else
 /// `.build/debug/mapc` under the package root. Nil when neither exists.
-public let mapcExecutable: URL? = {
+public let mapcExecutable: URL? = builtExecutable(named: "mapc")
+
+/// An executable of this package built with the tests (`mapc`, the `SongbookSimple` example):
+/// beside the test bundle, else in `.build/debug` under the package root. Nil when neither has it.
+public func builtExecutable(named name: String) -> URL? {
   var folders: [URL] = []
   for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
     folders.append(bundle.bundleURL.deletingLastPathComponent())
@@ -18,11 +22,11 @@ public let mapcExecutable: URL? = {
   folders.append(URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent())
   folders.append(SharedPaths.packageRoot.appendingPathComponent(".build/debug"))
   for folder in folders {
-    let candidate = folder.appendingPathComponent("mapc")
+    let candidate = folder.appendingPathComponent(name)
     if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
   }
   return nil
-}()
+}
 
 /// Why the built `mapc` cannot be run, or nil. `swift test` rebuilds the libraries the tests
 /// link but not the `mapc` executable, so run `swift build` before `swift test` (as .ci/ does).
@@ -39,6 +43,22 @@ public func runMapc(_ arguments: [String], in directory: URL? = nil) -> MapcResu
   guard let executable = mapcExecutable else {
     return MapcResult(exitCode: 127, stdout: "", stderr: mapcExecutableProblem ?? "mapc executable not found")
   }
+  return runExecutable(executable, arguments, in: directory)
+}
+
+/// Runs a built executable of this package by name (see `builtExecutable(named:)`); exit code
+/// 127 with the reason on stderr when it was not built.
+public func runBuiltExecutable(_ name: String, _ arguments: [String], in directory: URL? = nil) -> MapcResult {
+  guard let executable = builtExecutable(named: name) else {
+    return MapcResult(
+      exitCode: 127, stdout: "",
+      stderr: "the \(name) executable was not found beside the tests or in .build/debug; run `swift build` before `swift test`")
+  }
+  return runExecutable(executable, arguments, in: directory)
+}
+
+/// Runs `executable` with `arguments`; stdout and stderr go to temporary files.
+public func runExecutable(_ executable: URL, _ arguments: [String], in directory: URL? = nil) -> MapcResult {
   let fm = FileManager.default
   let dir = fm.temporaryDirectory.appendingPathComponent("runMapc-\(UUID().uuidString)")
   do {

@@ -41,7 +41,7 @@ enum Builtins {
     case "modulus:by:":
       if case .int(let a) = args[0], case .int(let b) = args[1] {
         guard b != 0 else { throw MigrationError("run-arithmetic", "modulus:by: by zero") }
-        return .int(a % b)
+        return .int(a.remainderReportingOverflow(dividingBy: b).partialValue)
       }
       guard let a = try num(0), let b = try num(1) else { return .null }
       return .double(fmod(a, b))

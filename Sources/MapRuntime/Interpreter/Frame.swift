@@ -12,7 +12,7 @@ public struct Frame {
   /// Index of the entity mapping being run.
   public var mapping: Int
   /// Index of the property mapping being evaluated in its mapping's `propertyNames`, or -1.
-  var propertyIndex = -1
+  public var propertyIndex = -1
   /// `SUBQUERY` variables and `$x := …` assignments, innermost last.
   var locals: [(String, Value)] = []
 

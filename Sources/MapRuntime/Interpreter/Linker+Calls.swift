@@ -27,6 +27,9 @@ extension Linker {
         for c in codes { values.append(try c(&frame)) }
         let policy = m.policies[frame.mapping]
         if !(policy is DefaultEntityMigrationPolicy) {
+          let saved = m.currentFrame
+          m.currentFrame = frame
+          defer { m.currentFrame = saved }
           do {
             if let v = try policy.perform(selector: selector, arguments: values, manager: m) { return v }
           } catch let e as MigrationError {

@@ -130,16 +130,33 @@ extension MigrationManager {
     var frame = Frame(mapping: currentMappingIndex)
     if let sourceRef { frame.source = .sourceObject(sourceRef) }
     frame.destination = .destinationObject(d)
+    // A policy may associate instances of another entity with this mapping: find the
+    // relationship by name in their entity.
+    let sameEntity = lm.destinationEntity == Int(d.entity)
     let base = lm.attributeColumns.count
     let columns = lm.relationshipColumns
     let codes = lm.relationshipCodes
     let toMany = lm.relationshipIsToMany
     for k in 0..<columns.count {
       frame.propertyIndex = base + k
-      do {
+      do throws(MigrationError) {
         let v = try codes[k](&frame)
+        var column = columns[k]
+        var isToMany = toMany[k]
+        if !sameEntity {
+          let layout = destination.table(d).layout
+          let name = lm.propertyNames[base + k]
+          guard let c = layout.propertyIndex(name), let rel = layout.properties[c].relationship else {
+            throw MigrationError(
+              "run-unknown-property",
+              "\(objectDescription(d, origin: sourceRef, mapping: lm.mapping)) has no relationship \(name), which mapping \(lm.mapping.name) sets",
+              at: lm.propertyLocations[base + k] ?? lm.mapping.location, file: plan.mappingPath)
+          }
+          column = c
+          isToMany = rel.isToMany
+        }
         try setRelationship(
-          v, of: d, column: columns[k], isToMany: toMany[k], location: lm.propertyLocations[base + k], origin: sourceRef)
+          v, of: d, column: column, isToMany: isToMany, location: lm.propertyLocations[base + k], origin: sourceRef)
       } catch {
         try record(error)
       }

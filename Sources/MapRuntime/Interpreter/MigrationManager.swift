@@ -44,6 +44,12 @@ public final class MigrationManager: @unchecked Sendable {
   var randomState: UInt64 = 0
 
   public internal(set) var currentMappingIndex = 0
+  /// Core Data's `NSMigrationManager.userInfo`: free for policies, e.g. to pass results from
+  /// one entity mapping's policy to another's (each mapping has its own policy instance).
+  public var userInfo: [String: Any] = [:]
+  /// While a policy function (`EntityMigrationPolicy.perform`) runs: the variables of the
+  /// expression that called it (`$source`, `$destination`, `$item`, `$index`, the property).
+  public internal(set) var currentFrame: Frame?
   var currentInstanceIndex = -1
 
   public init(plan: MigrationPlan, source: ObjectGraph, options: Options = Options()) throws(MigrationFailure) {
@@ -73,9 +79,17 @@ public final class MigrationManager: @unchecked Sendable {
         policies.append(DefaultEntityMigrationPolicy())
         continue
       }
-      if let type = PolicyRegistry.lookup(name) {
+      switch PolicyRegistry.resolve(name) {
+      case .found(let type):
         policies.append(type.init())
-      } else {
+      case .ambiguous(let candidates):
+        policies.append(DefaultEntityMigrationPolicy())
+        problems.append(
+          MigrationError(
+            "run-unknown-policy",
+            "Couldn't create mapping policy for class named \(name): the name is ambiguous, it could be \(candidates.joined(separator: " or ")); write the module-qualified name",
+            at: m.location, file: plan.mappingPath))
+      case .missing:
         policies.append(DefaultEntityMigrationPolicy())
         problems.append(
           MigrationError(
@@ -193,13 +207,19 @@ public final class MigrationManager: @unchecked Sendable {
   }
 
   /// Runs a policy hook; an error it throws is recorded against the mapping.
+  /// Errors without a position are placed at the `<entityMapping>` element.
   private func hook(_ i: Int, _ name: String, _ body: () throws -> Void) {
+    func placed(_ e: MigrationError) -> MigrationError {
+      guard e.location == nil, e.file == nil else { return e }
+      return MigrationError(e.code, e.message, at: plan.entityMappings[i].location, file: plan.mappingPath)
+    }
     do {
       try body()
     } catch let e as MigrationError {
-      appendError(e)
+      appendError(placed(e))
     } catch let f as MigrationFailure {
-      for e in f.errors { appendError(e) }
+      for e in f.errors { appendError(placed(e)) }
+      if f.truncated { truncated = true }
     } catch {
       let m = plan.entityMappings[i]
       appendError(
@@ -315,9 +335,11 @@ public final class MigrationManager: @unchecked Sendable {
   }
 
   /// The name of the property mapping a frame is evaluating, if any.
-  func propertyName(_ frame: Frame) -> String? {
-    guard frame.propertyIndex >= 0 else { return nil }
-    return linked[frame.mapping].propertyNames[frame.propertyIndex]
+  public func propertyName(_ frame: Frame) -> String? {
+    guard frame.mapping >= 0, frame.mapping < linked.count else { return nil }
+    let names = linked[frame.mapping].propertyNames
+    guard frame.propertyIndex >= 0, frame.propertyIndex < names.count else { return nil }
+    return names[frame.propertyIndex]
   }
 
   // MARK: - Strings

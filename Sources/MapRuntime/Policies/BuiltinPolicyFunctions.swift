@@ -114,10 +114,15 @@ public enum BuiltinPolicyFunctions {
         "run-time-zone", "time zone \"\(name)\" is not supported: use UTC or an offset such as +02:00")
     }
     let digits = s.dropFirst().filter { $0 != ":" }
-    guard let v = Int(digits), !digits.isEmpty else {
+    guard (1...4).contains(digits.count), digits.allSatisfy({ $0.isASCII && $0.isNumber }), let v = Int(digits)
+    else {
       throw MigrationError("run-time-zone", "time zone \"\(name)\" is not a valid offset")
     }
-    let seconds = digits.count <= 2 ? v * 3600 : (v / 100) * 3600 + (v % 100) * 60
+    let (hours, minutes) = digits.count <= 2 ? (v, 0) : (v / 100, v % 100)
+    guard hours <= 18, minutes < 60 else {
+      throw MigrationError("run-time-zone", "time zone \"\(name)\" is not a valid offset (at most ±18:00)")
+    }
+    let seconds = hours * 3600 + minutes * 60
     return sign == "-" ? -seconds : seconds
   }
 
@@ -127,7 +132,7 @@ public enum BuiltinPolicyFunctions {
     var text = "mapc-uuid\u{0}\(m.plan.name)\u{0}\(m.plan.entityMappings[frame.mapping].name)"
     if case .destinationObject(let d) = frame.destination { text += "\u{0}\(m.destinationID(d))" }
     if case .sourceObject(let s) = frame.source { text += "\u{0}\(m.sourceID(s))" }
-    text += "\u{0}\(m.propertyName(frame) ?? "")"
+    text += "\u{0}\(m.propertyName(frame) ?? (frame.propertyIndex >= 0 ? "#\(frame.propertyIndex)" : ""))"
     if case .int(let i) = frame.index { text += "\u{0}\(i)" }
     var bytes = Array(SHA256.hash(data: Array(text.utf8)).prefix(16))
     bytes[6] = (bytes[6] & 0x0F) | 0x50  // version 5 (name-based)

@@ -36,7 +36,14 @@ public struct DatePattern: Sendable, Hashable {
           continue
         }
         var j = i + 1
-        while j < chars.count && chars[j] != "'" {
+        while j < chars.count {
+          if chars[j] == "'" {
+            // '' inside quotes is a quote too: 'o''clock' reads o'clock.
+            guard j + 1 < chars.count && chars[j + 1] == "'" else { break }
+            literal.append("'")
+            j += 2
+            continue
+          }
           literal.append(chars[j])
           j += 1
         }
@@ -148,10 +155,14 @@ public struct DatePattern: Sendable, Hashable {
       case .minute(let n): guard let v = digits(n, 2) else { return nil }; minute = v
       case .second(let n): guard let v = digits(n, 2) else { return nil }; second = v
       case .fraction(let n):
-        let start = i
-        guard let v = digits(n, n) else { return nil }
-        var scaled = v
-        for _ in 0..<max(0, 9 - (i - start)) { scaled *= 10 }
+        // Exactly n digits; digits past the ninth (nanoseconds) are read and dropped.
+        var scaled = 0
+        for k in 0..<n {
+          guard i < u.count, u[i] >= 48, u[i] <= 57 else { return nil }
+          if k < 9 { scaled = scaled * 10 + Int(u[i] - 48) }
+          i += 1
+        }
+        for _ in 0..<max(0, 9 - n) { scaled *= 10 }
         nanos = scaled
       case .ampm:
         guard i + 2 <= u.count else { return nil }
@@ -221,15 +232,18 @@ public struct DatePattern: Sendable, Hashable {
         out += n <= 9 ? String(digits.prefix(n)) : digits + String(repeating: "0", count: n - 9)
       case .ampm: out += f.hour < 12 ? "AM" : "PM"
       case .zone(let c, let n):
-        if zoneOffset == 0 && c != "Z" && c != "x" {
+        // As ICU: Z–ZZZ "-0800", ZZZZZ "-08:00" or "Z"; X "-08" (minutes when not zero),
+        // XX "-0800", XXX "-08:00", "Z" at zero offset; x, xx, xxx likewise but never "Z".
+        if zoneOffset == 0 && (c == "X" || (c == "Z" && n >= 5)) {
           out += "Z"
         } else {
           let sign = zoneOffset < 0 ? "-" : "+"
           let a = abs(zoneOffset)
           out += sign
           pad(a / 3600, 2)
-          if n >= 3 || (c == "Z" && n >= 5) { out += ":" }
-          if !(c != "Z" && n == 1) { pad(a / 60 % 60, 2) }
+          let colon = c == "Z" ? n >= 4 : n >= 3
+          if colon { out += ":" }
+          if c == "Z" || n > 1 || a / 60 % 60 != 0 { pad(a / 60 % 60, 2) }
         }
       case .weekday(let n):
         let days = Int(((t + CivilDate.referenceOffset + Double(zoneOffset)) / 86_400).rounded(.down))

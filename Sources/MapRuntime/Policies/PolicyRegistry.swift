@@ -2,13 +2,28 @@ import Foundation
 
 /// Custom migration policies by class name. Core Data finds policies through the Objective-C
 /// runtime; Swift on Linux has none, so an executable registers its policies before it runs
-/// a plan.
+/// a plan:
+///
+/// ```swift
+/// PolicyRegistry.register(LegacyToModernPolicy.self)                   // "MyApp.LegacyToModernPolicy"
+/// PolicyRegistry.register(LibraryPolicy.self, as: "SBLibraryPolicy")  // also an old Objective-C name
+/// MapcCommand.main()
+/// ```
 public enum PolicyRegistry {
+  /// What a policy name written in a mapping stands for.
+  public enum Resolution: Sendable {
+    case found(EntityMigrationPolicy.Type)
+    /// A bare class name registered in more than one module: the qualified names it could be.
+    case ambiguous([String])
+    case missing
+  }
+
   private static let lock = NSLock()
   nonisolated(unsafe) private static var byName: [String: EntityMigrationPolicy.Type] = [:]
 
   /// Registers under the module-qualified name (`App.LegacyToModernPolicy`, from
-  /// `String(reflecting:)`) and under any extra names given.
+  /// `String(reflecting:)`) and under any extra names given. Registering a name again replaces
+  /// the earlier class.
   public static func register(_ type: EntityMigrationPolicy.Type, as names: String...) {
     lock.lock()
     defer { lock.unlock() }
@@ -16,17 +31,33 @@ public enum PolicyRegistry {
     for n in names { byName[n] = type }
   }
 
-  /// The policy class for a name as written in a mapping. An exact match wins; a bare class
-  /// name also finds a registered `Module.Name` when exactly one module has that class.
-  public static func lookup(_ name: String) -> EntityMigrationPolicy.Type? {
+  /// Removes a name (for tests that register policies of their own).
+  public static func unregister(_ name: String) {
     lock.lock()
     defer { lock.unlock() }
-    if let t = byName[name] { return t }
-    if !name.contains(".") {
-      let matches = byName.filter { $0.key.hasSuffix("." + name) }
-      let types = Set(matches.values.map { ObjectIdentifier($0) })
-      if types.count == 1 { return matches.first?.value }
+    byName[name] = nil
+  }
+
+  /// The policy class for a name as written in a mapping. An exact match wins; a bare class
+  /// name (no dot) also finds a registered `Module.Name` when exactly one class has that
+  /// last component.
+  public static func resolve(_ name: String) -> Resolution {
+    lock.lock()
+    defer { lock.unlock() }
+    if let t = byName[name] { return .found(t) }
+    guard !name.isEmpty, !name.contains(".") else { return .missing }
+    let matches = byName.filter { $0.key.hasSuffix("." + name) }
+    let types = Set(matches.values.map { ObjectIdentifier($0) })
+    switch types.count {
+    case 0: return .missing
+    case 1: return .found(matches.first!.value)
+    default: return .ambiguous(matches.keys.sorted())
     }
+  }
+
+  /// `resolve(_:)` when it finds exactly one class, else nil.
+  public static func lookup(_ name: String) -> EntityMigrationPolicy.Type? {
+    if case .found(let t) = resolve(name) { return t }
     return nil
   }
 
