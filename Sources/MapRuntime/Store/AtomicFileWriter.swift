@@ -25,23 +25,36 @@
 /// try file.commit()
 /// ```
 public struct AtomicFileWriter: ~Copyable, Sendable {
-  /// The file that `commit()` replaces.
+  /// The file that `commit()` replaces, as given.
   public let targetPath: String
+  /// The path that is actually replaced: `targetPath`, or the file it links to when it is a
+  /// symbolic link (the link itself is kept).
+  public let resolvedTargetPath: String
   /// The temporary file being written.
   public let temporaryPath: String
   /// Where to write the contents (do not close it).
   public let fileDescriptor: Int32
   private var finished = false
 
-  /// Creates the temporary file beside `target`.
-  public init(target: String) throws(StoreIOError) {
-    targetPath = target
+  /// Creates the temporary file beside `target` (beside the file it links to, when `target`
+  /// is a symbolic link to an existing file).
+  public init(target given: String) throws(StoreIOError) {
+    targetPath = given
+    var target = given
+    var linkInfo = stat()
+    if lstat(given, &linkInfo) == 0 && (linkInfo.st_mode & S_IFMT) == S_IFLNK,
+      let resolved = realpath(given, nil)
+    {
+      target = String(cString: resolved)
+      free(resolved)
+    }
+    resolvedTargetPath = target
     var existing = stat()
     var keepMode: mode_t? = nil
     if stat(target, &existing) == 0 {
       if (existing.st_mode & S_IFMT) == S_IFDIR {
         throw StoreIOError(
-          code: .isDirectory, path: target, operation: "write", reason: "it is a folder, not a file",
+          code: .isDirectory, path: given, operation: "write", reason: "it is a folder, not a file",
           errno: EISDIR)
       }
       keepMode = existing.st_mode & 0o7777
@@ -61,7 +74,7 @@ public struct AtomicFileWriter: ~Copyable, Sendable {
       let err = errno
       attempt += 1
       if err != EEXIST || attempt >= 100 {
-        throw StoreIOError.system(err, path: target, operation: "create a temporary file beside")
+        throw StoreIOError.system(err, path: given, operation: "create a temporary file beside")
       }
     }
   }
@@ -81,16 +94,16 @@ public struct AtomicFileWriter: ~Copyable, Sendable {
         throw StoreIOError.system(errno, path: targetPath, operation: "write")
       }
       if let backupPath {
-        try FileBackup.backUp(targetPath, to: backupPath)
+        try FileBackup.backUp(resolvedTargetPath, to: backupPath)
       }
-      if rename(temporaryPath, targetPath) != 0 {
+      if rename(temporaryPath, resolvedTargetPath) != 0 {
         throw StoreIOError.system(errno, path: targetPath, operation: "replace")
       }
     } catch {
       _ = unlink(temporaryPath)
       throw error
     }
-    syncFolder(of: targetPath)
+    syncFolder(of: resolvedTargetPath)
   }
 
   /// Gives up: closes and removes the temporary file. The target is unchanged.

@@ -259,8 +259,9 @@ public struct JSONScanner {
           .nonFiniteNumber, "\(c == UInt8(ascii: "N") ? "NaN" : "Infinity") is not valid JSON",
           at: i)
       }
-    case ASCII.closeBracket where afterComma, ASCII.closeBrace where afterComma:
-      throw JSONSyntaxError(.trailingComma, "trailing comma before '\(Character(UnicodeScalar(c)))'", at: i)
+    case ASCII.closeBracket where afterComma:
+      // (After a comma in an object, `readKey` reports the trailing comma.)
+      throw JSONSyntaxError(.trailingComma, "trailing comma before ']'", at: i)
     default:
       break
     }

@@ -49,6 +49,7 @@ let hostileJSON: [HostileJSON] = [
   .init("missing comma in array", "[1 2]", .unexpectedCharacter, "expected ',' or ']' after an array element, found '2'", 1, 4),
   .init("missing comma in object", #"{"a": 1 "b": 2}"#, .unexpectedCharacter, "expected ',' or '}' after an object member, found '\"'", 1, 9),
   .init("missing value", #"{"a": }"#, .unexpectedCharacter, "expected a value, found '}'", 1, 7),
+  .init("comma then brace in array", "[1,}", .unexpectedCharacter, "expected a value, found '}'", 1, 4),
   .init("mismatched bracket", "[1}", .unexpectedCharacter, "expected ',' or ']' after an array element, found '}'", 1, 3),
   .init("comment", "// note\n{}", .unexpectedCharacter, "expected a value, found '/'", 1, 1),
   .init("non-ASCII outside strings", "[é]", .unexpectedCharacter, "expected a value, found 'é' (U+00E9)", 1, 2),

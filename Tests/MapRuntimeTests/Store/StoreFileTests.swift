@@ -117,6 +117,24 @@ import Testing
     #expect(folder.entries() == ["out.json"])
   }
 
+  @Test func symbolicLinkTargetReplacesTheLinkedFile() throws {
+    let folder = try TemporaryFolder()
+    try FileManager.default.createDirectory(
+      atPath: folder.path + "/data", withIntermediateDirectories: false)
+    try folder.write("data/store.json", "old")
+    _ = symlink("data/store.json", folder.path + "/link.json")
+    let writer = try AtomicFileWriter(target: folder.path + "/link.json")
+    #expect(writer.temporaryPath.hasPrefix(writer.resolvedTargetPath.dropLast("store.json".count) + ".store.json.mapc-"))
+    try writeAll(writer, "new")
+    try writer.commit()
+    #expect(try folder.read("data/store.json") == "\"new\"\n")
+    #expect(try folder.read("link.json") == "\"new\"\n")
+    var info = stat()
+    lstat(folder.path + "/link.json", &info)
+    #expect(info.st_mode & S_IFMT == S_IFLNK)
+    #expect(folder.entries() == ["data", "link.json"])
+  }
+
   @Test func keepsPermissionsOfExistingTarget() throws {
     let folder = try TemporaryFolder()
     try folder.write("out.json", "old")
