@@ -85,7 +85,7 @@ public struct LintBaseline: Sendable {
             {
               "rule": "lint-optional-into-mandatory",
               "file": "example.xml",
-              "fingerprint": "@GOOD_FINGERPRINT@",
+              "fingerprint": "392a08c7c0062ee87288afe1754fe08f",
               "message": "Person.name is mandatory, but this value may be nil",
               "reason": "every person had a name in version 1"
             }

@@ -35,15 +35,7 @@ public enum PinUpdater {
     }
     if newText == text { return .unchanged }
     do {
-      let writer = try AtomicFileWriter(target: path)
-      let bytes = Array(newText.utf8)
-      var written = 0
-      while written < bytes.count {
-        let n = bytes[written...].withUnsafeBytes { write(writer.fileDescriptor, $0.baseAddress, $0.count) }
-        if n <= 0 { return .failed("\(path): cannot write the file") }
-        written += n
-      }
-      try writer.commit()
+      try AtomicText.save(newText, to: path)
     } catch {
       return .failed("\(path): cannot write the file: \(error)")
     }
@@ -115,6 +107,7 @@ public enum PinUpdater {
       attributesEnd = s.index(before: attributesEnd)
     }
     var tag = String(text[start..<attributesEnd])
+    let blanksBeforeClose = String(text[attributesEnd..<(selfClosing ? s.index(before: tagClose) : tagClose)])
     let modelHash = PinCheck.modelHash(hashes)
     tag = setAttribute(tag, name: "versionHash", value: modelHash)
 
@@ -133,7 +126,7 @@ public enum PinUpdater {
     let unit = indent.contains("\t") ? "\t" : "  "
     var kept = content
     while let last = kept.unicodeScalars.last, [" ", "\t", "\n", "\r"].contains(last) { kept.unicodeScalars.removeLast() }
-    var out = tag + ">" + kept
+    var out = tag + blanksBeforeClose + ">" + kept
     for h in hashes.sorted(by: { $0.entity < $1.entity }) {
       out += newline + indent + unit
       out += "<entityVersionHash entity=\"\(escape(h.entity))\" hash=\"\(Data(h.hash).base64EncodedString())\"/>"
@@ -200,5 +193,24 @@ public enum PinUpdater {
   static func escape(_ s: String) -> String {
     s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
       .replacingOccurrences(of: "\"", with: "&quot;")
+  }
+}
+
+/// Writes a text file atomically (temporary file, fsync, rename).
+public enum AtomicText {
+  public struct Failure: Error, CustomStringConvertible {
+    public var description: String
+  }
+
+  public static func save(_ text: String, to path: String) throws {
+    let writer = try AtomicFileWriter(target: path)
+    let bytes = Array(text.utf8)
+    var written = 0
+    while written < bytes.count {
+      let n = bytes[written...].withUnsafeBytes { write(writer.fileDescriptor, $0.baseAddress, $0.count) }
+      if n <= 0 { throw Failure(description: "\(path): cannot write the file (errno \(errno))") }
+      written += n
+    }
+    try writer.commit()
   }
 }

@@ -37,8 +37,8 @@ enum CompilerRules {
         """)))
 
   /// Hashes of `person` in the examples' source model (`mapc hash`).
-  static let personHash = "@PERSON_HASH@"
-  static let sourceModelHash = "@MODEL_HASH@"
+  static let personHash = "Pa6wqlCRDS58zWKVzF9oeN5HNv76QcI0Mtyrr/VyuGM="
+  static let sourceModelHash = "i69AoZGo0LzM67mPEL+e0ruJgqpF2OCTjynJroqKVLI="
 
   static let pinnedHashMismatch = LintRule(
     id: "map-pinned-hash-mismatch", severity: .error,
