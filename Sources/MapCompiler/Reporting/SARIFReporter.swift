@@ -161,12 +161,21 @@ public enum LintRuleDocs {
   public static func markdown(_ rule: LintRule) -> String {
     var out = "### `\(rule.id)`\n\n"
     out += "- Severity: **\(rule.severity.rawValue)**\(rule.origin == .compiler ? " (reported by the compiler, so by `mapc compile` too)" : "")\n"
-    out += "- Summary: \(rule.title)\n"
-    out += "- Suppress: \(rule.suppression)\n\n"
-    out += rule.explanation + "\n\n"
-    out += exampleMarkdown("Bad", rule.bad)
-    out += exampleMarkdown("Good", rule.good)
+    out += "- Summary: \(code(rule.title))\n"
+    out += "- Suppress: \(code(rule.suppression))\n\n"
+    out += code(rule.explanation) + "\n\n"
+    let places =
+      rule.bad.expectedMappingPositions.map { "`\(LintExample.mappingFileName):\($0.line):\($0.column)`" }
+      + rule.bad.expectedBaselinePositions.map { "`\(LintExample.baselineFileName):\($0.line):\($0.column)`" }
+    out += exampleMarkdown("Bad (reported at \(places.joined(separator: ", ")))", rule.bad)
+    out += exampleMarkdown("Good (no finding)", rule.good)
     return out
+  }
+
+  /// Markup-looking words (`<attribute>`, `$source.<name>`) as code, so Markdown shows them.
+  static func code(_ text: String) -> String {
+    guard let regex = try? NSRegularExpression(pattern: "[^\\s]*<[^>\\s]*[^>]*?>[^\\s,.;:)]*") else { return text }
+    return regex.stringByReplacingMatches(in: text, range: NSRange(text.startIndex..., in: text), withTemplate: "`$0`")
   }
 
   static func exampleMarkdown(_ label: String, _ e: LintExample) -> String {
