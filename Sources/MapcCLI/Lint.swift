@@ -114,6 +114,8 @@ extension MapcCommand {
         let previous = (try? LintBaseline.load(path: target)) ?? accepted
         let text = LintBaseline.render(accepting: report.findings, path: target, previous: previous)
         do {
+          let folder = (target as NSString).deletingLastPathComponent
+          if !folder.isEmpty { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
           try AtomicText.save(text, to: target)
         } catch {
           standardError("\(target): error: cannot write the baseline: \(error) [io-write]\n")
