@@ -1,0 +1,39 @@
+import Foundation
+import MapRuntime
+
+/// Lints one mapping file: every compiler diagnostic, then every lint rule, then the file's
+/// suppression comments.
+public enum Linter {
+  public static func lint(path: String) -> [LintFinding] {
+    let compiled = MappingCompilation.compile(mappingPath: path)
+    var diagnostics = compiled.diagnostics
+    if let document = compiled.document, let models = compiled.models {
+      let context = LintContext(document: document, models: models)
+      for check in LintRules.checks { diagnostics += check.findings(in: context) }
+    }
+    let lines = SourceLines()
+    func finding(_ d: Diagnostic) -> LintFinding {
+      LintFinding(diagnostic: d, sourceLine: d.location.flatMap { lines.line($0.line, of: $0.file) })
+    }
+    var findings = diagnostics.map(finding)
+    if let document = compiled.document {
+      let extra = SuppressionRules.apply(document.suppressions, to: &findings, file: document.path)
+      findings += extra.map(finding)
+    }
+    return sorted(findings)
+  }
+
+  /// By file, line, column, then rule id and message, so output never depends on rule order.
+  static func sorted(_ findings: [LintFinding]) -> [LintFinding] {
+    findings.sorted { a, b in
+      let fa = a.file ?? ""
+      let fb = b.file ?? ""
+      if fa != fb { return fa < fb }
+      let pa = (a.diagnostic.location?.line ?? 0, a.diagnostic.location?.column ?? 0)
+      let pb = (b.diagnostic.location?.line ?? 0, b.diagnostic.location?.column ?? 0)
+      if pa != pb { return pa < pb }
+      if a.ruleId != b.ruleId { return a.ruleId < b.ruleId }
+      return a.diagnostic.message < b.diagnostic.message
+    }
+  }
+}

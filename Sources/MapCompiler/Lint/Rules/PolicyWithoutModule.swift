@@ -1,0 +1,49 @@
+import MapRuntime
+
+/// `lint-policy-without-module`: a custom policy named without its Swift module.
+struct PolicyWithoutModule: LintCheck {
+  static let personWithTitle = """
+    <entity name="Person" representedClassName="Person" syncable="YES">
+        <attribute name="title" optional="YES" attributeType="String"/>
+    </entity>
+    """
+
+  static let rule = LintRule(
+    id: "lint-policy-without-module", severity: .warning,
+    title: "A custom policy is named without its module",
+    explanation: """
+      Core Data creates an entity mapping's policy with NSClassFromString. A Swift class is \
+      registered with the Objective-C runtime under its module-qualified name \
+      (App.LegacyToModernPolicy), so policy="LegacyToModernPolicy" finds nothing and the \
+      migration fails on the device with "Couldn't create mapping policy for class named \
+      LegacyToModernPolicy". Write the module name as Xcode's mapping editor expects it. An \
+      Objective-C class, or a Swift class given an explicit @objc(LegacyToModernPolicy) name, is \
+      found by its bare name: suppress the finding for those. When this mapc has a policy of \
+      that class name registered, the finding names it.
+      """,
+    suppression: "on the <entityMapping> element",
+    bad: LintExample(
+      source: personWithTitle, destination: personWithTitle,
+      mapping: exampleMapping("""
+          <entityMapping name="PersonToPerson" type="transform" source="Person" destination="Person" policy="‸LegacyToModernPolicy"/>
+        """)),
+    good: LintExample(
+      source: personWithTitle, destination: personWithTitle,
+      mapping: exampleMapping("""
+          <entityMapping name="PersonToPerson" type="transform" source="Person" destination="Person" policy="App.LegacyToModernPolicy"/>
+        """)))
+
+  func findings(in context: LintContext) -> [Diagnostic] {
+    var result: [Diagnostic] = []
+    for m in context.mappings {
+      guard let policy = m.element.policy, !policy.value.isEmpty, !policy.value.contains(".") else { continue }
+      let qualified = PolicyRegistry.registeredNames.filter { $0.hasSuffix("." + policy.value) }
+      let hint = qualified.count == 1 ? "; this mapc has \(qualified[0]) registered" : ""
+      result.append(
+        Self.rule.finding(
+          "policy \(policy.value) is not module-qualified: Core Data looks the class up with NSClassFromString, which needs Module.\(policy.value) for a Swift class\(hint); write policy=\"\(qualified.count == 1 ? qualified[0] : "Module.\(policy.value)")\", or suppress this for an Objective-C class",
+          at: policy.location))
+    }
+    return result
+  }
+}

@@ -1,0 +1,161 @@
+import ArgumentParser
+import Foundation
+import MapCompiler
+import MapRuntime
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+extension MapcCommand {
+  struct Lint: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Check mapping files for Core Data migration pitfalls before they ship.",
+      discussion: """
+        Reports every compiler diagnostic and every lint rule finding of each mapping file \
+        (Specs/lint-rules.md; mapc lint --list-rules, mapc lint --explain RULE). Folders are \
+        searched recursively for *.xml files whose root element is <mappingModel>; files are \
+        linted in parallel and reported together, sorted by file, line and column. Text goes \
+        to standard error, with the source line and a caret (coloured on a terminal unless \
+        NO_COLOR is set); json, sarif and github go to standard output. Silence a finding \
+        with <!-- mapc-lint-disable RULE: reason --> before the element it points at, or \
+        accept today's findings with --write-baseline FILE and --baseline FILE. Exit status: \
+        0 clean, 1 a finding at error level (or at warning level with --strict), 64 usage \
+        error.
+        """)
+
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+      case text, json, sarif, github
+    }
+
+    @Argument(help: "Mapping files, or folders to search for them.")
+    var paths: [String] = []
+
+    @Option(help: "Output format: text, json, sarif or github.")
+    var format: Format = .text
+
+    @Flag(help: "Fail (exit 1) on warnings too.")
+    var strict = false
+
+    @Option(help: "Accept the findings recorded in this baseline file.")
+    var baseline: String?
+
+    @Option(name: .customLong("write-baseline"), help: "Write a baseline accepting every current finding (compiler errors excepted).")
+    var writeBaseline: String?
+
+    @Flag(name: .customLong("update-pins"), help: "Record the models' current version hashes in each mapping file, then lint.")
+    var updatePins = false
+
+    @Option(name: .customLong("explain"), help: "Print a rule's explanation and examples.")
+    var explain: String?
+
+    @Flag(name: .customLong("list-rules"), help: "List every rule with its severity.")
+    var listRules = false
+
+    @Option(help: "Files linted at once (default: one per processor).")
+    var jobs: Int = 0
+
+    func validate() throws {
+      if explain == nil && !listRules && paths.isEmpty {
+        throw ValidationError("give at least one mapping file or folder")
+      }
+      if jobs < 0 { throw ValidationError("--jobs must be 0 or more") }
+    }
+
+    func run() throws {
+      if let id = explain {
+        guard let rule = LintRules.rule(id) else {
+          let close = LintRules.ids.filter { $0.contains(id) || id.contains($0) }
+          fail("unknown rule \(id)\(close.isEmpty ? "" : " (did you mean \(close.joined(separator: ", "))?)"); mapc lint --list-rules lists them")
+        }
+        print(LintRuleDocs.text(rule), terminator: "")
+        return
+      }
+      if listRules {
+        let width = LintRules.ids.map(\.count).max() ?? 0
+        for r in LintRules.all {
+          print(r.id.padding(toLength: width + 2, withPad: " ", startingAt: 0) + r.severity.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0) + r.title)
+        }
+        return
+      }
+
+      let files: [String]
+      do {
+        files = try MappingFileFinder.find(paths)
+      } catch {
+        fail(error.description)
+      }
+      if files.isEmpty { fail("no mapping files (*.xml with a <mappingModel> root) in \(paths.joined(separator: ", "))") }
+
+      var accepted: LintBaseline?
+      if let baseline {
+        do {
+          accepted = try LintBaseline.load(path: baseline)
+        } catch {
+          fail(error.description)
+        }
+      }
+
+      if updatePins {
+        for file in files {
+          switch PinUpdater.update(mappingPath: file) {
+          case .updated: standardError("\(file): pins updated to the models' current hashes\n")
+          case .unchanged: break
+          case .failed(let why): standardError("\(why)\n")
+          }
+        }
+      }
+
+      var report = LintRunner.run(files: files, baseline: accepted, jobs: jobs)
+
+      if let target = writeBaseline {
+        let previous = (try? LintBaseline.load(path: target)) ?? accepted
+        let text = LintBaseline.render(accepting: report.findings, path: target, previous: previous)
+        do {
+          let folder = (target as NSString).deletingLastPathComponent
+          if !folder.isEmpty { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
+          try AtomicText.save(text, to: target)
+        } catch {
+          standardError("\(target): error: cannot write the baseline: \(error) [io-write]\n")
+          throw ExitCode(1)
+        }
+        let written = try? LintBaseline.load(path: target)
+        var findings = report.findings.filter { $0.ruleId != "lint-unused-baseline-entry" }
+        _ = written?.apply(to: &findings, lintedFiles: files)
+        report.findings = findings
+        standardError("\(target): baseline written with \(written?.entries.count ?? 0) entries\n")
+      }
+
+      switch format {
+      case .text:
+        standardError(TextReporter.render(report, colour: Self.useColour))
+      case .json:
+        standardOutput(JSONReporter.render(report, toolVersion: MapcCommand.configuration.version))
+      case .sarif:
+        standardOutput(
+          SARIFReporter.render(
+            report, toolVersion: MapcCommand.configuration.version, workingDirectory: FileManager.default.currentDirectoryPath))
+      case .github:
+        standardOutput(GitHubReporter.render(report))
+      }
+      if format != .text { standardError(report.summary + "\n") }
+      if report.fails(strict: strict) { throw ExitCode(1) }
+    }
+
+    static var useColour: Bool {
+      let env = ProcessInfo.processInfo.environment
+      return isatty(STDERR_FILENO) == 1 && env["NO_COLOR"] == nil && env["TERM"] != "dumb"
+    }
+
+    /// A usage problem: message on standard error, exit 64.
+    private func fail(_ message: String) -> Never {
+      standardError("mapc lint: error: \(message)\n")
+      Foundation.exit(64)
+    }
+  }
+}
+
+private func standardError(_ s: String) { FileHandle.standardError.write(Data(s.utf8)) }
+private func standardOutput(_ s: String) { FileHandle.standardOutput.write(Data(s.utf8)) }
