@@ -69,6 +69,7 @@ extension MapcCommand {
       let bar = quiet ? nil : ProgressBar.forStandardError()
       var options = MigrationRun.Options(
         output: out, style: compact ? .compact : .indented, maxErrors: maxErrors, now: Self.fixedNow())
+      options.reportPhases = ProcessInfo.processInfo.environment["MAPC_PHASES"] == "1"
       if let bar {
         options.progress = { pass, done, total in bar.update(pass.rawValue, done, total) }
       }

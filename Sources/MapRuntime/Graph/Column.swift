@@ -25,11 +25,18 @@ public class Column: @unchecked Sendable {
 }
 
 final class IntColumn: Column, @unchecked Sendable {
-  var values: [Int64] = []
-  var present: [Bool] = []
-  var fill: Int64?
+  @exclusivity(unchecked) var values: [Int64] = []
+  @exclusivity(unchecked) var present: [Bool] = []
+  @exclusivity(unchecked) var fill: Int64?
 
-  @inline(__always) func ensure(_ row: Int) { if row >= values.count { pad(to: row + 1) } }
+  @inline(__always) func ensure(_ row: Int) {
+    if row == values.count {
+      values.append(fill ?? 0)
+      present.append(fill != nil)
+    } else if row > values.count {
+      pad(to: row + 1)
+    }
+  }
   override func pad(to n: Int) {
     guard n > values.count else { return }
     values.append(contentsOf: repeatElement(fill ?? 0, count: n - values.count))
@@ -67,12 +74,19 @@ final class IntColumn: Column, @unchecked Sendable {
 /// Double, Float and Date attributes (dates as seconds since the reference date).
 final class DoubleColumn: Column, @unchecked Sendable {
   let isDate: Bool
-  var values: [Double] = []
-  var present: [Bool] = []
-  var fill: Double?
+  @exclusivity(unchecked) var values: [Double] = []
+  @exclusivity(unchecked) var present: [Bool] = []
+  @exclusivity(unchecked) var fill: Double?
   init(isDate: Bool) { self.isDate = isDate }
 
-  @inline(__always) func ensure(_ row: Int) { if row >= values.count { pad(to: row + 1) } }
+  @inline(__always) func ensure(_ row: Int) {
+    if row == values.count {
+      values.append(fill ?? 0)
+      present.append(fill != nil)
+    } else if row > values.count {
+      pad(to: row + 1)
+    }
+  }
   override func pad(to n: Int) {
     guard n > values.count else { return }
     values.append(contentsOf: repeatElement(fill ?? 0, count: n - values.count))
@@ -119,8 +133,8 @@ final class DoubleColumn: Column, @unchecked Sendable {
 
 final class BoolColumn: Column, @unchecked Sendable {
   /// 0 false, 1 true, 2 nil.
-  var values: [UInt8] = []
-  var fill: UInt8 = 2
+  @exclusivity(unchecked) var values: [UInt8] = []
+  @exclusivity(unchecked) var fill: UInt8 = 2
 
   override func pad(to n: Int) {
     if n > values.count { values.append(contentsOf: repeatElement(fill, count: n - values.count)) }
@@ -144,7 +158,7 @@ final class BoolColumn: Column, @unchecked Sendable {
     }
   }
   override func set(_ row: Int, _ value: Value) {
-    if row >= values.count { pad(to: row + 1) }
+    if row == values.count { values.append(fill) } else if row > values.count { pad(to: row + 1) }
     if case .bool(let b) = value { values[row] = b ? 1 : 0 } else { values[row] = 2 }
   }
 }
@@ -152,9 +166,9 @@ final class BoolColumn: Column, @unchecked Sendable {
 /// String, UUID and URI attributes: each value is 8 bytes, a slice of the input or an index
 /// into a side table of native strings (0 is nil).
 final class TextColumn: Column, @unchecked Sendable {
-  var values: [UInt64] = []
-  var arena: [String] = []
-  var fill: UInt64 = 0
+  @exclusivity(unchecked) var values: [UInt64] = []
+  @exclusivity(unchecked) var arena: [String] = []
+  @exclusivity(unchecked) var fill: UInt64 = 0
 
   override func pad(to n: Int) {
     if n > values.count { values.append(contentsOf: repeatElement(fill, count: n - values.count)) }
@@ -179,7 +193,7 @@ final class TextColumn: Column, @unchecked Sendable {
     return .native(arena[Int(v >> 1) - 1])
   }
   override func set(_ row: Int, _ value: Value) {
-    if row >= values.count { pad(to: row + 1) }
+    if row == values.count { values.append(fill) } else if row > values.count { pad(to: row + 1) }
     guard case .string(let t) = value else {
       values[row] = 0
       return
@@ -204,8 +218,8 @@ final class TextColumn: Column, @unchecked Sendable {
 
 /// Everything else: Decimal, Binary, Transformable, and the rarely used types.
 final class ValueColumn: Column, @unchecked Sendable {
-  var values: [Value] = []
-  var fill: Value = .null
+  @exclusivity(unchecked) var values: [Value] = []
+  @exclusivity(unchecked) var fill: Value = .null
 
   override func pad(to n: Int) {
     if n > values.count { values.append(contentsOf: repeatElement(fill, count: n - values.count)) }
@@ -214,13 +228,17 @@ final class ValueColumn: Column, @unchecked Sendable {
   override func setFill(_ value: Value) { fill = value }
   override func get(_ row: Int) -> Value { row < values.count ? values[row] : fill }
   override func set(_ row: Int, _ value: Value) {
-    if row >= values.count { pad(to: row + 1) }
+    if row == values.count {
+      values.append(value)
+      return
+    }
+    if row > values.count { pad(to: row + 1) }
     values[row] = value
   }
 }
 
 final class ToOneColumn: Column, @unchecked Sendable {
-  var values: [UInt64] = []
+  @exclusivity(unchecked) var values: [UInt64] = []
   let isSource: Bool
   init(isSource: Bool) { self.isSource = isSource }
 
@@ -242,16 +260,16 @@ final class ToOneColumn: Column, @unchecked Sendable {
     return v == 0 ? nil : ObjectRef(packed: v)
   }
   @inline(__always) func setTarget(_ row: Int, _ ref: ObjectRef?) {
-    if row >= values.count { pad(to: row + 1) }
+    if row == values.count { values.append(0) } else if row > values.count { pad(to: row + 1) }
     values[row] = ref?.packed ?? 0
   }
 }
 
 final class ToManyColumn: Column, @unchecked Sendable {
-  var values: [[UInt64]] = []
+  @exclusivity(unchecked) var values: [[UInt64]] = []
   let isSource: Bool
   /// Membership sets for large relationships, so adding stays O(1).
-  var large: [Int: Set<UInt64>] = [:]
+  @exclusivity(unchecked) var large: [Int: Set<UInt64>] = [:]
   static let linearLimit = 24
   init(isSource: Bool) { self.isSource = isSource }
 

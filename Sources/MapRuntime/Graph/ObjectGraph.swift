@@ -40,7 +40,7 @@ public final class ObjectGraph: @unchecked Sendable {
 /// The objects of one entity.
 public final class EntityTable: @unchecked Sendable {
   public let layout: EntityLayout
-  public private(set) var count = 0
+  @exclusivity(unchecked) public private(set) var count = 0
   let columns: [Column]
   /// The attribute type of each column (nil for relationships), so hot paths need not copy
   /// property descriptions.

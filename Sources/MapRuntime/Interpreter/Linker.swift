@@ -32,7 +32,7 @@ final class Linker {
           let expr = pm.valueExpression
         else { continue }
         let loc = pm.location ?? em.location
-        relationships.append((pm.name, column, try top(expr, loc), loc, r.isToMany))
+        relationships.append((pm.name, column, try topRelationship(expr, loc), loc, r.isToMany))
       }
     }
     let sourceLoc = em.sourceExpression?.source?.location ?? em.location
@@ -42,6 +42,36 @@ final class Linker {
       sourceLocation: sourceLoc,
       forEach: try em.forEach.map { (e) throws(MigrationError) in try top(e, e.source?.location ?? em.location) },
       attributes: attributes, relationships: relationships)
+  }
+
+  /// A relationship mapping's expression. The usual
+  /// `FUNCTION($manager, "destinationInstancesForEntityMappingNamed:sourceInstances:", "M", $source)`
+  /// gives the single instance itself rather than a one-element array: the value goes straight
+  /// into the relationship, where both mean the same, and no array is made per object.
+  private func topRelationship(_ e: CompiledExpression, _ loc: SourceLocation?) throws(MigrationError) -> Code {
+    guard case .selector(let target, "destinationInstancesForEntityMappingNamed:sourceInstances:", let args) = e.expression.kind,
+      case .variable("manager") = target.kind, args.count == 2, case .constant(.string(let name)) = args[0].kind,
+      let i = m.plan.entityMappings.firstIndex(where: { $0.name == name })
+    else { return try top(e, loc) }
+    let general = try top(e, loc)
+    let instances = try code(args[1])
+    let m = self.m
+    return { (frame: inout Frame) throws(MigrationError) -> Value in
+      let s = try instances(&frame)
+      guard case .sourceObject(let ref) = s else { return try general(&frame) }
+      var first: ObjectRef?
+      var more: [Value] = []
+      m.associations[i].forEachDestination(forSourceKey: m.sourceKey(ref)) { d in
+        if first == nil {
+          first = d
+        } else {
+          if more.isEmpty { more.append(.destinationObject(first!)) }
+          more.append(.destinationObject(d))
+        }
+      }
+      if !more.isEmpty { return .array(more) }
+      return first.map { .destinationObject($0) } ?? .array([])
+    }
   }
 
   private func top(_ e: CompiledExpression, _ loc: SourceLocation?) throws(MigrationError) -> Code {

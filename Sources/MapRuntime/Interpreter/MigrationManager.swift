@@ -30,7 +30,7 @@ public final class MigrationManager: @unchecked Sendable {
   public var progress: (@Sendable (Pass, Int, Int) -> Void)?
 
   var linked: [LinkedMapping] = []
-  var associations: [Associations]
+  @exclusivity(unchecked) var associations: [Associations]
   var policies: [EntityMigrationPolicy] = []
   let sourceBase: [Int]
   let sourceObjectCount: Int
@@ -39,18 +39,18 @@ public final class MigrationManager: @unchecked Sendable {
   var truncated = false
   /// Inverse column per (entity, property) and target entity, for the destination graph.
   let destinationInverses: InverseTable
-  var jsonCache: (start: Int, value: Value) = (-1, .null)
+  @exclusivity(unchecked) var jsonCache: (start: Int, value: Value) = (-1, .null)
   var datePatterns: [String: DatePattern] = [:]
   var randomState: UInt64 = 0
 
-  public internal(set) var currentMappingIndex = 0
+  @exclusivity(unchecked) public internal(set) var currentMappingIndex = 0
   /// Core Data's `NSMigrationManager.userInfo`: free for policies, e.g. to pass results from
   /// one entity mapping's policy to another's (each mapping has its own policy instance).
   public var userInfo: [String: Any] = [:]
   /// While a policy function (`EntityMigrationPolicy.perform`) runs: the variables of the
   /// expression that called it (`$source`, `$destination`, `$item`, `$index`, the property).
   public internal(set) var currentFrame: Frame?
-  var currentInstanceIndex = -1
+  @exclusivity(unchecked) var currentInstanceIndex = -1
 
   public init(plan: MigrationPlan, source: ObjectGraph, options: Options = Options()) throws(MigrationFailure) {
     self.plan = plan
@@ -116,14 +116,19 @@ public final class MigrationManager: @unchecked Sendable {
   // MARK: - Running
 
   /// Runs every pass. On failure nothing should be written: the destination graph is incomplete.
-  public func migrate() throws(MigrationFailure) {
-    try runPass(.createInstances)
+  public func migrate() throws(MigrationFailure) { try migrate(phases: PhaseTimer(enabled: false)) }
+
+  func migrate(phases: PhaseTimer) throws(MigrationFailure) {
+    try runPass(.createInstances, phases: phases)
     try stopIfErrors()
     destination.finalize()
-    try runPass(.createRelationships)
+    phases.mark("pass 1: create instances")
+    try runPass(.createRelationships, phases: phases)
     try stopIfErrors()
     destination.finalize()
+    phases.mark("pass 2: relationships")
     validateDestination()
+    phases.mark("validate")
     try stopIfErrors()
     for (i, m) in plan.entityMappings.enumerated() {
       currentMappingIndex = i
@@ -133,7 +138,7 @@ public final class MigrationManager: @unchecked Sendable {
     try stopIfErrors()
   }
 
-  private func runPass(_ pass: Pass) throws(MigrationFailure) {
+  private func runPass(_ pass: Pass, phases: PhaseTimer) throws(MigrationFailure) {
     for (i, m) in plan.entityMappings.enumerated() {
       currentMappingIndex = i
       let policy = policies[i]
@@ -179,6 +184,7 @@ public final class MigrationManager: @unchecked Sendable {
           }
         }
         hook(i, "endInstanceCreation") { try policy.endInstanceCreation(m, manager: self) }
+        phases.mark("  \(m.name)")
       case .createRelationships:
         let n = associations[i].instanceCount
         let isDefault = policy is DefaultEntityMigrationPolicy
@@ -200,6 +206,7 @@ public final class MigrationManager: @unchecked Sendable {
         }
         currentInstanceIndex = -1
         hook(i, "endRelationshipCreation") { try policy.endRelationshipCreation(m, manager: self) }
+        phases.mark("  \(m.name)")
       case .validate:
         break
       }

@@ -26,6 +26,8 @@ public enum MigrationRun {
     /// `now()`, seconds since 2001-01-01.
     public var now: Double
     public var progress: (@Sendable (MigrationManager.Pass, Int, Int) -> Void)?
+    /// Print the time each phase took on standard error (`MAPC_PHASES=1`).
+    public var reportPhases = false
 
     public init(
       output: Output, style: JSONOutput.Style = .indented, maxErrors: Int = 50, now: Double = 0,
@@ -58,6 +60,7 @@ public enum MigrationRun {
     } catch {
       throw MigrationFailure([MigrationError(error.code.rawValue, error.description, file: storePath)])
     }
+    let phases = PhaseTimer(enabled: options.reportPhases)
     let (graph, metadata) = try StoreReader.read(input, layout: StoreLayout(model: plan.sourceModel), maxErrors: options.maxErrors)
     let differing = metadata.entitiesWithDifferentHashes(plan.sourceEntityHashes)
     if !differing.isEmpty {
@@ -71,7 +74,8 @@ public enum MigrationRun {
     let manager = try MigrationManager(
       plan: plan, source: graph, options: MigrationManager.Options(maxErrors: options.maxErrors, now: options.now))
     manager.progress = options.progress
-    try manager.migrate()
+    phases.mark("read store")
+    try manager.migrate(phases: phases)
 
     let target: String?
     var backup: String? = nil
@@ -105,6 +109,8 @@ public enum MigrationRun {
     } catch {
       throw MigrationFailure([MigrationError("run-write", "\(error)", file: target ?? storePath)])
     }
+    phases.mark("write store")
+    phases.report()
     let elapsed = clock.now - start
     let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
     func counts(_ g: ObjectGraph) -> [(entity: String, count: Int)] {

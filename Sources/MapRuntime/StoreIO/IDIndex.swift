@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// Object ids of a store, by their bytes: an open-addressing hash table whose slots hold
 /// object references; the id bytes themselves stay in the input.
 struct IDIndex {
@@ -22,15 +28,16 @@ struct IDIndex {
   }
 
   /// Inserts `ref` under `key`; returns the reference already there when the id is taken.
-  /// `bytesOf` gives the id bytes of a stored reference.
+  /// `equals` compares a stored reference's id with a key; `hashOf` hashes a stored id.
   mutating func insert(
-    _ key: UnsafeRawBufferPointer, _ ref: ObjectRef, bytesOf: (ObjectRef) -> [UInt8]
+    _ key: UnsafeRawBufferPointer, _ ref: ObjectRef,
+    equals: (ObjectRef, UnsafeRawBufferPointer) -> Bool, hashOf: (ObjectRef) -> Int
   ) -> ObjectRef? {
-    if (count + 1) * 2 > slots.count { grow(bytesOf: bytesOf) }
+    if (count + 1) * 2 > slots.count { grow(hashOf: hashOf) }
     var i = IDIndex.hash(key) & mask
     while slots[i] != 0 {
       let existing = ObjectRef(packed: slots[i])
-      if bytesOf(existing).elementsEqual(key) { return existing }
+      if equals(existing, key) { return existing }
       i = (i + 1) & mask
     }
     slots[i] = ref.packed
@@ -38,25 +45,46 @@ struct IDIndex {
     return nil
   }
 
-  func find(_ key: UnsafeRawBufferPointer, bytesOf: (ObjectRef) -> [UInt8]) -> ObjectRef? {
+  func find(_ key: UnsafeRawBufferPointer, equals: (ObjectRef, UnsafeRawBufferPointer) -> Bool) -> ObjectRef? {
     var i = IDIndex.hash(key) & mask
     while slots[i] != 0 {
       let existing = ObjectRef(packed: slots[i])
-      if bytesOf(existing).elementsEqual(key) { return existing }
+      if equals(existing, key) { return existing }
       i = (i + 1) & mask
     }
     return nil
   }
 
-  private mutating func grow(bytesOf: (ObjectRef) -> [UInt8]) {
+  private mutating func grow(hashOf: (ObjectRef) -> Int) {
     let old = slots
     slots = Array(repeating: 0, count: old.count * 2)
     mask = slots.count - 1
     for s in old where s != 0 {
-      let bytes = bytesOf(ObjectRef(packed: s))
-      var i = bytes.withUnsafeBytes { IDIndex.hash($0) } & mask
+      var i = hashOf(ObjectRef(packed: s)) & mask
       while slots[i] != 0 { i = (i + 1) & mask }
       slots[i] = s
     }
   }
+}
+
+extension ObjectGraph {
+  /// Calls `body` with the decoded bytes of an object's id (no copy for plain slices).
+  func withIDBytes<R>(_ ref: ObjectRef, _ body: (UnsafeRawBufferPointer) -> R) -> R {
+    let t = tables[Int(ref.entity)]
+    if let ids = t.ids, let input {
+      let packed = ids.packed(Int(ref.row))
+      if packed & 3 == 1 {
+        let text = ids.text(packed)
+        if case .slice(let s) = text { return body(input.buffer(s)) }
+      }
+    }
+    var bytes = Array(idText(ref).utf8)
+    return bytes.withUnsafeMutableBytes { body(UnsafeRawBufferPointer($0)) }
+  }
+
+  func idEquals(_ ref: ObjectRef, _ key: UnsafeRawBufferPointer) -> Bool {
+    withIDBytes(ref) { $0.count == key.count && ($0.count == 0 || memcmp($0.baseAddress!, key.baseAddress!, $0.count) == 0) }
+  }
+
+  func idHash(_ ref: ObjectRef) -> Int { withIDBytes(ref) { IDIndex.hash($0) } }
 }

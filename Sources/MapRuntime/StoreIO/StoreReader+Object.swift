@@ -50,25 +50,28 @@ extension StoreReader {
       try report("store-missing-id", "an \(entityLayout.name) object has no \"id\"", at: open.start)
       return
     }
-    let idText = text(idToken)
     let idSlice = ByteSlice(start: idToken.start, count: idToken.end - idToken.start, hasEscapes: idToken.hasEscapes)
     if TextColumn.fitsPacked(idSlice) {
       table.ids!.set(row, .string(.slice(idSlice)))
     } else {
-      table.ids!.set(row, .string(.native(idText)))
+      table.ids!.set(row, .string(.native(text(idToken))))
     }
-    let existing = Array(idText.utf8).withUnsafeBytes { key in
-      ids.insert(key, ref) { graph.idBytes($0) }
+    let graph = self.graph
+    let existing = graph.withIDBytes(ref) { key in
+      ids.insert(key, ref, equals: graph.idEquals, hashOf: graph.idHash)
     }
     if let existing {
       let other = graph.objectLocationHint(existing)
       try report(
         "store-duplicate-id",
-        "duplicate id \(idText): an \(entityLayout.name) object uses the id of \(other); ids must be unique in a store",
+        "duplicate id \(text(idToken)): an \(entityLayout.name) object uses the id of \(other); ids must be unique in a store",
         at: quoteStart(idToken))
     }
-    for problem in problems {
-      try report(problem.code, "\(idText).\(problem.property): \(problem.message)", at: problem.offset)
+    if !problems.isEmpty {
+      let idText = text(idToken)
+      for problem in problems {
+        try report(problem.code, "\(idText).\(problem.property): \(problem.message)", at: problem.offset)
+      }
     }
   }
 
@@ -209,7 +212,12 @@ extension StoreReader {
         let column = Int(ref.column)
         let prop = owner.layout.properties[column]
         let ownerID = graph.idText(ref.owner)
-        guard let target = Array(key.utf8).withUnsafeBytes({ k in ids.find(k) { graph.idBytes($0) } }) else {
+        let graph = self.graph
+        let target: ObjectRef? =
+          ref.target.hasEscapes
+          ? Array(key.utf8).withUnsafeBytes { k in ids.find(k, equals: graph.idEquals) }
+          : ids.find(input.buffer(ref.target), equals: graph.idEquals)
+        guard let target else {
           try report("store-dangling-id", "\(ownerID).\(prop.name) refers to \(key), which is not in the store", at: ref.target.start - 1)
           continue
         }
@@ -288,7 +296,6 @@ extension ObjectGraph {
     return "\(t.layout.name)/\(ref.row + 1)"
   }
 
-  func idBytes(_ ref: ObjectRef) -> [UInt8] { Array(idText(ref).utf8) }
 
   /// "the Records object at row 3" style description for messages.
   func objectLocationHint(_ ref: ObjectRef) -> String {
