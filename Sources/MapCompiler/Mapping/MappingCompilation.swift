@@ -38,7 +38,9 @@ public enum MappingCompilation {
     let folder = (mappingPath as NSString).deletingLastPathComponent
     let sourceModel = loadModel(document.sourceModel, override: source, side: "source", folder: folder, document: document, &diagnostics)
     let destinationModel = loadModel(document.destinationModel, override: destination, side: "destination", folder: folder, document: document, &diagnostics)
-    guard let sm = sourceModel, let dm = destinationModel, !diagnostics.hasErrors else {
+    // Structure errors in the mapping do not stop the checks: the elements that were read are
+    // still checked, so every problem is reported at once. Without both models nothing can be.
+    guard let sm = sourceModel, let dm = destinationModel else {
       return Output(plan: nil, diagnostics: diagnostics.sortedByLocation(), document: document)
     }
     let models = MappingCompiler.Models(

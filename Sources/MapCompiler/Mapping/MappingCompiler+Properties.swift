@@ -138,7 +138,8 @@ extension MappingCompiler {
     let target = StaticType.of(a.type)
     let ok: Bool
     switch (t, a.type) {
-    case (.unknown, _), (.null, _): ok = true
+    // A collection of unknown values follows an error already reported (or a Transformable).
+    case (.unknown, _), (.null, _), (.collection(.unknown, _), _): ok = true
     case (_, .transformable), (_, .undefined), (_, .objectID), (_, .composite):
       if case .object = t { ok = false } else if case .collection(.object, _) = t { ok = false } else { ok = true }
     default:
@@ -156,10 +157,12 @@ extension MappingCompiler {
     case (.integer, .string), (.double, .string), (.decimal, .string): hint = "; convert it with FUNCTION($entityPolicy, \"stringFromNumber:\", …)"
     case (.date, .string): hint = "; convert it with FUNCTION($entityPolicy, \"stringFromDate:format:\", …)"
     case (.integer, .date), (.double, .date): hint = "; a number of seconds since 2001-01-01 becomes a date with CAST(x, \"NSDate\")"
-    case (.object, _), (.collection, _): hint = "; objects go in relationships, not attributes"
+    case (.object, _), (.collection(.object, _), _): hint = "; objects go in relationships, not attributes"
+    case (.collection, _): hint = "; a key path through a to-many relationship gives one value per object"
     default: break
     }
-    error("map-type-mismatch", "\(entity.name).\(a.name) is a \(a.type.rawValue) attribute, but the expression gives \(t)\(hint)", at: location)
+    let article = "AEIOU".contains(a.type.rawValue.first ?? "x") ? "an" : "a"
+    error("map-type-mismatch", "\(entity.name).\(a.name) is \(article) \(a.type.rawValue) attribute, but the expression gives \(t)\(hint)", at: location)
   }
 
   mutating func checkRelationshipValue(_ t: StaticType, _ r: RelationshipDescription, in entity: EntityDescription, at location: SourceLocation) {

@@ -50,13 +50,6 @@ public struct MappingCompiler {
   }
 
   private mutating func run() -> MigrationPlan {
-    if let v = document.formatVersion {
-      if v.value != "1" {
-        error("map-format-version", "mapping format version \(v.value) is not supported; this mapc reads version 1", at: v.location)
-      }
-    } else {
-      error("map-format-version", "<mappingModel> needs formatVersion=\"1\"", at: document.location)
-    }
     let planName = document.name?.value ?? defaultPlanName()
     let infos = mappingInfos()
     var mappings: [EntityMapping] = []
