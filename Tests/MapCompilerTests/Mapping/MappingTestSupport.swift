@@ -123,17 +123,23 @@ enum TestModels {
     """
   }
 
-  /// Writes both models and `mapping` (as `mapping.xml`) to a new folder and compiles it.
-  static func compile(_ mapping: String) throws -> (output: MappingCompilation.Output, path: String) {
+  /// Writes both models and `mapping` (as `mapping.xml`) to a new folder; returns its path.
+  static func write(_ mapping: String) throws -> String {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mapc-mapping-\(UUID().uuidString)")
-    defer { try? FileManager.default.removeItem(at: folder) }
     for (name, text) in [("Old", source), ("New", destination)] {
       let model = folder.appendingPathComponent("\(name).xcdatamodel")
       try FileManager.default.createDirectory(at: model, withIntermediateDirectories: true)
       try Data(text.utf8).write(to: model.appendingPathComponent("contents"))
     }
-    let path = folder.appendingPathComponent("mapping.xml").path
-    try Data(mapping.utf8).write(to: URL(fileURLWithPath: path))
+    try Data(mapping.utf8).write(to: folder.appendingPathComponent("mapping.xml"))
+    return folder.path
+  }
+
+  /// Writes both models and `mapping` to a new folder, compiles it and removes the folder.
+  static func compile(_ mapping: String) throws -> (output: MappingCompilation.Output, path: String) {
+    let folder = try write(mapping)
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let path = folder + "/mapping.xml"
     return (MappingCompilation.compile(mappingPath: path), path)
   }
 }
