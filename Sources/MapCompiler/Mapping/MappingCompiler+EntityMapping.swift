@@ -21,7 +21,7 @@ extension MappingCompiler {
       error("map-source-and-filter", "an entity mapping takes <sourceExpression> or <filter>, not both", at: e.filter!.location)
     }
     var checkerBase = TypeChecker(
-      source: models.source, destination: models.destination, mappings: infos, mapping: info,
+      source: models.source, destination: models.destination, index: index, mappings: infos, mapping: info,
       hasPolicy: !(e.policy?.value ?? "").isEmpty, itemType: nil, text: ExpressionText("", at: e.location))
     if type != .remove, let source = sourceEntity {
       if let text = e.sourceExpression {
@@ -85,7 +85,7 @@ extension MappingCompiler {
       }
     }
     checkerBase = TypeChecker(
-      source: models.source, destination: models.destination, mappings: infos, mapping: info,
+      source: models.source, destination: models.destination, index: index, mappings: infos, mapping: info,
       hasPolicy: !(e.policy?.value ?? "").isEmpty, itemType: itemType, text: ExpressionText("", at: e.location))
 
     var attributeMappings: [PropertyMapping] = []

@@ -26,6 +26,7 @@ public struct MappingCompiler {
 
   let document: MappingDocument
   let models: Models
+  let index: ModelIndex
   var diagnostics: [Diagnostic] = []
   var predicates: [PrecompiledPredicate] = []
 
@@ -39,6 +40,7 @@ public struct MappingCompiler {
   init(document: MappingDocument, models: Models) {
     self.document = document
     self.models = models
+    self.index = ModelIndex(source: models.source, destination: models.destination)
   }
 
   mutating func error(_ id: String, _ message: String, at location: SourceLocation, notes: [Diagnostic.Note] = []) {

@@ -12,6 +12,8 @@ struct TypeChecker {
 
   let source: ObjectModel
   let destination: ObjectModel
+  /// Both models' properties by entity and name.
+  let index: ModelIndex
   /// Entity mappings of the file by name.
   let mappings: [String: MappingInfo]
   /// The mapping the expression belongs to.
@@ -30,11 +32,13 @@ struct TypeChecker {
   private var selfType = Typed(.null, mayBeNil: true)
 
   init(
-    source: ObjectModel, destination: ObjectModel, mappings: [String: MappingInfo], mapping: MappingInfo,
-    hasPolicy: Bool, itemType: Typed?, relationship: RelationshipDescription? = nil, text: ExpressionText
+    source: ObjectModel, destination: ObjectModel, index: ModelIndex, mappings: [String: MappingInfo],
+    mapping: MappingInfo, hasPolicy: Bool, itemType: Typed?, relationship: RelationshipDescription? = nil,
+    text: ExpressionText
   ) {
     self.source = source
     self.destination = destination
+    self.index = index
     self.mappings = mappings
     self.mapping = mapping
     self.hasPolicy = hasPolicy
@@ -206,16 +210,15 @@ struct TypeChecker {
     case .unknown: return .unknown
     case .null: return Typed(.null, mayBeNil: true)
     case .object(let side, let entityName):
-      let m = model(side)
-      guard let entity = m.entity(named: entityName) else { return .unknown }
-      if let a = m.allAttributes(of: entity).first(where: { $0.name == key }) {
+      guard let properties = index.properties(side, entityName) else { return .unknown }
+      if let a = properties.attribute(key) {
         return Typed(StaticType.of(a.type), mayBeNil: base.mayBeNil || a.isOptional || a.isTransient)
       }
-      if let r = m.allRelationships(of: entity).first(where: { $0.name == key }) {
+      if let r = properties.relationship(key) {
         if r.isToMany { return Typed(.collection(.object(side, r.destinationEntity), fromToMany: true), mayBeNil: base.mayBeNil) }
         return Typed(.object(side, r.destinationEntity), mayBeNil: base.mayBeNil || r.isOptional)
       }
-      let names = m.allAttributes(of: entity).map(\.name) + m.allRelationships(of: entity).map(\.name)
+      let names = properties.names
       error(
         "map-unknown-key",
         "\(side == .source ? "source" : "destination") entity \(entityName) has no property \(key)\(suggestion(key, names))",
@@ -486,9 +489,9 @@ struct TypeChecker {
     case "destinationInstancesForSourceRelationshipNamed:sourceInstances:":
       let instances = args.count > 1 ? check(args[1]) : .unknown
       if case .constant(.string(let name)) = args.first?.kind, let s = mapping.source,
-        let entity = source.entity(named: s)
+        let properties = index.properties(.source, s)
       {
-        if source.allRelationships(of: entity).first(where: { $0.name == name }) == nil {
+        if properties.relationship(name) == nil {
           error("map-unknown-key", "source entity \(s) has no relationship \(name)", args[0].span)
         }
       }
