@@ -113,7 +113,11 @@ public enum VersionHasher {
   }
 
   static func sha256(_ bytes: [UInt8]) -> [UInt8] {
-    Array(SHA256.hash(data: bytes))
+    // Through raw buffers: the generic `hash(data:)` and digest sequence paths cost more than
+    // the hashing itself for inputs this short.
+    var hasher = SHA256()
+    bytes.withUnsafeBytes { hasher.update(bufferPointer: $0) }
+    return hasher.finalize().withUnsafeBytes { Array($0) }
   }
 
   private static func littleEndian<T: FixedWidthInteger>(_ value: T) -> [UInt8] {
