@@ -25,7 +25,8 @@ extension MapcCommand {
 }
 
 /// The text `mapc dump` prints: everything in a plan, in plan order, two-space indented.
-/// Expressions are printed with `String(describing:)`.
+/// Expressions are printed in canonical form (`String(describing:)`), with where they were
+/// written; precompiled predicate strings come last.
 struct PlanListing {
   var plan: MigrationPlan
   var header: PlanHeader
@@ -42,6 +43,12 @@ struct PlanListing {
     out.add(0, "entity mappings (\(plan.entityMappings.count)):")
     for (i, mapping) in plan.entityMappings.enumerated() {
       entityMapping(mapping, number: i + 1, into: &out)
+    }
+    // Predicate strings of fetch requests and filters, parsed at compile time: the text as
+    // written (a string literal), then the parsed predicate in canonical form.
+    out.add(0, "precompiled predicates (\(plan.predicates.count)):")
+    for p in plan.predicates {
+      out.add(1, "\(MapRuntime.Expression.string(p.text)) = \(p.predicate)")
     }
     return out.text
   }

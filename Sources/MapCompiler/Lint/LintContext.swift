@@ -6,6 +6,8 @@ import MapRuntime
 struct LintContext {
   let document: MappingDocument
   let models: MappingCompiler.Models
+  /// Property lookups over both models, built once per file.
+  let index: ModelIndex
   let mappings: [DraftMapping]
   let infos: [String: TypeChecker.MappingInfo]
 
@@ -13,6 +15,8 @@ struct LintContext {
   var destination: ObjectModel { models.destination }
 
   init(document: MappingDocument, models: MappingCompiler.Models) {
+    let index = ModelIndex(source: models.source, destination: models.destination)
+    self.index = index
     self.document = document
     self.models = models
     var infos: [String: TypeChecker.MappingInfo] = [:]
@@ -33,7 +37,7 @@ struct LintContext {
       let compiled = duplicate ? nil : compiler.compileEntityMapping(e, infos: infos)
       var itemType: Typed?
       if let text = e.forEach, let info = infos[name],
-        let (_, t) = Self.typed(text, info: info, hasPolicy: !(e.policy?.value ?? "").isEmpty, itemType: nil, relationship: nil, models: models, infos: infos)
+        let (_, t) = Self.typed(text, info: info, hasPolicy: !(e.policy?.value ?? "").isEmpty, itemType: nil, relationship: nil, models: models, index: index, infos: infos)
       {
         itemType = Typed(t.type.elementType, mayBeNil: true)
       }
@@ -49,11 +53,13 @@ struct LintContext {
 
   private static func typed(
     _ text: ExpressionText, info: TypeChecker.MappingInfo, hasPolicy: Bool, itemType: Typed?,
-    relationship: RelationshipDescription?, models: MappingCompiler.Models, infos: [String: TypeChecker.MappingInfo]
+    relationship: RelationshipDescription?, models: MappingCompiler.Models, index: ModelIndex,
+    infos: [String: TypeChecker.MappingInfo]
   ) -> (Expression, Typed)? {
     guard case .success(let e) = ExpressionParsing.parseExpression(text.text) else { return nil }
     var checker = TypeChecker(
-      source: models.source, destination: models.destination, mappings: infos, mapping: info, hasPolicy: hasPolicy,
+      source: models.source, destination: models.destination, index: index, mappings: infos, mapping: info,
+      hasPolicy: hasPolicy,
       itemType: itemType, relationship: relationship, text: text)
     let t = checker.check(e)
     return (e, t)
@@ -64,7 +70,8 @@ struct LintContext {
   func typed(_ text: ExpressionText, in m: DraftMapping, relationship: RelationshipDescription? = nil) -> (Expression, Typed)? {
     guard let info = infos[m.name] else { return nil }
     return Self.typed(
-      text, info: info, hasPolicy: m.hasPolicy, itemType: m.itemType, relationship: relationship, models: models, infos: infos)
+      text, info: info, hasPolicy: m.hasPolicy, itemType: m.itemType, relationship: relationship, models: models,
+      index: index, infos: infos)
   }
 
   /// The location of the first non-blank character of an expression.

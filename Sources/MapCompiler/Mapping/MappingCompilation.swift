@@ -36,14 +36,18 @@ public enum MappingCompilation {
     guard let document = read else { return Output(plan: nil, diagnostics: readDiagnostics) }
     var diagnostics = readDiagnostics
     let folder = (mappingPath as NSString).deletingLastPathComponent
-    let sourceModel = loadModel(document.sourceModel, override: source, side: "source", folder: folder, document: document, &diagnostics)
-    let destinationModel = loadModel(document.destinationModel, override: destination, side: "destination", folder: folder, document: document, &diagnostics)
-    guard let sm = sourceModel, let dm = destinationModel, !diagnostics.hasErrors else {
+    // The two models are independent: they are read and hashed at the same time.
+    let (sourceSide, destinationSide) = Concurrently.both(
+      { loadAndHash(document.sourceModel, override: source, side: "source", folder: folder, document: document) },
+      { loadAndHash(document.destinationModel, override: destination, side: "destination", folder: folder, document: document) })
+    diagnostics += sourceSide.diagnostics + destinationSide.diagnostics
+    // Structure errors in the mapping do not stop the checks: the elements that were read are
+    // still checked, so every problem is reported at once. Without both models nothing can be.
+    guard let (sm, sourceHashes) = sourceSide.model, let (dm, destinationHashes) = destinationSide.model else {
       return Output(plan: nil, diagnostics: diagnostics.sortedByLocation(), document: document)
     }
     let models = MappingCompiler.Models(
-      source: sm, destination: dm, sourceHashes: VersionHasher.entityHashes(of: sm),
-      destinationHashes: VersionHasher.entityHashes(of: dm))
+      source: sm, destination: dm, sourceHashes: sourceHashes, destinationHashes: destinationHashes)
     diagnostics += PinCheck.check(document.sourceModel, models.sourceHashes, side: "source")
     diagnostics += PinCheck.check(document.destinationModel, models.destinationHashes, side: "destination")
     let result = MappingCompiler.compile(document, models: models)
@@ -51,6 +55,19 @@ public enum MappingCompilation {
     diagnostics = diagnostics.sortedByLocation()
     return Output(
       plan: diagnostics.hasErrors ? nil : result.plan, diagnostics: diagnostics, document: document, models: models)
+  }
+
+  private struct LoadedSide: Sendable {
+    var model: (ObjectModel, [EntityHash])?
+    var diagnostics: [Diagnostic]
+  }
+
+  private static func loadAndHash(
+    _ reference: ModelReference?, override: ModelOverride?, side: String, folder: String, document: MappingDocument
+  ) -> LoadedSide {
+    var diagnostics: [Diagnostic] = []
+    let model = loadModel(reference, override: override, side: side, folder: folder, document: document, &diagnostics)
+    return LoadedSide(model: model.map { ($0, VersionHasher.entityHashes(of: $0)) }, diagnostics: diagnostics)
   }
 
   private static func loadModel(

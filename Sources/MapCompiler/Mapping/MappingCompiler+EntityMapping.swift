@@ -21,7 +21,7 @@ extension MappingCompiler {
       error("map-source-and-filter", "an entity mapping takes <sourceExpression> or <filter>, not both", at: e.filter!.location)
     }
     var checkerBase = TypeChecker(
-      source: models.source, destination: models.destination, mappings: infos, mapping: info,
+      source: models.source, destination: models.destination, index: index, mappings: infos, mapping: info,
       hasPolicy: !(e.policy?.value ?? "").isEmpty, itemType: nil, text: ExpressionText("", at: e.location))
     if type != .remove, let source = sourceEntity {
       if let text = e.sourceExpression {
@@ -43,11 +43,11 @@ extension MappingCompiler {
         }
       } else {
         var predicateText = "TRUEPREDICATE"
-        if let filter = e.filter {
-          predicateText = filter.text.trimmedXMLSpace
+        if let filter = e.filter?.trimmed {
+          predicateText = filter.text
           switch ExpressionParsing.parsePredicate(predicateText) {
           case .failure(let f):
-            diagnostics.append(.error(f.id, f.message, at: filter.location(ofOffset: f.offset + leadingSpace(filter.text))))
+            diagnostics.append(.error(f.id, f.message, at: filter.location(ofOffset: f.offset)))
           case .success(let p):
             var checker = checkerBase
             checker.text = filter
@@ -85,7 +85,7 @@ extension MappingCompiler {
       }
     }
     checkerBase = TypeChecker(
-      source: models.source, destination: models.destination, mappings: infos, mapping: info,
+      source: models.source, destination: models.destination, index: index, mappings: infos, mapping: info,
       hasPolicy: !(e.policy?.value ?? "").isEmpty, itemType: itemType, text: ExpressionText("", at: e.location))
 
     var attributeMappings: [PropertyMapping] = []
@@ -114,10 +114,6 @@ extension MappingCompiler {
         arguments: [.string(entity), .string(predicate)]))
     let context = Expression(.keyPath(base: .variable("manager"), components: ["sourceContext"]))
     return Expression(.fetch(request: request, context: context, countOnly: false))
-  }
-
-  private func leadingSpace(_ s: String) -> Int {
-    s.utf8.prefix { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }.count
   }
 
   mutating func absorb(_ checker: inout TypeChecker) {

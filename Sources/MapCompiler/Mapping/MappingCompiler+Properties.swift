@@ -7,9 +7,9 @@ extension MappingCompiler {
     _ e: EntityMappingElement, source: EntityDescription?, destination: EntityDescription,
     type: EntityMappingType, checker base: TypeChecker
   ) -> ([PropertyMapping], [PropertyMapping]) {
-    let dm = models.destination
-    let attributes = dm.allAttributes(of: destination)
-    let relationships = dm.allRelationships(of: destination)
+    let properties = index.properties(.destination, destination.name)
+    let attributes = properties?.attributes ?? []
+    let relationships = properties?.relationships ?? []
     var explicitAttributes: [String: PropertyMapping] = [:]
     var explicitRelationships: [String: PropertyMapping] = [:]
     var seen: [String: SourceLocation] = [:]
@@ -21,8 +21,8 @@ extension MappingCompiler {
         continue
       }
       seen[name] = p.name.location
-      guard let a = attributes.first(where: { $0.name == name }) else {
-        if relationships.contains(where: { $0.name == name }) {
+      guard let a = properties?.attribute(name) else {
+        if properties?.relationship(name) != nil {
           error("map-unknown-attribute", "\(name) is a relationship of \(destination.name); map it with <relationship name=\"\(name)\">", at: p.name.location)
         } else {
           error(
@@ -61,8 +61,8 @@ extension MappingCompiler {
         continue
       }
       seen[name] = p.name.location
-      guard let r = relationships.first(where: { $0.name == name }) else {
-        if attributes.contains(where: { $0.name == name }) {
+      guard let r = properties?.relationship(name) else {
+        if properties?.attribute(name) != nil {
           error("map-unknown-relationship", "\(name) is an attribute of \(destination.name); map it with <attribute name=\"\(name)\">", at: p.name.location)
         } else {
           error(
@@ -91,12 +91,13 @@ extension MappingCompiler {
     // Implicit mappings (Xcode fills these in for properties present in both entities).
     var attributeMappings: [PropertyMapping] = []
     var relationshipMappings: [PropertyMapping] = []
-    let sm = models.source
+    let sourceProperties = source.flatMap { index.properties(.source, $0.name) }
     for a in attributes where !a.isTransient && !a.isDerived {
       if let explicit = explicitAttributes[a.name] {
         attributeMappings.append(explicit)
-      } else if let source, type != .add,
-        let sa = Self.matchingSourceAttribute(for: a, in: sm.allAttributes(of: source)),
+      } else if let sourceProperties, type != .add,
+        let sa = sourceProperties.attribute(a.name).flatMap({ $0.isTransient ? nil : $0 })
+          ?? Self.matchingSourceAttribute(for: a, in: sourceProperties.attributes),
         Self.implicitlyConvertible(sa.type, a.type)
       {
         let expr = Expression(.keyPath(base: .variable("source"), components: [sa.name]))
@@ -106,8 +107,8 @@ extension MappingCompiler {
     for r in relationships where !r.isTransient {
       if let explicit = explicitRelationships[r.name] {
         relationshipMappings.append(explicit)
-      } else if let source, type != .add,
-        let sr = sm.allRelationships(of: source).first(where: { ($0.renamingIdentifier ?? $0.name) == (r.renamingIdentifier ?? r.name) || $0.name == r.name })
+      } else if let sourceProperties, type != .add,
+        let sr = sourceProperties.relationships.first(where: { ($0.renamingIdentifier ?? $0.name) == (r.renamingIdentifier ?? r.name) || $0.name == r.name })
       {
         let expr = Expression(
           .selector(
@@ -138,7 +139,8 @@ extension MappingCompiler {
     let target = StaticType.of(a.type)
     let ok: Bool
     switch (t, a.type) {
-    case (.unknown, _), (.null, _): ok = true
+    // A collection of unknown values follows an error already reported (or a Transformable).
+    case (.unknown, _), (.null, _), (.collection(.unknown, _), _): ok = true
     case (_, .transformable), (_, .undefined), (_, .objectID), (_, .composite):
       if case .object = t { ok = false } else if case .collection(.object, _) = t { ok = false } else { ok = true }
     default:
@@ -156,10 +158,12 @@ extension MappingCompiler {
     case (.integer, .string), (.double, .string), (.decimal, .string): hint = "; convert it with FUNCTION($entityPolicy, \"stringFromNumber:\", …)"
     case (.date, .string): hint = "; convert it with FUNCTION($entityPolicy, \"stringFromDate:format:\", …)"
     case (.integer, .date), (.double, .date): hint = "; a number of seconds since 2001-01-01 becomes a date with CAST(x, \"NSDate\")"
-    case (.object, _), (.collection, _): hint = "; objects go in relationships, not attributes"
+    case (.object, _), (.collection(.object, _), _): hint = "; objects go in relationships, not attributes"
+    case (.collection, _): hint = "; a key path through a to-many relationship gives one value per object"
     default: break
     }
-    error("map-type-mismatch", "\(entity.name).\(a.name) is a \(a.type.rawValue) attribute, but the expression gives \(t)\(hint)", at: location)
+    let article = "AEIOU".contains(a.type.rawValue.first ?? "x") ? "an" : "a"
+    error("map-type-mismatch", "\(entity.name).\(a.name) is \(article) \(a.type.rawValue) attribute, but the expression gives \(t)\(hint)", at: location)
   }
 
   mutating func checkRelationshipValue(_ t: StaticType, _ r: RelationshipDescription, in entity: EntityDescription, at location: SourceLocation) {

@@ -26,6 +26,7 @@ public struct MappingCompiler {
 
   let document: MappingDocument
   let models: Models
+  let index: ModelIndex
   var diagnostics: [Diagnostic] = []
   var predicates: [PrecompiledPredicate] = []
 
@@ -39,6 +40,7 @@ public struct MappingCompiler {
   init(document: MappingDocument, models: Models) {
     self.document = document
     self.models = models
+    self.index = ModelIndex(source: models.source, destination: models.destination)
   }
 
   mutating func error(_ id: String, _ message: String, at location: SourceLocation, notes: [Diagnostic.Note] = []) {
@@ -50,13 +52,6 @@ public struct MappingCompiler {
   }
 
   private mutating func run() -> MigrationPlan {
-    if let v = document.formatVersion {
-      if v.value != "1" {
-        error("map-format-version", "mapping format version \(v.value) is not supported; this mapc reads version 1", at: v.location)
-      }
-    } else {
-      error("map-format-version", "<mappingModel> needs formatVersion=\"1\"", at: document.location)
-    }
     let planName = document.name?.value ?? defaultPlanName()
     let infos = mappingInfos()
     var mappings: [EntityMapping] = []

@@ -24,16 +24,27 @@ public enum MappingReader {
     var doc = MappingDocument(
       path: xml.path, name: r.located(root, "name"), formatVersion: r.located(root, "formatVersion"),
       location: root.location)
+    if let v = doc.formatVersion {
+      if v.value != "1" {
+        r.error("map-format-version", "mapping format version \(v.value) is not supported; this mapc reads version 1", at: v.location)
+      }
+    } else {
+      r.error("map-format-version", "<mappingModel> needs formatVersion=\"1\"", at: root.location)
+    }
     var sawUserInfo = false
+    var sawModel: Set<String> = []
     for child in root.elements {
       switch child.name {
       case "sourceModel", "destinationModel":
         let ref = r.modelReference(child)
+        if sawModel.contains(child.name) {
+          r.error("map-duplicate-element", "<\(child.name)> appears twice", at: child.location)
+        }
+        sawModel.insert(child.name)
+        // The first usable reference counts.
         if child.name == "sourceModel" {
-          if doc.sourceModel != nil { r.error("map-duplicate-element", "<sourceModel> appears twice", at: child.location) }
           doc.sourceModel = doc.sourceModel ?? ref
         } else {
-          if doc.destinationModel != nil { r.error("map-duplicate-element", "<destinationModel> appears twice", at: child.location) }
           doc.destinationModel = doc.destinationModel ?? ref
         }
       case "userInfo":

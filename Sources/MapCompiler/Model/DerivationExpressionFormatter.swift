@@ -1,170 +1,50 @@
+import MapRuntime
+
 /// Prints a derived attribute's `derivationExpression` the way NSExpression's `description`
-/// does, which is what Core Data hashes for derived attributes.
+/// does, which is what Core Data hashes for derived attributes (reference notes §3.6).
 ///
-/// This is a small, self-contained normaliser for the shapes Xcode accepts as derivations:
-/// key paths, key paths with a collection operator (`oneToMany.@count` prints as
-/// `count:(oneToMany)`, `items.@sum.price` as `sum:(items.price)`), and function calls
-/// (`canonical:(optionalString)`, `now()`), with whitespace normalised. Anything else is
-/// returned trimmed, unchanged.
-///
-/// HOOK: the full NSExpression parser and printer (MapCompiler's expression layer) will replace
-/// this: `printedForm` should become "parse, then print" once that printer exists.
+/// The text is parsed with the expression parser and printed with the canonical printer, after
+/// one rewrite NSExpression makes when it reads a derivation: a key path with a collection
+/// operator becomes the matching function over the key path without it (`oneToMany.@count`
+/// prints as `count:(oneToMany)`, `items.@sum.price` as `sum:(items.price)`). Text that does
+/// not parse is hashed as written, trimmed; the model checker reports it separately.
 enum DerivationExpressionFormatter {
   static func printedForm(_ text: String) -> String {
-    var parser = Parser(Array(text.unicodeScalars))
-    guard let node = parser.expression(), parser.atEnd else { return text.trimmingXMLSpace }
-    return node.printed
+    guard case .success(let expression) = ExpressionParsing.parseExpression(text) else {
+      return text.trimmedXMLSpace
+    }
+    return rewritingCollectionOperators(expression).description
   }
 
-  private indirect enum Node {
-    case keyPath([String])
-    case function(name: String, arguments: [Node])
-    case literal(String)
+  /// NSExpression's function names for the key-path collection operators it rewrites.
+  static let collectionFunctions = [
+    "@count": "count:", "@sum": "sum:", "@avg": "average:", "@min": "min:", "@max": "max:",
+  ]
 
-    var printed: String {
-      switch self {
-      case .literal(let text):
-        return text
-      case .function(let name, let arguments):
-        return name + "(" + arguments.map(\.printed).joined(separator: ", ") + ")"
-      case .keyPath(let components):
-        // A collection operator turns the key path into a function over the path before it.
-        if let i = components.firstIndex(where: { $0.hasPrefix("@") }), i > 0 {
-          let op = String(components[i].dropFirst())
-          let function = Self.collectionFunctions[op] ?? (op + ":")
-          let path = components[..<i] + components[(i + 1)...]
-          return function + "(" + path.joined(separator: ".") + ")"
-        }
-        return components.joined(separator: ".")
+  static func rewritingCollectionOperators(_ e: Expression) -> Expression {
+    let r = rewritingCollectionOperators
+    switch e.kind {
+    case .keyPath(let base, let components):
+      let newBase = r(base)
+      if let i = components.firstIndex(where: { collectionFunctions[$0] != nil }) {
+        let function = collectionFunctions[components[i]]!
+        let path = Array(components[..<i]) + Array(components[(i + 1)...])
+        let argument = path.isEmpty ? newBase : Expression(.keyPath(base: newBase, components: path))
+        return Expression(.function(name: function, arguments: [argument]))
       }
-    }
-
-    /// NSExpression's function names for the key-path collection operators.
-    static let collectionFunctions = [
-      "count": "count:", "sum": "sum:", "avg": "average:", "min": "min:", "max": "max:",
-    ]
-  }
-
-  private struct Parser {
-    let scalars: [Unicode.Scalar]
-    var pos = 0
-
-    init(_ scalars: [Unicode.Scalar]) { self.scalars = scalars }
-
-    var atEnd: Bool {
-      mutating get {
-        skipSpace()
-        return pos == scalars.count
-      }
-    }
-
-    mutating func skipSpace() {
-      while pos < scalars.count, scalars[pos].properties.isWhitespace { pos += 1 }
-    }
-
-    func isIdentifierScalar(_ s: Unicode.Scalar) -> Bool {
-      s == "_" || s.properties.isAlphabetic || ("0"..."9").contains(s)
-    }
-
-    mutating func identifier() -> String? {
-      let start = pos
-      while pos < scalars.count, isIdentifierScalar(scalars[pos]) { pos += 1 }
-      guard pos > start, !("0"..."9").contains(scalars[start]) else {
-        pos = start
-        return nil
-      }
-      return String(String.UnicodeScalarView(scalars[start..<pos]))
-    }
-
-    mutating func expression() -> Node? {
-      skipSpace()
-      guard pos < scalars.count else { return nil }
-      let c = scalars[pos]
-      if c == "\"" || c == "'" { return stringLiteral(quote: c) }
-      if ("0"..."9").contains(c) || c == "-" { return numberLiteral() }
-      if c == "(" {
-        pos += 1
-        let inner = expression()
-        skipSpace()
-        guard pos < scalars.count, scalars[pos] == ")" else { return nil }
-        pos += 1
-        return inner
-      }
-      let start = pos
-      guard var name = identifier() else { return nil }
-      // A function name may be a selector such as `add:to:`.
-      var isSelector = false
-      while pos < scalars.count, scalars[pos] == ":" {
-        isSelector = true
-        name += ":"
-        pos += 1
-        if let more = identifier() { name += more }
-      }
-      skipSpace()
-      if pos < scalars.count, scalars[pos] == "(" {
-        pos += 1
-        var arguments: [Node] = []
-        skipSpace()
-        if pos < scalars.count, scalars[pos] == ")" {
-          pos += 1
-          return .function(name: name, arguments: [])
-        }
-        while true {
-          guard let argument = expression() else { return nil }
-          arguments.append(argument)
-          skipSpace()
-          guard pos < scalars.count else { return nil }
-          if scalars[pos] == "," {
-            pos += 1
-          } else if scalars[pos] == ")" {
-            pos += 1
-            return .function(name: name, arguments: arguments)
-          } else {
-            return nil
-          }
-        }
-      }
-      guard !isSelector else {
-        pos = start
-        return nil
-      }
-      var components = [name]
-      while pos < scalars.count, scalars[pos] == "." {
-        pos += 1
-        if pos < scalars.count, scalars[pos] == "@" {
-          pos += 1
-          guard let op = identifier() else { return nil }
-          components.append("@" + op)
-        } else {
-          guard let next = identifier() else { return nil }
-          components.append(next)
-        }
-      }
-      return .keyPath(components)
-    }
-
-    mutating func stringLiteral(quote: Unicode.Scalar) -> Node? {
-      let start = pos
-      pos += 1
-      while pos < scalars.count, scalars[pos] != quote {
-        if scalars[pos] == "\\" { pos += 1 }
-        pos += 1
-      }
-      guard pos < scalars.count else { return nil }
-      pos += 1
-      // NSExpression prints string constants in double quotes.
-      let body = String(String.UnicodeScalarView(scalars[(start + 1)..<(pos - 1)]))
-      return .literal("\"" + body + "\"")
-    }
-
-    mutating func numberLiteral() -> Node? {
-      let start = pos
-      if scalars[pos] == "-" { pos += 1 }
-      while pos < scalars.count, ("0"..."9").contains(scalars[pos]) || scalars[pos] == "." {
-        pos += 1
-      }
-      guard pos > start else { return nil }
-      return .literal(String(String.UnicodeScalarView(scalars[start..<pos])))
+      return Expression(.keyPath(base: newBase, components: components))
+    case .function(let name, let arguments):
+      return Expression(.function(name: name, arguments: arguments.map(r)))
+    case .selector(let target, let selector, let arguments):
+      return Expression(.selector(target: r(target), selector: selector, arguments: arguments.map(r)))
+    case .aggregate(let items):
+      return Expression(.aggregate(items.map(r)))
+    case .index(let base, let sub):
+      return Expression(.index(base: r(base), sub))
+    case .cast(let value, let type):
+      return Expression(.cast(value: r(value), type: type))
+    default:
+      return e
     }
   }
 }

@@ -43,11 +43,19 @@ public enum VersionHasher {
     {
       bytes += hash(of: parent, in: model, memo: &memo)
     }
+    // Own and inherited properties, an own one hiding an ancestor's of the same name (as
+    // `ObjectModel.allAttributes(of:)`, without its sort: they are sorted by UTF-8 here).
+    var attributes: [String: AttributeDescription] = [:]
+    var relationships: [String: RelationshipDescription] = [:]
+    for e in ([entity] + model.ancestors(of: entity)).reversed() {
+      for a in e.attributes { attributes[a.name] = a }
+      for r in e.relationships { relationships[r.name] = r }
+    }
     var properties: [(name: String, hash: [UInt8])] = []
-    for a in model.allAttributes(of: entity) where !a.isTransient {
+    for a in attributes.values where !a.isTransient {
       properties.append((a.name, attributeHash(a)))
     }
-    for r in model.allRelationships(of: entity) where !r.isTransient {
+    for r in relationships.values where !r.isTransient {
       properties.append((r.name, relationshipHash(r)))
     }
     properties.sort { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
@@ -105,7 +113,11 @@ public enum VersionHasher {
   }
 
   static func sha256(_ bytes: [UInt8]) -> [UInt8] {
-    Array(SHA256.hash(data: bytes))
+    // Through raw buffers: the generic `hash(data:)` and digest sequence paths cost more than
+    // the hashing itself for inputs this short.
+    var hasher = SHA256()
+    bytes.withUnsafeBytes { hasher.update(bufferPointer: $0) }
+    return hasher.finalize().withUnsafeBytes { Array($0) }
   }
 
   private static func littleEndian<T: FixedWidthInteger>(_ value: T) -> [UInt8] {

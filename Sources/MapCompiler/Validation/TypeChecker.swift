@@ -12,6 +12,8 @@ struct TypeChecker {
 
   let source: ObjectModel
   let destination: ObjectModel
+  /// Both models' properties by entity and name.
+  let index: ModelIndex
   /// Entity mappings of the file by name.
   let mappings: [String: MappingInfo]
   /// The mapping the expression belongs to.
@@ -30,11 +32,13 @@ struct TypeChecker {
   private var selfType = Typed(.null, mayBeNil: true)
 
   init(
-    source: ObjectModel, destination: ObjectModel, mappings: [String: MappingInfo], mapping: MappingInfo,
-    hasPolicy: Bool, itemType: Typed?, relationship: RelationshipDescription? = nil, text: ExpressionText
+    source: ObjectModel, destination: ObjectModel, index: ModelIndex, mappings: [String: MappingInfo],
+    mapping: MappingInfo, hasPolicy: Bool, itemType: Typed?, relationship: RelationshipDescription? = nil,
+    text: ExpressionText
   ) {
     self.source = source
     self.destination = destination
+    self.index = index
     self.mappings = mappings
     self.mapping = mapping
     self.hasPolicy = hasPolicy
@@ -80,9 +84,9 @@ struct TypeChecker {
       while i < components.count {
         let key = components[i]
         if key.hasPrefix("@") {
-          return collectionOperator(key, t, Array(components[(i + 1)...]), e.span)
+          return collectionOperator(key, t, Array(components[(i + 1)...]), e, firstIndex: i)
         }
-        t = member(t, key, e.span)
+        t = member(t, key, .component(e, i))
         i += 1
       }
       return t
@@ -201,28 +205,27 @@ struct TypeChecker {
   }
 
   /// `base.key`.
-  private mutating func member(_ base: Typed, _ key: String, _ span: SourceSpan) -> Typed {
+  private mutating func member(_ base: Typed, _ key: String, _ site: KeySite) -> Typed {
     switch base.type {
     case .unknown: return .unknown
     case .null: return Typed(.null, mayBeNil: true)
     case .object(let side, let entityName):
-      let m = model(side)
-      guard let entity = m.entity(named: entityName) else { return .unknown }
-      if let a = m.allAttributes(of: entity).first(where: { $0.name == key }) {
+      guard let properties = index.properties(side, entityName) else { return .unknown }
+      if let a = properties.attribute(key) {
         return Typed(StaticType.of(a.type), mayBeNil: base.mayBeNil || a.isOptional || a.isTransient)
       }
-      if let r = m.allRelationships(of: entity).first(where: { $0.name == key }) {
+      if let r = properties.relationship(key) {
         if r.isToMany { return Typed(.collection(.object(side, r.destinationEntity), fromToMany: true), mayBeNil: base.mayBeNil) }
         return Typed(.object(side, r.destinationEntity), mayBeNil: base.mayBeNil || r.isOptional)
       }
-      let names = m.allAttributes(of: entity).map(\.name) + m.allRelationships(of: entity).map(\.name)
+      let names = properties.names
       error(
         "map-unknown-key",
         "\(side == .source ? "source" : "destination") entity \(entityName) has no property \(key)\(suggestion(key, names))",
-        span)
+        span(of: site))
       return .unknown
     case .collection(let element, let many):
-      let inner = member(Typed(element), key, span)
+      let inner = member(Typed(element), key, site)
       if case .collection(let e, let m2) = inner.type { return Typed(.collection(e, fromToMany: many || m2), mayBeNil: base.mayBeNil) }
       return Typed(.collection(inner.type, fromToMany: many), mayBeNil: base.mayBeNil)
     case .string:
@@ -279,13 +282,15 @@ struct TypeChecker {
     case .context, .entityPolicy:
       break
     }
-    error("map-unknown-key", "\(base.type) has no key \(key)", span)
+    error("map-unknown-key", "\(base.type) has no key \(key)", span(of: site))
     return .unknown
   }
 
-  private mutating func collectionOperator(_ op: String, _ base: Typed, _ rest: [String], _ span: SourceSpan) -> Typed {
+  /// `base.@op.rest…`; `firstIndex` is the operator's index among the key path's components.
+  private mutating func collectionOperator(_ op: String, _ base: Typed, _ rest: [String], _ e: Expression, firstIndex: Int) -> Typed {
+    let span = componentSpan(e, firstIndex)
     var element = Typed(base.type.elementType)
-    for key in rest { element = member(element, key, span) }
+    for (n, key) in rest.enumerated() { element = member(element, key, .component(e, firstIndex + 1 + n)) }
     switch op {
     case "@count": return Typed(.integer, mayBeNil: base.mayBeNil)
     case "@sum", "@avg":
@@ -381,7 +386,7 @@ struct TypeChecker {
       }
       if selector == "valueForKey:" || selector == "valueForKeyPath:", case .constant(.string(let key)) = args.first?.kind {
         var r = t
-        for k in key.split(separator: ".") { r = member(r, String(k), args[0].span) }
+        for k in key.split(separator: ".") { r = member(r, String(k), .span(args[0].span)) }
         return r
       }
       switch selector {
@@ -451,12 +456,13 @@ struct TypeChecker {
       let instances = args.count > 1 ? check(args[1]) : .unknown
       guard let first = args.first else { return .unknown }
       guard case .constant(.string(let name)) = first.kind else {
+        // A computed mapping name: nothing is known about the result.
         _ = check(first)
-        return Typed(.collection(.unknown, fromToMany: true))
+        return .unknown
       }
       guard let target = mappings[name] else {
         error("map-unknown-mapping", "no entity mapping named \(name)\(suggestion(name, mappings.keys))", first.span)
-        return Typed(.collection(.unknown, fromToMany: true))
+        return .unknown
       }
       if case .object(let side, let entity) = instances.type.elementType, side == .source,
         let s = target.source, !source.isKind(entity, of: s) && !source.isKind(s, of: entity)
@@ -467,23 +473,25 @@ struct TypeChecker {
       }
       guard let d = target.destination else {
         error("map-unknown-mapping", "mapping \(name) has no destination entity, so it has no destination instances", first.span)
-        return Typed(.collection(.unknown, fromToMany: true))
+        return .unknown
       }
+      let many: Bool
+      if case .collection(_, let m) = instances.type { many = m || target.fansOut } else { many = target.fansOut }
       if let relationship, !destination.isKind(d, of: relationship.destinationEntity) {
         error(
           "map-mapping-destination-mismatch",
           "mapping \(name) creates \(d) objects, but relationship \(relationship.name) holds \(relationship.destinationEntity) objects",
           first.span)
+        // Reported here, at the mapping's name; the relationship check need not repeat it.
+        return Typed(.collection(.unknown, fromToMany: many))
       }
-      let many: Bool
-      if case .collection(_, let m) = instances.type { many = m || target.fansOut } else { many = target.fansOut }
       return Typed(.collection(.object(.destination, d), fromToMany: many))
     case "destinationInstancesForSourceRelationshipNamed:sourceInstances:":
       let instances = args.count > 1 ? check(args[1]) : .unknown
       if case .constant(.string(let name)) = args.first?.kind, let s = mapping.source,
-        let entity = source.entity(named: s)
+        let properties = index.properties(.source, s)
       {
-        if source.allRelationships(of: entity).first(where: { $0.name == name }) == nil {
+        if properties.relationship(name) == nil {
           error("map-unknown-key", "source entity \(s) has no relationship \(name)", args[0].span)
         }
       }
@@ -576,19 +584,16 @@ struct TypeChecker {
 
   /// A predicate written as a string literal (fetch requests, `<filter>`): parsed now, checked
   /// against the entity, and recorded so the runtime never parses text.
-  mutating func checkPredicateString(_ predicateText: String, on selfType: StaticType, literal: Expression?) {
+  mutating func checkPredicateString(_ predicateText: String, on selfType: StaticType, literal: Expression) {
+    let inner = self.predicateText(predicateText, inLiteral: literal)
     switch ExpressionParsing.parsePredicate(predicateText) {
     case .failure(let e):
-      let at = literal.map { location($0.span) } ?? text.location
-      // Point inside the string literal: one column past the opening quote.
-      let inside = SourceLocation(file: at.file, line: at.line, column: at.column + 1 + e.offset)
-      diagnostics.append(.error(e.id, "in predicate \"\(predicateText)\": \(e.message)", at: inside))
+      diagnostics.append(.error(e.id, "in predicate \"\(predicateText)\": \(e.message)", at: inner.location(ofOffset: e.offset)))
     case .success(let p):
       let savedSelf = self.selfType
       let savedText = self.text
-      let at = literal.map { location($0.span) } ?? text.location
       self.selfType = Typed(selfType)
-      self.text = ExpressionText(predicateText, at: SourceLocation(file: at.file, line: at.line, column: at.column + 1))
+      self.text = inner
       checkPredicate(p)
       self.selfType = savedSelf
       self.text = savedText

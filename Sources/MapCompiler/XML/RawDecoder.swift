@@ -45,6 +45,17 @@ struct RawDecoder {
         map.append(" ", line: line, column: column, literal: true)
         column += 1
         i += 1
+      } else if b >= 0x20, b < 0x80, b != UInt8(ascii: "&") {
+        // A run of plain ASCII characters, taken literally in one step.
+        var j = i + 1
+        while j < end {
+          let c = bytes[j]
+          guard c >= 0x20, c < 0x80, c != UInt8(ascii: "&") else { break }
+          j += 1
+        }
+        map.appendASCII(bytes[i..<j], line: line, column: column)
+        column += j - i
+        i = j
       } else {
         let (scalar, width) = Self.scalar(in: bytes, at: i)
         map.append(scalar, line: line, column: column, literal: true)

@@ -12,6 +12,8 @@ public struct SourceText: Sendable {
   public let lineStarts: [Int]
   /// 3 when the file starts with a UTF-8 byte order mark, else 0.
   public let contentStart: Int
+  /// Whether each line is all ASCII, so that its columns are byte counts.
+  private let asciiLines: [Bool]
 
   public init(path: String, bytes: [UInt8]) {
     self.path = path
@@ -19,18 +21,28 @@ public struct SourceText: Sendable {
     let bom = bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF
     contentStart = bom ? 3 : 0
     var starts = [contentStart]
+    var ascii: [Bool] = []
+    var lineIsASCII = true
     var i = contentStart
     while i < bytes.count {
       let b = bytes[i]
       if b == 0x0A {
         starts.append(i + 1)
+        ascii.append(lineIsASCII)
+        lineIsASCII = true
       } else if b == 0x0D {
         if i + 1 < bytes.count, bytes[i + 1] == 0x0A { i += 1 }
         starts.append(i + 1)
+        ascii.append(lineIsASCII)
+        lineIsASCII = true
+      } else if b >= 0x80 {
+        lineIsASCII = false
       }
       i += 1
     }
+    ascii.append(lineIsASCII)
     lineStarts = starts
+    asciiLines = ascii
   }
 
   /// The location of the character that contains byte `offset` (clamped to the file).
@@ -45,6 +57,9 @@ public struct SourceText: Sendable {
     }
     let line = max(low, 1)
     let start = lineStarts[line - 1]
+    if asciiLines[line - 1] {
+      return SourceLocation(file: path, line: line, column: offset - start + 1)
+    }
     // The number of characters that start in [start, offset], plus one at the end of file.
     var column = 0
     var i = start

@@ -52,6 +52,17 @@ public struct TextPositionMap: Sendable, Hashable {
     utf8Count += UTF8.width(scalar)
   }
 
+  /// Adds characters written literally from `line`:`column` on, all ASCII (no line break):
+  /// the same as appending them one by one, in one step.
+  mutating func appendASCII(_ run: ArraySlice<UInt8>, line: Int, column: Int) {
+    guard let first = run.first else { return }
+    append(Unicode.Scalar(first), line: line, column: column, literal: true)
+    let rest = run.dropFirst()
+    text += String(decoding: rest, as: UTF8.self)
+    scalarCount += rest.count
+    utf8Count += rest.count
+  }
+
   /// Sets where the text ends in the file (the position just after it).
   public mutating func setEnd(line: Int, column: Int) {
     endLine = line

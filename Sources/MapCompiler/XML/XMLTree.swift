@@ -53,7 +53,9 @@ public enum XML {
 
     /// The attribute with this name, if present.
     public func attribute(_ name: String) -> Attribute? {
-      attributes.first { $0.name == name }
+      // Comparing UTF-8 lengths first skips most full string comparisons.
+      let length = name.utf8.count
+      return attributes.first { $0.name.utf8.count == length && $0.name == name }
     }
 
     /// The value of the attribute with this name, if present.

@@ -200,7 +200,7 @@ extension Linker {
 
 /// Linked fetch predicates, by predicate.
 final class FilterCache: @unchecked Sendable {
-  unowned(unsafe) let linker: Linker
+  let linker: Linker
   var tests: [Predicate: Test] = [:]
   init(linker: Linker) { self.linker = linker }
   func test(_ p: Predicate) throws(MigrationError) -> Test {

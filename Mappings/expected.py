@@ -1,0 +1,193 @@
+#!/usr/bin/env python3
+"""Computes the expected output store of each worked example, independently of mapc.
+
+Each example's migration is written out by hand below, following its mapping and the rules of
+the contract (creation order, ids `<Entity>/<n>`, model defaults, inverses), and the entity
+version hashes are computed from the model files with Core Data's algorithm (reference notes
+§3.6). The result is written as the contract's store format: Python's
+json.dump(indent=2, ensure_ascii=False) plus a newline.
+
+Usage: python3 Mappings/expected.py [--check]   (--check compares with the files instead of writing)
+"""
+import base64
+import hashlib
+import json
+import os
+import struct
+import sys
+import xml.etree.ElementTree as ET
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+TYPE_CODES = {
+    "Integer 16": 100, "Integer 32": 200, "Integer 64": 300, "Decimal": 400, "Double": 500,
+    "Float": 600, "String": 700, "Boolean": 800, "Date": 900, "Binary": 1000, "UUID": 1100,
+    "URI": 1200, "Transformable": 1800,
+}
+
+
+def sha(data):
+    return hashlib.sha256(data).digest()
+
+
+def property_base(e):
+    flags = (1 if e.get("optional") == "YES" else 0) | (2 if e.get("transient") == "YES" else 0)
+    return sha(e.get("name").encode() + struct.pack("<H", flags))
+
+
+def entity_hashes(contents):
+    """Version hash of every entity of a model without inheritance, modifiers or constraints."""
+    root = ET.parse(contents).getroot()
+    hashes = {}
+    for entity in root.findall("entity"):
+        props = []
+        for a in entity.findall("attribute"):
+            if a.get("transient") == "YES":
+                continue
+            props.append((a.get("name"), sha(property_base(a) + struct.pack("<i", TYPE_CODES[a.get("attributeType")]))))
+        for r in entity.findall("relationship"):
+            data = property_base(r) + r.get("destinationEntity").encode()
+            if r.get("inverseName"):
+                data += r.get("inverseName").encode()
+            max_count = 0 if r.get("toMany") == "YES" else 1
+            data += struct.pack("<i", int(r.get("maxCount", max_count))) + struct.pack("<i", int(r.get("minCount", 0)))
+            if r.get("ordered") == "YES":
+                data += struct.pack("<H", 1)
+            props.append((r.get("name"), sha(data)))
+        data = entity.get("name").encode() + bytes([1 if entity.get("isAbstract") == "YES" else 0])
+        for _, h in sorted(props, key=lambda p: p[0].encode()):
+            data += h
+        hashes[entity.get("name")] = base64.b64encode(sha(data)).decode()
+    return root.get("userDefinedModelVersionIdentifier"), dict(sorted(hashes.items()))
+
+
+def store(model_contents, objects):
+    identifier, hashes = entity_hashes(model_contents)
+    return {
+        "metadata": {
+            "format": "mapc-store", "formatVersion": 1,
+            "modelVersionIdentifiers": [identifier], "entityVersionHashes": hashes,
+        },
+        # Entities by name; in each object `id` first, then properties by name.
+        "objects": {name: [dict([("id", o["id"])] + sorted((k, v) for k, v in o.items() if k != "id"))
+                           for o in objects[name]] for name in sorted(objects)},
+    }
+
+
+def load(path):
+    with open(path, encoding="utf-8") as f:
+        return json.load(f)["objects"]
+
+
+def bookshelf():
+    folder = os.path.join(HERE, "bookshelf")
+    src = load(os.path.join(folder, "store-v1.json"))
+    books = {b["id"]: b for b in src["Book"]}
+    out = {"Book": [], "Loan": [], "Tag": []}
+    book_of = {}   # source book id -> destination Book
+    tags_of = {}   # source book id -> destination Tags (BookToTag)
+    loan_of = {}   # source loan id -> destination Loan
+
+    # Pass 1, mapping order. BookToBook: books with a title, in store order.
+    for b in src["Book"]:
+        if b.get("title") is None:
+            continue
+        open_loans = [l for l in src["Loan"] if l["id"] in b.get("loans", []) and not l["returned"]]
+        d = {"id": f"Book/{len(out['Book']) + 1}", "title": b["title"], "year": b.get("year"),
+             "authorName": b.get("author") if b.get("author") is not None else "Unknown",
+             "openLoans": len(open_loans), "shelf": "new arrivals", "loans": [], "tags": []}
+        out["Book"].append(d)
+        book_of[b["id"]] = d
+    # BookToTag: the same books; one Tag per comma-separated part, trimmed, position = index.
+    for b in src["Book"]:
+        if b.get("title") is None:
+            continue
+        tags_of[b["id"]] = []
+        if b.get("tags") is None:
+            continue
+        for i, part in enumerate(b["tags"].split(",")):
+            t = {"id": f"Tag/{len(out['Tag']) + 1}", "name": part.strip(), "position": i, "book": None}
+            out["Tag"].append(t)
+            tags_of[b["id"]].append(t)
+    # LoanToLoan: FETCH "returned == NO AND book.title != nil", in store order.
+    for l in src["Loan"]:
+        if l["returned"] or books[l["book"]].get("title") is None:
+            continue
+        d = {"id": f"Loan/{len(out['Loan']) + 1}", "borrower": l["borrower"], "book": None}
+        out["Loan"].append(d)
+        loan_of[l["id"]] = d
+
+    # Pass 2, mapping order. Book.tags (explicit) and Book.loans (implicit, through the source
+    # relationship); each sets the inverse to-one.
+    for sid, d in book_of.items():
+        for t in tags_of[sid]:
+            d["tags"].append(t["id"])
+            t["book"] = d["id"]
+        for lid in books[sid]["loans"]:
+            if lid in loan_of:
+                d["loans"].append(loan_of[lid]["id"])
+                loan_of[lid]["book"] = d["id"]
+    # Loan.book (explicit): the Book made from the source loan's book; already in step.
+    for lid, d in loan_of.items():
+        target = book_of[next(l for l in src["Loan"] if l["id"] == lid)["book"]]
+        d["book"] = target["id"]
+        if d["id"] not in target["loans"]:
+            target["loans"].append(d["id"])
+
+    model = os.path.join(folder, "Bookshelf.xcdatamodeld", "Bookshelf 2.xcdatamodel", "contents")
+    return os.path.join(folder, "expected-v2.json"), store(model, out)
+
+
+def shop():
+    folder = os.path.join(HERE, "shop")
+    src = load(os.path.join(folder, "store-v1.json"))
+    orders = {o["id"]: o for o in src["Order"]}
+    out = {"Country": [], "Customer": [], "Order": [], "Settings": []}
+    # AddSettings: one object; currency keeps its default.
+    out["Settings"].append({"id": "Settings/1", "currency": "EUR", "customerCount": len(src["Customer"])})
+    customer_of = {}
+    for c in src["Customer"]:
+        mine = [orders[o] for o in c["orders"]]
+        total = float(sum(o["amount"] for o in mine))
+        d = {"id": f"Customer/{len(out['Customer']) + 1}", "name": c["name"], "email": c["email"].lower(),
+             "orderCount": len(mine), "totalSpent": total,
+             # ISO 8601 UTC strings of one format order like the dates they stand for.
+             "lastOrderAt": max((o["placedAt"] for o in mine), default=None),
+             "vip": total > 100, "orders": []}
+        out["Customer"].append(d)
+        customer_of[c["id"]] = d
+    order_of = {}
+    for o in src["Order"]:
+        d = {"id": f"Order/{len(out['Order']) + 1}", "amount": float(o["amount"]), "placedAt": o["placedAt"], "customer": None}
+        out["Order"].append(d)
+        order_of[o["id"]] = d
+    for c in src["Country"]:
+        out["Country"].append({"id": f"Country/{len(out['Country']) + 1}", "code": c["code"], "name": c["name"]})
+    # Pass 2: Customer.orders (implicit) in source order, setting Order.customer; then
+    # Order.customer (implicit), already in step.
+    for c in src["Customer"]:
+        for oid in c["orders"]:
+            customer_of[c["id"]]["orders"].append(order_of[oid]["id"])
+            order_of[oid]["customer"] = customer_of[c["id"]]["id"]
+    model = os.path.join(folder, "Shop.xcdatamodeld", "Shop 2.xcdatamodel", "contents")
+    return os.path.join(folder, "expected-v2.json"), store(model, out)
+
+
+def main():
+    check = "--check" in sys.argv
+    failed = False
+    for path, value in (bookshelf(), shop()):
+        text = json.dumps(value, indent=2, ensure_ascii=False) + "\n"
+        if check:
+            with open(path, encoding="utf-8") as f:
+                if f.read() != text:
+                    print(f"{path}: differs")
+                    failed = True
+        else:
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(text)
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()
