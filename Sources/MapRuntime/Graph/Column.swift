@@ -291,24 +291,27 @@ final class ToManyColumn: Column, @unchecked Sendable {
 
   func contains(_ row: Int, _ ref: ObjectRef) -> Bool {
     let p = ref.packed
-    if let set = large[row] { return set.contains(p) }
-    return members(row).contains(p)
+    let members = self.members(row)
+    if members.count > ToManyColumn.linearLimit, let set = large[row] { return set.contains(p) }
+    return members.contains(p)
   }
 
-  /// Appends unless present; returns whether it was added.
+  /// Appends unless present; returns whether it was added. Small relationships are searched
+  /// linearly; past `linearLimit` members a set keeps adding O(1).
   @discardableResult
   func add(_ row: Int, _ ref: ObjectRef) -> Bool {
-    if row >= values.count { pad(to: row + 1) }
+    if row == values.count { values.append([]) } else if row > values.count { pad(to: row + 1) }
     let p = ref.packed
-    if large[row] != nil {
+    let n = values[row].count
+    if n < ToManyColumn.linearLimit {
+      if values[row].contains(p) { return false }
+    } else if large[row] != nil {
       guard large[row]!.insert(p).inserted else { return false }
     } else {
       if values[row].contains(p) { return false }
-      if values[row].count >= ToManyColumn.linearLimit {
-        var set = Set(values[row])
-        set.insert(p)
-        large[row] = set
-      }
+      var set = Set(values[row])
+      set.insert(p)
+      large[row] = set
     }
     values[row].append(p)
     return true

@@ -29,6 +29,10 @@ public struct EntityLayout: Sendable {
   public let isAbstract: Bool
   /// Properties including inherited ones, sorted by name.
   public let properties: [PropertyLayout]
+  /// What each property stores (same order), without the rest of its description.
+  public let shapes: [PropertyShape]
+  /// The UTF-8 bytes of each property name (same order), for matching JSON keys quickly.
+  public let propertyNameBytes: [[UInt8]]
   /// Indexes of this entity and every entity that inherits from it, in model order.
   public let kindIndexes: [Int]
   /// Indexes of this entity and its ancestors.
@@ -48,6 +52,13 @@ public struct EntityLayout: Sendable {
     }
     props.sort { $0.name < $1.name }
     self.properties = props
+    self.propertyNameBytes = props.map { Array($0.name.utf8) }
+    self.shapes = props.map { p in
+      switch p.kind {
+      case .attribute(let a): .attribute(a.type)
+      case .relationship(let r): .relationship(isToMany: r.isToMany)
+      }
+    }
     var byName: [String: Int] = [:]
     for (i, p) in props.enumerated() { byName[p.name] = i }
     self.propertyIndexByName = byName
@@ -105,4 +116,10 @@ public struct PropertyLayout: Sendable {
     case .relationship(let r): r.isOptional
     }
   }
+}
+
+/// The part of a property description that reading and writing values need.
+public enum PropertyShape: Sendable, Hashable {
+  case attribute(AttributeType)
+  case relationship(isToMany: Bool)
 }

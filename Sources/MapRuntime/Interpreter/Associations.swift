@@ -4,12 +4,12 @@
 /// Instances are kept in creation order. The instances made from one source object in one
 /// call are contiguous, so the source-to-destination direction is a start and a count per
 /// source object; a source met again later spills into `extra`.
-struct Associations {
-  private(set) var destinations: [UInt64] = []
-  private(set) var sources: [UInt64] = []
-  private var start: [Int32]
-  private var count: [UInt32]
-  private var extra: [Int: [Int32]] = [:]
+final class Associations: @unchecked Sendable {
+  @exclusivity(unchecked) private(set) var destinations: [UInt64] = []
+  @exclusivity(unchecked) private(set) var sources: [UInt64] = []
+  @exclusivity(unchecked) private var start: [Int32]
+  @exclusivity(unchecked) private var count: [UInt32]
+  @exclusivity(unchecked) private var extra: [Int: [Int32]] = [:]
 
   init(sourceObjectCount: Int) {
     start = []
@@ -23,7 +23,7 @@ struct Associations {
   var instanceCount: Int { destinations.count }
 
   /// `sourceKey` is the source object's global number (nil for none).
-  mutating func add(source sourceRef: ObjectRef?, sourceKey: Int?, destination: ObjectRef) {
+  func add(source sourceRef: ObjectRef?, sourceKey: Int?, destination: ObjectRef) {
     let k = Int32(destinations.count)
     destinations.append(destination.packed)
     sources.append(sourceRef?.packed ?? 0)

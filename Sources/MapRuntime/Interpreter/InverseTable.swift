@@ -1,17 +1,23 @@
 /// For every relationship of a graph's layout: its inverse's column in each entity that can be
 /// at the other end (the destination entity and the entities inheriting from it).
 struct InverseTable: Sendable {
-  final class Entry: Sendable {
+  final class Entry: @unchecked Sendable {
     let isToMany: Bool
     /// Indexed by target entity; -1 where there is no inverse.
     let inverseColumn: [Int]
     let inverseIsToMany: Bool
     let destinationKinds: Set<Int>
-    init(isToMany: Bool, inverseColumn: [Int], inverseIsToMany: Bool, destinationKinds: Set<Int>) {
+    /// Whether an entity can be at the other end, indexed by entity.
+    let accepts: [Bool]
+    /// The inverse columns themselves, indexed by target entity (set by `ObjectGraph`).
+    var inverseMany: [ToManyColumn?] = []
+    var inverseOne: [ToOneColumn?] = []
+    init(isToMany: Bool, inverseColumn: [Int], inverseIsToMany: Bool, destinationKinds: Set<Int>, entityCount: Int) {
       self.isToMany = isToMany
       self.inverseColumn = inverseColumn
       self.inverseIsToMany = inverseIsToMany
       self.destinationKinds = destinationKinds
+      self.accepts = (0..<entityCount).map { destinationKinds.contains($0) }
     }
   }
   /// Indexed by entity, then property; nil for attributes.
@@ -38,7 +44,23 @@ struct InverseTable: Sendable {
         }
         return Entry(
           isToMany: r.isToMany, inverseColumn: columns, inverseIsToMany: inverseToMany,
-          destinationKinds: kinds)
+          destinationKinds: kinds, entityCount: count)
+      }
+    }
+  }
+}
+
+extension InverseTable {
+  /// Points every entry at the inverse columns of `graph`, so updates need no casts.
+  func bind(to graph: ObjectGraph) {
+    for e in entries {
+      for case let entry? in e {
+        entry.inverseMany = entry.inverseColumn.enumerated().map { k, c in
+          c >= 0 ? graph.tables[k].columns[c] as? ToManyColumn : nil
+        }
+        entry.inverseOne = entry.inverseColumn.enumerated().map { k, c in
+          c >= 0 ? graph.tables[k].columns[c] as? ToOneColumn : nil
+        }
       }
     }
   }
@@ -54,29 +76,23 @@ extension ObjectGraph {
     col.setTarget(row, target)
     guard let entry = inverses.entries[Int(owner.entity)][column] else { return }
     if let old {
-      let ic = entry.inverseColumn[Int(old.entity)]
-      if ic >= 0 {
-        let c = tables[Int(old.entity)].columns[ic]
-        if let many = c as? ToManyColumn {
-          many.remove(Int(old.row), owner)
-        } else if let one = c as? ToOneColumn, one.target(Int(old.row)) == owner {
-          one.setTarget(Int(old.row), nil)
-        }
+      let e = Int(old.entity)
+      if let many = entry.inverseMany[e] {
+        many.remove(Int(old.row), owner)
+      } else if let one = entry.inverseOne[e], one.target(Int(old.row)) == owner {
+        one.setTarget(Int(old.row), nil)
       }
     }
     if let target {
-      let ic = entry.inverseColumn[Int(target.entity)]
-      if ic >= 0 {
-        let c = tables[Int(target.entity)].columns[ic]
-        if let many = c as? ToManyColumn {
-          many.add(Int(target.row), owner)
-        } else if let one = c as? ToOneColumn {
-          if let previous = one.target(Int(target.row)), previous != owner {
-            // One-to-one: the target's previous partner loses it.
-            (sameProperty(column, of: owner, in: previous) as? ToOneColumn)?.setTarget(Int(previous.row), nil)
-          }
-          one.setTarget(Int(target.row), owner)
+      let e = Int(target.entity)
+      if let many = entry.inverseMany[e] {
+        many.add(Int(target.row), owner)
+      } else if let one = entry.inverseOne[e] {
+        if let previous = one.target(Int(target.row)), previous != owner {
+          // One-to-one: the target's previous partner loses it.
+          (sameProperty(column, of: owner, in: previous) as? ToOneColumn)?.setTarget(Int(previous.row), nil)
         }
+        one.setTarget(Int(target.row), owner)
       }
     }
   }
@@ -94,18 +110,16 @@ extension ObjectGraph {
     let col = tables[Int(owner.entity)].columns[column] as! ToManyColumn
     guard col.add(Int(owner.row), target) else { return }
     guard let entry = inverses.entries[Int(owner.entity)][column] else { return }
-    let ic = entry.inverseColumn[Int(target.entity)]
-    guard ic >= 0 else { return }
-    let c = tables[Int(target.entity)].columns[ic]
-    if let many = c as? ToManyColumn {
-      many.add(Int(target.row), owner)
-    } else if let one = c as? ToOneColumn {
+    let e = Int(target.entity)
+    if let one = entry.inverseOne[e] {
       let previous = one.target(Int(target.row))
       if previous == owner { return }
       if let previous {
         (sameProperty(column, of: owner, in: previous) as? ToManyColumn)?.remove(Int(previous.row), target)
       }
       one.setTarget(Int(target.row), owner)
+    } else if let many = entry.inverseMany[e] {
+      many.add(Int(target.row), owner)
     }
   }
 }

@@ -181,7 +181,7 @@ extension MigrationManager {
         let expected = destination.table(d).layout.properties[column].relationship?.destinationEntity ?? "destination"
         throw fail("expected \(expected) objects of the destination store, got \(describe(x))")
       }
-      guard entry.destinationKinds.contains(Int(t.entity)) else {
+      guard entry.accepts[Int(t.entity)] else {
         let expected = destination.table(d).layout.properties[column].relationship?.destinationEntity ?? "other"
         throw fail("expected \(expected) objects, got a \(destination.table(t).layout.name)")
       }

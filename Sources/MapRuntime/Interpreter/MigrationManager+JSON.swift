@@ -3,6 +3,10 @@ extension MigrationManager {
   /// since expressions such as `$source.answers[$index]` look into the same value repeatedly.
   func parseJSON(_ s: ByteSlice) throws(MigrationError) -> Value {
     if jsonCache.start == s.start { return jsonCache.value }
+    if jsonCache2.start == s.start {
+      swap(&jsonCache, &jsonCache2)
+      return jsonCache.value
+    }
     guard let input = source.input else { return .null }
     let v: Value
     do {
@@ -10,47 +14,120 @@ extension MigrationManager {
     } catch {
       throw MigrationError("run-json", "malformed Transformable value at byte \(s.start): \(error)")
     }
+    jsonCache2 = jsonCache
     jsonCache = (s.start, v)
     return v
   }
 }
 
-/// Reads a JSON value that the store reader already validated, keeping strings as slices.
+/// Reads a JSON value that the store reader already validated (so no checks are repeated),
+/// keeping strings as slices of the input.
 enum RawJSON {
   static func value(_ input: InputBytes, _ s: ByteSlice) throws(JSONSyntaxError) -> Value {
-    let sub = UnsafeRawBufferPointer(rebasing: input.unsafeBytes[s.start..<s.end])
-    var scanner = JSONScanner(sub)
-    let first = try scanner.next()
-    return try read(&scanner, first, base: s.start, input)
+    let base = input.unsafeBytes.baseAddress!.assumingMemoryBound(to: UInt8.self)
+    var i = s.start
+    return read(base, &i, s.end)
   }
 
-  private static func read(
-    _ scanner: inout JSONScanner, _ token: JSONToken, base: Int, _ input: InputBytes
-  ) throws(JSONSyntaxError) -> Value {
-    switch token.kind {
-    case .beginArray:
+  @inline(__always) private static func skipSpace(_ p: UnsafePointer<UInt8>, _ i: inout Int, _ end: Int) {
+    while i < end {
+      let c = p[i]
+      if c != 0x20 && c != 0x0A && c != 0x0D && c != 0x09 { return }
+      i += 1
+    }
+  }
+
+  private static func read(_ p: UnsafePointer<UInt8>, _ i: inout Int, _ end: Int) -> Value {
+    skipSpace(p, &i, end)
+    guard i < end else { return .null }
+    switch p[i] {
+    case UInt8(ascii: "["):
+      i += 1
       var items: [Value] = []
-      while true {
-        let t = try scanner.next()
-        if t.kind == .endArray { return .array(items) }
-        items.append(try read(&scanner, t, base: base, input))
+      items.reserveCapacity(8)
+      skipSpace(p, &i, end)
+      if i < end && p[i] == UInt8(ascii: "]") {
+        i += 1
+        return .array(items)
       }
-    case .beginObject:
+      while i < end {
+        items.append(read(p, &i, end))
+        skipSpace(p, &i, end)
+        guard i < end else { break }
+        let c = p[i]
+        i += 1
+        if c == UInt8(ascii: "]") { break }
+      }
+      return .array(items)
+    case UInt8(ascii: "{"):
+      i += 1
       var pairs: [(String, Value)] = []
-      while let key = try scanner.nextKey() {
-        let name = scanner.decodeString(key)
-        pairs.append((name, try read(&scanner, try scanner.next(), base: base, input)))
+      while i < end {
+        skipSpace(p, &i, end)
+        if p[i] == UInt8(ascii: "}") {
+          i += 1
+          break
+        }
+        guard case .string(let k) = read(p, &i, end) else { break }
+        skipSpace(p, &i, end)
+        i += 1  // ':'
+        let v = read(p, &i, end)
+        let key: String
+        switch k {
+        case .native(let x): key = x
+        case .slice(let sl): key = decode(p, sl)
+        }
+        pairs.append((key, v))
+        skipSpace(p, &i, end)
+        if i < end && p[i] == UInt8(ascii: ",") { i += 1 }
       }
       return .dictionary(pairs.sorted { $0.0 < $1.0 })
-    case .string, .key:
-      return .string(.slice(ByteSlice(start: base + token.start, count: token.end - token.start, hasEscapes: token.hasEscapes)))
-    case .number:
-      let raw = scanner.rawBytes(token)
-      if token.isInteger, let i = JSONNumberParser.int64(raw) { return .int(i) }
-      return .double(JSONNumberParser.double(raw) ?? 0)
-    case .true: return .bool(true)
-    case .false: return .bool(false)
-    default: return .null
+    case UInt8(ascii: "\""):
+      i += 1
+      let start = i
+      var escapes = false
+      while p[i] != UInt8(ascii: "\"") {
+        if p[i] == UInt8(ascii: "\\") {
+          escapes = true
+          i += 1
+        }
+        i += 1
+      }
+      let slice = ByteSlice(start: start, count: i - start, hasEscapes: escapes)
+      i += 1
+      return .string(.slice(slice))
+    case UInt8(ascii: "t"):
+      i += 4
+      return .bool(true)
+    case UInt8(ascii: "f"):
+      i += 5
+      return .bool(false)
+    case UInt8(ascii: "n"):
+      i += 4
+      return .null
+    default:
+      let start = i
+      var integer = true
+      while i < end {
+        let c = p[i]
+        if c == UInt8(ascii: ".") || c == UInt8(ascii: "e") || c == UInt8(ascii: "E") {
+          integer = false
+        } else if !((c >= 0x30 && c <= 0x39) || c == UInt8(ascii: "-") || c == UInt8(ascii: "+")) {
+          break
+        }
+        i += 1
+      }
+      let text = UnsafeRawBufferPointer(start: p + start, count: i - start)
+      if integer, let v = JSONNumberParser.int64(text) { return .int(v) }
+      return .double(JSONNumberParser.double(text) ?? 0)
+    }
+  }
+
+  private static func decode(_ p: UnsafePointer<UInt8>, _ s: ByteSlice) -> String {
+    let raw = UnsafeRawBufferPointer(start: p + s.start, count: Int(s.count))
+    if !s.hasEscapes { return String(decoding: raw, as: UTF8.self) }
+    return String(unsafeUninitializedCapacity: raw.count) { out in
+      JSONScanner.decodeEscapes(raw, into: out.baseAddress!)
     }
   }
 }

@@ -39,7 +39,10 @@ public final class MigrationManager: @unchecked Sendable {
   var truncated = false
   /// Inverse column per (entity, property) and target entity, for the destination graph.
   let destinationInverses: InverseTable
+  /// The two Transformable values parsed last (a forEach collection and a value indexed by
+  /// `$index` are the usual pair).
   @exclusivity(unchecked) var jsonCache: (start: Int, value: Value) = (-1, .null)
+  @exclusivity(unchecked) var jsonCache2: (start: Int, value: Value) = (-1, .null)
   var datePatterns: [String: DatePattern] = [:]
   var randomState: UInt64 = 0
 
@@ -72,6 +75,7 @@ public final class MigrationManager: @unchecked Sendable {
     for p in plan.predicates { preds[p.text] = p.predicate }
     self.predicates = preds
     self.destinationInverses = InverseTable(layout: destination.layout)
+    destinationInverses.bind(to: destination)
 
     var problems: [MigrationError] = []
     for m in plan.entityMappings {

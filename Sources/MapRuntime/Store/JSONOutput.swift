@@ -440,6 +440,9 @@ public struct PreparedKey: Sendable, Hashable {
     output.writeRaw(": ")
     bytes = output.bytes
   }
+
+  /// The key as written: quoted name, colon and space.
+  package var encoded: [UInt8] { bytes }
 }
 
 /// The start of a string value that is written many times with different numbers after it,
@@ -456,9 +459,32 @@ public struct PreparedStringPrefix: Sendable, Hashable {
     encoded.removeLast()  // the closing quote
     bytes = encoded
   }
+
+  /// The opening quote and the escaped prefix.
+  package var encoded: [UInt8] { bytes }
 }
 
 extension JSONOutput {
+  /// `writeKey(_ key: PreparedKey)` with the key's encoded bytes (`PreparedKey.encoded`) given
+  /// directly, for writers that keep them in one buffer.
+  @inline(__always)
+  package mutating func writeKey(encoded raw: UnsafeRawBufferPointer) {
+    beginElement()
+    writeRawBytes(UnsafeRawBufferPointer(rebasing: raw[..<(style == .indented ? raw.count : raw.count - 1)]))
+    afterKey = true
+  }
+
+  /// `writeString(prefix:number:)` with the prefix's encoded bytes (`PreparedStringPrefix.encoded`).
+  @inline(__always)
+  package mutating func writeString(encodedPrefix raw: UnsafeRawBufferPointer, number: Int64) {
+    beginElement()
+    reserve(raw.count &+ 21)
+    appendReserved(raw.baseAddress!, raw.count)
+    count &+= JSONOutput.formatInteger(number, into: buffer + count)
+    buffer[count] = ASCII.quote
+    count &+= 1
+  }
+
   /// Writes the string `prefix` followed by the decimal digits of `number`, for example
   /// `"Question/17"`, without building a `String`.
   @inline(__always)

@@ -29,15 +29,12 @@ struct IDIndex {
 
   /// Inserts `ref` under `key`; returns the reference already there when the id is taken.
   /// `equals` compares a stored reference's id with a key; `hashOf` hashes a stored id.
-  mutating func insert(
-    _ key: UnsafeRawBufferPointer, _ ref: ObjectRef,
-    equals: (ObjectRef, UnsafeRawBufferPointer) -> Bool, hashOf: (ObjectRef) -> Int
-  ) -> ObjectRef? {
-    if (count + 1) * 2 > slots.count { grow(hashOf: hashOf) }
+  mutating func insert(_ key: UnsafeRawBufferPointer, _ ref: ObjectRef, in graph: ObjectGraph) -> ObjectRef? {
+    if (count + 1) * 2 > slots.count { grow(graph) }
     var i = IDIndex.hash(key) & mask
     while slots[i] != 0 {
       let existing = ObjectRef(packed: slots[i])
-      if equals(existing, key) { return existing }
+      if graph.idEquals(existing, key) { return existing }
       i = (i + 1) & mask
     }
     slots[i] = ref.packed
@@ -45,22 +42,22 @@ struct IDIndex {
     return nil
   }
 
-  func find(_ key: UnsafeRawBufferPointer, equals: (ObjectRef, UnsafeRawBufferPointer) -> Bool) -> ObjectRef? {
+  func find(_ key: UnsafeRawBufferPointer, in graph: ObjectGraph) -> ObjectRef? {
     var i = IDIndex.hash(key) & mask
     while slots[i] != 0 {
       let existing = ObjectRef(packed: slots[i])
-      if equals(existing, key) { return existing }
+      if graph.idEquals(existing, key) { return existing }
       i = (i + 1) & mask
     }
     return nil
   }
 
-  private mutating func grow(hashOf: (ObjectRef) -> Int) {
+  private mutating func grow(_ graph: ObjectGraph) {
     let old = slots
     slots = Array(repeating: 0, count: old.count * 2)
     mask = slots.count - 1
     for s in old where s != 0 {
-      var i = hashOf(ObjectRef(packed: s)) & mask
+      var i = graph.idHash(ObjectRef(packed: s)) & mask
       while slots[i] != 0 { i = (i + 1) & mask }
       slots[i] = s
     }

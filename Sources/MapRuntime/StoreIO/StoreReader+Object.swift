@@ -15,11 +15,12 @@ extension StoreReader {
     var idToken: JSONToken?
     var problems: [PropertyProblem] = []
     var cursor = 0
-    let properties = entityLayout.properties
+    let names = entityLayout.propertyNameBytes
+    let shapes = entityLayout.shapes
     while let key = try scanner.nextKey() {
       // Keys usually come in the layout's (sorted) order: try the next expected one first.
       var p = -1
-      if cursor < properties.count && scanner.string(key, equals: properties[cursor].name) {
+      if cursor < names.count && !key.hasEscapes && names[cursor].withUnsafeBytes({ scanner.stringEquals(key, $0) }) {
         p = cursor
       } else if scanner.string(key, equals: "id") {
         let t = try scanner.next()
@@ -38,13 +39,13 @@ extension StoreReader {
         problems.append(
           PropertyProblem(
             code: "store-unknown-property", property: name,
-            message: "entity \(entityLayout.name) has no property \(name)\(Self.suggestion(name, properties.map(\.name)))",
+            message: "entity \(entityLayout.name) has no property \(name)\(Self.suggestion(name, entityLayout.properties.map(\.name)))",
             offset: quoteStart(key)))
         _ = try scanner.skipValue()
         continue
       }
       cursor = p + 1
-      if let problem = try readValue(table, row, p, properties[p]) { problems.append(problem) }
+      if let problem = try readValue(table, row, p, shapes[p]) { problems.append(problem) }
     }
     guard let idToken else {
       try report("store-missing-id", "an \(entityLayout.name) object has no \"id\"", at: open.start)
@@ -58,7 +59,7 @@ extension StoreReader {
     }
     let graph = self.graph
     let existing = graph.withIDBytes(ref) { key in
-      ids.insert(key, ref, equals: graph.idEquals, hashOf: graph.idHash)
+      ids.insert(key, ref, in: graph)
     }
     if let existing {
       let other = graph.objectLocationHint(existing)
@@ -77,30 +78,31 @@ extension StoreReader {
 
   /// Reads one property value into its column; returns a problem instead of throwing for
   /// values of the wrong type or out of range.
-  mutating func readValue(_ table: EntityTable, _ row: Int, _ p: Int, _ prop: PropertyLayout) throws -> PropertyProblem? {
+  mutating func readValue(_ table: EntityTable, _ row: Int, _ p: Int, _ shape: PropertyShape) throws -> PropertyProblem? {
     func problem(_ code: String, _ message: String, _ t: JSONToken) -> PropertyProblem {
-      PropertyProblem(code: code, property: prop.name, message: message, offset: quoteStart(t))
+      PropertyProblem(code: code, property: table.layout.properties[p].name, message: message, offset: quoteStart(t))
     }
+    var name: String { table.layout.properties[p].name }
     let column = table.columns[p]
-    switch prop.kind {
-    case .relationship(let r):
+    switch shape {
+    case .relationship(let isToMany):
       let t = try scanner.next()
       if t.kind == .null {
-        if r.isToMany { return problem("store-wrong-type", "a to-many relationship is an array of ids (use [] for none), not null", t) }
+        if isToMany { return problem("store-wrong-type", "a to-many relationship is an array of ids (use [] for none), not null", t) }
         return nil
       }
       let owner = ObjectRef(entity: table.layout.index, row: row)
-      if r.isToMany {
+      if isToMany {
         guard t.kind == .beginArray else {
           try skipRest(t)
-          return problem("store-wrong-type", "\(prop.name) is a to-many relationship: write an array of ids", t)
+          return problem("store-wrong-type", "\(name) is a to-many relationship: write an array of ids", t)
         }
         while true {
           let x = try scanner.next()
           if x.kind == .endArray { break }
           guard x.kind == .string else {
             try skipRest(x)
-            return problem("store-wrong-type", "\(prop.name) holds ids, which are strings", x)
+            return problem("store-wrong-type", "\(name) holds ids, which are strings", x)
           }
           pending.append(PendingReference(owner: owner, column: Int32(p), target: slice(x)))
         }
@@ -108,12 +110,12 @@ extension StoreReader {
       }
       guard t.kind == .string else {
         try skipRest(t)
-        return problem("store-wrong-type", "\(prop.name) is a to-one relationship: write the target's id or null", t)
+        return problem("store-wrong-type", "\(name) is a to-one relationship: write the target's id or null", t)
       }
       pending.append(PendingReference(owner: owner, column: Int32(p), target: slice(t)))
       return nil
-    case .attribute(let a):
-      switch a.type {
+    case .attribute(let type):
+      switch type {
       case .transformable, .undefined, .objectID, .composite:
         let range = try scanner.skipValue()
         if range.count == 4 && bytes[range.lowerBound] == UInt8(ascii: "n") { return nil }
@@ -124,21 +126,21 @@ extension StoreReader {
       }
       let t = try scanner.next()
       if t.kind == .null { return nil }
-      switch a.type {
+      switch type {
       case .integer16, .integer32, .integer64:
         guard t.kind == .number else {
           try skipRest(t)
-          return problem("store-wrong-type", "\(a.type.rawValue) attribute needs an integer, not \(JSONScanner.describe(t.kind))", t)
+          return problem("store-wrong-type", "\(type.rawValue) attribute needs an integer, not \(JSONScanner.describe(t.kind))", t)
         }
         do {
-          (column as! IntColumn).setInt(row, try IntegerRangeCheck.parse(scanner.rawBytes(t), as: a.type))
+          (column as! IntColumn).setInt(row, try IntegerRangeCheck.parse(scanner.rawBytes(t), as: type))
         } catch {
           return problem(error.code.rawValue, error.message, t)
         }
       case .double, .float:
         guard t.kind == .number, let d = scanner.double(t) else {
           try skipRest(t)
-          return problem("store-wrong-type", "\(a.type.rawValue) attribute needs a number, not \(JSONScanner.describe(t.kind))", t)
+          return problem("store-wrong-type", "\(type.rawValue) attribute needs a number, not \(JSONScanner.describe(t.kind))", t)
         }
         column.set(row, .double(d))
       case .boolean:
@@ -150,9 +152,9 @@ extension StoreReader {
       case .string, .uri, .uuid:
         guard t.kind == .string else {
           try skipRest(t)
-          return problem("store-wrong-type", "\(a.type.rawValue) attribute needs a string, not \(JSONScanner.describe(t.kind))", t)
+          return problem("store-wrong-type", "\(type.rawValue) attribute needs a string, not \(JSONScanner.describe(t.kind))", t)
         }
-        if a.type == .uuid, !UUIDText.isValid(text(t)) {
+        if type == .uuid, !UUIDText.isValid(text(t)) {
           return problem("store-invalid-uuid", "\"\(text(t))\" is not a UUID", t)
         }
         let s = slice(t)
@@ -215,8 +217,8 @@ extension StoreReader {
         let graph = self.graph
         let target: ObjectRef? =
           ref.target.hasEscapes
-          ? Array(key.utf8).withUnsafeBytes { k in ids.find(k, equals: graph.idEquals) }
-          : ids.find(input.buffer(ref.target), equals: graph.idEquals)
+          ? Array(key.utf8).withUnsafeBytes { k in ids.find(k, in: graph) }
+          : ids.find(input.buffer(ref.target), in: graph)
         guard let target else {
           try report("store-dangling-id", "\(ownerID).\(prop.name) refers to \(key), which is not in the store", at: ref.target.start - 1)
           continue

@@ -46,7 +46,7 @@ public struct StoreWriter {
     out.endObject()
     for (key, json) in metadata.extra.sorted(by: { $0.key < $1.key }) {
       out.writeKey(key)
-      try Self.copyJSON(json, from: input, to: &out)
+      try Self.copyJSON(json, from: input.map { UnsafeRawPointer($0.unsafeBytes.baseAddress!) }, to: &out)
     }
     out.endObject()
 
@@ -54,28 +54,27 @@ public struct StoreWriter {
     out.beginObject()
     let order = graph.tables.indices.sorted { graph.tables[$0].layout.name < graph.tables[$1].layout.name }
     let idKey = PreparedKey("id")
-    let cells = CellWriting(
-      input: input, prefixes: graph.tables.map { PreparedStringPrefix($0.layout.name + "/") })
+    var prefixBlob: [UInt8] = []
+    var prefixStart: [Int] = [0]
+    for t in graph.tables {
+      prefixBlob += PreparedStringPrefix(t.layout.name + "/").encoded
+      prefixStart.append(prefixBlob.count)
+    }
+    let inputBase = input.map { UnsafeRawPointer($0.unsafeBytes.baseAddress!) }
+    let blob = UnsafeMutableRawBufferPointer.allocate(byteCount: max(prefixBlob.count, 1), alignment: 1)
+    let starts = UnsafeMutableBufferPointer<Int>.allocate(capacity: prefixStart.count)
+    defer {
+      blob.deallocate()
+      starts.deallocate()
+      withExtendedLifetime(input) {}
+    }
+    prefixBlob.withUnsafeBytes { blob.copyMemory(from: $0) }
+    _ = starts.initialize(from: prefixStart)
+    let cells = CellWriting(input: inputBase, prefixes: UnsafeRawPointer(blob.baseAddress!), prefixStart: UnsafePointer(starts.baseAddress!))
     for e in order {
-      let table = graph.tables[e]
-      out.writeKey(table.layout.name)
+      out.writeKey(graph.tables[e].layout.name)
       out.beginArray()
-      let keys = table.layout.properties.map { PreparedKey($0.name) }
-      let columns = table.columns
-      for row in 0..<table.count {
-        out.beginObject()
-        out.writeKey(idKey)
-        cells.writeID(ObjectRef(entity: e, row: row), to: &out)
-        for c in 0..<columns.count {
-          out.writeKey(keys[c])
-          do {
-            try columns[c].writeCell(row, to: &out, cells)
-          } catch {
-            throw error.about("\(table.layout.name)/\(row + 1).\(table.layout.properties[c].name)")
-          }
-        }
-        out.endObject()
-      }
+      try writeObjects(graph.tables[e], e, idKey, cells, to: &out)
       out.endArray()
     }
     out.endObject()
@@ -84,6 +83,40 @@ public struct StoreWriter {
       try out.finishDocument()
     } catch {
       throw .io(error)
+    }
+  }
+
+  /// Writes every object of one table: `id` first, then each property in layout order.
+  private func writeObjects(
+    _ table: EntityTable, _ e: Int, _ idKey: PreparedKey, _ cells: CellWriting, to out: inout JSONOutput
+  ) throws(StoreWriteError) {
+    var keyBlob: [UInt8] = []
+    var keyStart: [Int] = [0]
+    for p in table.layout.properties {
+      keyBlob += PreparedKey(p.name).encoded
+      keyStart.append(keyBlob.count)
+    }
+    let columns = table.columns.map { Unmanaged.passUnretained($0) }
+    let keys = UnsafeMutableRawBufferPointer.allocate(byteCount: max(keyBlob.count, 1), alignment: 1)
+    defer {
+      keys.deallocate()
+      withExtendedLifetime(table) {}
+    }
+    keyBlob.withUnsafeBytes { keys.copyMemory(from: $0) }
+    for row in 0..<table.count {
+      out.beginObject()
+      out.writeKey(idKey)
+      cells.writeID(ObjectRef(entity: e, row: row), to: &out)
+      for c in 0..<columns.count {
+        out.writeKey(encoded: UnsafeRawBufferPointer(rebasing: keys[keyStart[c]..<keyStart[c + 1]]))
+        let result = columns[c]._withUnsafeGuaranteedRef { column in
+          Result { () throws(StoreWriteError) in try column.writeCell(row, to: &out, cells) }
+        }
+        if case .failure(let error) = result {
+          throw error.about("\(table.layout.name)/\(row + 1).\(table.layout.properties[c].name)")
+        }
+      }
+      out.endObject()
     }
   }
 
@@ -119,12 +152,12 @@ public struct StoreWriter {
 
   /// Re-emits a raw JSON value of the input in the output's style, token by token (object keys
   /// and numbers as the input wrote them).
-  static func copyJSON(_ s: ByteSlice, from input: InputBytes?, to out: inout JSONOutput) throws(StoreWriteError) {
+  static func copyJSON(_ s: ByteSlice, from input: UnsafeRawPointer?, to out: inout JSONOutput) throws(StoreWriteError) {
     guard let input else {
       out.writeNull()
       return
     }
-    let raw = UnsafeRawBufferPointer(rebasing: input.unsafeBytes[s.start..<s.end])
+    let raw = UnsafeRawBufferPointer(start: input + s.start, count: Int(s.count))
     var scanner = JSONScanner(raw)
     do {
       while true {
