@@ -303,9 +303,7 @@ final class TemporaryFolder {
   let path: String
 
   init() throws {
-    let base = FileManager.default.temporaryDirectory.path
-    path = base + "/mapc-store-tests-" + UUID().uuidString
-    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    path = try FileManagerTemp.folder("store-tests").path
   }
 
   deinit { try? FileManager.default.removeItem(atPath: path) }
