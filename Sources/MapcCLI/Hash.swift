@@ -50,7 +50,7 @@ extension MapcCommand {
     static func text(_ model: ObjectModel, _ hashes: [EntityHash]) -> String {
       let identifiers =
         model.versionIdentifiers.isEmpty
-        ? "(none)" : model.versionIdentifiers.map(JSONText.quoted).joined(separator: ", ")
+        ? "(none)" : model.versionIdentifiers.map(JSONValue.quoted).joined(separator: ", ")
       var rows = [
         ("version name:", model.versionName ?? "(none)"),
         ("version identifiers:", identifiers),
@@ -65,19 +65,11 @@ extension MapcCommand {
     /// `{"versionName", "modelVersionIdentifiers", "entityVersionHashes"}` in that order,
     /// entities sorted by name, two-space indentation.
     static func json(_ model: ObjectModel, _ hashes: [EntityHash]) -> String {
-      var out = "{\n"
-      out += "  \"versionName\": \(model.versionName.map(JSONText.quoted) ?? "null"),\n"
-      let identifiers = model.versionIdentifiers.map { "    " + JSONText.quoted($0) }
-      out +=
-        identifiers.isEmpty
-        ? "  \"modelVersionIdentifiers\": [],\n"
-        : "  \"modelVersionIdentifiers\": [\n" + identifiers.joined(separator: ",\n") + "\n  ],\n"
-      let entries = hashes.map { "    \(JSONText.quoted($0.entity)): \"\(base64($0.hash))\"" }
-      out +=
-        entries.isEmpty
-        ? "  \"entityVersionHashes\": {}\n"
-        : "  \"entityVersionHashes\": {\n" + entries.joined(separator: ",\n") + "\n  }\n"
-      return out + "}\n"
+      JSONValue.object([
+        ("versionName", model.versionName.map(JSONValue.string) ?? .null),
+        ("modelVersionIdentifiers", .array(model.versionIdentifiers.map(JSONValue.string))),
+        ("entityVersionHashes", .object(hashes.map { ($0.entity, .string(base64($0.hash))) })),
+      ]).rendered()
     }
   }
 }

@@ -54,7 +54,7 @@ extension MapcCommand {
     @Flag(name: .customLong("list-rules"), help: "List every rule with its severity.")
     var listRules = false
 
-    @Option(help: "Files linted at once (default: one per processor).")
+    @Option(help: "Files linted at once; 0 means one per processor.")
     var jobs: Int = 0
 
     func validate() throws {

@@ -20,8 +20,7 @@ struct CrashSafetyTests {
 
   @Test func sigkillDuringInPlaceRunLeavesOldOrNewStore() throws {
     let fm = FileManager.default
-    let work = URL(fileURLWithPath: FileManagerTemp.path("crash"))
-    try fm.createDirectory(at: work, withIntermediateDirectories: true)
+    let work = try FileManagerTemp.folder("crash")
     defer { FileManagerTemp.remove(work.path) }
     let bench = SharedPaths.bench!
     let mapping = SharedPaths.fixtures!.appendingPathComponent("diary/SQADMappingModel1_2.xml").path

@@ -60,8 +60,7 @@ struct FixtureTests {
 
 /// `mapc compile` then `mapc run` for one case, checking the output bytes or the failure.
 func runFixtureCase(_ c: FixtureCase) throws {
-    let work = URL(fileURLWithPath: FileManagerTemp.path("fixture"))
-    try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+    let work = try FileManagerTemp.folder("fixture")
     defer { FileManagerTemp.remove(work.path) }
     let plan = work.appendingPathComponent("p.cdm").path
     let compile = runMapc(["compile", c.folder.appendingPathComponent(c.mapping).path, "-o", plan])

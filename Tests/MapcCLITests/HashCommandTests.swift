@@ -55,8 +55,7 @@ struct HashCommandTests {
   }
 
   @Test func brokenModelsExitWithOneAndPreciseDiagnostics() throws {
-    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("mapc-cli-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    let dir = try FileManagerTemp.folder("hash")
     defer { try? FileManager.default.removeItem(at: dir) }
     let head = "<?xml version=\"1.0\"?>\n<model userDefinedModelVersionIdentifier=\"\">\n"
     let cases: [(name: String, text: String, expected: String)] = [
@@ -91,8 +90,7 @@ struct HashCommandTests {
   }
 
   @Test func warningsGoToStandardErrorWithSuccess() throws {
-    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("mapc-cli-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    let dir = try FileManagerTemp.folder("hash")
     defer { try? FileManager.default.removeItem(at: dir) }
     let text = "<model userDefinedModelVersionIdentifier=\"1\">\n<entity name=\"A\">\n  <relationship name=\"r\" optional=\"YES\" maxCount=\"1\" destinationEntity=\"A\"/>\n</entity>\n</model>\n"
     try Data(text.utf8).write(to: dir.appendingPathComponent("contents"))

@@ -19,8 +19,7 @@ import Testing
 
   /// A scratch folder holding a copy of the example's mapping folder (models included).
   func copyOfExample() throws -> URL {
-    let work = URL(fileURLWithPath: FileManagerTemp.path("songbook-simple"))
-    try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+    let work = try FileManagerTemp.folder("songbook-simple")
     for name in try FileManager.default.contentsOfDirectory(atPath: Self.folder.path) {
       try FileManager.default.copyItem(
         at: Self.folder.appendingPathComponent(name), to: work.appendingPathComponent(name))

@@ -144,20 +144,9 @@ enum ModelValueParser {
       else { return nil }
       zoneOffset = (hh * 3600 + mm * 60) * (zone.first == "-" ? -1 : 1)
     }
-    let days = daysFromCivil(year: y, month: m, day: d)
+    let days = CivilDate.days(year: y, month: m, day: d)
     let unix = days * 86_400 + seconds - zoneOffset
-    return Double(unix - 978_307_200)
-  }
-
-  /// Days since 1970-01-01 in the proleptic Gregorian calendar.
-  static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
-    let y = month <= 2 ? year - 1 : year
-    let era = (y >= 0 ? y : y - 399) / 400
-    let yoe = y - era * 400
-    let mp = (month + 9) % 12
-    let doy = (153 * mp + 2) / 5 + day - 1
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-    return era * 146_097 + doe - 719_468
+    return Double(unix) - CivilDate.referenceOffset
   }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import MapRuntime
 
 /// A JSON value with ordered object keys, written deterministically: two-space indentation,
 /// `": "` after keys, only `"`, `\` and control characters escaped. Used by the lint
@@ -27,7 +28,7 @@ public indirect enum JSONValue: Sendable, Hashable {
     case .null: out += "null"
     case .bool(let b): out += b ? "true" : "false"
     case .int(let i): out += String(i)
-    case .string(let s): Self.quote(s, into: &out)
+    case .string(let s): out += Self.quoted(s)
     case .array(let items):
       if items.isEmpty {
         out += "[]"
@@ -48,7 +49,7 @@ public indirect enum JSONValue: Sendable, Hashable {
       out += "{\n"
       for (i, (key, value)) in members.enumerated() {
         out += String(repeating: " ", count: indent + 2)
-        Self.quote(key, into: &out)
+        out += Self.quoted(key)
         out += ": "
         value.write(into: &out, indent: indent + 2)
         out += i + 1 < members.count ? ",\n" : "\n"
@@ -57,21 +58,11 @@ public indirect enum JSONValue: Sendable, Hashable {
     }
   }
 
-  static func quote(_ s: String, into out: inout String) {
-    out += "\""
-    for scalar in s.unicodeScalars {
-      switch scalar {
-      case "\"": out += "\\\""
-      case "\\": out += "\\\\"
-      case "\u{08}": out += "\\b"
-      case "\t": out += "\\t"
-      case "\n": out += "\\n"
-      case "\u{0C}": out += "\\f"
-      case "\r": out += "\\r"
-      case "\u{00}"..."\u{1F}": out += String(format: "\\u%04x", scalar.value)
-      default: out.unicodeScalars.append(scalar)
-      }
-    }
-    out += "\""
+  /// `s` as a JSON string literal, escaped as the store writer escapes (only `"`, `\` and
+  /// U+0000–U+001F; everything else raw).
+  public static func quoted(_ s: String) -> String {
+    var writer = JSONOutput(style: .compact, initialCapacity: s.utf8.count + 2)
+    writer.writeString(s)
+    return writer.string
   }
 }

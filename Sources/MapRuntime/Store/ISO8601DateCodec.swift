@@ -91,7 +91,7 @@ public enum ISO8601DateCodec {
       StoreValueError(.invalidDate, "\(quoted(text)) is not a valid date: \(reason)")
     }
     guard (1...12).contains(month) else { throw invalid("month must be 01–12") }
-    let monthLength = daysIn(month: month, year: year)
+    let monthLength = CivilDate.daysInMonth(year, month)
     guard day >= 1 && day <= monthLength else {
       throw invalid(
         day == 0
@@ -102,7 +102,7 @@ public enum ISO8601DateCodec {
     guard minute < 60 else { throw invalid("minute must be 00–59") }
     guard second < 60 else { throw invalid("second must be 00–59") }
 
-    let days = daysFromCivil(year: Int64(year), month: Int64(month), day: Int64(day))
+    let days = Int64(CivilDate.days(year: year, month: month, day: day))
     let unix =
       days * 86_400 + Int64(hour * 3600 + minute * 60 + second) - Int64(offsetSeconds)
     return Double(unix - referenceDateUnixOffset) + fraction
@@ -142,7 +142,8 @@ public enum ISO8601DateCodec {
       days -= 1
       secondOfDay += 86_400
     }
-    let (year, month, day) = civilFromDays(days)
+    let (y, m, d) = CivilDate.civil(days: Int(days))
+    let (year, month, day) = (Int64(y), Int64(m), Int64(d))
     guard year >= 0 && year <= 9999 else { throw outOfRange(seconds) }
 
     var o = 0
@@ -195,44 +196,6 @@ public enum ISO8601DateCodec {
     "January", "February", "March", "April", "May", "June", "July", "August", "September",
     "October", "November", "December",
   ]
-
-  static func isLeapYear(_ year: Int) -> Bool {
-    year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
-  }
-
-  static func daysIn(month: Int, year: Int) -> Int {
-    switch month {
-    case 2: isLeapYear(year) ? 29 : 28
-    case 4, 6, 9, 11: 30
-    default: 31
-    }
-  }
-
-  /// Days from 1970-01-01 to the given proleptic Gregorian date. Years are counted from
-  /// March so that the leap day falls at the end of a year; a 400-year era has 146 097 days.
-  static func daysFromCivil(year: Int64, month: Int64, day: Int64) -> Int64 {
-    let y = month <= 2 ? year - 1 : year
-    let era = (y >= 0 ? y : y - 399) / 400
-    let yearOfEra = y - era * 400
-    let marchMonth = (month + 9) % 12  // March = 0 … February = 11
-    let dayOfYear = (153 * marchMonth + 2) / 5 + day - 1
-    let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-    return era * 146_097 + dayOfEra - 719_468  // 719 468 days from 0000-03-01 to 1970-01-01
-  }
-
-  /// The proleptic Gregorian date `days` days after 1970-01-01 (inverse of `daysFromCivil`).
-  static func civilFromDays(_ days: Int64) -> (year: Int64, month: Int64, day: Int64) {
-    let z = days + 719_468
-    let era = (z >= 0 ? z : z - 146_096) / 146_097
-    let dayOfEra = z - era * 146_097
-    let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-    let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-    let marchMonth = (5 * dayOfYear + 2) / 153
-    let day = dayOfYear - (153 * marchMonth + 2) / 5 + 1
-    let month = marchMonth < 10 ? marchMonth + 3 : marchMonth - 9
-    let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-    return (year, month, day)
-  }
 }
 
 /// `'text'` for messages, shortened when long, with control characters shown as escapes.

@@ -362,14 +362,8 @@ public struct JSONScanner {
   /// lanes below it never are, so the lowest set lane is exact.
   @inline(__always)
   static func specialBytes(_ word: UInt64) -> UInt64 {
-    let ones: UInt64 = 0x0101_0101_0101_0101
-    let high: UInt64 = 0x8080_8080_8080_8080
-    let quotes = word ^ (ones &* 0x22)
-    let backslashes = word ^ (ones &* 0x5C)
-    let quoteHits = (quotes &- ones) & ~quotes
-    let backslashHits = (backslashes &- ones) & ~backslashes
-    let controlHits = (word &- ones &* 0x20) & ~word
-    return (quoteHits | backslashHits | controlHits | word) & high
+    // The writer's escape test (`"`, `\`, below 0x20) plus the lanes whose high bit is set.
+    JSONOutput.escapeBytes(word) | (word & 0x8080_8080_8080_8080)
   }
 
   /// Validates the escape starting at the backslash at `i`; returns the offset after it.

@@ -19,25 +19,3 @@ enum DiagnosticOutput {
     return ExitCode(1)
   }
 }
-
-/// Minimal JSON string escaping for the commands' JSON output (same rules as the store
-/// writer: `"`, `\` and U+0000–U+001F are escaped, everything else is written raw).
-enum JSONText {
-  static func quoted(_ s: String) -> String {
-    var out = "\""
-    for scalar in s.unicodeScalars {
-      switch scalar {
-      case "\"": out += "\\\""
-      case "\\": out += "\\\\"
-      case "\u{08}": out += "\\b"
-      case "\t": out += "\\t"
-      case "\n": out += "\\n"
-      case "\u{0C}": out += "\\f"
-      case "\r": out += "\\r"
-      case "\u{00}"..."\u{1F}": out += String(format: "\\u%04x", scalar.value)
-      default: out.unicodeScalars.append(scalar)
-      }
-    }
-    return out + "\""
-  }
-}

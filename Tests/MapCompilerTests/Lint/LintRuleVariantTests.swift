@@ -1,6 +1,7 @@
 import Foundation
 import MapCompiler
 import MapRuntime
+import MapTestSupport
 import Testing
 
 /// Cases beyond the catalogue's examples: each asserts rule, line and column (the mapping body
@@ -211,7 +212,7 @@ import Testing
 
   @Test func wholeFileSuppressionBeforeTheRoot() throws {
     _ = registerExamplePolicy
-    let folder = try lintTemporaryFolder()
+    let folder = try FileManagerTemp.folder("lint").path
     defer { try? FileManager.default.removeItem(atPath: folder) }
     var e = LintExample(source: Self.personOptional, destination: Self.personMandatory, mapping: "")
     e.mapping = """

@@ -1,6 +1,7 @@
 import Foundation
 import MapCompiler
 import MapRuntime
+import MapTestSupport
 import Testing
 
 /// The policy the catalogue's examples name: registered as `App.LegacyToModernPolicy`,
@@ -13,17 +14,10 @@ let registerExamplePolicy: Void = {
   PolicyRegistry.register(ExampleLegacyToModernPolicy.self, as: "App.LegacyToModernPolicy")
 }()
 
-/// A fresh temporary folder; removed by the caller.
-func lintTemporaryFolder() throws -> String {
-  let path = FileManager.default.temporaryDirectory.appendingPathComponent("mapc-lint-\(UUID().uuidString)").path
-  try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-  return path
-}
-
 /// Writes an example into a temporary folder and lints it (with its baseline, if any).
 func lintExample(_ e: LintExample) throws -> (folder: String, findings: [LintFinding]) {
   _ = registerExamplePolicy
-  let folder = try lintTemporaryFolder()
+  let folder = try FileManagerTemp.folder("lint").path
   let mapping = try e.write(to: folder)
   let baseline = e.baseline == nil ? nil : try LintBaseline.load(path: folder + "/" + LintExample.baselineFileName)
   return (folder, LintRunner.run(files: [mapping], baseline: baseline).findings)
@@ -33,7 +27,7 @@ func lintExample(_ e: LintExample) throws -> (folder: String, findings: [LintFin
 /// `Source.xcdatamodel`, `Destination.xcdatamodel` and `m.xml`; returns the active findings.
 func lint(source: String, destination: String, mapping body: String, file: String = "m.xml") throws -> [LintFinding] {
   _ = registerExamplePolicy
-  let folder = try lintTemporaryFolder()
+  let folder = try FileManagerTemp.folder("lint").path
   defer { try? FileManager.default.removeItem(atPath: folder) }
   var e = LintExample(source: source, destination: destination, mapping: "")
   e.mapping = """

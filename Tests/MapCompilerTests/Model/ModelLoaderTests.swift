@@ -186,7 +186,7 @@ struct ModelLoaderCorpusTests {
   }
 
   @Test func xcode3FolderIsRefusedClearly() throws {
-    let dir = try temporaryDirectory()
+    let dir = try FileManagerTemp.folder("model")
     defer { try? FileManager.default.removeItem(at: dir) }
     let folder = dir.appendingPathComponent("Old.xcdatamodel")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -201,7 +201,7 @@ struct ModelLoaderCorpusTests {
   }
 
   @Test func bundleVersionSelection() throws {
-    let dir = try temporaryDirectory()
+    let dir = try FileManagerTemp.folder("model")
     defer { try? FileManager.default.removeItem(at: dir) }
     let bundle = dir.appendingPathComponent("Two.xcdatamodeld")
     for version in ["One", "Two"] {

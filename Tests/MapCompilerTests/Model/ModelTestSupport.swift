@@ -31,13 +31,6 @@ func loadErrors(_ body: String) -> [Diagnostic] {
   }
 }
 
-/// A fresh temporary directory, removed by the caller.
-func temporaryDirectory() throws -> URL {
-  let url = FileManager.default.temporaryDirectory.appendingPathComponent("mapc-test-\(UUID().uuidString)")
-  try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-  return url
-}
-
 /// Every file named `contents` under `root`, sorted.
 func contentsFiles(under root: URL) -> [URL] {
   let enumerator = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil)

@@ -145,8 +145,7 @@ private func failure(bytes: [UInt8], path: String = "t.xml") -> Diagnostic? {
 
   @Test func externalDTDIsNeverRead() throws {
     // If the DTD were loaded, &foo; would be defined by it and the document would parse.
-    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("mapc-dtd-\(UUID())")
-    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    let dir = try FileManagerTemp.folder("dtd")
     defer { try? FileManager.default.removeItem(at: dir) }
     let dtd = dir.appendingPathComponent("e.dtd")
     try Data("<!ENTITY foo \"bar\">".utf8).write(to: dtd)

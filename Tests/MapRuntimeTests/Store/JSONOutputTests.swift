@@ -68,7 +68,7 @@ import Testing
   /// Random strings mixing plain text, characters that need escapes and non-ASCII, written
   /// with the fast writer, must match the one-scalar-at-a-time reference escaping.
   @Test func randomStringsMatchReferenceEscaping() {
-    var generator = SeededGenerator(seed: 7)
+    var generator = SplitMix64(seed: 7)
     let pieces: [String] = ["a", "bcdefgh", "\"", "\\", "\n", "\u{1}", "\u{1F}", " ", "é", "😀", "/", "\u{7F}", "~", "xyz12345"]
     for _ in 0..<2000 {
       var text = ""
@@ -303,9 +303,7 @@ final class TemporaryFolder {
   let path: String
 
   init() throws {
-    let base = FileManager.default.temporaryDirectory.path
-    path = base + "/mapc-store-tests-" + UUID().uuidString
-    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    path = try FileManagerTemp.folder("store-tests").path
   }
 
   deinit { try? FileManager.default.removeItem(atPath: path) }

@@ -1,5 +1,6 @@
 import Foundation
 import MapRuntime
+import MapTestSupport
 import Testing
 
 @Suite struct ISO8601DateCodecTests {
@@ -49,7 +50,7 @@ import Testing
   }
 
   @Test func roundTripOverManyDates() throws {
-    var generator = SeededGenerator(seed: 3)
+    var generator = SplitMix64(seed: 3)
     for _ in 0..<5000 {
       let whole = Double(Int64.random(in: -63_000_000_000...252_000_000_000, using: &generator))
       let micros = Double(Int.random(in: 0..<1_000_000, using: &generator))
@@ -64,7 +65,7 @@ import Testing
   @Test func matchesFoundationFormatter() throws {
     let formatter = ISO8601DateFormatter()
     formatter.timeZone = TimeZone(identifier: "UTC")
-    var generator = SeededGenerator(seed: 5)
+    var generator = SplitMix64(seed: 5)
     for _ in 0..<500 {
       let seconds = Double(Int64.random(in: -3_000_000_000...3_000_000_000, using: &generator))
       let date = Date(timeIntervalSinceReferenceDate: seconds)
@@ -140,7 +141,7 @@ import Testing
   }
 
   @Test func allByteValuesAndLengthsMatchFoundation() throws {
-    var generator = SeededGenerator(seed: 9)
+    var generator = SplitMix64(seed: 9)
     for length in 0..<200 {
       let bytes = (0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) }
       let encoded = Base64Codec.encode(bytes)

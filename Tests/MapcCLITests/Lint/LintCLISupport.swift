@@ -7,8 +7,7 @@ struct LintSandbox {
   let folder: String
 
   init() throws {
-    folder = FileManager.default.temporaryDirectory.appendingPathComponent("mapc-lint-cli-\(UUID().uuidString)").path
-    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    folder = try FileManagerTemp.folder("lint-cli").path
   }
 
   func remove() { try? FileManager.default.removeItem(atPath: folder) }
