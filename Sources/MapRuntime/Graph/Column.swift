@@ -13,6 +13,16 @@ public class Column: @unchecked Sendable {
   /// Stores an already coerced value (see `Coercion`).
   func set(_ row: Int, _ value: Value) {}
   func isNull(_ row: Int) -> Bool { get(row).isNull }
+  /// Stores an expression's value after converting it to the attribute's type (see `Coercion`).
+  /// Subclasses take the common case, a value already of the column's kind, without the
+  /// general conversion.
+  func setCoerced(_ row: Int, _ value: Value, _ type: AttributeType, _ m: MigrationManager) throws(MigrationError) {
+    var coerced = try Coercion.coerce(value, to: type, manager: m)
+    if case .string(.slice(let s)) = coerced, !TextColumn.fitsPacked(s) {
+      coerced = .string(.native(m.string(.slice(s))))
+    }
+    set(row, coerced)
+  }
   /// Makes the arrays `n` long, filling new rows with the fill value.
   func pad(to n: Int) {}
   func reserve(_ n: Int) {}
@@ -68,6 +78,13 @@ final class IntColumn: Column, @unchecked Sendable {
     ensure(row)
     values[row] = v
     present[row] = true
+  }
+  override func setCoerced(_ row: Int, _ value: Value, _ type: AttributeType, _ m: MigrationManager) throws(MigrationError) {
+    if case .int(let n) = value, type == .integer64 || (type.integerRange?.contains(n) ?? false) {
+      setInt(row, n)
+    } else {
+      try super.setCoerced(row, value, type, m)
+    }
   }
 }
 
@@ -200,6 +217,17 @@ final class TextColumn: Column, @unchecked Sendable {
     }
     values[row] = pack(t)
   }
+  override func setCoerced(_ row: Int, _ value: Value, _ type: AttributeType, _ m: MigrationManager) throws(MigrationError) {
+    if type != .uuid, case .string(let t) = value {
+      if case .slice(let s) = t, !TextColumn.fitsPacked(s) {
+        set(row, .string(.native(m.string(t))))
+      } else {
+        set(row, value)
+      }
+    } else {
+      try super.setCoerced(row, value, type, m)
+    }
+  }
   /// Packs a slice in place, or adds a native string to the side table. Slices too large to
   /// pack must be stored as native text (see `fitsPacked`).
   @inline(__always) func pack(_ t: Text) -> UInt64 {
@@ -315,6 +343,12 @@ final class ToManyColumn: Column, @unchecked Sendable {
     }
     values[row].append(p)
     return true
+  }
+
+  /// Makes room for `extra` more members of `row`.
+  func reserve(_ row: Int, extra: Int) {
+    if row == values.count { values.append([]) } else if row > values.count { pad(to: row + 1) }
+    values[row].reserveCapacity(values[row].count + extra)
   }
 
   @discardableResult

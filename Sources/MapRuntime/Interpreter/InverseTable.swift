@@ -22,10 +22,15 @@ struct InverseTable: Sendable {
   }
   /// Indexed by entity, then property; nil for attributes.
   let entries: [[Entry?]]
+  /// The same entries in one array: entity `e`'s property `p` is at `e * stride + p`.
+  let flat: [Entry?]
+  let stride: Int
+
+  @inline(__always) func entry(_ entity: UInt32, _ column: Int) -> Entry? { flat[Int(entity) * stride + column] }
 
   init(layout: StoreLayout) {
     let count = layout.entities.count
-    entries = layout.entities.map { e in
+    let entries: [[Entry?]] = layout.entities.map { e in
       e.properties.map { p -> Entry? in
         guard let r = p.relationship else { return nil }
         var columns = Array(repeating: -1, count: count)
@@ -47,6 +52,14 @@ struct InverseTable: Sendable {
           destinationKinds: kinds, entityCount: count)
       }
     }
+    self.entries = entries
+    let stride = max(1, entries.map(\.count).max() ?? 1)
+    var flat = [Entry?](repeating: nil, count: stride * max(1, count))
+    for (e, list) in entries.enumerated() {
+      for (p, entry) in list.enumerated() { flat[e * stride + p] = entry }
+    }
+    self.flat = flat
+    self.stride = stride
   }
 }
 
@@ -74,7 +87,7 @@ extension ObjectGraph {
     let old = col.target(row)
     if old == target { return }
     col.setTarget(row, target)
-    guard let entry = inverses.entries[Int(owner.entity)][column] else { return }
+    guard let entry = inverses.entry(owner.entity, column) else { return }
     if let old {
       let e = Int(old.entity)
       if let many = entry.inverseMany[e] {
@@ -109,7 +122,7 @@ extension ObjectGraph {
   func addToMany(_ owner: ObjectRef, _ column: Int, _ target: ObjectRef, _ inverses: InverseTable) {
     let col = tables[Int(owner.entity)].columns[column] as! ToManyColumn
     guard col.add(Int(owner.row), target) else { return }
-    guard let entry = inverses.entries[Int(owner.entity)][column] else { return }
+    guard let entry = inverses.entry(owner.entity, column) else { return }
     let e = Int(target.entity)
     if let one = entry.inverseOne[e] {
       let previous = one.target(Int(target.row))

@@ -19,6 +19,25 @@ extension Linker {
     if case .variable("manager") = target.kind {
       return try managerCall(selector, args, loc, located)
     }
+    if case .variable("entityPolicy") = target.kind, policyIsDefault,
+      selector == "dateFromString:format:", args.count == 2, case .constant(.string(let format)) = args[1].kind,
+      case .success(let pattern) = DatePattern.compile(format)
+    {
+      // The usual date conversion, with its pattern compiled once.
+      let value = try code(args[0])
+      return { (frame: inout Frame) throws(MigrationError) -> Value in
+        let v = try value(&frame)
+        switch v {
+        case .null: return .null
+        case .string(.slice(let s)) where !s.hasEscapes:
+          guard let input = m.source.input else { return .null }
+          return pattern.parse(bytes: input.buffer(s)).map(Value.date) ?? .null
+        case .string(let t): return pattern.parse(Array(m.string(t).utf8)).map(Value.date) ?? .null
+        default:
+          throw located(MigrationError("run-type-mismatch", "\(selector) argument 1 must be a string, got \(m.describe(v))"))
+        }
+      }
+    }
     let codes = try args.map { (a) throws(MigrationError) in try code(a) }
     if case .variable("entityPolicy") = target.kind {
       return { (frame: inout Frame) throws(MigrationError) -> Value in

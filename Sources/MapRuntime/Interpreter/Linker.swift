@@ -6,11 +6,15 @@ final class Linker {
   /// The text being linked, for error locations.
   var source: ExpressionSource?
   var fallbackLocation: SourceLocation?
+  /// Whether the mapping being linked uses the default policy (so built-in policy functions
+  /// can be resolved now).
+  var policyIsDefault = true
 
   init(manager: MigrationManager) { self.m = manager }
 
   func link(_ em: EntityMapping, index: Int) throws(MigrationError) -> LinkedMapping {
     fallbackLocation = em.location
+    policyIsDefault = m.policies[index] is DefaultEntityMigrationPolicy
     let dest = em.destinationEntity.flatMap { m.destination.layout.entityIndex($0) }
     if let name = em.destinationEntity, dest == nil {
       throw MigrationError("run-plan-inconsistent", "entity mapping \(em.name) names destination entity \(name), which the plan's destination model lacks", at: em.location)

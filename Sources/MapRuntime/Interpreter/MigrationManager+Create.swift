@@ -82,11 +82,7 @@ extension MigrationManager {
   ) throws(MigrationError) {
     guard let type = table.attributeTypes[column] else { return }
     do {
-      var coerced = try Coercion.coerce(v, to: type, manager: self)
-      if case .string(.slice(let s)) = coerced, !TextColumn.fitsPacked(s) {
-        coerced = .string(.native(string(.slice(s))))
-      }
-      table.columns[column].set(row, coerced)
+      try table.columns[column].setCoerced(row, v, type, self)
     } catch {
       let ref = ObjectRef(entity: table.layout.index, row: row)
       let name = table.layout.properties[column].name
@@ -166,7 +162,7 @@ extension MigrationManager {
   func setRelationship(
     _ v: Value, of d: ObjectRef, column: Int, isToMany: Bool, location: SourceLocation?, origin: ObjectRef? = nil
   ) throws(MigrationError) {
-    let entry = destinationInverses.entries[Int(d.entity)][column]!
+    let entry = destinationInverses.entry(d.entity, column)!
     func fail(_ message: String) -> MigrationError {
       let lm = linked[currentMappingIndex]
       let table = destination.table(d)
@@ -202,7 +198,11 @@ extension MigrationManager {
       break
     }
     if isToMany {
-      for x in elements(v) {
+      let items = elements(v)
+      if items.count > 1 {
+        (destination.tables[Int(d.entity)].columns[column] as? ToManyColumn)?.reserve(Int(d.row), extra: items.count)
+      }
+      for x in items {
         destination.addToMany(d, column, try target(x), destinationInverses)
       }
     } else {

@@ -41,7 +41,7 @@ public enum BuiltinPolicyFunctions {
       case .null: return .null
       case .string(.slice(let s)) where !s.hasEscapes:
         guard let input = m.source.input else { return .null }
-        return pattern.parse(input.buffer(s), zoneOffset: zone).map(Value.date) ?? .null
+        return pattern.parse(bytes: input.buffer(s), zoneOffset: zone).map(Value.date) ?? .null
       case .string(let t):
         return pattern.parse(Array(m.string(t).utf8), zoneOffset: zone).map(Value.date) ?? .null
       default:

@@ -93,7 +93,11 @@ public struct DatePattern: Sendable, Hashable {
   /// Reads a date; nil when the text does not match or names an invalid date (strict, as a
   /// non-lenient formatter). `zoneOffset` (seconds east of UTC) applies when the text has none.
   public func parse<S: Collection>(_ text: S, zoneOffset: Int = 0) -> Double? where S.Element == UInt8 {
-    let u = Array(text)
+    Array(text).withUnsafeBytes { parse(bytes: $0, zoneOffset: zoneOffset) }
+  }
+
+  /// `parse(_:zoneOffset:)` over bytes in place (no copy).
+  public func parse(bytes u: UnsafeRawBufferPointer, zoneOffset: Int = 0) -> Double? {
     var i = 0
     var year = 2000, month = 1, day = 1, hour = 0, minute = 0, second = 0, nanos = 0
     var pm: Bool?
