@@ -160,6 +160,10 @@ final class Linker {
           let k = try i(&frame)
           switch (v, k) {
           case (.null, _): return .null
+          case (.json(let s), .int(let n)):
+            // `$source.answers[$index]`: index the cached parse of the Transformable value.
+            guard case .array(let items) = try m.parseJSON(s) else { return .null }
+            return n >= 0 && n < items.count ? items[Int(n)] : .null
           case (.dictionary(let pairs), .string(let t)):
             let key = m.string(t)
             return pairs.first { $0.0 == key }?.1 ?? .null

@@ -12,6 +12,11 @@ extension MigrationManager {
     guard let entity = lm.destinationEntity else { return }
     var frame = Frame(mapping: currentMappingIndex)
     if let sourceRef { frame.source = .sourceObject(sourceRef) }
+    // Everything the loop needs, looked up once.
+    var target = CreationTarget(
+      table: destination.tables[entity], entity: entity, codes: lm.attributeCodes,
+      columns: lm.attributeColumns, associations: associations[currentMappingIndex],
+      source: sourceRef, sourceKey: sourceRef.map(sourceKey))
     if let forEach = lm.forEach {
       let collection: Value
       do {
@@ -24,35 +29,50 @@ extension MigrationManager {
       for item in elements(collection) {
         frame.item = item
         frame.index = .int(index)
-        try createOne(lm, entity, sourceRef, &frame)
+        try createOne(lm, &target, &frame)
         index += 1
       }
     } else {
-      try createOne(lm, entity, sourceRef, &frame)
+      try createOne(lm, &target, &frame)
     }
   }
 
-  private func createOne(_ lm: LinkedMapping, _ entity: Int, _ sourceRef: ObjectRef?, _ frame: inout Frame)
+  /// The destination table, attribute expressions and association table of one entity mapping,
+  /// and the source object being mapped.
+  struct CreationTarget {
+    let table: EntityTable
+    let entity: Int
+    let codes: [Code]
+    let columns: [Int]
+    let associations: Associations
+    let source: ObjectRef?
+    let sourceKey: Int?
+  }
+
+  private func createOne(_ lm: LinkedMapping, _ t: inout CreationTarget, _ frame: inout Frame)
     throws(MigrationFailure)
   {
-    let ref = createDestinationInstance(entity: entity)
+    let row = t.table.appendObject()
+    let ref = ObjectRef(entity: t.entity, row: row)
     frame.destination = .destinationObject(ref)
-    let table = destination.tables[entity]
-    let row = Int(ref.row)
-    let columns = lm.attributeColumns
-    let codes = lm.attributeCodes
-    for k in 0..<columns.count {
+    for k in 0..<t.columns.count {
       frame.propertyIndex = k
       do {
-        let v = try codes[k](&frame)
-        try store(v, table, row, columns[k], origin: sourceRef, mapping: lm, propertyIndex: k)
+        let v = try t.codes[k](&frame)
+        let column = t.columns[k]
+        if let type = t.table.attributeTypes[column] {
+          do {
+            try t.table.columns[column].setCoerced(row, v, type, self)
+          } catch {
+            try store(v, t.table, row, column, origin: t.source, mapping: lm, propertyIndex: k)
+          }
+        }
       } catch {
         try record(error)
       }
     }
     frame.propertyIndex = -1
-    associations[currentMappingIndex].add(
-      source: sourceRef, sourceKey: sourceRef.map(sourceKey), destination: ref)
+    t.associations.add(source: t.source, sourceKey: t.sourceKey, destination: ref)
   }
 
   /// Model defaults of a destination entity, as (column, value) pairs.
