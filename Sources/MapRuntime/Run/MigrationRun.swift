@@ -93,7 +93,8 @@ public enum MigrationRun {
     do {
       if let target {
         let file = try AtomicFileWriter(target: target)
-        var out = JSONOutput(fileDescriptor: file.fileDescriptor, path: target, style: options.style)
+        var out = JSONOutput(
+          fileDescriptor: file.fileDescriptor, path: target, style: options.style, startsWriteback: true)
         try writer.write(metadata: writerMetadata, to: &out)
         try file.commit(backupPath: backup)
       } else {
