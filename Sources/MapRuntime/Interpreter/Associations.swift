@@ -59,6 +59,12 @@ final class Associations: @unchecked Sendable {
     }
   }
 
+  /// How many instances were made from a source object.
+  func destinationCount(forSourceKey key: Int) -> Int {
+    guard key < start.count, start[key] >= 0 else { return 0 }
+    return Int(count[key]) + (extra[key]?.count ?? 0)
+  }
+
   func destination(at k: Int) -> ObjectRef { ObjectRef(packed: destinations[k]) }
 
   func source(at k: Int) -> ObjectRef? {

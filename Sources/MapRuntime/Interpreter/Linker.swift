@@ -21,7 +21,7 @@ final class Linker {
     }
     let src = em.sourceEntity.flatMap { m.source.layout.entityIndex($0) }
     var attributes: [(name: String, column: Int, code: Code, location: SourceLocation?)] = []
-    var relationships: [(name: String, column: Int, code: Code, location: SourceLocation?, isToMany: Bool)] = []
+    var relationships: [(name: String, column: Int, code: Code, location: SourceLocation?, isToMany: Bool, link: Int)] = []
     if let dest {
       let layout = m.destination.layout.entities[dest]
       for pm in em.attributeMappings {
@@ -36,7 +36,8 @@ final class Linker {
           let expr = pm.valueExpression
         else { continue }
         let loc = pm.location ?? em.location
-        relationships.append((pm.name, column, try topRelationship(expr, loc), loc, r.isToMany))
+        relationships.append(
+          (pm.name, column, try topRelationship(expr, loc), loc, r.isToMany, associationLink(expr.expression, r, dest)))
       }
     }
     let sourceLoc = em.sourceExpression?.source?.location ?? em.location
@@ -46,6 +47,22 @@ final class Linker {
       sourceLocation: sourceLoc,
       forEach: try em.forEach.map { (e) throws(MigrationError) in try top(e, e.source?.location ?? em.location) },
       attributes: attributes, relationships: relationships)
+  }
+
+  /// For `FUNCTION($manager, "destinationInstancesForEntityMappingNamed:sourceInstances:", "M", $source)`
+  /// where M creates objects the relationship can hold: M's index, so pass 2 can follow M's
+  /// association table directly. -1 for any other expression.
+  private func associationLink(_ e: Expression, _ r: RelationshipDescription, _ dest: Int) -> Int {
+    guard case .selector(let target, "destinationInstancesForEntityMappingNamed:sourceInstances:", let args) = e.kind,
+      case .variable("manager") = target.kind, args.count == 2, case .constant(.string(let name)) = args[0].kind,
+      case .variable("source") = args[1].kind,
+      let i = m.plan.entityMappings.firstIndex(where: { $0.name == name }),
+      let made = m.plan.entityMappings[i].destinationEntity,
+      m.plan.destinationModel.isKind(made, of: r.destinationEntity),
+      m.plan.destinationModel.subentities(of: made).isEmpty,
+      m.policies[i] is DefaultEntityMigrationPolicy  // a custom policy may associate other objects
+    else { return -1 }
+    return i
   }
 
   /// A relationship mapping's expression. The usual

@@ -153,8 +153,13 @@ extension MigrationManager {
     let columns = lm.relationshipColumns
     let codes = lm.relationshipCodes
     let toMany = lm.relationshipIsToMany
+    let links = lm.relationshipLinks
+    let sourceKey = sourceRef.map(sourceKey)
     for k in 0..<columns.count {
       frame.propertyIndex = base + k
+      if sameEntity, links[k] >= 0, let sourceKey, linkDirectly(d, columns[k], toMany[k], associations[links[k]], sourceKey) {
+        continue
+      }
       do throws(MigrationError) {
         let v = try codes[k](&frame)
         var column = columns[k]
@@ -177,6 +182,27 @@ extension MigrationManager {
         try record(error)
       }
     }
+  }
+
+  /// Sets a relationship to the instances another mapping made from the same source, straight
+  /// from that mapping's association table: what evaluating
+  /// `destinationInstancesForEntityMappingNamed:sourceInstances:` with `$source` and setting the
+  /// result would do. Returns false (and does nothing) for the case left to the general path:
+  /// several instances for a to-one relationship, which is an error.
+  private func linkDirectly(_ d: ObjectRef, _ column: Int, _ isToMany: Bool, _ a: Associations, _ key: Int) -> Bool {
+    let n = a.destinationCount(forSourceKey: key)
+    if isToMany {
+      if n == 0 { return true }
+      if n > 1 { (destination.tables[Int(d.entity)].columns[column] as? ToManyColumn)?.reserve(Int(d.row), extra: n) }
+      a.forEachDestination(forSourceKey: key) { destination.addToMany(d, column, $0, destinationInverses) }
+      return true
+    }
+    switch n {
+    case 0: destination.setToOne(d, column, nil, destinationInverses)
+    case 1: a.forEachDestination(forSourceKey: key) { destination.setToOne(d, column, $0, destinationInverses) }
+    default: return false
+    }
+    return true
   }
 
   func setRelationship(

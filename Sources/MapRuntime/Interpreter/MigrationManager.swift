@@ -380,6 +380,9 @@ final class LinkedMapping: @unchecked Sendable {
   let relationshipColumns: [Int]
   let relationshipCodes: [Code]
   let relationshipIsToMany: [Bool]
+  /// For each relationship mapping, the entity mapping whose association table gives its value
+  /// directly (see `Linker.associationLink`), or -1.
+  let relationshipLinks: [Int]
   /// Names of the attribute mappings then the relationship mappings (`Frame.property` indexes them).
   let propertyNames: [String]
   /// Where each property mapping is in the mapping file (same order as `propertyNames`).
@@ -389,7 +392,7 @@ final class LinkedMapping: @unchecked Sendable {
     mapping: EntityMapping, sourceEntity: Int?, destinationEntity: Int?, sourceExpression: Code?,
     sourceLocation: SourceLocation?, forEach: Code?,
     attributes: [(name: String, column: Int, code: Code, location: SourceLocation?)],
-    relationships: [(name: String, column: Int, code: Code, location: SourceLocation?, isToMany: Bool)]
+    relationships: [(name: String, column: Int, code: Code, location: SourceLocation?, isToMany: Bool, link: Int)]
   ) {
     self.mapping = mapping
     self.sourceEntity = sourceEntity
@@ -402,6 +405,7 @@ final class LinkedMapping: @unchecked Sendable {
     relationshipColumns = relationships.map(\.column)
     relationshipCodes = relationships.map(\.code)
     relationshipIsToMany = relationships.map(\.isToMany)
+    relationshipLinks = relationships.map(\.link)
     propertyNames = attributes.map(\.name) + relationships.map(\.name)
     propertyLocations = attributes.map(\.location) + relationships.map(\.location)
   }
