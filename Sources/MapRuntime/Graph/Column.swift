@@ -228,6 +228,12 @@ final class TextColumn: Column, @unchecked Sendable {
       try super.setCoerced(row, value, type, m)
     }
   }
+  /// Stores an already packed value (see `pack`).
+  @inline(__always) func setPacked(_ row: Int, _ packed: UInt64) {
+    if row == values.count { values.append(packed) } else if row > values.count { pad(to: row + 1) }
+    values[row] = packed
+  }
+
   /// Packs a slice in place, or adds a native string to the side table. Slices too large to
   /// pack must be stored as native text (see `fitsPacked`).
   @inline(__always) func pack(_ t: Text) -> UInt64 {

@@ -40,13 +40,42 @@ final class Linker {
           (pm.name, column, try topRelationship(expr, loc), loc, r.isToMany, associationLink(expr.expression, r, dest)))
       }
     }
+    var ops: [AttributeOp] = []
+    if let dest {
+      let table = m.destination.tables[dest]
+      for pm in em.attributeMappings {
+        guard let column = table.layout.propertyIndex(pm.name), let type = table.attributeTypes[column],
+          let expr = pm.valueExpression
+        else { continue }
+        ops.append(attributeOp(expr.expression, column: table.columns[column], type: type))
+      }
+    }
     let sourceLoc = em.sourceExpression?.source?.location ?? em.location
-    return LinkedMapping(
+    let linked = LinkedMapping(
       mapping: em, sourceEntity: src, destinationEntity: dest,
       sourceExpression: try em.sourceExpression.map { (e) throws(MigrationError) in try top(e, sourceLoc) },
       sourceLocation: sourceLoc,
       forEach: try em.forEach.map { (e) throws(MigrationError) in try top(e, e.source?.location ?? em.location) },
       attributes: attributes, relationships: relationships)
+    linked.attributeOps = ops.count == attributes.count ? ops : attributes.map { _ in .code }
+    return linked
+  }
+
+  /// Recognises attribute expressions that need no evaluation per object.
+  private func attributeOp(_ e: Expression, column: Column, type: AttributeType) -> AttributeOp {
+    switch e.kind {
+    case .variable("index"):
+      if let ints = column as? IntColumn, type == .integer64 || type == .integer32 { return .index(ints) }
+    case .constant(let c):
+      guard let v = try? Coercion.coerce(constant(c), to: type, manager: m) else { break }
+      if let texts = column as? TextColumn, case .string(let t) = v, case .native = t {
+        return .sharedText(texts, texts.pack(t))
+      }
+      return .constant(v)
+    default:
+      break
+    }
+    return .code
   }
 
   /// For `FUNCTION($manager, "destinationInstancesForEntityMappingNamed:sourceInstances:", "M", $source)`

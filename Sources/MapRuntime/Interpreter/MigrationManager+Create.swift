@@ -15,7 +15,7 @@ extension MigrationManager {
     // Everything the loop needs, looked up once.
     var target = CreationTarget(
       table: destination.tables[entity], entity: entity, codes: lm.attributeCodes,
-      columns: lm.attributeColumns, associations: associations[currentMappingIndex],
+      columns: lm.attributeColumns, ops: lm.attributeOps, associations: associations[currentMappingIndex],
       source: sourceRef, sourceKey: sourceRef.map(sourceKey))
     if let forEach = lm.forEach {
       let collection: Value
@@ -44,6 +44,7 @@ extension MigrationManager {
     let entity: Int
     let codes: [Code]
     let columns: [Int]
+    let ops: [AttributeOp]
     let associations: Associations
     let source: ObjectRef?
     let sourceKey: Int?
@@ -56,6 +57,21 @@ extension MigrationManager {
     let ref = ObjectRef(entity: t.entity, row: row)
     frame.destination = .destinationObject(ref)
     for k in 0..<t.columns.count {
+      switch t.ops[k] {
+      case .index(let ints):
+        if case .int(let i) = frame.index {
+          ints.setInt(row, i)
+          continue
+        }
+      case .constant(let v):
+        t.table.columns[t.columns[k]].set(row, v)
+        continue
+      case .sharedText(let texts, let packed):
+        texts.setPacked(row, packed)
+        continue
+      case .code:
+        break
+      }
       frame.propertyIndex = k
       do {
         let v = try t.codes[k](&frame)

@@ -376,6 +376,9 @@ final class LinkedMapping: @unchecked Sendable {
   /// Attribute mappings: destination column and expression.
   let attributeColumns: [Int]
   let attributeCodes: [Code]
+  /// How each attribute mapping is carried out: most through its expression, some common
+  /// shapes (`$index`, a constant) directly. Filled in by `Linker`.
+  var attributeOps: [AttributeOp] = []
   /// Relationship mappings: destination column, expression, to-many or not.
   let relationshipColumns: [Int]
   let relationshipCodes: [Code]
@@ -414,4 +417,16 @@ final class LinkedMapping: @unchecked Sendable {
   func location(ofProperty name: String) -> SourceLocation? {
     propertyNames.firstIndex(of: name).flatMap { propertyLocations[$0] } ?? mapping.location
   }
+}
+
+/// A way to set one attribute of a new destination instance.
+enum AttributeOp {
+  /// Evaluate the expression and store its value, converted to the attribute's type.
+  case code
+  /// `$index` into an integer attribute whose range holds every possible index.
+  case index(IntColumn)
+  /// A constant, already converted to the attribute's type.
+  case constant(Value)
+  /// A constant string, stored once in the column's side table and shared by every object.
+  case sharedText(TextColumn, UInt64)
 }
