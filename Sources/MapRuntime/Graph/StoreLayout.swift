@@ -23,7 +23,7 @@ public final class StoreLayout: Sendable {
 }
 
 /// One entity's layout.
-public struct EntityLayout: Sendable {
+public final class EntityLayout: Sendable {
   public let index: Int
   public let name: String
   public let isAbstract: Bool
