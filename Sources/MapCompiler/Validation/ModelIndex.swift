@@ -27,13 +27,21 @@ struct ModelIndex: Sendable {
   private let destination: [String: Properties]
 
   init(source: ObjectModel, destination: ObjectModel) {
-    func index(_ model: ObjectModel) -> [String: Properties] {
-      var result: [String: Properties] = [:]
-      for e in model.entities where result[e.name] == nil { result[e.name] = Properties(e, in: model) }
-      return result
-    }
-    self.source = index(source)
-    self.destination = index(destination)
+    self.init(source: Self.entries(of: source), destination: Self.entries(of: destination))
+  }
+
+  /// An index from the two halves `entries(of:)` built.
+  init(source: [String: Properties], destination: [String: Properties]) {
+    self.source = source
+    self.destination = destination
+  }
+
+  /// One side of the index: the properties of every entity of `model`, by entity name.
+  static func entries(of model: ObjectModel) -> [String: Properties] {
+    var result: [String: Properties] = [:]
+    result.reserveCapacity(model.entities.count)
+    for e in model.entities where result[e.name] == nil { result[e.name] = Properties(e, in: model) }
+    return result
   }
 
   func properties(_ side: StaticType.Side, _ entity: String) -> Properties? {

@@ -244,23 +244,75 @@ private struct TreeBuilder {
     return local
   }
 
-  /// libxml2's value of each attribute (namespace declarations are not in this list).
-  private static func attributeValues(_ node: xmlNodePtr) -> [(name: String, value: String)] {
-    var result: [(String, String)] = []
+  /// Consumes from `utf8` the bytes of the NUL-terminated `chars`; false at the first byte
+  /// that differs (or when `utf8` ends first).
+  private static func consume(_ chars: UnsafePointer<xmlChar>?, from utf8: inout String.UTF8View.Iterator) -> Bool {
+    guard var c = chars else { return true }
+    while c.pointee != 0 {
+      guard utf8.next() == c.pointee else { return false }
+      c += 1
+    }
+    return true
+  }
+
+  /// Whether the NUL-terminated `chars` are exactly the UTF-8 of `text`.
+  private static func spell(_ text: String, _ chars: UnsafePointer<xmlChar>?) -> Bool {
+    var utf8 = text.utf8.makeIterator()
+    return consume(chars, from: &utf8) && utf8.next() == nil
+  }
+
+  /// The name of a libxml2 attribute as written (`prefix:local` when a prefix is used).
+  private static func attributeName(_ a: xmlAttrPtr) -> String {
+    let name = string(a.pointee.name)
+    if let ns = a.pointee.ns, let prefix = ns.pointee.prefix { return string(prefix) + ":" + name }
+    return name
+  }
+
+  /// Whether the libxml2 attribute is the one named `name`: its bytes spell `name`, or (for a
+  /// name that is not ASCII) it is equal as a `String`, as the names were once compared.
+  private static func attribute(_ a: xmlAttrPtr, isNamed name: String) -> Bool {
+    var utf8 = name.utf8.makeIterator()
+    var same = true
+    if let prefix = a.pointee.ns?.pointee.prefix {
+      same = consume(prefix, from: &utf8) && utf8.next() == UInt8(ascii: ":")
+    }
+    if same, consume(a.pointee.name, from: &utf8), utf8.next() == nil { return true }
+    return !name.utf8.allSatisfy { $0 < 0x80 } && attributeName(a) == name
+  }
+
+  /// libxml2's value of the attribute named `name` (namespace declarations are not in libxml2's
+  /// list), when it differs from `map`'s text: then `map` is replaced as `reconcile` does.
+  private func reconcile(_ map: TextPositionMap, withAttributeOf node: xmlNodePtr, named name: String, start: Int)
+    -> TextPositionMap
+  {
     var attr = node.pointee.properties
     while let a = attr {
-      var name = string(a.pointee.name)
-      if let ns = a.pointee.ns, let prefix = ns.pointee.prefix { name = string(prefix) + ":" + name }
-      var value = ""
+      attr = a.pointee.next
+      guard Self.attribute(a, isNamed: name) else { continue }
+      // The usual case: libxml2's value is, byte for byte, the decoded text.
+      var utf8 = map.text.utf8.makeIterator()
+      var same = true
       var part = a.pointee.children
-      while let p = part {
-        value += string(p.pointee.content)
+      while same, let p = part {
+        same = Self.consume(p.pointee.content, from: &utf8)
         part = p.pointee.next
       }
-      result.append((name, value))
-      attr = a.pointee.next
+      if same, utf8.next() == nil { return map }
+      var value = ""
+      part = a.pointee.children
+      while let p = part {
+        value += Self.string(p.pointee.content)
+        part = p.pointee.next
+      }
+      return reconcile(map, with: value, start: start)
     }
-    return result
+    return map
+  }
+
+  /// `reconcile` with libxml2's content of a text, CDATA or comment node.
+  private func reconcile(_ map: TextPositionMap, withContentOf node: xmlNodePtr, start: Int) -> TextPositionMap {
+    if Self.spell(map.text, node.pointee.content) { return map }
+    return reconcile(map, with: Self.string(node.pointee.content), start: start)
   }
 
   private mutating func element(_ node: xmlNodePtr) throws(DiagnosticsError) -> XML.Element {
@@ -269,13 +321,11 @@ private struct TreeBuilder {
       rawName == name
     else { throw internalError("<\(name)>", near: node) }
 
-    let libxmlValues = Self.attributeValues(node)
     var attributes: [XML.Attribute] = []
+    attributes.reserveCapacity(rawAttributes.count)
     for raw in rawAttributes {
       var map = try decode(raw.valueStart, raw.valueEnd, .attributeValue)
-      if let known = libxmlValues.first(where: { $0.name == raw.name }) {
-        map = reconcile(map, with: known.value, start: raw.valueStart)
-      }
+      map = reconcile(map, withAttributeOf: node, named: raw.name, start: raw.valueStart)
       attributes.append(
         XML.Attribute(
           name: raw.name, value: map.text, location: location(raw.nameOffset),
@@ -311,22 +361,19 @@ private struct TreeBuilder {
       guard case .text(let start, let end)? = nextEvent() else {
         throw internalError("text", near: node)
       }
-      let map = reconcile(
-        try decode(start, end, .text), with: Self.string(node.pointee.content), start: start)
+      let map = reconcile(try decode(start, end, .text), withContentOf: node, start: start)
       return .text(XML.Text(value: map.text, positions: map))
     case XML_CDATA_SECTION_NODE:
       guard case .cdata(_, let start, let end)? = nextEvent() else {
         throw internalError("CDATA section", near: node)
       }
-      let map = reconcile(
-        try decode(start, end, .literal), with: Self.string(node.pointee.content), start: start)
+      let map = reconcile(try decode(start, end, .literal), withContentOf: node, start: start)
       return .text(XML.Text(value: map.text, positions: map))
     case XML_COMMENT_NODE:
       guard case .comment(let offset, let start, let end)? = nextEvent() else {
         throw internalError("comment", near: node)
       }
-      let map = reconcile(
-        try decode(start, end, .literal), with: Self.string(node.pointee.content), start: start)
+      let map = reconcile(try decode(start, end, .literal), withContentOf: node, start: start)
       return .comment(XML.Comment(value: map.text, location: location(offset), positions: map))
     case XML_PI_NODE:
       guard case .processingInstruction(let offset, _, _, _)? = nextEvent() else {

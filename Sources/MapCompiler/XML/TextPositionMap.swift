@@ -55,12 +55,24 @@ public struct TextPositionMap: Sendable, Hashable {
   /// Adds characters written literally from `line`:`column` on, all ASCII (no line break):
   /// the same as appending them one by one, in one step.
   mutating func appendASCII(_ run: ArraySlice<UInt8>, line: Int, column: Int) {
-    guard let first = run.first else { return }
-    append(Unicode.Scalar(first), line: line, column: column, literal: true)
-    let rest = run.dropFirst()
-    text += String(decoding: rest, as: UTF8.self)
-    scalarCount += rest.count
-    utf8Count += rest.count
+    guard !run.isEmpty else { return }
+    if let last = segments.last, last.isLiteral, last.line == line,
+      last.column + (scalarCount - last.scalarOffset) == column
+    {
+      // Continues the current literal run.
+    } else {
+      segments.append(
+        Segment(
+          scalarOffset: scalarCount, utf8Offset: utf8Count, line: line, column: column,
+          isLiteral: true))
+    }
+    if text.isEmpty {
+      text = String(decoding: run, as: UTF8.self)
+    } else {
+      text += String(decoding: run, as: UTF8.self)
+    }
+    scalarCount += run.count
+    utf8Count += run.count
   }
 
   /// Sets where the text ends in the file (the position just after it).
