@@ -78,8 +78,28 @@ struct PlanEncoder {
   var out = BinaryWriter()
   /// Keyed by UTF-8 bytes, not by `String`: Swift's `==` equates canonically equivalent
   /// strings ("é" and "e\u{301}"), which must stay distinct in a plan.
-  private var stringIndex: [[UInt8]: Int] = [:]
+  private var stringIndex: [UTF8Key: Int] = [:]
   private var stringList: [[UInt8]] = []
+
+  /// A string compared and hashed by its UTF-8 bytes, without copying them.
+  private struct UTF8Key: Hashable {
+    var string: String
+
+    static func == (a: UTF8Key, b: UTF8Key) -> Bool {
+      var x = a.string
+      var y = b.string
+      return x.withUTF8 { p in
+        y.withUTF8 { q in
+          p.count == q.count && (p.isEmpty || memcmp(p.baseAddress!, q.baseAddress!, p.count) == 0)
+        }
+      }
+    }
+
+    func hash(into hasher: inout Hasher) {
+      var s = string
+      s.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+    }
+  }
 
   /// Runs `body` on a fresh buffer and returns what it wrote.
   mutating func section(_ body: (inout PlanEncoder) -> Void) -> [UInt8] {
@@ -97,13 +117,13 @@ struct PlanEncoder {
   }
 
   mutating func string(_ s: String) {
-    let utf8 = Array(s.utf8)
-    if let index = stringIndex[utf8] {
+    let key = UTF8Key(string: s)
+    if let index = stringIndex[key] {
       out.writeCount(index)
     } else {
       let index = stringList.count
-      stringIndex[utf8] = index
-      stringList.append(utf8)
+      stringIndex[key] = index
+      stringList.append(Array(s.utf8))
       out.writeCount(index)
     }
   }

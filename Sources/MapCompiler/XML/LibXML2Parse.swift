@@ -143,6 +143,8 @@ private struct TreeBuilder {
   let scanComplete: Bool
   var cursor = 0
   let decoder: RawDecoder
+  /// The line of the last position looked up: positions are looked up in file order.
+  var lineHint = 0
 
   init(source: SourceText, events: [RawScanner.Event], scanComplete: Bool) {
     self.source = source
@@ -199,13 +201,17 @@ private struct TreeBuilder {
     ])
   }
 
-  private func location(_ offset: Int) -> SourceLocation { source.location(ofByte: offset) }
+  private mutating func location(_ offset: Int) -> SourceLocation {
+    let (line, column) = source.lineColumn(ofByte: offset, lineHint: &lineHint)
+    return SourceLocation(file: source.path, line: line, column: column)
+  }
 
-  private func decode(_ start: Int, _ end: Int, _ mode: RawDecoder.Mode) throws(DiagnosticsError)
+  private mutating func decode(_ start: Int, _ end: Int, _ mode: RawDecoder.Mode) throws(DiagnosticsError)
     -> TextPositionMap
   {
     do {
-      return try decoder.decode(from: start, to: end, mode: mode)
+      let (line, column) = source.lineColumn(ofByte: start, lineHint: &lineHint)
+      return try decoder.decode(from: start, to: end, mode: mode, line: line, column: column)
     } catch {
       switch error {
       case .undefinedEntity(let name, let offset):
@@ -244,21 +250,50 @@ private struct TreeBuilder {
     return local
   }
 
-  /// Consumes from `utf8` the bytes of the NUL-terminated `chars`; false at the first byte
-  /// that differs (or when `utf8` ends first).
-  private static func consume(_ chars: UnsafePointer<xmlChar>?, from utf8: inout String.UTF8View.Iterator) -> Bool {
-    guard var c = chars else { return true }
-    while c.pointee != 0 {
-      guard utf8.next() == c.pointee else { return false }
-      c += 1
-    }
+  /// Whether `chars` (NUL-terminated; nil for none) are the bytes of `utf8` from `offset` on;
+  /// if so, moves `offset` past them.
+  private static func match(
+    _ chars: UnsafePointer<xmlChar>?, in utf8: UnsafeBufferPointer<UInt8>, at offset: inout Int
+  ) -> Bool {
+    guard let chars else { return true }
+    let count = Int(xmlStrlen(chars))
+    guard count <= utf8.count - offset else { return false }
+    if count > 0, memcmp(utf8.baseAddress! + offset, chars, count) != 0 { return false }
+    offset += count
     return true
   }
 
   /// Whether the NUL-terminated `chars` are exactly the UTF-8 of `text`.
   private static func spell(_ text: String, _ chars: UnsafePointer<xmlChar>?) -> Bool {
-    var utf8 = text.utf8.makeIterator()
-    return consume(chars, from: &utf8) && utf8.next() == nil
+    var text = text
+    return text.withUTF8 { utf8 in
+      var offset = 0
+      return match(chars, in: utf8, at: &offset) && offset == utf8.count
+    }
+  }
+
+  /// Whether the values of the node list `parts` (an attribute's children), one after the
+  /// other, are exactly the UTF-8 of `text`.
+  private static func spell(_ text: String, parts: xmlNodePtr?) -> Bool {
+    var text = text
+    return text.withUTF8 { utf8 in
+      var offset = 0
+      var part = parts
+      while let p = part {
+        guard match(p.pointee.content, in: utf8, at: &offset) else { return false }
+        part = p.pointee.next
+      }
+      return offset == utf8.count
+    }
+  }
+
+  private static func isASCII(_ chars: UnsafePointer<xmlChar>?) -> Bool {
+    guard var c = chars else { return true }
+    while c.pointee != 0 {
+      if c.pointee >= 0x80 { return false }
+      c += 1
+    }
+    return true
   }
 
   /// The name of a libxml2 attribute as written (`prefix:local` when a prefix is used).
@@ -268,45 +303,45 @@ private struct TreeBuilder {
     return name
   }
 
-  /// Whether the libxml2 attribute is the one named `name`: its bytes spell `name`, or (for a
-  /// name that is not ASCII) it is equal as a `String`, as the names were once compared.
-  private static func attribute(_ a: xmlAttrPtr, isNamed name: String) -> Bool {
-    var utf8 = name.utf8.makeIterator()
-    var same = true
-    if let prefix = a.pointee.ns?.pointee.prefix {
-      same = consume(prefix, from: &utf8) && utf8.next() == UInt8(ascii: ":")
+  /// Whether the libxml2 attribute is the one named `name` (equal as a `String`): its bytes
+  /// spell `name`, or, when either name is not ASCII, the two names are equal as strings.
+  private static func attribute(_ a: xmlAttrPtr, isNamed name: String, nameIsASCII: Bool) -> Bool {
+    let prefix = a.pointee.ns?.pointee.prefix
+    var name = name
+    let spelled = name.withUTF8 { utf8 in
+      var offset = 0
+      if prefix != nil {
+        guard match(prefix, in: utf8, at: &offset), offset < utf8.count,
+          utf8[offset] == UInt8(ascii: ":")
+        else { return false }
+        offset += 1
+      }
+      return match(a.pointee.name, in: utf8, at: &offset) && offset == utf8.count
     }
-    if same, consume(a.pointee.name, from: &utf8), utf8.next() == nil { return true }
-    return !name.utf8.allSatisfy { $0 < 0x80 } && attributeName(a) == name
+    if spelled { return true }
+    if nameIsASCII, isASCII(a.pointee.name), isASCII(prefix) { return false }
+    return attributeName(a) == name
   }
 
-  /// libxml2's value of the attribute named `name` (namespace declarations are not in libxml2's
-  /// list), when it differs from `map`'s text: then `map` is replaced as `reconcile` does.
-  private func reconcile(_ map: TextPositionMap, withAttributeOf node: xmlNodePtr, named name: String, start: Int)
-    -> TextPositionMap
-  {
+  /// Replaces `map` as `reconcile` does when libxml2's value of the attribute named `name`
+  /// (namespace declarations are not in libxml2's list) differs from its text.
+  private func reconcile(_ map: inout TextPositionMap, withAttributeOf node: xmlNodePtr, named name: String, start: Int) {
+    let nameIsASCII = name.utf8.allSatisfy { $0 < 0x80 }
     var attr = node.pointee.properties
     while let a = attr {
       attr = a.pointee.next
-      guard Self.attribute(a, isNamed: name) else { continue }
+      guard Self.attribute(a, isNamed: name, nameIsASCII: nameIsASCII) else { continue }
       // The usual case: libxml2's value is, byte for byte, the decoded text.
-      var utf8 = map.text.utf8.makeIterator()
-      var same = true
-      var part = a.pointee.children
-      while same, let p = part {
-        same = Self.consume(p.pointee.content, from: &utf8)
-        part = p.pointee.next
-      }
-      if same, utf8.next() == nil { return map }
+      if Self.spell(map.text, parts: a.pointee.children) { return }
       var value = ""
-      part = a.pointee.children
+      var part = a.pointee.children
       while let p = part {
         value += Self.string(p.pointee.content)
         part = p.pointee.next
       }
-      return reconcile(map, with: value, start: start)
+      map = reconcile(map, with: value, start: start)
+      return
     }
-    return map
   }
 
   /// `reconcile` with libxml2's content of a text, CDATA or comment node.
@@ -320,15 +355,17 @@ private struct TreeBuilder {
     guard case .startTag(let offset, let rawName, let rawAttributes, let selfClosing)? = nextEvent(),
       rawName == name
     else { throw internalError("<\(name)>", near: node) }
+    let elementLocation = location(offset)
 
     var attributes: [XML.Attribute] = []
     attributes.reserveCapacity(rawAttributes.count)
     for raw in rawAttributes {
+      let nameLocation = location(raw.nameOffset)
       var map = try decode(raw.valueStart, raw.valueEnd, .attributeValue)
-      map = reconcile(map, withAttributeOf: node, named: raw.name, start: raw.valueStart)
+      reconcile(&map, withAttributeOf: node, named: raw.name, start: raw.valueStart)
       attributes.append(
         XML.Attribute(
-          name: raw.name, value: map.text, location: location(raw.nameOffset),
+          name: raw.name, value: map.text, location: nameLocation,
           valueLocation: map.location(ofScalar: 0), valuePositions: map))
     }
 
@@ -350,7 +387,7 @@ private struct TreeBuilder {
       guard case .endTag? = nextEvent() else { throw internalError("</\(name)>", near: node) }
     }
     return XML.Element(
-      name: name, attributes: attributes, children: children, location: location(offset))
+      name: name, attributes: attributes, children: children, location: elementLocation)
   }
 
   private mutating func node(_ node: xmlNodePtr) throws(DiagnosticsError) -> XML.Node {
@@ -373,8 +410,9 @@ private struct TreeBuilder {
       guard case .comment(let offset, let start, let end)? = nextEvent() else {
         throw internalError("comment", near: node)
       }
+      let commentLocation = location(offset)
       let map = reconcile(try decode(start, end, .literal), withContentOf: node, start: start)
-      return .comment(XML.Comment(value: map.text, location: location(offset), positions: map))
+      return .comment(XML.Comment(value: map.text, location: commentLocation, positions: map))
     case XML_PI_NODE:
       guard case .processingInstruction(let offset, _, _, _)? = nextEvent() else {
         throw internalError("processing instruction", near: node)

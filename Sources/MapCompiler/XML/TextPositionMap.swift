@@ -17,8 +17,27 @@ public struct TextPositionMap: Sendable, Hashable {
     public var isLiteral: Bool
   }
 
+  /// The segments, the first one stored inline: most texts are one run, and then the map
+  /// allocates nothing for its segments.
+  struct SegmentList: Sendable, Hashable {
+    private var first: Segment?
+    private var rest: [Segment] = []
+
+    var count: Int { first == nil ? 0 : 1 + rest.count }
+    var last: Segment? { rest.last ?? first }
+    subscript(i: Int) -> Segment { i == 0 ? first! : rest[i - 1] }
+
+    mutating func append(_ segment: Segment) {
+      if first == nil { first = segment } else { rest.append(segment) }
+    }
+
+    var array: [Segment] { first.map { [$0] + rest } ?? [] }
+  }
+
   public private(set) var file: String
-  public private(set) var segments: [Segment] = []
+  private var runs = SegmentList()
+  /// The runs of characters, in order.
+  public var segments: [Segment] { runs.array }
   /// The decoded text the map describes.
   public private(set) var text: String = ""
   public private(set) var scalarCount = 0
@@ -37,12 +56,12 @@ public struct TextPositionMap: Sendable, Hashable {
   /// Adds one character written at `line`:`column`. `literal` is false for a character
   /// produced by a reference.
   public mutating func append(_ scalar: Unicode.Scalar, line: Int, column: Int, literal: Bool) {
-    if literal, let last = segments.last, last.isLiteral, last.line == line,
+    if literal, let last = runs.last, last.isLiteral, last.line == line,
       last.column + (scalarCount - last.scalarOffset) == column
     {
       // Continues the current literal run.
     } else {
-      segments.append(
+      runs.append(
         Segment(
           scalarOffset: scalarCount, utf8Offset: utf8Count, line: line, column: column,
           isLiteral: literal))
@@ -56,12 +75,12 @@ public struct TextPositionMap: Sendable, Hashable {
   /// the same as appending them one by one, in one step.
   mutating func appendASCII(_ run: ArraySlice<UInt8>, line: Int, column: Int) {
     guard !run.isEmpty else { return }
-    if let last = segments.last, last.isLiteral, last.line == line,
+    if let last = runs.last, last.isLiteral, last.line == line,
       last.column + (scalarCount - last.scalarOffset) == column
     {
       // Continues the current literal run.
     } else {
-      segments.append(
+      runs.append(
         Segment(
           scalarOffset: scalarCount, utf8Offset: utf8Count, line: line, column: column,
           isLiteral: true))
@@ -83,11 +102,11 @@ public struct TextPositionMap: Sendable, Hashable {
 
   /// Appends another map (for merging adjacent text and CDATA); the end becomes `other`'s end.
   public mutating func append(contentsOf other: TextPositionMap) {
-    for s in other.segments {
-      var shifted = s
+    for i in 0..<other.runs.count {
+      var shifted = other.runs[i]
       shifted.scalarOffset += scalarCount
       shifted.utf8Offset += utf8Count
-      segments.append(shifted)
+      runs.append(shifted)
     }
     text += other.text
     scalarCount += other.scalarCount
@@ -102,7 +121,7 @@ public struct TextPositionMap: Sendable, Hashable {
     guard index < scalarCount, let i = segmentIndex(where: { $0.scalarOffset <= index }) else {
       return SourceLocation(file: file, line: endLine, column: endColumn)
     }
-    let s = segments[i]
+    let s = runs[i]
     let delta = s.isLiteral ? index - s.scalarOffset : 0
     return SourceLocation(file: file, line: s.line, column: s.column + delta)
   }
@@ -114,7 +133,7 @@ public struct TextPositionMap: Sendable, Hashable {
     guard offset < utf8Count, let i = segmentIndex(where: { $0.utf8Offset <= offset }) else {
       return SourceLocation(file: file, line: endLine, column: endColumn)
     }
-    let s = segments[i]
+    let s = runs[i]
     guard s.isLiteral else { return SourceLocation(file: file, line: s.line, column: s.column) }
     // Characters that start after the segment's first one, up to and including `offset`.
     let delta = text.utf8.dropFirst(s.utf8Offset + 1).prefix(offset - s.utf8Offset)
@@ -125,10 +144,10 @@ public struct TextPositionMap: Sendable, Hashable {
   /// The last segment satisfying `predicate` (segments are sorted by offset).
   private func segmentIndex(where predicate: (Segment) -> Bool) -> Int? {
     var low = 0
-    var high = segments.count
+    var high = runs.count
     while low < high {
       let mid = (low + high) / 2
-      if predicate(segments[mid]) { low = mid + 1 } else { high = mid }
+      if predicate(runs[mid]) { low = mid + 1 } else { high = mid }
     }
     return low == 0 ? nil : low - 1
   }
