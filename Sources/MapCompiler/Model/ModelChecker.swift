@@ -228,6 +228,7 @@ struct ModelChecker {
   /// Uniqueness constraints and compound indexes must name properties of the entity.
   private mutating func checkPropertyLists(_ entity: EntityDescription, _ source: EntitySource) {
     guard !cyclic.contains(entity.name) else { return }
+    guard !entity.uniquenessConstraints.isEmpty || !entity.compoundIndexes.isEmpty else { return }
     let known = Set(
       model.allAttributes(of: entity).map(\.name) + model.allRelationships(of: entity).map(\.name))
     let lists: [(String, String, String, [[String]])] = [

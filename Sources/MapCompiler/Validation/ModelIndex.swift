@@ -12,10 +12,27 @@ struct ModelIndex: Sendable {
     private var relationshipIndex: [String: Int] = [:]
 
     init(_ entity: EntityDescription, in model: ObjectModel) {
-      attributes = model.allAttributes(of: entity)
-      relationships = model.allRelationships(of: entity)
+      // An entity without a parent and without two properties of one name (the usual case):
+      // its own properties sorted by name, which is what `allAttributes(of:)` gives, with one
+      // copy of each instead of two.
+      if entity.parentName == nil, let a = Self.sortedIfUnique(entity.attributes),
+        let r = Self.sortedIfUnique(entity.relationships)
+      {
+        attributes = a
+        relationships = r
+      } else {
+        attributes = model.allAttributes(of: entity)
+        relationships = model.allRelationships(of: entity)
+      }
       for (i, a) in attributes.enumerated() { attributeIndex[a.name] = i }
       for (i, r) in relationships.enumerated() { relationshipIndex[r.name] = i }
+    }
+
+    /// The properties sorted by name, or nil when two have equal names.
+    private static func sortedIfUnique<P: NamedProperty>(_ properties: [P]) -> [P]? {
+      let sorted = properties.sorted { $0.name < $1.name }
+      for i in sorted.indices.dropFirst() where sorted[i - 1].name == sorted[i].name { return nil }
+      return sorted
     }
 
     func attribute(_ name: String) -> AttributeDescription? { attributeIndex[name].map { attributes[$0] } }
@@ -48,3 +65,11 @@ struct ModelIndex: Sendable {
     side == .source ? source[entity] : destination[entity]
   }
 }
+
+/// A property with a name, for `ModelIndex.Properties`.
+protocol NamedProperty {
+  var name: String { get }
+}
+
+extension AttributeDescription: NamedProperty {}
+extension RelationshipDescription: NamedProperty {}

@@ -202,15 +202,22 @@ private struct TreeBuilder {
   }
 
   private mutating func location(_ offset: Int) -> SourceLocation {
-    let (line, column) = source.lineColumn(ofByte: offset, lineHint: &lineHint)
+    let (line, column) = lineColumn(offset)
     return SourceLocation(file: source.path, line: line, column: column)
+  }
+
+  private mutating func lineColumn(_ offset: Int) -> (line: Int, column: Int) {
+    var hint = lineHint
+    let result = source.lineColumn(ofByte: offset, lineHint: &hint)
+    lineHint = hint
+    return result
   }
 
   private mutating func decode(_ start: Int, _ end: Int, _ mode: RawDecoder.Mode) throws(DiagnosticsError)
     -> TextPositionMap
   {
     do {
-      let (line, column) = source.lineColumn(ofByte: start, lineHint: &lineHint)
+      let (line, column) = lineColumn(start)
       return try decoder.decode(from: start, to: end, mode: mode, line: line, column: column)
     } catch {
       switch error {
