@@ -405,20 +405,23 @@ private struct TreeBuilder {
       guard case .text(let start, let end)? = nextEvent() else {
         throw internalError("text", near: node)
       }
-      let map = reconcile(try decode(start, end, .text), withContentOf: node, start: start)
+      let decoded = try decode(start, end, .text)
+      let map = reconcile(decoded, withContentOf: node, start: start)
       return .text(XML.Text(value: map.text, positions: map))
     case XML_CDATA_SECTION_NODE:
       guard case .cdata(_, let start, let end)? = nextEvent() else {
         throw internalError("CDATA section", near: node)
       }
-      let map = reconcile(try decode(start, end, .literal), withContentOf: node, start: start)
+      let decoded = try decode(start, end, .literal)
+      let map = reconcile(decoded, withContentOf: node, start: start)
       return .text(XML.Text(value: map.text, positions: map))
     case XML_COMMENT_NODE:
       guard case .comment(let offset, let start, let end)? = nextEvent() else {
         throw internalError("comment", near: node)
       }
       let commentLocation = location(offset)
-      let map = reconcile(try decode(start, end, .literal), withContentOf: node, start: start)
+      let decoded = try decode(start, end, .literal)
+      let map = reconcile(decoded, withContentOf: node, start: start)
       return .comment(XML.Comment(value: map.text, location: commentLocation, positions: map))
     case XML_PI_NODE:
       guard case .processingInstruction(let offset, _, _, _)? = nextEvent() else {
