@@ -17,21 +17,34 @@ public struct TextPositionMap: Sendable, Hashable {
     public var isLiteral: Bool
   }
 
-  /// The segments, the first one stored inline: most texts are one run, and then the map
-  /// allocates nothing for its segments.
+  /// The segments, the first two stored inline: most texts are one run, or two (a line break
+  /// and the indentation after it), and then the map allocates nothing for its segments.
   struct SegmentList: Sendable, Hashable {
     private var first: Segment?
+    private var second: Segment?
     private var rest: [Segment] = []
 
-    var count: Int { first == nil ? 0 : 1 + rest.count }
-    var last: Segment? { rest.last ?? first }
-    subscript(i: Int) -> Segment { i == 0 ? first! : rest[i - 1] }
-
-    mutating func append(_ segment: Segment) {
-      if first == nil { first = segment } else { rest.append(segment) }
+    var count: Int { first == nil ? 0 : second == nil ? 1 : 2 + rest.count }
+    var last: Segment? { rest.last ?? second ?? first }
+    subscript(i: Int) -> Segment {
+      switch i {
+      case 0: first!
+      case 1: second!
+      default: rest[i - 2]
+      }
     }
 
-    var array: [Segment] { first.map { [$0] + rest } ?? [] }
+    mutating func append(_ segment: Segment) {
+      if first == nil {
+        first = segment
+      } else if second == nil {
+        second = segment
+      } else {
+        rest.append(segment)
+      }
+    }
+
+    var array: [Segment] { (0..<count).map { self[$0] } }
   }
 
   public private(set) var file: String
