@@ -55,7 +55,7 @@ public enum PlanWriter {
         e.predicate(p.predicate)
       }
     }
-    let strings = encoder.stringTable()
+    let strings = encoder.stringTablePayload()
 
     var body = BinaryWriter()
     let sections: [(PlanFormat.Section, [UInt8])] = [
@@ -76,30 +76,8 @@ public enum PlanWriter {
 /// `PlanWriter+Expression.swift`; `PlanDecoder` in MapRuntime mirrors each of them.
 struct PlanEncoder {
   var out = BinaryWriter()
-  /// Keyed by UTF-8 bytes, not by `String`: Swift's `==` equates canonically equivalent
-  /// strings ("é" and "e\u{301}"), which must stay distinct in a plan.
-  private var stringIndex: [UTF8Key: Int] = [:]
-  private var stringList: [[UInt8]] = []
-
-  /// A string compared and hashed by its UTF-8 bytes, without copying them.
-  private struct UTF8Key: Hashable {
-    var string: String
-
-    static func == (a: UTF8Key, b: UTF8Key) -> Bool {
-      var x = a.string
-      var y = b.string
-      return x.withUTF8 { p in
-        y.withUTF8 { q in
-          p.count == q.count && (p.isEmpty || memcmp(p.baseAddress!, q.baseAddress!, p.count) == 0)
-        }
-      }
-    }
-
-    func hash(into hasher: inout Hasher) {
-      var s = string
-      s.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
-    }
-  }
+  /// Strings by UTF-8 bytes (see `PlanStringTable`).
+  private var stringTable = PlanStringTable()
 
   /// Runs `body` on a fresh buffer and returns what it wrote.
   mutating func section(_ body: (inout PlanEncoder) -> Void) -> [UInt8] {
@@ -109,23 +87,15 @@ struct PlanEncoder {
   }
 
   /// The string table section's payload: every string in order of first use.
-  func stringTable() -> [UInt8] {
+  func stringTablePayload() -> [UInt8] {
     var w = BinaryWriter()
-    w.writeCount(stringList.count)
-    for s in stringList { w.writeBytes(s) }
+    w.writeCount(stringTable.strings.count)
+    for s in stringTable.strings { w.writeBytes(s) }
     return w.bytes
   }
 
   mutating func string(_ s: String) {
-    let key = UTF8Key(string: s)
-    if let index = stringIndex[key] {
-      out.writeCount(index)
-    } else {
-      let index = stringList.count
-      stringIndex[key] = index
-      stringList.append(Array(s.utf8))
-      out.writeCount(index)
-    }
+    out.writeCount(stringTable.number(of: s))
   }
 
   mutating func optional<T>(_ value: T?, _ body: (inout PlanEncoder, T) -> Void) {
