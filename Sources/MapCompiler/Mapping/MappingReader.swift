@@ -82,8 +82,11 @@ public enum MappingReader {
       return nil
     }
 
-    mutating func allowAttributes(_ e: XML.Element, _ allowed: Set<String>) {
-      for a in e.attributes where !allowed.contains(a.name) && !a.name.hasPrefix("xmlns") {
+    mutating func allowAttributes(_ e: XML.Element, _ allowed: [String]) {
+      for i in e.attributes.indices {
+        let name = e.attributes[i].name
+        guard !allowed.contains(name), !name.hasPrefix("xmlns") else { continue }
+        let a = e.attributes[i]
         error(
           "map-unknown-xml-attribute",
           "<\(e.name)> has no attribute \(a.name)\(suggestion(a.name, allowed))", at: a.location)
@@ -178,9 +181,15 @@ public enum MappingReader {
         case "attribute", "relationship":
           var info = UserInfo()
           var exprElement = child
-          exprElement.children = child.children.filter {
-            if case .element(let x) = $0, x.name == "userInfo" { return false }
-            return true
+          let hasUserInfo = child.children.contains {
+            if case .element(let x) = $0, x.name == "userInfo" { return true }
+            return false
+          }
+          if hasUserInfo {
+            exprElement.children = child.children.filter {
+              if case .element(let x) = $0, x.name == "userInfo" { return false }
+              return true
+            }
           }
           for x in child.elements(named: "userInfo") { info = userInfo(x) }
           allowAttributes(child, ["name"])
