@@ -147,6 +147,11 @@ public enum MappingReader {
     /// The text of an expression element with the position of each character.
     mutating func expression(_ e: XML.Element) -> ExpressionText {
       allowAttributes(e, [])
+      return expressionContent(e)
+    }
+
+    /// `expression(_:)` without the check of the element's attributes.
+    mutating func expressionContent(_ e: XML.Element) -> ExpressionText {
       for child in e.elements {
         error("map-unexpected-element", "<\(e.name)> holds an expression; it cannot contain <\(child.name)>", at: child.location)
       }
@@ -165,7 +170,8 @@ public enum MappingReader {
         name: located(e, "name"), type: located(e, "type"), source: located(e, "source"),
         destination: located(e, "destination"), policy: located(e, "policy"), location: e.location)
       var once: [String: SourceLocation] = [:]
-      for child in e.elements {
+      for node in e.children {
+        guard case .element(let child) = node else { continue }
         if ["userInfo", "sourceExpression", "filter", "forEach"].contains(child.name) {
           if once[child.name] != nil {
             error("map-duplicate-element", "<\(child.name)> appears twice in <entityMapping>", at: child.location)
@@ -194,11 +200,10 @@ public enum MappingReader {
           for x in child.elements(named: "userInfo") { info = userInfo(x) }
           allowAttributes(child, ["name"])
           guard let name = required(child, "name") else { continue }
-          var attrsFree = exprElement
-          attrsFree.attributes = []
-          let text = expression(attrsFree)
+          // Its attributes were checked above.
+          let text = expressionContent(exprElement)
           let property = PropertyElement(
-            name: name, expression: text.text.trimmedXMLSpace.isEmpty ? nil : text, userInfo: info, location: child.location)
+            name: name, expression: text.text.isXMLSpaceOnly ? nil : text, userInfo: info, location: child.location)
           if child.name == "attribute" { m.attributes.append(property) } else { m.relationships.append(property) }
         default:
           unknownElement(
