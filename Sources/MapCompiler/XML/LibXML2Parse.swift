@@ -377,15 +377,22 @@ private struct TreeBuilder {
     }
 
     var children: [XML.Node] = []
+    var count = 0
     var child = node.pointee.children
+    while let c = child {
+      count += 1
+      child = c.pointee.next
+    }
+    children.reserveCapacity(count)
+    child = node.pointee.children
     while let c = child {
       child = c.pointee.next
       let item = try self.node(c)
       // Adjacent text and CDATA become one text node.
-      if case .text(let next) = item, case .text(var previous)? = children.last {
+      if case .text(let next) = item, let last = children.indices.last, case .text(var previous) = children[last] {
         previous.positions.append(contentsOf: next.positions)
         previous.value = previous.positions.text
-        children[children.count - 1] = .text(previous)
+        children[last] = .text(previous)
       } else {
         children.append(item)
       }

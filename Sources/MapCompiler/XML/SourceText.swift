@@ -23,22 +23,25 @@ public struct SourceText: Sendable {
     var starts = [contentStart]
     var ascii: [Bool] = []
     var lineIsASCII = true
-    var i = contentStart
-    while i < bytes.count {
-      let b = bytes[i]
-      if b == 0x0A {
-        starts.append(i + 1)
-        ascii.append(lineIsASCII)
-        lineIsASCII = true
-      } else if b == 0x0D {
-        if i + 1 < bytes.count, bytes[i + 1] == 0x0A { i += 1 }
-        starts.append(i + 1)
-        ascii.append(lineIsASCII)
-        lineIsASCII = true
-      } else if b >= 0x80 {
-        lineIsASCII = false
+    let start = contentStart
+    bytes.withUnsafeBufferPointer { bytes in
+      var i = start
+      while i < bytes.count {
+        let b = bytes[i]
+        if b == 0x0A {
+          starts.append(i + 1)
+          ascii.append(lineIsASCII)
+          lineIsASCII = true
+        } else if b == 0x0D {
+          if i + 1 < bytes.count, bytes[i + 1] == 0x0A { i += 1 }
+          starts.append(i + 1)
+          ascii.append(lineIsASCII)
+          lineIsASCII = true
+        } else if b >= 0x80 {
+          lineIsASCII = false
+        }
+        i += 1
       }
-      i += 1
     }
     ascii.append(lineIsASCII)
     lineStarts = starts
