@@ -5,11 +5,16 @@ struct ExpressionLexer {
   private let scalars: [Unicode.Scalar]
   /// UTF-8 byte offset of each scalar, plus the total length at the end.
   private let offsets: [Int]
+  /// The text's UTF-8, for taking names and literals out of it in one step.
+  private let utf8: [UInt8]
   private var position = 0
 
   private init(_ text: String) {
+    utf8 = Array(text.utf8)
     var scalars: [Unicode.Scalar] = []
     var offsets: [Int] = []
+    scalars.reserveCapacity(utf8.count)
+    offsets.reserveCapacity(utf8.count + 1)
     var offset = 0
     for scalar in text.unicodeScalars {
       scalars.append(scalar)
@@ -65,13 +70,15 @@ struct ExpressionLexer {
     return "'\(Character(s))' (\(code))"
   }
 
+  /// The scalars `start..<end` as a string.
+  private func text(_ start: Int, _ end: Int) -> String {
+    String(decoding: utf8[offsets[start]..<offsets[end]], as: UTF8.self)
+  }
+
   private mutating func scanIdentifier() -> String {
-    var name = String.UnicodeScalarView()
-    while let s = peek(), ExpressionSyntax.isIdentifierContinue(s) {
-      name.append(s)
-      position += 1
-    }
-    return String(name)
+    let start = position
+    while let s = peek(), ExpressionSyntax.isIdentifierContinue(s) { position += 1 }
+    return text(start, position)
   }
 
   // MARK: - Tokens
@@ -205,6 +212,14 @@ struct ExpressionLexer {
     let start = position
     let quote = scalars[position]
     position += 1
+    // Without a backslash the value is the text between the quotes.
+    var end = position
+    while end < scalars.count, scalars[end] != quote, scalars[end] != "\\" { end += 1 }
+    if end < scalars.count, scalars[end] == quote {
+      let value = text(position, end)
+      position = end + 1
+      return ExpressionToken(kind: .string(value), span: span(from: start))
+    }
     var value = String.UnicodeScalarView()
     while true {
       guard let s = peek() else {
@@ -344,13 +359,12 @@ struct ExpressionLexer {
     }
     if let s = peek(), ExpressionSyntax.isIdentifierContinue(s) {
       while let s = peek(), ExpressionSyntax.isIdentifierContinue(s) { position += 1 }
-      let text = String(String.UnicodeScalarView(scalars[start..<position]))
+      let literal = text(start, position)
       throw ExpressionSyntaxError(
-        .badNumber, "invalid numeric literal '\(text)'", span: span(from: start))
+        .badNumber, "invalid numeric literal '\(literal)'", span: span(from: start))
     }
-    let text = String(String.UnicodeScalarView(scalars[start..<position]))
     return ExpressionToken(
-      kind: .number(NumberLiteral(text: text, form: form)), span: span(from: start))
+      kind: .number(NumberLiteral(text: text(start, position), form: form)), span: span(from: start))
   }
 
   private static func radix(of s: Unicode.Scalar) -> UInt64? {

@@ -128,7 +128,7 @@ extension MappingCompiler {
   /// Parses an expression, reporting a syntax error at its exact position.
   mutating func parse(_ text: ExpressionText) -> Expression? {
     let body = text.text
-    if body.trimmedXMLSpace.isEmpty {
+    if body.isXMLSpaceOnly {
       error("map-empty-expression", "the expression is empty", at: text.location)
       return nil
     }

@@ -4,7 +4,7 @@ import MapRuntime
 ///
 /// Every problem is reported, not just the first; a plan is returned only when there is no
 /// error. The rules are specified in `Specs/mapping-xml.md`.
-public struct MappingCompiler {
+public struct MappingCompiler: Sendable {
   /// Both models with their entity version hashes.
   public struct Models: Sendable {
     public var source: ObjectModel
@@ -31,7 +31,11 @@ public struct MappingCompiler {
   var predicates: [PrecompiledPredicate] = []
 
   public static func compile(_ document: MappingDocument, models: Models) -> Result {
-    var compiler = MappingCompiler(document: document, models: models)
+    // The two halves of the index are independent: built at the same time.
+    let (sourceIndex, destinationIndex) = Concurrently.both(
+      { ModelIndex.entries(of: models.source) }, { ModelIndex.entries(of: models.destination) })
+    var compiler = MappingCompiler(
+      document: document, models: models, index: ModelIndex(source: sourceIndex, destination: destinationIndex))
     let plan = compiler.run()
     let diagnostics = compiler.diagnostics.sortedByLocation()
     return Result(plan: diagnostics.hasErrors ? nil : plan, diagnostics: diagnostics)
@@ -41,6 +45,12 @@ public struct MappingCompiler {
     self.document = document
     self.models = models
     self.index = ModelIndex(source: models.source, destination: models.destination)
+  }
+
+  private init(document: MappingDocument, models: Models, index: ModelIndex) {
+    self.document = document
+    self.models = models
+    self.index = index
   }
 
   mutating func error(_ id: String, _ message: String, at location: SourceLocation, notes: [Diagnostic.Note] = []) {
@@ -54,9 +64,24 @@ public struct MappingCompiler {
   private mutating func run() -> MigrationPlan {
     let planName = document.name?.value ?? defaultPlanName()
     let infos = mappingInfos()
+    // Entity mappings are compiled independently of each other, a contiguous run of them per
+    // thread; the runs' results are joined in document order, so the outcome is the same as
+    // compiling them one after the other.
+    let elements = document.entityMappings
+    let base = MappingCompiler(document: document, models: models, index: index)
+    let runs = Concurrently.chunks(of: elements.count, minimumChunk: 16) { range in
+      var compiler = base
+      let mappings = elements[range].compactMap { compiler.compileEntityMapping($0, infos: infos) }
+      return (mappings, compiler.diagnostics, compiler.predicates)
+    }
     var mappings: [EntityMapping] = []
-    for element in document.entityMappings {
-      if let m = compileEntityMapping(element, infos: infos) { mappings.append(m) }
+    mappings.reserveCapacity(elements.count)
+    for (runMappings, runDiagnostics, runPredicates) in runs {
+      mappings += runMappings
+      diagnostics += runDiagnostics
+      for p in runPredicates where !predicates.contains(where: { $0.text == p.text }) {
+        predicates.append(p)
+      }
     }
     return MigrationPlan(
       name: planName, mappingPath: document.path, userInfo: document.userInfo,

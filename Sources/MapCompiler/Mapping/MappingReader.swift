@@ -82,8 +82,11 @@ public enum MappingReader {
       return nil
     }
 
-    mutating func allowAttributes(_ e: XML.Element, _ allowed: Set<String>) {
-      for a in e.attributes where !allowed.contains(a.name) && !a.name.hasPrefix("xmlns") {
+    mutating func allowAttributes(_ e: XML.Element, _ allowed: [String]) {
+      for i in e.attributes.indices {
+        let name = e.attributes[i].name
+        guard !allowed.contains(name), !name.hasPrefix("xmlns") else { continue }
+        let a = e.attributes[i]
         error(
           "map-unknown-xml-attribute",
           "<\(e.name)> has no attribute \(a.name)\(suggestion(a.name, allowed))", at: a.location)
@@ -144,6 +147,11 @@ public enum MappingReader {
     /// The text of an expression element with the position of each character.
     mutating func expression(_ e: XML.Element) -> ExpressionText {
       allowAttributes(e, [])
+      return expressionContent(e)
+    }
+
+    /// `expression(_:)` without the check of the element's attributes.
+    mutating func expressionContent(_ e: XML.Element) -> ExpressionText {
       for child in e.elements {
         error("map-unexpected-element", "<\(e.name)> holds an expression; it cannot contain <\(child.name)>", at: child.location)
       }
@@ -162,7 +170,8 @@ public enum MappingReader {
         name: located(e, "name"), type: located(e, "type"), source: located(e, "source"),
         destination: located(e, "destination"), policy: located(e, "policy"), location: e.location)
       var once: [String: SourceLocation] = [:]
-      for child in e.elements {
+      for node in e.children {
+        guard case .element(let child) = node else { continue }
         if ["userInfo", "sourceExpression", "filter", "forEach"].contains(child.name) {
           if once[child.name] != nil {
             error("map-duplicate-element", "<\(child.name)> appears twice in <entityMapping>", at: child.location)
@@ -178,18 +187,23 @@ public enum MappingReader {
         case "attribute", "relationship":
           var info = UserInfo()
           var exprElement = child
-          exprElement.children = child.children.filter {
-            if case .element(let x) = $0, x.name == "userInfo" { return false }
-            return true
+          let hasUserInfo = child.children.contains {
+            if case .element(let x) = $0, x.name == "userInfo" { return true }
+            return false
+          }
+          if hasUserInfo {
+            exprElement.children = child.children.filter {
+              if case .element(let x) = $0, x.name == "userInfo" { return false }
+              return true
+            }
           }
           for x in child.elements(named: "userInfo") { info = userInfo(x) }
           allowAttributes(child, ["name"])
           guard let name = required(child, "name") else { continue }
-          var attrsFree = exprElement
-          attrsFree.attributes = []
-          let text = expression(attrsFree)
+          // Its attributes were checked above.
+          let text = expressionContent(exprElement)
           let property = PropertyElement(
-            name: name, expression: text.text.trimmedXMLSpace.isEmpty ? nil : text, userInfo: info, location: child.location)
+            name: name, expression: text.text.isXMLSpaceOnly ? nil : text, userInfo: info, location: child.location)
           if child.name == "attribute" { m.attributes.append(property) } else { m.relationships.append(property) }
         default:
           unknownElement(

@@ -24,14 +24,17 @@ enum Suppressions {
       case .comment(let c) where c.value.contains(marker):
         pending.append(c)
       case .element(let child):
-        let scope = child.location.line...lastLine(child)
-        for c in pending { if let s = parse(c, scope: scope) { result.append(s) } }
-        pending = []
+        if !pending.isEmpty {
+          let scope = child.location.line...lastLine(child)
+          for c in pending { if let s = parse(c, scope: scope) { result.append(s) } }
+          pending = []
+        }
         walk(child, into: &result)
       default:
         break
       }
     }
+    guard !pending.isEmpty else { return }
     let scope = e.location.line...lastLine(e)
     for c in pending { if let s = parse(c, scope: scope) { result.append(s) } }
   }

@@ -124,6 +124,14 @@ struct ModelChecker {
   }
 
   private mutating func checkOwnPropertyNames(_ entity: EntityDescription, _ source: EntitySource) {
+    // Nothing to report when no name repeats (the usual case): no need to sort the elements.
+    var names: Set<String> = []
+    names.reserveCapacity(entity.attributes.count + entity.relationships.count + entity.fetchedProperties.count)
+    let repeats =
+      entity.attributes.contains { !names.insert($0.name).inserted }
+      || entity.relationships.contains { !names.insert($0.name).inserted }
+      || entity.fetchedProperties.contains { !names.insert($0.name).inserted }
+    guard repeats else { return }
     var named: [(String, XML.Element)] = Array(zip(entity.attributes.map(\.name), source.attributeElements))
     named += zip(entity.relationships.map(\.name), source.relationshipElements)
     named += zip(entity.fetchedProperties.map(\.name), source.fetchedPropertyElements)
@@ -228,6 +236,7 @@ struct ModelChecker {
   /// Uniqueness constraints and compound indexes must name properties of the entity.
   private mutating func checkPropertyLists(_ entity: EntityDescription, _ source: EntitySource) {
     guard !cyclic.contains(entity.name) else { return }
+    guard !entity.uniquenessConstraints.isEmpty || !entity.compoundIndexes.isEmpty else { return }
     let known = Set(
       model.allAttributes(of: entity).map(\.name) + model.allRelationships(of: entity).map(\.name))
     let lists: [(String, String, String, [[String]])] = [

@@ -134,7 +134,8 @@ struct ModelReader {
       userInfo: userInfo(element),
       location: element.location)
     var source = EntitySource(element: element)
-    for child in element.elements {
+    for node in element.children {
+      guard case .element(let child) = node else { continue }
       switch child.name {
       case "attribute":
         if let a = readAttribute(child) {

@@ -100,7 +100,10 @@ enum ModelValueParser {
   }
 
   static func boolean(_ text: String) -> Bool? {
-    switch text.trimmingXMLSpace.lowercased() {
+    // What Xcode writes, without trimming and lowercasing.
+    if text == "YES" { return true }
+    if text == "NO" { return false }
+    return switch text.trimmingXMLSpace.lowercased() {
     case "yes", "true", "1": true
     case "no", "false", "0": false
     default: nil

@@ -43,20 +43,22 @@ public enum VersionHasher {
     {
       bytes += hash(of: parent, in: model, memo: &memo)
     }
-    // Own and inherited properties, an own one hiding an ancestor's of the same name (as
-    // `ObjectModel.allAttributes(of:)`, without its sort: they are sorted by UTF-8 here).
-    var attributes: [String: AttributeDescription] = [:]
-    var relationships: [String: RelationshipDescription] = [:]
-    for e in ([entity] + model.ancestors(of: entity)).reversed() {
-      for a in e.attributes { attributes[a.name] = a }
-      for r in e.relationships { relationships[r.name] = r }
-    }
+    // Own and inherited properties, an own one hiding an ancestor's of the same name, and a
+    // later one of an entity hiding an earlier one (as `ObjectModel.allAttributes(of:)`, without
+    // its sort: they are sorted by UTF-8 here). Nearest entity first, each one's last first.
+    let lineage = entity.parentName == nil ? [] : model.ancestors(of: entity)
     var properties: [(name: String, hash: [UInt8])] = []
-    for a in attributes.values where !a.isTransient {
-      properties.append((a.name, attributeHash(a)))
+    var seen: Set<String> = []
+    for e in CollectionOfOne(entity) + lineage {
+      for a in e.attributes.reversed() where seen.insert(a.name).inserted && !a.isTransient {
+        properties.append((a.name, attributeHash(a)))
+      }
     }
-    for r in relationships.values where !r.isTransient {
-      properties.append((r.name, relationshipHash(r)))
+    seen.removeAll(keepingCapacity: true)
+    for e in CollectionOfOne(entity) + lineage {
+      for r in e.relationships.reversed() where seen.insert(r.name).inserted && !r.isTransient {
+        properties.append((r.name, relationshipHash(r)))
+      }
     }
     properties.sort { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
     for p in properties { bytes += p.hash }

@@ -55,7 +55,7 @@ public enum PlanWriter {
         e.predicate(p.predicate)
       }
     }
-    let strings = encoder.stringTable()
+    let strings = encoder.stringTablePayload()
 
     var body = BinaryWriter()
     let sections: [(PlanFormat.Section, [UInt8])] = [
@@ -76,10 +76,8 @@ public enum PlanWriter {
 /// `PlanWriter+Expression.swift`; `PlanDecoder` in MapRuntime mirrors each of them.
 struct PlanEncoder {
   var out = BinaryWriter()
-  /// Keyed by UTF-8 bytes, not by `String`: Swift's `==` equates canonically equivalent
-  /// strings ("é" and "e\u{301}"), which must stay distinct in a plan.
-  private var stringIndex: [[UInt8]: Int] = [:]
-  private var stringList: [[UInt8]] = []
+  /// Strings by UTF-8 bytes (see `PlanStringTable`).
+  private var stringTable = PlanStringTable()
 
   /// Runs `body` on a fresh buffer and returns what it wrote.
   mutating func section(_ body: (inout PlanEncoder) -> Void) -> [UInt8] {
@@ -89,23 +87,15 @@ struct PlanEncoder {
   }
 
   /// The string table section's payload: every string in order of first use.
-  func stringTable() -> [UInt8] {
+  func stringTablePayload() -> [UInt8] {
     var w = BinaryWriter()
-    w.writeCount(stringList.count)
-    for s in stringList { w.writeBytes(s) }
+    w.writeCount(stringTable.strings.count)
+    for s in stringTable.strings { w.writeBytes(s) }
     return w.bytes
   }
 
   mutating func string(_ s: String) {
-    let utf8 = Array(s.utf8)
-    if let index = stringIndex[utf8] {
-      out.writeCount(index)
-    } else {
-      let index = stringList.count
-      stringIndex[utf8] = index
-      stringList.append(utf8)
-      out.writeCount(index)
-    }
+    out.writeCount(stringTable.number(of: s))
   }
 
   mutating func optional<T>(_ value: T?, _ body: (inout PlanEncoder, T) -> Void) {

@@ -12,10 +12,27 @@ struct ModelIndex: Sendable {
     private var relationshipIndex: [String: Int] = [:]
 
     init(_ entity: EntityDescription, in model: ObjectModel) {
-      attributes = model.allAttributes(of: entity)
-      relationships = model.allRelationships(of: entity)
+      // An entity without a parent and without two properties of one name (the usual case):
+      // its own properties sorted by name, which is what `allAttributes(of:)` gives, with one
+      // copy of each instead of two.
+      if entity.parentName == nil, let a = Self.sortedIfUnique(entity.attributes),
+        let r = Self.sortedIfUnique(entity.relationships)
+      {
+        attributes = a
+        relationships = r
+      } else {
+        attributes = model.allAttributes(of: entity)
+        relationships = model.allRelationships(of: entity)
+      }
       for (i, a) in attributes.enumerated() { attributeIndex[a.name] = i }
       for (i, r) in relationships.enumerated() { relationshipIndex[r.name] = i }
+    }
+
+    /// The properties sorted by name, or nil when two have equal names.
+    private static func sortedIfUnique<P: NamedProperty>(_ properties: [P]) -> [P]? {
+      let sorted = properties.sorted { $0.name < $1.name }
+      for i in sorted.indices.dropFirst() where sorted[i - 1].name == sorted[i].name { return nil }
+      return sorted
     }
 
     func attribute(_ name: String) -> AttributeDescription? { attributeIndex[name].map { attributes[$0] } }
@@ -27,16 +44,32 @@ struct ModelIndex: Sendable {
   private let destination: [String: Properties]
 
   init(source: ObjectModel, destination: ObjectModel) {
-    func index(_ model: ObjectModel) -> [String: Properties] {
-      var result: [String: Properties] = [:]
-      for e in model.entities where result[e.name] == nil { result[e.name] = Properties(e, in: model) }
-      return result
-    }
-    self.source = index(source)
-    self.destination = index(destination)
+    self.init(source: Self.entries(of: source), destination: Self.entries(of: destination))
+  }
+
+  /// An index from the two halves `entries(of:)` built.
+  init(source: [String: Properties], destination: [String: Properties]) {
+    self.source = source
+    self.destination = destination
+  }
+
+  /// One side of the index: the properties of every entity of `model`, by entity name.
+  static func entries(of model: ObjectModel) -> [String: Properties] {
+    var result: [String: Properties] = [:]
+    result.reserveCapacity(model.entities.count)
+    for e in model.entities where result[e.name] == nil { result[e.name] = Properties(e, in: model) }
+    return result
   }
 
   func properties(_ side: StaticType.Side, _ entity: String) -> Properties? {
     side == .source ? source[entity] : destination[entity]
   }
 }
+
+/// A property with a name, for `ModelIndex.Properties`.
+protocol NamedProperty {
+  var name: String { get }
+}
+
+extension AttributeDescription: NamedProperty {}
+extension RelationshipDescription: NamedProperty {}

@@ -143,6 +143,8 @@ private struct TreeBuilder {
   let scanComplete: Bool
   var cursor = 0
   let decoder: RawDecoder
+  /// The line of the last position looked up: positions are looked up in file order.
+  var lineHint = 0
 
   init(source: SourceText, events: [RawScanner.Event], scanComplete: Bool) {
     self.source = source
@@ -199,13 +201,24 @@ private struct TreeBuilder {
     ])
   }
 
-  private func location(_ offset: Int) -> SourceLocation { source.location(ofByte: offset) }
+  private mutating func location(_ offset: Int) -> SourceLocation {
+    let (line, column) = lineColumn(offset)
+    return SourceLocation(file: source.path, line: line, column: column)
+  }
 
-  private func decode(_ start: Int, _ end: Int, _ mode: RawDecoder.Mode) throws(DiagnosticsError)
+  private mutating func lineColumn(_ offset: Int) -> (line: Int, column: Int) {
+    var hint = lineHint
+    let result = source.lineColumn(ofByte: offset, lineHint: &hint)
+    lineHint = hint
+    return result
+  }
+
+  private mutating func decode(_ start: Int, _ end: Int, _ mode: RawDecoder.Mode) throws(DiagnosticsError)
     -> TextPositionMap
   {
     do {
-      return try decoder.decode(from: start, to: end, mode: mode)
+      let (line, column) = lineColumn(start)
+      return try decoder.decode(from: start, to: end, mode: mode, line: line, column: column)
     } catch {
       switch error {
       case .undefinedEntity(let name, let offset):
@@ -244,23 +257,104 @@ private struct TreeBuilder {
     return local
   }
 
-  /// libxml2's value of each attribute (namespace declarations are not in this list).
-  private static func attributeValues(_ node: xmlNodePtr) -> [(name: String, value: String)] {
-    var result: [(String, String)] = []
+  /// Whether `chars` (NUL-terminated; nil for none) are the bytes of `utf8` from `offset` on;
+  /// if so, moves `offset` past them.
+  private static func match(
+    _ chars: UnsafePointer<xmlChar>?, in utf8: UnsafeBufferPointer<UInt8>, at offset: inout Int
+  ) -> Bool {
+    guard let chars else { return true }
+    let count = Int(xmlStrlen(chars))
+    guard count <= utf8.count - offset else { return false }
+    if count > 0, memcmp(utf8.baseAddress! + offset, chars, count) != 0 { return false }
+    offset += count
+    return true
+  }
+
+  /// Whether the NUL-terminated `chars` are exactly the UTF-8 of `text`.
+  private static func spell(_ text: String, _ chars: UnsafePointer<xmlChar>?) -> Bool {
+    var text = text
+    return text.withUTF8 { utf8 in
+      var offset = 0
+      return match(chars, in: utf8, at: &offset) && offset == utf8.count
+    }
+  }
+
+  /// Whether the values of the node list `parts` (an attribute's children), one after the
+  /// other, are exactly the UTF-8 of `text`.
+  private static func spell(_ text: String, parts: xmlNodePtr?) -> Bool {
+    var text = text
+    return text.withUTF8 { utf8 in
+      var offset = 0
+      var part = parts
+      while let p = part {
+        guard match(p.pointee.content, in: utf8, at: &offset) else { return false }
+        part = p.pointee.next
+      }
+      return offset == utf8.count
+    }
+  }
+
+  private static func isASCII(_ chars: UnsafePointer<xmlChar>?) -> Bool {
+    guard var c = chars else { return true }
+    while c.pointee != 0 {
+      if c.pointee >= 0x80 { return false }
+      c += 1
+    }
+    return true
+  }
+
+  /// The name of a libxml2 attribute as written (`prefix:local` when a prefix is used).
+  private static func attributeName(_ a: xmlAttrPtr) -> String {
+    let name = string(a.pointee.name)
+    if let ns = a.pointee.ns, let prefix = ns.pointee.prefix { return string(prefix) + ":" + name }
+    return name
+  }
+
+  /// Whether the libxml2 attribute is the one named `name` (equal as a `String`): its bytes
+  /// spell `name`, or, when either name is not ASCII, the two names are equal as strings.
+  private static func attribute(_ a: xmlAttrPtr, isNamed name: String, nameIsASCII: Bool) -> Bool {
+    let prefix = a.pointee.ns?.pointee.prefix
+    var name = name
+    let spelled = name.withUTF8 { utf8 in
+      var offset = 0
+      if prefix != nil {
+        guard match(prefix, in: utf8, at: &offset), offset < utf8.count,
+          utf8[offset] == UInt8(ascii: ":")
+        else { return false }
+        offset += 1
+      }
+      return match(a.pointee.name, in: utf8, at: &offset) && offset == utf8.count
+    }
+    if spelled { return true }
+    if nameIsASCII, isASCII(a.pointee.name), isASCII(prefix) { return false }
+    return attributeName(a) == name
+  }
+
+  /// Replaces `map` as `reconcile` does when libxml2's value of the attribute named `name`
+  /// (namespace declarations are not in libxml2's list) differs from its text.
+  private func reconcile(_ map: inout TextPositionMap, withAttributeOf node: xmlNodePtr, named name: String, start: Int) {
+    let nameIsASCII = name.utf8.allSatisfy { $0 < 0x80 }
     var attr = node.pointee.properties
     while let a = attr {
-      var name = string(a.pointee.name)
-      if let ns = a.pointee.ns, let prefix = ns.pointee.prefix { name = string(prefix) + ":" + name }
+      attr = a.pointee.next
+      guard Self.attribute(a, isNamed: name, nameIsASCII: nameIsASCII) else { continue }
+      // The usual case: libxml2's value is, byte for byte, the decoded text.
+      if Self.spell(map.text, parts: a.pointee.children) { return }
       var value = ""
       var part = a.pointee.children
       while let p = part {
-        value += string(p.pointee.content)
+        value += Self.string(p.pointee.content)
         part = p.pointee.next
       }
-      result.append((name, value))
-      attr = a.pointee.next
+      map = reconcile(map, with: value, start: start)
+      return
     }
-    return result
+  }
+
+  /// `reconcile` with libxml2's content of a text, CDATA or comment node.
+  private func reconcile(_ map: TextPositionMap, withContentOf node: xmlNodePtr, start: Int) -> TextPositionMap {
+    if Self.spell(map.text, node.pointee.content) { return map }
+    return reconcile(map, with: Self.string(node.pointee.content), start: start)
   }
 
   private mutating func element(_ node: xmlNodePtr) throws(DiagnosticsError) -> XML.Element {
@@ -268,30 +362,37 @@ private struct TreeBuilder {
     guard case .startTag(let offset, let rawName, let rawAttributes, let selfClosing)? = nextEvent(),
       rawName == name
     else { throw internalError("<\(name)>", near: node) }
+    let elementLocation = location(offset)
 
-    let libxmlValues = Self.attributeValues(node)
     var attributes: [XML.Attribute] = []
+    attributes.reserveCapacity(rawAttributes.count)
     for raw in rawAttributes {
+      let nameLocation = location(raw.nameOffset)
       var map = try decode(raw.valueStart, raw.valueEnd, .attributeValue)
-      if let known = libxmlValues.first(where: { $0.name == raw.name }) {
-        map = reconcile(map, with: known.value, start: raw.valueStart)
-      }
+      reconcile(&map, withAttributeOf: node, named: raw.name, start: raw.valueStart)
       attributes.append(
         XML.Attribute(
-          name: raw.name, value: map.text, location: location(raw.nameOffset),
+          name: raw.name, value: map.text, location: nameLocation,
           valueLocation: map.location(ofScalar: 0), valuePositions: map))
     }
 
     var children: [XML.Node] = []
+    var count = 0
     var child = node.pointee.children
+    while let c = child {
+      count += 1
+      child = c.pointee.next
+    }
+    children.reserveCapacity(count)
+    child = node.pointee.children
     while let c = child {
       child = c.pointee.next
       let item = try self.node(c)
       // Adjacent text and CDATA become one text node.
-      if case .text(let next) = item, case .text(var previous)? = children.last {
+      if case .text(let next) = item, let last = children.indices.last, case .text(var previous) = children[last] {
         previous.positions.append(contentsOf: next.positions)
         previous.value = previous.positions.text
-        children[children.count - 1] = .text(previous)
+        children[last] = .text(previous)
       } else {
         children.append(item)
       }
@@ -300,7 +401,7 @@ private struct TreeBuilder {
       guard case .endTag? = nextEvent() else { throw internalError("</\(name)>", near: node) }
     }
     return XML.Element(
-      name: name, attributes: attributes, children: children, location: location(offset))
+      name: name, attributes: attributes, children: children, location: elementLocation)
   }
 
   private mutating func node(_ node: xmlNodePtr) throws(DiagnosticsError) -> XML.Node {
@@ -311,23 +412,24 @@ private struct TreeBuilder {
       guard case .text(let start, let end)? = nextEvent() else {
         throw internalError("text", near: node)
       }
-      let map = reconcile(
-        try decode(start, end, .text), with: Self.string(node.pointee.content), start: start)
+      let decoded = try decode(start, end, .text)
+      let map = reconcile(decoded, withContentOf: node, start: start)
       return .text(XML.Text(value: map.text, positions: map))
     case XML_CDATA_SECTION_NODE:
       guard case .cdata(_, let start, let end)? = nextEvent() else {
         throw internalError("CDATA section", near: node)
       }
-      let map = reconcile(
-        try decode(start, end, .literal), with: Self.string(node.pointee.content), start: start)
+      let decoded = try decode(start, end, .literal)
+      let map = reconcile(decoded, withContentOf: node, start: start)
       return .text(XML.Text(value: map.text, positions: map))
     case XML_COMMENT_NODE:
       guard case .comment(let offset, let start, let end)? = nextEvent() else {
         throw internalError("comment", near: node)
       }
-      let map = reconcile(
-        try decode(start, end, .literal), with: Self.string(node.pointee.content), start: start)
-      return .comment(XML.Comment(value: map.text, location: location(offset), positions: map))
+      let commentLocation = location(offset)
+      let decoded = try decode(start, end, .literal)
+      let map = reconcile(decoded, withContentOf: node, start: start)
+      return .comment(XML.Comment(value: map.text, location: commentLocation, positions: map))
     case XML_PI_NODE:
       guard case .processingInstruction(let offset, _, _, _)? = nextEvent() else {
         throw internalError("processing instruction", near: node)

@@ -19,8 +19,16 @@ struct RawDecoder {
   let source: SourceText
 
   func decode(from start: Int, to end: Int, mode: Mode) throws(Failure) -> TextPositionMap {
+    let (line, column) = source.lineColumn(ofByte: start)
+    return try decode(from: start, to: end, mode: mode, line: line, column: column)
+  }
+
+  /// `decode(from:to:mode:)` when the caller knows the line and column of `start`.
+  func decode(from start: Int, to end: Int, mode: Mode, line: Int, column: Int) throws(Failure)
+    -> TextPositionMap
+  {
     let bytes = source.bytes
-    var (line, column) = source.lineColumn(ofByte: start)
+    var (line, column) = (line, column)
     var map = TextPositionMap(file: source.path, line: line, column: column)
     var i = start
     while i < end {

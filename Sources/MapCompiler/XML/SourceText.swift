@@ -23,22 +23,25 @@ public struct SourceText: Sendable {
     var starts = [contentStart]
     var ascii: [Bool] = []
     var lineIsASCII = true
-    var i = contentStart
-    while i < bytes.count {
-      let b = bytes[i]
-      if b == 0x0A {
-        starts.append(i + 1)
-        ascii.append(lineIsASCII)
-        lineIsASCII = true
-      } else if b == 0x0D {
-        if i + 1 < bytes.count, bytes[i + 1] == 0x0A { i += 1 }
-        starts.append(i + 1)
-        ascii.append(lineIsASCII)
-        lineIsASCII = true
-      } else if b >= 0x80 {
-        lineIsASCII = false
+    let start = contentStart
+    bytes.withUnsafeBufferPointer { bytes in
+      var i = start
+      while i < bytes.count {
+        let b = bytes[i]
+        if b == 0x0A {
+          starts.append(i + 1)
+          ascii.append(lineIsASCII)
+          lineIsASCII = true
+        } else if b == 0x0D {
+          if i + 1 < bytes.count, bytes[i + 1] == 0x0A { i += 1 }
+          starts.append(i + 1)
+          ascii.append(lineIsASCII)
+          lineIsASCII = true
+        } else if b >= 0x80 {
+          lineIsASCII = false
+        }
+        i += 1
       }
-      i += 1
     }
     ascii.append(lineIsASCII)
     lineStarts = starts
@@ -47,18 +50,39 @@ public struct SourceText: Sendable {
 
   /// The location of the character that contains byte `offset` (clamped to the file).
   public func location(ofByte offset: Int) -> SourceLocation {
+    var hint = 0
+    let (line, column) = lineColumn(ofByte: offset, lineHint: &hint)
+    return SourceLocation(file: path, line: line, column: column)
+  }
+
+  /// The (line, column) of byte `offset`, without the file name.
+  func lineColumn(ofByte offset: Int) -> (line: Int, column: Int) {
+    var hint = 0
+    return lineColumn(ofByte: offset, lineHint: &hint)
+  }
+
+  /// The (line, column) of byte `offset`. `lineHint` is the index of a line to look at first
+  /// (the line of the previous lookup, for lookups in file order); it is set to this offset's.
+  func lineColumn(ofByte offset: Int, lineHint: inout Int) -> (line: Int, column: Int) {
     let offset = max(contentStart, min(offset, bytes.count))
-    // Last line start <= offset.
-    var low = 0
-    var high = lineStarts.count
-    while low < high {
-      let mid = (low + high) / 2
-      if lineStarts[mid] <= offset { low = mid + 1 } else { high = mid }
+    // The last line that starts at or before `offset`: near the hint, else by bisection.
+    var index = lineHint
+    if index >= 0, index < lineStarts.count, lineStarts[index] <= offset {
+      var steps = 0
+      while index + 1 < lineStarts.count, lineStarts[index + 1] <= offset, steps < 4 {
+        index += 1
+        steps += 1
+      }
+      if index + 1 < lineStarts.count, lineStarts[index + 1] <= offset {
+        index = lineIndex(ofByte: offset)
+      }
+    } else {
+      index = lineIndex(ofByte: offset)
     }
-    let line = max(low, 1)
-    let start = lineStarts[line - 1]
-    if asciiLines[line - 1] {
-      return SourceLocation(file: path, line: line, column: offset - start + 1)
+    lineHint = index
+    let start = lineStarts[index]
+    if asciiLines[index] {
+      return (index + 1, offset - start + 1)
     }
     // The number of characters that start in [start, offset], plus one at the end of file.
     var column = 0
@@ -68,13 +92,18 @@ public struct SourceText: Sendable {
       i += 1
     }
     if offset >= bytes.count { column += 1 }
-    return SourceLocation(file: path, line: line, column: column)
+    return (index + 1, column)
   }
 
-  /// The (line, column) of byte `offset`, without the file name.
-  func lineColumn(ofByte offset: Int) -> (line: Int, column: Int) {
-    let l = location(ofByte: offset)
-    return (l.line, l.column)
+  /// Index of the last line that starts at or before `offset` (which is within the content).
+  private func lineIndex(ofByte offset: Int) -> Int {
+    var low = 0
+    var high = lineStarts.count
+    while low < high {
+      let mid = (low + high) / 2
+      if lineStarts[mid] <= offset { low = mid + 1 } else { high = mid }
+    }
+    return max(low, 1) - 1
   }
 
   /// The location just after the last byte.

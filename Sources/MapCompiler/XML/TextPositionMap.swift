@@ -17,8 +17,40 @@ public struct TextPositionMap: Sendable, Hashable {
     public var isLiteral: Bool
   }
 
+  /// The segments, the first two stored inline: most texts are one run, or two (a line break
+  /// and the indentation after it), and then the map allocates nothing for its segments.
+  struct SegmentList: Sendable, Hashable {
+    private var first: Segment?
+    private var second: Segment?
+    private var rest: [Segment] = []
+
+    var count: Int { first == nil ? 0 : second == nil ? 1 : 2 + rest.count }
+    var last: Segment? { rest.last ?? second ?? first }
+    subscript(i: Int) -> Segment {
+      switch i {
+      case 0: first!
+      case 1: second!
+      default: rest[i - 2]
+      }
+    }
+
+    mutating func append(_ segment: Segment) {
+      if first == nil {
+        first = segment
+      } else if second == nil {
+        second = segment
+      } else {
+        rest.append(segment)
+      }
+    }
+
+    var array: [Segment] { (0..<count).map { self[$0] } }
+  }
+
   public private(set) var file: String
-  public private(set) var segments: [Segment] = []
+  private var runs = SegmentList()
+  /// The runs of characters, in order.
+  public var segments: [Segment] { runs.array }
   /// The decoded text the map describes.
   public private(set) var text: String = ""
   public private(set) var scalarCount = 0
@@ -37,12 +69,12 @@ public struct TextPositionMap: Sendable, Hashable {
   /// Adds one character written at `line`:`column`. `literal` is false for a character
   /// produced by a reference.
   public mutating func append(_ scalar: Unicode.Scalar, line: Int, column: Int, literal: Bool) {
-    if literal, let last = segments.last, last.isLiteral, last.line == line,
+    if literal, let last = runs.last, last.isLiteral, last.line == line,
       last.column + (scalarCount - last.scalarOffset) == column
     {
       // Continues the current literal run.
     } else {
-      segments.append(
+      runs.append(
         Segment(
           scalarOffset: scalarCount, utf8Offset: utf8Count, line: line, column: column,
           isLiteral: literal))
@@ -55,12 +87,24 @@ public struct TextPositionMap: Sendable, Hashable {
   /// Adds characters written literally from `line`:`column` on, all ASCII (no line break):
   /// the same as appending them one by one, in one step.
   mutating func appendASCII(_ run: ArraySlice<UInt8>, line: Int, column: Int) {
-    guard let first = run.first else { return }
-    append(Unicode.Scalar(first), line: line, column: column, literal: true)
-    let rest = run.dropFirst()
-    text += String(decoding: rest, as: UTF8.self)
-    scalarCount += rest.count
-    utf8Count += rest.count
+    guard !run.isEmpty else { return }
+    if let last = runs.last, last.isLiteral, last.line == line,
+      last.column + (scalarCount - last.scalarOffset) == column
+    {
+      // Continues the current literal run.
+    } else {
+      runs.append(
+        Segment(
+          scalarOffset: scalarCount, utf8Offset: utf8Count, line: line, column: column,
+          isLiteral: true))
+    }
+    if text.isEmpty {
+      text = String(decoding: run, as: UTF8.self)
+    } else {
+      text += String(decoding: run, as: UTF8.self)
+    }
+    scalarCount += run.count
+    utf8Count += run.count
   }
 
   /// Sets where the text ends in the file (the position just after it).
@@ -71,11 +115,11 @@ public struct TextPositionMap: Sendable, Hashable {
 
   /// Appends another map (for merging adjacent text and CDATA); the end becomes `other`'s end.
   public mutating func append(contentsOf other: TextPositionMap) {
-    for s in other.segments {
-      var shifted = s
+    for i in 0..<other.runs.count {
+      var shifted = other.runs[i]
       shifted.scalarOffset += scalarCount
       shifted.utf8Offset += utf8Count
-      segments.append(shifted)
+      runs.append(shifted)
     }
     text += other.text
     scalarCount += other.scalarCount
@@ -90,7 +134,7 @@ public struct TextPositionMap: Sendable, Hashable {
     guard index < scalarCount, let i = segmentIndex(where: { $0.scalarOffset <= index }) else {
       return SourceLocation(file: file, line: endLine, column: endColumn)
     }
-    let s = segments[i]
+    let s = runs[i]
     let delta = s.isLiteral ? index - s.scalarOffset : 0
     return SourceLocation(file: file, line: s.line, column: s.column + delta)
   }
@@ -102,7 +146,7 @@ public struct TextPositionMap: Sendable, Hashable {
     guard offset < utf8Count, let i = segmentIndex(where: { $0.utf8Offset <= offset }) else {
       return SourceLocation(file: file, line: endLine, column: endColumn)
     }
-    let s = segments[i]
+    let s = runs[i]
     guard s.isLiteral else { return SourceLocation(file: file, line: s.line, column: s.column) }
     // Characters that start after the segment's first one, up to and including `offset`.
     let delta = text.utf8.dropFirst(s.utf8Offset + 1).prefix(offset - s.utf8Offset)
@@ -113,10 +157,10 @@ public struct TextPositionMap: Sendable, Hashable {
   /// The last segment satisfying `predicate` (segments are sorted by offset).
   private func segmentIndex(where predicate: (Segment) -> Bool) -> Int? {
     var low = 0
-    var high = segments.count
+    var high = runs.count
     while low < high {
       let mid = (low + high) / 2
-      if predicate(segments[mid]) { low = mid + 1 } else { high = mid }
+      if predicate(runs[mid]) { low = mid + 1 } else { high = mid }
     }
     return low == 0 ? nil : low - 1
   }

@@ -53,14 +53,22 @@ public enum XML {
 
     /// The attribute with this name, if present.
     public func attribute(_ name: String) -> Attribute? {
-      // Comparing UTF-8 lengths first skips most full string comparisons.
-      let length = name.utf8.count
-      return attributes.first { $0.name.utf8.count == length && $0.name == name }
+      attributeIndex(name).map { attributes[$0] }
     }
 
     /// The value of the attribute with this name, if present.
     public subscript(attribute name: String) -> String? {
-      attribute(name)?.value
+      // Only the value is copied, not the whole attribute with its position map.
+      attributeIndex(name).map { attributes[$0].value }
+    }
+
+    private func attributeIndex(_ name: String) -> Int? {
+      // Comparing UTF-8 lengths first skips most full string comparisons.
+      let length = name.utf8.count
+      for i in attributes.indices where attributes[i].name.utf8.count == length && attributes[i].name == name {
+        return i
+      }
+      return nil
     }
 
     /// Child elements, in document order.
@@ -70,12 +78,16 @@ public enum XML {
 
     /// Child elements with this name, in document order.
     public func elements(named name: String) -> [Element] {
-      elements.filter { $0.name == name }
+      // Only the matching elements are copied.
+      children.compactMap { if case .element(let e) = $0, e.name == name { e } else { nil } }
     }
 
     /// The first child element with this name.
     public func firstElement(named name: String) -> Element? {
-      elements.first { $0.name == name }
+      for child in children {
+        if case .element(let e) = child, e.name == name { return e }
+      }
+      return nil
     }
 
     /// The element's character data (text and CDATA children, not descendants), concatenated.
