@@ -33,7 +33,7 @@ struct LintContext {
     for e in document.entityMappings {
       let name = e.name?.value ?? MappingCompiler.defaultName(e)
       let duplicate = !seen.insert(name).inserted
-      var compiler = MappingCompiler(document: document, models: models)
+      var compiler = MappingCompiler(document: document, models: models, index: index)
       let compiled = duplicate ? nil : compiler.compileEntityMapping(e, infos: infos)
       var itemType: Typed?
       if let text = e.forEach, let info = infos[name],

@@ -47,7 +47,7 @@ public struct MappingCompiler: Sendable {
     self.index = ModelIndex(source: models.source, destination: models.destination)
   }
 
-  private init(document: MappingDocument, models: Models, index: ModelIndex) {
+  init(document: MappingDocument, models: Models, index: ModelIndex) {
     self.document = document
     self.models = models
     self.index = index
