@@ -3,8 +3,9 @@
 public final class ObjectGraph: @unchecked Sendable {
   public let layout: StoreLayout
   public let tables: [EntityTable]
-  /// The input bytes that string slices refer to (source stores); nil for a store built in memory.
-  public let input: InputBytes?
+  /// The bytes that string slices refer to (source stores); nil for a store built in memory.
+  /// After reading, these are the strings moved out of the input (see `StringCompaction`).
+  public private(set) var input: InputBytes?
 
   /// True for the store being migrated (objects are `.sourceObject`), false for the one built.
   public let isSource: Bool
@@ -15,6 +16,9 @@ public final class ObjectGraph: @unchecked Sendable {
     self.isSource = isSource
     self.tables = layout.entities.map { EntityTable(layout: $0, isSource: isSource) }
   }
+
+  /// Points slices at other bytes; only before the graph is shared.
+  func replaceInput(_ bytes: InputBytes) { input = bytes }
 
   @inline(__always) public func table(_ ref: ObjectRef) -> EntityTable { tables[Int(ref.entity)] }
 

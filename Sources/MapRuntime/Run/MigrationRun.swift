@@ -51,17 +51,25 @@ public enum MigrationRun {
     public var writtenTo: String?
   }
 
-  public static func run(plan: MigrationPlan, storePath: String, options: Options) throws(MigrationFailure) -> Summary {
-    let clock = ContinuousClock()
-    let start = clock.now
+  /// Reads and checks the store. The file's bytes are freed on return: the graph keeps only
+  /// the strings it needs (see `StringCompaction`).
+  static func readStore(_ storePath: String, plan: MigrationPlan, maxErrors: Int) throws(MigrationFailure)
+    -> (ObjectGraph, StoreMetadata)
+  {
     let input: InputBytes
     do {
       input = try InputBytes(contentsOf: storePath)
     } catch {
       throw MigrationFailure([MigrationError(error.code.rawValue, error.description, file: storePath)])
     }
+    return try StoreReader.read(input, layout: StoreLayout(model: plan.sourceModel), maxErrors: maxErrors)
+  }
+
+  public static func run(plan: MigrationPlan, storePath: String, options: Options) throws(MigrationFailure) -> Summary {
+    let clock = ContinuousClock()
+    let start = clock.now
     let phases = PhaseTimer(enabled: options.reportPhases)
-    let (graph, metadata) = try StoreReader.read(input, layout: StoreLayout(model: plan.sourceModel), maxErrors: options.maxErrors)
+    let (graph, metadata) = try readStore(storePath, plan: plan, maxErrors: options.maxErrors)
     let differing = metadata.entitiesWithDifferentHashes(plan.sourceEntityHashes)
     if !differing.isEmpty {
       throw MigrationFailure([
@@ -89,7 +97,7 @@ public enum MigrationRun {
     let writerMetadata = StoreWriter.Metadata(
       modelVersionIdentifiers: plan.destinationModel.versionIdentifiers,
       entityHashes: plan.destinationEntityHashes, extra: metadata.extra)
-    var writer = StoreWriter(graph: manager.destination, input: input)
+    var writer = StoreWriter(graph: manager.destination, input: graph.input)
     do {
       if let target {
         let file = try AtomicFileWriter(target: target)

@@ -92,6 +92,14 @@ public final class InputBytes: @unchecked Sendable {
     (typed + i).initialize(repeating: 0, count: InputBytes.paddingCount)
   }
 
+  /// Takes over a buffer allocated with `UnsafeMutableRawPointer.allocate` that holds `count`
+  /// bytes followed by `paddingCount` zero bytes.
+  init(adopting storage: UnsafeMutableRawPointer, count: Int, path: String) {
+    self.path = path
+    self.count = count
+    self.storage = storage
+  }
+
   deinit { storage.deallocate() }
 
   /// Calls `body` with the contents (without the padding). The pointer must not escape `body`.

@@ -34,6 +34,9 @@ public struct StoreReader {
       try reader.readDocument()
       reader.graph.finalize()
       reader.resolveReferences()
+      if reader.errors.isEmpty {
+        reader.metadata.extra = StringCompaction.compact(reader.graph, extra: reader.metadata.extra)
+      }
     } catch let e as JSONSyntaxError {
       reader.errors.append(reader.error(e.code.rawValue, e.message, at: e.byteOffset))
     } catch {

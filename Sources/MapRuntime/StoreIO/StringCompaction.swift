@@ -1,0 +1,276 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Moves the bytes a source graph still needs (ids, strings, Transformable values) out of the
+/// input into a buffer of their own, so the input, which is mostly keys, ids of relationships,
+/// punctuation and indentation, can be freed right after reading.
+///
+/// - Transformable values are copied without the whitespace between tokens (the writer
+///   re-indents them anyway).
+/// - Equal values are stored once, per column, while that pays: a column whose first
+///   `probeCount` values repeat less than one time in four stops looking (ids, free text).
+struct StringCompaction {
+  static let probeCount = 4096
+
+  private var heap: UnsafeMutableRawPointer
+  private var capacity: Int
+  private(set) var count = 0
+  private let input: UnsafeRawPointer
+
+  /// Starts a buffer big enough for every slice of `graph` (pages never written cost no memory).
+  init(input: InputBytes, capacity: Int) {
+    self.input = input.unsafeBytes.baseAddress!
+    self.capacity = capacity
+    heap = UnsafeMutableRawPointer.allocate(byteCount: capacity + InputBytes.paddingCount, alignment: 16)
+  }
+
+  /// Rewrites every slice of `graph` and of `extra`, and swaps the graph's input for the new
+  /// buffer. Returns the rewritten `extra`.
+  static func compact(
+    _ graph: ObjectGraph, extra: [(key: String, json: ByteSlice)]
+  ) -> [(key: String, json: ByteSlice)] {
+    guard let input = graph.input else { return extra }
+    var total = extra.reduce(0) { $0 + Int($1.json.count) }
+    for t in graph.tables {
+      if let ids = t.ids { total += ids.sliceBytes() }
+      for c in t.columns {
+        if let text = c as? TextColumn {
+          total += text.sliceBytes()
+        } else if let values = c as? ValueColumn {
+          total += values.sliceBytes()
+        }
+      }
+    }
+    var compaction = StringCompaction(input: input, capacity: total)
+    var interner = Interner()
+    for t in graph.tables {
+      if let ids = t.ids { compaction.move(ids, &interner) }
+      for c in t.columns {
+        if let text = c as? TextColumn {
+          compaction.move(text, &interner)
+        } else if let values = c as? ValueColumn {
+          compaction.move(values, &interner)
+        }
+      }
+    }
+    let moved = extra.map { (key: $0.key, json: compaction.copyJSON($0.json)) }
+    withExtendedLifetime(input) {
+      graph.replaceInput(compaction.finish(path: input.path))
+    }
+    return moved
+  }
+
+  /// The new input; `self` must not be used afterwards.
+  func finish(path: String) -> InputBytes {
+    (heap + count).initializeMemory(as: UInt8.self, repeating: 0, count: InputBytes.paddingCount)
+    return InputBytes(adopting: heap, count: count, path: path)
+  }
+
+  // MARK: - Columns
+
+  private mutating func move(_ column: TextColumn, _ interner: inout Interner) {
+    interner.startColumn()
+    column.values.withUnsafeMutableBufferPointer { values in
+      for i in values.indices {
+        let v = values[i]
+        guard v & 1 == 1 else { continue }
+        values[i] = TextColumn.packSlice(moveString(TextColumn.slice(v), &interner))
+      }
+    }
+  }
+
+  private mutating func move(_ column: ValueColumn, _ interner: inout Interner) {
+    interner.startColumn()
+    for i in column.values.indices {
+      switch column.values[i] {
+      case .json(let s):
+        column.values[i] = .json(moveJSON(s, &interner))
+      case .string(.slice(let s)):
+        column.values[i] = .string(.slice(moveString(s, &interner)))
+      default:
+        break
+      }
+    }
+  }
+
+  // MARK: - Bytes
+
+  private mutating func moveString(_ s: ByteSlice, _ interner: inout Interner) -> ByteSlice {
+    let n = Int(s.count)
+    if let found = interner.find(input + s.start, n, heap) {
+      return ByteSlice(start: found, count: n, hasEscapes: s.hasEscapes)
+    }
+    let start = count
+    (heap + start).copyMemory(from: input + s.start, byteCount: n)
+    count += n
+    interner.add(heap, start, n)
+    return ByteSlice(start: start, count: n, hasEscapes: s.hasEscapes)
+  }
+
+  private mutating func moveJSON(_ s: ByteSlice, _ interner: inout Interner) -> ByteSlice {
+    let start = count
+    let n = Self.copyWithoutSpace(from: input + s.start, count: Int(s.count), to: heap + start)
+    if let found = interner.find(UnsafeRawPointer(heap + start), n, heap) {
+      return ByteSlice(start: found, count: n, hasEscapes: s.hasEscapes)
+    }
+    count += n
+    interner.add(heap, start, n)
+    return ByteSlice(start: start, count: n, hasEscapes: s.hasEscapes)
+  }
+
+  mutating func copyJSON(_ s: ByteSlice) -> ByteSlice {
+    let start = count
+    count += Self.copyWithoutSpace(from: input + s.start, count: Int(s.count), to: heap + start)
+    return ByteSlice(start: start, count: count - start, hasEscapes: s.hasEscapes)
+  }
+
+  /// Copies valid JSON text, leaving out whitespace outside strings; returns the bytes written.
+  static func copyWithoutSpace(from p: UnsafeRawPointer, count n: Int, to out: UnsafeMutableRawPointer) -> Int {
+    let src = p.assumingMemoryBound(to: UInt8.self)
+    let dst = out.assumingMemoryBound(to: UInt8.self)
+    var i = 0
+    var o = 0
+    var inString = false
+    while i < n {
+      let c = src[i]
+      if inString {
+        dst[o] = c
+        o += 1
+        if c == UInt8(ascii: "\\") {
+          dst[o] = src[i + 1]
+          o += 1
+          i += 2
+          continue
+        }
+        if c == UInt8(ascii: "\"") { inString = false }
+      } else if c == UInt8(ascii: "\"") {
+        inString = true
+        dst[o] = c
+        o += 1
+      } else if c != 0x20 && c != 0x0A && c != 0x0D && c != 0x09 {
+        dst[o] = c
+        o += 1
+      }
+      i += 1
+    }
+    return o
+  }
+}
+
+/// Finds byte strings already copied into the compaction buffer: an open-addressing table of
+/// (hash, start, length). Looking is switched off per column when it rarely finds anything.
+private struct Interner {
+  private var hashes: [UInt64] = Array(repeating: 0, count: 1024)
+  private var starts: [Int] = Array(repeating: 0, count: 1024)
+  private var lengths: [Int32] = Array(repeating: 0, count: 1024)
+  private var used = 0
+  private var seen = 0
+  private var hits = 0
+  private var active = true
+  private var pendingHash: UInt64 = 0
+
+  mutating func startColumn() {
+    seen = 0
+    hits = 0
+    active = true
+  }
+
+  /// The start of an equal string already in `heap`, if any. Remembers the hash for `add`.
+  mutating func find(_ p: UnsafeRawPointer, _ n: Int, _ heap: UnsafeMutableRawPointer) -> Int? {
+    guard active else { return nil }
+    seen += 1
+    if seen == StringCompaction.probeCount && hits * 4 < seen { active = false }
+    let h = Self.hash(p, n)
+    pendingHash = h
+    let mask = hashes.count - 1
+    var i = Int(truncatingIfNeeded: h) & mask
+    while hashes[i] != 0 {
+      if hashes[i] == h && Int(lengths[i]) == n && memcmp(heap + starts[i], p, n) == 0 {
+        hits += 1
+        return starts[i]
+      }
+      i = (i + 1) & mask
+    }
+    return nil
+  }
+
+  /// Records the string just copied to `heap[start..<start+n]` (after a failed `find`).
+  mutating func add(_ heap: UnsafeMutableRawPointer, _ start: Int, _ n: Int) {
+    guard active, n < Int(Int32.max) else { return }
+    if (used + 1) * 2 > hashes.count { grow() }
+    let mask = hashes.count - 1
+    var i = Int(truncatingIfNeeded: pendingHash) & mask
+    while hashes[i] != 0 { i = (i + 1) & mask }
+    hashes[i] = pendingHash
+    starts[i] = start
+    lengths[i] = Int32(n)
+    used += 1
+  }
+
+  private mutating func grow() {
+    let (h, s, l) = (hashes, starts, lengths)
+    let size = h.count * 2
+    hashes = Array(repeating: 0, count: size)
+    starts = Array(repeating: 0, count: size)
+    lengths = Array(repeating: 0, count: size)
+    let mask = size - 1
+    for k in h.indices where h[k] != 0 {
+      var i = Int(truncatingIfNeeded: h[k]) & mask
+      while hashes[i] != 0 { i = (i + 1) & mask }
+      hashes[i] = h[k]
+      starts[i] = s[k]
+      lengths[i] = l[k]
+    }
+  }
+
+  /// A 64-bit hash of the bytes, never 0 (0 marks an empty slot).
+  static func hash(_ p: UnsafeRawPointer, _ n: Int) -> UInt64 {
+    var h: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(n)
+    var i = 0
+    while i + 8 <= n {
+      h = (h ^ p.loadUnaligned(fromByteOffset: i, as: UInt64.self)) &* 0xFF51_AFD7_ED55_8CCD
+      h ^= h >> 32
+      i += 8
+    }
+    while i < n {
+      h = (h ^ UInt64(p.load(fromByteOffset: i, as: UInt8.self))) &* 0x1000_0000_01B3
+      i += 1
+    }
+    h ^= h >> 29
+    return h == 0 ? 1 : h
+  }
+}
+
+extension TextColumn {
+  /// Bytes of the slices this column holds (native strings not counted).
+  func sliceBytes() -> Int {
+    var n = 0
+    for v in values where v & 1 == 1 { n += Int((v >> 2) & 0xFF_FFFF) }
+    return n
+  }
+
+  @inline(__always) static func slice(_ v: UInt64) -> ByteSlice {
+    ByteSlice(start: Int(v >> 26), count: Int((v >> 2) & 0xFF_FFFF), hasEscapes: v & 2 != 0)
+  }
+
+  @inline(__always) static func packSlice(_ s: ByteSlice) -> UInt64 {
+    UInt64(s.start) << 26 | UInt64(s.count) << 2 | (s.hasEscapes ? 2 : 0) | 1
+  }
+}
+
+extension ValueColumn {
+  /// Bytes of the slices this column holds.
+  func sliceBytes() -> Int {
+    var n = 0
+    for v in values {
+      switch v {
+      case .json(let s), .string(.slice(let s)): n += Int(s.count)
+      default: break
+      }
+    }
+    return n
+  }
+}
