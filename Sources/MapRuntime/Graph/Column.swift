@@ -299,8 +299,16 @@ final class ToOneColumn: Column, @unchecked Sendable {
   }
 }
 
+/// To-many relationships. Members of all rows share one pool: a row's members are a segment
+/// (start, count, capacity) of it, so a million small relationships cost no allocation each.
+/// Members added to a row in one go (see `reserve(_:extra:)`) fill an exact segment; a row
+/// that outgrows its segment moves to the end of the pool with twice the room (the old
+/// segment is left unused).
 final class ToManyColumn: Column, @unchecked Sendable {
-  @exclusivity(unchecked) var values: [[UInt64]] = []
+  @exclusivity(unchecked) var pool: [UInt64] = []
+  @exclusivity(unchecked) var start: [Int] = []
+  @exclusivity(unchecked) var counts: [UInt32] = []
+  @exclusivity(unchecked) var capacities: [UInt32] = []
   let isSource: Bool
   /// Membership sets for large relationships, so adding stays O(1).
   @exclusivity(unchecked) var large: [Int: Set<UInt64>] = [:]
@@ -308,9 +316,17 @@ final class ToManyColumn: Column, @unchecked Sendable {
   init(isSource: Bool) { self.isSource = isSource }
 
   override func pad(to n: Int) {
-    if n > values.count { values.append(contentsOf: repeatElement([], count: n - values.count)) }
+    guard n > start.count else { return }
+    let k = n - start.count
+    start.append(contentsOf: repeatElement(0, count: k))
+    counts.append(contentsOf: repeatElement(0, count: k))
+    capacities.append(contentsOf: repeatElement(0, count: k))
   }
-  override func reserve(_ n: Int) { values.reserveCapacity(n) }
+  override func reserve(_ n: Int) {
+    start.reserveCapacity(n)
+    counts.reserveCapacity(n)
+    capacities.reserveCapacity(n)
+  }
   override func read(_ row: Int) -> Value {
     let side = isSource
     return .array(members(row).map { side ? .sourceObject(ObjectRef(packed: $0)) : .destinationObject(ObjectRef(packed: $0)) })
@@ -318,51 +334,89 @@ final class ToManyColumn: Column, @unchecked Sendable {
   override func isNull(_ row: Int) -> Bool { false }
   override func writeCell(_ row: Int, to out: inout JSONOutput, _ w: CellWriting) throws(StoreWriteError) {
     out.beginArray()
-    for p in values[row] { w.writeID(ObjectRef(packed: p), to: &out) }
+    let s = start[row]
+    for k in s..<(s + Int(counts[row])) { w.writeID(ObjectRef(packed: pool[k]), to: &out) }
     out.endArray()
   }
-  @inline(__always) func members(_ row: Int) -> [UInt64] { row < values.count ? values[row] : [] }
 
-  func contains(_ row: Int, _ ref: ObjectRef) -> Bool {
-    let p = ref.packed
-    let members = self.members(row)
-    if members.count > ToManyColumn.linearLimit, let set = large[row] { return set.contains(p) }
-    return members.contains(p)
+  /// Number of members of `row`.
+  @inline(__always) func count(_ row: Int) -> Int { row < counts.count ? Int(counts[row]) : 0 }
+
+  /// The members of `row`, in order.
+  func members(_ row: Int) -> [UInt64] {
+    let n = count(row)
+    guard n > 0 else { return [] }
+    let s = start[row]
+    return Array(pool[s..<(s + n)])
   }
+
+  /// Whether `row` holds `p`; searched linearly (small rows) or in the row's set.
+  private func has(_ row: Int, _ p: UInt64) -> Bool {
+    let n = count(row)
+    if n > ToManyColumn.linearLimit, let set = large[row] { return set.contains(p) }
+    let s = n > 0 ? start[row] : 0
+    for k in s..<(s + n) where pool[k] == p { return true }
+    return false
+  }
+
+  func contains(_ row: Int, _ ref: ObjectRef) -> Bool { has(row, ref.packed) }
 
   /// Appends unless present; returns whether it was added. Small relationships are searched
   /// linearly; past `linearLimit` members a set keeps adding O(1).
   @discardableResult
   func add(_ row: Int, _ ref: ObjectRef) -> Bool {
-    if row == values.count { values.append([]) } else if row > values.count { pad(to: row + 1) }
+    if row >= start.count { pad(to: row + 1) }
     let p = ref.packed
-    let n = values[row].count
+    let n = Int(counts[row])
     if n < ToManyColumn.linearLimit {
-      if values[row].contains(p) { return false }
+      if has(row, p) { return false }
     } else if large[row] != nil {
       guard large[row]!.insert(p).inserted else { return false }
     } else {
-      if values[row].contains(p) { return false }
-      var set = Set(values[row])
+      if has(row, p) { return false }
+      var set = Set(members(row))
       set.insert(p)
       large[row] = set
     }
-    values[row].append(p)
+    if n == Int(capacities[row]) { grow(row, to: max(1, n * 2)) }
+    pool[start[row] + n] = p
+    counts[row] = UInt32(n + 1)
     return true
+  }
+
+  /// Gives `row` room for `capacity` members: in place when its segment ends the pool, else in
+  /// a new segment at the end.
+  private func grow(_ row: Int, to capacity: Int) {
+    let s = start[row]
+    let old = Int(capacities[row])
+    if old > 0 && s + old == pool.count {
+      pool.append(contentsOf: repeatElement(0, count: capacity - old))
+    } else {
+      let n = Int(counts[row])
+      let newStart = pool.count
+      pool.append(contentsOf: repeatElement(0, count: capacity))
+      for k in 0..<n { pool[newStart + k] = pool[s + k] }
+      start[row] = newStart
+    }
+    capacities[row] = UInt32(capacity)
   }
 
   /// Makes room for `extra` more members of `row`.
   func reserve(_ row: Int, extra: Int) {
-    if row == values.count { values.append([]) } else if row > values.count { pad(to: row + 1) }
-    values[row].reserveCapacity(values[row].count + extra)
+    if row >= start.count { pad(to: row + 1) }
+    let wanted = Int(counts[row]) + extra
+    if wanted > Int(capacities[row]) { grow(row, to: wanted) }
   }
 
   @discardableResult
   func remove(_ row: Int, _ ref: ObjectRef) -> Bool {
-    guard row < values.count else { return false }
+    let n = count(row)
+    guard n > 0 else { return false }
     let p = ref.packed
-    guard let i = values[row].firstIndex(of: p) else { return false }
-    values[row].remove(at: i)
+    let s = start[row]
+    guard let i = (s..<(s + n)).first(where: { pool[$0] == p }) else { return false }
+    for k in i..<(s + n - 1) { pool[k] = pool[k + 1] }
+    counts[row] = UInt32(n - 1)
     large[row]?.remove(p)
     return true
   }

@@ -5,7 +5,7 @@ public final class ObjectGraph: @unchecked Sendable {
   public let tables: [EntityTable]
   /// The bytes that string slices refer to (source stores); nil for a store built in memory.
   /// After reading, these are the strings moved out of the input (see `StringCompaction`).
-  public private(set) var input: InputBytes?
+  @exclusivity(unchecked) public private(set) var input: InputBytes?
 
   /// True for the store being migrated (objects are `.sourceObject`), false for the one built.
   public let isSource: Bool

@@ -18,6 +18,18 @@ public struct Frame {
 
   public init(mapping: Int) { self.mapping = mapping }
 
+  /// Makes the frame as new for another object, keeping its storage.
+  @inline(__always) mutating func reset(mapping: Int, source: Value) {
+    self.mapping = mapping
+    self.source = source
+    destination = .null
+    item = .null
+    index = .null
+    evaluated = .null
+    propertyIndex = -1
+    if !locals.isEmpty { locals.removeAll(keepingCapacity: true) }
+  }
+
   func local(_ name: String) -> Value? {
     for (n, v) in locals.reversed() where n == name { return v }
     return nil

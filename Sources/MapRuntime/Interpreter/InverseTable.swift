@@ -10,8 +10,8 @@ struct InverseTable: Sendable {
     /// Whether an entity can be at the other end, indexed by entity.
     let accepts: [Bool]
     /// The inverse columns themselves, indexed by target entity (set by `ObjectGraph`).
-    var inverseMany: [ToManyColumn?] = []
-    var inverseOne: [ToOneColumn?] = []
+    @exclusivity(unchecked) var inverseMany: [ToManyColumn?] = []
+    @exclusivity(unchecked) var inverseOne: [ToOneColumn?] = []
     init(isToMany: Bool, inverseColumn: [Int], inverseIsToMany: Bool, destinationKinds: Set<Int>, entityCount: Int) {
       self.isToMany = isToMany
       self.inverseColumn = inverseColumn

@@ -47,7 +47,7 @@ final class Linker {
         guard let column = table.layout.propertyIndex(pm.name), let type = table.attributeTypes[column],
           let expr = pm.valueExpression
         else { continue }
-        ops.append(attributeOp(expr.expression, column: table.columns[column], type: type))
+        ops.append(attributeOp(expr.expression, column: table.columns[column], type: type, sourceEntity: src))
       }
     }
     let sourceLoc = em.sourceExpression?.source?.location ?? em.location
@@ -62,8 +62,25 @@ final class Linker {
   }
 
   /// Recognises attribute expressions that need no evaluation per object.
-  private func attributeOp(_ e: Expression, column: Column, type: AttributeType) -> AttributeOp {
+  private func attributeOp(_ e: Expression, column: Column, type: AttributeType, sourceEntity: Int?) -> AttributeOp {
+    /// The column of `$source.key` in the mapping's source entity.
+    func sourceColumn(_ base: Expression) -> Int? {
+      guard let sourceEntity, case .keyPath(let b, let components) = base.kind, components.count == 1,
+        case .variable("source") = b.kind,
+        let p = m.source.layout.entities[sourceEntity].propertyIndex(components[0]),
+        m.source.layout.entities[sourceEntity].properties[p].attribute != nil
+      else { return nil }
+      return p
+    }
     switch e.kind {
+    case .variable("item"):
+      return .item
+    case .keyPath:
+      if let sourceEntity, let p = sourceColumn(e) { return .sourceValue(entity: sourceEntity, column: p) }
+    case .index(let base, .expression(let ie)):
+      if case .variable("index") = ie.kind, let sourceEntity, let p = sourceColumn(base) {
+        return .sourceElement(entity: sourceEntity, column: p)
+      }
     case .variable("index"):
       if let ints = column as? IntColumn, type == .integer64 || type == .integer32 { return .index(ints) }
     case .constant(let c):
@@ -439,8 +456,8 @@ final class Linker {
 
 /// Remembers a key's property index for the entity seen last.
 final class KeyCache: @unchecked Sendable {
-  var entity = -1
-  var property = -1
+  @exclusivity(unchecked) var entity = -1
+  @exclusivity(unchecked) var property = -1
   @inline(__always) func index(_ t: EntityTable, _ key: String) -> Int {
     if t.layout.index != entity {
       entity = t.layout.index

@@ -9,14 +9,15 @@ extension MigrationManager {
   }
 
   func defaultCreate(_ lm: LinkedMapping, forSource sourceRef: ObjectRef?) throws(MigrationFailure) {
-    guard let entity = lm.destinationEntity else { return }
     var frame = Frame(mapping: currentMappingIndex)
-    if let sourceRef { frame.source = .sourceObject(sourceRef) }
-    // Everything the loop needs, looked up once.
-    var target = CreationTarget(
-      table: destination.tables[entity], entity: entity, codes: lm.attributeCodes,
-      columns: lm.attributeColumns, ops: lm.attributeOps, associations: associations[currentMappingIndex],
-      source: sourceRef, sourceKey: sourceRef.map(sourceKey))
+    try defaultCreate(lm, forSource: sourceRef, frame: &frame)
+  }
+
+  /// `defaultCreate` with a frame reused from one source object to the next.
+  func defaultCreate(_ lm: LinkedMapping, forSource sourceRef: ObjectRef?, frame: inout Frame) throws(MigrationFailure) {
+    guard let plan = lm.creation else { return }
+    frame.reset(mapping: currentMappingIndex, source: sourceRef.map { .sourceObject($0) } ?? .null)
+    var target = CreationTarget(plan: plan, source: sourceRef, sourceKey: sourceRef.map(sourceKey))
     if let forEach = lm.forEach {
       let collection: Value
       do {
@@ -37,17 +38,17 @@ extension MigrationManager {
     }
   }
 
-  /// The destination table, attribute expressions and association table of one entity mapping,
-  /// and the source object being mapped.
+  /// The source object being mapped and how its instances are made.
   struct CreationTarget {
-    let table: EntityTable
-    let entity: Int
-    let codes: [Code]
-    let columns: [Int]
-    let ops: [AttributeOp]
-    let associations: Associations
+    let plan: CreationPlan
     let source: ObjectRef?
     let sourceKey: Int?
+    var table: EntityTable { plan.table }
+    var entity: Int { plan.entity }
+    var codes: [Code] { plan.codes }
+    var columns: [Int] { plan.columns }
+    var ops: [AttributeOp] { plan.ops }
+    var associations: Associations { plan.associations }
   }
 
   private func createOne(_ lm: LinkedMapping, _ t: inout CreationTarget, _ frame: inout Frame)
@@ -71,10 +72,13 @@ extension MigrationManager {
         continue
       case .code:
         break
+      case .item, .sourceValue, .sourceElement:
+        break
       }
       frame.propertyIndex = k
       do {
-        let v = try t.codes[k](&frame)
+        let v: Value
+        if let x = try direct(t.ops[k], frame) { v = x } else { v = try t.codes[k](&frame) }
         let column = t.columns[k]
         if let type = t.table.attributeTypes[column] {
           do {
@@ -89,6 +93,31 @@ extension MigrationManager {
     }
     frame.propertyIndex = -1
     t.associations.add(source: t.source, sourceKey: t.sourceKey, destination: ref)
+  }
+
+  /// The value of an attribute mapping of a common shape, read without evaluating its
+  /// expression; nil when the expression must be evaluated.
+  @inline(__always) private func direct(_ op: AttributeOp, _ frame: Frame) throws(MigrationError) -> Value? {
+    switch op {
+    case .item:
+      return frame.item
+    case .sourceValue(let e, let c):
+      guard case .sourceObject(let s) = frame.source, Int(s.entity) == e else { return nil }
+      return source.tables[e].columns[c].get(Int(s.row))
+    case .sourceElement(let e, let c):
+      guard case .sourceObject(let s) = frame.source, Int(s.entity) == e, case .int(let n) = frame.index else { return nil }
+      switch source.tables[e].columns[c].get(Int(s.row)) {
+      case .null:
+        return .null
+      case .json(let js):
+        guard case .array(let items) = try parseJSON(js) else { return nil }
+        return n >= 0 && n < items.count ? items[Int(n)] : .null
+      default:
+        return nil
+      }
+    default:
+      return nil
+    }
   }
 
   /// Model defaults of a destination entity, as (column, value) pairs.
@@ -160,7 +189,14 @@ extension MigrationManager {
 
   func defaultRelationships(_ lm: LinkedMapping, _ d: ObjectRef, source sourceRef: ObjectRef?) throws(MigrationFailure) {
     var frame = Frame(mapping: currentMappingIndex)
-    if let sourceRef { frame.source = .sourceObject(sourceRef) }
+    try defaultRelationships(lm, d, source: sourceRef, frame: &frame)
+  }
+
+  /// `defaultRelationships` with a frame reused from one destination object to the next.
+  func defaultRelationships(_ lm: LinkedMapping, _ d: ObjectRef, source sourceRef: ObjectRef?, frame: inout Frame)
+    throws(MigrationFailure)
+  {
+    frame.reset(mapping: currentMappingIndex, source: sourceRef.map { .sourceObject($0) } ?? .null)
     frame.destination = .destinationObject(d)
     // A policy may associate instances of another entity with this mapping: find the
     // relationship by name in their entity.

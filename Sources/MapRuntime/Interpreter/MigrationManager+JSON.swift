@@ -1,11 +1,15 @@
 extension MigrationManager {
-  /// Parses a Transformable value kept as raw JSON in the input. The last value parsed is cached,
-  /// since expressions such as `$source.answers[$index]` look into the same value repeatedly.
+  /// Parses a Transformable value kept as raw JSON in the input. The last two values parsed are
+  /// cached, since a forEach collection and `$source.answers[$index]` are looked into
+  /// repeatedly, and equal values of a column share their bytes (see `StringCompaction`).
   func parseJSON(_ s: ByteSlice) throws(MigrationError) -> Value {
-    if jsonCache.start == s.start { return jsonCache.value }
-    if jsonCache2.start == s.start {
-      swap(&jsonCache, &jsonCache2)
-      return jsonCache.value
+    if jsonCacheStart.0 == s.start {
+      jsonCacheLast = 0
+      return jsonCacheValue0
+    }
+    if jsonCacheStart.1 == s.start {
+      jsonCacheLast = 1
+      return jsonCacheValue1
     }
     guard let input = source.input else { return .null }
     let v: Value
@@ -14,8 +18,15 @@ extension MigrationManager {
     } catch {
       throw MigrationError("run-json", "malformed Transformable value at byte \(s.start): \(error)")
     }
-    jsonCache2 = jsonCache
-    jsonCache = (s.start, v)
+    if jsonCacheLast == 0 {
+      jsonCacheStart.1 = s.start
+      jsonCacheValue1 = v
+      jsonCacheLast = 1
+    } else {
+      jsonCacheStart.0 = s.start
+      jsonCacheValue0 = v
+      jsonCacheLast = 0
+    }
     return v
   }
 }

@@ -155,7 +155,7 @@ extension MigrationManager {
       let checkMin = !r.isOptional || r.minCount > 0
       guard checkMin || r.maxCount > 0 else { return }
       for row in 0..<table.count {
-        let n = many.values[row].count
+        let n = many.count(row)
         if n == 0 && !r.isOptional {
           fail(row, "run-validation-mandatory", "is a mandatory relationship but is empty (Core Data error 1570)")
         } else if n > 0 && r.minCount > 0 && n < r.minCount {

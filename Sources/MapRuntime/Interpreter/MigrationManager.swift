@@ -41,8 +41,11 @@ public final class MigrationManager: @unchecked Sendable {
   let destinationInverses: InverseTable
   /// The two Transformable values parsed last (a forEach collection and a value indexed by
   /// `$index` are the usual pair).
-  @exclusivity(unchecked) var jsonCache: (start: Int, value: Value) = (-1, .null)
-  @exclusivity(unchecked) var jsonCache2: (start: Int, value: Value) = (-1, .null)
+  @exclusivity(unchecked) var jsonCacheStart = (-1, -1)
+  @exclusivity(unchecked) var jsonCacheValue0: Value = .null
+  @exclusivity(unchecked) var jsonCacheValue1: Value = .null
+  /// Which of the two was used last (the other is replaced next).
+  @exclusivity(unchecked) var jsonCacheLast = 0
   var datePatterns: [String: DatePattern] = [:]
   var randomState: UInt64 = 0
 
@@ -111,6 +114,12 @@ public final class MigrationManager: @unchecked Sendable {
       problems.append(error)
     }
     if !problems.isEmpty { throw MigrationFailure(problems) }
+    for (i, lm) in linked.enumerated() {
+      guard let e = lm.destinationEntity else { continue }
+      lm.creation = CreationPlan(
+        table: destination.tables[e], entity: e, codes: lm.attributeCodes, columns: lm.attributeColumns,
+        ops: lm.attributeOps, associations: associations[i])
+    }
     // New destination objects start with the model's defaults, as Core Data's insert gives them.
     for e in destination.tables.indices {
       for (column, value) in destinationDefaults(e) { destination.tables[e].columns[column].setFill(value) }
@@ -172,7 +181,7 @@ public final class MigrationManager: @unchecked Sendable {
               break
             }
             if isDefault {
-              try defaultCreate(lm, forSource: ref)
+              try defaultCreate(lm, forSource: ref, frame: &frame)
             } else {
               hook(i, "createDestinationInstances") {
                 try policy.createDestinationInstances(forSource: ref, mapping: m, manager: self)
@@ -193,12 +202,13 @@ public final class MigrationManager: @unchecked Sendable {
         let n = associations[i].instanceCount
         let isDefault = policy is DefaultEntityMigrationPolicy
         let lm = linked[i]
+        var frame = Frame(mapping: i)
         for k in 0..<n {
           currentInstanceIndex = k
           let d = associations[i].destination(at: k)
           if isDefault {
             if !lm.relationshipCodes.isEmpty {
-              try defaultRelationships(lm, d, source: associations[i].source(at: k))
+              try defaultRelationships(lm, d, source: associations[i].source(at: k), frame: &frame)
             }
           } else {
             hook(i, "createRelationships") {
@@ -379,6 +389,9 @@ final class LinkedMapping: @unchecked Sendable {
   /// How each attribute mapping is carried out: most through its expression, some common
   /// shapes (`$index`, a constant) directly. Filled in by `Linker`.
   var attributeOps: [AttributeOp] = []
+  /// Everything pass 1 needs to create this mapping's instances (nil without a destination
+  /// entity). Set by `MigrationManager` once the mapping is linked.
+  var creation: CreationPlan?
   /// Relationship mappings: destination column, expression, to-many or not.
   let relationshipColumns: [Int]
   let relationshipCodes: [Code]
@@ -419,6 +432,26 @@ final class LinkedMapping: @unchecked Sendable {
   }
 }
 
+/// What creating one instance of an entity mapping uses, looked up once: the destination
+/// table, the attribute expressions and how each is carried out, the association table.
+final class CreationPlan: @unchecked Sendable {
+  let table: EntityTable
+  let entity: Int
+  let codes: [Code]
+  let columns: [Int]
+  let ops: [AttributeOp]
+  let associations: Associations
+
+  init(table: EntityTable, entity: Int, codes: [Code], columns: [Int], ops: [AttributeOp], associations: Associations) {
+    self.table = table
+    self.entity = entity
+    self.codes = codes
+    self.columns = columns
+    self.ops = ops
+    self.associations = associations
+  }
+}
+
 /// A way to set one attribute of a new destination instance.
 enum AttributeOp {
   /// Evaluate the expression and store its value, converted to the attribute's type.
@@ -429,4 +462,12 @@ enum AttributeOp {
   case constant(Value)
   /// A constant string, stored once in the column's side table and shared by every object.
   case sharedText(TextColumn, UInt64)
+  /// `$item`.
+  case item
+  /// `$source.key`, an attribute of the mapping's source entity (other entities, such as
+  /// subentities, take the expression).
+  case sourceValue(entity: Int, column: Int)
+  /// `$source.key[$index]`, with `key` a Transformable attribute of the mapping's source entity
+  /// that holds an array (anything else takes the expression).
+  case sourceElement(entity: Int, column: Int)
 }

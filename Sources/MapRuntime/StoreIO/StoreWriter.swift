@@ -1,3 +1,5 @@
+import Foundation
+
 /// Writes an `ObjectGraph` as a JSON store in the contract's exact bytes: metadata first, then
 /// entities by name, objects in creation order, `id` first and properties by name, every
 /// property present (`null`, `[]`).
@@ -87,38 +89,54 @@ public struct StoreWriter {
   }
 
   /// Writes every object of one table: `id` first, then each property in layout order.
+  /// Large tables are rendered by several threads, a few chunks of rows at a time, and the
+  /// chunks are written in order: the bytes are the same as one thread would write.
   private func writeObjects(
     _ table: EntityTable, _ e: Int, _ idKey: PreparedKey, _ cells: CellWriting, to out: inout JSONOutput
   ) throws(StoreWriteError) {
-    var keyBlob: [UInt8] = []
-    var keyStart: [Int] = [0]
-    for p in table.layout.properties {
-      keyBlob += PreparedKey(p.name).encoded
-      keyStart.append(keyBlob.count)
+    let rows = RowWriter(table: table, entity: e, idKey: idKey, cells: cells)
+    defer { rows.release() }
+    let n = table.count
+    let chunk = StoreWriter.rowsPerChunk
+    let workers = StoreWriter.workerCount
+    guard workers > 1, n >= 2 * chunk else {
+      try rows.write(0..<n, to: &out)
+      return
     }
-    let columns = table.columns.map { Unmanaged.passUnretained($0) }
-    let keys = UnsafeMutableRawBufferPointer.allocate(byteCount: max(keyBlob.count, 1), alignment: 1)
-    defer {
-      keys.deallocate()
-      withExtendedLifetime(table) {}
-    }
-    keyBlob.withUnsafeBytes { keys.copyMemory(from: $0) }
-    for row in 0..<table.count {
-      out.beginObject()
-      out.writeKey(idKey)
-      cells.writeID(ObjectRef(entity: e, row: row), to: &out)
-      for c in 0..<columns.count {
-        out.writeKey(encoded: UnsafeRawBufferPointer(rebasing: keys[keyStart[c]..<keyStart[c + 1]]))
-        let result = columns[c]._withUnsafeGuaranteedRef { column in
-          Result { () throws(StoreWriteError) in try column.writeCell(row, to: &out, cells) }
-        }
-        if case .failure(let error) = result {
-          throw error.about("\(table.layout.name)/\(row + 1).\(table.layout.properties[c].name)")
+    var next = 0
+    let results = RenderedChunks(count: workers)
+    while next < n {
+      let wave = min(workers, (n - next + chunk - 1) / chunk)
+      let first = next
+      let continuing = out.continuation()
+      DispatchQueue.concurrentPerform(iterations: wave) { k in
+        let lo = first + k * chunk
+        let hi = min(n, lo + chunk)
+        var part = JSONOutput(
+          continuing: continuing, isFirst: lo == 0, reusing: results.reuse(k), initialCapacity: (hi - lo) * 128)
+        do throws(StoreWriteError) {
+          try rows.write(lo..<hi, to: &part)
+          results.store(k, .success(part.takeBytes()))
+        } catch {
+          results.store(k, .failure(error))
         }
       }
-      out.endObject()
+      for k in 0..<wave {
+        try results.consume(k) { (r) throws(StoreWriteError) in
+          switch r {
+          case .success(let bytes): out.appendRendered(bytes)
+          case .failure(let error): throw error
+          }
+        }
+      }
+      next += wave * chunk
     }
   }
+
+  /// Rows of a table per chunk rendered by one thread.
+  static let rowsPerChunk = 4_096
+  /// Threads that render rows (1: the calling thread only).
+  static let workerCount = max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8))
 
   /// Writes any value (Transformable contents, Decimal text, Binary data).
   static func writeValue(_ v: Value, to out: inout JSONOutput, _ w: CellWriting) throws(StoreWriteError) {

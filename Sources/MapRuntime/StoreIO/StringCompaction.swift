@@ -128,35 +128,60 @@ struct StringCompaction {
   }
 
   /// Copies valid JSON text, leaving out whitespace outside strings; returns the bytes written.
+  /// Strings are copied in runs up to the next quote or backslash, found eight bytes at a time.
   static func copyWithoutSpace(from p: UnsafeRawPointer, count n: Int, to out: UnsafeMutableRawPointer) -> Int {
     let src = p.assumingMemoryBound(to: UInt8.self)
     let dst = out.assumingMemoryBound(to: UInt8.self)
     var i = 0
     var o = 0
-    var inString = false
     while i < n {
       let c = src[i]
-      if inString {
+      if c == UInt8(ascii: "\"") {
+        // Copy the string, quotes included.
         dst[o] = c
         o += 1
-        if c == UInt8(ascii: "\\") {
-          dst[o] = src[i + 1]
+        i += 1
+        while true {
+          let run = stringRun(src + i, n - i)
+          (dst + o).update(from: src + i, count: run)
+          o += run
+          i += run
+          let q = src[i]
+          dst[o] = q
           o += 1
-          i += 2
-          continue
+          i += 1
+          if q == UInt8(ascii: "\"") { break }
+          // A backslash: copy the escaped byte too.
+          dst[o] = src[i]
+          o += 1
+          i += 1
         }
-        if c == UInt8(ascii: "\"") { inString = false }
-      } else if c == UInt8(ascii: "\"") {
-        inString = true
-        dst[o] = c
-        o += 1
-      } else if c != 0x20 && c != 0x0A && c != 0x0D && c != 0x09 {
-        dst[o] = c
-        o += 1
+      } else {
+        if c != 0x20 && c != 0x0A && c != 0x0D && c != 0x09 {
+          dst[o] = c
+          o += 1
+        }
+        i += 1
       }
-      i += 1
     }
     return o
+  }
+
+  /// Bytes before the first quote or backslash among the `limit` bytes at `p` (`limit` if none).
+  @inline(__always) private static func stringRun(_ p: UnsafePointer<UInt8>, _ limit: Int) -> Int {
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let highs: UInt64 = 0x8080_8080_8080_8080
+    var k = 0
+    while k + 8 <= limit {
+      let w = UnsafeRawPointer(p + k).loadUnaligned(as: UInt64.self)
+      let q = w ^ (ones &* 0x22)
+      let b = w ^ (ones &* 0x5C)
+      let hit = ((q &- ones) & ~q | (b &- ones) & ~b) & highs
+      if hit != 0 { return k + hit.trailingZeroBitCount / 8 }
+      k += 8
+    }
+    while k < limit && p[k] != 0x22 && p[k] != 0x5C { k += 1 }
+    return k
   }
 }
 

@@ -1,0 +1,114 @@
+import Foundation
+
+/// Writes objects of one table, `id` first and then each property in layout order, from any
+/// thread: it holds the table's encoded keys and unretained columns, and reads the graph only.
+struct RowWriter: @unchecked Sendable {
+  let table: EntityTable
+  let entity: Int
+  let idKey: PreparedKey
+  let cells: CellWriting
+  private let columns: [Unmanaged<Column>]
+  private let keys: UnsafeMutableRawBufferPointer
+  private let keyStart: [Int]
+
+  init(table: EntityTable, entity: Int, idKey: PreparedKey, cells: CellWriting) {
+    self.table = table
+    self.entity = entity
+    self.idKey = idKey
+    self.cells = cells
+    var blob: [UInt8] = []
+    var starts: [Int] = [0]
+    for p in table.layout.properties {
+      blob += PreparedKey(p.name).encoded
+      starts.append(blob.count)
+    }
+    keyStart = starts
+    columns = table.columns.map { Unmanaged.passUnretained($0) }
+    keys = UnsafeMutableRawBufferPointer.allocate(byteCount: max(blob.count, 1), alignment: 1)
+    blob.withUnsafeBytes { keys.copyMemory(from: $0) }
+  }
+
+  /// Frees the encoded keys; the writer must not be used afterwards.
+  func release() {
+    keys.deallocate()
+    withExtendedLifetime(table) {}
+  }
+
+  func write(_ rows: Range<Int>, to out: inout JSONOutput) throws(StoreWriteError) {
+    for row in rows {
+      out.beginObject()
+      out.writeKey(idKey)
+      cells.writeID(ObjectRef(entity: entity, row: row), to: &out)
+      for c in 0..<columns.count {
+        out.writeKey(encoded: UnsafeRawBufferPointer(rebasing: keys[keyStart[c]..<keyStart[c + 1]]))
+        let result = columns[c]._withUnsafeGuaranteedRef { column in
+          Result { () throws(StoreWriteError) in try column.writeCell(row, to: &out, cells) }
+        }
+        if case .failure(let error) = result {
+          throw error.about("\(table.layout.name)/\(row + 1).\(table.layout.properties[c].name)")
+        }
+      }
+      out.endObject()
+    }
+  }
+}
+
+/// The chunks of one wave of parallel rendering, each stored by the thread that made it. The
+/// memory of each slot is kept for the next wave.
+final class RenderedChunks: @unchecked Sendable {
+  private var slots: [Result<RenderedBytes, StoreWriteError>?]
+  private var spare: [RenderedBytes?]
+  private let lock = NSLock()
+
+  init(count: Int) {
+    slots = Array(repeating: nil, count: count)
+    spare = Array(repeating: nil, count: count)
+  }
+
+  var count: Int { slots.count }
+
+  /// The memory slot `k` used last time, to render into again.
+  func reuse(_ k: Int) -> RenderedBytes? {
+    lock.lock()
+    defer { lock.unlock() }
+    let r = spare[k]
+    spare[k] = nil
+    return r
+  }
+
+  func store(_ k: Int, _ r: Result<RenderedBytes, StoreWriteError>) {
+    lock.lock()
+    slots[k] = r
+    lock.unlock()
+  }
+
+  /// Calls `body` with what slot `k` rendered, then keeps its memory for `reuse`.
+  func consume<R>(_ k: Int, _ body: (Result<RenderedBytes, StoreWriteError>) throws(StoreWriteError) -> R) throws(StoreWriteError) -> R {
+    lock.lock()
+    let r = slots[k]!
+    slots[k] = nil
+    lock.unlock()
+    if case .success(let bytes) = r {
+      lock.lock()
+      spare[k] = bytes
+      lock.unlock()
+    }
+    return try body(r)
+  }
+
+  deinit {
+    for case let b? in spare { b.free() }
+    for case .success(let b)? in slots { b.free() }
+  }
+}
+
+/// Bytes taken out of a memory `JSONOutput`, with their memory's capacity and the state its
+/// structure ended in.
+struct RenderedBytes: @unchecked Sendable {
+  let pointer: UnsafeMutablePointer<UInt8>?
+  let count: Int
+  let capacity: Int
+  let containerIsEmpty: Bool
+
+  func free() { pointer?.deallocate() }
+}
