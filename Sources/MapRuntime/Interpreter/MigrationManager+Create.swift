@@ -26,16 +26,97 @@ extension MigrationManager {
         try record(error)
         return
       }
+      let items = elements(collection)
+      if plan.isDirect, let sourceRef, try createDirect(lm, &target, items, source: sourceRef) { return }
       var index: Int64 = 0
-      for item in elements(collection) {
+      for item in items {
         frame.item = item
         frame.index = .int(index)
         try createOne(lm, &target, &frame)
         index += 1
       }
     } else {
+      if plan.isDirect, let sourceRef, try createDirect(lm, &target, nil, source: sourceRef) { return }
       try createOne(lm, &target, &frame)
     }
+  }
+
+  /// Creates the instances of a mapping whose every attribute mapping has a direct form
+  /// (`CreationPlan.isDirect`) without evaluating expressions: one per element of `items`
+  /// (the forEach collection), or one when `items` is nil. The source-dependent values are
+  /// read once. Returns false, having created nothing, when the source object does not have
+  /// the shape the direct forms expect (another entity, a Transformable that is not an array);
+  /// the general path then runs.
+  private func createDirect(_ lm: LinkedMapping, _ t: inout CreationTarget, _ items: [Value]?, source s: ObjectRef)
+    throws(MigrationFailure) -> Bool
+  {
+    let ops = t.ops
+    var perSource = directScratch
+    directScratch = []
+    defer { directScratch = perSource }
+    if perSource.count != ops.count { perSource = Array(repeating: .null, count: ops.count) }
+    for k in ops.indices {
+      switch ops[k] {
+      case .sourceValue(let e, let c):
+        guard Int(s.entity) == e else { return false }
+        perSource[k] = source.tables[e].columns[c].get(Int(s.row))
+      case .sourceElement(let e, let c):
+        guard Int(s.entity) == e else { return false }
+        switch source.tables[e].columns[c].get(Int(s.row)) {
+        case .null:
+          perSource[k] = .null
+        case .json(let js):
+          let parsed: Value
+          do { parsed = try parseJSON(js) } catch { return false }
+          guard case .array = parsed else { return false }
+          perSource[k] = parsed
+        default:
+          return false
+        }
+      default:
+        break
+      }
+    }
+    let table = t.table
+    let count = items?.count ?? 1
+    for i in 0..<count {
+      let row = table.appendObject()
+      for k in ops.indices {
+        let v: Value
+        switch ops[k] {
+        case .index(let ints):
+          ints.setInt(row, Int64(i))
+          continue
+        case .constant(let c):
+          table.columns[t.columns[k]].set(row, c)
+          continue
+        case .sharedText(let texts, let packed):
+          texts.setPacked(row, packed)
+          continue
+        case .item:
+          v = items?[i] ?? .null
+        case .sourceValue:
+          v = perSource[k]
+        case .sourceElement:
+          if case .array(let a) = perSource[k], i < a.count { v = a[i] } else { v = .null }
+        case .code:
+          preconditionFailure("createDirect with an expression to evaluate")
+        }
+        let column = t.columns[k]
+        guard let type = table.attributeTypes[column] else { continue }
+        do {
+          try table.columns[column].setCoerced(row, v, type, self)
+        } catch {
+          do {
+            try store(v, table, row, column, origin: t.source, mapping: lm, propertyIndex: k)
+          } catch {
+            try record(error)
+          }
+        }
+      }
+      t.associations.add(source: t.source, sourceKey: t.sourceKey, destination: ObjectRef(entity: t.entity, row: row))
+    }
+    return true
   }
 
   /// The source object being mapped and how its instances are made.

@@ -29,14 +29,14 @@ public final class MigrationManager: @unchecked Sendable {
   /// Called now and then with the pass, objects done and objects in the pass.
   public var progress: (@Sendable (Pass, Int, Int) -> Void)?
 
-  var linked: [LinkedMapping] = []
+  @exclusivity(unchecked) var linked: [LinkedMapping] = []
   @exclusivity(unchecked) var associations: [Associations]
-  var policies: [EntityMigrationPolicy] = []
+  @exclusivity(unchecked) var policies: [EntityMigrationPolicy] = []
   let sourceBase: [Int]
   let sourceObjectCount: Int
   let predicates: [String: Predicate]
-  var errors: [MigrationError] = []
-  var truncated = false
+  @exclusivity(unchecked) var errors: [MigrationError] = []
+  @exclusivity(unchecked) var truncated = false
   /// Inverse column per (entity, property) and target entity, for the destination graph.
   let destinationInverses: InverseTable
   /// The two Transformable values parsed last (a forEach collection and a value indexed by
@@ -46,10 +46,12 @@ public final class MigrationManager: @unchecked Sendable {
   @exclusivity(unchecked) var jsonCacheValue1: Value = .null
   /// Which of the two was used last (the other is replaced next).
   @exclusivity(unchecked) var jsonCacheLast = 0
-  var datePatterns: [String: DatePattern] = [:]
-  var randomState: UInt64 = 0
+  @exclusivity(unchecked) var datePatterns: [String: DatePattern] = [:]
+  @exclusivity(unchecked) var randomState: UInt64 = 0
 
   @exclusivity(unchecked) public internal(set) var currentMappingIndex = 0
+  /// Per-source values of `createDirect` (kept to avoid allocating for every source object).
+  @exclusivity(unchecked) var directScratch: [Value] = []
   /// Core Data's `NSMigrationManager.userInfo`: free for policies, e.g. to pass results from
   /// one entity mapping's policy to another's (each mapping has its own policy instance).
   public var userInfo: [String: Any] = [:]
@@ -118,7 +120,7 @@ public final class MigrationManager: @unchecked Sendable {
       guard let e = lm.destinationEntity else { continue }
       lm.creation = CreationPlan(
         table: destination.tables[e], entity: e, codes: lm.attributeCodes, columns: lm.attributeColumns,
-        ops: lm.attributeOps, associations: associations[i])
+        ops: lm.attributeOps, associations: associations[i], hasForEach: lm.forEach != nil)
     }
     // New destination objects start with the model's defaults, as Core Data's insert gives them.
     for e in destination.tables.indices {
@@ -441,14 +443,27 @@ final class CreationPlan: @unchecked Sendable {
   let columns: [Int]
   let ops: [AttributeOp]
   let associations: Associations
+  /// Whether every attribute mapping has a direct form, so instances can be made without
+  /// evaluating any expression (`$item` and `$index` only with a forEach).
+  let isDirect: Bool
 
-  init(table: EntityTable, entity: Int, codes: [Code], columns: [Int], ops: [AttributeOp], associations: Associations) {
+  init(
+    table: EntityTable, entity: Int, codes: [Code], columns: [Int], ops: [AttributeOp], associations: Associations,
+    hasForEach: Bool
+  ) {
     self.table = table
     self.entity = entity
     self.codes = codes
     self.columns = columns
     self.ops = ops
     self.associations = associations
+    self.isDirect = ops.allSatisfy { op in
+      switch op {
+      case .code: false
+      case .index, .item: hasForEach
+      case .constant, .sharedText, .sourceValue, .sourceElement: true
+      }
+    }
   }
 }
 

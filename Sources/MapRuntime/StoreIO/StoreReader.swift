@@ -13,7 +13,7 @@ public struct StoreReader {
   var scanner: JSONScanner
   var errors: [MigrationError] = []
   let maxErrors: Int
-  var ids = IDIndex()
+  var ids: IDIndex
   var pending: [PendingReference] = []
   var metadata = StoreMetadata()
 
@@ -55,6 +55,9 @@ public struct StoreReader {
     self.bytes = input.unsafeBytes
     self.scanner = JSONScanner(input.unsafeBytes)
     self.maxErrors = maxErrors
+    // Sized for a guess of the object count (stores take a few hundred bytes per object), so
+    // the table seldom has to grow: growing rehashes every id read so far.
+    self.ids = IDIndex(expected: min(input.count / 400, 1 << 24))
   }
 
   func error(_ code: String, _ message: String, at offset: Int) -> MigrationError {
