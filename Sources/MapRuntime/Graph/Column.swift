@@ -218,19 +218,24 @@ final class TextColumn: Column, @unchecked Sendable {
     values[row] = pack(t)
   }
   override func setCoerced(_ row: Int, _ value: Value, _ type: AttributeType, _ m: MigrationManager) throws(MigrationError) {
-    if type != .uuid, case .string(let t) = value {
-      if case .slice(let s) = t, !TextColumn.fitsPacked(s) {
-        set(row, .string(.native(m.string(t))))
-      } else {
-        set(row, value)
-      }
-    } else {
+    switch value {
+    case .string(.slice(let s)) where type != .uuid:
+      setPacked(row, TextColumn.fitsPacked(s) ? TextColumn.packSlice(s) : pack(.native(m.string(.slice(s)))))
+    case .string(let t) where type != .uuid:
+      setPacked(row, pack(t))
+    case .null:
+      setPacked(row, 0)
+    default:
       try super.setCoerced(row, value, type, m)
     }
   }
   /// Stores an already packed value (see `pack`).
   @inline(__always) func setPacked(_ row: Int, _ packed: UInt64) {
-    if row == values.count { values.append(packed) } else if row > values.count { pad(to: row + 1) }
+    if row == values.count {
+      values.append(packed)
+      return
+    }
+    if row > values.count { pad(to: row + 1) }
     values[row] = packed
   }
 

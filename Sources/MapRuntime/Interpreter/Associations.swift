@@ -1,74 +1,128 @@
 /// Which destination instances an entity mapping made from which source instances
 /// (Core Data's `associateSourceInstance:withDestinationInstance:forEntityMapping:`).
 ///
-/// Instances are kept in creation order. The instances made from one source object in one
-/// call are contiguous, so the source-to-destination direction is a start and a count per
-/// source object; a source met again later spills into `extra`.
+/// Instances are kept in creation order. Sizes matter (a fan-out mapping makes millions):
+/// - destinations usually are consecutive rows of one entity (the mapping created them one
+///   after another), kept as the first one and a count until an instance breaks the run;
+/// - sources are kept as 4-byte source keys (the source object's global number);
+/// - the instances made from one source object in one call are contiguous, so the
+///   source-to-destination direction is a start and a count per source key of the mapping's
+///   source entity (a key range); a source met again later, or outside the range, spills into
+///   `extra`.
 final class Associations: @unchecked Sendable {
-  @exclusivity(unchecked) private(set) var destinations: [UInt64] = []
-  @exclusivity(unchecked) private(set) var sources: [UInt64] = []
+  /// Packed destinations, once they are not a run of consecutive rows (else empty).
+  @exclusivity(unchecked) private var destinations: [UInt64] = []
+  /// The run of consecutive rows all destinations form while `destinations` is empty.
+  @exclusivity(unchecked) private var runFirst: ObjectRef?
+  @exclusivity(unchecked) private(set) var instanceCount = 0
+  /// Source key of each instance, `noSource` for none.
+  @exclusivity(unchecked) private var sourceKeys: [UInt32] = []
+  @exclusivity(unchecked) private var wideSourceKeys: [Int: Int] = [:]
   @exclusivity(unchecked) private var start: [Int32]
   @exclusivity(unchecked) private var count: [UInt32]
   @exclusivity(unchecked) private var extra: [Int: [Int32]] = [:]
+  /// Source keys `keyBase..<keyBase + start.count` have a start and count.
+  private let keyBase: Int
+  /// First source key of each source entity (to turn keys back into objects).
+  private let sourceBase: [Int]
 
-  init(sourceObjectCount: Int) {
-    start = []
-    count = []
-    if sourceObjectCount > 0 {
-      start = Array(repeating: -1, count: sourceObjectCount)
-      count = Array(repeating: 0, count: sourceObjectCount)
-    }
+  private static let noSource = UInt32.max
+  private static let wide = UInt32.max - 1
+
+  /// `keys` is the range of source keys the mapping's source objects have (empty for none).
+  init(keys: Range<Int>, sourceBase: [Int]) {
+    keyBase = keys.lowerBound
+    self.sourceBase = sourceBase
+    start = Array(repeating: -1, count: keys.count)
+    count = Array(repeating: 0, count: keys.count)
   }
-
-  var instanceCount: Int { destinations.count }
 
   /// `sourceKey` is the source object's global number (nil for none).
   func add(source sourceRef: ObjectRef?, sourceKey: Int?, destination: ObjectRef) {
-    let k = Int32(destinations.count)
-    destinations.append(destination.packed)
-    sources.append(sourceRef?.packed ?? 0)
-    guard let key = sourceKey, key < start.count else { return }
-    if start[key] < 0 {
-      start[key] = k
-      count[key] = 1
-    } else if Int(start[key]) + Int(count[key]) == Int(k) && extra[key] == nil {
-      count[key] += 1
+    let k = instanceCount
+    addDestination(destination, at: k)
+    instanceCount += 1
+    guard let key = sourceKey else {
+      sourceKeys.append(Self.noSource)
+      return
+    }
+    if key < Int(Self.wide) {
+      sourceKeys.append(UInt32(key))
     } else {
-      extra[key, default: []].append(k)
+      sourceKeys.append(Self.wide)
+      wideSourceKeys[k] = key
+    }
+    let slot = key - keyBase
+    guard slot >= 0, slot < start.count else {
+      extra[key, default: []].append(Int32(k))
+      return
+    }
+    if start[slot] < 0 {
+      start[slot] = Int32(k)
+      count[slot] = 1
+    } else if Int(start[slot]) + Int(count[slot]) == k && extra[key] == nil {
+      count[slot] += 1
+    } else {
+      extra[key, default: []].append(Int32(k))
     }
   }
 
-  func destinations(forSourceKey key: Int) -> [ObjectRef] {
-    guard key < start.count, start[key] >= 0 else { return [] }
-    var result: [ObjectRef] = []
-    let s = Int(start[key])
-    for k in s..<(s + Int(count[key])) { result.append(ObjectRef(packed: destinations[k])) }
-    if let more = extra[key] {
-      for k in more { result.append(ObjectRef(packed: destinations[Int(k)])) }
+  @inline(__always) private func addDestination(_ d: ObjectRef, at k: Int) {
+    if destinations.isEmpty {
+      guard let first = runFirst else {
+        runFirst = d
+        return
+      }
+      if d.entity == first.entity && Int(d.row) == Int(first.row) + k { return }
+      // The run ends: write it out.
+      destinations.reserveCapacity(k * 2)
+      for i in 0..<k { destinations.append(ObjectRef(entity: Int(first.entity), row: Int(first.row) + i).packed) }
     }
+    destinations.append(d.packed)
+  }
+
+  func destination(at k: Int) -> ObjectRef {
+    if destinations.isEmpty, let first = runFirst {
+      return ObjectRef(entity: Int(first.entity), row: Int(first.row) + k)
+    }
+    return ObjectRef(packed: destinations[k])
+  }
+
+  func source(at k: Int) -> ObjectRef? {
+    let raw = sourceKeys[k]
+    if raw == Self.noSource { return nil }
+    let key = raw == Self.wide ? wideSourceKeys[k]! : Int(raw)
+    var e = sourceBase.count - 1
+    while e > 0 && sourceBase[e] > key { e -= 1 }
+    // Entities without objects share their base with the next one: take the last such.
+    return ObjectRef(entity: e, row: key - sourceBase[e])
+  }
+
+  /// The instances made from a source key, in creation order.
+  func destinations(forSourceKey key: Int) -> [ObjectRef] {
+    var result: [ObjectRef] = []
+    forEachDestination(forSourceKey: key) { result.append($0) }
     return result
   }
 
-  /// Appends without building an array when there is exactly one destination (the common case).
+  /// Calls `body` for each instance made from a source key, without building an array.
   func forEachDestination(forSourceKey key: Int, _ body: (ObjectRef) -> Void) {
-    guard key < start.count, start[key] >= 0 else { return }
-    let s = Int(start[key])
-    for k in s..<(s + Int(count[key])) { body(ObjectRef(packed: destinations[k])) }
+    let slot = key - keyBase
+    if slot >= 0, slot < start.count, start[slot] >= 0 {
+      let s = Int(start[slot])
+      for k in s..<(s + Int(count[slot])) { body(destination(at: k)) }
+    }
     if let more = extra[key] {
-      for k in more { body(ObjectRef(packed: destinations[Int(k)])) }
+      for k in more { body(destination(at: Int(k))) }
     }
   }
 
-  /// How many instances were made from a source object.
+  /// How many instances were made from a source key.
   func destinationCount(forSourceKey key: Int) -> Int {
-    guard key < start.count, start[key] >= 0 else { return 0 }
-    return Int(count[key]) + (extra[key]?.count ?? 0)
-  }
-
-  func destination(at k: Int) -> ObjectRef { ObjectRef(packed: destinations[k]) }
-
-  func source(at k: Int) -> ObjectRef? {
-    let p = sources[k]
-    return p == 0 ? nil : ObjectRef(packed: p)
+    let slot = key - keyBase
+    var n = 0
+    if slot >= 0, slot < start.count, start[slot] >= 0 { n = Int(count[slot]) }
+    if let more = extra[key] { n += more.count }
+    return n
   }
 }

@@ -73,8 +73,18 @@ public final class MigrationManager: @unchecked Sendable {
     }
     self.sourceBase = base
     self.sourceObjectCount = total
+    // Each mapping's association table indexes the source keys of its source entity and the
+    // entities inheriting from it.
     self.associations = plan.entityMappings.map { m in
-      Associations(sourceObjectCount: m.sourceEntity == nil ? 0 : total)
+      var lo = total
+      var hi = 0
+      if let name = m.sourceEntity, let e = source.layout.entityIndex(name) {
+        for k in source.layout.entities[e].kindIndexes where source.tables[k].count > 0 {
+          lo = min(lo, base[k])
+          hi = max(hi, base[k] + source.tables[k].count)
+        }
+      }
+      return Associations(keys: lo < hi ? lo..<hi : 0..<0, sourceBase: base)
     }
     var preds: [String: Predicate] = [:]
     for p in plan.predicates { preds[p.text] = p.predicate }
