@@ -1,3 +1,5 @@
+import Foundation
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
@@ -12,61 +14,84 @@
 ///   re-indents them anyway).
 /// - Equal values are stored once, per column, while that pays: a column whose first
 ///   `probeCount` values repeat less than one time in four stops looking (ids, free text).
-struct StringCompaction {
+struct StringCompaction: @unchecked Sendable {
   static let probeCount = 4096
 
-  private var heap: UnsafeMutableRawPointer
-  private var capacity: Int
-  private(set) var count = 0
+  private let heap: UnsafeMutableRawPointer
+  /// Where this compaction writes next (it owns the bytes from its starting offset on, up to
+  /// the slice bytes of its columns).
+  private(set) var count: Int
   private let input: UnsafeRawPointer
 
-  /// Starts a buffer big enough for every slice of `graph` (pages never written cost no memory).
-  init(input: InputBytes, capacity: Int) {
-    self.input = input.unsafeBytes.baseAddress!
-    self.capacity = capacity
-    heap = UnsafeMutableRawPointer.allocate(byteCount: capacity + InputBytes.paddingCount, alignment: 16)
+  private init(input: UnsafeRawPointer, heap: UnsafeMutableRawPointer, start: Int) {
+    self.input = input
+    self.heap = heap
+    self.count = start
   }
 
   /// Rewrites every slice of `graph` and of `extra`, and swaps the graph's input for the new
   /// buffer. Returns the rewritten `extra`.
+  ///
+  /// The columns are shared out between threads, each moving its columns into its own region
+  /// of the buffer, which is big enough for every slice (pages never written cost no memory,
+  /// and no slice refers to the unused end of a region).
   static func compact(
     _ graph: ObjectGraph, extra: [(key: String, json: ByteSlice)]
   ) -> [(key: String, json: ByteSlice)] {
     guard let input = graph.input else { return extra }
-    var total = extra.reduce(0) { $0 + Int($1.json.count) }
+    var jobs: [(column: Column, bytes: Int)] = []
     for t in graph.tables {
-      if let ids = t.ids { total += ids.sliceBytes() }
+      if let ids = t.ids { jobs.append((ids, ids.sliceBytes())) }
       for c in t.columns {
         if let text = c as? TextColumn {
-          total += text.sliceBytes()
+          jobs.append((text, text.sliceBytes()))
         } else if let values = c as? ValueColumn {
-          total += values.sliceBytes()
+          jobs.append((values, values.sliceBytes()))
         }
       }
     }
-    var compaction = StringCompaction(input: input, capacity: total)
-    var interner = Interner()
-    for t in graph.tables {
-      if let ids = t.ids { compaction.move(ids, &interner) }
-      for c in t.columns {
+    // Largest first, each to the least loaded group.
+    let groupCount = max(1, min(StoreWriter.workerCount, jobs.count))
+    var groups = Array(repeating: [Column](), count: groupCount)
+    var load = Array(repeating: 0, count: groupCount)
+    for job in jobs.sorted(by: { $0.bytes > $1.bytes }) {
+      let g = load.indices.min { load[$0] < load[$1] }!
+      groups[g].append(job.column)
+      load[g] += job.bytes
+    }
+    var starts = [0]
+    for l in load { starts.append(starts.last! + l) }
+    let extraBytes = extra.reduce(0) { $0 + Int($1.json.count) }
+    let capacity = starts.last! + extraBytes
+    let heap = UnsafeMutableRawPointer.allocate(byteCount: capacity + InputBytes.paddingCount, alignment: 16)
+    let base = input.unsafeBytes.baseAddress!
+    let ends = UnsafeMutableBufferPointer<Int>.allocate(capacity: groupCount)
+    defer { ends.deallocate() }
+    // Each group writes only its own columns and its own region of `heap`.
+    nonisolated(unsafe) let run = { (g: Int) in
+      var part = StringCompaction(input: base, heap: heap, start: starts[g])
+      var interner = Interner()
+      for c in groups[g] {
         if let text = c as? TextColumn {
-          compaction.move(text, &interner)
+          part.move(text, &interner)
         } else if let values = c as? ValueColumn {
-          compaction.move(values, &interner)
+          part.move(values, &interner)
         }
       }
+      ends[g] = part.count
     }
-    let moved = extra.map { (key: $0.key, json: compaction.copyJSON($0.json)) }
+    if groupCount > 1 && starts.last! >= 1 << 20 {
+      DispatchQueue.concurrentPerform(iterations: groupCount) { g in run(g) }
+    } else {
+      for g in 0..<groupCount { run(g) }
+    }
+    var last = StringCompaction(input: base, heap: heap, start: ends[groupCount - 1])
+    let moved = extra.map { (key: $0.key, json: last.copyJSON($0.json)) }
+    (heap + last.count).initializeMemory(as: UInt8.self, repeating: 0, count: InputBytes.paddingCount)
     withExtendedLifetime(input) {
-      graph.replaceInput(compaction.finish(path: input.path))
+      graph.replaceInput(InputBytes(adopting: heap, count: last.count, path: input.path))
     }
     return moved
-  }
-
-  /// The new input; `self` must not be used afterwards.
-  func finish(path: String) -> InputBytes {
-    (heap + count).initializeMemory(as: UInt8.self, repeating: 0, count: InputBytes.paddingCount)
-    return InputBytes(adopting: heap, count: count, path: path)
   }
 
   // MARK: - Columns
