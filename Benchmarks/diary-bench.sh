@@ -5,8 +5,9 @@
 #   Benchmarks/diary-bench.sh [WORKDIR] [RUNS]
 #
 # Builds mapc in release mode, generates the store once (checking its sha256), compiles the plan
-# outside the timing, then for each tool and form runs once to warm the cache and RUNS times
-# (default 3) under /usr/bin/time. Prints a Markdown table with medians and ratios.
+# outside the timing, warms the page cache with one mapc run, then runs RUNS rounds (default 3)
+# in which every tool and form runs once under /usr/bin/time. Prints a Markdown table with
+# medians, ratios of medians and ratios within each round.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 bench="$root/../shared/bench"
@@ -28,20 +29,24 @@ fi
 
 log=times.log
 : > "$log"
-measure() {  # name form command...
-  local name=$1 form=$2
-  shift 2
-  "$@" >/dev/null 2>&1 || true  # warm-up
-  for i in $(seq 1 "$runs"); do
-    /usr/bin/time -f "$name $form %e %M" -a -o "$log" "$@" >/dev/null 2>&1
-  done
+# The VM this runs on changes speed over minutes, so the tools take turns: each round runs
+# every tool and form once, and ratios are also computed within each round. Each run starts
+# after a sync, so no tool pays for writing back the previous tool's output.
+one() {  # round name form command...
+  local round=$1 name=$2 form=$3
+  shift 3
+  sync  # the previous run's output goes to disk now, not during this run
+  /usr/bin/time -f "$round $name $form %e %M" -a -o "$log" "$@" >/dev/null 2>&1
 }
-measure mapc indented "$mapc" run diary.cdm --store "$store" --output out-mapc.json --quiet
-measure mapc compact "$mapc" run diary.cdm --store "$store" --output out-mapc-c.json --compact --quiet
-measure jq indented sh -c "jq -f '$bench/diary.jq' '$store' > out-jq.json"
-measure jq compact sh -c "jq -c -f '$bench/diary.jq' '$store' > out-jq-c.json"
-measure python indented python3 "$bench/diary.py" "$store" out-py.json
-measure python compact python3 "$bench/diary.py" "$store" out-py-c.json --compact
+"$mapc" run diary.cdm --store "$store" --output out-mapc.json --quiet  # warm-up: input in the page cache
+for round in $(seq 1 "$runs"); do
+  one "$round" mapc indented "$mapc" run diary.cdm --store "$store" --output out-mapc.json --quiet
+  one "$round" jq indented sh -c "jq -f '$bench/diary.jq' '$store' > out-jq.json"
+  one "$round" python indented python3 "$bench/diary.py" "$store" out-py.json
+  one "$round" mapc compact "$mapc" run diary.cdm --store "$store" --output out-mapc-c.json --compact --quiet
+  one "$round" jq compact sh -c "jq -c -f '$bench/diary.jq' '$store' > out-jq-c.json"
+  one "$round" python compact python3 "$bench/diary.py" "$store" out-py-c.json --compact
+done
 
 status="equal"
 cmp -s out-mapc.json out-py.json && cmp -s out-mapc.json out-jq.json || status="DIFFERENT (indented)"
@@ -52,23 +57,28 @@ import sys, statistics
 log, status, size = sys.argv[1], sys.argv[2], int(sys.argv[3])
 rows = {}
 for line in open(log):
-    name, form, secs, kb = line.split()
-    rows.setdefault((name, form), []).append((float(secs), int(kb)))
+    rnd, name, form, secs, kb = line.split()
+    rows.setdefault((name, form), {})[int(rnd)] = (float(secs), int(kb))
 def med(k):
-    r = rows[k]
-    return statistics.median(s for s, _ in r), max(m for _, m in r), [s for s, _ in r]
+    r = rows[k].values()
+    return statistics.median(s for s, _ in r), max(m for _, m in r), [rows[k][i][0] for i in sorted(rows[k])]
 print(f"input: 300,000 records, {size:,} bytes; outputs compared with cmp: {status}")
 print()
-print("| tool | form | wall time (runs) | median | peak RSS | peer time / mapc time | mapc RSS / peer RSS |")
+print("| tool | form | wall time (rounds) | median | peak RSS | peer time / mapc time: medians (per round) | mapc RSS / peer RSS |")
 print("|---|---|---|---|---|---|---|")
 for form in ("indented", "compact"):
     mt, mm, _ = med(("mapc", form))
     for name in ("mapc", "jq", "python"):
         t, m, all_ = med((name, form))
-        ratio = "—" if name == "mapc" else f"{t / mt:.1f}x"
-        rss = "—" if name == "mapc" else f"{mm / m:.2f}"
+        if name == "mapc":
+            ratio, rss = "—", "—"
+        else:
+            per = [rows[(name, form)][i][0] / rows[("mapc", form)][i][0] for i in sorted(rows[(name, form)])]
+            ratio = f"**{t / mt:.1f}x** ({', '.join(f'{x:.1f}' for x in per)})"
+            rss = f"{mm / m:.2f}"
         print(f"| {name} | {form} | {', '.join(f'{x:.2f}' for x in all_)} s | {t:.2f} s | {m/1024:.0f} MB | {ratio} | {rss} |")
 print()
-mt, mm, _ = med(("mapc", "indented"))
-print(f"mapc peak RSS / input size: {mm*1024/size:.2f}")
+for form in ("indented", "compact"):
+    mt, mm, _ = med(("mapc", form))
+    print(f"mapc peak RSS / input size ({form}): {mm*1024/size:.2f}")
 PY

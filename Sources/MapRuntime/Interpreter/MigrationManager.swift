@@ -183,7 +183,16 @@ public final class MigrationManager: @unchecked Sendable {
           var done = 0
           let all = elements(sources)
           let isDefault = policy is DefaultEntityMigrationPolicy
+          // Room for the instances to come, so columns do not grow by copying: one per source,
+          // or for a forEach, as many per source as the first ones made.
+          let table = lm.creation?.table
+          let before = table?.count ?? 0
+          if isDefault, let table, lm.forEach == nil { table.reserve(before + all.count) }
           for s in all {
+            if isDefault, let table, lm.forEach != nil, done == 4096, all.count > 2 * done {
+              let perSource = Double(table.count - before) / Double(done)
+              table.reserve(table.count + Int(perSource * Double(all.count - done) * 1.02) + 16)
+            }
             guard case .sourceObject(let ref) = s else {
               try record(
                 MigrationError(

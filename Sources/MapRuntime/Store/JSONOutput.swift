@@ -126,7 +126,13 @@ public struct JSONOutput: ~Copyable {
   /// this one and takes on the structure state they ended in.
   mutating func appendRendered(_ part: RenderedBytes) {
     guard let p = part.pointer, part.count > 0 else { return }
-    writeRawBytes(UnsafeRawBufferPointer(start: p, count: part.count))
+    if fileDescriptor >= 0 && part.count >= 64 << 10 {
+      // Large parts go to the file as they are, without a copy into the buffer.
+      flush()
+      writeToFile(p, part.count)
+    } else {
+      writeRawBytes(UnsafeRawBufferPointer(start: p, count: part.count))
+    }
     containerIsEmpty = part.containerIsEmpty
   }
 
@@ -158,23 +164,28 @@ public struct JSONOutput: ~Copyable {
   /// `finishDocument()` throw it.
   public mutating func flush() {
     guard fileDescriptor >= 0 else { return }
-    if error == nil {
-      var done = 0
-      while done < count {
-        let n = write(fileDescriptor, buffer + done, count - done)
-        if n >= 0 {
-          done += n
-        } else if errno != EINTR {
-          error = StoreIOError.system(errno, path: path, operation: "write")
-          break
-        }
-      }
-      if writebackStart >= 0 && done > 0 {
-        Writeback.start(fileDescriptor, offset: writebackStart + Int64(bytesFlushed), length: done)
-      }
-      bytesFlushed += done
-    }
+    writeToFile(buffer, count)
     count = 0
+  }
+
+  /// Writes bytes to the file descriptor (unless an earlier write failed), starting their
+  /// writeback when asked to.
+  private mutating func writeToFile(_ bytes: UnsafePointer<UInt8>, _ length: Int) {
+    guard error == nil else { return }
+    var done = 0
+    while done < length {
+      let n = write(fileDescriptor, bytes + done, length - done)
+      if n >= 0 {
+        done += n
+      } else if errno != EINTR {
+        error = StoreIOError.system(errno, path: path, operation: "write")
+        break
+      }
+    }
+    if writebackStart >= 0 && done > 0 {
+      Writeback.start(fileDescriptor, offset: writebackStart + Int64(bytesFlushed), length: done)
+    }
+    bytesFlushed += done
   }
 
   /// Flushes and throws the first write error, if any.
