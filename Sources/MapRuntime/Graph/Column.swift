@@ -406,6 +406,14 @@ final class ToManyColumn: Column, @unchecked Sendable {
     capacities[row] = UInt32(capacity)
   }
 
+  /// Appends a member known to be absent, to a row with room for it (see `reserve(_:extra:)`)
+  /// and no more than `linearLimit` members.
+  @inline(__always) func appendAbsent(_ row: Int, _ ref: ObjectRef) {
+    let n = Int(counts[row])
+    pool[start[row] + n] = ref.packed
+    counts[row] = UInt32(n + 1)
+  }
+
   /// Makes room for `extra` more members of `row`.
   func reserve(_ row: Int, extra: Int) {
     if row >= start.count { pad(to: row + 1) }

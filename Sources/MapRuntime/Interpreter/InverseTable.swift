@@ -123,6 +123,11 @@ extension ObjectGraph {
     let col = tables[Int(owner.entity)].columns[column] as! ToManyColumn
     guard col.add(Int(owner.row), target) else { return }
     guard let entry = inverses.entry(owner.entity, column) else { return }
+    addInverse(owner, column, target, entry)
+  }
+
+  /// Sets the inverse of `owner`'s to-many relationship at `column` on a target just added.
+  @inline(__always) func addInverse(_ owner: ObjectRef, _ column: Int, _ target: ObjectRef, _ entry: InverseTable.Entry) {
     let e = Int(target.entity)
     if let one = entry.inverseOne[e] {
       let previous = one.target(Int(target.row))

@@ -277,6 +277,20 @@ extension MigrationManager {
   func defaultRelationships(_ lm: LinkedMapping, _ d: ObjectRef, source sourceRef: ObjectRef?, frame: inout Frame)
     throws(MigrationFailure)
   {
+    // Every relationship straight from association tables: no expression, no frame. (Linking
+    // twice changes nothing, so a relationship left to the general path may be redone there.)
+    if lm.allRelationshipsLinked, lm.destinationEntity == Int(d.entity), let sourceRef {
+      let key = sourceKey(sourceRef)
+      let columns = lm.relationshipColumns
+      let toMany = lm.relationshipIsToMany
+      let links = lm.relationshipLinks
+      var done = true
+      for k in 0..<columns.count where !linkDirectly(d, columns[k], toMany[k], associations[links[k]], key) {
+        done = false
+        break
+      }
+      if done { return }
+    }
     frame.reset(mapping: currentMappingIndex, source: sourceRef.map { .sourceObject($0) } ?? .null)
     frame.destination = .destinationObject(d)
     // A policy may associate instances of another entity with this mapping: find the
@@ -326,6 +340,19 @@ extension MigrationManager {
     let n = a.destinationCount(forSourceKey: key)
     if isToMany {
       if n == 0 { return true }
+      let col = unsafeDowncast(destination.tables[Int(d.entity)].columns[column], to: ToManyColumn.self)
+      let row = Int(d.row)
+      if n <= ToManyColumn.linearLimit, col.count(row) == 0 {
+        // An empty relationship and distinct new members (each association is another
+        // instance): no search for duplicates.
+        col.reserve(row, extra: n)
+        let entry = destinationInverses.entry(d.entity, column)
+        a.forEachDestination(forSourceKey: key) { t in
+          col.appendAbsent(row, t)
+          if let entry { destination.addInverse(d, column, t, entry) }
+        }
+        return true
+      }
       if n > 1 { (destination.tables[Int(d.entity)].columns[column] as? ToManyColumn)?.reserve(Int(d.row), extra: n) }
       a.forEachDestination(forSourceKey: key) { destination.addToMany(d, column, $0, destinationInverses) }
       return true

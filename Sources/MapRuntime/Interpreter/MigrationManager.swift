@@ -420,6 +420,8 @@ final class LinkedMapping: @unchecked Sendable {
   /// For each relationship mapping, the entity mapping whose association table gives its value
   /// directly (see `Linker.associationLink`), or -1.
   let relationshipLinks: [Int]
+  /// Whether every relationship mapping has such a link.
+  let allRelationshipsLinked: Bool
   /// Names of the attribute mappings then the relationship mappings (`Frame.property` indexes them).
   let propertyNames: [String]
   /// Where each property mapping is in the mapping file (same order as `propertyNames`).
@@ -443,6 +445,7 @@ final class LinkedMapping: @unchecked Sendable {
     relationshipCodes = relationships.map(\.code)
     relationshipIsToMany = relationships.map(\.isToMany)
     relationshipLinks = relationships.map(\.link)
+    allRelationshipsLinked = relationships.allSatisfy { $0.link >= 0 }
     propertyNames = attributes.map(\.name) + relationships.map(\.name)
     propertyLocations = attributes.map(\.location) + relationships.map(\.location)
   }
