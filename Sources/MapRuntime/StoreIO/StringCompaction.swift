@@ -181,8 +181,12 @@ struct StringCompaction: @unchecked Sendable {
           o += 1
           i += 1
         }
+      } else if c == 0x20 {
+        // Indentation: runs of spaces, passed over eight at a time.
+        i += 1
+        while i + 8 <= n && UnsafeRawPointer(src + i).loadUnaligned(as: UInt64.self) == 0x2020_2020_2020_2020 { i += 8 }
       } else {
-        if c != 0x20 && c != 0x0A && c != 0x0D && c != 0x09 {
+        if c != 0x0A && c != 0x0D && c != 0x09 {
           dst[o] = c
           o += 1
         }
