@@ -17,12 +17,23 @@ extension StoreReader {
     var cursor = 0
     let names = entityLayout.propertyNameBytes
     let shapes = entityLayout.shapes
+    // Properties already read (JSON allows a key twice; a store must not have it).
+    var seenMask: UInt64 = 0
+    var seenMore: Set<Int> = []
     while let key = try scanner.nextKey() {
       // Keys usually come in the layout's (sorted) order: try the next expected one first.
       var p = -1
       if cursor < names.count && !key.hasEscapes && names[cursor].withUnsafeBytes({ scanner.stringEquals(key, $0) }) {
         p = cursor
       } else if scanner.string(key, equals: "id") {
+        if idToken != nil {
+          problems.append(
+            PropertyProblem(
+              code: "store-duplicate-key", property: "id", message: "\"id\" appears twice in one object",
+              offset: quoteStart(key)))
+          _ = try scanner.skipValue()
+          continue
+        }
         let t = try scanner.next()
         guard t.kind == .string else {
           try report("store-id", "an object id must be a string", at: quoteStart(t))
@@ -45,6 +56,22 @@ extension StoreReader {
         continue
       }
       cursor = p + 1
+      let repeated: Bool
+      if p < 64 {
+        repeated = seenMask & (1 << UInt64(p)) != 0
+        seenMask |= 1 << UInt64(p)
+      } else {
+        repeated = !seenMore.insert(p).inserted
+      }
+      if repeated {
+        let name = entityLayout.properties[p].name
+        problems.append(
+          PropertyProblem(
+            code: "store-duplicate-key", property: name, message: "\"\(name)\" appears twice in one object",
+            offset: quoteStart(key)))
+        _ = try scanner.skipValue()
+        continue
+      }
       if let problem = try readValue(table, row, p, shapes[p]) { problems.append(problem) }
     }
     guard let idToken else {
