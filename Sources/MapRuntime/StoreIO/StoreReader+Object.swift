@@ -295,11 +295,14 @@ extension StoreReader {
             } else if let one = inverse as? ToOneColumn {
               if let current = one.target(Int(target.row)), current != owner {
                 let name = graph.tables[Int(target.entity)].layout.properties[ic].name
-                errors.append(
-                  MigrationError(
-                    "store-inverse-mismatch",
-                    "\(graph.idText(owner)).\(prop.name) includes \(graph.idText(target)), but \(graph.idText(target)).\(name) is \(graph.idText(current)); the two sides of the relationship disagree",
-                    file: input.path))
+                let message =
+                  "\(graph.idText(owner)).\(prop.name) includes \(graph.idText(target)), but \(graph.idText(target)).\(name) is \(graph.idText(current)); the two sides of the relationship disagree"
+                // Placed at the to-one side's reference (looked up only now: this is rare).
+                if let ref = pending.first(where: { $0.owner == target && Int($0.column) == ic }) {
+                  errors.append(error("store-inverse-mismatch", message, at: ref.target.start - 1))
+                } else {
+                  errors.append(MigrationError("store-inverse-mismatch", message, file: input.path))
+                }
                 if errors.count >= maxErrors { throw Stop() }
               } else {
                 one.setTarget(Int(target.row), owner)

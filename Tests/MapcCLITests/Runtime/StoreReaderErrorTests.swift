@@ -85,6 +85,10 @@ import Testing
       objects: #""Pet": [{"id": "x1", "owner": "x1"}]"#, code: "store-wrong-entity", at: "\"x1\"",
       message: "x1.owner refers to x1, a Pet, but holds Person objects"),
     Case(
+      objects: #""Person": [{"id": "p1", "pets": ["x1"]}, {"id": "p2"}], "Pet": [{"id": "x1", "owner": "p2"}]"#,
+      code: "store-inverse-mismatch", at: "\"p2\"",
+      message: "p1.pets includes x1, but x1.owner is p2; the two sides of the relationship disagree"),
+    Case(
       objects: #""Person": [{"name": "Ann"}]"#, code: "store-missing-id", at: "{",
       message: "an Person object has no \"id\""),
   ]
