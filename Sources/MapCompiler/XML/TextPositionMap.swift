@@ -69,35 +69,29 @@ public struct TextPositionMap: Sendable, Hashable {
   /// Adds one character written at `line`:`column`. `literal` is false for a character
   /// produced by a reference.
   public mutating func append(_ scalar: Unicode.Scalar, line: Int, column: Int, literal: Bool) {
-    if literal, let last = runs.last, last.isLiteral, last.line == line,
-      last.column + (scalarCount - last.scalarOffset) == column
-    {
-      // Continues the current literal run.
-    } else {
-      runs.append(
-        Segment(
-          scalarOffset: scalarCount, utf8Offset: utf8Count, line: line, column: column,
-          isLiteral: literal))
-    }
+    startRun(line: line, column: column, literal: literal)
     text.unicodeScalars.append(scalar)
     scalarCount += 1
     utf8Count += UTF8.width(scalar)
+  }
+
+  /// Starts a segment for text written at `line`:`column`, unless it is literal and continues
+  /// the current literal run.
+  private mutating func startRun(line: Int, column: Int, literal: Bool) {
+    if literal, let last = runs.last, last.isLiteral, last.line == line,
+      last.column + (scalarCount - last.scalarOffset) == column
+    {
+      return
+    }
+    runs.append(
+      Segment(scalarOffset: scalarCount, utf8Offset: utf8Count, line: line, column: column, isLiteral: literal))
   }
 
   /// Adds characters written literally from `line`:`column` on, all ASCII (no line break):
   /// the same as appending them one by one, in one step.
   mutating func appendASCII(_ run: ArraySlice<UInt8>, line: Int, column: Int) {
     guard !run.isEmpty else { return }
-    if let last = runs.last, last.isLiteral, last.line == line,
-      last.column + (scalarCount - last.scalarOffset) == column
-    {
-      // Continues the current literal run.
-    } else {
-      runs.append(
-        Segment(
-          scalarOffset: scalarCount, utf8Offset: utf8Count, line: line, column: column,
-          isLiteral: true))
-    }
+    startRun(line: line, column: column, literal: true)
     if text.isEmpty {
       text = String(decoding: run, as: UTF8.self)
     } else {

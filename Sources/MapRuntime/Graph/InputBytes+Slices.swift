@@ -5,9 +5,11 @@ extension InputBytes {
   }
 
   /// The string a slice holds, with JSON escapes decoded.
-  func decodeString(_ s: ByteSlice) -> String {
-    let raw = buffer(s)
-    if !s.hasEscapes { return String(decoding: raw, as: UTF8.self) }
+  func decodeString(_ s: ByteSlice) -> String { Self.decodeString(buffer(s), hasEscapes: s.hasEscapes) }
+
+  /// The string the bytes between a JSON string's quotes hold.
+  static func decodeString(_ raw: UnsafeRawBufferPointer, hasEscapes: Bool) -> String {
+    if !hasEscapes { return String(decoding: raw, as: UTF8.self) }
     return String(unsafeUninitializedCapacity: raw.count) { out in
       JSONScanner.decodeEscapes(raw, into: out.baseAddress!)
     }

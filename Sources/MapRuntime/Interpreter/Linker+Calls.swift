@@ -27,14 +27,10 @@ extension Linker {
       let value = try code(args[0])
       return { (frame: inout Frame) throws(MigrationError) -> Value in
         let v = try value(&frame)
-        switch v {
-        case .null: return .null
-        case .string(.slice(let s)) where !s.hasEscapes:
-          guard let input = m.source.input else { return .null }
-          return pattern.parse(bytes: input.buffer(s)).map(Value.date) ?? .null
-        case .string(let t): return pattern.parse(Array(m.string(t).utf8)).map(Value.date) ?? .null
-        default:
-          throw located(MigrationError("run-type-mismatch", "\(selector) argument 1 must be a string, got \(m.describe(v))"))
+        do throws(MigrationError) {
+          return try BuiltinPolicyFunctions.date(v, pattern, zoneOffset: 0, selector: selector, m)
+        } catch {
+          throw located(error)
         }
       }
     }

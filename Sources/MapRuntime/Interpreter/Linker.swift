@@ -202,22 +202,6 @@ final class Linker {
         let v = try b(&frame)
         do throws(MigrationError) { return try m.value(of: v, path: path) } catch { throw located(error) }
       }
-    case .index(let base, .expression(let ie)) where Self.isSourceKeyByIndex(base, ie):
-      // `$source.key[$index]`, the usual way to pair a forEach item with a parallel list.
-      guard case .keyPath(_, let components) = base.kind else { return try indexCode(base, .expression(ie), located) }
-      let key = components[0]
-      let general = try indexCode(base, .expression(ie), located)
-      let cache = KeyCache()
-      return { (frame: inout Frame) throws(MigrationError) -> Value in
-        guard case .sourceObject(let ref) = frame.source, case .int(let n) = frame.index else {
-          return try general(&frame)
-        }
-        let t = m.source.tables[Int(ref.entity)]
-        let p = cache.index(t, key)
-        guard p >= 0, case .json(let s) = t.columns[p].read(Int(ref.row)) else { return try general(&frame) }
-        guard case .array(let items) = try m.parseJSON(s) else { return .null }
-        return n >= 0 && n < items.count ? items[Int(n)] : .null
-      }
     case .index(let base, let sub):
       return try indexCode(base, sub, located)
     case .function(let name, let args):
@@ -301,61 +285,52 @@ final class Linker {
     }
   }
 
-
   /// `base[subscript]`.
   private func indexCode(
     _ base: Expression, _ sub: Expression.Subscript, _ located: @escaping (MigrationError) -> MigrationError
   ) throws(MigrationError) -> Code {
     let m = self.m
     let b = try code(base)
-
-      switch sub {
-      case .first, .last, .size:
-        return { (frame: inout Frame) throws(MigrationError) -> Value in
-          let v = try b(&frame)
-          if v.isNull { return .null }
-          let items = m.elements(v)
-          switch sub {
-          case .first: return items.first ?? .null
-          case .last: return items.last ?? .null
-          default: return .int(Int64(items.count))
-          }
-        }
-      case .expression(let ie):
-        let i = try code(ie)
-        return { (frame: inout Frame) throws(MigrationError) -> Value in
-          let v = try b(&frame)
-          let k = try i(&frame)
-          switch (v, k) {
-          case (.null, _): return .null
-          case (.json(let s), .int(let n)):
-            // `$source.answers[$index]`: index the cached parse of the Transformable value.
-            guard case .array(let items) = try m.parseJSON(s) else { return .null }
-            return n >= 0 && n < items.count ? items[Int(n)] : .null
-          case (.dictionary(let pairs), .string(let t)):
-            let key = m.string(t)
-            return pairs.first { $0.0 == key }?.1 ?? .null
-          case (.special(.userInfo(let u)), .string(let t)):
-            return u[m.string(t)].map { .string(.native($0)) } ?? .null
-          case (_, .int(let n)):
-            let items = m.elements(v)
-            return n >= 0 && n < items.count ? items[Int(n)] : .null
-          default:
-            if case .json = v, case .string(let t) = k, case .dictionary(let pairs) = m.elements(v).first ?? .null {
-              let key = m.string(t)
-              return pairs.first { $0.0 == key }?.1 ?? .null
-            }
-            throw located(MigrationError("run-type-mismatch", "cannot index \(m.describe(v)) with \(m.describe(k))"))
-          }
+    switch sub {
+    case .first, .last, .size:
+      return { (frame: inout Frame) throws(MigrationError) -> Value in
+        let v = try b(&frame)
+        if v.isNull { return .null }
+        let items = m.elements(v)
+        switch sub {
+        case .first: return items.first ?? .null
+        case .last: return items.last ?? .null
+        default: return .int(Int64(items.count))
         }
       }
-  }
-
-  private static func isSourceKeyByIndex(_ base: Expression, _ index: Expression) -> Bool {
-    guard case .keyPath(let b, let components) = base.kind, components.count == 1, !components[0].hasPrefix("@"),
-      case .variable("source") = b.kind, case .variable("index") = index.kind
-    else { return false }
-    return true
+    case .expression(let ie):
+      let i = try code(ie)
+      return { (frame: inout Frame) throws(MigrationError) -> Value in
+        let v = try b(&frame)
+        let k = try i(&frame)
+        switch (v, k) {
+        case (.null, _): return .null
+        case (.json(let s), .int(let n)):
+          // `$source.answers[$index]`: index the cached parse of the Transformable value.
+          guard case .array(let items) = try m.parseJSON(s) else { return .null }
+          return n >= 0 && n < items.count ? items[Int(n)] : .null
+        case (.dictionary(let pairs), .string(let t)):
+          let key = m.string(t)
+          return pairs.first { $0.0 == key }?.1 ?? .null
+        case (.special(.userInfo(let u)), .string(let t)):
+          return u[m.string(t)].map { .string(.native($0)) } ?? .null
+        case (_, .int(let n)):
+          let items = m.elements(v)
+          return n >= 0 && n < items.count ? items[Int(n)] : .null
+        default:
+          if case .json = v, case .string(let t) = k, case .dictionary(let pairs) = m.elements(v).first ?? .null {
+            let key = m.string(t)
+            return pairs.first { $0.0 == key }?.1 ?? .null
+          }
+          throw located(MigrationError("run-type-mismatch", "cannot index \(m.describe(v)) with \(m.describe(k))"))
+        }
+      }
+    }
   }
 
   func constant(_ c: Expression.Constant) -> Value {

@@ -61,18 +61,11 @@ extension MigrationManager {
         guard Int(s.entity) == e else { return false }
         perSource[k] = source.tables[e].columns[c].get(Int(s.row))
       case .sourceElement(let e, let c):
-        guard Int(s.entity) == e else { return false }
-        switch source.tables[e].columns[c].get(Int(s.row)) {
-        case .null:
-          perSource[k] = .null
-        case .json(let js):
-          let parsed: Value
-          do { parsed = try parseJSON(js) } catch { return false }
-          guard case .array = parsed else { return false }
-          perSource[k] = parsed
-        default:
+        // A malformed value is left to the general path, which reports it.
+        guard Int(s.entity) == e, let list = try? sourceList(source.tables[e].columns[c].get(Int(s.row))) else {
           return false
         }
+        perSource[k] = list
       default:
         break
       }
@@ -102,16 +95,10 @@ extension MigrationManager {
         case .code:
           preconditionFailure("createDirect with an expression to evaluate")
         }
-        let column = t.columns[k]
-        guard let type = table.attributeTypes[column] else { continue }
         do {
-          try table.columns[column].setCoerced(row, v, type, self)
+          try store(v, table, row, t.columns[k], origin: t.source, mapping: lm, propertyIndex: k)
         } catch {
-          do {
-            try store(v, table, row, column, origin: t.source, mapping: lm, propertyIndex: k)
-          } catch {
-            try record(error)
-          }
+          try record(error)
         }
       }
       t.associations.add(source: t.source, sourceKey: t.sourceKey, destination: ObjectRef(entity: t.entity, row: row))
@@ -160,14 +147,7 @@ extension MigrationManager {
       do {
         let v: Value
         if let x = try direct(t.ops[k], frame) { v = x } else { v = try t.codes[k](&frame) }
-        let column = t.columns[k]
-        if let type = t.table.attributeTypes[column] {
-          do {
-            try t.table.columns[column].setCoerced(row, v, type, self)
-          } catch {
-            try store(v, t.table, row, column, origin: t.source, mapping: lm, propertyIndex: k)
-          }
-        }
+        try store(v, t.table, row, t.columns[k], origin: t.source, mapping: lm, propertyIndex: k)
       } catch {
         try record(error)
       }
@@ -186,16 +166,26 @@ extension MigrationManager {
       guard case .sourceObject(let s) = frame.source, Int(s.entity) == e else { return nil }
       return source.tables[e].columns[c].get(Int(s.row))
     case .sourceElement(let e, let c):
-      guard case .sourceObject(let s) = frame.source, Int(s.entity) == e, case .int(let n) = frame.index else { return nil }
-      switch source.tables[e].columns[c].get(Int(s.row)) {
-      case .null:
-        return .null
-      case .json(let js):
-        guard case .array(let items) = try parseJSON(js) else { return nil }
-        return n >= 0 && n < items.count ? items[Int(n)] : .null
-      default:
-        return nil
-      }
+      guard case .sourceObject(let s) = frame.source, Int(s.entity) == e, case .int(let n) = frame.index,
+        let list = try sourceList(source.tables[e].columns[c].get(Int(s.row)))
+      else { return nil }
+      guard case .array(let items) = list else { return .null }
+      return n >= 0 && n < items.count ? items[Int(n)] : .null
+    default:
+      return nil
+    }
+  }
+
+  /// What `.sourceElement` indexes: nil stays nil, a Transformable array is parsed; nil for
+  /// anything else (the expression handles it).
+  private func sourceList(_ v: Value) throws(MigrationError) -> Value? {
+    switch v {
+    case .null:
+      return .null
+    case .json(let js):
+      let parsed = try parseJSON(js)
+      guard case .array = parsed else { return nil }
+      return parsed
     default:
       return nil
     }
@@ -353,7 +343,7 @@ extension MigrationManager {
         }
         return true
       }
-      if n > 1 { (destination.tables[Int(d.entity)].columns[column] as? ToManyColumn)?.reserve(Int(d.row), extra: n) }
+      if n > 1 { col.reserve(row, extra: n) }
       a.forEachDestination(forSourceKey: key) { destination.addToMany(d, column, $0, destinationInverses) }
       return true
     }

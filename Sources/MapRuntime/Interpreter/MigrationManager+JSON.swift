@@ -86,7 +86,8 @@ enum RawJSON {
         let key: String
         switch k {
         case .native(let x): key = x
-        case .slice(let sl): key = decode(p, sl)
+        case .slice(let sl):
+          key = InputBytes.decodeString(UnsafeRawBufferPointer(start: p + sl.start, count: Int(sl.count)), hasEscapes: sl.hasEscapes)
         }
         pairs.append((key, v))
         skipSpace(p, &i, end)
@@ -131,14 +132,6 @@ enum RawJSON {
       let text = UnsafeRawBufferPointer(start: p + start, count: i - start)
       if integer, let v = JSONNumberParser.int64(text) { return .int(v) }
       return .double(JSONNumberParser.double(text) ?? 0)
-    }
-  }
-
-  private static func decode(_ p: UnsafePointer<UInt8>, _ s: ByteSlice) -> String {
-    let raw = UnsafeRawBufferPointer(start: p + s.start, count: Int(s.count))
-    if !s.hasEscapes { return String(decoding: raw, as: UTF8.self) }
-    return String(unsafeUninitializedCapacity: raw.count) { out in
-      JSONScanner.decodeEscapes(raw, into: out.baseAddress!)
     }
   }
 }

@@ -407,8 +407,9 @@ final class LinkedMapping: @unchecked Sendable {
   /// Attribute mappings: destination column and expression.
   let attributeColumns: [Int]
   let attributeCodes: [Code]
-  /// How each attribute mapping is carried out: most through its expression, some common
-  /// shapes (`$index`, a constant) directly. Filled in by `Linker`.
+  /// How each attribute mapping is carried out: through its expression, or for the common
+  /// shapes (`$item`, `$index`, `$source.key`, `$source.key[$index]`, a constant) directly.
+  /// Filled in by `Linker`.
   var attributeOps: [AttributeOp] = []
   /// Everything pass 1 needs to create this mapping's instances (nil without a destination
   /// entity). Set by `MigrationManager` once the mapping is linked.

@@ -37,16 +37,7 @@ public enum BuiltinPolicyFunctions {
       guard let format = try text(1) else { return .null }
       let pattern = try m.datePattern(format)
       let zone = selector.hasSuffix("timeZone:") ? try zoneOffset(try text(2), m) : 0
-      switch args[0] {
-      case .null: return .null
-      case .string(.slice(let s)) where !s.hasEscapes:
-        guard let input = m.source.input else { return .null }
-        return pattern.parse(bytes: input.buffer(s), zoneOffset: zone).map(Value.date) ?? .null
-      case .string(let t):
-        return pattern.parse(Array(m.string(t).utf8), zoneOffset: zone).map(Value.date) ?? .null
-      default:
-        throw MigrationError("run-type-mismatch", "\(selector) argument 1 must be a string, got \(m.describe(args[0]))")
-      }
+      return try date(args[0], pattern, zoneOffset: zone, selector: selector, m)
     case "stringFromDate:format:", "stringFromDate:format:timeZone:":
       guard case .date(let t) = args[0] else {
         if args[0].isNull { return .null }
@@ -168,5 +159,24 @@ extension MigrationManager {
     z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
     z ^= z >> 31
     return Double(z >> 11) / Double(1 << 53)
+  }
+}
+
+extension BuiltinPolicyFunctions {
+  /// `dateFromString:format:`'s result for a value: nil for nil or a string the pattern does not
+  /// match, an error for anything but a string.
+  static func date(
+    _ v: Value, _ pattern: DatePattern, zoneOffset zone: Int, selector: String, _ m: MigrationManager
+  ) throws(MigrationError) -> Value {
+    switch v {
+    case .null: return .null
+    case .string(.slice(let s)) where !s.hasEscapes:
+      guard let input = m.source.input else { return .null }
+      return pattern.parse(bytes: input.buffer(s), zoneOffset: zone).map(Value.date) ?? .null
+    case .string(let t):
+      return pattern.parse(Array(m.string(t).utf8), zoneOffset: zone).map(Value.date) ?? .null
+    default:
+      throw MigrationError("run-type-mismatch", "\(selector) argument 1 must be a string, got \(m.describe(v))")
+    }
   }
 }

@@ -25,16 +25,18 @@ final class PhaseTimer: @unchecked Sendable {
     lines.append("mapc: phase \(phase): \(Int(ms.rounded())) ms, resident \(PhaseTimer.residentMegabytes()) MB")
   }
 
-  /// Resident set size now, from /proc (0 where there is none).
+  /// Resident set size now: the second number of /proc/self/statm, in pages (0 where there
+  /// is none).
   static func residentMegabytes() -> Int {
     guard let f = fopen("/proc/self/statm", "r") else { return 0 }
     defer { fclose(f) }
-    var size = 0
-    var resident = 0
-    guard withUnsafeMutablePointer(to: &size, { s in withUnsafeMutablePointer(to: &resident) { r in
-      vfscanfHelper(f, s, r)
-    } }) else { return 0 }
-    return resident * Int(sysconf(Int32(_SC_PAGESIZE))) / 1_048_576
+    var line = [UInt8](repeating: 0, count: 128)
+    guard line.withUnsafeMutableBufferPointer({ b in
+      b.baseAddress!.withMemoryRebound(to: CChar.self, capacity: b.count) { fgets($0, Int32(b.count), f) } != nil
+    }) else { return 0 }
+    let fields = line.prefix { $0 != 0 }.split(separator: UInt8(ascii: " "))
+    guard fields.count >= 2, let pages = Int(String(decoding: fields[1], as: UTF8.self)) else { return 0 }
+    return pages * Int(sysconf(Int32(_SC_PAGESIZE))) / 1_048_576
   }
 
   func report() {
@@ -42,15 +44,4 @@ final class PhaseTimer: @unchecked Sendable {
     let text = Array((lines.joined(separator: "\n") + "\n").utf8)
     text.withUnsafeBytes { _ = write(2, $0.baseAddress, $0.count) }
   }
-}
-
-/// Reads the first two numbers of /proc/self/statm.
-private func vfscanfHelper(_ f: UnsafeMutablePointer<FILE>, _ a: UnsafeMutablePointer<Int>, _ b: UnsafeMutablePointer<Int>) -> Bool {
-  var buffer = [CChar](repeating: 0, count: 128)
-  guard fgets(&buffer, 128, f) != nil else { return false }
-  let parts = String(cString: buffer).split(separator: " ")
-  guard parts.count >= 2, let x = Int(parts[0]), let y = Int(parts[1]) else { return false }
-  a.pointee = x
-  b.pointee = y
-  return true
 }

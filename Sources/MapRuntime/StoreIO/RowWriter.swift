@@ -65,8 +65,6 @@ final class RenderedChunks: @unchecked Sendable {
     spare = Array(repeating: nil, count: count)
   }
 
-  var count: Int { slots.count }
-
   /// The memory slot `k` used last time, to render into again.
   func reuse(_ k: Int) -> RenderedBytes? {
     lock.lock()
@@ -87,12 +85,8 @@ final class RenderedChunks: @unchecked Sendable {
     lock.lock()
     let r = slots[k]!
     slots[k] = nil
+    if case .success(let bytes) = r { spare[k] = bytes }
     lock.unlock()
-    if case .success(let bytes) = r {
-      lock.lock()
-      spare[k] = bytes
-      lock.unlock()
-    }
     return try body(r)
   }
 

@@ -27,10 +27,7 @@ extension StoreReader {
         p = cursor
       } else if scanner.string(key, equals: "id") {
         if idToken != nil {
-          problems.append(
-            PropertyProblem(
-              code: "store-duplicate-key", property: "id", message: "\"id\" appears twice in one object",
-              offset: quoteStart(key)))
+          problems.append(duplicateKey("id", key))
           _ = try scanner.skipValue()
           continue
         }
@@ -64,11 +61,7 @@ extension StoreReader {
         repeated = !seenMore.insert(p).inserted
       }
       if repeated {
-        let name = entityLayout.properties[p].name
-        problems.append(
-          PropertyProblem(
-            code: "store-duplicate-key", property: name, message: "\"\(name)\" appears twice in one object",
-            offset: quoteStart(key)))
+        problems.append(duplicateKey(entityLayout.properties[p].name, key))
         _ = try scanner.skipValue()
         continue
       }
@@ -101,6 +94,13 @@ extension StoreReader {
         try report(problem.code, "\(idText).\(problem.property): \(problem.message)", at: problem.offset)
       }
     }
+  }
+
+  /// `store-duplicate-key` for the second `key` named `name` in one object.
+  private func duplicateKey(_ name: String, _ key: JSONToken) -> PropertyProblem {
+    PropertyProblem(
+      code: "store-duplicate-key", property: name, message: "\"\(name)\" appears twice in one object",
+      offset: quoteStart(key))
   }
 
   /// Reads one property value into its column; returns a problem instead of throwing for
