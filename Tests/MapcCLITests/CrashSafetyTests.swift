@@ -23,10 +23,7 @@ struct CrashSafetyTests {
     let work = try FileManagerTemp.folder("crash")
     defer { FileManagerTemp.remove(work.path) }
     let bench = SharedPaths.bench!
-    let mapping = SharedPaths.fixtures!.appendingPathComponent("diary/SQADMappingModel1_2.xml").path
-    let plan = work.appendingPathComponent("diary.cdm").path
-    let compile = runMapc(["compile", mapping, "-o", plan])
-    try #require(compile.exitCode == 0, "\(compile.stderr)")
+    let plan = try compileDiaryPlan(in: work)
 
     // A store large enough that one run takes over a second on this machine and build.
     let original = work.appendingPathComponent("original.json").path

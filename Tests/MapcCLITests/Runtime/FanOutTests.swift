@@ -64,26 +64,9 @@ import Testing
     """#
 
   @Test func fanOutWithParallelLists() throws {
-    let dir = URL(fileURLWithPath: FileManagerTemp.path("fanout"))
-    defer { FileManagerTemp.remove(dir.path) }
-    for (name, text) in [("v1", Self.sourceModel), ("v2", Self.destinationModel)] {
-      let folder = dir.appendingPathComponent("\(name).xcdatamodel")
-      try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-      try text.write(to: folder.appendingPathComponent("contents"), atomically: true, encoding: .utf8)
-    }
-    try Self.mapping.write(to: dir.appendingPathComponent("m.xml"), atomically: true, encoding: .utf8)
-    try Self.store.write(to: dir.appendingPathComponent("in.json"), atomically: true, encoding: .utf8)
-
-    let compiled = MappingCompilation.compile(mappingPath: dir.appendingPathComponent("m.xml").path)
-    #expect(!compiled.diagnostics.hasErrors, "\(compiled.diagnostics)")
-    let plan = try #require(compiled.plan)
-    let out = dir.appendingPathComponent("out.json").path
-    _ = try MigrationRun.run(
-      plan: plan, storePath: dir.appendingPathComponent("in.json").path,
-      options: MigrationRun.Options(output: .file(out)))
-
-    let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: out))) as? [String: Any])
-    let objects = try #require(json["objects"] as? [String: [[String: Any]]])
+    let objects = try migrateInline(
+      sourceModel: Self.sourceModel, destinationModel: Self.destinationModel, mapping: Self.mapping, store: Self.store,
+      label: "fanout")
     let lines = try #require(objects["Line"])
     #expect(lines.map { $0["text"] as? String } == ["a", "b", "c", "a", "b", "q\"uote", "tab\t", "d", "p", "q"])
     #expect(lines.map { $0["order"] as? Int } == [0, 1, 2, 0, 1, 0, 1, 0, 0, 1])

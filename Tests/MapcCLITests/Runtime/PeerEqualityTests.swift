@@ -15,10 +15,7 @@ struct PeerEqualityTests {
     let work = try FileManagerTemp.folder("peer")
     defer { FileManagerTemp.remove(work.path) }
     let bench = SharedPaths.bench!
-    let mapping = SharedPaths.fixtures!.appendingPathComponent("diary/SQADMappingModel1_2.xml").path
-    let plan = work.appendingPathComponent("diary.cdm").path
-    let compile = runMapc(["compile", mapping, "-o", plan])
-    try #require(compile.exitCode == 0, "\(compile.stderr)")
+    let plan = try compileDiaryPlan(in: work)
 
     // 12,000 records: about 53,000 Question objects, several chunks of every large table.
     let store = work.appendingPathComponent("store.json").path

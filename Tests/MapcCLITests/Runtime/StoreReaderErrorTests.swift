@@ -23,10 +23,9 @@ import Testing
     """
 
   static func layout() throws -> StoreLayout {
-    let folder = URL(fileURLWithPath: FileManagerTemp.path("reader-model")).appendingPathComponent("m.xcdatamodel")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    defer { FileManagerTemp.remove(folder.deletingLastPathComponent().path) }
-    try model.write(to: folder.appendingPathComponent("contents"), atomically: true, encoding: .utf8)
+    let dir = URL(fileURLWithPath: FileManagerTemp.path("reader-model"))
+    defer { FileManagerTemp.remove(dir.path) }
+    let folder = try writeModelFolder(model, named: "m", in: dir)
     return StoreLayout(model: try ModelLoader.load(path: folder.path).model)
   }
 

@@ -1,0 +1,47 @@
+import Foundation
+import MapCompiler
+import MapRuntime
+import MapTestSupport
+import Testing
+
+/// Writes `contents` as `<name>.xcdatamodel/contents` in `dir` and returns the folder.
+@discardableResult
+func writeModelFolder(_ contents: String, named name: String, in dir: URL) throws -> URL {
+  let folder = dir.appendingPathComponent("\(name).xcdatamodel")
+  try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+  try contents.write(to: folder.appendingPathComponent("contents"), atomically: true, encoding: .utf8)
+  return folder
+}
+
+/// Runs a mapping written in a test (models `v1` and `v2`, the mapping naming them as
+/// `v1.xcdatamodel` and `v2.xcdatamodel`) over a store written in the test, and returns the
+/// migrated store's `objects`, read back with Foundation's JSON parser.
+func migrateInline(
+  sourceModel: String, destinationModel: String, mapping: String, store: String, label: String
+) throws -> [String: [[String: Any]]] {
+  let dir = URL(fileURLWithPath: FileManagerTemp.path(label))
+  defer { FileManagerTemp.remove(dir.path) }
+  try writeModelFolder(sourceModel, named: "v1", in: dir)
+  try writeModelFolder(destinationModel, named: "v2", in: dir)
+  try mapping.write(to: dir.appendingPathComponent("m.xml"), atomically: true, encoding: .utf8)
+  try store.write(to: dir.appendingPathComponent("in.json"), atomically: true, encoding: .utf8)
+
+  let compiled = MappingCompilation.compile(mappingPath: dir.appendingPathComponent("m.xml").path)
+  #expect(!compiled.diagnostics.hasErrors, "\(compiled.diagnostics)")
+  let plan = try #require(compiled.plan)
+  let out = dir.appendingPathComponent("out.json").path
+  _ = try MigrationRun.run(
+    plan: plan, storePath: dir.appendingPathComponent("in.json").path,
+    options: MigrationRun.Options(output: .file(out)))
+  let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: out))) as? [String: Any])
+  return try #require(json["objects"] as? [String: [[String: Any]]])
+}
+
+/// Compiles the diary fixture's mapping into `work` with the built mapc; returns the plan's path.
+func compileDiaryPlan(in work: URL) throws -> String {
+  let mapping = SharedPaths.fixtures!.appendingPathComponent("diary/SQADMappingModel1_2.xml").path
+  let plan = work.appendingPathComponent("diary.cdm").path
+  let compile = runMapc(["compile", mapping, "-o", plan])
+  try #require(compile.exitCode == 0, "\(compile.stderr)")
+  return plan
+}
