@@ -25,6 +25,9 @@ public class Column: @unchecked Sendable {
   }
   /// Makes the arrays `n` long, filling new rows with the fill value.
   func pad(to n: Int) {}
+  /// Drops rows from `n` on (taking back a `pad`); only for the column kinds
+  /// `ParallelCreation` fills.
+  func truncate(to n: Int) {}
   func reserve(_ n: Int) {}
   /// Sets the value of rows not stored yet (a model default).
   func setFill(_ value: Value) {}
@@ -74,6 +77,12 @@ final class IntColumn: Column, @unchecked Sendable {
       present[row] = false
     }
   }
+  override func truncate(to n: Int) {
+    if values.count > n {
+      values.removeLast(values.count - n)
+      present.removeLast(present.count - n)
+    }
+  }
   @inline(__always) func setInt(_ row: Int, _ v: Int64) {
     ensure(row)
     values[row] = v
@@ -120,6 +129,12 @@ final class DoubleColumn: Column, @unchecked Sendable {
     }
   }
   @inline(__always) private func wrap(_ v: Double) -> Value { isDate ? .date(v) : .double(v) }
+  override func truncate(to n: Int) {
+    if values.count > n {
+      values.removeLast(values.count - n)
+      present.removeLast(present.count - n)
+    }
+  }
   override func get(_ row: Int) -> Value {
     if row >= values.count { return fill.map(wrap) ?? .null }
     return present[row] ? wrap(values[row]) : .null
@@ -237,6 +252,10 @@ final class TextColumn: Column, @unchecked Sendable {
     }
     if row > values.count { pad(to: row + 1) }
     values[row] = packed
+  }
+
+  override func truncate(to n: Int) {
+    if values.count > n { values.removeLast(values.count - n) }
   }
 
   /// Packs a slice in place, or adds a native string to the side table. Slices too large to

@@ -82,6 +82,16 @@ public final class EntityTable: @unchecked Sendable {
     return count - 1
   }
 
+  /// Adds `n` objects at once; returns the first one's row.
+  func appendObjects(_ n: Int) -> Int {
+    count += n
+    return count - n
+  }
+
+  /// Takes back objects added last (see `ParallelCreation`); their columns are truncated by
+  /// the caller.
+  func truncate(to n: Int) { count = min(count, n) }
+
   /// Makes every column full length, so bulk readers can index arrays directly.
   func finalize() {
     for c in columns { c.pad(to: count) }

@@ -46,24 +46,45 @@ final class Associations: @unchecked Sendable {
       sourceKeys.append(Self.noSource)
       return
     }
-    if key < Int(Self.wide) {
-      sourceKeys.append(UInt32(key))
+    addKey(key, first: k, count: 1)
+  }
+
+  /// What `count` calls of `add` do for consecutive destination rows from `first`, all made
+  /// from one source object.
+  func addRun(sourceKey key: Int, first: ObjectRef, count n: Int) {
+    guard n > 0 else { return }
+    let k = instanceCount
+    if destinations.isEmpty, runFirst == nil || (first.entity == runFirst!.entity && Int(first.row) == Int(runFirst!.row) + k) {
+      if runFirst == nil { runFirst = first }
     } else {
-      sourceKeys.append(Self.wide)
-      wideSourceKeys[k] = key
+      for i in 0..<n { addDestination(ObjectRef(entity: Int(first.entity), row: Int(first.row) + i), at: k + i) }
+    }
+    instanceCount += n
+    addKey(key, first: k, count: n)
+  }
+
+  /// Records that instances `first..<first + n` were made from source key `key`.
+  @inline(__always) private func addKey(_ key: Int, first k: Int, count n: Int) {
+    if key < Int(Self.wide) {
+      if n == 1 { sourceKeys.append(UInt32(key)) } else { sourceKeys.append(contentsOf: repeatElement(UInt32(key), count: n)) }
+    } else {
+      for i in k..<(k + n) {
+        sourceKeys.append(Self.wide)
+        wideSourceKeys[i] = key
+      }
     }
     let slot = key - keyBase
     guard slot >= 0, slot < start.count else {
-      extra[key, default: []].append(Int32(k))
+      extra[key, default: []].append(contentsOf: (k..<(k + n)).map { Int32($0) })
       return
     }
     if start[slot] < 0 {
       start[slot] = Int32(k)
-      count[slot] = 1
+      count[slot] = UInt32(n)
     } else if Int(start[slot]) + Int(count[slot]) == k && extra[key] == nil {
-      count[slot] += 1
+      count[slot] += UInt32(n)
     } else {
-      extra[key, default: []].append(Int32(k))
+      extra[key, default: []].append(contentsOf: (k..<(k + n)).map { Int32($0) })
     }
   }
 

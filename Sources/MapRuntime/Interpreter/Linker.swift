@@ -58,21 +58,35 @@ final class Linker {
       forEach: try em.forEach.map { (e) throws(MigrationError) in try top(e, e.source?.location ?? em.location) },
       attributes: attributes, relationships: relationships)
     linked.attributeOps = ops.count == attributes.count ? ops : attributes.map { _ in .code }
+    if let src, let e = em.forEach?.expression, let p = sourceAttribute(e, sourceEntity: src),
+      m.source.layout.entities[src].properties[p].attribute?.type == .transformable
+    {
+      linked.forEachColumn = p
+    }
     return linked
   }
 
   /// Recognises attribute expressions that need no evaluation per object.
+  /// The column of `$source.key` when `key` is an attribute of the mapping's source entity.
+  private func sourceAttribute(_ e: Expression, sourceEntity: Int?) -> Int? {
+    guard let sourceEntity, case .keyPath(let b, let components) = e.kind, components.count == 1,
+      case .variable("source") = b.kind,
+      let p = m.source.layout.entities[sourceEntity].propertyIndex(components[0]),
+      m.source.layout.entities[sourceEntity].properties[p].attribute != nil
+    else { return nil }
+    return p
+  }
+
   private func attributeOp(_ e: Expression, column: Column, type: AttributeType, sourceEntity: Int?) -> AttributeOp {
-    /// The column of `$source.key` in the mapping's source entity.
-    func sourceColumn(_ base: Expression) -> Int? {
-      guard let sourceEntity, case .keyPath(let b, let components) = base.kind, components.count == 1,
-        case .variable("source") = b.kind,
-        let p = m.source.layout.entities[sourceEntity].propertyIndex(components[0]),
-        m.source.layout.entities[sourceEntity].properties[p].attribute != nil
-      else { return nil }
-      return p
-    }
+    func sourceColumn(_ base: Expression) -> Int? { sourceAttribute(base, sourceEntity: sourceEntity) }
     switch e.kind {
+    case .selector(let target, "dateFromString:format:", let args):
+      // What the built-in function does (a custom policy may define its own).
+      guard policyIsDefault, type == .date, case .variable("entityPolicy") = target.kind, args.count == 2,
+        case .constant(.string(let format)) = args[1].kind, case .success(let pattern) = DatePattern.compile(format),
+        let sourceEntity, let p = sourceColumn(args[0])
+      else { break }
+      return .sourceDate(entity: sourceEntity, column: p, pattern: pattern)
     case .variable("item"):
       return .item
     case .keyPath:

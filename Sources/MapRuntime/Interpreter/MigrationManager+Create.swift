@@ -66,6 +66,11 @@ extension MigrationManager {
           return false
         }
         perSource[k] = list
+      case .sourceDate(let e, let c, let pattern):
+        guard Int(s.entity) == e, let date = try? sourceDate(source.tables[e].columns[c].get(Int(s.row)), pattern) else {
+          return false
+        }
+        perSource[k] = date
       default:
         break
       }
@@ -88,7 +93,7 @@ extension MigrationManager {
           continue
         case .item:
           v = items?[i] ?? .null
-        case .sourceValue:
+        case .sourceValue, .sourceDate:
           v = perSource[k]
         case .sourceElement:
           if case .array(let a) = perSource[k], i < a.count { v = a[i] } else { v = .null }
@@ -140,7 +145,7 @@ extension MigrationManager {
         continue
       case .code:
         break
-      case .item, .sourceValue, .sourceElement:
+      case .item, .sourceValue, .sourceElement, .sourceDate:
         break
       }
       frame.propertyIndex = k
@@ -171,9 +176,18 @@ extension MigrationManager {
       else { return nil }
       guard case .array(let items) = list else { return .null }
       return n >= 0 && n < items.count ? items[Int(n)] : .null
+    case .sourceDate(let e, let c, let pattern):
+      // A value the function refuses takes the expression, which reports it where it is.
+      guard case .sourceObject(let s) = frame.source, Int(s.entity) == e else { return nil }
+      return try? sourceDate(source.tables[e].columns[c].get(Int(s.row)), pattern)
     default:
       return nil
     }
+  }
+
+  /// `dateFromString:format:` of a source value (see `AttributeOp.sourceDate`).
+  @inline(__always) func sourceDate(_ v: Value, _ pattern: DatePattern) throws(MigrationError) -> Value {
+    try BuiltinPolicyFunctions.date(v, pattern, zoneOffset: 0, selector: "dateFromString:format:", self)
   }
 
   /// What `.sourceElement` indexes: nil stays nil, a Transformable array is parsed; nil for

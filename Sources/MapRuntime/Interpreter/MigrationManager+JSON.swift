@@ -40,6 +40,69 @@ enum RawJSON {
     return read(base, &i, s.end)
   }
 
+  /// The elements of a JSON array, into `items` (emptied first, its storage reused); false,
+  /// with `items` empty, for any other value.
+  static func elements(_ input: InputBytes, _ s: ByteSlice, into items: inout [Value]) -> Bool {
+    items.removeAll(keepingCapacity: true)
+    let p = input.unsafeBytes.baseAddress!.assumingMemoryBound(to: UInt8.self)
+    var i = s.start
+    let end = s.end
+    skipSpace(p, &i, end)
+    guard i < end, p[i] == UInt8(ascii: "[") else { return false }
+    i += 1
+    readItems(p, &i, end, &items)
+    return true
+  }
+
+  /// The items of an array whose `[` was read, up to and including its `]`.
+  private static func readItems(_ p: UnsafePointer<UInt8>, _ i: inout Int, _ end: Int, _ items: inout [Value]) {
+    skipSpace(p, &i, end)
+    if i < end && p[i] == UInt8(ascii: "]") {
+      i += 1
+      return
+    }
+    while i < end {
+      items.append(read(p, &i, end))
+      skipSpace(p, &i, end)
+      guard i < end else { break }
+      let c = p[i]
+      i += 1
+      if c == UInt8(ascii: "]") { break }
+    }
+  }
+
+  /// How many elements a JSON array has, without reading them; nil for any other value.
+  static func arrayCount(_ input: InputBytes, _ s: ByteSlice) -> Int? {
+    let p = input.unsafeBytes.baseAddress!.assumingMemoryBound(to: UInt8.self)
+    var i = s.start
+    let end = s.end
+    skipSpace(p, &i, end)
+    guard i < end, p[i] == UInt8(ascii: "[") else { return nil }
+    i += 1
+    skipSpace(p, &i, end)
+    if i < end && p[i] == UInt8(ascii: "]") { return 0 }
+    var depth = 0
+    var count = 1
+    while i < end {
+      switch p[i] {
+      case UInt8(ascii: "\""):
+        i += 1
+        while p[i] != UInt8(ascii: "\"") { i += p[i] == UInt8(ascii: "\\") ? 2 : 1 }
+      case UInt8(ascii: "["), UInt8(ascii: "{"):
+        depth += 1
+      case UInt8(ascii: "]"), UInt8(ascii: "}"):
+        if depth == 0 { return count }
+        depth -= 1
+      case UInt8(ascii: ","):
+        if depth == 0 { count += 1 }
+      default:
+        break
+      }
+      i += 1
+    }
+    return count
+  }
+
   @inline(__always) private static func skipSpace(_ p: UnsafePointer<UInt8>, _ i: inout Int, _ end: Int) {
     while i < end {
       let c = p[i]
@@ -56,19 +119,7 @@ enum RawJSON {
       i += 1
       var items: [Value] = []
       items.reserveCapacity(8)
-      skipSpace(p, &i, end)
-      if i < end && p[i] == UInt8(ascii: "]") {
-        i += 1
-        return .array(items)
-      }
-      while i < end {
-        items.append(read(p, &i, end))
-        skipSpace(p, &i, end)
-        guard i < end else { break }
-        let c = p[i]
-        i += 1
-        if c == UInt8(ascii: "]") { break }
-      }
+      readItems(p, &i, end, &items)
       return .array(items)
     case UInt8(ascii: "{"):
       i += 1

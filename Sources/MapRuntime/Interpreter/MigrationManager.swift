@@ -9,9 +9,13 @@ public final class MigrationManager: @unchecked Sendable {
     public var maxErrors: Int = 50
     /// What `now()` returns (seconds since 2001-01-01); fixed so runs are reproducible.
     public var now: Double = 0
-    public init(maxErrors: Int = 50, now: Double = 0) {
+    /// Source objects an entity mapping needs before pass 1 spreads it over the cores (see
+    /// `ParallelCreation`); the result is the same either way.
+    public var parallelMinimum: Int = ParallelCreation.defaultMinimum
+    public init(maxErrors: Int = 50, now: Double = 0, parallelMinimum: Int = ParallelCreation.defaultMinimum) {
       self.maxErrors = maxErrors
       self.now = now
+      self.parallelMinimum = parallelMinimum
     }
   }
 
@@ -50,6 +54,8 @@ public final class MigrationManager: @unchecked Sendable {
   @exclusivity(unchecked) var randomState: UInt64 = 0
 
   @exclusivity(unchecked) public internal(set) var currentMappingIndex = 0
+  /// Entity mappings whose pass 1 ran on every core (see `ParallelCreation`), in order.
+  public internal(set) var parallelMappings: [String] = []
   /// Per-source values of `createDirect` (kept to avoid allocating for every source object).
   @exclusivity(unchecked) var directScratch: [Value] = []
   /// Core Data's `NSMigrationManager.userInfo`: free for policies, e.g. to pass results from
@@ -180,37 +186,17 @@ public final class MigrationManager: @unchecked Sendable {
             try record(error)
             continue
           }
-          var done = 0
           let all = elements(sources)
           let isDefault = policy is DefaultEntityMigrationPolicy
-          // Room for the instances to come, so columns do not grow by copying: one per source,
-          // or for a forEach, as many per source as the first ones made.
-          let table = lm.creation?.table
-          let before = table?.count ?? 0
-          if isDefault, let table, lm.forEach == nil { table.reserve(before + all.count) }
-          for s in all {
-            if isDefault, let table, lm.forEach != nil, done == 4096, all.count > 2 * done {
-              let perSource = Double(table.count - before) / Double(done)
-              table.reserve(table.count + Int(perSource * Double(all.count - done) * 1.02) + 16)
-            }
-            guard case .sourceObject(let ref) = s else {
-              try record(
-                MigrationError(
-                  "run-source-not-object",
-                  "the source expression of \(m.name) must yield source objects, but yielded \(describe(s))",
-                  at: lm.sourceLocation))
-              break
-            }
-            if isDefault {
-              try defaultCreate(lm, forSource: ref, frame: &frame)
-            } else {
-              hook(i, "createDestinationInstances") {
-                try policy.createDestinationInstances(forSource: ref, mapping: m, manager: self)
-              }
-              try checkLimit()
-            }
-            done += 1
-            if done & 0xFFFF == 0 { progress?(pass, done, all.count) }
+          if isDefault, all.count >= options.parallelMinimum, let parallel = ParallelCreation(lm, source: source),
+            parallel.run(all, sourceKey: sourceKey)
+          {
+            parallelMappings.append(m.name)
+            progress?(pass, all.count, all.count)
+          } else {
+            // Room for the instances to come, so columns do not grow by copying.
+            if isDefault, let table = lm.creation?.table, lm.forEach == nil { table.reserve(table.count + all.count) }
+            try createOneByOne(i, lm, all, isDefault: isDefault, frame: &frame)
           }
         } else if lm.forEach != nil {
           hook(i, "createDestinationInstances") {
@@ -245,6 +231,43 @@ public final class MigrationManager: @unchecked Sendable {
       case .validate:
         break
       }
+    }
+  }
+
+  /// Pass 1 of mapping `i` for each source object in turn.
+  private func createOneByOne(_ i: Int, _ lm: LinkedMapping, _ all: [Value], isDefault: Bool, frame: inout Frame)
+    throws(MigrationFailure)
+  {
+    let m = plan.entityMappings[i]
+    let policy = policies[i]
+    let table = lm.creation?.table
+    let before = table?.count ?? 0
+    var done = 0
+    for s in all {
+      // Room for the instances to come, so columns do not grow by copying: for a forEach, as
+      // many per source as the first ones made.
+      if isDefault, let table, lm.forEach != nil, done == 4096, all.count > 2 * done {
+        let perSource = Double(table.count - before) / Double(done)
+        table.reserve(table.count + Int(perSource * Double(all.count - done) * 1.02) + 16)
+      }
+      guard case .sourceObject(let ref) = s else {
+        try record(
+          MigrationError(
+            "run-source-not-object",
+            "the source expression of \(m.name) must yield source objects, but yielded \(describe(s))",
+            at: lm.sourceLocation))
+        break
+      }
+      if isDefault {
+        try defaultCreate(lm, forSource: ref, frame: &frame)
+      } else {
+        hook(i, "createDestinationInstances") {
+          try policy.createDestinationInstances(forSource: ref, mapping: m, manager: self)
+        }
+        try checkLimit()
+      }
+      done += 1
+      if done & 0xFFFF == 0 { progress?(.createInstances, done, all.count) }
     }
   }
 
@@ -404,6 +427,9 @@ final class LinkedMapping: @unchecked Sendable {
   let sourceExpression: Code?
   let sourceLocation: SourceLocation?
   let forEach: Code?
+  /// The column of `key` when `forEach` is `$source.key` with `key` a Transformable attribute
+  /// of the source entity (what the parallel pass 1 reads directly), else nil.
+  var forEachColumn: Int?
   /// Attribute mappings: destination column and expression.
   let attributeColumns: [Int]
   let attributeCodes: [Code]
@@ -484,7 +510,7 @@ final class CreationPlan: @unchecked Sendable {
       switch op {
       case .code: false
       case .index, .item: hasForEach
-      case .constant, .sharedText, .sourceValue, .sourceElement: true
+      case .constant, .sharedText, .sourceValue, .sourceElement, .sourceDate: true
       }
     }
   }
@@ -508,4 +534,7 @@ enum AttributeOp {
   /// `$source.key[$index]`, with `key` a Transformable attribute of the mapping's source entity
   /// that holds an array (anything else takes the expression).
   case sourceElement(entity: Int, column: Int)
+  /// `FUNCTION($entityPolicy, "dateFromString:format:", $source.key, "pattern")` into a Date
+  /// attribute, with `key` an attribute of the mapping's source entity and the default policy.
+  case sourceDate(entity: Int, column: Int, pattern: DatePattern)
 }

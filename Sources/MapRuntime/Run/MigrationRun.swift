@@ -28,6 +28,8 @@ public enum MigrationRun {
     public var progress: (@Sendable (MigrationManager.Pass, Int, Int) -> Void)?
     /// Print the time each phase took on standard error (`MAPC_PHASES=1`).
     public var reportPhases = false
+    /// See `MigrationManager.Options.parallelMinimum`.
+    public var parallelMinimum = ParallelCreation.defaultMinimum
 
     public init(
       output: Output, style: JSONOutput.Style = .indented, maxErrors: Int = 50, now: Double = 0,
@@ -47,6 +49,8 @@ public enum MigrationRun {
     /// Objects created, per destination entity (sorted by name).
     public var created: [(entity: String, count: Int)]
     public var seconds: Double
+    /// Entity mappings whose pass 1 ran on every core.
+    public var parallelMappings: [String]
     /// Where the store was written (nil for a dry run).
     public var writtenTo: String?
   }
@@ -80,7 +84,8 @@ public enum MigrationRun {
       ])
     }
     let manager = try MigrationManager(
-      plan: plan, source: graph, options: MigrationManager.Options(maxErrors: options.maxErrors, now: options.now))
+      plan: plan, source: graph, options: MigrationManager.Options(
+        maxErrors: options.maxErrors, now: options.now, parallelMinimum: options.parallelMinimum))
     manager.progress = options.progress
     phases.mark("read store")
     try manager.migrate(phases: phases)
@@ -125,6 +130,7 @@ public enum MigrationRun {
     func counts(_ g: ObjectGraph) -> [(entity: String, count: Int)] {
       g.tables.map { ($0.layout.name, $0.count) }.sorted { $0.0 < $1.0 }
     }
-    return Summary(read: counts(graph), created: counts(manager.destination), seconds: seconds, writtenTo: target)
+    return Summary(read: counts(graph), created: counts(manager.destination), seconds: seconds,
+      parallelMappings: manager.parallelMappings, writtenTo: target)
   }
 }

@@ -19,6 +19,20 @@ func writeModelFolder(_ contents: String, named name: String, in dir: URL) throw
 func migrateInline(
   sourceModel: String, destinationModel: String, mapping: String, store: String, label: String
 ) throws -> [String: [[String: Any]]] {
+  let outcome = try runInline(
+    sourceModel: sourceModel, destinationModel: destinationModel, mapping: mapping, store: store, label: label)
+  let text = try outcome.get().text
+  let json = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+  return try #require(json["objects"] as? [String: [[String: Any]]])
+}
+
+/// `migrateInline`'s run: the migrated store's text and the run's summary, or the errors of the
+/// run. Pass 1 spreads entity mappings with at least `parallelMinimum` source objects over the
+/// cores.
+func runInline(
+  sourceModel: String, destinationModel: String, mapping: String, store: String, label: String,
+  parallelMinimum: Int = MigrationManager.Options().parallelMinimum
+) throws -> Result<(text: String, summary: MigrationRun.Summary), MigrationFailure> {
   let dir = URL(fileURLWithPath: FileManagerTemp.path(label))
   defer { FileManagerTemp.remove(dir.path) }
   try writeModelFolder(sourceModel, named: "v1", in: dir)
@@ -30,11 +44,15 @@ func migrateInline(
   #expect(!compiled.diagnostics.hasErrors, "\(compiled.diagnostics)")
   let plan = try #require(compiled.plan)
   let out = dir.appendingPathComponent("out.json").path
-  _ = try MigrationRun.run(
-    plan: plan, storePath: dir.appendingPathComponent("in.json").path,
-    options: MigrationRun.Options(output: .file(out)))
-  let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: out))) as? [String: Any])
-  return try #require(json["objects"] as? [String: [[String: Any]]])
+  var options = MigrationRun.Options(output: .file(out))
+  options.parallelMinimum = parallelMinimum
+  let summary: MigrationRun.Summary
+  do {
+    summary = try MigrationRun.run(plan: plan, storePath: dir.appendingPathComponent("in.json").path, options: options)
+  } catch {
+    return .failure(error)
+  }
+  return .success((try String(contentsOfFile: out, encoding: .utf8), summary))
 }
 
 /// Compiles the diary fixture's mapping into `work` with the built mapc; returns the plan's path.
