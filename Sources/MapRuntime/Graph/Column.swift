@@ -28,6 +28,9 @@ public class Column: @unchecked Sendable {
   /// Drops rows from `n` on (taking back a `pad`); only for the column kinds
   /// `ParallelCreation` fills.
   func truncate(to n: Int) {}
+  /// Appends the first `rows` rows of `other` (a column of the same kind) from row `row` on
+  /// (see `StoreReader.readSplit`).
+  func append(_ other: Column, rows: Int, at row: Int) { preconditionFailure("append(_:rows:at:) on \(type(of: self))") }
   func reserve(_ n: Int) {}
   /// Sets the value of rows not stored yet (a model default).
   func setFill(_ value: Value) {}
@@ -83,6 +86,13 @@ final class IntColumn: Column, @unchecked Sendable {
       present.removeLast(present.count - n)
     }
   }
+  override func append(_ other: Column, rows: Int, at row: Int) {
+    let o = unsafeDowncast(other, to: IntColumn.self)
+    pad(to: row)
+    o.pad(to: rows)
+    values.append(contentsOf: o.values.prefix(rows))
+    present.append(contentsOf: o.present.prefix(rows))
+  }
   @inline(__always) func setInt(_ row: Int, _ v: Int64) {
     ensure(row)
     values[row] = v
@@ -135,6 +145,13 @@ final class DoubleColumn: Column, @unchecked Sendable {
       present.removeLast(present.count - n)
     }
   }
+  override func append(_ other: Column, rows: Int, at row: Int) {
+    let o = unsafeDowncast(other, to: DoubleColumn.self)
+    pad(to: row)
+    o.pad(to: rows)
+    values.append(contentsOf: o.values.prefix(rows))
+    present.append(contentsOf: o.present.prefix(rows))
+  }
   override func get(_ row: Int) -> Value {
     if row >= values.count { return fill.map(wrap) ?? .null }
     return present[row] ? wrap(values[row]) : .null
@@ -172,6 +189,12 @@ final class BoolColumn: Column, @unchecked Sendable {
     if n > values.count { values.append(contentsOf: repeatElement(fill, count: n - values.count)) }
   }
   override func reserve(_ n: Int) { values.reserveCapacity(n) }
+  override func append(_ other: Column, rows: Int, at row: Int) {
+    let o = unsafeDowncast(other, to: BoolColumn.self)
+    pad(to: row)
+    o.pad(to: rows)
+    values.append(contentsOf: o.values.prefix(rows))
+  }
   override func setFill(_ value: Value) { if case .bool(let b) = value { fill = b ? 1 : 0 } }
   private func code(_ row: Int) -> UInt8 { row < values.count ? values[row] : fill }
   override func get(_ row: Int) -> Value {
@@ -257,6 +280,19 @@ final class TextColumn: Column, @unchecked Sendable {
   override func truncate(to n: Int) {
     if values.count > n { values.removeLast(values.count - n) }
   }
+  override func append(_ other: Column, rows: Int, at row: Int) {
+    let o = unsafeDowncast(other, to: TextColumn.self)
+    pad(to: row)
+    o.pad(to: rows)
+    if o.arena.isEmpty {
+      values.append(contentsOf: o.values.prefix(rows))
+      return
+    }
+    // Native strings move to this column's side table.
+    let shift = UInt64(arena.count) << 1
+    for v in o.values.prefix(rows) { values.append(v != 0 && v & 1 == 0 ? v + shift : v) }
+    arena.append(contentsOf: o.arena)
+  }
 
   /// Packs a slice in place, or adds a native string to the side table. Slices too large to
   /// pack must be stored as native text (see `fitsPacked`).
@@ -284,6 +320,12 @@ final class ValueColumn: Column, @unchecked Sendable {
   }
   override func reserve(_ n: Int) { values.reserveCapacity(n) }
   override func setFill(_ value: Value) { fill = value }
+  override func append(_ other: Column, rows: Int, at row: Int) {
+    let o = unsafeDowncast(other, to: ValueColumn.self)
+    pad(to: row)
+    o.pad(to: rows)
+    values.append(contentsOf: o.values.prefix(rows))
+  }
   override func get(_ row: Int) -> Value { row < values.count ? values[row] : fill }
   override func set(_ row: Int, _ value: Value) {
     if row == values.count {
@@ -302,6 +344,12 @@ final class ToOneColumn: Column, @unchecked Sendable {
 
   override func pad(to n: Int) {
     if n > values.count { values.append(contentsOf: repeatElement(0, count: n - values.count)) }
+  }
+  override func append(_ other: Column, rows: Int, at row: Int) {
+    let o = unsafeDowncast(other, to: ToOneColumn.self)
+    pad(to: row)
+    o.pad(to: rows)
+    values.append(contentsOf: o.values.prefix(rows))
   }
   override func reserve(_ n: Int) { values.reserveCapacity(n) }
   override func read(_ row: Int) -> Value {
@@ -350,6 +398,11 @@ final class ToManyColumn: Column, @unchecked Sendable {
     start.reserveCapacity(n)
     counts.reserveCapacity(n)
     capacities.reserveCapacity(n)
+  }
+  /// Only for columns without members yet (the store reader links relationships after reading).
+  override func append(_ other: Column, rows: Int, at row: Int) {
+    precondition(unsafeDowncast(other, to: ToManyColumn.self).pool.isEmpty, "appending a to-many column with members")
+    pad(to: row + rows)
   }
   override func read(_ row: Int) -> Value {
     let side = isSource

@@ -9,6 +9,8 @@ public final class ObjectGraph: @unchecked Sendable {
 
   /// True for the store being migrated (objects are `.sourceObject`), false for the one built.
   public let isSource: Bool
+  /// Entities whose objects the store reader read on two threads.
+  public internal(set) var splitEntities: [String] = []
 
   public init(layout: StoreLayout, input: InputBytes?, isSource: Bool) {
     self.layout = layout
@@ -86,6 +88,13 @@ public final class EntityTable: @unchecked Sendable {
   func appendObjects(_ n: Int) -> Int {
     count += n
     return count - n
+  }
+
+  /// Appends the objects of `other`, a table of the same entity.
+  func append(_ other: EntityTable) {
+    for (c, column) in columns.enumerated() { column.append(other.columns[c], rows: other.count, at: count) }
+    if let ids, let more = other.ids { ids.append(more, rows: other.count, at: count) }
+    count += other.count
   }
 
   /// Takes back objects added last (see `ParallelCreation`); their columns are truncated by

@@ -30,6 +30,8 @@ public enum MigrationRun {
     public var reportPhases = false
     /// See `MigrationManager.Options.parallelMinimum`.
     public var parallelMinimum = ParallelCreation.defaultMinimum
+    /// See `StoreReader.read`.
+    public var splitMinimum = StoreReader.defaultSplitMinimum
 
     public init(
       output: Output, style: JSONOutput.Style = .indented, maxErrors: Int = 50, now: Double = 0,
@@ -51,13 +53,15 @@ public enum MigrationRun {
     public var seconds: Double
     /// Entity mappings whose pass 1 ran on every core.
     public var parallelMappings: [String]
+    /// Entities whose objects were read on two threads.
+    public var splitEntities: [String]
     /// Where the store was written (nil for a dry run).
     public var writtenTo: String?
   }
 
   /// Reads and checks the store. The file's bytes are freed on return: the graph keeps only
   /// the strings it needs (see `StringCompaction`).
-  static func readStore(_ storePath: String, plan: MigrationPlan, maxErrors: Int) throws(MigrationFailure)
+  static func readStore(_ storePath: String, plan: MigrationPlan, maxErrors: Int, splitMinimum: Int) throws(MigrationFailure)
     -> (ObjectGraph, StoreMetadata)
   {
     let input: InputBytes
@@ -66,14 +70,16 @@ public enum MigrationRun {
     } catch {
       throw MigrationFailure([MigrationError(error.code.rawValue, error.description, file: storePath)])
     }
-    return try StoreReader.read(input, layout: StoreLayout(model: plan.sourceModel), maxErrors: maxErrors)
+    return try StoreReader.read(
+      input, layout: StoreLayout(model: plan.sourceModel), maxErrors: maxErrors, splitMinimum: splitMinimum)
   }
 
   public static func run(plan: MigrationPlan, storePath: String, options: Options) throws(MigrationFailure) -> Summary {
     let clock = ContinuousClock()
     let start = clock.now
     let phases = PhaseTimer(enabled: options.reportPhases)
-    let (graph, metadata) = try readStore(storePath, plan: plan, maxErrors: options.maxErrors)
+    let (graph, metadata) = try readStore(
+      storePath, plan: plan, maxErrors: options.maxErrors, splitMinimum: options.splitMinimum)
     let differing = metadata.entitiesWithDifferentHashes(plan.sourceEntityHashes)
     if !differing.isEmpty {
       throw MigrationFailure([
@@ -131,6 +137,6 @@ public enum MigrationRun {
       g.tables.map { ($0.layout.name, $0.count) }.sorted { $0.0 < $1.0 }
     }
     return Summary(read: counts(graph), created: counts(manager.destination), seconds: seconds,
-      parallelMappings: manager.parallelMappings, writtenTo: target)
+      parallelMappings: manager.parallelMappings, splitEntities: graph.splitEntities, writtenTo: target)
   }
 }

@@ -26,6 +26,8 @@ public final class InputBytes: @unchecked Sendable {
   /// Number of bytes of file contents.
   public let count: Int
   private let storage: UnsafeMutableRawPointer
+  /// Bytes allocated at `storage` (see `LargeBuffer`).
+  private let allocated: Int
 
   /// Reads the file at `path`. Errors name the path: missing file, folder, permission, I/O.
   public init(contentsOf path: String) throws(StoreIOError) {
@@ -48,16 +50,14 @@ public final class InputBytes: @unchecked Sendable {
     // One extra byte beyond the size `fstat` reports lets the loop see end-of-file without
     // growing the buffer in the common case.
     var capacity = max(Int(info.st_size), 0) + 1
-    var buffer = UnsafeMutableRawPointer.allocate(
-      byteCount: capacity + InputBytes.paddingCount, alignment: 16)
+    var buffer = LargeBuffer.allocate(byteCount: capacity + InputBytes.paddingCount)
     var filled = 0
     while true {
       if filled == capacity {
         let larger = capacity * 2 + 65_536
-        let grown = UnsafeMutableRawPointer.allocate(
-          byteCount: larger + InputBytes.paddingCount, alignment: 16)
+        let grown = LargeBuffer.allocate(byteCount: larger + InputBytes.paddingCount)
         grown.copyMemory(from: buffer, byteCount: filled)
-        buffer.deallocate()
+        LargeBuffer.deallocate(buffer, byteCount: capacity + InputBytes.paddingCount)
         buffer = grown
         capacity = larger
       }
@@ -68,12 +68,13 @@ public final class InputBytes: @unchecked Sendable {
         break
       } else if errno != EINTR {
         let err = errno
-        buffer.deallocate()
+        LargeBuffer.deallocate(buffer, byteCount: capacity + InputBytes.paddingCount)
         throw StoreIOError.system(err, path: path, operation: "read")
       }
     }
     (buffer + filled).initializeMemory(as: UInt8.self, repeating: 0, count: InputBytes.paddingCount)
     self.storage = buffer
+    self.allocated = capacity + InputBytes.paddingCount
     self.count = filled
   }
 
@@ -81,8 +82,8 @@ public final class InputBytes: @unchecked Sendable {
   public init(_ bytes: some Collection<UInt8>, path: String = "<memory>") {
     self.path = path
     self.count = bytes.count
-    storage = UnsafeMutableRawPointer.allocate(
-      byteCount: bytes.count + InputBytes.paddingCount, alignment: 16)
+    allocated = bytes.count + InputBytes.paddingCount
+    storage = LargeBuffer.allocate(byteCount: allocated)
     let typed = storage.bindMemory(to: UInt8.self, capacity: bytes.count + InputBytes.paddingCount)
     var i = 0
     for byte in bytes {
@@ -92,15 +93,16 @@ public final class InputBytes: @unchecked Sendable {
     (typed + i).initialize(repeating: 0, count: InputBytes.paddingCount)
   }
 
-  /// Takes over a buffer allocated with `UnsafeMutableRawPointer.allocate` that holds `count`
+  /// Takes over a buffer of `allocated` bytes from `LargeBuffer.allocate` that holds `count`
   /// bytes followed by `paddingCount` zero bytes.
-  init(adopting storage: UnsafeMutableRawPointer, count: Int, path: String) {
+  init(adopting storage: UnsafeMutableRawPointer, allocated: Int, count: Int, path: String) {
     self.path = path
     self.count = count
     self.storage = storage
+    self.allocated = allocated
   }
 
-  deinit { storage.deallocate() }
+  deinit { LargeBuffer.deallocate(storage, byteCount: allocated) }
 
   /// Calls `body` with the contents (without the padding). The pointer must not escape `body`.
   @inlinable

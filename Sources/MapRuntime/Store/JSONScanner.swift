@@ -123,6 +123,15 @@ public struct JSONScanner {
     }
   }
 
+  /// Continues at `offset`, where an element of the innermost open array starts after a comma:
+  /// a copy of a scanner that has just read an array's `[` can read the array's second half
+  /// while the original reads the first (see `StoreReader.startSplit`).
+  public mutating func resume(atElement offset: Int) {
+    precondition(depth > 0 && !inObject, "resume(atElement:) outside an array")
+    position = offset
+    state = .value
+  }
+
   /// Reads the next token and checks that it has `kind`.
   public mutating func expect(_ kind: JSONToken.Kind) throws(JSONSyntaxError) -> JSONToken {
     let token = try next()

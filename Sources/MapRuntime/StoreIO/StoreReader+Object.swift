@@ -77,6 +77,17 @@ extension StoreReader {
     } else {
       table.ids!.set(row, .string(.native(text(idToken))))
     }
+    if indexesIDs { try index(ref, at: quoteStart(idToken)) }
+    if !problems.isEmpty {
+      let idText = text(idToken)
+      for problem in problems {
+        try report(problem.code, "\(idText).\(problem.property): \(problem.message)", at: problem.offset)
+      }
+    }
+  }
+
+  /// Adds an object's id to the id index; `store-duplicate-id` (at `offset`) when it is taken.
+  mutating func index(_ ref: ObjectRef, at offset: Int) throws {
     let graph = self.graph
     let existing = graph.withIDBytes(ref) { key in
       ids.insert(key, ref, in: graph)
@@ -85,14 +96,8 @@ extension StoreReader {
       let other = graph.objectLocationHint(existing)
       try report(
         "store-duplicate-id",
-        "duplicate id \(text(idToken)): an \(entityLayout.name) object uses the id of \(other); ids must be unique in a store",
-        at: quoteStart(idToken))
-    }
-    if !problems.isEmpty {
-      let idText = text(idToken)
-      for problem in problems {
-        try report(problem.code, "\(idText).\(problem.property): \(problem.message)", at: problem.offset)
-      }
+        "duplicate id \(graph.idText(ref)): an \(graph.table(ref).layout.name) object uses the id of \(other); ids must be unique in a store",
+        at: offset)
     }
   }
 

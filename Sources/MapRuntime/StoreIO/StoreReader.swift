@@ -16,6 +16,10 @@ public struct StoreReader {
   var ids: IDIndex
   var pending: [PendingReference] = []
   var metadata = StoreMetadata()
+  /// False for a reader of the second half of an array (see `startSplit`): the reader of the
+  /// first half indexes those ids when it takes the objects over.
+  var indexesIDs = true
+  let splitMinimum: Int
 
   struct PendingReference {
     var owner: ObjectRef
@@ -26,10 +30,12 @@ public struct StoreReader {
   struct Stop: Error {}
 
   /// Reads and checks the store. Throws every error found (reading stops at a syntax error).
-  public static func read(_ input: InputBytes, layout: StoreLayout, maxErrors: Int = 50) throws(MigrationFailure)
-    -> (ObjectGraph, StoreMetadata)
-  {
-    var reader = StoreReader(input: input, layout: layout, maxErrors: maxErrors)
+  /// Arrays of objects with at least `splitMinimum` bytes after them are read on two threads
+  /// (see `startSplit`); the result is the same either way.
+  public static func read(
+    _ input: InputBytes, layout: StoreLayout, maxErrors: Int = 50, splitMinimum: Int = defaultSplitMinimum
+  ) throws(MigrationFailure) -> (ObjectGraph, StoreMetadata) {
+    var reader = StoreReader(input: input, layout: layout, maxErrors: maxErrors, splitMinimum: splitMinimum)
     do {
       try reader.readDocument()
       reader.graph.finalize()
@@ -48,7 +54,9 @@ public struct StoreReader {
     return (reader.graph, reader.metadata)
   }
 
-  init(input: InputBytes, layout: StoreLayout, maxErrors: Int) {
+  /// `expectedIDs`: how many ids to size the id index for (a guess from the input size when nil).
+  init(input: InputBytes, layout: StoreLayout, maxErrors: Int, splitMinimum: Int, expectedIDs: Int? = nil) {
+    self.splitMinimum = splitMinimum
     self.input = input
     self.layout = layout
     self.graph = ObjectGraph(layout: layout, input: input, isSource: true)
@@ -57,7 +65,7 @@ public struct StoreReader {
     self.maxErrors = maxErrors
     // Sized for a guess of the object count (stores take a few hundred bytes per object), so
     // the table seldom has to grow: growing rehashes every id read so far.
-    self.ids = IDIndex(expected: min(input.count / 400, 1 << 24))
+    self.ids = IDIndex(expected: expectedIDs ?? min(input.count / 400, 1 << 24))
   }
 
   func error(_ code: String, _ message: String, at offset: Int) -> MigrationError {
@@ -211,8 +219,16 @@ public struct StoreReader {
         try skipRest(list)
         continue
       }
+      var part = startSplit(after: list, entity: e)
+      defer { part?.cancel() }
       while true {
         let t = try scanner.next()
+        if let p = part, t.start >= p.start {
+          // The first half ends here; the second was read right if it starts here too.
+          part = nil
+          if t.start == p.start, try adopt(p, entity: e) { break }
+          p.cancel()
+        }
         if t.kind == .endArray { break }
         guard t.kind == .beginObject else {
           try report("store-structure", "each element of objects.\(name) must be an object", at: quoteStart(t))

@@ -63,7 +63,7 @@ struct StringCompaction: @unchecked Sendable {
     for l in load { starts.append(starts.last! + l) }
     let extraBytes = extra.reduce(0) { $0 + Int($1.json.count) }
     let capacity = starts.last! + extraBytes
-    let heap = UnsafeMutableRawPointer.allocate(byteCount: capacity + InputBytes.paddingCount, alignment: 16)
+    let heap = LargeBuffer.allocate(byteCount: capacity + InputBytes.paddingCount)
     let base = input.unsafeBytes.baseAddress!
     let ends = UnsafeMutableBufferPointer<Int>.allocate(capacity: groupCount)
     defer { ends.deallocate() }
@@ -89,7 +89,8 @@ struct StringCompaction: @unchecked Sendable {
     let moved = extra.map { (key: $0.key, json: last.copyJSON($0.json)) }
     (heap + last.count).initializeMemory(as: UInt8.self, repeating: 0, count: InputBytes.paddingCount)
     withExtendedLifetime(input) {
-      graph.replaceInput(InputBytes(adopting: heap, count: last.count, path: input.path))
+      graph.replaceInput(
+        InputBytes(adopting: heap, allocated: capacity + InputBytes.paddingCount, count: last.count, path: input.path))
     }
     return moved
   }

@@ -28,10 +28,11 @@ func migrateInline(
 
 /// `migrateInline`'s run: the migrated store's text and the run's summary, or the errors of the
 /// run. Pass 1 spreads entity mappings with at least `parallelMinimum` source objects over the
-/// cores.
+/// cores; arrays of objects with at least `splitMinimum` bytes after them are read on two
+/// threads.
 func runInline(
   sourceModel: String, destinationModel: String, mapping: String, store: String, label: String,
-  parallelMinimum: Int = MigrationManager.Options().parallelMinimum
+  parallelMinimum: Int = MigrationManager.Options().parallelMinimum, splitMinimum: Int = StoreReader.defaultSplitMinimum
 ) throws -> Result<(text: String, summary: MigrationRun.Summary), MigrationFailure> {
   let dir = URL(fileURLWithPath: FileManagerTemp.path(label))
   defer { FileManagerTemp.remove(dir.path) }
@@ -46,6 +47,7 @@ func runInline(
   let out = dir.appendingPathComponent("out.json").path
   var options = MigrationRun.Options(output: .file(out))
   options.parallelMinimum = parallelMinimum
+  options.splitMinimum = splitMinimum
   let summary: MigrationRun.Summary
   do {
     summary = try MigrationRun.run(plan: plan, storePath: dir.appendingPathComponent("in.json").path, options: options)
