@@ -109,10 +109,15 @@ final class Associations: @unchecked Sendable {
     return ObjectRef(packed: destinations[k])
   }
 
-  func source(at k: Int) -> ObjectRef? {
+  /// The source key instance `k` was made from (nil for none).
+  @inline(__always) func sourceKey(at k: Int) -> Int? {
     let raw = sourceKeys[k]
     if raw == Self.noSource { return nil }
-    let key = raw == Self.wide ? wideSourceKeys[k]! : Int(raw)
+    return raw == Self.wide ? wideSourceKeys[k]! : Int(raw)
+  }
+
+  func source(at k: Int) -> ObjectRef? {
+    guard let key = sourceKey(at: k) else { return nil }
     var e = sourceBase.count - 1
     while e > 0 && sourceBase[e] > key { e -= 1 }
     // Entities without objects share their base with the next one: take the last such.
@@ -136,6 +141,15 @@ final class Associations: @unchecked Sendable {
     if let more = extra[key] {
       for k in more { body(destination(at: Int(k))) }
     }
+  }
+
+  /// The instances made from a source key as one run of instance numbers (first, count), or
+  /// nil when some are elsewhere (`extra`).
+  @inline(__always) func run(forSourceKey key: Int) -> (Int, Int)? {
+    if !extra.isEmpty, extra[key] != nil { return nil }
+    let slot = key - keyBase
+    guard slot >= 0, slot < start.count, start[slot] >= 0 else { return (0, 0) }
+    return (Int(start[slot]), Int(count[slot]))
   }
 
   /// How many instances were made from a source key.

@@ -138,6 +138,18 @@ public final class MigrationManager: @unchecked Sendable {
         table: destination.tables[e], entity: e, codes: lm.attributeCodes, columns: lm.attributeColumns,
         ops: lm.attributeOps, associations: associations[i], hasForEach: lm.forEach != nil)
     }
+    for lm in linked where lm.allRelationshipsLinked && !lm.relationshipColumns.isEmpty {
+      guard let e = lm.destinationEntity else { continue }
+      var links: [DirectLink] = []
+      for (k, column) in lm.relationshipColumns.enumerated() {
+        let i = lm.relationshipLinks[k]
+        guard let link = DirectLink(
+          column: column, of: e, linking: associations[i], madeBy: linked[i], in: destination, destinationInverses)
+        else { break }
+        links.append(link)
+      }
+      if links.count == lm.relationshipColumns.count { lm.directLinks = links }
+    }
     // New destination objects start with the model's defaults, as Core Data's insert gives them.
     for e in destination.tables.indices {
       for (column, value) in destinationDefaults(e) { destination.tables[e].columns[column].setFill(value) }
@@ -210,12 +222,22 @@ public final class MigrationManager: @unchecked Sendable {
         let isDefault = policy is DefaultEntityMigrationPolicy
         let lm = linked[i]
         var frame = Frame(mapping: i)
+        let a = associations[i]
+        let direct = isDefault ? lm.directLinks : nil
         for k in 0..<n {
+          let d = a.destination(at: k)
+          if k & 0xFFFF == 0xFFFF { progress?(pass, k + 1, n) }
+          // Every relationship straight from association tables (see `DirectLink`); an
+          // instance they cannot all link takes the general path, which links again.
+          if let direct, Int(d.entity) == lm.destinationEntity, let key = a.sourceKey(at: k),
+            direct.allSatisfy({ $0.link(d, key) })
+          {
+            continue
+          }
           currentInstanceIndex = k
-          let d = associations[i].destination(at: k)
           if isDefault {
             if !lm.relationshipCodes.isEmpty {
-              try defaultRelationships(lm, d, source: associations[i].source(at: k), frame: &frame)
+              try defaultRelationships(lm, d, source: a.source(at: k), frame: &frame)
             }
           } else {
             hook(i, "createRelationships") {
@@ -223,7 +245,6 @@ public final class MigrationManager: @unchecked Sendable {
             }
             try checkLimit()
           }
-          if k & 0xFFFF == 0xFFFF { progress?(pass, k + 1, n) }
         }
         currentInstanceIndex = -1
         hook(i, "endRelationshipCreation") { try policy.endRelationshipCreation(m, manager: self) }
@@ -449,6 +470,8 @@ final class LinkedMapping: @unchecked Sendable {
   let relationshipLinks: [Int]
   /// Whether every relationship mapping has such a link.
   let allRelationshipsLinked: Bool
+  /// Those links with what they touch looked up, when every one could be (see `DirectLink`).
+  var directLinks: [DirectLink]?
   /// Names of the attribute mappings then the relationship mappings (`Frame.property` indexes them).
   let propertyNames: [String]
   /// Where each property mapping is in the mapping file (same order as `propertyNames`).
