@@ -1,3 +1,5 @@
+import Dispatch
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
@@ -46,14 +48,17 @@ public struct JSONOutput: ~Copyable {
 
   /// With `startsWriteback`, the file offset where this writer's output begins (-1: off).
   let writebackStart: Int64
+  /// Where the writeback requests run, so they do not hold up the writing thread.
+  let writeback: WritebackQueue?
 
   /// A writer that flushes to `fileDescriptor` (not closed by the writer) whenever its
   /// `bufferCapacity`-byte buffer fills up.
   ///
   /// With `startsWriteback` (for output that will be `fsync`ed, as `AtomicFileWriter` does),
   /// each flush also asks the kernel to start writing the flushed range to disk
-  /// (`sync_file_range(SYNC_FILE_RANGE_WRITE)` on Linux; nothing elsewhere), so the disk works
-  /// while the rest is produced and the final `fsync` has little left to wait for.
+  /// (`sync_file_range(SYNC_FILE_RANGE_WRITE)` on Linux, from a background queue; nothing
+  /// elsewhere), so the disk works while the rest is produced and the final `fsync` has little
+  /// left to wait for.
   public init(
     fileDescriptor: Int32, path: String, style: Style, bufferCapacity: Int = 4 << 20,
     startsWriteback: Bool = false
@@ -65,8 +70,10 @@ public struct JSONOutput: ~Copyable {
     self.buffer = .allocate(capacity: self.capacity)
     if startsWriteback && Writeback.isAvailable {
       writebackStart = Int64(lseek(fileDescriptor, 0, SEEK_CUR))
+      writeback = WritebackQueue()
     } else {
       writebackStart = -1
+      writeback = nil
     }
   }
 
@@ -76,11 +83,15 @@ public struct JSONOutput: ~Copyable {
     self.fileDescriptor = -1
     self.path = "<memory>"
     self.writebackStart = -1
+    self.writeback = nil
     self.capacity = max(initialCapacity, 64)
     self.buffer = .allocate(capacity: self.capacity)
   }
 
-  deinit { buffer.deallocate() }
+  deinit {
+    writeback?.wait()
+    buffer.deallocate()
+  }
 
   /// Where a writer stands in the document's structure, for `init(continuing:isFirst:)`.
   public struct Continuation: Sendable {
@@ -182,8 +193,8 @@ public struct JSONOutput: ~Copyable {
         break
       }
     }
-    if writebackStart >= 0 && done > 0 {
-      Writeback.start(fileDescriptor, offset: writebackStart + Int64(bytesFlushed), length: done)
+    if let writeback, done > 0 {
+      writeback.start(fileDescriptor, offset: writebackStart + Int64(bytesFlushed), length: done)
     }
     bytesFlushed += done
   }
@@ -198,6 +209,7 @@ public struct JSONOutput: ~Copyable {
   public mutating func finishDocument() throws(StoreIOError) {
     precondition(depth == 0, "finishDocument() with \(depth) containers still open")
     writeRawByte(ASCII.newline)
+    defer { writeback?.wait() }
     try flushAndCheck()
   }
 
@@ -557,6 +569,19 @@ extension JSONOutput {
     buffer[count] = ASCII.quote
     count &+= 1
   }
+}
+
+/// Writeback requests of one writer, made in order on a background queue; `wait()` returns
+/// once all are made (before the file is synced or closed).
+final class WritebackQueue: @unchecked Sendable {
+  private let queue = DispatchQueue(label: "mapc.writeback")
+  private let group = DispatchGroup()
+
+  func start(_ fd: Int32, offset: Int64, length: Int) {
+    queue.async(group: group) { Writeback.start(fd, offset: offset, length: length) }
+  }
+
+  func wait() { group.wait() }
 }
 
 /// Early writeback of flushed output (Linux `sync_file_range`, looked up at run time because
