@@ -1,5 +1,6 @@
 import Foundation
 import MapRuntime
+import MapTestSupport
 import Testing
 
 @Suite struct InputBytesTests {
@@ -11,6 +12,27 @@ import Testing
     #expect(input.count == text.utf8.count)
     #expect(input.withUnsafeBytes { Array($0) } == Array(text.utf8))
     #expect(input.path == folder.path + "/in.json")
+  }
+
+  /// Files from 16 MiB on are read in two halves at once: every byte lands where it belongs
+  /// (an odd size, so the halves differ), with the padding after them zero.
+  @Test func readsLargeFileInHalves() throws {
+    let folder = try TemporaryFolder()
+    let size = (16 << 20) + 4_093
+    var data = Data(count: size)
+    data.withUnsafeMutableBytes { b in
+      var generator = SplitMix64(seed: 11)
+      let words = b.baseAddress!.assumingMemoryBound(to: UInt64.self)
+      for i in 0..<(size / 8) { words[i] = generator.next() }
+      for i in (size / 8 * 8)..<size { b[i] = UInt8(i & 0xFF) }
+    }
+    try data.write(to: URL(fileURLWithPath: folder.path + "/big.bin"))
+    let input = try InputBytes(contentsOf: folder.path + "/big.bin")
+    #expect(input.count == size)
+    let same = data.withUnsafeBytes { d in input.withUnsafeBytes { memcmp(d.baseAddress!, $0.baseAddress!, size) == 0 } }
+    #expect(same)
+    let padding = UnsafeRawBufferPointer(start: input.unsafeBytes.baseAddress! + size, count: InputBytes.paddingCount)
+    #expect(padding.allSatisfy { $0 == 0 })
   }
 
   @Test func readsEmptyFileAndProcFiles() throws {
