@@ -1,5 +1,6 @@
 import Foundation
 import MapRuntime
+import MapTestSupport
 import Testing
 
 /// Pass 1 on every core (`ParallelCreation`) against pass 1 on one thread: the same generated
@@ -66,7 +67,7 @@ import Testing
   /// missing days. `odd` replaces the JSON of sheet `at` (the last but one when nil).
   static func store(count: Int, odd: String? = nil, at: Int? = nil, special: Bool = false) -> String {
     let shared = [#"["How?", "Mood?", "Notes"]"#, #"["How?", "Mood?"]"#, #"["Was hat dich gefreut?", "Crème"]"#]
-    var rng = SplitMix(seed: 7)
+    var rng = SplitMix64(seed: 7)
     var objects: [String] = []
     for i in 0..<count {
       var fields = [#""id": "Sheet/\#(i + 1)""#]
@@ -183,18 +184,5 @@ import Testing
       #expect(p.errors.map(where_) == s.errors.map(where_))
       #expect(s.errors.allSatisfy { $0.message.contains("from bad") }, "\(s.description)")
     }
-  }
-}
-
-/// A small deterministic generator (SplitMix64), so generated stores are the same every run.
-struct SplitMix {
-  var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
   }
 }
