@@ -29,7 +29,7 @@ public class Column: @unchecked Sendable {
   /// `ParallelCreation` fills.
   func truncate(to n: Int) {}
   /// Appends the first `rows` rows of `other` (a column of the same kind) from row `row` on
-  /// (see `StoreReader.readSplit`).
+  /// (see `StoreReader.adopt`).
   func append(_ other: Column, rows: Int, at row: Int) { preconditionFailure("append(_:rows:at:) on \(type(of: self))") }
   func reserve(_ n: Int) {}
   /// Sets the value of rows not stored yet (a model default).

@@ -206,8 +206,6 @@ public final class MigrationManager: @unchecked Sendable {
             parallelMappings.append(m.name)
             progress?(pass, all.count, all.count)
           } else {
-            // Room for the instances to come, so columns do not grow by copying.
-            if isDefault, let table = lm.creation?.table, lm.forEach == nil { table.reserve(table.count + all.count) }
             try createOneByOne(i, lm, all, isDefault: isDefault, frame: &frame)
           }
         } else if lm.forEach != nil {
@@ -263,10 +261,11 @@ public final class MigrationManager: @unchecked Sendable {
     let policy = policies[i]
     let table = lm.creation?.table
     let before = table?.count ?? 0
+    // Room for the instances to come, so columns do not grow by copying: one per source, or for
+    // a forEach, as many per source as the first ones made.
+    if isDefault, let table, lm.forEach == nil { table.reserve(before + all.count) }
     var done = 0
     for s in all {
-      // Room for the instances to come, so columns do not grow by copying: for a forEach, as
-      // many per source as the first ones made.
       if isDefault, let table, lm.forEach != nil, done == 4096, all.count > 2 * done {
         let perSource = Double(table.count - before) / Double(done)
         table.reserve(table.count + Int(perSource * Double(all.count - done) * 1.02) + 16)

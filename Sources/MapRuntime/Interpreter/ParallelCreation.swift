@@ -1,5 +1,4 @@
 import Dispatch
-import Foundation
 
 /// Pass 1 of a direct entity mapping (`CreationPlan.isDirect`, default policy) on every core.
 ///
@@ -16,9 +15,8 @@ import Foundation
 /// destination is then put back as it was and the mapping runs on one thread, where the
 /// general code converts the value or reports the error.
 public struct ParallelCreation: @unchecked Sendable {
-  static let workerCount = max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8))
   /// Below this many source objects one thread is about as fast; with one core, always.
-  public static let defaultMinimum = workerCount > 1 ? 4096 : Int.max
+  public static let defaultMinimum = Cores.workers > 1 ? 4096 : Int.max
 
   /// How one attribute mapping is stored.
   enum Cell {
@@ -127,7 +125,7 @@ public struct ParallelCreation: @unchecked Sendable {
   /// a chunk gave up.
   func run(_ sources: [Value], sourceKey: (ObjectRef) -> Int) -> Bool {
     let n = sources.count
-    let chunkCount = min(Self.workerCount * 4, max(1, n / 1024))
+    let chunkCount = min(Cores.workers * 4, max(1, n / 1024))
     let size = (n + chunkCount - 1) / chunkCount
     @Sendable func range(_ c: Int) -> Range<Int> { min(n, c * size)..<min(n, (c + 1) * size) }
 

@@ -89,9 +89,9 @@ public final class InputBytes: @unchecked Sendable {
   /// the file offset alone): copying out of the page cache is work for a core. False unless
   /// every byte came, for small files, and with one processor.
   private static func readHalves(_ fd: Int32, into buffer: UnsafeMutableRawPointer, count: Int) -> Bool {
-    guard count >= 16 << 20, sysconf(Int32(_SC_NPROCESSORS_ONLN)) > 1 else { return false }
+    guard count >= 16 << 20, Cores.workers > 1 else { return false }
     let ok = UnsafeMutableBufferPointer<Bool>.allocate(capacity: 2)
-    _ = ok.initialize(repeating: false)
+    ok.initialize(repeating: false)
     defer { ok.deallocate() }
     nonisolated(unsafe) let (base, done) = (buffer, ok)
     DispatchQueue.concurrentPerform(iterations: 2) { k in

@@ -46,9 +46,8 @@ public struct JSONOutput: ~Copyable {
   @usableFromInline var containerIsEmpty = true
   @usableFromInline var afterKey = false
 
-  /// With `startsWriteback`, the file offset where this writer's output begins (-1: off).
-  let writebackStart: Int64
-  /// Where the writeback requests run, so they do not hold up the writing thread.
+  /// With `startsWriteback`: where the writeback requests run, so they do not hold up the
+  /// writing thread (nil: off).
   let writeback: WritebackQueue?
 
   /// A writer that flushes to `fileDescriptor` (not closed by the writer) whenever its
@@ -68,13 +67,9 @@ public struct JSONOutput: ~Copyable {
     self.path = path
     self.capacity = max(bufferCapacity, 4096)
     self.buffer = .allocate(capacity: self.capacity)
-    if startsWriteback && Writeback.isAvailable {
-      writebackStart = Int64(lseek(fileDescriptor, 0, SEEK_CUR))
-      writeback = WritebackQueue()
-    } else {
-      writebackStart = -1
-      writeback = nil
-    }
+    writeback =
+      startsWriteback && Writeback.isAvailable
+      ? WritebackQueue(fileDescriptor, start: Int64(lseek(fileDescriptor, 0, SEEK_CUR))) : nil
   }
 
   /// A writer that keeps everything in memory (take it with `bytes` or `string`).
@@ -82,7 +77,6 @@ public struct JSONOutput: ~Copyable {
     self.style = style
     self.fileDescriptor = -1
     self.path = "<memory>"
-    self.writebackStart = -1
     self.writeback = nil
     self.capacity = max(initialCapacity, 64)
     self.buffer = .allocate(capacity: self.capacity)
@@ -194,7 +188,7 @@ public struct JSONOutput: ~Copyable {
       }
     }
     if let writeback, done > 0 {
-      writeback.start(fileDescriptor, offset: writebackStart + Int64(bytesFlushed), length: done)
+      writeback.start(at: bytesFlushed, length: done)
     }
     bytesFlushed += done
   }
@@ -574,11 +568,21 @@ extension JSONOutput {
 /// Writeback requests of one writer, made in order on a background queue; `wait()` returns
 /// once all are made (before the file is synced or closed).
 final class WritebackQueue: @unchecked Sendable {
+  private let fd: Int32
+  /// The file offset where the writer's output begins.
+  private let start: Int64
   private let queue = DispatchQueue(label: "mapc.writeback")
   private let group = DispatchGroup()
 
-  func start(_ fd: Int32, offset: Int64, length: Int) {
-    queue.async(group: group) { Writeback.start(fd, offset: offset, length: length) }
+  init(_ fd: Int32, start: Int64) {
+    self.fd = fd
+    self.start = start
+  }
+
+  /// Asks for the writer's bytes `offset..<offset + length` to be written to disk.
+  func start(at offset: Int, length: Int) {
+    let (fd, from) = (fd, start + Int64(offset))
+    queue.async(group: group) { Writeback.start(fd, offset: from, length: length) }
   }
 
   func wait() { group.wait() }

@@ -17,8 +17,10 @@ enum LargeBuffer {
   static func allocate(byteCount: Int) -> UnsafeMutableRawPointer {
     guard byteCount >= mappedMinimum else { return UnsafeMutableRawPointer.allocate(byteCount: byteCount, alignment: 16) }
     let size = mappedSize(byteCount)
+    // `deallocate` unmaps every buffer of this size, so there is no fallback to `malloc`:
+    // out of memory ends the process, as `allocate` would.
     guard let p = mmap(nil, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0), p != MAP_FAILED else {
-      return UnsafeMutableRawPointer.allocate(byteCount: byteCount, alignment: 16)
+      fatalError("out of memory: cannot map \(size) bytes")
     }
     #if os(Linux)
       _ = madvise(p, size, MADV_HUGEPAGE)

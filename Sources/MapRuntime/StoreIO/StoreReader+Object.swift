@@ -77,7 +77,10 @@ extension StoreReader {
     } else {
       table.ids!.set(row, .string(.native(text(idToken))))
     }
-    if indexesIDs { try index(ref, at: quoteStart(idToken)) }
+    if indexesIDs {
+      let offset = quoteStart(idToken)
+      try index(ref) { offset }
+    }
     if !problems.isEmpty {
       let idText = text(idToken)
       for problem in problems {
@@ -86,8 +89,9 @@ extension StoreReader {
     }
   }
 
-  /// Adds an object's id to the id index; `store-duplicate-id` (at `offset`) when it is taken.
-  mutating func index(_ ref: ObjectRef, at offset: Int) throws {
+  /// Adds an object's id to the id index; `store-duplicate-id` (at the offset `offset` gives,
+  /// looked up only then) when it is taken.
+  mutating func index(_ ref: ObjectRef, offset: () -> Int) throws {
     let graph = self.graph
     let existing = graph.withIDBytes(ref) { key in
       ids.insert(key, ref, in: graph)
@@ -97,7 +101,7 @@ extension StoreReader {
       try report(
         "store-duplicate-id",
         "duplicate id \(graph.idText(ref)): an \(graph.table(ref).layout.name) object uses the id of \(other); ids must be unique in a store",
-        at: offset)
+        at: offset())
     }
   }
 

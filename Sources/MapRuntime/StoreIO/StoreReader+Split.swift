@@ -1,5 +1,4 @@
 import Dispatch
-import Foundation
 import Synchronization
 
 /// Reading a large entity array on two threads.
@@ -15,7 +14,7 @@ import Synchronization
 extension StoreReader {
   /// Arrays with fewer bytes than this after their `[` are read on one thread (with one core,
   /// all are).
-  public static let defaultSplitMinimum = ProcessInfo.processInfo.activeProcessorCount > 1 ? 8 << 20 : Int.max
+  public static let defaultSplitMinimum = Cores.workers > 1 ? 8 << 20 : Int.max
 
   /// The second half of an array, read on another thread.
   final class SplitPart: @unchecked Sendable {
@@ -90,10 +89,10 @@ extension StoreReader {
     scanner = helper.scanner
     graph.splitEntities.append(table.layout.name)
     for row in first..<table.count {
-      let ref = ObjectRef(entity: e, row: row)
-      var offset = 0
-      if case .string(.slice(let s)) = table.ids!.get(row) { offset = s.start - 1 }
-      try index(ref, at: offset)
+      try index(ObjectRef(entity: e, row: row)) {
+        if case .string(.slice(let s)) = table.ids!.get(row) { return s.start - 1 }
+        return 0
+      }
     }
     return true
   }

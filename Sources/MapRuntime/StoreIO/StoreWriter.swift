@@ -98,7 +98,7 @@ public struct StoreWriter {
     defer { rows.release() }
     let n = table.count
     let chunk = StoreWriter.rowsPerChunk
-    let workers = StoreWriter.workerCount
+    let workers = Cores.workers
     guard workers > 1, n >= 2 * chunk else {
       try rows.write(0..<n, to: &out)
       return
@@ -135,8 +135,6 @@ public struct StoreWriter {
 
   /// Rows of a table per chunk rendered by one thread.
   static let rowsPerChunk = 4_096
-  /// Threads that render rows (1: the calling thread only).
-  static let workerCount = max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8))
 
   /// Writes any value (Transformable contents, Decimal text, Binary data).
   static func writeValue(_ v: Value, to out: inout JSONOutput, _ w: CellWriting) throws(StoreWriteError) {

@@ -51,7 +51,7 @@ struct StringCompaction: @unchecked Sendable {
       }
     }
     // Largest first, each to the least loaded group.
-    let groupCount = max(1, min(StoreWriter.workerCount, jobs.count))
+    let groupCount = max(1, min(Cores.workers, jobs.count))
     var groups = Array(repeating: [Column](), count: groupCount)
     var load = Array(repeating: 0, count: groupCount)
     for job in jobs.sorted(by: { $0.bytes > $1.bytes }) {

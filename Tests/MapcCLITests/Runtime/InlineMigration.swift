@@ -57,6 +57,12 @@ func runInline(
   return .success((try String(contentsOfFile: out, encoding: .utf8), summary))
 }
 
+/// A failed run's errors as code, line, column and message: comparable between runs made in
+/// different folders.
+func errorLines(_ f: MigrationFailure) -> [String] {
+  f.errors.map { "\($0.code) \($0.location?.line ?? 0):\($0.location?.column ?? 0) \($0.message)" }
+}
+
 /// Compiles the diary fixture's mapping into `work` with the built mapc; returns the plan's path.
 func compileDiaryPlan(in work: URL) throws -> String {
   let mapping = SharedPaths.fixtures!.appendingPathComponent("diary/SQADMappingModel1_2.xml").path

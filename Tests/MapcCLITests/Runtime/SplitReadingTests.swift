@@ -76,11 +76,6 @@ import Testing
     return (try run(.max, "-single"), try run(1, "-split"))
   }
 
-  /// The errors of a run as code, line, column and message (the runs' folders differ).
-  static func errors(_ f: MigrationFailure) -> [String] {
-    f.errors.map { "\($0.code) \($0.location?.line ?? 0):\($0.location?.column ?? 0) \($0.message)" }
-  }
-
   @Test func sameBytesWhenSplit() throws {
     for count in [1, 2, 3_001] {
       let (single, split) = try Self.both(Self.store(count: count), "split-\(count)")
@@ -135,7 +130,7 @@ import Testing
         continue
       }
       #expect(!s.errors.isEmpty, "\(c.why)")
-      #expect(Self.errors(p) == Self.errors(s), "\(c.why)")
+      #expect(errorLines(p) == errorLines(s), "\(c.why)")
     }
   }
 }
