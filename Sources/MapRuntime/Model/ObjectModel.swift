@@ -1,5 +1,7 @@
 /// A Core Data managed object model: what one `.xcdatamodel` version describes.
 public struct ObjectModel: Sendable, Hashable, Codable {
+  /// The most entities a model used for a migration may have (plans with more are refused).
+  public static let maximumEntityCount = 0xFFFF
   /// Entities in the order the model file lists them.
   public private(set) var entities: [EntityDescription]
   /// `userDefinedModelVersionIdentifier` (Core Data's `versionIdentifiers`); Xcode writes one,

@@ -77,9 +77,14 @@ extension StoreReader {
     } else {
       table.ids!.set(row, .string(.native(text(idToken))))
     }
+    let hash =
+      idToken.hasEscapes
+      ? Array(text(idToken).utf8).withUnsafeBytes { IDIndex.hash($0) } : IDIndex.hash(scanner.rawBytes(idToken))
     if indexesIDs {
       let offset = quoteStart(idToken)
-      try index(ref) { offset }
+      try index(ref, hash: hash) { offset }
+    } else {
+      idHashes.append(hash)
     }
     if !problems.isEmpty {
       let idText = text(idToken)
@@ -89,13 +94,10 @@ extension StoreReader {
     }
   }
 
-  /// Adds an object's id to the id index; `store-duplicate-id` (at the offset `offset` gives,
-  /// looked up only then) when it is taken.
-  mutating func index(_ ref: ObjectRef, offset: () -> Int) throws {
-    let graph = self.graph
-    let existing = graph.withIDBytes(ref) { key in
-      ids.insert(key, ref, in: graph)
-    }
+  /// Adds an object's id, whose bytes hash to `hash`, to the id index; `store-duplicate-id`
+  /// (at the offset `offset` gives, looked up only then) when it is taken.
+  mutating func index(_ ref: ObjectRef, hash: UInt64, offset: () -> Int) throws {
+    let existing = ids.insert(hash: hash, ref, in: graph)
     if let existing {
       let other = graph.objectLocationHint(existing)
       try report(

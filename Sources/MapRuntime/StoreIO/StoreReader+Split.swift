@@ -88,8 +88,11 @@ extension StoreReader {
     }
     scanner = helper.scanner
     graph.splitEntities.append(table.layout.name)
-    for row in first..<table.count {
-      try index(ObjectRef(entity: e, row: row)) {
+    // The helper stopped at any object without an id, so there is one hash per object.
+    precondition(helper.idHashes.count == table.count - first, "one id hash per adopted object")
+    for (k, hash) in helper.idHashes.enumerated() {
+      let row = first + k
+      try index(ObjectRef(entity: e, row: row), hash: hash) {
         if case .string(.slice(let s)) = table.ids!.get(row) { return s.start - 1 }
         return 0
       }

@@ -17,8 +17,10 @@ public struct StoreReader {
   var pending: [PendingReference] = []
   var metadata = StoreMetadata()
   /// False for a reader of the second half of an array (see `startSplit`): the reader of the
-  /// first half indexes those ids when it takes the objects over.
+  /// first half indexes those ids when it takes the objects over. Such a reader hashes the
+  /// ids it reads into `idHashes`, one per object in order, to save the first half that work.
   var indexesIDs = true
+  var idHashes: [UInt64] = []
   let splitMinimum: Int
 
   struct PendingReference {

@@ -63,6 +63,25 @@ import Testing
     ) { try PlanReader.decode(Array(bytes.prefix(30)), path: "diary.cdm") }
   }
 
+  /// The runtime keeps an entity's index in 16 bits beside an object's row (the id index), so
+  /// a model with more entities is refused when the plan is read, not mis-indexed at run time.
+  @Test func aModelWithMoreEntitiesThanTheRuntimeIndexesIsRefused() throws {
+    func plan(entities n: Int) -> [UInt8] {
+      var plan = SamplePlans.small
+      plan.sourceModel = ObjectModel(entities: (0..<n).map { EntityDescription(name: "E\($0)") })
+      return PlanWriter.encode(plan)
+    }
+    let limit = ObjectModel.maximumEntityCount
+    #expect(try PlanReader.decode(plan(entities: limit)).sourceModel.entities.count == limit)
+    do {
+      _ = try PlanReader.decode(plan(entities: limit + 1))
+      Issue.record("a model with \(limit + 1) entities was accepted")
+    } catch {
+      #expect(error.code == .malformed)
+      #expect(error.message.contains("a model holds at most 65535 entities, not 65536"), "\(error)")
+    }
+  }
+
   @Test func extraBytesAfterTheBodyAreRefused() {
     #expect(throws: PlanFormatError(
       code: .malformed,

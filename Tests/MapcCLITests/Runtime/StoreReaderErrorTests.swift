@@ -75,6 +75,9 @@ import Testing
       objects: #""Person": [{"id": "p1"}, {"id": "p1"}]"#, code: "store-duplicate-id", at: "\"p1\"",
       message: "duplicate id p1"),
     Case(
+      objects: #""Person": [{"id": "p1"}, {"id": "p\u0031"}]"#, code: "store-duplicate-id", at: "\"p\\u0031\"",
+      message: "duplicate id p1"),
+    Case(
       objects: #""Person": [{"id": "p1", "name": "A", "name": "B"}]"#, code: "store-duplicate-key", at: "\"name\"",
       message: "p1.name: \"name\" appears twice in one object"),
     Case(
@@ -104,5 +107,10 @@ import Testing
 
   @Test func validStoreReadsCleanly() throws {
     #expect(try Self.errors(#""Person": [{"id": "p1", "age": 41, "pets": ["x1"]}], "Pet": [{"id": "x1", "name": "Rex"}]"#).isEmpty)
+  }
+
+  /// An id is its decoded string: escapes in the id or in a reference to it do not matter.
+  @Test func idsAndReferencesCompareDecoded() throws {
+    #expect(try Self.errors(#""Person": [{"id": "p\u0031", "pets": ["x1"]}], "Pet": [{"id": "\u00781", "owner": "p1"}]"#).isEmpty)
   }
 }
