@@ -32,6 +32,23 @@ struct DirectLink {
     inverseMany = many.map { Unmanaged.passUnretained($0) }
   }
 
+  /// Links instances `range` of `a` (made for entity `entity`) with every link of `links`, in
+  /// order, up to the first instance that one of them cannot link; returns that instance's
+  /// index (`range.upperBound` when all were linked).
+  static func link(_ a: Associations, _ range: Range<Int>, entity: Int?, with links: [DirectLink]) -> Int {
+    guard let entity else { return range.lowerBound }
+    return links.withUnsafeBufferPointer { links in
+      Unmanaged.passUnretained(a)._withUnsafeGuaranteedRef { a in
+        for k in range {
+          let d = a.destination(at: k)
+          guard Int(d.entity) == entity, let key = a.sourceKey(at: k) else { return k }
+          for link in links where !link.link(d, key) { return k }
+        }
+        return range.upperBound
+      }
+    }
+  }
+
   /// Links `d` to the instances made from source key `key`; false (having changed nothing)
   /// when the case is not one of the usual ones.
   @inline(__always) func link(_ d: ObjectRef, _ key: Int) -> Bool {

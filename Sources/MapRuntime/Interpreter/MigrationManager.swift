@@ -222,27 +222,31 @@ public final class MigrationManager: @unchecked Sendable {
         var frame = Frame(mapping: i)
         let a = associations[i]
         let direct = isDefault ? lm.directLinks : nil
-        for k in 0..<n {
-          let d = a.destination(at: k)
-          if k & 0xFFFF == 0xFFFF { progress?(pass, k + 1, n) }
-          // Every relationship straight from association tables (see `DirectLink`); an
-          // instance they cannot all link takes the general path, which links again.
-          if let direct, Int(d.entity) == lm.destinationEntity, let key = a.sourceKey(at: k),
-            direct.allSatisfy({ $0.link(d, key) })
-          {
-            continue
+        var k = 0
+        while k < n {
+          let chunkEnd = min(n, (k | 0xFFFF) + 1)
+          // Every relationship straight from association tables (see `DirectLink`) while
+          // they can; an instance they cannot all link takes the general path, which links
+          // again.
+          if let direct {
+            k = DirectLink.link(a, k..<chunkEnd, entity: lm.destinationEntity, with: direct)
           }
-          currentInstanceIndex = k
-          if isDefault {
-            if !lm.relationshipCodes.isEmpty {
-              try defaultRelationships(lm, d, source: a.source(at: k), frame: &frame)
+          if k < chunkEnd {
+            let d = a.destination(at: k)
+            currentInstanceIndex = k
+            if isDefault {
+              if !lm.relationshipCodes.isEmpty {
+                try defaultRelationships(lm, d, source: a.source(at: k), frame: &frame)
+              }
+            } else {
+              hook(i, "createRelationships") {
+                try policy.createRelationships(forDestination: d, mapping: m, manager: self)
+              }
+              try checkLimit()
             }
-          } else {
-            hook(i, "createRelationships") {
-              try policy.createRelationships(forDestination: d, mapping: m, manager: self)
-            }
-            try checkLimit()
+            k += 1
           }
+          if k == chunkEnd && k & 0xFFFF == 0 { progress?(pass, k, n) }
         }
         currentInstanceIndex = -1
         hook(i, "endRelationshipCreation") { try policy.endRelationshipCreation(m, manager: self) }
