@@ -7,16 +7,39 @@ extension StoreReader {
     var offset: Int
   }
 
-  mutating func readObject(entity e: Int, open: JSONToken) throws {
-    let table = graph.tables[e]
-    let entityLayout = layout.entities[e]
+  /// What reading the objects of one entity uses, looked up once per entity array: reading an
+  /// object then takes no reference counts for the table, its layout or its columns.
+  struct EntityReading {
+    let entity: Int
+    let table: EntityTable
+    let layout: EntityLayout
+    let names: [[UInt8]]
+    let shapes: [PropertyShape]
+    let columns: [Unmanaged<Column>]
+    let ids: TextColumn
+
+    init(_ table: EntityTable) {
+      self.table = table
+      layout = table.layout
+      entity = layout.index
+      names = layout.propertyNameBytes
+      shapes = layout.shapes
+      columns = table.columns.map { Unmanaged.passUnretained($0) }
+      ids = table.ids!
+    }
+  }
+
+  mutating func readObject(_ r: EntityReading, open: JSONToken) throws {
+    let table = r.table
+    let entityLayout = r.layout
+    let e = r.entity
     let row = table.appendObject()
     let ref = ObjectRef(entity: e, row: row)
     var idToken: JSONToken?
     var problems: [PropertyProblem] = []
     var cursor = 0
-    let names = entityLayout.propertyNameBytes
-    let shapes = entityLayout.shapes
+    let names = r.names
+    let shapes = r.shapes
     // Properties already read (JSON allows a key twice; a store must not have it).
     var seenMask: UInt64 = 0
     var seenMore: Set<Int> = []
@@ -65,7 +88,8 @@ extension StoreReader {
         _ = try scanner.skipValue()
         continue
       }
-      if let problem = try readValue(table, row, p, shapes[p]) { problems.append(problem) }
+      let problem = try r.columns[p]._withUnsafeGuaranteedRef { column in try readValue(table, column, row, p, shapes[p]) }
+      if let problem { problems.append(problem) }
     }
     guard let idToken else {
       try report("store-missing-id", "an \(entityLayout.name) object has no \"id\"", at: open.start)
@@ -73,9 +97,9 @@ extension StoreReader {
     }
     let idSlice = ByteSlice(start: idToken.start, count: idToken.end - idToken.start, hasEscapes: idToken.hasEscapes)
     if TextColumn.fitsPacked(idSlice) {
-      table.ids!.set(row, .string(.slice(idSlice)))
+      r.ids.set(row, .string(.slice(idSlice)))
     } else {
-      table.ids!.set(row, .string(.native(text(idToken))))
+      r.ids.set(row, .string(.native(text(idToken))))
     }
     let hash =
       idToken.hasEscapes
@@ -116,12 +140,11 @@ extension StoreReader {
 
   /// Reads one property value into its column; returns a problem instead of throwing for
   /// values of the wrong type or out of range.
-  mutating func readValue(_ table: EntityTable, _ row: Int, _ p: Int, _ shape: PropertyShape) throws -> PropertyProblem? {
+  mutating func readValue(_ table: EntityTable, _ column: Column, _ row: Int, _ p: Int, _ shape: PropertyShape) throws -> PropertyProblem? {
     func problem(_ code: String, _ message: String, _ t: JSONToken) -> PropertyProblem {
       PropertyProblem(code: code, property: table.layout.properties[p].name, message: message, offset: quoteStart(t))
     }
     var name: String { table.layout.properties[p].name }
-    let column = table.columns[p]
     switch shape {
     case .relationship(let isToMany):
       let t = try scanner.next()

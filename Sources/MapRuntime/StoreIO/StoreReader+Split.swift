@@ -33,6 +33,7 @@ extension StoreReader {
 
     func run(entity e: Int) {
       defer { finished.signal() }
+      let reading = EntityReading(reader.graph.tables[e])
       do {
         while !cancelled.load(ordering: .relaxed) {
           let t = try reader.scanner.next()
@@ -41,7 +42,7 @@ extension StoreReader {
             return
           }
           guard t.kind == .beginObject else { return }
-          try reader.readObject(entity: e, open: t)
+          try reader.readObject(reading, open: t)
           if !reader.errors.isEmpty { return }
         }
       } catch {}

@@ -223,6 +223,7 @@ public struct StoreReader {
       }
       var part = startSplit(after: list, entity: e)
       defer { part?.cancel() }
+      let reading = EntityReading(graph.tables[e])
       while true {
         let t = try scanner.next()
         if let p = part, t.start >= p.start {
@@ -237,7 +238,7 @@ public struct StoreReader {
           try skipRest(t)
           continue
         }
-        try readObject(entity: e, open: t)
+        try readObject(reading, open: t)
       }
     }
   }
