@@ -34,6 +34,7 @@ extension StoreReader {
     func run(entity e: Int) {
       defer { finished.signal() }
       let reading = EntityReading(reader.graph.tables[e])
+      var objectsRead = 0
       do {
         while !cancelled.load(ordering: .relaxed) {
           let t = try reader.scanner.next()
@@ -43,6 +44,10 @@ extension StoreReader {
           }
           guard t.kind == .beginObject else { return }
           try reader.readObject(reading, open: t)
+          objectsRead += 1
+          if objectsRead == StoreReader.sizingSample {
+            reader.reserveRows(reading.table, sample: start..<t.start, objects: objectsRead - 1)
+          }
           if !reader.errors.isEmpty { return }
         }
       } catch {}

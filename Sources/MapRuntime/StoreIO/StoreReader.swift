@@ -224,6 +224,7 @@ public struct StoreReader {
       var part = startSplit(after: list, entity: e)
       defer { part?.cancel() }
       let reading = EntityReading(graph.tables[e])
+      var objectsRead = 0
       while true {
         let t = try scanner.next()
         if let p = part, t.start >= p.start {
@@ -239,8 +240,23 @@ public struct StoreReader {
           continue
         }
         try readObject(reading, open: t)
+        objectsRead += 1
+        if objectsRead == Self.sizingSample { reserveRows(reading.table, sample: list.end..<t.start, objects: objectsRead - 1) }
       }
     }
+  }
+
+  /// Objects read from an array before its table makes room for the rest (see `reserveRows`).
+  static let sizingSample = 512
+
+  /// Makes room in `table` for as many more objects as the rest of the input holds at the size
+  /// of the `objects` objects in `sample`, so that large columns do not grow by copying (each
+  /// copy touches fresh memory). Room never used is address space, not memory.
+  func reserveRows(_ table: EntityTable, sample: Range<Int>, objects: Int) {
+    guard objects > 0 else { return }
+    let perObject = max(sample.count / objects, 16)
+    let rest = (bytes.count - sample.upperBound) / perObject
+    table.reserve(table.count + rest + rest / 8)
   }
 
   static func suggestion(_ name: String, _ names: [String]) -> String {
