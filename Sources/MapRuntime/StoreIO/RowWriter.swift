@@ -53,49 +53,6 @@ struct RowWriter: @unchecked Sendable {
   }
 }
 
-/// The chunks of one wave of parallel rendering, each stored by the thread that made it. The
-/// memory of each slot is kept for the next wave.
-final class RenderedChunks: @unchecked Sendable {
-  private var slots: [Result<RenderedBytes, StoreWriteError>?]
-  private var spare: [RenderedBytes?]
-  private let lock = NSLock()
-
-  init(count: Int) {
-    slots = Array(repeating: nil, count: count)
-    spare = Array(repeating: nil, count: count)
-  }
-
-  /// The memory slot `k` used last time, to render into again.
-  func reuse(_ k: Int) -> RenderedBytes? {
-    lock.lock()
-    defer { lock.unlock() }
-    let r = spare[k]
-    spare[k] = nil
-    return r
-  }
-
-  func store(_ k: Int, _ r: Result<RenderedBytes, StoreWriteError>) {
-    lock.lock()
-    slots[k] = r
-    lock.unlock()
-  }
-
-  /// Calls `body` with what slot `k` rendered, then keeps its memory for `reuse`.
-  func consume<R>(_ k: Int, _ body: (Result<RenderedBytes, StoreWriteError>) throws(StoreWriteError) -> R) throws(StoreWriteError) -> R {
-    lock.lock()
-    let r = slots[k]!
-    slots[k] = nil
-    if case .success(let bytes) = r { spare[k] = bytes }
-    lock.unlock()
-    return try body(r)
-  }
-
-  deinit {
-    for case let b? in spare { b.free() }
-    for case .success(let b)? in slots { b.free() }
-  }
-}
-
 /// Bytes taken out of a memory `JSONOutput`, with their memory's capacity and the state its
 /// structure ended in.
 struct RenderedBytes: @unchecked Sendable {

@@ -251,12 +251,13 @@ public struct StoreReader {
 
   /// Makes room in `table` for as many more objects as the rest of the input holds at the size
   /// of the `objects` objects in `sample`, so that large columns do not grow by copying (each
-  /// copy touches fresh memory). Room never used is address space, not memory.
+  /// copy touches fresh memory). Room never used is address space, not memory; still, no
+  /// column reserves more bytes than the input has (other arrays may follow this one).
   func reserveRows(_ table: EntityTable, sample: Range<Int>, objects: Int) {
     guard objects > 0 else { return }
     let perObject = max(sample.count / objects, 16)
     let rest = (bytes.count - sample.upperBound) / perObject
-    table.reserve(table.count + rest + rest / 8)
+    table.reserve(min(table.count + rest + rest / 8, bytes.count / MemoryLayout<Value>.stride))
   }
 
   static func suggestion(_ name: String, _ names: [String]) -> String {

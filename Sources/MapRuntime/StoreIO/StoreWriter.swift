@@ -89,8 +89,9 @@ public struct StoreWriter {
   }
 
   /// Writes every object of one table: `id` first, then each property in layout order.
-  /// Large tables are rendered by several threads, a few chunks of rows at a time, and the
-  /// chunks are written in order: the bytes are the same as one thread would write.
+  /// Large tables are cut into chunks of rows that helper threads render ahead of the writer
+  /// (see `RenderPipeline`); the chunks are written in order, so the bytes are the same as one
+  /// thread would write.
   private func writeObjects(
     _ table: EntityTable, _ e: Int, _ idKey: PreparedKey, _ cells: CellWriting, to out: inout JSONOutput
   ) throws(StoreWriteError) {
@@ -103,33 +104,28 @@ public struct StoreWriter {
       try rows.write(0..<n, to: &out)
       return
     }
-    var next = 0
-    let results = RenderedChunks(count: workers)
-    while next < n {
-      let wave = min(workers, (n - next + chunk - 1) / chunk)
-      let first = next
-      let continuing = out.continuation()
-      DispatchQueue.concurrentPerform(iterations: wave) { k in
-        let lo = first + k * chunk
-        let hi = min(n, lo + chunk)
-        var part = JSONOutput(
-          continuing: continuing, isFirst: lo == 0, reusing: results.reuse(k), initialCapacity: (hi - lo) * 128)
-        do throws(StoreWriteError) {
-          try rows.write(lo..<hi, to: &part)
-          results.store(k, .success(part.takeBytes()))
-        } catch {
-          results.store(k, .failure(error))
-        }
+    let continuing = out.continuation()
+    let pipeline = RenderPipeline(chunks: (n + chunk - 1) / chunk, lookahead: 2 * workers) { k, reusing in
+      let lo = k * chunk
+      let hi = min(n, lo + chunk)
+      var part = JSONOutput(continuing: continuing, isFirst: lo == 0, reusing: reusing, initialCapacity: (hi - lo) * 128)
+      do throws(StoreWriteError) {
+        try rows.write(lo..<hi, to: &part)
+        return .success(part.takeBytes())
+      } catch {
+        return .failure(error)
       }
-      for k in 0..<wave {
-        try results.consume(k) { (r) throws(StoreWriteError) in
-          switch r {
-          case .success(let bytes): out.appendRendered(bytes)
-          case .failure(let error): throw error
-          }
-        }
+    }
+    pipeline.start(helpers: workers - 1)
+    defer { pipeline.stop() }
+    for k in 0..<pipeline.chunks {
+      switch pipeline.take(k) {
+      case .success(let bytes):
+        out.appendRendered(bytes)
+        pipeline.written(k, keeping: bytes)
+      case .failure(let error):
+        throw error
       }
-      next += wave * chunk
     }
   }
 
