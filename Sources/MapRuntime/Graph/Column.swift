@@ -13,6 +13,15 @@ public class Column: @unchecked Sendable {
   /// Stores an already coerced value (see `Coercion`).
   func set(_ row: Int, _ value: Value) {}
   func isNull(_ row: Int) -> Bool { get(row).isNull }
+  /// The rows below `n` whose value is nil, in order, at most `limit` of them (validation).
+  func nullRows(below n: Int, limit: Int) -> [Int] {
+    var rows: [Int] = []
+    for row in 0..<n where isNull(row) {
+      rows.append(row)
+      if rows.count >= limit { break }
+    }
+    return rows
+  }
   /// Stores an expression's value after converting it to the attribute's type (see `Coercion`).
   /// Subclasses take the common case, a value already of the column's kind, without the
   /// general conversion.
@@ -37,6 +46,30 @@ public class Column: @unchecked Sendable {
   /// Writes the cell of `row` as a JSON value of the store.
   func writeCell(_ row: Int, to out: inout JSONOutput, _ w: CellWriting) throws(StoreWriteError) {
     try StoreWriter.writeValue(get(row), to: &out, w)
+  }
+}
+
+extension Column {
+  /// The rows below `n` that `isNull` picks out of `stored`, then those beyond it when
+  /// `beyondIsNull`, in order, at most `limit`.
+  @inline(__always) static func rows<T>(
+    below n: Int, limit: Int, stored: [T], beyondIsNull: Bool, _ isNull: (T) -> Bool
+  ) -> [Int] {
+    var rows: [Int] = []
+    guard limit > 0 else { return rows }
+    stored.withUnsafeBufferPointer { values in
+      for row in 0..<min(n, values.count) where isNull(values[row]) {
+        rows.append(row)
+        if rows.count >= limit { return }
+      }
+    }
+    if beyondIsNull && rows.count < limit {
+      for row in stored.count..<max(n, stored.count) {
+        rows.append(row)
+        if rows.count >= limit { break }
+      }
+    }
+    return rows
   }
 }
 
@@ -68,6 +101,9 @@ final class IntColumn: Column, @unchecked Sendable {
     return present[row] ? .int(values[row]) : .null
   }
   override func isNull(_ row: Int) -> Bool { row >= values.count ? fill == nil : !present[row] }
+  override func nullRows(below n: Int, limit: Int) -> [Int] {
+    Column.rows(below: n, limit: limit, stored: present, beyondIsNull: fill == nil) { !$0 }
+  }
   override func writeCell(_ row: Int, to out: inout JSONOutput, _ w: CellWriting) throws(StoreWriteError) {
     if present[row] { out.writeInt(values[row]) } else { out.writeNull() }
   }
@@ -157,6 +193,9 @@ final class DoubleColumn: Column, @unchecked Sendable {
     return present[row] ? wrap(values[row]) : .null
   }
   override func isNull(_ row: Int) -> Bool { row >= values.count ? fill == nil : !present[row] }
+  override func nullRows(below n: Int, limit: Int) -> [Int] {
+    Column.rows(below: n, limit: limit, stored: present, beyondIsNull: fill == nil) { !$0 }
+  }
   override func writeCell(_ row: Int, to out: inout JSONOutput, _ w: CellWriting) throws(StoreWriteError) {
     guard present[row] else {
       out.writeNull()
@@ -232,6 +271,9 @@ final class TextColumn: Column, @unchecked Sendable {
   override func setFill(_ value: Value) { if case .string(let t) = value { fill = pack(t) } }
   @inline(__always) func packed(_ row: Int) -> UInt64 { row < values.count ? values[row] : fill }
   override func isNull(_ row: Int) -> Bool { packed(row) == 0 }
+  override func nullRows(below n: Int, limit: Int) -> [Int] {
+    Column.rows(below: n, limit: limit, stored: values, beyondIsNull: fill == 0) { $0 == 0 }
+  }
   override func get(_ row: Int) -> Value {
     let v = packed(row)
     if v == 0 { return .null }
@@ -357,6 +399,9 @@ final class ToOneColumn: Column, @unchecked Sendable {
     return isSource ? .sourceObject(t) : .destinationObject(t)
   }
   override func isNull(_ row: Int) -> Bool { target(row) == nil }
+  override func nullRows(below n: Int, limit: Int) -> [Int] {
+    Column.rows(below: n, limit: limit, stored: values, beyondIsNull: true) { $0 == 0 }
+  }
   override func writeCell(_ row: Int, to out: inout JSONOutput, _ w: CellWriting) throws(StoreWriteError) {
     let v = values[row]
     if v == 0 { out.writeNull() } else { w.writeID(ObjectRef(packed: v), to: &out) }

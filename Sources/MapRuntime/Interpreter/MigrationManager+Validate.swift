@@ -71,10 +71,10 @@ extension MigrationManager {
       failures.append(ValidationFailure(ref: ObjectRef(entity: e, row: row), column: c, code: code, message: message))
     }
     if !a.isOptional {
-      for row in 0..<table.count where column.isNull(row) {
+      for row in column.nullRows(below: table.count, limit: limit - failures.count) {
         fail(row, "run-validation-mandatory", "is mandatory but nil (Core Data error 1570)")
-        if failures.count >= limit { return }
       }
+      if failures.count >= limit { return }
     }
     switch column {
     case let ints as IntColumn:
@@ -166,9 +166,8 @@ extension MigrationManager {
         if failures.count >= limit { return }
       }
     } else if !r.isOptional, let one = table.columns[c] as? ToOneColumn {
-      for row in 0..<table.count where one.values[row] == 0 {
+      for row in one.nullRows(below: table.count, limit: limit - failures.count) {
         fail(row, "run-validation-mandatory", "is a mandatory relationship but is nil (Core Data error 1570)")
-        if failures.count >= limit { return }
       }
     }
   }
