@@ -75,6 +75,16 @@ struct ModelChecker {
   }
 
   private mutating func checkEntityNames() {
+    // The runtime keeps an entity's number in 16 bits beside an object's row (its id index),
+    // and plan readers refuse models with more entities.
+    if model.entities.count > ObjectModel.maximumEntityCount {
+      let first = ObjectModel.maximumEntityCount
+      diagnostics.append(
+        .error(
+          "model-too-many-entities",
+          "the model has \(model.entities.count) entities; mapc migrates models of at most \(first)",
+          at: model.entities[first].location))
+    }
     var first: [String: Int] = [:]
     for (index, entity) in model.entities.enumerated() {
       if let earlier = first[entity.name] {

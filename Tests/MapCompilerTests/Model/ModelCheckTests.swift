@@ -98,6 +98,21 @@ import Testing
     #expect(d.location == SourceLocation(file: "m/contents", line: 4, column: 15))
   }
 
+  /// Plans hold at most `ObjectModel.maximumEntityCount` entities; a model with one more is
+  /// refused at the first entity beyond, one with exactly that many loads.
+  @Test func tooManyEntities() throws {
+    let limit = ObjectModel.maximumEntityCount
+    func body(_ n: Int) -> String { (0..<n).map { "<entity name=\"E\($0)\"/>" }.joined(separator: "\n") }
+    guard case .success(let loaded) = loadModel(modelText(body(limit))) else {
+      Issue.record("a model with \(limit) entities was refused")
+      return
+    }
+    #expect(loaded.model.entities.count == limit)
+    let d = try #require(only(loadErrors(body(limit + 1)), "model-too-many-entities"))
+    #expect(d.message == "the model has 65536 entities; mapc migrates models of at most 65535")
+    #expect(d.location == SourceLocation(file: "m/contents", line: 3 + limit, column: 1))
+  }
+
   @Test func badDefaults() throws {
     let errors = loadErrors("""
       <entity name="A">
