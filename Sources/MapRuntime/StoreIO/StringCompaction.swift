@@ -137,13 +137,19 @@ struct StringCompaction: @unchecked Sendable {
   }
 
   private mutating func moveJSON(_ s: ByteSlice, _ interner: inout Interner) -> ByteSlice {
+    // The same text as a recent value, whitespace and all: its copy is that value's.
+    if let copied = interner.recentCopy(of: s, in: input) {
+      return ByteSlice(start: copied.start, count: copied.count, hasEscapes: s.hasEscapes)
+    }
     let start = count
     let n = Self.copyWithoutSpace(from: input + s.start, count: Int(s.count), to: heap + start)
     if let found = interner.find(UnsafeRawPointer(heap + start), n, heap) {
+      interner.remember(s, copiedTo: found, count: n)
       return ByteSlice(start: found, count: n, hasEscapes: s.hasEscapes)
     }
     count += n
     interner.add(heap, start, n)
+    interner.remember(s, copiedTo: start, count: n)
     return ByteSlice(start: start, count: n, hasEscapes: s.hasEscapes)
   }
 
@@ -226,11 +232,44 @@ private struct Interner {
   private var hits = 0
   private var active = true
   private var pendingHash: UInt64 = 0
+  /// The last few Transformable values copied, by their text in the input (a list of lists
+  /// repeats with the same indentation): a value found here is not copied again.
+  private var recent: [(input: Int, inputCount: Int, start: Int, count: Int)] = []
+  private var nextRecent = 0
+  static let recentCount = 8
 
   mutating func startColumn() {
     seen = 0
     hits = 0
     active = true
+    recent.removeAll(keepingCapacity: true)
+    nextRecent = 0
+  }
+
+  /// Where the copy of a value with the same input text as `s` is, if one was copied recently
+  /// (while looking is on).
+  mutating func recentCopy(of s: ByteSlice, in input: UnsafeRawPointer) -> (start: Int, count: Int)? {
+    guard active else { return nil }
+    let n = Int(s.count)
+    for r in recent where r.inputCount == n && memcmp(input + r.input, input + s.start, n) == 0 {
+      seen += 1
+      hits += 1
+      if seen == StringCompaction.probeCount && hits * 4 < seen { active = false }
+      return (r.start, r.count)
+    }
+    return nil
+  }
+
+  /// Remembers that the value at `s` in the input was copied to `start..<start+count`.
+  mutating func remember(_ s: ByteSlice, copiedTo start: Int, count: Int) {
+    guard active else { return }
+    let entry = (input: s.start, inputCount: Int(s.count), start: start, count: count)
+    if recent.count < Self.recentCount {
+      recent.append(entry)
+    } else {
+      recent[nextRecent] = entry
+      nextRecent = (nextRecent + 1) % Self.recentCount
+    }
   }
 
   /// The start of an equal string already in `heap`, if any. Remembers the hash for `add`.
