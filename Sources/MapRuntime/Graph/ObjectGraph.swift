@@ -1,3 +1,5 @@
+import Dispatch
+
 /// All objects of one store (the source store read from JSON, or the destination store being
 /// built), table per entity, column per property.
 public final class ObjectGraph: @unchecked Sendable {
@@ -26,9 +28,15 @@ public final class ObjectGraph: @unchecked Sendable {
 
   public var objectCount: Int { tables.reduce(0) { $0 + $1.count } }
 
-  /// Makes every column of every table full length (see `Column.pad(to:)`).
+  /// Makes every column of every table full length (see `Column.pad(to:)`). Columns are
+  /// padded on every core when there are many rows: each column is its own storage.
   func finalize() {
-    for t in tables { t.finalize() }
+    let columns = tables.flatMap { t in (t.columns + (t.ids.map { [$0] } ?? [])).map { (column: $0, rows: t.count) } }
+    if Cores.workers > 1 && columns.reduce(0, { $0 + $1.rows }) >= 1 << 18 {
+      DispatchQueue.concurrentPerform(iterations: columns.count) { columns[$0].column.pad(to: columns[$0].rows) }
+    } else {
+      for (column, rows) in columns { column.pad(to: rows) }
+    }
   }
 
   /// Objects of an entity and of every entity inheriting from it, in store order.
@@ -100,12 +108,6 @@ public final class EntityTable: @unchecked Sendable {
   /// Takes back objects added last (see `ParallelCreation`); their columns are truncated by
   /// the caller.
   func truncate(to n: Int) { count = min(count, n) }
-
-  /// Makes every column full length, so bulk readers can index arrays directly.
-  func finalize() {
-    for c in columns { c.pad(to: count) }
-    ids?.pad(to: count)
-  }
 
   func reserve(_ n: Int) {
     for c in columns { c.reserve(n) }
