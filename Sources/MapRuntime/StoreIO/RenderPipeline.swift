@@ -40,25 +40,12 @@ final class RenderPipeline: @unchecked Sendable {
   }
 
   private func help() {
-    while true {
-      condition.lock()
-      while !stopped && claimed < chunks && claimed >= done + lookahead { condition.wait() }
-      guard !stopped, claimed < chunks else {
-        condition.unlock()
-        return
-      }
-      let k = claimed
-      claimed += 1
-      let reusing = spare.popLast()
-      condition.unlock()
-      finish(k, render(k, reusing))
-    }
-  }
-
-  private func finish(_ k: Int, _ result: Result<RenderedBytes, StoreWriteError>) {
     condition.lock()
-    slots[k % lookahead] = result
-    condition.broadcast()
+    while true {
+      while !stopped && claimed < chunks && claimed >= done + lookahead { condition.wait() }
+      guard !stopped, claimed < chunks else { break }
+      renderNextChunk()
+    }
     condition.unlock()
   }
 
@@ -69,12 +56,7 @@ final class RenderPipeline: @unchecked Sendable {
     condition.lock()
     while slots[k % lookahead] == nil {
       if claimed < chunks && claimed < done + lookahead {
-        let j = claimed
-        claimed += 1
-        let reusing = spare.popLast()
-        condition.unlock()
-        finish(j, render(j, reusing))
-        condition.lock()
+        renderNextChunk()
       } else {
         condition.wait()
       }
@@ -83,6 +65,19 @@ final class RenderPipeline: @unchecked Sendable {
     slots[k % lookahead] = nil
     condition.unlock()
     return result
+  }
+
+  /// Claims the next chunk and renders it into a slot, outside the lock; called, and
+  /// returns, with `condition` locked.
+  private func renderNextChunk() {
+    let k = claimed
+    claimed += 1
+    let reusing = spare.popLast()
+    condition.unlock()
+    let result = render(k, reusing)
+    condition.lock()
+    slots[k % lookahead] = result
+    condition.broadcast()
   }
 
   /// Says chunk `k` is written; its memory is rendered into again.

@@ -45,9 +45,7 @@ extension StoreReader {
           guard t.kind == .beginObject else { return }
           try reader.readObject(reading, open: t)
           objectsRead += 1
-          if objectsRead == StoreReader.sizingSample {
-            reader.reserveRows(reading.table, sample: start..<t.start, objects: objectsRead - 1)
-          }
+          reader.reserveRows(reading.table, after: objectsRead, from: start, to: t.start)
           if !reader.errors.isEmpty { return }
         }
       } catch {}

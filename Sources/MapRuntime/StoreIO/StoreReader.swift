@@ -241,7 +241,7 @@ public struct StoreReader {
         }
         try readObject(reading, open: t)
         objectsRead += 1
-        if objectsRead == Self.sizingSample { reserveRows(reading.table, sample: list.end..<t.start, objects: objectsRead - 1) }
+        reserveRows(reading.table, after: objectsRead, from: list.end, to: t.start)
       }
     }
   }
@@ -249,14 +249,15 @@ public struct StoreReader {
   /// Objects read from an array before its table makes room for the rest (see `reserveRows`).
   static let sizingSample = 512
 
-  /// Makes room in `table` for as many more objects as the rest of the input holds at the size
-  /// of the `objects` objects in `sample`, so that large columns do not grow by copying (each
-  /// copy touches fresh memory). Room never used is address space, not memory; still, no
-  /// column reserves more bytes than the input has (other arrays may follow this one).
-  func reserveRows(_ table: EntityTable, sample: Range<Int>, objects: Int) {
-    guard objects > 0 else { return }
-    let perObject = max(sample.count / objects, 16)
-    let rest = (bytes.count - sample.upperBound) / perObject
+  /// Once `objectsRead` objects of an array that starts at `start` have been read, the last of
+  /// them at `last`: makes room in `table` for as many more objects as the rest of the input
+  /// holds at the size of the others, so that large columns do not grow by copying (each copy
+  /// touches fresh memory). Room never used is address space, not memory; still, no column
+  /// reserves more bytes than the input has (other arrays may follow this one).
+  func reserveRows(_ table: EntityTable, after objectsRead: Int, from start: Int, to last: Int) {
+    guard objectsRead == Self.sizingSample else { return }
+    let perObject = max((last - start) / (objectsRead - 1), 16)
+    let rest = (bytes.count - last) / perObject
     table.reserve(min(table.count + rest + rest / 8, bytes.count / MemoryLayout<Value>.stride))
   }
 

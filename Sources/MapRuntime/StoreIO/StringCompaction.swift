@@ -252,9 +252,7 @@ private struct Interner {
     guard active else { return nil }
     let n = Int(s.count)
     for r in recent where r.inputCount == n && memcmp(input + r.input, input + s.start, n) == 0 {
-      seen += 1
-      hits += 1
-      if seen == StringCompaction.probeCount && hits * 4 < seen { active = false }
+      counted(hit: true)
       return (r.start, r.count)
     }
     return nil
@@ -275,20 +273,27 @@ private struct Interner {
   /// The start of an equal string already in `heap`, if any. Remembers the hash for `add`.
   mutating func find(_ p: UnsafeRawPointer, _ n: Int, _ heap: UnsafeMutableRawPointer) -> Int? {
     guard active else { return nil }
-    seen += 1
-    if seen == StringCompaction.probeCount && hits * 4 < seen { active = false }
     let h = Self.hash(p, n)
     pendingHash = h
     let mask = hashes.count - 1
     var i = Int(truncatingIfNeeded: h) & mask
     while hashes[i] != 0 {
       if hashes[i] == h && Int(lengths[i]) == n && memcmp(heap + starts[i], p, n) == 0 {
-        hits += 1
+        counted(hit: true)
         return starts[i]
       }
       i = (i + 1) & mask
     }
+    counted(hit: false)
     return nil
+  }
+
+  /// Counts a value looked for; after `probeCount` of them, looking stops for the rest of the
+  /// column unless at least one in four was found.
+  private mutating func counted(hit: Bool) {
+    seen += 1
+    if hit { hits += 1 }
+    if seen == StringCompaction.probeCount && hits * 4 < seen { active = false }
   }
 
   /// Records the string just copied to `heap[start..<start+n]` (after a failed `find`).

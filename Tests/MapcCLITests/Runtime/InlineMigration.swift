@@ -13,6 +13,14 @@ func writeModelFolder(_ contents: String, named name: String, in dir: URL) throw
   return folder
 }
 
+/// The store layout of a model written in a test (loaded from a temporary model folder).
+func storeLayout(ofModel contents: String) throws -> StoreLayout {
+  let dir = URL(fileURLWithPath: FileManagerTemp.path("model"))
+  defer { FileManagerTemp.remove(dir.path) }
+  let folder = try writeModelFolder(contents, named: "m", in: dir)
+  return StoreLayout(model: try ModelLoader.load(path: folder.path).model)
+}
+
 /// Runs a mapping written in a test (models `v1` and `v2`, the mapping naming them as
 /// `v1.xcdatamodel` and `v2.xcdatamodel`) over a store written in the test, and returns the
 /// migrated store's `objects`, read back with Foundation's JSON parser.

@@ -1,5 +1,4 @@
 import Foundation
-import MapCompiler
 import MapRuntime
 import MapTestSupport
 import Testing
@@ -22,17 +21,10 @@ import Testing
     </model>
     """
 
-  static func layout() throws -> StoreLayout {
-    let dir = URL(fileURLWithPath: FileManagerTemp.path("reader-model"))
-    defer { FileManagerTemp.remove(dir.path) }
-    let folder = try writeModelFolder(model, named: "m", in: dir)
-    return StoreLayout(model: try ModelLoader.load(path: folder.path).model)
-  }
-
   /// Reads `text` (objects of the store, one per line) and returns the errors.
   static func errors(_ objects: String) throws -> [MigrationError] {
     let text = "{\"objects\": {\n\(objects)\n}}\n"
-    let layout = try layout()
+    let layout = try storeLayout(ofModel: model)
     do throws(MigrationFailure) {
       _ = try StoreReader.read(InputBytes(Array(text.utf8), path: "s.json"), layout: layout)
       return []

@@ -1,5 +1,4 @@
 import Foundation
-import MapCompiler
 import MapTestSupport
 import Testing
 
@@ -40,9 +39,7 @@ import Testing
   ]
 
   @Test func valuesReadBackAsTheirOwnCompactText() throws {
-    let dir = URL(fileURLWithPath: FileManagerTemp.path("compaction"))
-    defer { FileManagerTemp.remove(dir.path) }
-    let layout = StoreLayout(model: try ModelLoader.load(path: try writeModelFolder(Self.model, named: "m", in: dir).path).model)
+    let layout = try storeLayout(ofModel: Self.model)
     var rng = SplitMix64(seed: 0x636f_6d70)
     // Runs of the same text and jumps between texts, so both ways of finding a copy are used.
     var picks: [Int] = []
