@@ -1,0 +1,45 @@
+import Foundation
+
+/// Finds the model files an Xcode mapping model was made for. Xcode records project-relative
+/// paths (`sourcemodelpath`, `destinationmodelpath`), so the path is tried against each folder
+/// above the mapping, nearest first; when the project was reorganised since (the recorded folders
+/// no longer exist), shorter tails of the path are tried the same way, down to the bundle and
+/// version (`Model.xcdatamodeld/Model 2.xcdatamodel`) or the version folder alone.
+public enum XcodeModelLocator {
+  /// Folders above the mapping that are searched.
+  public static let maximumAncestors = 16
+
+  public static func locate(_ recorded: String, mappingPath: String) -> String? {
+    let components = recorded.split(separator: "/").map(String.init).filter { !$0.isEmpty && $0 != "." }
+    guard let last = components.last, last.hasSuffix(".xcdatamodel") || last.hasSuffix(".xcdatamodeld") else { return nil }
+    guard !components.contains("..") else { return nil }
+    let ancestors = folders(above: mappingPath)
+    for start in components.indices {
+      let tail = components[start...].joined(separator: "/")
+      for folder in ancestors {
+        let candidate = folder.isEmpty ? tail : folder + "/" + tail
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: candidate, isDirectory: &isDirectory), isDirectory.boolValue {
+          return candidate
+        }
+      }
+    }
+    return nil
+  }
+
+  /// The folders holding the mapping model folder, nearest first.
+  static func folders(above mappingPath: String) -> [String] {
+    var path = (mappingPath as NSString).standardizingPath
+    if path.hasSuffix("/xcmapping.xml") { path = (path as NSString).deletingLastPathComponent }
+    var result: [String] = []
+    var folder = (path as NSString).deletingLastPathComponent
+    while result.count < maximumAncestors {
+      result.append(folder)
+      if folder.isEmpty || folder == "/" || folder == "." { break }
+      let parent = (folder as NSString).deletingLastPathComponent
+      if parent == folder { break }
+      folder = parent
+    }
+    return result
+  }
+}
