@@ -6,7 +6,7 @@ import MapRuntime
 extension MapcCommand {
   struct Compile: ParsableCommand {
     static let configuration = CommandConfiguration(
-      abstract: "Check a mapping XML file against its models and write a binary plan (.cdm).",
+      abstract: "Check a mapping (XML file or Xcode .xcmappingmodel) against its models and write a binary plan (.cdm).",
       discussion: """
         Reads the mapping (format version 1, Specs/mapping-xml.md), loads the source and \
         destination models it names (or --source/--destination), checks every entity mapping \
@@ -23,13 +23,16 @@ extension MapcCommand {
     @Option(name: .shortAndLong, help: "Where to write the plan.")
     var output: String
 
+    @Flag(help: "Leave file names, lines, columns and expression texts out of the plan, so that two mappings saying the same thing in different files (an .xcmappingmodel and its mapc import) give the same bytes.")
+    var noSourcePositions = false
+
     func run() throws {
       let result = MappingCompilation.compile(
         mappingPath: mapping, source: models.sourceOverride, destination: models.destinationOverride)
       DiagnosticOutput.printToStandardError(result.diagnostics)
       guard let plan = result.plan else { throw ExitCode(1) }
       do {
-        try PlanWriter.write(plan, to: output)
+        try PlanWriter.write(plan, to: output, sourcePositions: !noSourcePositions)
       } catch {
         FileHandle.standardError.write(Data("\(output): error: cannot write the plan: \(error) [io-write]\n".utf8))
         throw ExitCode(1)

@@ -1,22 +1,35 @@
 import ArgumentParser
 import Foundation
+import MapCompiler
 import MapRuntime
 
 extension MapcCommand {
   struct Dump: ParsableCommand {
     static let configuration = CommandConfiguration(
-      abstract: "Print a compiled plan (.cdm) in readable form.")
+      abstract: "Print a compiled plan (.cdm) in readable form.",
+      discussion: """
+        A mapping XML file or an Xcode .xcmappingmodel is compiled in memory first (its \
+        diagnostics go to standard error; exit 1 when it has errors).
+        """)
 
-    @Argument(help: "A plan written by `mapc compile`.")
+    @Argument(help: "A plan written by `mapc compile`, a mapping XML file, or an Xcode .xcmappingmodel.")
     var plan: String
 
     func run() throws {
       do {
-        let bytes = try PlanReader.readBytes(plan)
+        let bytes: [UInt8]
+        if plan.hasSuffix(".xml") || XcodeMappingReader.isXcodeMapping(plan) {
+          let result = MappingCompilation.compile(mappingPath: plan)
+          DiagnosticOutput.printToStandardError(result.diagnostics)
+          guard let compiled = result.plan else { throw ExitCode(1) }
+          bytes = PlanWriter.encode(compiled)
+        } else {
+          bytes = try PlanReader.readBytes(plan)
+        }
         let header = try PlanReader.verify(bytes, path: plan)
         let decoded = try PlanReader.decode(bytes, path: plan)
         print(PlanListing(plan: decoded, header: header).text, terminator: "")
-      } catch {
+      } catch let error as PlanFormatError {
         FileHandle.standardError.write(Data("\(plan): error: \(error.message) [\(error.code.rawValue)]\n".utf8))
         throw ExitCode(1)
       }

@@ -17,7 +17,7 @@ extension MapcCommand {
         64 usage error.
         """)
 
-    @Argument(help: "A plan written by `mapc compile`, or a mapping XML file.")
+    @Argument(help: "A plan written by `mapc compile`, a mapping XML file, or an Xcode .xcmappingmodel.")
     var plan: String
 
     @Option(help: "The JSON store to migrate.")
@@ -89,7 +89,7 @@ extension MapcCommand {
     }
 
     private func loadPlan() throws -> MigrationPlan {
-      if plan.hasSuffix(".xml") {
+      if plan.hasSuffix(".xml") || XcodeMappingReader.isXcodeMapping(plan) {
         let result = MappingCompilation.compile(mappingPath: plan)
         DiagnosticOutput.printToStandardError(result.diagnostics)
         guard let p = result.plan else { throw ExitCode(1) }

@@ -1,7 +1,9 @@
 import Foundation
 
-/// The mapping files named on the command line: files as given, and in folders every `*.xml`
-/// (recursively, hidden folders skipped) whose root element is `<mappingModel>`.
+/// The mapping files named on the command line: files (and `.xcmappingmodel` folders) as given,
+/// and in folders every `*.xml` (recursively, hidden folders skipped) whose root element is
+/// `<mappingModel>` and every Xcode mapping model (`X.xcmappingmodel`, linted as its
+/// `xcmapping.xml`).
 public enum MappingFileFinder {
   public struct Failure: Error, Sendable, CustomStringConvertible {
     public var description: String
@@ -15,8 +17,8 @@ public enum MappingFileFinder {
       guard fm.fileExists(atPath: path, isDirectory: &isDirectory) else {
         throw Failure(description: "\(path): no such file or folder")
       }
-      guard isDirectory.boolValue else {
-        result.append(path)
+      guard isDirectory.boolValue, !XcodeMappingReader.isXcodeMapping(path) else {
+        result.append(XcodeMappingReader.documentPath(path))
         continue
       }
       var found: [String] = []
@@ -26,6 +28,12 @@ public enum MappingFileFinder {
         let name = (relative as NSString).lastPathComponent
         if name.hasPrefix(".") {
           enumerator.skipDescendants()
+          continue
+        }
+        if name.hasSuffix(".xcmappingmodel") {
+          enumerator.skipDescendants()
+          let document = base + "/" + relative + "/xcmapping.xml"
+          if fm.fileExists(atPath: document) { found.append(document) }
           continue
         }
         guard name.lowercased().hasSuffix(".xml") else { continue }

@@ -28,9 +28,12 @@ public enum MappingCompilation {
   ) -> Output {
     let xml: XML.Document
     do {
-      xml = try XMLReader.parse(contentsOf: mappingPath)
+      xml = try XMLReader.parse(contentsOf: XcodeMappingReader.documentPath(mappingPath))
     } catch {
       return Output(plan: nil, diagnostics: error.diagnostics)
+    }
+    if xml.root.name == "database" {
+      return compileXcode(xml, source: source, destination: destination)
     }
     let (read, readDiagnostics) = MappingReader.read(xml)
     guard let document = read else { return Output(plan: nil, diagnostics: readDiagnostics) }
@@ -90,6 +93,9 @@ public enum MappingCompilation {
           at: document.location))
       return nil
     }
+    if XcodeMappingReader.isXcodeMapping(path) {
+      return snapshotModel(path: path, side: side, &diagnostics)
+    }
     do {
       let loaded = try ModelLoader.load(path: path, version: version)
       diagnostics += loaded.warnings
@@ -106,6 +112,54 @@ public enum MappingCompilation {
       } else {
         diagnostics += error.diagnostics
       }
+      return nil
+    }
+  }
+}
+
+extension MappingCompilation {
+  /// Compiles an Xcode mapping model (`xcmapping.xml`, `Specs/xcmappingmodel.md`).
+  static func compileXcode(_ xml: XML.Document, source: ModelOverride?, destination: ModelOverride?) -> Output {
+    let (read, readDiagnostics) = XcodeMappingReader.read(xml)
+    guard let mapping = read else { return Output(plan: nil, diagnostics: readDiagnostics.sortedByLocation()) }
+    let (document, documentDiagnostics) = XcodeMappingDocument.document(mapping)
+    var diagnostics = readDiagnostics + documentDiagnostics
+    let (sourceSide, destinationSide) = Concurrently.both(
+      { XcodeModels.resolve(mapping, side: "source", override: source) },
+      { XcodeModels.resolve(mapping, side: "destination", override: destination) })
+    diagnostics += sourceSide.1 + destinationSide.1
+    guard let s = sourceSide.0, let d = destinationSide.0 else {
+      return Output(plan: nil, diagnostics: diagnostics.sortedByLocation(), document: document)
+    }
+    let models = MappingCompiler.Models(source: s.model, destination: d.model, sourceHashes: s.hashes, destinationHashes: d.hashes)
+    let result = MappingCompiler.compile(document, models: models)
+    diagnostics = (diagnostics + result.diagnostics).sortedByLocation()
+    return Output(plan: diagnostics.hasErrors ? nil : result.plan, diagnostics: diagnostics, document: document, models: models)
+  }
+
+  /// A model reference that names an Xcode mapping model: the snapshot of that side embedded in
+  /// it (`Specs/mapping-xml.md`, `<sourceModel>`).
+  static func snapshotModel(path: String, side: String, _ diagnostics: inout [Diagnostic]) -> ObjectModel? {
+    let xml: XML.Document
+    do {
+      xml = try XMLReader.parse(contentsOf: XcodeMappingReader.documentPath(path))
+    } catch {
+      diagnostics += error.diagnostics
+      return nil
+    }
+    let (read, readDiagnostics) = XcodeMappingReader.read(xml)
+    diagnostics += readDiagnostics.filter { $0.severity == .error }
+    guard let mapping = read else { return nil }
+    guard let blob = side == "source" ? mapping.sourceModelData : mapping.destinationModelData else {
+      diagnostics.append(.error("xcmap-missing-model", "the mapping model holds no \(side) model snapshot", at: mapping.location))
+      return nil
+    }
+    do {
+      var model = try ModelSnapshotReader.read(blob.bytes)
+      model.path = path
+      return model
+    } catch {
+      diagnostics.append(.error("xcmap-snapshot", "the embedded \(side) model cannot be read: \(error.message)", at: blob.location))
       return nil
     }
   }

@@ -9,6 +9,7 @@ extension PlanEncoder {
   }
 
   mutating func span(_ s: SourceSpan) {
+    let s = sourcePositions ? s : .synthesized
     int(s.start)
     int(s.end)
   }

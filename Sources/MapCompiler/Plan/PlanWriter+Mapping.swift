@@ -31,7 +31,7 @@ extension PlanEncoder {
 
   mutating func compiledExpression(_ x: CompiledExpression) {
     expression(x.expression)
-    optional(x.source) { e, s in e.expressionSource(s) }
+    optional(sourcePositions ? x.source : nil) { e, s in e.expressionSource(s) }
   }
 
   mutating func expressionSource(_ x: ExpressionSource) {

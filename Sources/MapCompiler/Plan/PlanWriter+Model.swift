@@ -9,7 +9,7 @@ extension PlanEncoder {
     array(m.fetchRequestTemplates) { e, x in e.fetchRequest(x) }
     array(m.configurations) { e, x in e.configuration(x) }
     optionalString(m.versionName)
-    optionalString(m.path)
+    optionalString(sourcePositions ? m.path : nil)
   }
 
   mutating func entity(_ x: EntityDescription) {
@@ -150,10 +150,11 @@ extension PlanEncoder {
   }
 
   mutating func optionalLocation(_ x: SourceLocation?) {
-    optional(x) { e, l in e.location(l) }
+    optional(sourcePositions ? x : nil) { e, l in e.location(l) }
   }
 
   mutating func location(_ x: SourceLocation) {
+    let x = sourcePositions ? x : SourceLocation(file: "", line: 0, column: 0)
     string(x.file)
     int(x.line)
     int(x.column)

@@ -13,8 +13,8 @@ public enum PlanWriter {
   /// The writer encodes whatever it is given. `PlanReader` refuses expression or predicate trees
   /// nested deeper than `PlanFormat.maximumExpressionDepth` (see `PlanFormat.nestingDepth(of:)`),
   /// so the compiler must report such expressions as errors instead of writing them.
-  public static func encode(_ plan: MigrationPlan) -> [UInt8] {
-    let body = encodeBody(plan)
+  public static func encode(_ plan: MigrationPlan, sourcePositions: Bool = true) -> [UInt8] {
+    let body = encodeBody(plan, sourcePositions: sourcePositions)
     var file = BinaryWriter(reservingCapacity: PlanFormat.headerSize + body.count)
     file.writeRaw(PlanFormat.magic)
     file.writeU16(PlanFormat.version)
@@ -25,17 +25,21 @@ public enum PlanWriter {
     return file.bytes
   }
 
-  /// Writes the plan to `path` (replacing any file there).
-  public static func write(_ plan: MigrationPlan, to path: String) throws {
-    try Data(encode(plan)).write(to: URL(fileURLWithPath: path), options: .atomic)
+  /// Writes the plan to `path` (replacing any file there). Without `sourcePositions` the plan
+  /// holds no file name, line, column or text span (`mapc compile --no-source-positions`,
+  /// `Specs/plan-format.md` §4): two mappings that say the same thing in different files give
+  /// the same bytes.
+  public static func write(_ plan: MigrationPlan, to path: String, sourcePositions: Bool = true) throws {
+    try Data(encode(plan, sourcePositions: sourcePositions)).write(to: URL(fileURLWithPath: path), options: .atomic)
   }
 
   /// The body alone: the eight sections of format version 1, in order.
-  static func encodeBody(_ plan: MigrationPlan) -> [UInt8] {
+  static func encodeBody(_ plan: MigrationPlan, sourcePositions: Bool = true) -> [UInt8] {
     var encoder = PlanEncoder()
+    encoder.sourcePositions = sourcePositions
     let planInfo = encoder.section { e in
       e.string(plan.name)
-      e.string(plan.mappingPath)
+      e.string(sourcePositions ? plan.mappingPath : "")
       e.userInfo(plan.userInfo)
     }
     let sourceModel = encoder.section { e in e.objectModel(plan.sourceModel) }
@@ -76,6 +80,8 @@ public enum PlanWriter {
 /// `PlanWriter+Expression.swift`; `PlanDecoder` in MapRuntime mirrors each of them.
 struct PlanEncoder {
   var out = BinaryWriter()
+  /// False: locations are written as absent (or empty), spans as synthesized, paths left out.
+  var sourcePositions = true
   /// Strings by UTF-8 bytes (see `PlanStringTable`).
   private var stringTable = PlanStringTable()
 

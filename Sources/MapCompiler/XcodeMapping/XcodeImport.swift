@@ -1,0 +1,62 @@
+import Foundation
+import MapRuntime
+
+/// `mapc import`: an Xcode mapping model as a mapping XML file that says the same thing, minimal
+/// (`Specs/xcmappingmodel.md` §7). The models are referred to by the files the mapping belongs
+/// to when they are found (paths relative to the output file), else by the mapping model itself,
+/// whose embedded snapshots then serve as the models.
+public enum XcodeImport {
+  public struct Output: Sendable {
+    public var text: String?
+    public var diagnostics: [Diagnostic]
+  }
+
+  public static func text(
+    xcmappingPath: String, outputPath: String, source: MappingCompilation.ModelOverride? = nil,
+    destination: MappingCompilation.ModelOverride? = nil
+  ) -> Output {
+    let documentPath = XcodeMappingReader.documentPath(xcmappingPath)
+    let xml: XML.Document
+    do {
+      xml = try XMLReader.parse(contentsOf: documentPath)
+    } catch {
+      return Output(text: nil, diagnostics: error.diagnostics)
+    }
+    let (read, readDiagnostics) = XcodeMappingReader.read(xml)
+    guard let mapping = read else { return Output(text: nil, diagnostics: readDiagnostics) }
+    let (document, documentDiagnostics) = XcodeMappingDocument.document(mapping)
+    let diagnostics = (readDiagnostics + documentDiagnostics).sortedByLocation()
+    guard !diagnostics.hasErrors else { return Output(text: nil, diagnostics: diagnostics) }
+    let folder = (absolute(outputPath) as NSString).deletingLastPathComponent
+    let wrapper = (absolute(documentPath) as NSString).deletingLastPathComponent
+    func reference(_ override: MappingCompilation.ModelOverride?, _ recorded: Located<String>?) -> MappingTextWriter.ModelPath {
+      if let override { return .init(path: relativePath(absolute(override.path), from: folder), version: override.version) }
+      if let recorded, let found = XcodeModelLocator.locate(recorded.value, mappingPath: documentPath) {
+        return .init(path: relativePath(absolute(found), from: folder))
+      }
+      return .init(path: relativePath(wrapper, from: folder))
+    }
+    let text = MappingTextWriter.text(
+      document, source: reference(source, mapping.sourceModelPath),
+      destination: reference(destination, mapping.destinationModelPath),
+      comment: "Imported by mapc import from \((wrapper as NSString).lastPathComponent); compiles to the same plan.")
+    return Output(text: text, diagnostics: diagnostics)
+  }
+
+  static func absolute(_ path: String) -> String {
+    let p = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+    return (p as NSString).standardizingPath
+  }
+
+  /// `path` relative to `folder` (both absolute and standardised).
+  public static func relativePath(_ path: String, from folder: String) -> String {
+    let a = path.split(separator: "/")
+    let b = folder.split(separator: "/")
+    var common = 0
+    while common < a.count, common < b.count, a[common] == b[common] { common += 1 }
+    let up = Array(repeating: "..", count: b.count - common)
+    let rest = a[common...].map(String.init)
+    let joined = (up + rest).joined(separator: "/")
+    return joined.isEmpty ? "." : joined
+  }
+}

@@ -1,0 +1,39 @@
+import ArgumentParser
+import Foundation
+import MapCompiler
+import MapRuntime
+
+extension MapcCommand {
+  struct Import: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Convert an Xcode .xcmappingmodel into a mapping XML file.",
+      discussion: """
+        Writes the mapping in mapc's text format, minimal (what Xcode and mapc infer is left \
+        implicit), referring to the model files the mapping belongs to when they are found \
+        (else to the .xcmappingmodel's embedded snapshots). Compiling the result gives the same \
+        plan as compiling the .xcmappingmodel (compare with compile --no-source-positions). \
+        Exit status: 0 written, 1 errors in the input (nothing written), 64 usage error.
+        """)
+
+    @Argument(help: "The Xcode mapping model (X.xcmappingmodel or its xcmapping.xml).")
+    var mapping: String
+
+    @OptionGroup var models: ModelOptions
+
+    @Option(name: .shortAndLong, help: "Where to write the mapping XML file.")
+    var output: String
+
+    func run() throws {
+      let result = XcodeImport.text(
+        xcmappingPath: mapping, outputPath: output, source: models.sourceOverride, destination: models.destinationOverride)
+      DiagnosticOutput.printToStandardError(result.diagnostics)
+      guard let text = result.text else { throw ExitCode(1) }
+      do {
+        try Data(text.utf8).write(to: URL(fileURLWithPath: output), options: .atomic)
+      } catch {
+        FileHandle.standardError.write(Data("\(output): error: cannot write the mapping: \(error) [io-write]\n".utf8))
+        throw ExitCode(1)
+      }
+    }
+  }
+}
