@@ -6,7 +6,7 @@ import MapRuntime
 /// readers ask for one object at a time by reference (`object(_:)`) and follow the fields they
 /// need. Every reference is checked against the table; a value of the wrong kind is an error
 /// naming the object and field. Readers that walk the graph recursively bound their depth with
-/// `maximumDepth`. Limits: `Specs/xcmappingmodel.md` §6.
+/// `maximumDepth`. Format and limits: `Specs/xcmappingmodel-archives.md`.
 public struct KeyedArchive: Sendable {
   public static let maximumDepth = 256
   public static let maximumObjects = 1_000_000

@@ -4,7 +4,7 @@
 /// before it is used; a container that contains itself (directly or through others) is an error;
 /// nesting deeper than `maximumDepth` is an error; objects referenced more than once are decoded
 /// once and shared. Nothing traps and nothing runs longer than linear in the file's size times
-/// the nesting depth. Limits: `Specs/xcmappingmodel.md` §6.
+/// the nesting depth. Format and limits: `Specs/xcmappingmodel-archives.md`.
 public enum BinaryPropertyListReader {
   public static let maximumDepth = 512
   public static let maximumSize = 256 << 20
