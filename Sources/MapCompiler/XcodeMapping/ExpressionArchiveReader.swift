@@ -155,8 +155,13 @@ struct ExpressionArchiveDecoder {
   /// The objects of an `NSArray` / `NSSet` field, each a reference to a non-null object; nil
   /// when the field is missing or `$null`.
   func objectList(_ o: ArchivedObject, _ key: String) throws(ExpressionArchiveError) -> [Int]? {
-    guard let items = try within(o, { () throws(KeyedArchiveError) in try archive.array(o[key], key) })
-    else { return nil }
+    let list: [PropertyListValue]?
+    do {
+      list = try archive.array(o[key], key)
+    } catch {
+      throw failure(o, "\(key) is not an array (\(error.message))")
+    }
+    guard let items = list else { return nil }
     var result: [Int] = []
     result.reserveCapacity(items.count)
     for (i, item) in items.enumerated() {

@@ -58,7 +58,9 @@ enum ArchiveVocabulary {
   static func classChain(_ className: String) -> [String] {
     switch className {
     case "NSKeyPathExpression": ["NSKeyPathExpression", "NSFunctionExpression", "NSExpression", "NSObject"]
-    case "NSLikePredicateOperator", "NSMatchingPredicateOperator", "NSSubstringPredicateOperator":
+    case "NSLikePredicateOperator":
+      [className, "NSMatchingPredicateOperator", "NSStringPredicateOperator", "NSPredicateOperator", "NSObject"]
+    case "NSMatchingPredicateOperator", "NSSubstringPredicateOperator":
       [className, "NSStringPredicateOperator", "NSPredicateOperator", "NSObject"]
     case "NSMutableArray": ["NSMutableArray", "NSArray", "NSObject"]
     case "NSMutableDictionary": ["NSMutableDictionary", "NSDictionary", "NSObject"]
