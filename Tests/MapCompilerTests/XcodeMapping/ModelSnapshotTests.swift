@@ -221,6 +221,149 @@ struct ModelSnapshotTests {
       }
     }
   }
+
+  // MARK: - Writing
+
+  /// Reading back what was written gives the same model, with the same hashes.
+  @Test func writtenSnapshotsReadBackEqual() throws {
+    for s in try CorpusSnapshot.all() {
+      let original = try ModelSnapshotReader.read(s.bytes)
+      let written = ModelSnapshotWriter.write(original)
+      let again = try ModelSnapshotReader.read(written)
+      #expect(again == original, "\(s.label)")
+      #expect(VersionHasher.entityHashes(of: again) == VersionHasher.entityHashes(of: original), "\(s.label)")
+      #expect(ModelSnapshotWriter.write(again) == written, "\(s.label): writing is not deterministic")
+    }
+  }
+
+  /// Our archives have Xcode's classes (with their `$classes` chains), each class the same
+  /// field keys, and each stereotype the same keys as the original snapshot's.
+  ///
+  /// One difference is expected: 16 of the 44 snapshots (older Xcode versions) have no
+  /// `XDPMUniquenessConstraints` key in `XD_PStereotype`; we always write it, as the newer
+  /// snapshots do, since the reader treats a missing key as no constraints.
+  @Test func writtenSnapshotsHaveXcodesStructure() throws {
+    var olderSnapshots = 0
+    for s in try CorpusSnapshot.all() {
+      let original = try ArchiveShape(s.bytes)
+      let ours = try ArchiveShape(ModelSnapshotWriter.write(try ModelSnapshotReader.read(s.bytes)))
+      #expect(ours.chains == original.chains, "\(s.label): classes")
+      #expect(ours.fieldKeys == original.fieldKeys, "\(s.label): field keys")
+      var expected = original.stereotypeKeys
+      if expected["XD_PStereotype"]?.contains("XDPMUniquenessConstraints") == false {
+        expected["XD_PStereotype"]?.insert("XDPMUniquenessConstraints")
+        olderSnapshots += 1
+      }
+      #expect(ours.stereotypeKeys == expected, "\(s.label): stereotype keys")
+    }
+    #expect(olderSnapshots == 16)
+  }
+
+  /// Models read from the corpus model files survive writing and reading, except for what the
+  /// snapshot has no key for (attributes' custom class names).
+  @Test func modelFilesRoundTrip() throws {
+    for s in try CorpusSnapshot.all() {
+      let folder = try #require(s.modelFolder())
+      let model = comparable(try ModelLoader.load(path: folder.path).model)
+      let again = try ModelSnapshotReader.read(ModelSnapshotWriter.write(model))
+      #expect(fieldDifferences(again, model) == [], "\(s.label)")
+      #expect(driftingEntities(again, model) == [], "\(s.label)")
+    }
+  }
+
+  // MARK: - Hostile archives
+
+  /// A cycle of parents, a destination that is no entity, unknown classes, values of the wrong
+  /// type and missing fields are errors that name what is wrong.
+  @Test func inconsistentArchivesAreErrors() throws {
+    let cycle = ObjectModel(entities: [
+      EntityDescription(name: "A", parentName: "B"), EntityDescription(name: "B", parentName: "A"),
+    ])
+    #expect(message(ModelSnapshotWriter.write(cycle))?.contains("inherits from itself") == true)
+
+    let dangling = ObjectModel(entities: [
+      EntityDescription(name: "A", relationships: [RelationshipDescription(name: "r", destinationEntity: "Gone")])
+    ])
+    #expect(message(ModelSnapshotWriter.write(dangling))?.contains("XD_PRK_destination of relationship 'A.r'") == true)
+
+    let plain = ObjectModel(entities: [
+      EntityDescription(
+        name: "A", attributes: [AttributeDescription(name: "x", type: .integer32)],
+        relationships: [RelationshipDescription(name: "b", destinationEntity: "A", inverseName: "b", inverseEntity: "A")])
+    ])
+    let bytes = ModelSnapshotWriter.write(plain)
+    #expect(try ModelSnapshotReader.read(bytes).entities.first?.relationships.first?.inverseName == "b")
+
+    // An attribute of an unknown class.
+    let renamed = try edit(bytes) { objects in
+      for (i, o) in objects.enumerated() where o["$classname"] == .string("XDPMAttribute") {
+        objects[i] = .dictionary([.init("$classname", .string("XDPMGizmo")), .init("$classes", .array([.string("XDPMGizmo")]))])
+      }
+    }
+    #expect(message(renamed)?.contains("expected XDPMProperty") == true)
+
+    // The attribute type as a string.
+    let wrongType = try edit(bytes) { objects in
+      for (i, o) in objects.enumerated() where o == .integer(200) { objects[i] = .string("200") }
+    }
+    #expect(message(wrongType)?.contains("XD_PAttK_attributeType of attribute 'A.x': expected an integer, found a string") == true)
+
+    // An entity without its name.
+    let nameless = try edit(bytes) { objects in
+      for (i, o) in objects.enumerated() {
+        guard case .dictionary(let fields) = o, fields.contains(where: { $0.key == "XDBucketForGeneralizationsstorage" })
+        else { continue }
+        objects[i] = .dictionary(fields.filter { $0.key != "_name" })
+      }
+    }
+    #expect(message(nameless)?.contains("has no '_name' field") == true)
+
+    // The root is not a model.
+    let notAModel = try edit(bytes) { objects in objects[1] = .string("hello") }
+    #expect(message(notAModel) != nil)
+  }
+}
+
+/// The error message reading these bytes gives (nil when they read).
+private func message(_ bytes: [UInt8]) -> String? {
+  do {
+    _ = try ModelSnapshotReader.read(bytes)
+    return nil
+  } catch {
+    return error.message
+  }
+}
+
+/// The archive with its `$objects` changed by `change`.
+private func edit(_ bytes: [UInt8], _ change: (inout [PropertyListValue]) -> Void) throws -> [UInt8] {
+  guard case .dictionary(var top) = try BinaryPropertyListReader.read(bytes),
+    let i = top.firstIndex(where: { $0.key == "$objects" }), case .array(var objects) = top[i].value
+  else { throw ModelSnapshotError("not an archive") }
+  change(&objects)
+  top[i].value = .array(objects)
+  return BinaryPropertyListWriter.write(.dictionary(top))
+}
+
+/// What an archive is made of: the class chains, each class's sets of field keys, and each
+/// stereotype's keys.
+struct ArchiveShape: Equatable {
+  var chains: [String: [String]] = [:]
+  var fieldKeys: [String: Set<Set<String>>] = [:]
+  var stereotypeKeys: [String: Set<String>] = [:]
+
+  init(_ bytes: [UInt8]) throws {
+    let archive = try KeyedArchive(bytes: bytes)
+    for index in archive.objects.indices {
+      guard let o = try? archive.object(index) else { continue }
+      chains[o.className] = o.classes
+      fieldKeys[o.className, default: []].insert(Set(o.fields.map(\.key)))
+      if o.className == "XDUMLStereotypeImp", let name = try archive.string(o["_name"], "name"),
+        let values = try archive.dictionary(o["XDBucketForOwnedAttributesstorage"], "values")
+      {
+        stereotypeKeys[name, default: []].formUnion(values.map(\.key))
+      }
+    }
+  }
 }
 
 /// A model loaded from a `contents` file, reduced to what a snapshot holds: entities and
