@@ -1,0 +1,274 @@
+import Crypto
+import Foundation
+import MapRuntime
+
+/// `mapc export`: a mapping as an Xcode mapping model (`X.xcmappingmodel/xcmapping.xml`) in the
+/// form Xcode writes (`Specs/xcmappingmodel.md` §8): the XML-store envelope and metadata of
+/// Xcode's mapping schema, one object per entity mapping and per destination property, the
+/// `mappingnumber` order, both models as `XDPMModel` snapshots and value expressions as
+/// `NSKeyedArchiver` archives. What Xcode's format cannot hold (`<forEach>`, a source expression
+/// other than the default fetch) is an error (`xcmap-export-unsupported`).
+public enum XcodeExport {
+  public struct Output: Sendable {
+    public var text: String?
+    public var diagnostics: [Diagnostic]
+  }
+
+  public static func text(
+    mappingPath: String, outputPath: String, source: MappingCompilation.ModelOverride? = nil,
+    destination: MappingCompilation.ModelOverride? = nil
+  ) -> Output {
+    let compiled = MappingCompilation.compile(mappingPath: mappingPath, source: source, destination: destination)
+    guard let plan = compiled.plan, let document = compiled.document, let models = compiled.models else {
+      return Output(text: nil, diagnostics: compiled.diagnostics)
+    }
+    var writer = Writer(outputFolder: (XcodeImport.absolute(outputPath) as NSString).deletingLastPathComponent)
+    writer.diagnostics = compiled.diagnostics
+    let text = writer.write(document: document, plan: plan, models: models)
+    let diagnostics = writer.diagnostics.sortedByLocation()
+    return Output(text: diagnostics.hasErrors ? nil : text, diagnostics: diagnostics)
+  }
+
+  /// Writes `text` as `folder/xcmapping.xml`, creating the `.xcmappingmodel` folder if needed.
+  public static func write(_ text: String, toWrapper folder: String) throws {
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    try Data(text.utf8).write(to: URL(fileURLWithPath: folder + "/xcmapping.xml"), options: .atomic)
+  }
+
+  /// The `<metadata>` of every Xcode mapping model: the version hashes of Xcode's own mapping
+  /// schema, which are the same in every file the corpus holds (2009–2025).
+  static let metadata = """
+            <metadata>
+                <plist version="1.0">
+                    <dict>
+                        <key>NSPersistenceFrameworkVersion</key>
+                        <integer>977</integer>
+                        <key>NSStoreModelVersionHashes</key>
+                        <dict>
+                            <key>XDDevAttributeMapping</key>
+                            <data>
+    		0plcXXRN7XHKl5CcF+fwriFmUpON3ZtcI/AfK748aWc=
+    		</data>
+                            <key>XDDevEntityMapping</key>
+                            <data>
+    		qeN1Ym3TkWN1G6dU9RfX6Kd2ccEvcDVWHpd3LpLgboI=
+    		</data>
+                            <key>XDDevMappingModel</key>
+                            <data>
+    		EqtMzvRnVZWkXwBHu4VeVGy8UyoOe+bi67KC79kphlQ=
+    		</data>
+                            <key>XDDevPropertyMapping</key>
+                            <data>
+    		XN33V44TTGY4JETlMoOB5yyTKxB+u4slvDIinv0rtGA=
+    		</data>
+                            <key>XDDevRelationshipMapping</key>
+                            <data>
+    		akYY9LhehVA/mCb4ATLWuI9XGLcjpm14wWL1oEBtIcs=
+    		</data>
+                        </dict>
+                        <key>NSStoreModelVersionHashesDigest</key>
+                        <string>+Hmc2uYZK6og+Pvx5GUJ7oW75UG4V/ksQanTjfTKUnxyGWJRMtB5tIRgVwGsrd7lz/QR57++wbvWsr6nxwyS0A==</string>
+                        <key>NSStoreModelVersionHashesVersion</key>
+                        <integer>3</integer>
+                        <key>NSStoreModelVersionIdentifiers</key>
+                        <array>
+                            <string></string>
+                        </array>
+                    </dict>
+                </plist>
+            </metadata>
+
+    """
+
+  struct Writer {
+    let outputFolder: String
+    var diagnostics: [Diagnostic] = []
+    var nextID = 102
+    var objects: [String] = []
+
+    init(outputFolder: String) { self.outputFolder = outputFolder }
+
+    mutating func id() -> String {
+      defer { nextID += 1 }
+      return "z\(nextID)"
+    }
+
+    mutating func write(document: MappingDocument, plan: MigrationPlan, models: MappingCompiler.Models) -> String {
+      let modelID = id()
+      var entityIDs: [String] = []
+      let compiledByName = Dictionary(plan.entityMappings.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+      for (number, e) in document.entityMappings.enumerated() {
+        let name = e.name?.value ?? MappingCompiler.defaultName(e)
+        guard let compiled = compiledByName[name] else { continue }
+        entityIDs.append(entityMapping(e, compiled, number: number + 1, modelID: modelID, models: models))
+      }
+      var model = "    <object type=\"XDDEVMAPPINGMODEL\" id=\"\(modelID)\">\n"
+      model += string("sourcemodelpath", modelPath(models.source))
+      model += binary("sourcemodeldata", ModelSnapshotWriter.write(models.source))
+      model += string("destinationmodelpath", modelPath(models.destination))
+      model += binary("destinationmodeldata", ModelSnapshotWriter.write(models.destination))
+      model += relationship("entitymappings", "0/0", "XDDEVENTITYMAPPING", entityIDs)
+      model += "    </object>\n"
+      objects.insert(model, at: 0)
+      var out = "<?xml version=\"1.0\" standalone=\"yes\"?>\n<!DOCTYPE database SYSTEM \"file:///System/Library/DTDs/CoreData.dtd\">\n\n<database>\n"
+      out += "    <databaseInfo>\n        <version>134481920</version>\n"
+      out += "        <UUID>\(uuid(of: objects.joined()))</UUID>\n        <nextObjectID>\(nextID)</nextObjectID>\n"
+      out += XcodeExport.metadata
+      out += "    </databaseInfo>\n"
+      out += objects.joined()
+      out += "</database>"
+      return out
+    }
+
+    /// The store UUID: derived from the content, so the same mapping gives the same file.
+    func uuid(of text: String) -> String {
+      let h = Array(SHA256.hash(data: Data(text.utf8)))
+      var b = Array(h[0..<16])
+      b[6] = b[6] & 0x0F | 0x50
+      b[8] = b[8] & 0x3F | 0x80
+      let hex = b.map { String($0, radix: 16, uppercase: true).leftPadded(2) }.joined()
+      let c = Array(hex)
+      return [String(c[0..<8]), String(c[8..<12]), String(c[12..<16]), String(c[16..<20]), String(c[20..<32])].joined(separator: "-")
+    }
+
+    func modelPath(_ m: ObjectModel) -> String {
+      guard var p = m.path else { return (m.versionName ?? "Model") + ".xcdatamodel" }
+      if p.hasSuffix("/contents") { p.removeLast("/contents".count) }
+      return XcodeImport.relativePath(XcodeImport.absolute(p), from: outputFolder)
+    }
+
+    mutating func entityMapping(
+      _ e: EntityMappingElement, _ compiled: EntityMapping, number: Int, modelID: String, models: MappingCompiler.Models
+    ) -> String {
+      let me = id()
+      var body = ""
+      if let p = compiled.policyName { body += string("migrationpolicyclassname", p) }
+      if let s = compiled.sourceEntity { body += string("sourcename", s) }
+      body += string("mappingtypename", e.type.map { $0.value.prefix(1).uppercased() + $0.value.dropFirst() } ?? "Undefined")
+      body += "        <attribute name=\"mappingnumber\" type=\"int16\">\(number)</attribute>\n"
+      if let d = compiled.destinationEntity { body += string("destinationname", d) }
+      if let n = e.name?.value, n != MappingCompiler.defaultName(e) { body += string("name", n) }
+      body += "        <attribute name=\"autogenerateexpression\" type=\"bool\">1</attribute>\n"
+      if let filter = sourceFilter(e, compiled) { body += string("sourcefilterpredicatestring", filter) }
+      if !compiled.userInfo.entries.isEmpty {
+        body += binary("userinfodata", ExpressionArchiveWriter.archive(compiled.userInfo))
+      }
+      if let f = e.forEach {
+        diagnostics.append(
+          .error("xcmap-export-unsupported", "<forEach> has no counterpart in Xcode's mapping models; \(compiled.name) cannot be exported", at: f.location))
+      }
+      var attributeIDs: [String] = []
+      var relationshipIDs: [String] = []
+      if let destination = compiled.destinationEntity, let entity = models.destination.entity(named: destination) {
+        let explicitAttributes = Set(e.attributes.map(\.name.value))
+        let explicitRelationships = Set(e.relationships.map(\.name.value))
+        let all = models.destination.allAttributes(of: entity)
+        for a in all where !a.isTransient && !a.isDerived {
+          let mapping = compiled.attributeMappings.first { $0.name == a.name }
+          let pid = id()
+          attributeIDs.append(pid)
+          var o = "    <object type=\"XDDEVATTRIBUTEMAPPING\" id=\"\(pid)\">\n"
+          if explicitAttributes.contains(a.name), let x = mapping?.valueExpression?.expression {
+            o += binary("valueexpressiondata", ExpressionArchiveWriter.archive(x))
+          }
+          o += string("name", a.name)
+          o += relationship("entitymapping", "1/1", "XDDEVENTITYMAPPING", [me])
+          o += "    </object>\n"
+          objects.append(o)
+        }
+        for r in models.destination.allRelationships(of: entity) where !r.isTransient {
+          let mapping = compiled.relationshipMappings.first { $0.name == r.name }
+          let pid = id()
+          relationshipIDs.append(pid)
+          var o = "    <object type=\"XDDEVRELATIONSHIPMAPPING\" id=\"\(pid)\">\n"
+          o += "        <attribute name=\"autogenerateexpression\" type=\"bool\">1</attribute>\n"
+          o += string("name", r.name)
+          if explicitRelationships.contains(r.name), let x = mapping?.valueExpression?.expression {
+            if let (name, keyPath) = Self.keyPathAndMapping(x) {
+              o += string("sourcekeypath", keyPath)
+              o += string("sourcemappingname", name)
+            } else {
+              o += binary("valueexpressiondata", ExpressionArchiveWriter.archive(x))
+            }
+          }
+          o += relationship("entitymapping", "1/1", "XDDEVENTITYMAPPING", [me])
+          o += "    </object>\n"
+          objects.append(o)
+        }
+      }
+      var o = "    <object type=\"XDDEVENTITYMAPPING\" id=\"\(me)\">\n" + body
+      o += relationship("mappingmodel", "1/1", "XDDEVMAPPINGMODEL", [modelID])
+      o += relationship("attributemappings", "0/0", "XDDEVATTRIBUTEMAPPING", attributeIDs)
+      o += relationship("relationshipmappings", "0/0", "XDDEVRELATIONSHIPMAPPING", relationshipIDs)
+      o += "    </object>\n"
+      objects.append(o)
+      return me
+    }
+
+    /// The filter predicate of a mapping: `<filter>`, or the predicate string of a source
+    /// expression that is the default fetch of the source entity. Other source expressions
+    /// cannot be written in Xcode's format.
+    mutating func sourceFilter(_ e: EntityMappingElement, _ compiled: EntityMapping) -> String? {
+      if let f = e.filter { return f.text.trimmedXMLSpace }
+      guard let s = e.sourceExpression, let x = compiled.sourceExpression?.expression else { return nil }
+      if case .fetch(let request, _, false) = x.kind,
+        case .selector(let target, "fetchRequestForSourceEntityNamed:predicateString:", let args) = request.kind,
+        target.kind == .variable("manager"), args.count == 2,
+        case .constant(.string(let entity)) = args[0].kind, entity == compiled.sourceEntity,
+        case .constant(.string(let predicate)) = args[1].kind
+      {
+        return predicate.trimmedXMLSpace == "TRUEPREDICATE" ? nil : predicate
+      }
+      diagnostics.append(
+        .error(
+          "xcmap-export-unsupported",
+          "Xcode's mapping models hold only the default source fetch with a filter predicate; this <sourceExpression> cannot be exported (write it as <filter>)",
+          at: s.location))
+      return nil
+    }
+
+    /// `FUNCTION($manager, "destinationInstancesForEntityMappingNamed:sourceInstances:", "NAME", $source…)`
+    /// as Xcode's key path and mapping name fields.
+    static func keyPathAndMapping(_ x: MapRuntime.Expression) -> (String, String)? {
+      guard case .selector(let target, XcodeMappingDocument.relationshipSelector, let args) = x.kind,
+        target.kind == .variable("manager"), args.count == 2, case .constant(.string(let name)) = args[0].kind
+      else { return nil }
+      switch args[1].kind {
+      case .variable("source"): return (name, "$source")
+      case .keyPath(let base, _) where base.kind == .variable("source"):
+        return (name, args[1].description)
+      default: return nil
+      }
+    }
+
+    func string(_ name: String, _ value: String) -> String {
+      "        <attribute name=\"\(name)\" type=\"string\">\(Self.escape(value))</attribute>\n"
+    }
+
+    func binary(_ name: String, _ bytes: [UInt8]) -> String {
+      let b64 = Data(bytes).base64EncodedString()
+      var lines: [Substring] = []
+      var rest = Substring(b64)
+      while !rest.isEmpty {
+        lines.append(rest.prefix(76))
+        rest = rest.dropFirst(76)
+      }
+      return "        <attribute name=\"\(name)\" type=\"binary\">\(lines.joined(separator: "\n"))\n</attribute>\n"
+    }
+
+    func relationship(_ name: String, _ type: String, _ destination: String, _ ids: [String]) -> String {
+      let refs = ids.isEmpty ? "" : " idrefs=\"\(ids.joined(separator: " "))\""
+      return "        <relationship name=\"\(name)\" type=\"\(type)\" destination=\"\(destination)\"\(refs)></relationship>\n"
+    }
+
+    /// Xcode's escaping of string values: `<` (and `\`) as byte-swapped `\u` escapes, `&` and
+    /// `>` as XML references.
+    static func escape(_ s: String) -> String {
+      XcodeStoreDocument.escape(s).replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: ">", with: "&gt;")
+    }
+  }
+}
+
+extension String {
+  fileprivate func leftPadded(_ n: Int) -> String { String(repeating: "0", count: max(0, n - count)) + self }
+}
