@@ -43,18 +43,33 @@ public struct LintRule: Sendable, Hashable {
 public struct LintExample: Sendable, Hashable {
   public static let marker: Character = "‸"
   public static let mappingFileName = "example.xml"
+  public static let xcodeMappingFileName = "xcmapping.xml"
+
+  /// True when the example's mapping is an Xcode mapping model (`<database>` root).
+  public var isXcodeMapping: Bool { mapping.contains("<database>") }
+  /// The name of the file the example's findings point into.
+  public var fileName: String { isXcodeMapping ? Self.xcodeMappingFileName : Self.mappingFileName }
   public static let baselineFileName = "example.lint-baseline.json"
 
   /// `<entity>` elements of the source model, in Xcode's `contents` format.
   public var sourceEntities: String
   /// `<entity>` elements of the destination model.
   public var destinationEntities: String
-  /// The mapping file, with markers.
+  /// The mapping file, with markers. A mapping whose root is `<database>` is an Xcode mapping
+  /// model: it is written as `example.xcmappingmodel/xcmapping.xml`, with `SOURCE_SNAPSHOT` and
+  /// `DESTINATION_SNAPSHOT` replaced by the base64 `XDPMModel` snapshots of `snapshotEntities`
+  /// (source, destination; the models' own entities when nil).
   public var mapping: String
+  /// The entities of the models the Xcode mapping model was made for, when they differ from the
+  /// model files (a model edited since): `[source, destination]`.
+  public var snapshotEntities: [String]? = nil
   /// A baseline file to lint the example with, with markers.
   public var baseline: String?
 
-  public init(source: String, destination: String, mapping: String, baseline: String? = nil) {
+  public init(
+    source: String, destination: String, mapping: String, baseline: String? = nil, snapshotEntities: [String]? = nil
+  ) {
+    self.snapshotEntities = snapshotEntities
     self.sourceEntities = source
     self.destinationEntities = destination
     self.mapping = mapping
@@ -109,8 +124,22 @@ public struct LintExample: Sendable, Hashable {
       try fm.createDirectory(atPath: dir, withIntermediateDirectories: true)
       try Data(Self.modelContents(entities, identifier: id).utf8).write(to: URL(fileURLWithPath: dir + "/contents"))
     }
-    let mappingPath = folder + "/" + Self.mappingFileName
-    try Data(mappingText.utf8).write(to: URL(fileURLWithPath: mappingPath))
+    var mappingPath = folder + "/" + Self.mappingFileName
+    if isXcodeMapping {
+      let wrapper = folder + "/example.xcmappingmodel"
+      try fm.createDirectory(atPath: wrapper, withIntermediateDirectories: true)
+      mappingPath = wrapper + "/" + Self.xcodeMappingFileName
+      var text = mappingText
+      let snapshots = snapshotEntities ?? [sourceEntities, destinationEntities]
+      for (placeholder, entities) in zip(["SOURCE_SNAPSHOT", "DESTINATION_SNAPSHOT"], snapshots) {
+        let xml = try XMLReader.parse(bytes: Array(Self.modelContents(entities, identifier: "").utf8), path: placeholder)
+        let model = try ModelLoader.load(document: xml, versionName: nil).model
+        text = text.replacingOccurrences(of: placeholder, with: Data(ModelSnapshotWriter.write(model)).base64EncodedString())
+      }
+      try Data(text.utf8).write(to: URL(fileURLWithPath: mappingPath))
+    } else {
+      try Data(mappingText.utf8).write(to: URL(fileURLWithPath: mappingPath))
+    }
     if let b = baselineText {
       try Data(b.utf8).write(to: URL(fileURLWithPath: folder + "/" + Self.baselineFileName))
     }

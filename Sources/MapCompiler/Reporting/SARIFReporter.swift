@@ -165,7 +165,7 @@ public enum LintRuleDocs {
     out += "- Suppress: \(code(rule.suppression))\n\n"
     out += code(rule.explanation) + "\n\n"
     let places =
-      rule.bad.expectedMappingPositions.map { "`\(LintExample.mappingFileName):\($0.line):\($0.column)`" }
+      rule.bad.expectedMappingPositions.map { "`\(rule.bad.fileName):\($0.line):\($0.column)`" }
       + rule.bad.expectedBaselinePositions.map { "`\(LintExample.baselineFileName):\($0.line):\($0.column)`" }
     out += exampleMarkdown("Bad (reported at \(places.joined(separator: ", ")))", rule.bad)
     out += exampleMarkdown("Good (no finding)", rule.good)
@@ -181,7 +181,10 @@ public enum LintRuleDocs {
   static func exampleMarkdown(_ label: String, _ e: LintExample) -> String {
     var out = "\(label): source model\n\n```xml\n\(e.sourceEntities)\n```\n\n"
     out += "destination model\n\n```xml\n\(e.destinationEntities)\n```\n\n"
-    out += "mapping `\(LintExample.mappingFileName)`\n\n```xml\n\(e.mappingText.trimmingSuffixNewlines)\n```\n\n"
+    if let snapshots = e.snapshotEntities, snapshots.count == 2, snapshots[1] != e.destinationEntities {
+      out += "destination model when the mapping model was made (its snapshot, `DESTINATION_SNAPSHOT`)\n\n```xml\n\(snapshots[1])\n```\n\n"
+    }
+    out += "mapping `\(e.fileName)`\n\n```xml\n\(e.mappingText.trimmingSuffixNewlines)\n```\n\n"
     if let b = e.baselineText {
       out += "baseline `\(LintExample.baselineFileName)`\n\n```json\n\(b.trimmingSuffixNewlines)\n```\n\n"
     }
@@ -195,7 +198,10 @@ public enum LintRuleDocs {
     for (label, e) in [("Bad", rule.bad), ("Good", rule.good)] {
       out += "\(label) example — source model:\n\(indent(e.sourceEntities))\n"
       out += "destination model:\n\(indent(e.destinationEntities))\n"
-      out += "\(LintExample.mappingFileName):\n\(indent(e.mappingText.trimmingSuffixNewlines))\n"
+      if let snapshots = e.snapshotEntities, snapshots.count == 2, snapshots[1] != e.destinationEntities {
+        out += "destination model when the mapping model was made (its snapshot, DESTINATION_SNAPSHOT):\n\(indent(snapshots[1]))\n"
+      }
+      out += "\(e.fileName):\n\(indent(e.mappingText.trimmingSuffixNewlines))\n"
       if let b = e.baselineText { out += "\(LintExample.baselineFileName):\n\(indent(b.trimmingSuffixNewlines))\n" }
       out += "\n"
     }

@@ -13,7 +13,7 @@ import Testing
     defer { try? FileManager.default.removeItem(atPath: folder) }
     let active = findings.filter(\.isActive)
     var expected: [String] = []
-    for p in rule.bad.expectedMappingPositions { expected.append("\(id) \(LintExample.mappingFileName):\(p.line):\(p.column)") }
+    for p in rule.bad.expectedMappingPositions { expected.append("\(id) \(rule.bad.fileName):\(p.line):\(p.column)") }
     for p in rule.bad.expectedBaselinePositions { expected.append("\(id) \(LintExample.baselineFileName):\(p.line):\(p.column)") }
     #expect(!expected.isEmpty, "the bad example of \(id) marks no finding")
     let actual = active.map { f in
@@ -42,12 +42,12 @@ import Testing
       "lint-policy-without-module", "lint-unknown-policy-selector", "map-pinned-hash-mismatch",
       "lint-narrowing-conversion", "map-to-many-into-to-one", "lint-implicit-to-many-into-to-one",
       "lint-unused-entity-mapping", "lint-unused-suppression", "lint-suppression-without-reason",
-      "lint-unused-baseline-entry",
+      "lint-unused-baseline-entry", "xcmap-model-drift",
     ] {
       #expect(ids.contains(id), "\(id) is missing from the catalogue")
     }
     for rule in LintRules.all {
-      #expect(rule.id.hasPrefix(rule.origin == .lint ? "lint-" : "map-"))
+      #expect(rule.origin == .lint ? rule.id.hasPrefix("lint-") : (rule.id.hasPrefix("map-") || rule.id.hasPrefix("xcmap-")))
       #expect(!rule.title.isEmpty && rule.explanation.count > 200 && !rule.explanation.contains("\n"))
     }
   }

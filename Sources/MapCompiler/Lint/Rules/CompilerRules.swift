@@ -110,5 +110,5 @@ enum CompilerRules {
           <entityMapping name="BookToBook" type="transform" source="Book" destination="Book"/>
         """)))
 
-  static let all = [copyHashMismatch, pinnedHashMismatch, toManyIntoToOne]
+  static let all = [copyHashMismatch, pinnedHashMismatch, toManyIntoToOne, modelDrift]
 }
