@@ -173,10 +173,123 @@ def shop():
     return os.path.join(folder, "expected-v2.json"), store(model, out)
 
 
+SHARED = os.path.join(os.path.dirname(os.path.dirname(HERE)), "shared")
+TOPICS_MODELS = os.path.join(SHARED, "corpus", "billmoss", "CoreDataMigrations-DefaultMigration",
+                             "CoreDataMigration", "Model.xcdatamodeld")
+
+
+def utf16_length(text):
+    """NSString's length: UTF-16 code units, so an emoji outside the BMP counts 2."""
+    return len(text.encode("utf-16-le")) // 2
+
+
+def check_input_hashes(path, model_contents):
+    """The input store's entityVersionHashes must be the source model's (else mapc refuses it)."""
+    with open(path, encoding="utf-8") as f:
+        written = json.load(f)["metadata"]["entityVersionHashes"]
+    if written != entity_hashes(model_contents)[1]:
+        raise SystemExit(f"{path}: entityVersionHashes are not the source model's")
+
+
+def topics():
+    """billmoss's real Xcode mapping model Model1ToModel2 (in ../shared/corpus); None without it.
+
+    Mapping order as in the file (mappingnumber): TopicToTopic, then TopicList (a copy).
+    TopicToTopic: every attribute implicit ($source.<name>) except
+    timeBudget = $source.content.length * 0.2 (NSString length in UTF-16 units; integer times
+    double is a double), stored in an Integer 32 attribute: the fraction is dropped (truncated
+    toward zero, as NSNumber's intValue and Core Data's SQLite store do), never rounded.
+    A nil content gives a nil timeBudget, which fails validation (store-v1-nil-content.json,
+    not computed here).
+    """
+    if not os.path.isdir(TOPICS_MODELS):
+        return None
+    folder = os.path.join(HERE, "topics")
+    path = os.path.join(folder, "store-v1.json")
+    check_input_hashes(path, os.path.join(TOPICS_MODELS, "Model1.xcdatamodel", "contents"))
+    src = load(path)
+    out = {"Topic": [], "TopicList": []}
+    topic_of, list_of = {}, {}
+    # Pass 1. TopicToTopic, store order.
+    for t in src["Topic"]:
+        assert t["content"] is not None, "a nil content fails the run; see store-v1-nil-content.json"
+        d = {"id": f"Topic/{len(out['Topic']) + 1}", "content": t["content"], "dateCreated": t.get("dateCreated"),
+             "presenterEmail": t.get("presenterEmail"), "presenterName": t["presenterName"],
+             "timeBudget": int(utf16_length(t["content"]) * 0.2), "topicList": None}
+        out["Topic"].append(d)
+        topic_of[t["id"]] = d
+    # TopicListToTopicList (copy), store order.
+    for l in src["TopicList"]:
+        d = {"id": f"TopicList/{len(out['TopicList']) + 1}", "title": l.get("title"), "topics": []}
+        out["TopicList"].append(d)
+        list_of[l["id"]] = d
+    # Pass 2, mapping order. Topic.topicList (implicit), topic by topic: setting it appends the
+    # topic to the list's topics (inverse), so each list's topics come in Topic creation order.
+    for t in src["Topic"]:
+        if t.get("topicList") is not None:
+            lst = list_of[t["topicList"]]
+            topic_of[t["id"]]["topicList"] = lst["id"]
+            lst["topics"].append(topic_of[t["id"]]["id"])
+    # TopicList.topics (implicit), in the source list's order: every member is already there,
+    # so nothing is added and the order stays the creation order above.
+    for l in src["TopicList"]:
+        for tid in l["topics"]:
+            if topic_of[tid]["id"] not in list_of[l["id"]]["topics"]:
+                list_of[l["id"]]["topics"].append(topic_of[tid]["id"])
+                topic_of[tid]["topicList"] = list_of[l["id"]]["id"]
+    model = os.path.join(TOPICS_MODELS, "Model2.xcdatamodel", "contents")
+    return os.path.join(folder, "expected-v2.json"), store(model, out)
+
+
+def notes():
+    """Notes 1 to Notes 2 (NotesV1ToV2.xml, run as the exported NotesV1ToV2.xcmappingmodel)."""
+    folder = os.path.join(HERE, "notes")
+    path = os.path.join(folder, "store-v1.json")
+    bundle = os.path.join(folder, "Notes.xcdatamodeld")
+    check_input_hashes(path, os.path.join(bundle, "Notes.xcdatamodel", "contents"))
+    src = load(path)
+    notes_by_id = {n["id"]: n for n in src["Note"]}
+    out = {"Note": [], "Notebook": []}
+    notebook_of, note_of = {}, {}
+    # Pass 1. FolderToNotebook: every folder, store order; color keeps its default.
+    for f in src["Folder"]:
+        d = {"id": f"Notebook/{len(out['Notebook']) + 1}", "name": f["name"], "color": "yellow", "notes": []}
+        out["Notebook"].append(d)
+        notebook_of[f["id"]] = d
+    # NoteToNote: <filter>trashed == NO</filter> (a nil trashed would not match either).
+    for n in src["Note"]:
+        if n.get("trashed") is not False:
+            continue
+        text = n.get("text")
+        d = {"id": f"Note/{len(out['Note']) + 1}", "body": text,
+             "heading": n["title"] if n.get("title") is not None else "Untitled",   # "" stays ""
+             "characterCount": utf16_length(text) if text is not None else 0,
+             "created": n.get("created"), "pinned": n["pinned"], "notebook": None}
+        out["Note"].append(d)
+        note_of[n["id"]] = d
+    # Pass 2, mapping order. Notebook.notes (implicit, through the source relationship): the
+    # migrated notes in the folder's own order; each sets Note.notebook (inverse).
+    for f in src["Folder"]:
+        for nid in f["notes"]:
+            if nid in note_of:
+                notebook_of[f["id"]]["notes"].append(note_of[nid]["id"])
+                note_of[nid]["notebook"] = notebook_of[f["id"]]["id"]
+    # Note.notebook (explicit, FolderToNotebook's instance of the note's folder): already in step.
+    for nid, d in note_of.items():
+        folder_id = notes_by_id[nid].get("folder")
+        target = notebook_of[folder_id]["id"] if folder_id is not None else None
+        assert d["notebook"] == target
+    model = os.path.join(bundle, "Notes 2.xcdatamodel", "contents")
+    return os.path.join(folder, "expected-v2.json"), store(model, out)
+
+
 def main():
     check = "--check" in sys.argv
     failed = False
-    for path, value in (bookshelf(), shop()):
+    results = [bookshelf(), shop(), topics(), notes()]
+    if results[2] is None:
+        print(f"{SHARED} is absent: topics/expected-v2.json is not computed")
+    for path, value in (r for r in results if r is not None):
         text = json.dumps(value, indent=2, ensure_ascii=False) + "\n"
         if check:
             with open(path, encoding="utf-8") as f:

@@ -5,7 +5,11 @@ import Testing
 /// One case of a fixture's `fixture.json` (contract §6).
 struct FixtureCase: CustomStringConvertible, Sendable {
   var folder: URL
+  /// The mapping (a mapping XML file or an `.xcmappingmodel`), relative to `folder`; or, with
+  /// `sharedMapping`, relative to ../shared.
   var mapping: String
+  /// True when fixture.json names the mapping with `sharedMapping` (a path in ../shared).
+  var mappingIsShared = false
   var store: String
   var expected: String?
   var exitCode: Int32?
@@ -13,6 +17,11 @@ struct FixtureCase: CustomStringConvertible, Sendable {
   /// Why the case is known to fail (`knownIssue` in fixture.json), if it is.
   var knownIssue: String? = nil
   var description: String { "\(folder.lastPathComponent)/\(store)" }
+
+  /// The mapping's location; nil when it is in ../shared and ../shared is absent.
+  var mappingURL: URL? {
+    mappingIsShared ? SharedPaths.shared?.appendingPathComponent(mapping) : folder.appendingPathComponent(mapping)
+  }
 }
 
 /// Every case of every folder in ../shared/fixtures, so new fixtures run with no code change.
@@ -30,13 +39,16 @@ func fixtureCases(in root: URL?) -> [FixtureCase] {
     let spec = folder.appendingPathComponent("fixture.json")
     guard let data = try? Data(contentsOf: spec),
       let json = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-      let mapping = json["mapping"] as? String, let list = json["cases"] as? [[String: Any]]
+      let list = json["cases"] as? [[String: Any]]
     else { continue }
+    // "mapping" is relative to the folder; "sharedMapping" to ../shared.
+    let shared = json["sharedMapping"] as? String
+    guard let mapping = shared ?? json["mapping"] as? String else { continue }
     for c in list {
       guard let store = c["store"] as? String else { continue }
       cases.append(
         FixtureCase(
-          folder: folder, mapping: mapping, store: store, expected: c["expected"] as? String,
+          folder: folder, mapping: mapping, mappingIsShared: shared != nil, store: store, expected: c["expected"] as? String,
           exitCode: (c["exitCode"] as? Int).map(Int32.init), stderrMentions: c["stderrMentions"] as? [String] ?? [],
           knownIssue: json["knownIssue"] as? String))
     }
@@ -59,11 +71,17 @@ struct FixtureTests {
 }
 
 /// `mapc compile` then `mapc run` for one case, checking the output bytes or the failure.
+/// A case whose mapping is in an absent ../shared is cancelled (skipped) with a message.
 func runFixtureCase(_ c: FixtureCase) throws {
+    guard let mappingURL = c.mappingURL else {
+      let message = "\(c) skipped: its mapping \(c.mapping) is in ../shared, which is absent"
+      print(message)  // a cancelled case's comment is not shown in the default output
+      try Test.cancel(Comment(rawValue: message))
+    }
     let work = try FileManagerTemp.folder("fixture")
     defer { FileManagerTemp.remove(work.path) }
     let plan = work.appendingPathComponent("p.cdm").path
-    let compile = runMapc(["compile", c.folder.appendingPathComponent(c.mapping).path, "-o", plan])
+    let compile = runMapc(["compile", mappingURL.path, "-o", plan])
     #expect(compile.exitCode == 0, "compile failed: \(compile.stderr)")
     guard compile.exitCode == 0 else { return }
 
