@@ -283,12 +283,121 @@ def notes():
     return os.path.join(folder, "expected-v2.json"), store(model, out)
 
 
+def tasks():
+    """The `mapc migrate` chain of `tasks/` (Tasks → Tasks 2 → Tasks 3 → Tasks 4), step by step.
+
+    Tasks → Tasks 2 and Tasks 2 → Tasks 3 are inferred (Core Data's lightweight rules): `note`
+    is renamed `details` (renaming identifier "note") and then `body` (renaming identifier
+    "details"), `priority` widens from Integer 16 to 32, `done` becomes mandatory with default
+    NO, TaskList becomes Project and `list` becomes `project`. Tasks 3 → Tasks 4 is the explicit
+    mapping `mappings/TasksV3ToV4.xml`. Every step creates Task objects first, then the list
+    entity (the order of the destination model, and of the explicit mapping); setting a Task's
+    to-one list appends the Task to the list's tasks, and the list's own mapping then adds
+    the tasks not yet there, in its source order. Returns the input stores at versions 1-3
+    and the expected results of migrating each to Tasks 4.
+    """
+    folder = os.path.join(HERE, "tasks")
+    bundle = os.path.join(folder, "Tasks.xcdatamodeld")
+    model = lambda v: os.path.join(bundle, v + ".xcdatamodel", "contents")
+    names = ["Tasks", "Tasks 2", "Tasks 3", "Tasks 4"]
+
+    def step(objects, task_key, list_key, convert_task, convert_list, to_list, to_task_rel, to_list_entity):
+        lists_in = objects[list_key]
+        tasks_in = objects[task_key]
+        task_id = {t["id"]: f"Task/{i + 1}" for i, t in enumerate(tasks_in)}
+        list_id = {l["id"]: f"{to_list_entity}/{i + 1}" for i, l in enumerate(lists_in)}
+        members = {list_id[l["id"]]: [] for l in lists_in}
+        tasks_out = []
+        for t in tasks_in:
+            o = convert_task(t)
+            o["id"] = task_id[t["id"]]
+            owner = t[to_task_rel[0]]
+            o[to_task_rel[1]] = list_id[owner] if owner is not None else None
+            if owner is not None:
+                members[list_id[owner]].append(o["id"])
+            tasks_out.append(o)
+        lists_out = []
+        for l in lists_in:
+            o = convert_list(l)
+            o["id"] = list_id[l["id"]]
+            tasks = members[o["id"]]
+            for t in l["tasks"]:
+                if task_id[t] not in tasks:
+                    tasks.append(task_id[t])
+            o["tasks"] = tasks
+            lists_out.append(o)
+        return {"Task": tasks_out, to_list: lists_out}
+
+    def v1_to_v2(objects):
+        return step(objects, "Task", "TaskList",
+                    lambda t: {"title": t["title"], "details": t["note"], "priority": t["priority"],
+                               "done": t["done"], "tag": None},
+                    lambda l: {"name": l["name"]}, "TaskList", ("list", "list"), "TaskList")
+
+    def v2_to_v3(objects):
+        return step(objects, "Task", "TaskList",
+                    lambda t: {"title": t["title"], "body": t["details"], "priority": t["priority"],
+                               "done": t["done"] if t["done"] is not None else False, "tag": t["tag"]},
+                    lambda l: {"name": l["name"]}, "Project", ("list", "project"), "Project")
+
+    def v3_to_v4(objects):
+        def label(p):  # TERNARY($source.priority >= 2, "high", "normal"); nil >= 2 is false
+            return "high" if p is not None and p >= 2 else "normal"
+        return step(objects, "Task", "Project",
+                    lambda t: {"title": t["title"], "body": t["body"], "done": t["done"], "tag": t["tag"],
+                               "priorityLabel": label(t["priority"])},
+                    lambda l: {"name": l["name"], "taskCount": len(l["tasks"])}, "Project",
+                    ("project", "project"), "Project")
+
+    steps = [v1_to_v2, v2_to_v3, v3_to_v4]
+    mapping_of = ["inferred", "inferred", "TasksV3ToV4.xml"]
+
+    v1 = {
+        "Task": [
+            {"id": "t1", "title": "Buy milk", "note": "2 litres", "priority": 1, "done": False, "list": "home"},
+            {"id": "t2", "title": "Write report", "note": None, "priority": 3, "done": None, "list": "work"},
+            {"id": "t3", "title": "Fix bike", "note": "back tyre", "priority": None, "done": True, "list": "home"},
+            {"id": "t4", "title": "Call Ann", "note": "about the trip", "priority": 2, "done": False, "list": "work"},
+            {"id": "t5", "title": "Read", "note": "ünïcödé \"quoted\"", "priority": 0, "done": None, "list": None},
+        ],
+        "TaskList": [
+            {"id": "home", "name": "Home", "tasks": ["t3", "t1"]},
+            {"id": "work", "name": "Work", "tasks": ["t2", "t4"]},
+            {"id": "empty", "name": "Empty", "tasks": []},
+        ],
+    }
+    v2 = v1_to_v2(v1)
+    v3 = {
+        "Task": [
+            {"id": "a", "title": "Plan trip", "body": "train or plane", "priority": 5, "done": False, "tag": "travel", "project": "p2"},
+            {"id": "b", "title": "Pack", "body": None, "priority": None, "done": True, "tag": None, "project": "p2"},
+            {"id": "c", "title": "Water plants", "body": "twice", "priority": 1, "done": False, "tag": "home", "project": "p1"},
+        ],
+        "Project": [
+            {"id": "p1", "name": "Garden", "tasks": ["c"]},
+            {"id": "p2", "name": "Holiday", "tasks": ["b", "a"]},
+        ],
+    }
+    results = []
+    for start, objects in ((0, v1), (1, v2), (2, v3)):
+        results.append((os.path.join(folder, f"store-v{start + 1}.json"), store(model(names[start]), objects)))
+        records = []
+        for k in range(start, 3):
+            objects = steps[k](objects)
+            records.append({"from": names[k], "to": names[k + 1], "mapping": mapping_of[k]})
+        expected = store(model(names[3]), objects)
+        expected["metadata"]["mapcMigrations"] = records
+        results.append((os.path.join(folder, f"expected-from-v{start + 1}.json"), expected))
+    return results
+
+
 def main():
     check = "--check" in sys.argv
     failed = False
     results = [bookshelf(), shop(), topics(), notes()]
     if results[2] is None:
         print(f"{SHARED} is absent: topics/expected-v2.json is not computed")
+    results += tasks()
     for path, value in (r for r in results if r is not None):
         text = json.dumps(value, indent=2, ensure_ascii=False) + "\n"
         if check:

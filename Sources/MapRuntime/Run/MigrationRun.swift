@@ -17,6 +17,9 @@ public enum MigrationRun {
     case inPlace(backup: String?)
     /// Run everything, write nothing (`--dry-run`).
     case none
+    /// Replace `target` (which need not be the input), keeping its old contents at `backup`
+    /// when given (the last step of `mapc migrate`).
+    case replace(target: String, backup: String?)
   }
 
   public struct Options: Sendable {
@@ -32,6 +35,8 @@ public enum MigrationRun {
     public var parallelMinimum = ParallelCreation.defaultMinimum
     /// See `StoreReader.read`.
     public var splitMinimum = StoreReader.defaultSplitMinimum
+    /// Metadata keys to write in place of the input's (`StoreWriter.Metadata.generated`).
+    public var generatedMetadata: [(key: String, value: MetadataValue)] = []
 
     public init(
       output: Output, style: JSONOutput.Style = .indented, maxErrors: Int = 50, now: Double = 0,
@@ -104,10 +109,13 @@ public enum MigrationRun {
       target = storePath
       backup = b
     case .none: target = nil
+    case .replace(let t, let b):
+      target = t
+      backup = b
     }
     let writerMetadata = StoreWriter.Metadata(
       modelVersionIdentifiers: plan.destinationModel.versionIdentifiers,
-      entityHashes: plan.destinationEntityHashes, extra: metadata.extra)
+      entityHashes: plan.destinationEntityHashes, extra: metadata.extra, generated: options.generatedMetadata)
     var writer = StoreWriter(graph: manager.destination, input: graph.input)
     do {
       if let target {

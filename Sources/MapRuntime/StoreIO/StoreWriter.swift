@@ -9,10 +9,16 @@ public struct StoreWriter {
     public var entityHashes: [EntityHash]
     /// Extra metadata keys carried over from the input, with their raw JSON in `input`.
     public var extra: [(key: String, json: ByteSlice)]
-    public init(modelVersionIdentifiers: [String], entityHashes: [EntityHash], extra: [(key: String, json: ByteSlice)] = []) {
+    /// Keys mapc writes itself; one of these replaces an `extra` key of the same name.
+    public var generated: [(key: String, value: MetadataValue)]
+    public init(
+      modelVersionIdentifiers: [String], entityHashes: [EntityHash], extra: [(key: String, json: ByteSlice)] = [],
+      generated: [(key: String, value: MetadataValue)] = []
+    ) {
       self.modelVersionIdentifiers = modelVersionIdentifiers
       self.entityHashes = entityHashes
       self.extra = extra
+      self.generated = generated
     }
   }
 
@@ -46,9 +52,15 @@ public struct StoreWriter {
       h.hash.withUnsafeBytes { out.writeBase64($0) }
     }
     out.endObject()
-    for (key, json) in metadata.extra.sorted(by: { $0.key < $1.key }) {
+    let generatedKeys = Set(metadata.generated.map(\.key))
+    let copied = metadata.extra.filter { !generatedKeys.contains($0.key) }.map { ($0.key, $0.json as ByteSlice?, nil as MetadataValue?) }
+    for (key, json, value) in (copied + metadata.generated.map { ($0.key, nil, $0.value) }).sorted(by: { $0.0 < $1.0 }) {
       out.writeKey(key)
-      try Self.copyJSON(json, from: input.map { UnsafeRawPointer($0.unsafeBytes.baseAddress!) }, to: &out)
+      if let value {
+        value.write(to: &out)
+      } else if let json {
+        try Self.copyJSON(json, from: input.map { UnsafeRawPointer($0.unsafeBytes.baseAddress!) }, to: &out)
+      }
     }
     out.endObject()
 

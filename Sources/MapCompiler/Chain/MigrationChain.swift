@@ -1,0 +1,76 @@
+import Foundation
+import MapRuntime
+
+/// The steps that take a store from one version of a bundle to a later one, one version at a
+/// time (`Specs/migrate.md` §3): each step uses the explicit mapping that covers it, else an
+/// inferred one. Every plan is compiled before anything runs.
+public struct MigrationChain: Sendable {
+  public struct Step: Sendable {
+    public var from: Int
+    public var to: Int
+    /// The mapping file, or nil for an inferred mapping.
+    public var mappingPath: String?
+    public var plan: MigrationPlan
+    /// The inferred document (nil for an explicit mapping), for `--plan` and `mapc infer`.
+    public var inferred: InferredMapping?
+  }
+
+  public var versions: ModelVersions
+  public var steps: [Step]
+
+  /// Plans `from` → `to` (`from < to`). Errors: two mappings for one step, a step neither a
+  /// mapping nor inference covers, a mapping that does not compile against the versions.
+  public static func plan(
+    versions: ModelVersions, mappings: [ExplicitMapping], from: Int, to: Int
+  ) -> (MigrationChain?, [Diagnostic]) {
+    var steps: [Step] = []
+    var diagnostics: [Diagnostic] = []
+    for i in from..<to {
+      let (step, found) = planStep(versions: versions, mappings: mappings, from: i)
+      diagnostics += found
+      if let step { steps.append(step) }
+    }
+    if diagnostics.hasErrors { return (nil, diagnostics) }
+    return (MigrationChain(versions: versions, steps: steps), diagnostics)
+  }
+
+  /// One step `i → i + 1`.
+  public static func planStep(versions: ModelVersions, mappings: [ExplicitMapping], from i: Int) -> (Step?, [Diagnostic]) {
+    let (a, b) = (versions.versions[i], versions.versions[i + 1])
+    let covering = mappings.filter { $0.steps.contains(i) }
+    if covering.count > 1 {
+      return (
+        nil,
+        [
+          .error(
+            "chain-duplicate-mapping",
+            "\(covering.count) mappings cover the step \(a.name) → \(b.name): \(covering.map(\.path).joined(separator: ", ")); keep one",
+            at: covering[1].location, file: covering[1].path)
+        ]
+      )
+    }
+    if let m = covering.first {
+      let output = MappingCompilation.compile(
+        mappingPath: m.path,
+        source: .init(path: versions.bundlePath, version: a.name),
+        destination: .init(path: versions.bundlePath, version: b.name))
+      guard let plan = output.plan else { return (nil, output.diagnostics.filter { $0.severity == .error }) }
+      return (Step(from: i, to: i + 1, mappingPath: m.path, plan: plan, inferred: nil), [])
+    }
+    let label = "inferred mapping \(a.name) → \(b.name)"
+    let inferred = MappingInference.infer(
+      source: a.model, destination: b.model, sourceHashes: a.hashes, destinationHashes: b.hashes, path: label)
+    guard let document = inferred.document else {
+      let note = Diagnostic.error(
+        "chain-step-uncovered",
+        "no mapping covers the step \(a.name) → \(b.name) and it cannot be inferred (the errors above say why); add a mapping for it to the mappings folder",
+        at: nil, file: versions.bundlePath)
+      return (nil, inferred.diagnostics + [note])
+    }
+    let models = MappingCompiler.Models(
+      source: a.model, destination: b.model, sourceHashes: a.hashes, destinationHashes: b.hashes)
+    let compiled = MappingCompiler.compile(document, models: models)
+    guard let plan = compiled.plan else { return (nil, inferred.diagnostics + compiled.diagnostics) }
+    return (Step(from: i, to: i + 1, mappingPath: nil, plan: plan, inferred: inferred), inferred.diagnostics)
+  }
+}

@@ -1,0 +1,124 @@
+import MapRuntime
+
+extension InferenceState {
+  /// The explicit `<attribute>` and `<relationship>` elements of one entity mapping: renamed
+  /// properties, optional values becoming mandatory (with the destination's default), and
+  /// destination properties the compiler would otherwise fill from a same-named source property
+  /// that inference did not match. Reports what cannot be inferred.
+  mutating func propertyElements(_ s: EntityDescription, _ d: EntityDescription) -> ([PropertyElement], [PropertyElement]) {
+    let mapping = "\(s.name)To\(d.name)"
+    let sourceAttributes = source.allAttributes(of: s).filter { !$0.isTransient }
+    var attributes: [PropertyElement] = []
+    for a in destination.allAttributes(of: d) where !a.isTransient && !a.isDerived {
+      let key = MatchKey.wanted(name: a.name, renamingIdentifier: a.renamingIdentifier)
+      let candidates = MatchKey.candidates(key, in: sourceAttributes, name: \.name, renamingIdentifier: \.renamingIdentifier)
+      let at = a.location ?? d.location
+      if candidates.count > 1 {
+        problem(
+          "infer-ambiguous-match",
+          "attribute \(d.name).\(a.name) (renaming identifier \(key)) matches several attributes of \(s.name): \(candidates.map(\.name).joined(separator: ", ")); make the renaming identifiers unique",
+          at: at, in: destination)
+        continue
+      }
+      guard let sa = candidates.first else {
+        if !a.isOptional && a.defaultValue == nil {
+          problem(
+            "infer-mandatory-without-default",
+            "attribute \(d.name).\(a.name) is new and mandatory with no default value, so existing \(s.name) objects would have none; give it a default value in the model, or write a mapping with <attribute name=\"\(a.name)\">EXPRESSION</attribute> in <entityMapping source=\"\(s.name)\" destination=\"\(d.name)\">",
+            at: at, in: destination)
+        } else if sourceAttributes.contains(where: { $0.name == a.name }) {
+          // The compiler would take the unrelated same-named source attribute.
+          attributes.append(element(a.name, DefaultLiteral.text(a.defaultValue) ?? "nil"))
+        }
+        continue
+      }
+      if sa.name != a.name { renames.append("\(s.name).\(sa.name) → \(d.name).\(a.name)") }
+      guard MappingCompiler.implicitlyConvertible(sa.type, a.type) else {
+        problem(
+          "infer-type-change",
+          "attribute \(d.name).\(a.name) is \(a.type.rawValue) but \(s.name).\(sa.name) was \(sa.type.rawValue) (Core Data: \"Source and destination attribute types are incompatible\"; only numbers and Booleans convert); write a mapping with <attribute name=\"\(a.name)\">\(Self.conversion(from: sa, to: a))</attribute> in <entityMapping source=\"\(s.name)\" destination=\"\(d.name)\">",
+          at: at, in: destination)
+        continue
+      }
+      var expression = "$source.\(sa.name)"
+      if sa.isOptional && !a.isOptional {
+        guard let fallback = DefaultLiteral.text(a.defaultValue) else {
+          problem(
+            "infer-mandatory-without-default",
+            "attribute \(d.name).\(a.name) becomes mandatory but has no default value for the \(s.name) objects whose \(sa.name) is nil (Core Data infers optional to mandatory only with a default); give it a default value in the model, or write <attribute name=\"\(a.name)\">FUNCTION($entityPolicy, \"defaultValue:for:\", FALLBACK, $source.\(sa.name))</attribute> in mapping \(mapping)",
+            at: at, in: destination)
+          continue
+        }
+        expression = "FUNCTION($entityPolicy, \"defaultValue:for:\", \(fallback), $source.\(sa.name))"
+      } else if sa.name == a.name {
+        continue  // the compiler's implicit $source.name
+      }
+      attributes.append(element(a.name, expression))
+    }
+    return (attributes, relationshipElements(s, d))
+  }
+
+  private mutating func relationshipElements(_ s: EntityDescription, _ d: EntityDescription) -> [PropertyElement] {
+    let sourceRelationships = source.allRelationships(of: s).filter { !$0.isTransient }
+    var result: [PropertyElement] = []
+    for r in destination.allRelationships(of: d) where !r.isTransient {
+      let key = MatchKey.wanted(name: r.name, renamingIdentifier: r.renamingIdentifier)
+      let candidates = MatchKey.candidates(key, in: sourceRelationships, name: \.name, renamingIdentifier: \.renamingIdentifier)
+      let at = r.location ?? d.location
+      if candidates.count > 1 {
+        problem(
+          "infer-ambiguous-match",
+          "relationship \(d.name).\(r.name) (renaming identifier \(key)) matches several relationships of \(s.name): \(candidates.map(\.name).joined(separator: ", ")); make the renaming identifiers unique",
+          at: at, in: destination)
+        continue
+      }
+      guard let sr = candidates.first else {
+        if !r.isOptional {
+          problem(
+            "infer-mandatory-without-default",
+            "relationship \(d.name).\(r.name) is new and mandatory, so existing \(s.name) objects would have none; make it optional, or write a mapping with <relationship name=\"\(r.name)\">EXPRESSION</relationship> in <entityMapping source=\"\(s.name)\" destination=\"\(d.name)\">",
+            at: at, in: destination)
+        } else if sourceRelationships.contains(where: { $0.name == r.name || MatchKey.wanted(name: $0.name, renamingIdentifier: $0.renamingIdentifier) == key }) {
+          result.append(element(r.name, "nil"))
+        }
+        continue
+      }
+      if sr.name != r.name { renames.append("\(s.name).\(sr.name) → \(d.name).\(r.name)") }
+      let target = destinationOf[sr.destinationEntity]
+      guard let target, destination.isKind(target, of: r.destinationEntity) else {
+        problem(
+          "infer-relationship",
+          "relationship \(d.name).\(r.name) holds \(r.destinationEntity) objects, but \(s.name).\(sr.name) held \(sr.destinationEntity) objects, which \(target.map { "become \($0) objects" } ?? "have no counterpart in the destination model") (Core Data: \"Unable to infer mapping for relationship\"); write a mapping that sets <relationship name=\"\(r.name)\">",
+          at: at, in: destination)
+        continue
+      }
+      if sr.isToMany && !r.isToMany {
+        problem(
+          "infer-to-many-into-to-one",
+          "relationship \(d.name).\(r.name) is to-one, but \(s.name).\(sr.name) was to-many: objects with several would lose all but one; write a mapping that picks one, e.g. <relationship name=\"\(r.name)\">FUNCTION($manager, \"destinationInstancesForSourceRelationshipNamed:sourceInstances:\", \"\(sr.name)\", $source.\(sr.name).@first)</relationship>",
+          at: at, in: destination)
+        continue
+      }
+      guard sr.name != r.name else { continue }  // the compiler's implicit relationship mapping
+      result.append(
+        element(r.name, "FUNCTION($manager, \"destinationInstancesForSourceRelationshipNamed:sourceInstances:\", \"\(sr.name)\", $source.\(sr.name))"))
+    }
+    return result
+  }
+
+  private func element(_ name: String, _ expression: String) -> PropertyElement {
+    PropertyElement(name: Located(name, at: here), expression: ExpressionText(expression, at: here), location: here)
+  }
+
+  /// A starting point for the expression of a type change that cannot be inferred.
+  static func conversion(from sa: AttributeDescription, to a: AttributeDescription) -> String {
+    let value = "$source.\(sa.name)"
+    switch (sa.type, a.type) {
+    case (.string, .date): return "FUNCTION($entityPolicy, \"dateFromString:format:\", \(value), \"yyyy-MM-dd\")"
+    case (.string, let t) where t.isNumeric: return "FUNCTION($entityPolicy, \"numberFromString:\", \(value))"
+    case (let t, .string) where t.isNumeric || t == .boolean: return "FUNCTION($entityPolicy, \"stringFromNumber:\", \(value))"
+    case (.date, .string): return "FUNCTION($entityPolicy, \"stringFromDate:format:\", \(value), \"yyyy-MM-dd\")"
+    default: return "EXPRESSION"
+    }
+  }
+}

@@ -1,0 +1,150 @@
+import MapRuntime
+
+/// Infers a mapping model between two versions of a data model with Core Data's lightweight
+/// rules (reference notes §5.3; `Specs/migrate.md` §2). The result is an ordinary
+/// `MappingDocument`: entity mappings for every concrete source entity that has a destination
+/// counterpart, with explicit expressions only where a property was renamed or an optional
+/// value becomes mandatory; everything else is the compiler's implicit `$source.name`.
+///
+/// Nothing is ever guessed: an element is matched only by its renaming identifier or its
+/// name. What cannot be inferred is an `infer-*` error at the model element at fault, saying
+/// why and which mapping to write instead.
+public enum MappingInference {
+  public static func infer(
+    source: ObjectModel, destination: ObjectModel, sourceHashes: [EntityHash], destinationHashes: [EntityHash],
+    path: String
+  ) -> InferredMapping {
+    var state = InferenceState(source: source, destination: destination, path: path)
+    state.matchEntities()
+    state.checkHierarchies()
+    var elements: [EntityMappingElement] = []
+    for d in destination.entities {
+      guard let sourceName = state.sourceOf[d.name], let s = source.entity(named: sourceName), !s.isAbstract else { continue }
+      if let e = state.entityMapping(s, d) { elements.append(e) }
+    }
+    let failed = state.diagnostics.hasErrors
+    let document = MappingDocument(
+      path: path, name: Located(state.mappingName, at: state.here), formatVersion: Located("1", at: state.here),
+      entityMappings: elements, location: state.here)
+    return InferredMapping(
+      document: failed ? nil : document, diagnostics: state.diagnostics.sortedByLocation(),
+      addedEntities: state.added, removedEntities: state.removed, renames: state.renames)
+  }
+}
+
+/// The work of one inference: matches found so far and problems.
+struct InferenceState {
+  let source: ObjectModel
+  let destination: ObjectModel
+  let path: String
+  /// Where the generated elements say they come from.
+  let here: SourceLocation
+  var diagnostics: [Diagnostic] = []
+  /// Destination entity name → its source entity name.
+  var sourceOf: [String: String] = [:]
+  /// Source entity name → its destination entity name.
+  var destinationOf: [String: String] = [:]
+  var added: [String] = []
+  var removed: [String] = []
+  var renames: [String] = []
+
+  init(source: ObjectModel, destination: ObjectModel, path: String) {
+    self.source = source
+    self.destination = destination
+    self.path = path
+    self.here = SourceLocation(file: path, line: 1, column: 1)
+  }
+
+  var mappingName: String {
+    "\(source.versionName ?? "Source")To\(destination.versionName ?? "Destination")"
+      .filter { !$0.isWhitespace }
+  }
+
+  mutating func problem(_ id: String, _ message: String, at location: SourceLocation?, in model: ObjectModel) {
+    diagnostics.append(.error(id, message, at: location, file: model.path))
+  }
+
+  mutating func matchEntities() {
+    var claimedBy: [String: String] = [:]
+    var keys: [String: String] = [:]
+    for d in destination.entities {
+      let key = MatchKey.wanted(name: d.name, renamingIdentifier: d.renamingIdentifier)
+      if let other = keys[key] {
+        problem(
+          "infer-duplicate-renaming-id",
+          "entities \(other) and \(d.name) both have the renaming identifier \(key) (Core Data: \"Each destination entity must have a unique renaming identifier\"); give \(d.name) its own renaming identifier in the model",
+          at: d.location, in: destination)
+        continue
+      }
+      keys[key] = d.name
+      let candidates = MatchKey.candidates(key, in: source.entities, name: \.name, renamingIdentifier: \.renamingIdentifier)
+      if candidates.count > 1 {
+        problem(
+          "infer-ambiguous-match",
+          "entity \(d.name) (renaming identifier \(key)) matches several source entities: \(candidates.map(\.name).joined(separator: ", ")); make the renaming identifiers unique or write a mapping",
+          at: d.location, in: destination)
+        continue
+      }
+      guard let s = candidates.first else {
+        added.append(d.name)
+        continue
+      }
+      if let first = claimedBy[s.name] {
+        problem(
+          "infer-ambiguous-match",
+          "entities \(first) and \(d.name) both take their instances from source entity \(s.name); an inferred mapping moves each entity to one place: write a mapping",
+          at: d.location, in: destination)
+        continue
+      }
+      claimedBy[s.name] = d.name
+      sourceOf[d.name] = s.name
+      destinationOf[s.name] = d.name
+      if s.name != d.name { renames.append("\(s.name) → \(d.name)") }
+    }
+    removed = source.entities.map(\.name).filter { destinationOf[$0] == nil }
+  }
+
+  /// Core Data cannot infer merging hierarchies: entities without a common parent in the source
+  /// cannot share one in the destination.
+  mutating func checkHierarchies() {
+    var sourceRootsByDestinationRoot: [String: [(root: String, destination: String)]] = [:]
+    for d in destination.entities {
+      guard let s = sourceOf[d.name].flatMap({ source.entity(named: $0) }) else { continue }
+      let dRoot = (destination.ancestors(of: d).last ?? d).name
+      let sRoot = (source.ancestors(of: s).last ?? s).name
+      sourceRootsByDestinationRoot[dRoot, default: []].append((sRoot, d.name))
+    }
+    for d in destination.entities {
+      guard let members = sourceRootsByDestinationRoot[d.name], let first = members.first,
+        let other = members.first(where: { $0.root != first.root })
+      else { continue }
+      problem(
+        "infer-merged-hierarchy",
+        "\(first.destination) and \(other.destination) share the parent entity \(d.name), but their source entities \(sourceOf[first.destination]!) and \(sourceOf[other.destination]!) have no common parent (Core Data cannot infer merging entity hierarchies); write a mapping",
+        at: d.location, in: destination)
+    }
+  }
+
+  /// The entity mapping for a concrete source entity and its counterpart.
+  mutating func entityMapping(_ s: EntityDescription, _ d: EntityDescription) -> EntityMappingElement? {
+    if d.isAbstract {
+      problem(
+        "infer-abstract-destination",
+        "entity \(d.name) is abstract, but its source entity \(s.name) has instances; Core Data cannot create instances of an abstract entity: make \(d.name) concrete or write a mapping to one of its subentities",
+        at: d.location, in: destination)
+      return nil
+    }
+    let concreteChildren = source.subentities(of: s.name).filter { !$0.isAbstract }
+    if !concreteChildren.isEmpty {
+      problem(
+        "infer-concrete-parent",
+        "source entity \(s.name) is concrete and has concrete subentities (\(concreteChildren.map(\.name).joined(separator: ", "))); mapc's fetch of \(s.name) includes their instances, so an inferred mapping would migrate them twice: write a mapping whose <filter> selects \(s.name)'s own instances",
+        at: s.location, in: source)
+      return nil
+    }
+    let (attributes, relationships) = propertyElements(s, d)
+    return EntityMappingElement(
+      source: Located(s.name, at: here), destination: Located(d.name, at: here),
+      attributes: attributes, relationships: relationships, location: here)
+  }
+}

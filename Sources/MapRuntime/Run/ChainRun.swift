@@ -1,0 +1,84 @@
+import Foundation
+
+/// Runs the steps of a `mapc migrate` chain (`Specs/migrate.md` §4): each intermediate store
+/// goes to the work folder beside the store, and only the last step replaces the store, by an
+/// atomic rename. The store on disk is therefore at every moment the original or the final
+/// result. A run killed part-way is resumed by the next run from the last complete
+/// intermediate store, with the same final bytes as an uninterrupted run.
+public enum ChainRun {
+  public struct Step: Sendable {
+    public var plan: MigrationPlan
+    /// What the result's `mapcMigrations` records for this step.
+    public var record: MetadataValue
+    public init(plan: MigrationPlan, record: MetadataValue) {
+      self.plan = plan
+      self.record = record
+    }
+  }
+
+  public struct Options: Sendable {
+    /// Where to keep the original store (made when the final result replaces it).
+    public var backup: String?
+    public var style: JSONOutput.Style = .indented
+    public var maxErrors = 50
+    public var now: Double = 0
+    /// Identifies the chain's plans: intermediate stores of another chain are not reused.
+    public var chainKey: String
+    /// Steps recorded by earlier runs (the input's `mapcMigrations`).
+    public var previousRecords: [MetadataValue] = []
+    /// Called after each step with its index and summary.
+    public var stepFinished: (@Sendable (Int, MigrationRun.Summary) -> Void)?
+    /// Called before each step with its index.
+    public var stepStarting: (@Sendable (Int) -> Void)?
+    public var progress: (@Sendable (MigrationManager.Pass, Int, Int) -> Void)?
+
+    public init(chainKey: String, backup: String? = nil) {
+      self.chainKey = chainKey
+      self.backup = backup
+    }
+  }
+
+  /// Returns how many steps were reused from a killed run.
+  @discardableResult
+  public static func run(steps: [Step], storePath: String, options: Options) throws(MigrationFailure) -> Int {
+    precondition(!steps.isEmpty)
+    let work = try ChainWorkFolder(storePath: storePath, chainKey: options.chainKey)
+    let done = try work.prepare(stepCount: steps.count)
+    do throws(MigrationFailure) {
+      try runSteps(steps, from: done, storePath: storePath, work: work, options: options)
+    } catch {
+      work.remove()  // a failed step would fail again: nothing is kept
+      throw error
+    }
+    work.remove()
+    return done
+  }
+
+  private static func runSteps(
+    _ steps: [Step], from done: Int, storePath: String, work: ChainWorkFolder, options: Options
+  ) throws(MigrationFailure) {
+    for k in done..<steps.count {
+      options.stepStarting?(k)
+      let last = k == steps.count - 1
+      let input = k == 0 ? storePath : work.stepPath(k)
+      var runOptions = MigrationRun.Options(
+        output: last ? .replace(target: storePath, backup: options.backup) : .file(work.stepPath(k + 1)),
+        style: last ? options.style : .compact, maxErrors: options.maxErrors, now: options.now,
+        progress: options.progress)
+      runOptions.generatedMetadata = [
+        (StoreMetadataPeek.migrationsKey, .array(options.previousRecords + steps[...k].map(\.record)))
+      ]
+      let summary = try MigrationRun.run(plan: steps[k].plan, storePath: input, options: runOptions)
+      options.stepFinished?(k, summary)
+    }
+  }
+
+  /// Removes what a killed `mapc migrate` left beside a store that is already at its target
+  /// (the work folder, temporary files of the final write).
+  public static func cleanUp(storePath: String) {
+    let (folder, name) = splitPath(storePath)
+    ChainWorkFolder.removeTemporaryFiles(in: folder, prefix: ".\(name).mapc-")
+    let work = "\(folder)/.\(name).mapc-migrate"
+    if (try? FileManager.default.contentsOfDirectory(atPath: work)) != nil { try? FileManager.default.removeItem(atPath: work) }
+  }
+}

@@ -1,0 +1,46 @@
+import ArgumentParser
+import Foundation
+import MapCompiler
+
+extension MapcCommand {
+  struct Infer: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Write the mapping Core Data's lightweight migration would infer between two models.",
+      discussion: """
+        Matches entities and properties by renaming identifier or name (never by guessing), \
+        and writes the inferred mapping as a mapping XML file to start from and edit \
+        (Specs/migrate.md). What cannot be inferred is reported at the model element at \
+        fault, with the mapping to write instead. Exit status: 0 written, 1 the change \
+        cannot be inferred or a model cannot be read (nothing written), 64 usage error.
+        """)
+
+    @Argument(help: "The source model (.xcdatamodeld bundle, .xcdatamodel folder or contents file).")
+    var source: String
+
+    @Argument(help: "The destination model.")
+    var destination: String
+
+    @Option(help: "Version of the SOURCE bundle (default: its current version).")
+    var sourceVersion: String?
+
+    @Option(help: "Version of the DESTINATION bundle (default: its current version).")
+    var destinationVersion: String?
+
+    @Option(name: .shortAndLong, help: "Where to write the mapping XML file.")
+    var output: String
+
+    func run() throws {
+      let result = InferredMappingFile.text(
+        source: .init(path: source, version: sourceVersion), destination: .init(path: destination, version: destinationVersion),
+        outputPath: output)
+      DiagnosticOutput.printToStandardError(result.diagnostics)
+      guard let text = result.text else { throw ExitCode(1) }
+      do {
+        try Data(text.utf8).write(to: URL(fileURLWithPath: output), options: .atomic)
+      } catch {
+        FileHandle.standardError.write(Data("\(output): error: cannot write the mapping: \(error) [io-write]\n".utf8))
+        throw ExitCode(1)
+      }
+    }
+  }
+}

@@ -1,0 +1,159 @@
+import ArgumentParser
+import Crypto
+import Foundation
+import MapCompiler
+import MapRuntime
+
+extension MapcCommand {
+  struct Migrate: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Migrate a store from whatever version of a model bundle it is at to the current one.",
+      discussion: """
+        Identifies the store's version from its entityVersionHashes, then migrates one \
+        model version at a time: with the mapping of the --mappings folder that fits a step \
+        by entity version hashes (text or .xcmappingmodel), else with the inferred \
+        (lightweight) mapping. Every step is compiled before anything runs. Intermediate \
+        stores live in .STORE.mapc-migrate beside the store; the store itself is replaced \
+        only by the last step's atomic rename, so it is always the original or the result, \
+        and a run that was killed is resumed by the next one. Applied steps are recorded in \
+        metadata.mapcMigrations (Specs/migrate.md). Exit status: 0 migrated or already at \
+        the target, 1 a model or mapping is wrong or a step cannot be inferred, 2 the store \
+        cannot be migrated (unknown version, run or validation errors; it is unchanged), \
+        64 usage error.
+        """)
+
+    @Option(help: "The model bundle (.xcdatamodeld) whose versions the store goes through.")
+    var model: String
+
+    @Option(help: "The JSON store to migrate in place.")
+    var store: String
+
+    @Option(help: "A folder of mappings (mapping XML files, .xcmappingmodel) for steps that are not inferred.")
+    var mappings: String?
+
+    @Option(help: "The version to migrate to (default: the bundle's current version).")
+    var to: String?
+
+    @Flag(help: "Print the steps and run nothing.")
+    var plan = false
+
+    @Option(help: "Keep the original store at this path.")
+    var backup: String?
+
+    @Flag(help: "No per-step lines and no summary.")
+    var quiet = false
+
+    func run() throws {
+      let versions: ModelVersions
+      do {
+        versions = try ModelVersions.load(bundle: model)
+      } catch {
+        throw DiagnosticOutput.failure(error)
+      }
+      var target = versions.current
+      if let to {
+        guard let i = versions.index(named: to) else {
+          say("mapc: error: the bundle has no version '\(to)' (versions: \(versions.names.map { "'\($0)'" }.joined(separator: ", "))) [model-version-not-found]")
+          throw ExitCode(1)
+        }
+        target = i
+      }
+      let peek: StoreMetadataPeek
+      do {
+        peek = try StoreMetadataPeek.read(store)
+      } catch {
+        throw storeFailure(error.description)
+      }
+      guard let hashes = peek.entityVersionHashes else {
+        throw storeFailure("\(store): error: the store records no metadata.entityVersionHashes, so its model version is unknown [migrate-unknown-version]")
+      }
+      let from: Int
+      switch StoreVersion.identify(hashes, in: versions) {
+      case .unknown(let closest, let differing):
+        throw storeFailure(
+          "\(store): error: the store's entity version hashes match no version of \(model); the closest is '\(versions.versions[closest].name)', which differs in \(differing.joined(separator: ", ")) [migrate-unknown-version]")
+      case .version(let i):
+        from = i
+      }
+      let names = versions.names
+      if from == target {
+        ChainRun.cleanUp(storePath: store)
+        say("mapc: \(store) is already at version '\(names[target])', the target; nothing to do")
+        return
+      }
+      if from > target {
+        throw storeFailure(
+          "\(store): error: the store is at version '\(names[from])', after the target '\(names[target])'; mapc does not migrate backwards [migrate-backwards]")
+      }
+      var explicit: [ExplicitMapping] = []
+      if let mappings {
+        let (found, diagnostics) = ExplicitMapping.find(in: [mappings], versions: versions)
+        DiagnosticOutput.printToStandardError(diagnostics)
+        if diagnostics.hasErrors { throw ExitCode(1) }
+        explicit = found
+      }
+      let (chain, diagnostics) = MigrationChain.plan(versions: versions, mappings: explicit, from: from, to: target)
+      DiagnosticOutput.printToStandardError(diagnostics)
+      guard let chain else { throw ExitCode(1) }
+      if plan {
+        print("\(store): version '\(names[from])' → '\(names[target])', \(chain.steps.count) step\(chain.steps.count == 1 ? "" : "s"):")
+        for (k, step) in chain.steps.enumerated() { print("  \(k + 1). \(Self.describe(step, names))") }
+        return
+      }
+      try runChain(chain, names: names, previous: peek.migrations)
+    }
+
+    private func runChain(_ chain: MigrationChain, names: [String], previous: [MetadataValue]) throws {
+      let steps = chain.steps.map { s in
+        ChainRun.Step(
+          plan: s.plan,
+          record: .object([.init("from", .string(names[s.from])), .init("to", .string(names[s.to])), .init("mapping", .string(Self.mappingName(s)))]))
+      }
+      var key = SHA256()
+      for s in chain.steps { key.update(data: PlanWriter.encode(s.plan, sourcePositions: false)) }
+      var options = ChainRun.Options(
+        chainKey: key.finalize().map { String(format: "%02x", $0) }.joined(), backup: backup)
+      options.previousRecords = previous
+      options.now = Run.fixedNow()
+      let total = steps.count
+      let quiet = self.quiet
+      options.stepFinished = { k, summary in
+        guard !quiet else { return }
+        let step = chain.steps[k]
+        let objects = summary.read.reduce(0) { $0 + $1.count }
+        FileHandle.standardError.write(Data(
+          "mapc: step \(k + 1)/\(total) \(Self.describe(step, names)): \(objects) objects in \(String(format: "%.2f", summary.seconds)) s\n".utf8))
+      }
+      let storePath = store
+      let result = Result { () throws(MigrationFailure) -> Int in try ChainRun.run(steps: steps, storePath: storePath, options: options) }
+      switch result {
+      case .success(let reused):
+        if !quiet {
+          let resumed = reused > 0 ? " (resumed after \(reused) step\(reused == 1 ? "" : "s") of an interrupted run)" : ""
+          say("mapc: migrated \(store) from '\(names[chain.steps.first!.from])' to '\(names[chain.steps.last!.to])' in \(total) step\(total == 1 ? "" : "s")\(resumed)")
+        }
+      case .failure(let failure):
+        throw storeFailure(failure.description)
+      }
+    }
+
+    static func mappingName(_ step: MigrationChain.Step) -> String {
+      guard let path = step.mappingPath else { return "inferred" }
+      let url = URL(fileURLWithPath: path)
+      return url.lastPathComponent == "xcmapping.xml" ? url.deletingLastPathComponent().lastPathComponent : url.lastPathComponent
+    }
+
+    static func describe(_ step: MigrationChain.Step, _ names: [String]) -> String {
+      let how = step.mappingPath.map { "mapping \($0)" } ?? "inferred"
+      return "'\(names[step.from])' → '\(names[step.to])' (\(how))"
+    }
+
+    private func say(_ text: String) { FileHandle.standardError.write(Data((text + "\n").utf8)) }
+
+    /// A store problem: exit 2, the store unchanged.
+    private func storeFailure(_ text: String) -> ExitCode {
+      say(text + "\nmapc: note: nothing was written; \(store) is unchanged")
+      return ExitCode(2)
+    }
+  }
+}
