@@ -308,47 +308,53 @@ struct TypeChecker {
     }
   }
 
+  /// A built-in function's result type, from its row in `BuiltinFunction.all`; arguments are
+  /// checked against the row's operand kinds.
   private mutating func functionResult(_ name: String, _ args: [Typed], _ span: SourceSpan) -> Typed {
+    guard let f = BuiltinFunction.named(name) else { return .unknown }
     let anyNil = args.contains { $0.mayBeNil }
-    func numeric(_ i: Int) {
-      guard i < args.count else { return }
-      let t = args[i].type
-      if !(t.isNumeric || t == .unknown || t == .null || (t == .date && (name == "add:to:" || name == "from:subtract:"))) {
-        error("map-type-mismatch", "\(name) needs a number as argument \(i + 1), not \(t)", span)
-      }
+    for (i, (operand, arg)) in zip(f.arguments, args).enumerated() where !accepts(operand, arg.type) {
+      error("map-type-mismatch", "\(name) needs \(article(operand)) as argument \(i + 1), not \(arg.type)", span)
     }
-    switch name {
-    case "add:to:", "from:subtract:", "multiply:by:":
-      numeric(0)
-      numeric(1)
-      if args.count == 2 {
-        if args[0].type == .date || args[1].type == .date {
-          return Typed(args[0].type == .date && args[1].type == .date ? .double : .date, mayBeNil: anyNil)
-        }
-        if args[0].type == .integer && args[1].type == .integer { return Typed(.integer, mayBeNil: anyNil) }
+    let first = args.first?.type ?? .unknown
+    switch f.result {
+    case .arithmetic:
+      if name == "sum:" {
+        return Typed(first.elementType == .integer ? .integer : .double, mayBeNil: true)
       }
-      return Typed(.double, mayBeNil: anyNil)
-    case "divide:by:", "raise:toPower:", "sqrt:", "log:", "ln:", "exp:", "floor:", "ceiling:", "trunc:", "abs:":
-      for i in args.indices { numeric(i) }
-      if name == "abs:", args.first?.type == .integer { return Typed(.integer, mayBeNil: anyNil) }
-      return Typed(.double, mayBeNil: anyNil)
-    case "modulus:by:", "bitwiseAnd:with:", "bitwiseOr:with:", "bitwiseXor:with:", "leftshift:by:",
-      "rightshift:by:", "onesComplement:":
-      for i in args.indices { numeric(i) }
-      return Typed(.integer, mayBeNil: anyNil)
-    case "uppercase:", "lowercase:", "canonical:":
-      if let t = args.first?.type, t != .string && t != .unknown && t != .null {
-        error("map-type-mismatch", "\(name) needs a string, not \(t)", span)
+      if args.contains(where: { $0.type == .date }) {
+        let both = args.count == 2 && args.allSatisfy { $0.type == .date }
+        return Typed(both ? .double : .date, mayBeNil: anyNil)
       }
-      return Typed(.string, mayBeNil: anyNil)
-    case "count:", "length:": return Typed(.integer)
-    case "sum:", "average:", "median:", "stddev:": return Typed(.double, mayBeNil: true)
-    case "min:", "max:": return Typed(args.first?.type.elementType ?? .unknown, mayBeNil: true)
-    case "now": return Typed(.date)
-    case "random": return Typed(.double)
-    case "random:", "randomn:": return Typed(.integer)
-    case "noindex:": return args.first ?? .unknown
-    default: return .unknown
+      return Typed(args.allSatisfy { $0.type == .integer } ? .integer : .double, mayBeNil: anyNil)
+    case .integer:
+      return Typed(.integer, mayBeNil: anyNil || name.hasPrefix("random"))
+    case .double: return Typed(.double, mayBeNil: anyNil || f.arguments.first == .collection)
+    case .string: return Typed(.string, mayBeNil: anyNil)
+    case .date: return Typed(.date)
+    case .collection: return Typed(.collection(first.elementType, fromToMany: true))
+    case .element: return Typed(first.elementType, mayBeNil: true)
+    case .argument: return args.first ?? .unknown
+    case .cast: return .unknown
+    }
+  }
+
+  private func accepts(_ operand: BuiltinFunction.Operand, _ t: StaticType) -> Bool {
+    if t == .unknown || t == .null { return true }
+    switch operand {
+    case .number, .integer: return t.isNumeric
+    case .numberOrDate: return t.isNumeric || t == .date
+    case .string, .className: return t == .string
+    case .stringOrCollection: return t == .string || t.elementType != t
+    case .collection, .location, .any: return true
+    }
+  }
+
+  private func article(_ operand: BuiltinFunction.Operand) -> String {
+    switch operand {
+    case .integer: "an integer"
+    case .any: "a value"
+    default: "a \(operand.rawValue)"
     }
   }
 

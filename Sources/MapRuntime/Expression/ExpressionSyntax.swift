@@ -22,16 +22,9 @@ public enum ExpressionSyntax {
     "@unionOfObjects", "@unionOfArrays", "@unionOfSets",
   ]
 
-  /// Built-in functions of the `name:(args)` syntax. Each takes exactly as many arguments as its
-  /// name has colons (`now` and `random` take none).
-  public static let builtinFunctions: Set<String> = [
-    "sum:", "count:", "min:", "max:", "average:", "median:", "mode:", "stddev:",
-    "add:to:", "from:subtract:", "multiply:by:", "divide:by:", "modulus:by:",
-    "sqrt:", "log:", "ln:", "raise:toPower:", "exp:", "floor:", "ceiling:", "abs:", "trunc:",
-    "uppercase:", "lowercase:", "random", "randomn:", "now",
-    "bitwiseAnd:with:", "bitwiseOr:with:", "bitwiseXor:with:", "leftshift:by:", "rightshift:by:",
-    "onesComplement:", "noindex:", "distanceToLocation:fromLocation:", "length:", "canonical:",
-  ]
+  /// Built-in functions of the `name:(args)` syntax (`BuiltinFunction.all`). Each takes exactly
+  /// as many arguments as its name has colons (`now` and `random` take none).
+  public static let builtinFunctions: Set<String> = Set(BuiltinFunction.all.map(\.name))
 
   /// The built-in functions written as infix operators, with their spelling.
   public static let arithmeticOperators: [String: String] = [

@@ -3,15 +3,7 @@ import Foundation
 /// NSExpression's built-in functions (`name:(args)`), arithmetic included.
 enum Builtins {
   /// Every function name with its number of arguments, for the compiler's checks.
-  static let arity: [String: Int] = [
-    "sum:": 1, "count:": 1, "min:": 1, "max:": 1, "average:": 1, "median:": 1, "mode:": 1,
-    "stddev:": 1, "add:to:": 2, "from:subtract:": 2, "multiply:by:": 2, "divide:by:": 2,
-    "modulus:by:": 2, "sqrt:": 1, "log:": 1, "ln:": 1, "raise:toPower:": 2, "exp:": 1,
-    "floor:": 1, "ceiling:": 1, "abs:": 1, "trunc:": 1, "uppercase:": 1, "lowercase:": 1,
-    "random": 0, "random:": 1, "randomn:": 1, "now": 0, "bitwiseAnd:with:": 2, "bitwiseOr:with:": 2,
-    "bitwiseXor:with:": 2, "leftshift:by:": 2, "rightshift:by:": 2, "onesComplement:": 1,
-    "noindex:": 1, "length:": 1, "canonical:": 1,
-  ]
+  static let arity: [String: Int] = BuiltinFunction.byName.mapValues(\.arity)
 
   static func call(_ name: String, _ args: [Value], _ m: MigrationManager) throws(MigrationError) -> Value {
     func num(_ i: Int) throws(MigrationError) -> Double? {
@@ -36,6 +28,11 @@ enum Builtins {
     case "add:to:", "from:subtract:", "multiply:by:":
       return try arithmetic(name, args[0], args[1], m)
     case "divide:by:":
+      // Apple divides two integers as integers (`7 / 2` is 3).
+      if case .int(let a) = args[0], case .int(let b) = args[1] {
+        guard b != 0 else { throw MigrationError("run-arithmetic", "divide:by: of the integer \(a) by zero") }
+        return .int(a.dividedReportingOverflow(by: b).partialValue)
+      }
       guard let a = try num(0), let b = try num(1) else { return .null }
       return .double(a / b)
     case "modulus:by:":
@@ -92,6 +89,13 @@ enum Builtins {
       }
     case "onesComplement:": return try int(0).map { .int(~$0) } ?? .null
     case "noindex:": return args[0]
+    case "castObject:toType:":
+      guard case .string(let type) = args[1] else {
+        throw MigrationError("run-type-mismatch", "castObject:toType: needs a class name string, got \(m.describe(args[1]))")
+      }
+      return try Casts.cast(args[0], to: m.string(type), m)
+    case "objectFrom:withIndex:": return try element(of: args[0], at: args[1], m)
+    case "distanceToLocation:fromLocation:": return try Geodesy.distance(args[0], args[1], m)
     default:
       throw MigrationError("run-unknown-function", "unknown function \(name)")
     }

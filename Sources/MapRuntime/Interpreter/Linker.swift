@@ -322,27 +322,7 @@ final class Linker {
       return { (frame: inout Frame) throws(MigrationError) -> Value in
         let v = try b(&frame)
         let k = try i(&frame)
-        switch (v, k) {
-        case (.null, _): return .null
-        case (.json(let s), .int(let n)):
-          // `$source.answers[$index]`: index the cached parse of the Transformable value.
-          guard case .array(let items) = try m.parseJSON(s) else { return .null }
-          return n >= 0 && n < items.count ? items[Int(n)] : .null
-        case (.dictionary(let pairs), .string(let t)):
-          let key = m.string(t)
-          return pairs.first { $0.0 == key }?.1 ?? .null
-        case (.special(.userInfo(let u)), .string(let t)):
-          return u[m.string(t)].map { .string(.native($0)) } ?? .null
-        case (_, .int(let n)):
-          let items = m.elements(v)
-          return n >= 0 && n < items.count ? items[Int(n)] : .null
-        default:
-          if case .json = v, case .string(let t) = k, case .dictionary(let pairs) = m.elements(v).first ?? .null {
-            let key = m.string(t)
-            return pairs.first { $0.0 == key }?.1 ?? .null
-          }
-          throw located(MigrationError("run-type-mismatch", "cannot index \(m.describe(v)) with \(m.describe(k))"))
-        }
+        do throws(MigrationError) { return try Builtins.element(of: v, at: k, m) } catch { throw located(error) }
       }
     }
   }

@@ -76,7 +76,11 @@ extension MigrationManager {
     case .equal: return equal(l, r, options: options)
     case .notEqual: return !equal(l, r, options: options)
     case .lessThan, .lessThanOrEqual, .greaterThan, .greaterThanOrEqual:
-      guard let c = order(l, r, options: options) else { return false }
+      if l.isNull || r.isNull { return false }
+      guard let c = order(l, r, options: options) else {
+        // Foundation raises: the values have no `compare:` with each other.
+        throw MigrationError("run-type-mismatch", "cannot order \(describe(l)) and \(describe(r)) with \(op.rawValue)")
+      }
       switch op {
       case .lessThan: return c < 0
       case .lessThanOrEqual: return c <= 0
@@ -84,51 +88,92 @@ extension MigrationManager {
       default: return c >= 0
       }
     case .between:
+      if l.isNull { return false }
       let bounds = elements(r)
-      guard bounds.count == 2, let lo = order(l, bounds[0]), let hi = order(l, bounds[1]) else { return false }
+      guard bounds.count == 2 else {
+        throw MigrationError("run-type-mismatch", "BETWEEN needs two bounds {lower, upper}, got \(describe(r))")
+      }
+      guard let lo = order(l, bounds[0]), let hi = order(l, bounds[1]) else { return false }
       return lo >= 0 && hi <= 0
     case .in:
       switch r {
       case .string(let t):
-        guard case .string(let lt) = l else { return false }
+        guard case .string(let lt) = l else {
+          if l.isNull { return false }
+          throw notAString(l, op, r)
+        }
         return fold(string(t), options).contains(fold(string(lt), options))
       case .null: return false
-      default: return elements(r).contains { equal(l, $0, options: options) }
+      default:
+        return elements(r).contains { equal(l, $0, options: options) }
       }
     case .contains:
       switch l {
       case .string(let t):
-        guard case .string(let rt) = r else { return false }
+        guard case .string(let rt) = r else {
+          if r.isNull { return false }
+          throw notAString(l, op, r)
+        }
         return fold(string(t), options).contains(fold(string(rt), options))
       case .null: return false
       default: return elements(l).contains { equal($0, r, options: options) }
       }
     case .beginsWith, .endsWith, .like, .matches:
-      guard case .string(let lt) = l, case .string(let rt) = r else { return false }
+      if l.isNull || r.isNull { return false }
+      guard case .string(let lt) = l, case .string(let rt) = r else { throw notAString(l, op, r) }
       let s = fold(string(lt), options)
       let p = fold(string(rt), options)
       switch op {
       case .beginsWith: return s.hasPrefix(p)
       case .endsWith: return s.hasSuffix(p)
       case .like: return Wildcard.matches(pattern: Array(p.unicodeScalars), Array(s.unicodeScalars))
-      default: return RegexCache.shared.matches(p, s)
+      default: return try RegexCache.shared.match(p, s)
       }
     }
   }
 }
 
-/// LIKE patterns: `*` any run of characters, `?` one character.
+extension MigrationManager {
+  /// Foundation's exception for a string operator on something else.
+  func notAString(_ l: Value, _ op: ComparisonOperator, _ r: Value) -> MigrationError {
+    MigrationError(
+      "run-type-mismatch",
+      "\(op.rawValue) needs strings on both sides, got \(describe(l)) and \(describe(r)) (Foundation: Can't do a substring operation with something that isn't a string)")
+  }
+}
+
+/// LIKE patterns: `*` any run of characters, `?` one character, `\` makes the next character
+/// literal (`\*` is a star).
 enum Wildcard {
-  static func matches(pattern p: [Unicode.Scalar], _ s: [Unicode.Scalar]) -> Bool {
+  private enum Piece: Equatable {
+    case any, one
+    case literal(Unicode.Scalar)
+  }
+
+  static func matches(pattern: [Unicode.Scalar], _ s: [Unicode.Scalar]) -> Bool {
+    var p: [Piece] = []
+    var i = 0
+    while i < pattern.count {
+      switch pattern[i] {
+      case "*": p.append(.any)
+      case "?": p.append(.one)
+      case "\\" where i + 1 < pattern.count:
+        i += 1
+        p.append(.literal(pattern[i]))
+      default: p.append(.literal(pattern[i]))
+      }
+      i += 1
+    }
+    // Greedy matching with one backtrack point: linear in practice, O(n·m) at worst.
     var pi = 0
     var si = 0
     var star = -1
     var mark = 0
     while si < s.count {
-      if pi < p.count && (p[pi] == "?" || (p[pi] != "*" && p[pi] == s[si])) {
+      if pi < p.count, p[pi] == .one || p[pi] == .literal(s[si]) {
         pi += 1
         si += 1
-      } else if pi < p.count && p[pi] == "*" {
+      } else if pi < p.count, p[pi] == .any {
         star = pi
         mark = si
         pi += 1
@@ -140,7 +185,7 @@ enum Wildcard {
         return false
       }
     }
-    while pi < p.count && p[pi] == "*" { pi += 1 }
+    while pi < p.count, p[pi] == .any { pi += 1 }
     return pi == p.count
   }
 }

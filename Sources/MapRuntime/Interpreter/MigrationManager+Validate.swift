@@ -199,25 +199,3 @@ extension MigrationManager {
     }
   }
 }
-
-/// Compiled validation patterns (NSPredicate MATCHES semantics: the whole string must match).
-final class RegexCache: @unchecked Sendable {
-  static let shared = RegexCache()
-  private let lock = NSLock()
-  private var cache: [String: NSRegularExpression?] = [:]
-
-  func matches(_ pattern: String, _ s: String) -> Bool {
-    lock.lock()
-    let regex: NSRegularExpression?
-    if let r = cache[pattern] {
-      regex = r
-    } else {
-      regex = try? NSRegularExpression(pattern: "^(?:" + pattern + ")$", options: [])
-      cache[pattern] = regex
-    }
-    lock.unlock()
-    guard let regex else { return false }
-    let range = NSRange(s.startIndex..<s.endIndex, in: s)
-    return regex.firstMatch(in: s, options: [], range: range) != nil
-  }
-}

@@ -230,7 +230,10 @@ func error(_ body: () throws(MigrationError) -> Value) -> MigrationError? {
     #expect(try call("add:to:", 2, 3) == "int 5")
     #expect(try call("add:to:", .int(Int64.max), 1) == "double 9.223372036854776e+18")
     #expect(try call("from:subtract:", 2, 3.5) == "double -1.5")
-    #expect(try call("divide:by:", 7, 2) == "double 3.5")
+    // Apple divides two integers as integers (NSExpression "7 / 2" is 3).
+    #expect(try call("divide:by:", 7, 2) == "int 3")
+    #expect(try call("divide:by:", 7.0, 2) == "double 3.5")
+    #expect(error { () throws(MigrationError) in try Builtins.call("divide:by:", [7, 0], m) }?.code == "run-arithmetic")
     #expect(try call("modulus:by:", 7, 3) == "int 1")
     #expect(try call("modulus:by:", .int(Int64.min), -1) == "int 0")  // no overflow trap
     #expect(error { () throws(MigrationError) in try Builtins.call("modulus:by:", [7, 0], m) }?.code == "run-arithmetic")

@@ -1,0 +1,59 @@
+import Foundation
+
+/// Compiled regular expressions for `MATCHES` and model validation patterns, with NSPredicate's
+/// semantics: ICU syntax, and the whole string must match.
+///
+/// Matching is bounded in time: a pattern that backtracks catastrophically (`(a+)+b` against
+/// many `a`s) is stopped after `timeLimit` seconds, as ICU's own time limit would stop it.
+final class RegexCache: @unchecked Sendable {
+  static let shared = RegexCache()
+  /// Seconds one match may take.
+  static let timeLimit = 0.25
+  private let lock = NSLock()
+  private var cache: [String: Result<NSRegularExpression, MigrationError>] = [:]
+
+  /// Whether `s` matches `pattern` as a whole; false for an invalid pattern or a match that
+  /// takes too long (validation patterns were checked when the model was compiled).
+  func matches(_ pattern: String, _ s: String) -> Bool {
+    (try? match(pattern, s)) ?? false
+  }
+
+  /// Whether `s` matches `pattern` as a whole; an invalid pattern is `run-regex`, a match that
+  /// takes longer than `timeLimit` is `run-regex-timeout`.
+  func match(_ pattern: String, _ s: String) throws(MigrationError) -> Bool {
+    let regex = try compiled(pattern).get()
+    let deadline = Date(timeIntervalSinceNow: Self.timeLimit)
+    var found = false
+    var timedOut = false
+    let range = NSRange(s.startIndex..<s.endIndex, in: s)
+    regex.enumerateMatches(in: s, options: [.reportProgress], range: range) { result, _, stop in
+      if result != nil {
+        found = true
+        stop.pointee = true
+      } else if Date() > deadline {
+        timedOut = true
+        stop.pointee = true
+      }
+    }
+    if timedOut && !found {
+      throw MigrationError(
+        "run-regex-timeout",
+        "MATCHES gave up after \(Self.timeLimit) s: the pattern \(pattern) backtracks too much on a string of \(s.utf16.count) characters")
+    }
+    return found
+  }
+
+  private func compiled(_ pattern: String) -> Result<NSRegularExpression, MigrationError> {
+    lock.lock()
+    defer { lock.unlock() }
+    if let r = cache[pattern] { return r }
+    let r: Result<NSRegularExpression, MigrationError>
+    do {
+      r = .success(try NSRegularExpression(pattern: "^(?:" + pattern + ")$", options: []))
+    } catch {
+      r = .failure(MigrationError("run-regex", "MATCHES: \(pattern) is not a valid ICU regular expression"))
+    }
+    cache[pattern] = r
+    return r
+  }
+}
