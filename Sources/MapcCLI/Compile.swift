@@ -26,13 +26,26 @@ extension MapcCommand {
     @Flag(help: "Leave file names, lines, columns and expression texts out of the plan, so that two mappings saying the same thing in different files (an .xcmappingmodel and its mapc import) give the same bytes.")
     var noSourcePositions = false
 
+    @Flag(help: "No summary line on success.")
+    var quiet = false
+
     func run() throws {
       let result = MappingCompilation.compile(
         mappingPath: mapping, source: models.sourceOverride, destination: models.destinationOverride)
       DiagnosticOutput.printToStandardError(result.diagnostics)
       guard let plan = result.plan else { throw ExitCode(1) }
       do {
-        try PlanWriter.write(plan, to: output, sourcePositions: !noSourcePositions)
+        // Paths in the plan are relative to the mapping's folder: the same plan from any
+        // working directory.
+        let folder = (XcodeMappingReader.documentPath(mapping) as NSString).deletingLastPathComponent
+        let bytes = PlanWriter.encode(plan, sourcePositions: !noSourcePositions, relativeTo: folder.isEmpty ? "." : folder)
+        try Data(bytes).write(to: URL(fileURLWithPath: output), options: .atomic)
+        if !quiet {
+          let warnings = result.diagnostics.filter { $0.severity == .warning }.count
+          let count = plan.entityMappings.count
+          FileHandle.standardError.write(Data(
+            "mapc: compiled \(plan.name): \(count) entity mapping\(count == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s"); wrote \(output) (\(bytes.count) bytes)\n".utf8))
+        }
       } catch {
         FileHandle.standardError.write(Data("\(output): error: cannot write the plan: \(error) [io-write]\n".utf8))
         throw ExitCode(1)

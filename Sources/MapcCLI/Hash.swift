@@ -22,7 +22,7 @@ extension MapcCommand {
     var model: String
 
     @Option(help: "The version of a .xcdatamodeld bundle to read (default: its current version).")
-    var version: String?
+    var modelVersion: String?
 
     @Option(help: "Output format: text or json.")
     var format: Format = .text
@@ -30,7 +30,7 @@ extension MapcCommand {
     func run() throws {
       let loaded: LoadedModel
       do {
-        loaded = try ModelLoader.load(path: model, version: version)
+        loaded = try ModelLoader.load(path: model, version: modelVersion)
       } catch {
         throw DiagnosticOutput.failure(error)
       }

@@ -1,10 +1,13 @@
 import ArgumentParser
+import Foundation
 
 /// The `mapc` command. An app that links `MapcCLI` can register its own migration policies
 /// (see `PolicyRegistry` in MapRuntime) and then call `MapcCommand.main()`.
 public struct MapcCommand: ParsableCommand {
   public static let configuration = CommandConfiguration(
-    commandName: "mapc",
+    // The executable's own name, so that an app's build (`SongbookSimple`) shows its name in
+    // usage lines.
+    commandName: CommandLine.arguments.first.map { ($0 as NSString).lastPathComponent } ?? "mapc",
     abstract: "Core Data mapping models on Linux and CI: compile, run, lint.",
     version: "0.1.0",
     subcommands: [Compile.self, Run.self, Lint.self, Dump.self, Hash.self, Import.self, Export.self, Eval.self, Infer.self, Migrate.self]

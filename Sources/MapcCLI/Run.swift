@@ -38,13 +38,15 @@ extension MapcCommand {
     @Flag(help: "Run every pass and validation but write nothing.")
     var dryRun = false
 
-    @Option(help: "Stop after this many errors.")
+    @Option(help: "Stop after this many errors; 0 reports every error.")
     var maxErrors = 50
 
     @Flag(help: "No progress bar and no summary line.")
     var quiet = false
 
-    func validate() throws {
+    /// Checked when the command runs, not in `validate()`, so that a misspelt option is reported
+    /// as such (argument-parser reports unknown options only after validation passes).
+    func checkDestination() throws {
       let destinations = [output != nil, inPlace, dryRun].filter { $0 }.count
       if destinations != 1 {
         throw ValidationError("give exactly one of --output PATH, --in-place or --dry-run")
@@ -53,7 +55,7 @@ extension MapcCommand {
       if let output, Self.sameFile(output, store) {
         throw ValidationError("--output is the input store; use --in-place to replace it")
       }
-      if maxErrors < 1 { throw ValidationError("--max-errors must be at least 1") }
+      if maxErrors < 0 { throw ValidationError("--max-errors must be 0 (no limit) or more") }
     }
 
     static func sameFile(_ a: String, _ b: String) -> Bool {
@@ -64,11 +66,14 @@ extension MapcCommand {
     }
 
     func run() throws {
+      try checkDestination()
+      TemporaryFiles.installSignalHandlers()
       let migrationPlan = try loadPlan()
       let out: MigrationRun.Output = dryRun ? .none : (inPlace ? .inPlace(backup: backup) : .file(output!))
       let bar = quiet ? nil : ProgressBar.forStandardError()
       var options = MigrationRun.Options(
-        output: out, style: compact ? .compact : .indented, maxErrors: maxErrors, now: Self.fixedNow())
+        output: out, style: compact ? .compact : .indented, maxErrors: maxErrors == 0 ? Int.max : maxErrors,
+        now: Self.fixedNow())
       options.reportPhases = ProcessInfo.processInfo.environment["MAPC_PHASES"] == "1"
       if let bar {
         options.progress = { pass, done, total in bar.update(pass.rawValue, done, total) }
@@ -82,7 +87,11 @@ extension MapcCommand {
       case .success(let summary):
         if !quiet { FileHandle.standardError.write(Data((Self.summaryLine(summary) + "\n").utf8)) }
       case .failure(let failure):
-        let text = failure.description + "\nmapc: note: nothing was written; \(store) is unchanged\n"
+        var text = failure.description
+        if failure.truncated {
+          text += "\nmapc: note: stopped after \(maxErrors) errors (--max-errors \(maxErrors)); there may be more: --max-errors 0 reports them all"
+        }
+        text += "\nmapc: note: nothing was written; \(store) is unchanged\n"
         FileHandle.standardError.write(Data(text.utf8))
         throw ExitCode(2)
       }

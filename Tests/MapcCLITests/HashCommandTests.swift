@@ -21,7 +21,7 @@ struct HashCommandTests {
     let expected = try xcodeHashes()
     #expect(expected.count == 2)
     for (version, hashes) in expected {
-      let r = runMapc(["hash", swiftGenBundle!.path, "--version", version, "--format", "json"])
+      let r = runMapc(["hash", swiftGenBundle!.path, "--model-version", version, "--format", "json"])
       #expect(r.exitCode == 0)
       #expect(r.stderr.isEmpty)
       let json = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])

@@ -9,7 +9,7 @@ extension PlanEncoder {
     array(m.fetchRequestTemplates) { e, x in e.fetchRequest(x) }
     array(m.configurations) { e, x in e.configuration(x) }
     optionalString(m.versionName)
-    optionalString(sourcePositions ? m.path : nil)
+    optionalString(sourcePositions ? m.path.map { path($0) } : nil)
   }
 
   mutating func entity(_ x: EntityDescription) {
@@ -155,7 +155,7 @@ extension PlanEncoder {
 
   mutating func location(_ x: SourceLocation) {
     let x = sourcePositions ? x : SourceLocation(file: "", line: 0, column: 0)
-    string(x.file)
+    string(path(x.file))
     int(x.line)
     int(x.column)
   }

@@ -13,8 +13,13 @@ public enum PlanWriter {
   /// The writer encodes whatever it is given. `PlanReader` refuses expression or predicate trees
   /// nested deeper than `PlanFormat.maximumExpressionDepth` (see `PlanFormat.nestingDepth(of:)`),
   /// so the compiler must report such expressions as errors instead of writing them.
-  public static func encode(_ plan: MigrationPlan, sourcePositions: Bool = true) -> [UInt8] {
-    let body = encodeBody(plan, sourcePositions: sourcePositions)
+  ///
+  /// With `relativeTo` (a folder), every file path in the plan (the mapping, the models, every
+  /// source position) is written relative to that folder, so the bytes do not depend on the
+  /// working directory or on how the paths were spelled (`mapc compile` passes the mapping's
+  /// folder).
+  public static func encode(_ plan: MigrationPlan, sourcePositions: Bool = true, relativeTo folder: String? = nil) -> [UInt8] {
+    let body = encodeBody(plan, sourcePositions: sourcePositions, relativeTo: folder)
     var file = BinaryWriter(reservingCapacity: PlanFormat.headerSize + body.count)
     file.writeRaw(PlanFormat.magic)
     file.writeU16(PlanFormat.version)
@@ -29,17 +34,18 @@ public enum PlanWriter {
   /// holds no file name, line, column or text span (`mapc compile --no-source-positions`,
   /// `Specs/plan-format.md` §4): two mappings that say the same thing in different files give
   /// the same bytes.
-  public static func write(_ plan: MigrationPlan, to path: String, sourcePositions: Bool = true) throws {
-    try Data(encode(plan, sourcePositions: sourcePositions)).write(to: URL(fileURLWithPath: path), options: .atomic)
+  public static func write(_ plan: MigrationPlan, to path: String, sourcePositions: Bool = true, relativeTo folder: String? = nil) throws {
+    try Data(encode(plan, sourcePositions: sourcePositions, relativeTo: folder)).write(to: URL(fileURLWithPath: path), options: .atomic)
   }
 
   /// The body alone: the eight sections of format version 1, in order.
-  static func encodeBody(_ plan: MigrationPlan, sourcePositions: Bool = true) -> [UInt8] {
+  static func encodeBody(_ plan: MigrationPlan, sourcePositions: Bool = true, relativeTo folder: String? = nil) -> [UInt8] {
     var encoder = PlanEncoder()
     encoder.sourcePositions = sourcePositions
+    encoder.pathBase = folder.map(PlanEncoder.absolute)
     let planInfo = encoder.section { e in
       e.string(plan.name)
-      e.string(sourcePositions ? plan.mappingPath : "")
+      e.string(sourcePositions ? e.path(plan.mappingPath) : "")
       e.userInfo(plan.userInfo)
     }
     let sourceModel = encoder.section { e in e.objectModel(plan.sourceModel) }
@@ -82,6 +88,24 @@ struct PlanEncoder {
   var out = BinaryWriter()
   /// False: locations are written as absent (or empty), spans as synthesized, paths left out.
   var sourcePositions = true
+  /// When set (absolute, standardised), paths are written relative to this folder.
+  var pathBase: String?
+  /// Paths already made relative, by path as given.
+  private var pathCache: [String: String] = [:]
+
+  /// A file path as the plan records it: relative to `pathBase` when there is one.
+  mutating func path(_ p: String) -> String {
+    guard let base = pathBase, !p.isEmpty else { return p }
+    if let known = pathCache[p] { return known }
+    let relative = XcodeImport.relativePath(Self.absolute(p), from: base)
+    pathCache[p] = relative
+    return relative
+  }
+
+  static func absolute(_ p: String) -> String {
+    let full = p.hasPrefix("/") ? p : FileManager.default.currentDirectoryPath + "/" + p
+    return (full as NSString).standardizingPath
+  }
   /// Strings by UTF-8 bytes (see `PlanStringTable`).
   private var stringTable = PlanStringTable()
 

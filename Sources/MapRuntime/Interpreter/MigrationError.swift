@@ -34,10 +34,9 @@ public struct MigrationFailure: Error, Sendable, CustomStringConvertible {
     self.truncated = truncated
   }
 
+  /// The errors, one per line (the caller says whether more were left unreported).
   public var description: String {
-    var lines = errors.map(\.description)
-    if truncated { lines.append("mapc: note: further errors were not reported") }
-    return lines.joined(separator: "\n")
+    errors.map(\.description).joined(separator: "\n")
   }
 }
 

@@ -11,8 +11,10 @@
 /// folder. Until `commit()` succeeds the target is never touched; if the writer is abandoned,
 /// dropped or `commit()` fails, the temporary file is removed.
 ///
-/// The temporary file is `.<target name>.mapc-<random>.tmp` beside the target, so the rename
-/// never crosses file systems. A new target gets the permissions `0666` minus the umask; an
+/// The temporary file is `.<target name>.mapc-<pid>-<random>.tmp` beside the target, so the
+/// rename never crosses file systems; it is registered with `TemporaryFiles`, so SIGINT and
+/// SIGTERM remove it, and the files that killed runs left for the same target (their process
+/// gone) are removed when a new writer starts. A new target gets the permissions `0666` minus the umask; an
 /// existing one keeps its permission bits.
 ///
 /// ```swift
@@ -35,6 +37,7 @@ public struct AtomicFileWriter: ~Copyable, Sendable {
   /// Where to write the contents (do not close it).
   public let fileDescriptor: Int32
   private var finished = false
+  private let slot: Int?
 
   /// Creates the temporary file beside `target` (beside the file it links to, when `target`
   /// is a symbolic link to an existing file).
@@ -60,17 +63,21 @@ public struct AtomicFileWriter: ~Copyable, Sendable {
       keepMode = existing.st_mode & 0o7777
     }
     let (folder, name) = splitPath(target)
+    TemporaryFiles.removeStale(folder: folder, name: name)
     var attempt = 0
     while true {
-      let suffix = String(UInt64.random(in: 0...UInt64.max), radix: 16)
-      let candidate = "\(folder)/.\(name).mapc-\(suffix).tmp"
+      let candidate = temporaryName(folder: folder, name: name)
+      // Registered before it exists, so that a signal between open and register cannot leave it.
+      let registered = TemporaryFiles.register(candidate)
       let fd = open(candidate, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
       if fd >= 0 {
         if let keepMode { _ = fchmod(fd, keepMode) }
         temporaryPath = candidate
         fileDescriptor = fd
+        slot = registered
         return
       }
+      TemporaryFiles.unregister(registered)
       let err = errno
       attempt += 1
       if err != EEXIST || attempt >= 100 {
@@ -101,8 +108,10 @@ public struct AtomicFileWriter: ~Copyable, Sendable {
       }
     } catch {
       _ = unlink(temporaryPath)
+      TemporaryFiles.unregister(slot)
       throw error
     }
+    TemporaryFiles.unregister(slot)
     syncFolder(of: resolvedTargetPath)
   }
 
@@ -115,6 +124,7 @@ public struct AtomicFileWriter: ~Copyable, Sendable {
     if !finished {
       _ = close(fileDescriptor)
       _ = unlink(temporaryPath)
+      TemporaryFiles.unregister(slot)
     }
   }
 }
@@ -142,7 +152,10 @@ public enum FileBackup {
       throw StoreIOError.system(errno, path: source, operation: "back up")
     }
     let (folder, name) = splitPath(backup)
-    let temporary = "\(folder)/.\(name).mapc-\(String(UInt64.random(in: 0...UInt64.max), radix: 16)).tmp"
+    TemporaryFiles.removeStale(folder: folder, name: name)
+    let temporary = temporaryName(folder: folder, name: name)
+    let slot = TemporaryFiles.register(temporary)
+    defer { TemporaryFiles.unregister(slot) }
     if link(source, temporary) != 0 {
       let err = errno
       switch err {
@@ -211,6 +224,11 @@ public enum FileBackup {
       throw failure
     }
   }
+}
+
+/// `.<name>.mapc-<pid>-<random>.tmp` in `folder` (see `TemporaryFiles`).
+func temporaryName(folder: String, name: String) -> String {
+  "\(folder)/.\(name).mapc-\(getpid())-\(String(UInt64.random(in: 0...UInt64.max), radix: 16)).tmp"
 }
 
 /// The folder (`.` when there is none) and the last component of a path.

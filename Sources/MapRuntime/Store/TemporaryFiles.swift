@@ -1,0 +1,104 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+import Foundation
+
+/// The temporary files this process is writing, so that an interrupted run removes them.
+///
+/// `AtomicFileWriter` registers each temporary file while it is open. `installSignalHandlers()`
+/// (called by the command line) makes SIGINT, SIGTERM and SIGHUP remove every registered file
+/// before the process ends with the signal's usual status; the handler only calls `unlink`,
+/// `signal` and `raise`, which are safe in a signal handler. SIGKILL cannot be caught: the files
+/// of a killed run are removed by the next run for the same target (`removeStale`).
+///
+/// Names are `.<target>.mapc-<pid>-<random>.tmp`: the process id tells a file whose writer is
+/// gone from one being written right now by another process.
+public enum TemporaryFiles {
+  static let slotCount = 16
+  static let slotSize = 4096
+  nonisolated(unsafe) static let paths = UnsafeMutablePointer<CChar>.allocate(capacity: slotCount * slotSize)
+  nonisolated(unsafe) static let used = UnsafeMutablePointer<Int32>.allocate(capacity: slotCount)
+  static let lock = NSLock()
+  nonisolated(unsafe) static var initialised = false
+
+  /// Records `path` until `unregister(_:)`; returns its slot (nil when all slots are taken or
+  /// the path is too long: the file is then only removed by the writer itself).
+  static func register(_ path: String) -> Int? {
+    lock.withLock {
+      if !initialised {
+        used.initialize(repeating: 0, count: slotCount)
+        initialised = true
+      }
+      let bytes = Array(path.utf8)
+      guard bytes.count < slotSize, let slot = (0..<slotCount).first(where: { used[$0] == 0 }) else { return nil }
+      let base = paths + slot * slotSize
+      for (i, b) in bytes.enumerated() { base[i] = CChar(bitPattern: b) }
+      base[bytes.count] = 0
+      used[slot] = 1
+      return slot
+    }
+  }
+
+  static func unregister(_ slot: Int?) {
+    guard let slot else { return }
+    lock.withLock { used[slot] = 0 }
+  }
+
+  /// Removes the registered files on SIGINT, SIGTERM and SIGHUP, then ends the process with
+  /// the signal.
+  public static func installSignalHandlers() {
+    lock.withLock {
+      if !initialised {
+        used.initialize(repeating: 0, count: slotCount)
+        initialised = true
+      }
+    }
+    var set = sigset_t()
+    sigemptyset(&set)
+    for s in [SIGINT, SIGTERM, SIGHUP] {
+      _ = signal(s, removeOnSignal)
+      sigaddset(&set, s)
+    }
+    // A parent may have blocked them (the mask is inherited across exec): a run must answer
+    // Ctrl-C and `kill` all the same.
+    _ = pthread_sigmask(SIG_UNBLOCK, &set, nil)
+  }
+
+  /// The files a killed run left for `target` in `folder`: named for it, owned by this user,
+  /// and written by a process that no longer exists. Removed; returns how many.
+  @discardableResult
+  public static func removeStale(folder: String, name: String) -> Int {
+    guard let dir = opendir(folder) else { return 0 }
+    defer { closedir(dir) }
+    let prefix = ".\(name).mapc-"
+    var removed = 0
+    while let entry = readdir(dir) {
+      let entryName = withUnsafePointer(to: entry.pointee.d_name) {
+        $0.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { String(cString: $0) }
+      }
+      guard entryName.hasPrefix(prefix), entryName.hasSuffix(".tmp") else { continue }
+      let middle = entryName.dropFirst(prefix.count).dropLast(".tmp".count)
+      let parts = middle.split(separator: "-")
+      guard parts.count == 2, let pid = pid_t(parts[0]), pid > 0, pid != getpid() else { continue }
+      if kill(pid, 0) == 0 || errno != ESRCH { continue }
+      let path = folder + "/" + entryName
+      var info = stat()
+      guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_uid == getuid() else { continue }
+      if unlink(path) == 0 { removed += 1 }
+    }
+    return removed
+  }
+}
+
+/// The signal handler: unlink every registered file, then die of the signal.
+private let removeOnSignal: @convention(c) (Int32) -> Void = { sig in
+  for slot in 0..<TemporaryFiles.slotCount where TemporaryFiles.used[slot] != 0 {
+    _ = unlink(TemporaryFiles.paths + slot * TemporaryFiles.slotSize)
+  }
+  _ = signal(sig, SIG_DFL)
+  _ = raise(sig)
+}
