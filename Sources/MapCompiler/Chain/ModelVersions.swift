@@ -47,9 +47,9 @@ public struct ModelVersions: Sendable {
       }
     }
     if !errors.isEmpty { throw DiagnosticsError(errors) }
-    let currentContents = try ModelLoader.resolve(path: bundle).contentsPath
-    let currentName = ((currentContents as NSString).deletingLastPathComponent as NSString).lastPathComponent
-    let current = names.firstIndex(of: String(currentName.dropLast(".xcdatamodel".count))) ?? names.count - 1
+    // Without a readable .xccurrentversion, the last version is the current one.
+    let currentName = (try? ModelLoader.resolve(path: bundle))?.versionName
+    let current = currentName.flatMap { names.firstIndex(of: $0) } ?? names.count - 1
     return ModelVersions(bundlePath: bundle, versions: versions, current: current)
   }
 
