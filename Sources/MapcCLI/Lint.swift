@@ -81,13 +81,16 @@ extension MapcCommand {
         return
       }
 
+      // Model bundles among the paths: check the chains mapc migrate would take through them.
+      let bundles = paths.filter(ChainCheck.isBundle)
+      let mappingPaths = paths.filter { !ChainCheck.isBundle($0) }
       let files: [String]
       do {
-        files = try MappingFileFinder.find(paths)
+        files = try MappingFileFinder.find(mappingPaths)
       } catch {
         fail(error.description)
       }
-      if files.isEmpty { fail("no mapping files (*.xml with a <mappingModel> root) in \(paths.joined(separator: ", "))") }
+      if files.isEmpty && bundles.isEmpty { fail("no mapping files (*.xml with a <mappingModel> root) in \(paths.joined(separator: ", "))") }
 
       var accepted: LintBaseline?
       if let baseline {
@@ -109,6 +112,7 @@ extension MapcCommand {
       }
 
       var report = LintRunner.run(files: files, baseline: accepted, jobs: jobs)
+      if !bundles.isEmpty { ChainCheck.add(bundles: bundles, mappingPaths: mappingPaths, to: &report) }
 
       if let target = writeBaseline {
         let previous = (try? LintBaseline.load(path: target)) ?? accepted

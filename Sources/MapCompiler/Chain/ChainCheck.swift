@@ -1,0 +1,78 @@
+import MapRuntime
+
+/// `mapc lint BUNDLE.xcdatamodeld MAPPINGS…`: checks the chain `mapc migrate` would take
+/// through every version of the bundle (`Specs/migrate.md` §6).
+public enum ChainCheck {
+  public static func check(bundle: String, mappingPaths: [String]) -> [Diagnostic] {
+    let versions: ModelVersions
+    do {
+      versions = try ModelVersions.load(bundle: bundle)
+    } catch {
+      return error.diagnostics
+    }
+    let (mappings, found) = mappingPaths.isEmpty ? ([], []) : ExplicitMapping.find(in: mappingPaths, versions: versions)
+    var diagnostics = found
+    let names = versions.names
+    for m in mappings {
+      let at = m.location
+      if m.sourceVersions.isEmpty || m.destinationVersions.isEmpty {
+        let side = m.sourceVersions.isEmpty ? "source" : "destination"
+        diagnostics.append(
+          .error(
+            "chain-mapping-unmatched",
+            "the mapping's \(side) entity version hashes match no version of \(bundle) (Core Data would never use it); refresh it against the models or remove it",
+            at: at, file: m.path))
+      } else if m.steps.isEmpty {
+        let backwards = m.sourceVersions.allSatisfy { s in m.destinationVersions.allSatisfy { $0 <= s } }
+        let pairs = m.sourceVersions.flatMap { s in m.destinationVersions.map { "\(names[s]) → \(names[$0])" } }
+        diagnostics.append(
+          backwards
+            ? .error(
+              "chain-mapping-cycle",
+              "the mapping goes backwards (\(pairs.joined(separator: ", "))) and would make a cycle; mapc migrate only moves forwards, one version at a time",
+              at: at, file: m.path)
+            : .warning(
+              "chain-mapping-skips",
+              "the mapping goes from \(pairs.joined(separator: ", ")), skipping versions; mapc migrate goes one version at a time and never uses it",
+              at: at, file: m.path))
+      }
+    }
+    var uncovered: [Int] = []
+    for i in versions.versions.indices.dropLast() {
+      let (step, problems) = MigrationChain.planStep(versions: versions, mappings: mappings, from: i)
+      if step == nil {
+        uncovered.append(i)
+        diagnostics += problems
+      }
+    }
+    // A version is unreachable from… rather: the target cannot be reached from it when a step
+    // at or after it (and before the current version) fails.
+    if let last = uncovered.filter({ $0 < versions.current }).max() {
+      let stranded = names[...last].map { "'\($0)'" }.joined(separator: ", ")
+      diagnostics.append(
+        .error(
+          "chain-unreachable-version",
+          "stores at \(stranded) cannot be migrated to the current version '\(names[versions.current])': the step '\(names[last])' → '\(names[last + 1])' is neither covered by a mapping nor inferable",
+          at: nil, file: bundle))
+    }
+    return diagnostics
+  }
+}
+
+extension ChainCheck {
+  /// True for a path `mapc lint` treats as a model bundle to check chains of.
+  public static func isBundle(_ path: String) -> Bool {
+    path.hasSuffix(".xcdatamodeld") || path.hasSuffix(".xcdatamodeld/")
+  }
+
+  /// The chain checks of each bundle as lint findings, added to `report` and sorted with it.
+  public static func add(bundles: [String], mappingPaths: [String], to report: inout LintReport) {
+    let lines = SourceLines()
+    for bundle in bundles {
+      report.findings += check(bundle: bundle, mappingPaths: mappingPaths).map { d in
+        LintFinding(diagnostic: d, sourceLine: d.location.flatMap { lines.line($0.line, of: $0.file) })
+      }
+    }
+    report.findings = Linter.sorted(report.findings)
+  }
+}
