@@ -1,32 +1,152 @@
+import ArgumentParser
 import Foundation
+import MapRuntime
 
-/// A one-line progress display on standard error, shown only when it is a terminal.
-final class ProgressBar: @unchecked Sendable {
+/// Progress of `mapc run` on standard error, phase by phase: read (bytes of the store), the
+/// three passes (objects, against a total that stays the same through the pass), write (bytes).
+///
+/// - `bar` (the default on a terminal): one line redrawn in place, with a bar, counts, rate and
+///   the time left.
+/// - `plain` (the default when standard error is not a terminal, as in CI logs): one line when a
+///   phase starts, one every `plainInterval` seconds while it runs, and one when it ends.
+/// - `none`: nothing (`--quiet`).
+final class ProgressReporter: @unchecked Sendable {
+  enum Mode: String, ExpressibleByArgument, CaseIterable {
+    case auto, bar, plain, none
+  }
+
+  /// Seconds between `plain` lines within a phase (`MAPC_PROGRESS_INTERVAL` overrides it).
+  static let plainInterval = ProcessInfo.processInfo.environment["MAPC_PROGRESS_INTERVAL"].flatMap(Double.init) ?? 2.0
+
   private let lock = NSLock()
+  private let mode: Mode
+  private let write: (String) -> Void
+  private var phase: String?
+  private var unit = ""
+  private var phaseStart = Date()
+  private var lastPrint = Date.distantPast
+  private var done = 0
+  private var total: Int?
   private var lastLength = 0
 
-  static func forStandardError() -> ProgressBar? {
-    isatty(2) != 0 ? ProgressBar() : nil
+  init(mode: Mode, write: @escaping (String) -> Void = { FileHandle.standardError.write(Data($0.utf8)) }) {
+    self.mode = mode == .auto ? (isatty(2) != 0 ? .bar : .plain) : mode
+    self.write = write
   }
 
-  func update(_ label: String, _ done: Int, _ total: Int) {
+  /// The label of a pass, as progress lines show it.
+  static func label(_ pass: MigrationManager.Pass) -> String {
+    switch pass {
+    case .createInstances: "pass 1/3 (create instances)"
+    case .createRelationships: "pass 2/3 (relationships)"
+    case .validate: "pass 3/3 (validate)"
+    }
+  }
+
+  func pass(_ pass: MigrationManager.Pass, _ done: Int, _ total: Int) {
+    update(Self.label(pass), "objects", done, total)
+  }
+
+  func io(_ phase: MigrationRun.IOPhase, _ done: Int, _ total: Int?) {
+    update(phase == .read ? "read store" : "write store", "bytes", done, total)
+  }
+
+  func update(_ label: String, _ unit: String, _ done: Int, _ total: Int?) {
+    guard mode != .none else { return }
     lock.lock()
     defer { lock.unlock() }
-    let width = 30
-    let fraction = total > 0 ? min(1, Double(done) / Double(total)) : 0
-    let filled = Int(fraction * Double(width))
-    let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
-    let line = "mapc: \(label) [\(bar)] \(done)/\(total) objects"
-    let pad = max(0, lastLength - line.count)
-    FileHandle.standardError.write(Data(("\r" + line + String(repeating: " ", count: pad)).utf8))
-    lastLength = line.count
+    let now = Date()
+    if label != phase {
+      endPhase(now)
+      phase = label
+      self.unit = unit
+      phaseStart = now
+      self.done = done
+      self.total = total
+      if mode == .plain {
+        emit("mapc: \(label): started" + (total.map { ", \(Self.count($0, unit)) in all" } ?? "") + "\n")
+        lastPrint = now
+      } else {
+        redraw(now)
+      }
+      return
+    }
+    self.done = max(self.done, done)
+    if let total { self.total = total }
+    switch mode {
+    case .bar:
+      redraw(now)
+    case .plain:
+      if now.timeIntervalSince(lastPrint) >= Self.plainInterval {
+        emit("mapc: \(label): \(status(now))\n")
+        lastPrint = now
+      }
+    default: break
+    }
   }
 
+  /// Ends the last phase; call once the run is over.
   func finish() {
     lock.lock()
     defer { lock.unlock() }
-    guard lastLength > 0 else { return }
-    FileHandle.standardError.write(Data(("\r" + String(repeating: " ", count: lastLength) + "\r").utf8))
-    lastLength = 0
+    endPhase(Date())
+    phase = nil
   }
+
+  private func endPhase(_ now: Date) {
+    guard let phase, mode != .none else { return }
+    let seconds = now.timeIntervalSince(phaseStart)
+    let line = "mapc: \(phase): done, \(Self.count(done, unit)) in \(String(format: "%.2f", seconds)) s"
+    if mode == .bar {
+      let pad = max(0, lastLength - line.count)
+      emit("\r" + line + String(repeating: " ", count: pad) + "\n")
+      lastLength = 0
+    } else {
+      emit(line + "\n")
+    }
+  }
+
+  private func redraw(_ now: Date) {
+    let width = 24
+    var line = "mapc: \(phase ?? "")"
+    if let total, total > 0 {
+      let filled = Int(min(1, Double(done) / Double(total)) * Double(width))
+      line += " [" + String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled) + "]"
+    }
+    line += " " + status(now)
+    let pad = max(0, lastLength - line.count)
+    emit("\r" + line + String(repeating: " ", count: pad))
+    lastLength = line.count
+  }
+
+  /// `done/total unit (p%), rate/s, about N s left`.
+  private func status(_ now: Date) -> String {
+    let elapsed = now.timeIntervalSince(phaseStart)
+    var s: String
+    if let total, total > 0 {
+      s = "\(Self.count(done, unit, total: total)) (\(Int(Double(done) * 100 / Double(total)))%)"
+    } else {
+      s = Self.count(done, unit)
+    }
+    if elapsed > 0.2 && done > 0 {
+      let rate = Double(done) / elapsed
+      s += ", \(Self.count(Int(rate), unit))/s"
+      if let total, total > done, rate > 0 {
+        s += ", about \(Int((Double(total - done) / rate).rounded(.up))) s left"
+      }
+    }
+    return s
+  }
+
+  /// `1,234 objects`, `12.3 MB`, or `1,234/5,678 objects`.
+  static func count(_ n: Int, _ unit: String, total: Int? = nil) -> String {
+    if unit == "bytes" {
+      let mb = { (x: Int) in String(format: "%.1f", Double(x) / 1_000_000) }
+      return total.map { "\(mb(n))/\(mb($0)) MB" } ?? "\(mb(n)) MB"
+    }
+    let grouped = { (x: Int) in x.formatted(.number.grouping(.automatic).locale(Locale(identifier: "en_US"))) }
+    return (total.map { "\(grouped(n))/\(grouped($0))" } ?? grouped(n)) + " " + unit
+  }
+
+  private func emit(_ s: String) { write(s) }
 }

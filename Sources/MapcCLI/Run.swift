@@ -41,8 +41,11 @@ extension MapcCommand {
     @Option(help: "Stop after this many errors; 0 reports every error.")
     var maxErrors = 50
 
-    @Flag(help: "No progress bar and no summary line.")
+    @Flag(help: "No progress and no summary line (same as --progress none, without the summary).")
     var quiet = false
+
+    @Option(help: "Progress on standard error: bar (one line redrawn, the default on a terminal), plain (a line per phase and every 2 s, the default otherwise, as in CI logs), none, or auto.")
+    var progress: ProgressReporter.Mode = .auto
 
     /// Checked when the command runs, not in `validate()`, so that a misspelt option is reported
     /// as such (argument-parser reports unknown options only after validation passes).
@@ -70,13 +73,14 @@ extension MapcCommand {
       TemporaryFiles.installSignalHandlers()
       let migrationPlan = try loadPlan()
       let out: MigrationRun.Output = dryRun ? .none : (inPlace ? .inPlace(backup: backup) : .file(output!))
-      let bar = quiet ? nil : ProgressBar.forStandardError()
+      let bar = quiet || progress == .none ? nil : ProgressReporter(mode: progress)
       var options = MigrationRun.Options(
         output: out, style: compact ? .compact : .indented, maxErrors: maxErrors == 0 ? Int.max : maxErrors,
         now: Self.fixedNow())
       options.reportPhases = ProcessInfo.processInfo.environment["MAPC_PHASES"] == "1"
       if let bar {
-        options.progress = { pass, done, total in bar.update(pass.rawValue, done, total) }
+        options.progress = { pass, done, total in bar.pass(pass, done, total) }
+        options.ioProgress = { phase, done, total in bar.io(phase, done, total) }
       }
       let storePath = store
       let result = Result { () throws(MigrationFailure) -> MigrationRun.Summary in

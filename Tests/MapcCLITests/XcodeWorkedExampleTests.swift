@@ -40,8 +40,8 @@ struct XcodeWorkedExampleTests {
     defer { FileManagerTemp.remove(work.path) }
     let fromXML = work.appendingPathComponent("xml.cdm").path
     let fromModel = work.appendingPathComponent("xcmappingmodel.cdm").path
-    let a = runMapc(["compile", "--no-source-positions", Self.xml.path, "-o", fromXML])
-    let b = runMapc(["compile", "--no-source-positions", Self.model.path, "-o", fromModel])
+    let a = runMapc(["compile", "--quiet", "--no-source-positions", Self.xml.path, "-o", fromXML])
+    let b = runMapc(["compile", "--quiet", "--no-source-positions", Self.model.path, "-o", fromModel])
     #expect(a.exitCode == 0, "\(a.stderr)")
     #expect(b.exitCode == 0, "\(b.stderr)")
     // No warning either way (model drift, implicit mappings, export artefacts).

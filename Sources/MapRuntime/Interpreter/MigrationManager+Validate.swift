@@ -16,6 +16,9 @@ extension MigrationManager {
   func validateDestination() {
     var failures: [ValidationFailure] = []
     let limit = options.maxErrors - errors.count
+    let total = destination.objectCount
+    var done = 0
+    progress?(.validate, 0, total)
     outer: for table in destination.tables {
       for (c, p) in table.layout.properties.enumerated() {
         switch p.kind {
@@ -24,8 +27,10 @@ extension MigrationManager {
         }
         if failures.count >= limit { break outer }
       }
+      done += table.count
+      progress?(.validate, done, total)
     }
-    progress?(.validate, destination.objectCount, destination.objectCount)
+    progress?(.validate, total, total)
     guard !failures.isEmpty else { return }
     report(failures)
   }

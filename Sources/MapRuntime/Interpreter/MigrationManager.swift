@@ -181,7 +181,50 @@ public final class MigrationManager: @unchecked Sendable {
     try stopIfErrors()
   }
 
+  /// Objects the current pass has finished in earlier mappings, and the pass's total: progress
+  /// is reported against one total per pass, which never changes while the pass runs.
+  private var passDone = 0
+  private var passTotal = 0
+
+  /// Reports `done` objects of the current mapping (passDone more in earlier ones).
+  private func report(_ pass: Pass, _ done: Int) {
+    guard let progress else { return }
+    progress(pass, min(passDone + done, passTotal), passTotal)
+  }
+
+  /// The objects a pass will go through: pass 1, the instances of every mapping's source entity
+  /// (subentities included; a filter only makes it finish early); pass 2, the instances pass 1
+  /// made.
+  private func total(of pass: Pass) -> Int {
+    switch pass {
+    case .createInstances:
+      var counts: [String: Int] = [:]
+      for t in source.tables {
+        counts[t.layout.name, default: 0] += t.count
+        var parent = plan.sourceModel.entity(named: t.layout.name)?.parentName
+        var seen = 0
+        while let p = parent, seen < plan.sourceModel.entities.count {
+          counts[p, default: 0] += t.count
+          parent = plan.sourceModel.entity(named: p)?.parentName
+          seen += 1
+        }
+      }
+      return plan.entityMappings.reduce(0) { sum, m in sum + (m.sourceExpression == nil ? 0 : m.sourceEntity.flatMap { counts[$0] } ?? 0) }
+    case .createRelationships:
+      return associations.reduce(0) { $0 + $1.instanceCount }
+    case .validate:
+      return destination.objectCount
+    }
+  }
+
   private func runPass(_ pass: Pass, phases: PhaseTimer) throws(MigrationFailure) {
+    passDone = 0
+    passTotal = progress == nil ? 0 : total(of: pass)
+    report(pass, 0)
+    defer {
+      passDone = passTotal
+      report(pass, 0)
+    }
     for (i, m) in plan.entityMappings.enumerated() {
       currentMappingIndex = i
       let policy = policies[i]
@@ -204,10 +247,11 @@ public final class MigrationManager: @unchecked Sendable {
             parallel.run(all, sourceKey: sourceKey)
           {
             parallelMappings.append(m.name)
-            progress?(pass, all.count, all.count)
           } else {
             try createOneByOne(i, lm, all, isDefault: isDefault, frame: &frame)
           }
+          passDone += all.count
+          report(pass, 0)
         } else if lm.forEach != nil {
           hook(i, "createDestinationInstances") {
             try policy.createDestinationInstances(forSource: nil, mapping: m, manager: self)
@@ -246,8 +290,9 @@ public final class MigrationManager: @unchecked Sendable {
             }
             k += 1
           }
-          if k == chunkEnd && k & 0xFFFF == 0 { progress?(pass, k, n) }
+          if k == chunkEnd && k & 0xFFFF == 0 { report(pass, k) }
         }
+        passDone += n
         currentInstanceIndex = -1
         hook(i, "endRelationshipCreation") { try policy.endRelationshipCreation(m, manager: self) }
         phases.mark("  \(m.name)")
@@ -291,7 +336,7 @@ public final class MigrationManager: @unchecked Sendable {
         try checkLimit()
       }
       done += 1
-      if done & 0xFFFF == 0 { progress?(.createInstances, done, all.count) }
+      if done & 0xFFFF == 0 { report(.createInstances, done) }
     }
   }
 

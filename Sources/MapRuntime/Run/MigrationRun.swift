@@ -29,6 +29,9 @@ public enum MigrationRun {
     /// `now()`, seconds since 2001-01-01.
     public var now: Double
     public var progress: (@Sendable (MigrationManager.Pass, Int, Int) -> Void)?
+    /// Called as the store is read (bytes of the file) and written (bytes so far, no total):
+    /// the phases around the three passes.
+    public var ioProgress: (@Sendable (IOPhase, Int, Int?) -> Void)?
     /// Print the time each phase took on standard error (`MAPC_PHASES=1`).
     public var reportPhases = false
     /// See `MigrationManager.Options.parallelMinimum`.
@@ -48,6 +51,11 @@ public enum MigrationRun {
       self.now = now
       self.progress = progress
     }
+  }
+
+  /// The phases of a run that are not passes of the migration.
+  public enum IOPhase: String, Sendable {
+    case read, write
   }
 
   public struct Summary: Sendable {
@@ -83,8 +91,12 @@ public enum MigrationRun {
     let clock = ContinuousClock()
     let start = clock.now
     let phases = PhaseTimer(enabled: options.reportPhases)
+    var size = stat()
+    let storeBytes = stat(storePath, &size) == 0 ? Int(size.st_size) : 0
+    options.ioProgress?(.read, 0, storeBytes)
     let (graph, metadata) = try readStore(
       storePath, plan: plan, maxErrors: options.maxErrors, splitMinimum: options.splitMinimum)
+    options.ioProgress?(.read, storeBytes, storeBytes)
     let differing = metadata.entitiesWithDifferentHashes(plan.sourceEntityHashes)
     if !differing.isEmpty {
       throw MigrationFailure([
@@ -122,8 +134,13 @@ public enum MigrationRun {
         let file = try AtomicFileWriter(target: target)
         var out = JSONOutput(
           fileDescriptor: file.fileDescriptor, path: target, style: options.style, startsWriteback: true)
+        if let report = options.ioProgress {
+          report(.write, 0, nil)
+          out.onFlush = { report(.write, $0, nil) }
+        }
         try writer.write(metadata: writerMetadata, to: &out)
         try file.commit(backupPath: backup)
+        options.ioProgress?(.write, out.bytesFlushed, out.bytesFlushed)
       } else {
         let fd = open("/dev/null", O_WRONLY | O_CLOEXEC)
         defer { if fd >= 0 { _ = close(fd) } }

@@ -39,6 +39,8 @@ public struct JSONOutput: ~Copyable {
   public private(set) var error: StoreIOError?
   /// Bytes handed to the file descriptor so far.
   public private(set) var bytesFlushed = 0
+  /// Called after each flush to the file with `bytesFlushed` (progress reporting).
+  public var onFlush: (@Sendable (Int) -> Void)?
 
   // Structure: how deep we are, whether the innermost container has no element yet, and
   // whether a key was just written (so the next value goes right after it).
@@ -191,6 +193,7 @@ public struct JSONOutput: ~Copyable {
       writeback.start(at: bytesFlushed, length: done)
     }
     bytesFlushed += done
+    onFlush?(bytesFlushed)
   }
 
   /// Flushes and throws the first write error, if any.
