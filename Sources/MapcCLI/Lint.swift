@@ -33,6 +33,9 @@ extension MapcCommand {
     @Argument(help: "Mapping files, or folders to search for them.")
     var paths: [String] = []
 
+    @Option(help: "Name files relative to this folder (the repository's root) in every format, and make it SARIF's SRCROOT, so code scanning maps results to the repository's files.")
+    var basePath: String?
+
     @Option(help: "Output format: text, json, sarif or github.")
     var format: Format = .text
 
@@ -132,6 +135,7 @@ extension MapcCommand {
         standardError("\(target): baseline written with \(written?.entries.count ?? 0) entries\n")
       }
 
+      if let basePath { report = report.relativized(to: basePath) }
       switch format {
       case .text:
         standardError(TextReporter.render(report, colour: Self.useColour))
@@ -140,7 +144,8 @@ extension MapcCommand {
       case .sarif:
         standardOutput(
           SARIFReporter.render(
-            report, toolVersion: MapcCommand.configuration.version, workingDirectory: FileManager.default.currentDirectoryPath))
+            report, toolVersion: MapcCommand.configuration.version,
+            workingDirectory: basePath.map { LintReport.absolute($0) } ?? FileManager.default.currentDirectoryPath))
       case .github:
         standardOutput(GitHubReporter.render(report))
       }
