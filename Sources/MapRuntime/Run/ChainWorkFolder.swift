@@ -69,12 +69,9 @@ struct ChainWorkFolder {
     MigrationFailure([MigrationError("run-write", "cannot \(what) \(path): \(error)", file: storePath)])
   }
 
-  /// Files `<prefix>…mapc-….tmp` in `folder`: `AtomicFileWriter`'s temporary files.
+  /// `AtomicFileWriter`'s temporary files `<prefix>…mapc-<pid>-….tmp` in `folder` whose writer
+  /// is gone (`TemporaryFiles.removeStale`: another process's live file is kept).
   static func removeTemporaryFiles(in folder: String, prefix: String) {
-    let fm = FileManager.default
-    for name in (try? fm.contentsOfDirectory(atPath: folder)) ?? []
-    where name.hasPrefix(prefix) && name.contains(".mapc-") && name.hasSuffix(".tmp") {
-      try? fm.removeItem(atPath: "\(folder)/\(name)")
-    }
+    TemporaryFiles.removeStale(folder: folder) { ("." + $0 + ".mapc-").hasPrefix(prefix) }
   }
 }

@@ -72,16 +72,23 @@ public enum TemporaryFiles {
   /// and written by a process that no longer exists. Removed; returns how many.
   @discardableResult
   public static func removeStale(folder: String, name: String) -> Int {
+    removeStale(folder: folder) { $0 == name }
+  }
+
+  /// The same for every target whose name `target` accepts.
+  @discardableResult
+  public static func removeStale(folder: String, target: (Substring) -> Bool) -> Int {
     guard let dir = opendir(folder) else { return 0 }
     defer { closedir(dir) }
-    let prefix = ".\(name).mapc-"
     var removed = 0
     while let entry = readdir(dir) {
       let entryName = withUnsafePointer(to: entry.pointee.d_name) {
         $0.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { String(cString: $0) }
       }
-      guard entryName.hasPrefix(prefix), entryName.hasSuffix(".tmp") else { continue }
-      let middle = entryName.dropFirst(prefix.count).dropLast(".tmp".count)
+      guard entryName.hasPrefix("."), entryName.hasSuffix(".tmp"), let marker = entryName.range(of: ".mapc-", options: .backwards),
+        target(entryName[entryName.index(after: entryName.startIndex)..<marker.lowerBound])
+      else { continue }
+      let middle = entryName[marker.upperBound...].dropLast(".tmp".count)
       let parts = middle.split(separator: "-")
       guard parts.count == 2, let pid = pid_t(parts[0]), pid > 0, pid != getpid() else { continue }
       if kill(pid, 0) == 0 || errno != ESRCH { continue }
