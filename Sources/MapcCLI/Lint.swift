@@ -15,9 +15,11 @@ extension MapcCommand {
       abstract: "Check mapping files for Core Data migration pitfalls before they ship.",
       discussion: """
         Reports every compiler diagnostic and every lint rule finding of each mapping file \
-        (Specs/lint-rules.md; mapc lint --list-rules, mapc lint --explain RULE). Folders are \
-        searched recursively for *.xml files whose root element is <mappingModel>; files are \
-        linted in parallel and reported together, sorted by file, line and column. Text goes \
+        (mapc lint --list-rules lists them, mapc lint --explain RULE explains one; the mapc \
+        repository has them all in Specs/lint-rules.md). PATH may be a mapping XML file, an \
+        Xcode .xcmappingmodel, a folder (searched recursively for both), or a .xcdatamodeld \
+        bundle: then the migration chain through its versions is checked too, with the \
+        mappings given beside it, as mapc migrate would take it. Files are linted in parallel and reported together, sorted by file, line and column. Text goes \
         to standard error, with the source line and a caret (coloured on a terminal unless \
         NO_COLOR is set); json, sarif and github go to standard output. Silence a finding \
         with <!-- mapc-lint-disable RULE: reason --> before the element it points at, or \
@@ -93,7 +95,7 @@ extension MapcCommand {
       } catch {
         fail(error.description)
       }
-      if files.isEmpty && bundles.isEmpty { fail("no mapping files (*.xml with a <mappingModel> root) in \(paths.joined(separator: ", "))") }
+      if files.isEmpty && bundles.isEmpty { fail("no mapping files (*.xml with a <mappingModel> root, or .xcmappingmodel) in \(paths.joined(separator: ", "))") }
 
       var accepted: LintBaseline?
       if let baseline {

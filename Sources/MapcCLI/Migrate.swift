@@ -16,7 +16,7 @@ extension MapcCommand {
         stores live in .STORE.mapc-migrate beside the store; the store itself is replaced \
         only by the last step's atomic rename, so it is always the original or the result, \
         and a run that was killed is resumed by the next one. Applied steps are recorded in \
-        metadata.mapcMigrations (Specs/migrate.md). Exit status: 0 migrated or already at \
+        metadata.mapcMigrations (mapc repository: Specs/migrate.md). Exit status: 0 migrated or already at \
         the target, 1 a model or mapping is wrong or a step cannot be inferred, 2 the store \
         cannot be migrated (unknown version, run or validation errors; it is unchanged), \
         64 usage error.

@@ -2,7 +2,7 @@ import MapRuntime
 
 /// One problem found in a user's input: where, how bad, what, and a stable rule id.
 ///
-/// Rendered as `path:line:column: error|warning|note: message [rule-id]` (contract §2).
+/// Rendered as `path:line:column: error|warning|note: message [rule-id]` (`Specs/diagnostics.md`).
 /// Rule ids are stable kebab-case names listed in `Specs/diagnostics.md`.
 public struct Diagnostic: Sendable, Hashable, Codable, Error, CustomStringConvertible {
   public enum Severity: String, Sendable, Hashable, Codable, Comparable {

@@ -1,4 +1,4 @@
-/// The `metadata` object of a JSON store (contract §4), as read.
+/// The `metadata` object of a JSON store (`Specs/store-format.md`), as read.
 public struct StoreMetadata: Sendable {
   public var format: String?
   public var formatVersion: Int64?

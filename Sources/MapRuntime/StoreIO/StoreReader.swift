@@ -1,4 +1,4 @@
-/// Reads a JSON object store (contract §4, `Specs/store-format.md`) into an `ObjectGraph`,
+/// Reads a JSON object store (`Specs/store-format.md`) into an `ObjectGraph`,
 /// checking it against the source model: unknown entities and properties, values of the
 /// wrong type, integers out of range, missing, duplicate and dangling ids. Errors name the
 /// file, line, column, object id and property; up to `maxErrors` are collected.

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Writes an `ObjectGraph` as a JSON store in the contract's exact bytes: metadata first, then
+/// Writes an `ObjectGraph` as a JSON store in the exact bytes of `Specs/store-format.md`: metadata first, then
 /// entities by name, objects in creation order, `id` first and properties by name, every
 /// property present (`null`, `[]`).
 public struct StoreWriter {
