@@ -35,10 +35,9 @@ extension MapcCommand {
       DiagnosticOutput.printToStandardError(result.diagnostics)
       guard let plan = result.plan else { throw ExitCode(1) }
       do {
-        // Paths in the plan are relative to the mapping's folder: the same plan from any
-        // working directory.
-        let folder = (XcodeMappingReader.documentPath(mapping) as NSString).deletingLastPathComponent
-        let bytes = PlanWriter.encode(plan, sourcePositions: !noSourcePositions, relativeTo: folder.isEmpty ? "." : folder)
+        // Paths in the plan are relative to the plan's own folder: the same plan from any
+        // working directory, and `mapc run`/`dump` resolve them against where the plan is.
+        let bytes = PlanWriter.encode(plan, sourcePositions: !noSourcePositions, relativeTo: PlanReader.folder(of: output))
         try Data(bytes).write(to: URL(fileURLWithPath: output), options: .atomic)
         if !quiet {
           let warnings = result.diagnostics.filter { $0.severity == .warning }.count

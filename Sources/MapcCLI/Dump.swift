@@ -18,6 +18,7 @@ extension MapcCommand {
     func run() throws {
       do {
         let bytes: [UInt8]
+        var base: String? = nil
         if plan.hasSuffix(".xml") || XcodeMappingReader.isXcodeMapping(plan) {
           let result = MappingCompilation.compile(mappingPath: plan)
           DiagnosticOutput.printToStandardError(result.diagnostics)
@@ -25,9 +26,10 @@ extension MapcCommand {
           bytes = PlanWriter.encode(compiled)
         } else {
           bytes = try PlanReader.readBytes(plan)
+          base = PlanReader.folder(of: plan)
         }
         let header = try PlanReader.verify(bytes, path: plan)
-        let decoded = try PlanReader.decode(bytes, path: plan)
+        let decoded = try PlanReader.decode(bytes, path: plan, pathBase: base)
         print(PlanListing(plan: decoded, header: header).text, terminator: "")
       } catch let error as PlanFormatError {
         FileHandle.standardError.write(Data("\(plan): error: \(error.message) [\(error.code.rawValue)]\n".utf8))

@@ -7,8 +7,9 @@ import MapRuntime
 ///
 /// - `bar` (the default on a terminal): one line redrawn in place, with a bar, counts, rate and
 ///   the time left.
-/// - `plain` (the default when standard error is not a terminal, as in CI logs): one line when a
-///   phase starts, one every `plainInterval` seconds while it runs, and one when it ends.
+/// - `plain` (the default when standard error is not a terminal, as in CI logs): one line every
+///   `plainInterval` seconds while a phase runs, and one when it ends (so a short run prints one
+///   line per phase).
 /// - `none`: nothing (`--quiet`).
 final class ProgressReporter: @unchecked Sendable {
   enum Mode: String, ExpressibleByArgument, CaseIterable {
@@ -64,7 +65,6 @@ final class ProgressReporter: @unchecked Sendable {
       self.done = done
       self.total = total
       if mode == .plain {
-        emit("mapc: \(label): started" + (total.map { ", \(Self.count($0, unit)) in all" } ?? "") + "\n")
         lastPrint = now
       } else {
         redraw(now)

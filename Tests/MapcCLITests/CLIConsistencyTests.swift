@@ -17,8 +17,12 @@ struct CLIConsistencyTests {
     let fromFolder = runMapc(["compile", "BookshelfV1ToV2.xml", "-o", b], in: Self.bookshelf)
     #expect(fromRoot.exitCode == 0 && fromFolder.exitCode == 0, "\(fromRoot.stderr)\(fromFolder.stderr)")
     #expect(FileManager.default.contents(atPath: a) == FileManager.default.contents(atPath: b))
-    // And the dump names the mapping relative to its folder.
-    #expect(runMapc(["dump", a]).stdout.contains("  mapping: BookshelfV1ToV2.xml\n"))
+    // Paths are stored relative to the plan and resolved against where it is read from.
+    let dump = runMapc(["dump", "a.cdm"], in: work).stdout
+    let mappingLine = try #require(dump.split(separator: "\n").first { $0.hasPrefix("  mapping: ") })
+    let shown = String(mappingLine.dropFirst("  mapping: ".count))
+    #expect(shown.hasSuffix("Mappings/bookshelf/BookshelfV1ToV2.xml"))
+    #expect(FileManager.default.fileExists(atPath: work.appendingPathComponent(shown).path), "\(shown)")
   }
 
   @Test func compileSaysWhatItWroteUnlessQuiet() throws {

@@ -17,9 +17,18 @@ import Testing
     return try body(path)
   }
 
+  /// Runs `mapc dump` on `bytes` written as `dump.cdm` in a temporary folder, from that folder,
+  /// so the relative paths the plan holds are printed as they are (resolved against `.`).
+  func dumpInPlace(_ bytes: [UInt8]) throws -> MapcResult {
+    let folder = try FileManagerTemp.folder("dump")
+    defer { FileManagerTemp.remove(folder.path) }
+    try Data(bytes).write(to: folder.appendingPathComponent("dump.cdm"))
+    return runMapc(["dump", "dump.cdm"], in: folder)
+  }
+
   @Test func listsEveryMappingExpressionAndHash() throws {
     let plan = SamplePlans.full
-    let result = try withPlanFile(PlanWriter.encode(plan)) { runMapc(["dump", $0]) }
+    let result = try dumpInPlace(PlanWriter.encode(plan))
     #expect(result.exitCode == 0, "\(result.stderr)")
     #expect(result.stderr == "")
     let out = result.stdout

@@ -16,7 +16,7 @@ extension PlanDecoder {
       try d.configuration()
     }
     let versionName = try optionalString("model version name")
-    let path = try optionalString("model path")
+    let path = try optionalString("model path").map { self.path($0) }
     return ObjectModel(
       entities: entities, versionIdentifiers: versionIdentifiers,
       fetchRequestTemplates: templates, configurations: configurations,
@@ -205,7 +205,7 @@ extension PlanDecoder {
   }
 
   mutating func location() throws(BinaryReadError) -> SourceLocation {
-    let file = try string("source file")
+    let file = path(try string("source file"))
     let line = try int("line")
     let column = try int("column")
     return SourceLocation(file: file, line: line, column: column)

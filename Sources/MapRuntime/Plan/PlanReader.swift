@@ -20,16 +20,27 @@ public struct PlanHeader: Sendable, Hashable {
 /// input: every problem is a `PlanFormatError` with a stable code.
 public enum PlanReader {
   /// Reads and decodes the plan file at `path`; errors carry `path`.
+  ///
+  /// `mapc compile` records file paths relative to the plan's folder; they are resolved against
+  /// the folder `path` names, so diagnostics name the mapping as seen from here.
   public static func read(contentsOf path: String) throws(PlanFormatError) -> MigrationPlan {
-    try decode(try readBytes(path), path: path)
+    try decode(try readBytes(path), path: path, pathBase: folder(of: path))
   }
 
-  /// Decodes a whole plan file's bytes. `path`, when given, is attached to errors.
-  public static func decode(_ bytes: [UInt8], path: String? = nil) throws(PlanFormatError)
+  /// The folder part of a path (`.` for a bare file name).
+  public static func folder(of path: String) -> String {
+    guard let slash = path.lastIndex(of: "/") else { return "." }
+    return slash == path.startIndex ? "/" : String(path[..<slash])
+  }
+
+  /// Decodes a whole plan file's bytes. `path`, when given, is attached to errors; relative file
+  /// paths in the plan are resolved against `pathBase` when given.
+  public static func decode(_ bytes: [UInt8], path: String? = nil, pathBase: String? = nil) throws(PlanFormatError)
     -> MigrationPlan
   {
     _ = try verify(bytes, path: path)
     var decoder = PlanDecoder(BinaryReader(bytes, offset: PlanFormat.headerSize))
+    decoder.pathBase = pathBase
     do {
       return try decoder.plan()
     } catch {
@@ -138,15 +149,49 @@ struct PlanDecoder {
   var strings: [String] = []
   /// Current nesting of expression and predicate nodes.
   var depth = 0
+  /// The folder relative file paths are resolved against (nil: kept as written).
+  var pathBase: String?
 
   init(_ reader: BinaryReader) { self.r = reader }
+
+  /// A file path of the plan, resolved against `pathBase` (lexically: joined, `.` dropped, `..`
+  /// folded) and shown relative to the working directory when `pathBase` is relative.
+  func path(_ p: String) -> String {
+    guard let base = pathBase, !p.isEmpty, !p.hasPrefix("/") else { return p }
+    let cwd = FileManager.default.currentDirectoryPath
+    let full = Self.normalized((base.hasPrefix("/") ? base : cwd + "/" + base) + "/" + p)
+    return base.hasPrefix("/") ? full : Self.relative(full, from: Self.normalized(cwd))
+  }
+
+  /// An absolute path with `.` and `..` components folded.
+  static func normalized(_ absolute: String) -> String {
+    var parts: [Substring] = []
+    for c in absolute.split(separator: "/") where c != "." {
+      if c == ".." {
+        if !parts.isEmpty { parts.removeLast() }
+      } else {
+        parts.append(c)
+      }
+    }
+    return "/" + parts.joined(separator: "/")
+  }
+
+  /// `path` relative to `folder` (both absolute and normalised).
+  static func relative(_ path: String, from folder: String) -> String {
+    let a = path.split(separator: "/")
+    let b = folder.split(separator: "/")
+    var common = 0
+    while common < a.count, common < b.count, a[common] == b[common] { common += 1 }
+    let joined = (Array(repeating: Substring(".."), count: b.count - common) + a[common...]).joined(separator: "/")
+    return joined.isEmpty ? "." : joined
+  }
 
   mutating func plan() throws(BinaryReadError) -> MigrationPlan {
     try section(.strings) { (d) throws(BinaryReadError) in try d.stringTable() }
     var name = "", mappingPath = "", userInfo = UserInfo()
     try section(.planInfo) { (d) throws(BinaryReadError) in
       name = try d.string("plan name")
-      mappingPath = try d.string("mapping path")
+      mappingPath = d.path(try d.string("mapping path"))
       userInfo = try d.userInfo()
     }
     var sourceModel = ObjectModel(entities: []), destinationModel = ObjectModel(entities: [])

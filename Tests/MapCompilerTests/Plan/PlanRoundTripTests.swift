@@ -121,7 +121,12 @@ import Testing
     let path = FileManagerTemp.path("plan-\(#line).cdm")
     defer { FileManagerTemp.remove(path) }
     try PlanWriter.write(SamplePlans.full, to: path)
-    let decoded = try PlanReader.read(contentsOf: path)
-    #expect(DeepDescription.differences(SamplePlans.full, decoded) == [])
+    let bytes = try PlanReader.readBytes(path)
+    #expect(DeepDescription.differences(SamplePlans.full, try PlanReader.decode(bytes)) == [])
+    // Read from its file, relative paths are taken as relative to the plan's folder
+    // (Specs/plan-format.md §4, "File paths").
+    let resolved = try PlanReader.read(contentsOf: path)
+    #expect(resolved.mappingPath == PlanReader.folder(of: path) + "/" + SamplePlans.full.mappingPath)
+    #expect(resolved.entityMappings.count == SamplePlans.full.entityMappings.count)
   }
 }

@@ -25,7 +25,9 @@ struct DestinationEntityUnproduced: LintCheck {
       that creates its objects: a transform from the source entity whose data it takes, or an \
       add mapping with <forEach> for objects that have no source. When the entity is meant to \
       start empty, suppress the finding. Abstract entities, and entities one of whose \
-      subentities is created, are not reported.
+      subentities is created, are not reported; nor is anything when a mapping names a custom \
+      policy, whose hooks may create objects of any entity (as NSEntityMigrationPolicy \
+      subclasses do in createDestinationInstances or endInstanceCreation).
       """,
     suppression: "on the <destinationModel> element",
     bad: LintExample(
@@ -45,6 +47,8 @@ struct DestinationEntityUnproduced: LintCheck {
   func findings(in context: LintContext) -> [Diagnostic] {
     let model = context.destination
     let produced = Set(context.mappings.compactMap { $0.isDuplicate ? nil : $0.element.destination?.value })
+    // A custom policy's hooks may insert objects of any entity: nothing can be said then.
+    if context.mappings.contains(where: { !($0.element.policy?.value.isEmpty ?? true) }) { return [] }
     var result: [Diagnostic] = []
     for e in model.entities where !e.isAbstract && !produced.contains(e.name) {
       if model.subentities(of: e.name).contains(where: { produced.contains($0.name) }) { continue }

@@ -18,8 +18,10 @@ struct PolicyWithoutModule: LintCheck {
       migration fails on the device with "Couldn't create mapping policy for class named \
       LegacyToModernPolicy". Write the module name as Xcode's mapping editor expects it. An \
       Objective-C class, or a Swift class given an explicit @objc(LegacyToModernPolicy) name, is \
-      found by its bare name: suppress the finding for those. When this mapc has a policy of \
-      that class name registered, the finding names it.
+      found by its bare name: suppress the finding for those. A name this mapc has a policy \
+      registered under exactly (an app's own mapc registering a class under its Objective-C \
+      name) is not reported; when it has one of that class name in a module, the finding names \
+      it.
       """,
     suppression: "on the <entityMapping> element",
     bad: LintExample(
@@ -37,6 +39,9 @@ struct PolicyWithoutModule: LintCheck {
     var result: [Diagnostic] = []
     for m in context.mappings {
       guard let policy = m.element.policy, !policy.value.isEmpty, !policy.value.contains(".") else { continue }
+      // Registered under exactly this name (an app's mapc registering its Objective-C class
+      // name): the name is what the app's runtime resolves, nothing to report.
+      if PolicyRegistry.registeredNames.contains(policy.value) { continue }
       let qualified = PolicyRegistry.registeredNames.filter { $0.hasSuffix("." + policy.value) }
       let hint = qualified.count == 1 ? "; this mapc has \(qualified[0]) registered" : ""
       result.append(
