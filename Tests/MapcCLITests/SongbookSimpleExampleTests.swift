@@ -33,7 +33,7 @@ import Testing
     let plan = work.appendingPathComponent("s.cdm").path
     let compile = songbook(["compile", Self.mapping, "-o", plan])
     try #require(compile.exitCode == 0, "\(compile.stderr)")
-    let out = work.appendingPathComponent("out.json").path
+    let out = work.appendingPathComponent("out-\(UUID().uuidString).json").path  // a name no file of the example can have
     let run = songbook(["run", plan, "--store", Self.store, "--output", out])
     #expect(run.exitCode == 0, "\(run.stderr)")
     let got = bytes(out) ?? Data()
@@ -45,7 +45,7 @@ import Testing
   @Test func mappingFileRunsDirectly() throws {
     let work = try copyOfExample()
     defer { FileManagerTemp.remove(work.path) }
-    let out = work.appendingPathComponent("out.json").path
+    let out = work.appendingPathComponent("out-\(UUID().uuidString).json").path  // a name no file of the example can have
     let run = songbook(["run", Self.mapping, "--store", Self.store, "--output", out, "--quiet"])
     #expect(run.exitCode == 0, "\(run.stderr)")
     #expect(bytes(out) == bytes(Self.expected))
@@ -72,7 +72,7 @@ import Testing
     // Compiling needs no policy: the compiler only checks that a policy is named.
     let compile = runMapc(["compile", Self.mapping, "-o", plan])
     try #require(compile.exitCode == 0, "\(compile.stderr)")
-    let out = work.appendingPathComponent("out.json").path
+    let out = work.appendingPathComponent("out-\(UUID().uuidString).json").path  // a name no file of the example can have
     let run = runMapc(["run", plan, "--store", Self.store, "--output", out])
     #expect(run.exitCode == 2)
     #expect(
@@ -92,7 +92,7 @@ import Testing
     try #require(text.contains("policy=\"SongbookSimple.LegacyToModernPolicy\""))
     try text.replacingOccurrences(of: "policy=\"SongbookSimple.LegacyToModernPolicy\"", with: "policy=\"LegacyToModernPolicy\"")
       .write(to: xml, atomically: true, encoding: .utf8)
-    let out = work.appendingPathComponent("out.json").path
+    let out = work.appendingPathComponent("out-\(UUID().uuidString).json").path  // a name no file of the example can have
     let run = songbook(["run", xml.path, "--store", Self.store, "--output", out, "--quiet"])
     #expect(run.exitCode == 0, "\(run.stderr)")
     #expect(bytes(out) == bytes(Self.expected))
@@ -111,7 +111,7 @@ import Testing
   @Test func customValidationErrorFailsTheRunAndWritesNothing() throws {
     let work = try copyOfExample()
     defer { FileManagerTemp.remove(work.path) }
-    let out = work.appendingPathComponent("out.json").path
+    let out = work.appendingPathComponent("out-\(UUID().uuidString).json").path  // a name no file of the example can have
     try Data("old output\n".utf8).write(to: URL(fileURLWithPath: out))
     let run = songbook(["run", Self.mapping, "--store", Self.duplicateSlugStore, "--output", out])
     #expect(run.exitCode == 2)
@@ -141,7 +141,7 @@ import Testing
     try #require(text.contains("\"duration\": \"3:59\""))
     try text.replacingOccurrences(of: "\"duration\": \"3:59\"", with: "\"duration\": \"3:75\"")
       .write(to: store, atomically: true, encoding: .utf8)
-    let out = work.appendingPathComponent("out.json").path
+    let out = work.appendingPathComponent("out-\(UUID().uuidString).json").path  // a name no file of the example can have
     let run = songbook(["run", Self.mapping, "--store", store.path, "--output", out])
     #expect(run.exitCode == 2)
     #expect(
