@@ -32,7 +32,9 @@ extension MapcCommand {
         let decoded = try PlanReader.decode(bytes, path: plan, pathBase: base)
         print(PlanListing(plan: decoded, header: header).text, terminator: "")
       } catch let error as PlanFormatError {
-        FileHandle.standardError.write(Data("\(plan): error: \(error.message) [\(error.code.rawValue)]\n".utf8))
+        var located = error
+        located.path = plan
+        FileHandle.standardError.write(Data((located.diagnosticLine + "\n").utf8))
         throw ExitCode(1)
       }
     }

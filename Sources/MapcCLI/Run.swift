@@ -111,7 +111,7 @@ extension MapcCommand {
       do {
         return try PlanReader.read(contentsOf: plan)
       } catch {
-        FileHandle.standardError.write(Data("\(error.description) [\(error.code)]\n".utf8))
+        FileHandle.standardError.write(Data((error.diagnosticLine + "\n").utf8))
         throw ExitCode(2)
       }
     }

@@ -36,4 +36,10 @@ public struct PlanFormatError: Error, Sendable, Hashable, CustomStringConvertibl
     if let path { return "\(path): \(message)" }
     return message
   }
+
+  /// The diagnostic line every command prints for it: `PATH: error: MESSAGE [id]`
+  /// (`Specs/diagnostics.md` §1).
+  public var diagnosticLine: String {
+    "\(path ?? "mapc"): error: \(message) [\(code.rawValue)]"
+  }
 }
