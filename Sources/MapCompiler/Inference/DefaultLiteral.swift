@@ -16,18 +16,6 @@ enum DefaultLiteral {
     }
   }
 
-  static func quoted(_ s: String) -> String {
-    var out = "\""
-    for ch in s.unicodeScalars {
-      switch ch {
-      case "\"": out += "\\\""
-      case "\\": out += "\\\\"
-      case "\n": out += "\\n"
-      case "\t": out += "\\t"
-      case "\r": out += "\\r"
-      default: out.unicodeScalars.append(ch)
-      }
-    }
-    return out + "\""
-  }
+  /// A string literal as the expression printer writes it.
+  static func quoted(_ s: String) -> String { MapRuntime.Expression.string(s).description }
 }

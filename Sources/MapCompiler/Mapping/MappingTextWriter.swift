@@ -75,26 +75,14 @@ public enum MappingTextWriter {
     out += "</userInfo>\n"
   }
 
-  /// Text for an attribute value: `&`, `<`, `"` and the white space XML would normalise escaped.
-  static func attribute(_ s: String) -> String {
-    var out = ""
-    for ch in s.unicodeScalars {
-      switch ch {
-      case "&": out += "&amp;"
-      case "<": out += "&lt;"
-      case ">": out += "&gt;"
-      case "\"": out += "&quot;"
-      case "\n": out += "&#10;"
-      case "\r": out += "&#13;"
-      case "\t": out += "&#9;"
-      default: out.unicodeScalars.append(ch)
-      }
-    }
-    return out
-  }
+  /// Text for an attribute value: `&`, `<`, `>`, `"` and the white space XML would normalise
+  /// escaped.
+  static func attribute(_ s: String) -> String { escaped(s, inAttribute: true) }
 
   /// Text for element content: `&`, `<` and `>` escaped, and CR kept as a reference.
-  static func content(_ s: String) -> String {
+  static func content(_ s: String) -> String { escaped(s, inAttribute: false) }
+
+  static func escaped(_ s: String, inAttribute: Bool) -> String {
     var out = ""
     for ch in s.unicodeScalars {
       switch ch {
@@ -102,6 +90,9 @@ public enum MappingTextWriter {
       case "<": out += "&lt;"
       case ">": out += "&gt;"
       case "\r": out += "&#13;"
+      case "\"" where inAttribute: out += "&quot;"
+      case "\n" where inAttribute: out += "&#10;"
+      case "\t" where inAttribute: out += "&#9;"
       default: out.unicodeScalars.append(ch)
       }
     }

@@ -52,8 +52,7 @@ public enum XcodeMappingDocument {
         if let x = expression(p, &diagnostics) {
           e.relationships.append(PropertyElement(name: p.name, expression: x, location: p.location))
         } else if let keyPath = p.sourceKeyPath, let mappingName = p.sourceMappingName {
-          var literal = ""
-          ExpressionText.quote(mappingName.value, into: &literal)
+          let literal = MapRuntime.Expression.string(mappingName.value).description
           let text = "FUNCTION($manager, \"\(relationshipSelector)\", \(literal), \(keyPath.value.trimmedXMLSpace))"
           e.relationships.append(
             PropertyElement(name: p.name, expression: ExpressionText(text, at: keyPath.valueLocation) { _ in keyPath.valueLocation }, location: p.location))
@@ -109,23 +108,5 @@ public enum XcodeMappingDocument {
         .error("xcmap-archive", "the value expression of \(p.name.value) (\(p.id)) cannot be read: \(error.message)", at: blob.location))
       return nil
     }
-  }
-}
-
-extension ExpressionText {
-  /// Appends `s` as a double-quoted string literal of the expression language.
-  static func quote(_ s: String, into out: inout String) {
-    out += "\""
-    for ch in s.unicodeScalars {
-      switch ch {
-      case "\"": out += "\\\""
-      case "\\": out += "\\\\"
-      case "\n": out += "\\n"
-      case "\t": out += "\\t"
-      case "\r": out += "\\r"
-      default: out.unicodeScalars.append(ch)
-      }
-    }
-    out += "\""
   }
 }
