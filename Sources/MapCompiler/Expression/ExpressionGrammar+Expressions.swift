@@ -20,15 +20,20 @@ extension ExpressionGrammar {
     return try parseBinary(minimumLevel: 1, leading: nil)
   }
 
-  /// The binary operators, loosest first: 1 = UNION INTERSECT MINUS, 2 = `+ -`,
-  /// 3 = `* /`, 4 = `**`. All are left-associative.
+  /// The binary operators, loosest first: 1 = UNION INTERSECT MINUS, 2 = `& | ^ << >>`,
+  /// 3 = `+ -`, 4 = `* /`, 5 = `**`. All are left-associative.
   private func binaryOperator(_ token: ExpressionToken) -> (level: Int, kind: BinaryKind)? {
     switch token.kind {
-    case .symbol(.plus): (2, .function("add:to:"))
-    case .symbol(.minus): (2, .function("from:subtract:"))
-    case .symbol(.times): (3, .function("multiply:by:"))
-    case .symbol(.divide): (3, .function("divide:by:"))
-    case .symbol(.power): (4, .function("raise:toPower:"))
+    case .symbol(.bitAnd): (2, .function("bitwiseAnd:with:"))
+    case .symbol(.bitOr): (2, .function("bitwiseOr:with:"))
+    case .symbol(.bitXor): (2, .function("bitwiseXor:with:"))
+    case .symbol(.shiftLeft): (2, .function("leftshift:by:"))
+    case .symbol(.shiftRight): (2, .function("rightshift:by:"))
+    case .symbol(.plus): (3, .function("add:to:"))
+    case .symbol(.minus): (3, .function("from:subtract:"))
+    case .symbol(.times): (4, .function("multiply:by:"))
+    case .symbol(.divide): (4, .function("divide:by:"))
+    case .symbol(.power): (5, .function("raise:toPower:"))
     case .keyword("UNION"): (1, .set(.union))
     case .keyword("INTERSECT"): (1, .set(.intersect))
     case .keyword("MINUS"): (1, .set(.minus))
@@ -68,9 +73,20 @@ extension ExpressionGrammar {
     return lhs
   }
 
-  /// unary ::= "-" number | "-" unary | postfix. A minus directly before a numeric literal is
-  /// part of the literal; any other is `from:subtract:(0, x)`.
+  /// unary ::= "-" number | "-" unary | "~" unary | postfix. A minus directly before a numeric
+  /// literal is part of the literal; any other is `from:subtract:(0, x)`; `~x` is
+  /// `onesComplement:(x)`.
   mutating func parseUnary() throws(ExpressionSyntaxError) -> TallExpression {
+    if current.isSymbol(.onesComplement) {
+      let tilde = advance()
+      try descend()
+      defer { nesting -= 1 }
+      let operand = try parseUnary()
+      let span = span(from: tilde.span)
+      return try tall(
+        Expression(.function(name: "onesComplement:", arguments: [operand.node]), span: span),
+        span: span, over: operand.height)
+    }
     guard current.isSymbol(.minus) else {
       let primary = try parsePrimary()
       return try parsePostfix(primary)

@@ -42,7 +42,7 @@ extension ExpressionGrammar {
   mutating func parseOr() throws(ExpressionSyntaxError) -> PredicateOrExpression {
     let first = try parseAnd()
     guard atOr else { return first }
-    var operands = [try requirePredicate(first)]
+    var operands = chainStart(try requirePredicate(first), or: true)
     while atOr {
       advance()
       let next = try parseAnd()
@@ -55,13 +55,25 @@ extension ExpressionGrammar {
   private mutating func parseAnd() throws(ExpressionSyntaxError) -> PredicateOrExpression {
     let first = try parseNot()
     guard atAnd else { return first }
-    var operands = [try requirePredicate(first)]
+    var operands = chainStart(try requirePredicate(first), or: false)
     while atAnd {
       advance()
       let next = try parseNot()
       operands.append(try requirePredicate(next))
     }
     return .predicate(try compound(operands, or: false))
+  }
+
+  /// The first operands of a chain: a parenthesized chain of the same kind on the left is
+  /// continued, so `(p AND q) AND r` — Foundation's text for `p AND q AND r` — is the same one
+  /// node as `p AND q AND r`.
+  private func chainStart(_ first: TallPredicate, or: Bool) -> [TallPredicate] {
+    switch first.node.kind {
+    case .and(let parts) where !or, .or(let parts) where or:
+      return parts.map { Tall(node: $0, height: first.height - 1) }
+    default:
+      return [first]
+    }
   }
 
   private func compound(_ operands: [TallPredicate], or: Bool) throws(ExpressionSyntaxError)
@@ -126,15 +138,18 @@ extension ExpressionGrammar {
     let modifier: ComparisonModifier =
       switch token.kind {
       case .keyword("ALL"): .all
-      case .keyword("NONE"): .none
-      default: .any
+      default: .any  // ANY, SOME, and NONE, which is NOT ANY (below)
       }
     let lhs = try parseExpression()
     let result = try parseComparison(lhs: lhs, modifier: modifier, start: token.span)
-    guard case .predicate = result else {
+    guard case .predicate(let comparison) = result else {
       throw unexpected("a comparison operator after '\(excerpt(span(from: token.span)))'")
     }
-    return result
+    guard token.isKeyword("NONE") else { return result }
+    // Foundation has no NONE modifier: `NONE p` is `NOT (ANY p)`.
+    let span = span(from: token.span)
+    return .predicate(
+      try tall(Predicate(.not(comparison.node), span: span), span: span, over: comparison.height))
   }
 
   func comparisonOperator(_ token: ExpressionToken) -> ComparisonOperator? {

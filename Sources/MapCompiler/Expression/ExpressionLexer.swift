@@ -120,17 +120,19 @@ struct ExpressionLexer {
       switch peek(1) {
       case "=": return symbol(.lessOrEqual, length: 2)
       case ">": return symbol(.notEqual, length: 2)
+      case "<": return symbol(.shiftLeft, length: 2)
       default: return symbol(.less, length: 1)
       }
-    case ">": return peek(1) == "=" ? symbol(.greaterOrEqual, length: 2) : symbol(.greater, length: 1)
-    case "&":
-      if peek(1) == "&" { return symbol(.and, length: 2) }
-      throw ExpressionSyntaxError(
-        .unexpectedCharacter, "unexpected '&'; write '&&' or AND", span: span(start, start + 1))
-    case "|":
-      if peek(1) == "|" { return symbol(.or, length: 2) }
-      throw ExpressionSyntaxError(
-        .unexpectedCharacter, "unexpected '|'; write '||' or OR", span: span(start, start + 1))
+    case ">":
+      switch peek(1) {
+      case "=": return symbol(.greaterOrEqual, length: 2)
+      case ">": return symbol(.shiftRight, length: 2)
+      default: return symbol(.greater, length: 1)
+      }
+    case "&": return peek(1) == "&" ? symbol(.and, length: 2) : symbol(.bitAnd, length: 1)
+    case "|": return peek(1) == "|" ? symbol(.or, length: 2) : symbol(.bitOr, length: 1)
+    case "^": return symbol(.bitXor, length: 1)
+    case "~": return symbol(.onesComplement, length: 1)
     case ":":
       if peek(1) == "=" { return symbol(.assign, length: 2) }
       throw ExpressionSyntaxError(

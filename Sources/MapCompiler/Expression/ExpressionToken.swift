@@ -31,6 +31,8 @@ struct ExpressionToken: Sendable, Equatable {
     case equal = "==", notEqual = "!=", less = "<", lessOrEqual = "<=", greater = ">"
     case greaterOrEqual = ">="
     case and = "&&", or = "||", not = "!"
+    case bitAnd = "&", bitOr = "|", bitXor = "^", onesComplement = "~"
+    case shiftLeft = "<<", shiftRight = ">>"
   }
 
   var kind: Kind

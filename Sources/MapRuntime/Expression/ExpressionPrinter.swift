@@ -1,7 +1,9 @@
-/// The canonical text of expressions and predicates (`Specs/expressions.md`, "Canonical form").
+/// The canonical text of expressions and predicates (`Specs/expressions.md`, §6): Foundation's
+/// `predicateFormat` / `description`, except where §9 says otherwise.
 ///
 /// For every canonical tree (one the parser can produce), parsing the printed text gives the
-/// same tree back. Parentheses are written only where precedence needs them.
+/// same tree back. In expressions, parentheses are written only where precedence needs them; in
+/// predicates, around every compound operand of AND, OR and NOT, as Foundation does.
 extension Expression: CustomStringConvertible {
   public var description: String {
     var out = ""
@@ -31,10 +33,13 @@ extension Comparison: CustomStringConvertible {
 enum ExpressionLevel: Int, Comparable {
   case assignment = 0
   case setOperation = 1
-  case additive = 2
-  case multiplicative = 3
-  case power = 4
-  case primary = 5
+  case bitwise = 2
+  case additive = 3
+  case multiplicative = 4
+  case power = 5
+  /// `~x`.
+  case unary = 6
+  case primary = 7
 
   static func < (a: ExpressionLevel, b: ExpressionLevel) -> Bool { a.rawValue < b.rawValue }
 
@@ -45,6 +50,9 @@ enum ExpressionLevel: Int, Comparable {
     case "add:to:", "from:subtract:": .additive
     case "multiply:by:", "divide:by:": .multiplicative
     case "raise:toPower:": .power
+    case "bitwiseAnd:with:", "bitwiseOr:with:", "bitwiseXor:with:", "leftshift:by:",
+      "rightshift:by:":
+      .bitwise
     default: nil
     }
   }
@@ -57,6 +65,7 @@ enum ExpressionPrinter {
     case .setOperation: return .setOperation
     case .function(let name, let arguments):
       if arguments.count == 2, let level = ExpressionLevel.ofArithmetic(name) { return level }
+      if arguments.count == 1, name == "onesComplement:" { return .unary }
       return .primary
     default: return .primary
     }
@@ -104,6 +113,9 @@ enum ExpressionPrinter {
         write(arguments[0], minimumLevel: level, to: &out)
         out += " " + symbol + " "
         write(arguments[1], minimumLevel: level.next, to: &out)
+      } else if name == "onesComplement:", arguments.count == 1 {
+        out += "~"
+        write(arguments[0], minimumLevel: .primary, to: &out)
       } else {
         out += name + "("
         writeList(arguments, to: &out)
@@ -114,6 +126,8 @@ enum ExpressionPrinter {
       write(target, minimumLevel: .assignment, to: &out)
       out += ", "
       writeString(selector, to: &out)
+      // Foundation writes a space between the selector and the comma before the arguments.
+      if !arguments.isEmpty { out += " " }
       for argument in arguments {
         out += ", "
         write(argument, minimumLevel: .assignment, to: &out)
@@ -177,24 +191,15 @@ enum ExpressionPrinter {
     }
   }
 
-  /// A double-quoted string literal: `"` and `\` are escaped, as are control characters
-  /// (`\n`, `\r`, `\t`, else `\u00XX`); everything else is written as is.
+  /// A double-quoted string literal, as Foundation writes it: `"` and `\` are escaped,
+  /// everything else (line feeds and other control characters included) is written as is.
   static func writeString(_ text: String, to out: inout String) {
     out += "\""
     for scalar in text.unicodeScalars {
       switch scalar {
       case "\"": out += "\\\""
       case "\\": out += "\\\\"
-      case "\n": out += "\\n"
-      case "\r": out += "\\r"
-      case "\t": out += "\\t"
-      default:
-        if scalar.value < 0x20 || scalar.value == 0x7F {
-          let hex = String(scalar.value, radix: 16, uppercase: true)
-          out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-        } else {
-          out.unicodeScalars.append(scalar)
-        }
+      default: out.unicodeScalars.append(scalar)
       }
     }
     out += "\""
@@ -205,39 +210,49 @@ enum ExpressionPrinter {
     case .constant(let value):
       out += value ? "TRUEPREDICATE" : "FALSEPREDICATE"
     case .not(let operand):
-      out += "NOT ("
-      write(operand, to: &out)
-      out += ")"
-    case .and(let operands):
+      out += "NOT "
+      writeOperand(operand, to: &out)
+    case .and(let operands), .or(let operands):
+      // Foundation's parser nests a chain to the left and prints `((p AND q) AND r) AND s`;
+      // the parser reads that back as the one chain. Longer chains are written without the
+      // parentheses, which would otherwise nest as deep as the chain is long.
+      let separator = if case .and = p.kind { " AND " } else { " OR " }
+      let nested = operands.count <= maximumNestedChain
+      if nested { out += String(repeating: "(", count: max(0, operands.count - 2)) }
       for (i, operand) in operands.enumerated() {
-        if i > 0 { out += " AND " }
-        switch operand.kind {
-        case .and, .or: writeParenthesized(operand, to: &out)
-        default: write(operand, to: &out)
-        }
-      }
-    case .or(let operands):
-      for (i, operand) in operands.enumerated() {
-        if i > 0 { out += " OR " }
-        if case .or = operand.kind {
-          writeParenthesized(operand, to: &out)
-        } else {
-          write(operand, to: &out)
-        }
+        if i > 0 { out += separator }
+        writeOperand(operand, to: &out)
+        if nested, i > 0, i < operands.count - 1 { out += ")" }
       }
     case .comparison(let comparison):
       write(comparison, to: &out)
     }
   }
 
-  private static func writeParenthesized(_ p: Predicate, to out: inout String) {
-    out += "("
+  /// The longest AND / OR chain printed with Foundation's parentheses.
+  static let maximumNestedChain = 4
+
+  /// An operand of AND, OR or NOT: parenthesized when it is itself one of them, as
+  /// Foundation's `NSCompoundPredicate` prints its subpredicates.
+  private static func writeOperand(_ p: Predicate, to out: inout String) {
+    let compound: Bool
+    switch p.kind {
+    case .and, .or, .not: compound = true
+    case .comparison(let c): compound = c.modifier == .none  // printed as NOT ANY
+    case .constant: compound = false
+    }
+    if compound { out += "(" }
     write(p, to: &out)
-    out += ")"
+    if compound { out += ")" }
   }
 
   static func write(_ c: Comparison, to out: inout String) {
-    if c.modifier != .direct { out += c.modifier.rawValue + " " }
+    switch c.modifier {
+    case .direct: break
+    case .any, .all: out += c.modifier.rawValue + " "
+    // Foundation has no NONE modifier: its parser reads `NONE p` as `NOT ANY p`.
+    case .none: out += "NOT ANY "
+    }
     write(c.lhs, minimumLevel: .assignment, to: &out)
     out += " " + c.op.rawValue
     if !c.options.isEmpty {

@@ -26,10 +26,12 @@ public enum ExpressionSyntax {
   /// as many arguments as its name has colons (`now` and `random` take none).
   public static let builtinFunctions: Set<String> = Set(BuiltinFunction.all.map(\.name))
 
-  /// The built-in functions written as infix operators, with their spelling.
+  /// The built-in functions written as infix operators, with their spelling (Foundation prints
+  /// these functions with the same operators).
   public static let arithmeticOperators: [String: String] = [
     "add:to:": "+", "from:subtract:": "-", "multiply:by:": "*", "divide:by:": "/",
-    "raise:toPower:": "**",
+    "raise:toPower:": "**", "bitwiseAnd:with:": "&", "bitwiseOr:with:": "|",
+    "bitwiseXor:with:": "^", "leftshift:by:": "<<", "rightshift:by:": ">>",
   ]
 
   /// The number of arguments a selector or built-in function name takes: its colon count.

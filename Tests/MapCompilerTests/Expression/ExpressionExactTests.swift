@@ -23,12 +23,12 @@ import Testing
     (
       "FUNCTION($manager, \"destinationInstancesForEntityMappingNamed:sourceInstances:\" , \"A\", $source)",
       B.sel(B.v("manager"), "destinationInstancesForEntityMappingNamed:sourceInstances:", B.str("A"), B.v("source")),
-      "FUNCTION($manager, \"destinationInstancesForEntityMappingNamed:sourceInstances:\", \"A\", $source)"
+      "FUNCTION($manager, \"destinationInstancesForEntityMappingNamed:sourceInstances:\" , \"A\", $source)"
     ),
     (
       "FUNCTION($source,'valueForKey:','tags')",
       B.sel(B.v("source"), "valueForKey:", B.str("tags")),
-      "FUNCTION($source, \"valueForKey:\", \"tags\")"
+      "FUNCTION($source, \"valueForKey:\" , \"tags\")"
     ),
     ("function($entityPolicy, \"uuid\")", B.sel(B.v("entityPolicy"), "uuid"), "FUNCTION($entityPolicy, \"uuid\")"),
     (
@@ -72,9 +72,10 @@ import Testing
     ("modulus:by:(a,b)", B.fn("modulus:by:", B.key("a"), B.key("b")), "modulus:by:(a, b)"),
     ("count:({1, 2}).foo", B.path(B.fn("count:", Expression(.aggregate([B.int(1), B.int(2)]))), "foo"), "count:({1, 2}).foo"),
     ("'it\\'s'", B.str("it's"), "\"it's\""),
-    ("\"a\\\"b\\\\c\\n\\t\\r\\u00e9\"", B.str("a\"b\\c\n\t\r\u{e9}"), "\"a\\\"b\\\\c\\n\\t\\r\u{e9}\""),
+    // Foundation escapes only `"` and `\` and writes control characters as they are.
+    ("\"a\\\"b\\\\c\\n\\t\\r\\u00e9\"", B.str("a\"b\\c\n\t\r\u{e9}"), "\"a\\\"b\\\\c\n\t\r\u{e9}\""),
     ("\"\\uD83C\\uDFB8\"", B.str("\u{1F3B8}"), "\"\u{1F3B8}\""),
-    ("'\u{1}'", B.str("\u{1}"), "\"\\u0001\""),
+    ("'\u{1}'", B.str("\u{1}"), "\"\u{1}\""),
     ("0x1F", B.int(31), "31"),
     ("0o17", B.int(15), "15"),
     ("0B101", B.int(5), "5"),
@@ -119,7 +120,7 @@ import Testing
       Expression(.fetch(
         request: B.sel(B.v("manager"), "fetchRequestForSourceEntityNamed:predicateString:", B.str("Note"), B.str("image != nil")),
         context: B.path(B.v("manager"), "sourceContext"), countOnly: false)),
-      "FETCH(FUNCTION($manager, \"fetchRequestForSourceEntityNamed:predicateString:\", \"Note\", \"image != nil\"), $manager.sourceContext, NO)"
+      "FETCH(FUNCTION($manager, \"fetchRequestForSourceEntityNamed:predicateString:\" , \"Note\", \"image != nil\"), $manager.sourceContext, NO)"
     ),
     ("FETCH(a, b, true)", Expression(.fetch(request: B.key("a"), context: B.key("b"), countOnly: true)), "FETCH(a, b, YES)"),
     (
@@ -161,10 +162,18 @@ import Testing
     ("topicList.title MATCHES '[a-hA-H].*'", B.cmp(B.key("topicList", "title"), .matches, B.str("[a-hA-H].*")), "topicList.title MATCHES \"[a-hA-H].*\""),
     ("SOME xs.y > 3", B.cmp(B.key("xs", "y"), .greaterThan, B.int(3), .any), "ANY xs.y > 3"),
     ("all xs.y ENDSWITH[c] 'z'", B.cmp(B.key("xs", "y"), .endsWith, B.str("z"), .all, [.caseInsensitive]), "ALL xs.y ENDSWITH[c] \"z\""),
-    ("NONE tags CONTAINS 'a'", B.cmp(B.key("tags"), .contains, B.str("a"), .none), "NONE tags CONTAINS \"a\""),
-    ("NOT a == b", Predicate(.not(B.cmp(B.key("a"), .equal, B.key("b")))), "NOT (a == b)"),
-    ("!(a == b)", Predicate(.not(B.cmp(B.key("a"), .equal, B.key("b")))), "NOT (a == b)"),
-    ("not not TRUEPREDICATE", Predicate(.not(Predicate(.not(.truePredicate)))), "NOT (NOT (TRUEPREDICATE))"),
+    // Foundation has no NONE modifier: NONE is NOT ANY.
+    ("NONE tags CONTAINS 'a'", Predicate(.not(B.cmp(B.key("tags"), .contains, B.str("a"), .any))), "NOT ANY tags CONTAINS \"a\""),
+    ("NOT a == b", Predicate(.not(B.cmp(B.key("a"), .equal, B.key("b")))), "NOT a == b"),
+    ("!(a == b)", Predicate(.not(B.cmp(B.key("a"), .equal, B.key("b")))), "NOT a == b"),
+    ("not not TRUEPREDICATE", Predicate(.not(Predicate(.not(.truePredicate)))), "NOT (NOT TRUEPREDICATE)"),
+    ("NOT (a == 1 OR b == 2)", Predicate(.not(Predicate(.or([B.cmp(B.key("a"), .equal, B.int(1)), B.cmp(B.key("b"), .equal, B.int(2))])))), "NOT (a == 1 OR b == 2)"),
+    ("a & 3 == a", B.cmp(B.fn("bitwiseAnd:with:", B.key("a"), B.int(3)), .equal, B.key("a")), "a & 3 == a"),
+    ("(a | 1) ^ 2 > 0", B.cmp(B.fn("bitwiseXor:with:", B.fn("bitwiseOr:with:", B.key("a"), B.int(1)), B.int(2)), .greaterThan, B.int(0)), "a | 1 ^ 2 > 0"),
+    ("1 << 2 + 1 == 8", B.cmp(B.fn("leftshift:by:", B.int(1), B.fn("add:to:", B.int(2), B.int(1))), .equal, B.int(8)), "1 << 2 + 1 == 8"),
+    ("~a >> 1 == -1", B.cmp(B.fn("rightshift:by:", B.fn("onesComplement:", B.key("a")), B.int(1)), .equal, B.int(-1)), "~a >> 1 == -1"),
+    ("~(a + 1).b == 0", B.cmp(B.fn("onesComplement:", B.path(B.fn("add:to:", B.key("a"), B.int(1)), "b")), .equal, B.int(0)), "~(a + 1).b == 0"),
+    ("(~a).b == 0", B.cmp(B.path(B.fn("onesComplement:", B.key("a")), "b"), .equal, B.int(0)), "(~a).b == 0"),
     (
       "a == 1 && (b == 2 || c == 3)",
       Predicate(.and([B.cmp(B.key("a"), .equal, B.int(1)), Predicate(.or([B.cmp(B.key("b"), .equal, B.int(2)), B.cmp(B.key("c"), .equal, B.int(3))]))])),
@@ -173,17 +182,33 @@ import Testing
     (
       "a == 1 OR b == 2 AND c == 3",
       Predicate(.or([B.cmp(B.key("a"), .equal, B.int(1)), Predicate(.and([B.cmp(B.key("b"), .equal, B.int(2)), B.cmp(B.key("c"), .equal, B.int(3))]))])),
-      "a == 1 OR b == 2 AND c == 3"
+      "a == 1 OR (b == 2 AND c == 3)"
     ),
+    // Foundation nests a chain to the left and prints it so; both texts are the one chain.
     (
       "(a == 1 AND b == 2) AND c == 3",
-      Predicate(.and([Predicate(.and([B.cmp(B.key("a"), .equal, B.int(1)), B.cmp(B.key("b"), .equal, B.int(2))])), B.cmp(B.key("c"), .equal, B.int(3))])),
+      Predicate(.and([B.cmp(B.key("a"), .equal, B.int(1)), B.cmp(B.key("b"), .equal, B.int(2)), B.cmp(B.key("c"), .equal, B.int(3))])),
       "(a == 1 AND b == 2) AND c == 3"
     ),
     (
       "a == 1 AND b == 2 AND c == 3",
       Predicate(.and([B.cmp(B.key("a"), .equal, B.int(1)), B.cmp(B.key("b"), .equal, B.int(2)), B.cmp(B.key("c"), .equal, B.int(3))])),
-      "a == 1 AND b == 2 AND c == 3"
+      "(a == 1 AND b == 2) AND c == 3"
+    ),
+    (
+      "a == 1 || b == 2 || c == 3 || d == 4",
+      Predicate(.or(["a", "b", "c", "d"].enumerated().map { B.cmp(B.key($1), .equal, B.int(Int64($0 + 1))) })),
+      "((a == 1 OR b == 2) OR c == 3) OR d == 4"
+    ),
+    (
+      "a == 1 AND (b == 2 AND c == 3)",
+      Predicate(.and([B.cmp(B.key("a"), .equal, B.int(1)), Predicate(.and([B.cmp(B.key("b"), .equal, B.int(2)), B.cmp(B.key("c"), .equal, B.int(3))]))])),
+      "a == 1 AND (b == 2 AND c == 3)"
+    ),
+    (
+      "a == 1 AND NOT b == 2",
+      Predicate(.and([B.cmp(B.key("a"), .equal, B.int(1)), Predicate(.not(B.cmp(B.key("b"), .equal, B.int(2))))])),
+      "a == 1 AND (NOT b == 2)"
     ),
     ("x IN {1,2}", B.cmp(B.key("x"), .in, Expression(.aggregate([B.int(1), B.int(2)]))), "x IN {1, 2}"),
     ("age BETWEEN {1, 10}", B.cmp(B.key("age"), .between, Expression(.aggregate([B.int(1), B.int(10)]))), "age BETWEEN {1, 10}"),

@@ -133,15 +133,31 @@ struct RandomExpressionTrees<R: RandomNumberGenerator> {
     switch int(0...7) {
     case 0: return Predicate(.constant(chance(0.5)))
     case 1: return Predicate(.not(predicate(depth: depth - 1)))
-    case 2: return Predicate(.and((0..<int(2...3)).map { _ in predicate(depth: depth - 1) }))
-    case 3: return Predicate(.or((0..<int(2...3)).map { _ in predicate(depth: depth - 1) }))
+    case 2: return Predicate(.and(chain(of: depth, or: false)))
+    case 3: return Predicate(.or(chain(of: depth, or: true)))
     default:
       let op = pick(ComparisonOperator.allCases)
       var options: ComparisonOptions = []
       if op.acceptsOptions, chance(0.4) { options = ComparisonOptions(rawValue: UInt8(int(1...7))) }
       return Predicate(.comparison(Comparison(
         lhs: expression(depth: depth - 1), op: op, rhs: expression(depth: depth - 1),
-        modifier: pick(ComparisonModifier.allCases), options: options)))
+        modifier: pick([.direct, .any, .all]), options: options)))
+    }
+  }
+
+  /// Operands of a canonical AND / OR: the first is not a chain of the same kind (the parser
+  /// continues `(p AND q) AND r` as one chain); NONE is not a modifier (it parses as NOT ANY).
+  private mutating func chain(of depth: Int, or: Bool) -> [Predicate] {
+    var list = (0..<int(2...4)).map { _ in predicate(depth: depth - 1) }
+    if Self.isChain(list[0], or: or) { list[0] = Predicate(.not(list[0])) }
+    return list
+  }
+
+  static func isChain(_ p: Predicate, or: Bool) -> Bool {
+    switch p.kind {
+    case .and: !or
+    case .or: or
+    default: false
     }
   }
 }
@@ -193,8 +209,12 @@ extension RandomExpressionTrees {
         } else {
           switch int(0...2) {
           case 0: p = Predicate(.not(predicate))
-          case 1: p = Predicate(.and(chance(0.5) ? [predicate, .truePredicate] : [.truePredicate, predicate]))
-          default: p = Predicate(.or(chance(0.5) ? [predicate, .truePredicate] : [.truePredicate, predicate]))
+          case 1:
+            let left = chance(0.5) && !Self.isChain(predicate, or: false)
+            p = Predicate(.and(left ? [predicate, .truePredicate] : [.truePredicate, predicate]))
+          default:
+            let left = chance(0.5) && !Self.isChain(predicate, or: true)
+            p = Predicate(.or(left ? [predicate, .truePredicate] : [.truePredicate, predicate]))
           }
         }
       } else {

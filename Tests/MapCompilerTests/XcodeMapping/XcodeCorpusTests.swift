@@ -92,7 +92,7 @@ struct XcodeCorpusTests {
     let continent = try #require(mood.relationshipMappings.first { $0.name == "continent" })
     #expect(
       continent.valueExpression.map { "\($0.expression)" }
-        == #"FUNCTION($manager, "destinationInstancesForEntityMappingNamed:sourceInstances:", "ContinentToContinent", $source.country.continent)"#)
+        == #"FUNCTION($manager, "destinationInstancesForEntityMappingNamed:sourceInstances:" , "ContinentToContinent", $source.country.continent)"#)
     // mappingnumber order, not idrefs order.
     #expect(plan.entityMappings.map(\.name) == ["MoodToMood", "CountryToCountry", "ContinentToContinent"])
   }
