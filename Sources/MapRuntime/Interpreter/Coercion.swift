@@ -13,8 +13,10 @@ enum Coercion {
       case .int(let x): n = x
       case .bool(let b): n = b ? 1 : 0
       case .double(let d):
-        guard d.isFinite, d >= -9.223372036854775808e18, d < 9.223372036854775808e18 else {
-          throw MigrationError("run-integer-range", "\(d) is out of range for \(type.rawValue)")
+        // Strictly inside ±2^63: integer arithmetic that overflows Int64 yields a Double
+        // (Specs/limits.md), and -2^63 - 1 rounds to exactly -2^63, which must not become Int64.min.
+        guard d.isFinite, d > -9.223372036854775808e18, d < 9.223372036854775808e18 else {
+          throw MigrationError("run-integer-range", "\(NumberText.decimalText(d)) is out of range for \(type.rawValue) (an integer result that overflowed 64 bits becomes a double)")
         }
         n = Int64(d)  // truncates toward zero, as NSNumber's integer accessors do
       case .decimal(let s):

@@ -149,9 +149,17 @@ extension MigrationManager {
         break
       }
       frame.propertyIndex = k
+      let v: Value
       do {
-        let v: Value
         if let x = try direct(t.ops[k], frame) { v = x } else { v = try t.codes[k](&frame) }
+      } catch {
+        // An expression that fails names the object it was evaluated for.
+        let name = t.table.layout.properties[t.columns[k]].name
+        let who = objectDescription(ref, origin: t.source, mapping: lm.mapping)
+        try record(MigrationError(error.code, "\(who): \(t.table.layout.name).\(name): \(error.message)", at: error.location, file: error.file))
+        continue
+      }
+      do {
         try store(v, t.table, row, t.columns[k], origin: t.source, mapping: lm, propertyIndex: k)
       } catch {
         try record(error)

@@ -204,8 +204,14 @@ public struct DatePattern: Sendable, Hashable {
     return CivilDate.interval(f) - Double(offset)
   }
 
-  /// Writes a date in this pattern, in the zone `zoneOffset` seconds east of UTC.
-  public func format(_ t: Double, zoneOffset: Int = 0) -> String {
+  /// Writes a date in this pattern, in the zone `zoneOffset` seconds east of UTC. A date that
+  /// is not finite or lies beyond `CivilDate.supportedSeconds` is `run-date-out-of-range`.
+  public func format(_ t: Double, zoneOffset: Int = 0) throws(MigrationError) -> String {
+    guard CivilDate.canBreakDown(t + Double(zoneOffset)) else {
+      throw MigrationError(
+        "run-date-out-of-range",
+        "cannot write the date \(t) (seconds after 2001-01-01) as a calendar date: it is not finite or lies more than 3 million years away (the supported range is ±1e14 seconds)")
+    }
     let f = CivilDate.fields(t + Double(zoneOffset))
     var out = ""
     func pad(_ v: Int, _ n: Int) {

@@ -162,8 +162,10 @@ extension StoreReader {
           let x = try scanner.next()
           if x.kind == .endArray { break }
           guard x.kind == .string else {
+            // Skip the element, then the rest of the array: reading goes on after it.
             try skipRest(x)
-            return problem("store-wrong-type", "\(name) holds ids, which are strings", x)
+            try skipRest(t)
+            return problem("store-wrong-type", "\(name) holds ids, which are strings, not \(JSONScanner.describe(x.kind))", x)
           }
           pending.append(PendingReference(owner: owner, column: Int32(p), target: slice(x)))
         }

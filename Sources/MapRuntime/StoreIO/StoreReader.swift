@@ -22,6 +22,9 @@ public struct StoreReader {
   var indexesIDs = true
   var idHashes: [UInt64] = []
   let splitMinimum: Int
+  /// Line and column of error offsets, found from the previous error's (errors mostly come in
+  /// file order, so collecting many stays linear in the file's size).
+  let lines = LineCursor()
 
   struct PendingReference {
     var owner: ObjectRef
@@ -71,7 +74,7 @@ public struct StoreReader {
   }
 
   func error(_ code: String, _ message: String, at offset: Int) -> MigrationError {
-    let p = JSONTextPosition(of: offset, in: bytes)
+    let p = lines.position(of: offset, in: bytes)
     return MigrationError(code, message, at: SourceLocation(file: input.path, line: p.line, column: p.column))
   }
 
@@ -95,8 +98,19 @@ public struct StoreReader {
       return
     }
     var sawObjects = false
+    var sawMetadata = false
     while let key = try scanner.nextKey() {
-      if scanner.string(key, equals: "metadata") {
+      let isMetadata = scanner.string(key, equals: "metadata")
+      if isMetadata || scanner.string(key, equals: "objects") {
+        // JSON readers disagree on a repeated key (most keep the last): a store must not have one.
+        if isMetadata ? sawMetadata : sawObjects {
+          try report("store-duplicate-key", "\"\(text(key))\" appears twice at the top level of the store", at: quoteStart(key))
+          _ = try scanner.skipValue()
+          continue
+        }
+      }
+      if isMetadata {
+        sawMetadata = true
         try readMetadata()
       } else if scanner.string(key, equals: "objects") {
         sawObjects = true

@@ -43,7 +43,17 @@ public enum CivilDate {
     public var nanosecond: Int
   }
 
+  /// Reference-date intervals that `fields` can break down: finite and within about
+  /// ±3 million years of 2001 (far past any calendar date a store holds; `Int` arithmetic on
+  /// the seconds cannot overflow there).
+  public static let supportedSeconds: ClosedRange<Double> = -1e14...1e14
+
+  /// Whether `fields(t)` is defined: `t` is finite and in `supportedSeconds`.
+  public static func canBreakDown(_ t: Double) -> Bool { supportedSeconds.contains(t) }
+
+  /// Broken-down fields of `t`, which must satisfy `canBreakDown` (callers check and report).
   public static func fields(_ t: Double) -> Fields {
+    precondition(canBreakDown(t), "CivilDate.fields of a date out of range")
     let unix = t + referenceOffset
     let whole = unix.rounded(.down)
     var nanos = Int(((unix - whole) * 1e9).rounded())
