@@ -113,6 +113,9 @@ struct TypeChecker {
       if arity != args.count {
         error("map-function-arity", "\(name) takes \(arity) argument\(arity == 1 ? "" : "s"), given \(args.count)", e.span)
       }
+      if name == "castObject:toType:", args.count == 2 {
+        return castObject(types[0], args[1], e.span)
+      }
       return functionResult(name, types, e.span)
     case .selector(let target, let selector, let args):
       return selectorCall(target, selector, args, e.span)
@@ -139,20 +142,7 @@ struct TypeChecker {
       }
       return countOnly ? Typed(.integer) : Typed(.collection(.object(side, entity), fromToMany: true))
     case .cast(let value, let type):
-      let v = check(value)
-      switch type {
-      case "NSDate":
-        if !(v.type.isNumeric || v.type == .date || v.type == .unknown || v.type == .null) {
-          error("map-cast", "CAST to NSDate needs a number of seconds since 2001-01-01, not \(v.type)", e.span)
-        }
-        return Typed(.date, mayBeNil: v.mayBeNil)
-      case "NSNumber": return Typed(v.type == .integer ? .integer : .double, mayBeNil: v.mayBeNil || v.type == .string)
-      case "NSDecimalNumber": return Typed(.decimal, mayBeNil: v.mayBeNil || v.type == .string)
-      case "NSString": return Typed(.string, mayBeNil: v.mayBeNil)
-      default:
-        warning("map-cast", "CAST to \(type) does not convert the value; mapc converts only to \(KnownFunctions.castTypes.sorted().joined(separator: ", "))", e.span)
-        return v
-      }
+      return castResult(check(value), to: type, e.span)
     case .ternary(let condition, let a, let b):
       checkPredicate(condition)
       let x = check(a)
@@ -169,9 +159,12 @@ struct TypeChecker {
       let v = check(value)
       locals[variable] = v
       return v
-    case .setOperation(_, let a, let b):
+    case .setOperation(let op, let a, let b):
       let x = check(a)
-      _ = check(b)
+      let y = check(b)
+      for (t, operand) in [(x, a), (y, b)] where !t.type.mayBeCollection {
+        error("map-type-mismatch", "\(op.rawValue) combines collections, not \(t.type)", operand.span)
+      }
       return Typed(.collection(x.type.elementType, fromToMany: true))
     }
   }
@@ -575,12 +568,14 @@ struct TypeChecker {
         if !comparable(lt, r.type) && !(lt == r.type) {
           error("map-type-mismatch", "comparing \(lt) with \(r.type) is never true", p.span)
         }
-      default: break
+      case .between: checkBetween(lt, c.rhs, r, p.span)
+      case .in: checkContainer(r, c.rhs, "IN")
+      case .contains: checkContainer(Typed(lt), c.lhs, "CONTAINS")
       }
     }
   }
 
-  private func comparable(_ a: StaticType, _ b: StaticType) -> Bool {
+  func comparable(_ a: StaticType, _ b: StaticType) -> Bool {
     if a == .unknown || b == .unknown || a == .null || b == .null { return true }
     if a.isNumeric && b.isNumeric { return true }
     return a == b

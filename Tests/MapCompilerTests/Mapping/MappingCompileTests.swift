@@ -9,13 +9,13 @@ import Testing
     #"""
       <entityMapping name="PersonToPerson" source="Person" destination="Person">
         <filter>age >= 18 AND name != nil</filter>
-        <attribute name="birthday">FUNCTION($entityPolicy, "dateFromString:format:", $source.born, "yyyy-MM-dd")</attribute>
-        <relationship name="animals">FUNCTION($manager, "destinationInstancesForEntityMappingNamed:sourceInstances:", "PetToAnimal", $source.pets)</relationship>
-        <relationship name="home">FUNCTION($manager, "destinationInstancesForEntityMappingNamed:sourceInstances:", "AddressToPlace", $source.address)</relationship>
+        <attribute name="birthday">FUNCTION($entityPolicy, "dateFromString:format:" , $source.born, "yyyy-MM-dd")</attribute>
+        <relationship name="animals">FUNCTION($manager, "destinationInstancesForEntityMappingNamed:sourceInstances:" , "PetToAnimal", $source.pets)</relationship>
+        <relationship name="home">FUNCTION($manager, "destinationInstancesForEntityMappingNamed:sourceInstances:" , "AddressToPlace", $source.address)</relationship>
       </entityMapping>
       <entityMapping name="PetToAnimal" source="Pet" destination="Animal"/>
       <entityMapping name="AddressToPlace" source="Address" destination="Place">
-        <sourceExpression>FETCH(FUNCTION($manager, "fetchRequestForSourceEntityNamed:predicateString:", "Address", "city BEGINSWITH[c] 'a'"), $manager.sourceContext, NO)</sourceExpression>
+        <sourceExpression>FETCH(FUNCTION($manager, "fetchRequestForSourceEntityNamed:predicateString:" , "Address", "city BEGINSWITH[c] 'a'"), $manager.sourceContext, NO)</sourceExpression>
       </entityMapping>
       <entityMapping name="NoteToNote" type="copy" source="Note" destination="Note"/>
     """#)
@@ -31,19 +31,19 @@ import Testing
     let attributes = Dictionary(uniqueKeysWithValues: person.attributeMappings.map { ($0.name, $0.valueExpression.map { "\($0.expression)" } ?? "") })
     #expect(attributes == [
       "age": "$source.age", "name": "$source.name",
-      "birthday": #"FUNCTION($entityPolicy, "dateFromString:format:", $source.born, "yyyy-MM-dd")"#,
+      "birthday": #"FUNCTION($entityPolicy, "dateFromString:format:" , $source.born, "yyyy-MM-dd")"#,
     ])
     #expect(person.relationshipMappings.map(\.name).sorted() == ["animals", "home"])
     // The filter became the default FETCH, and both predicate strings were precompiled.
     #expect(
       person.sourceExpression.map { "\($0.expression)" }
-        == #"FETCH(FUNCTION($manager, "fetchRequestForSourceEntityNamed:predicateString:", "Person", "age >= 18 AND name != nil"), $manager.sourceContext, NO)"#)
+        == #"FETCH(FUNCTION($manager, "fetchRequestForSourceEntityNamed:predicateString:" , "Person", "age >= 18 AND name != nil"), $manager.sourceContext, NO)"#)
     #expect(plan.predicates.map(\.text) == ["TRUEPREDICATE", "age >= 18 AND name != nil", "city BEGINSWITH[c] 'a'"])
     // The implicit relationship of Pet.owner → Animal.owner goes through the source relationship.
     let pet = plan.entityMappings[1]
     #expect(
       pet.relationshipMappings.map { "\($0.name) = \($0.valueExpression!.expression)" }
-        == [#"owner = FUNCTION($manager, "destinationInstancesForSourceRelationshipNamed:sourceInstances:", "owner", $source.owner)"#])
+        == [#"owner = FUNCTION($manager, "destinationInstancesForSourceRelationshipNamed:sourceInstances:" , "owner", $source.owner)"#])
   }
 
   @Test func warningsDoNotBlockCompilation() throws {
