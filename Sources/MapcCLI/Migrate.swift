@@ -25,8 +25,11 @@ extension MapcCommand {
     @Option(help: "The model bundle (.xcdatamodeld) whose versions the store goes through.")
     var model: String
 
-    @Option(help: "The JSON store to migrate in place.")
+    @Option(help: "The store to migrate in place (JSON).")
     var store: String
+
+    @Option(help: ArgumentHelp(StoreFormatChoice.help))
+    var storeFormat: String?
 
     @Option(help: "A folder of mappings (mapping XML files, .xcmappingmodel) for steps that are not inferred.")
     var mappings: String?
@@ -59,8 +62,10 @@ extension MapcCommand {
         target = i
       }
       let peek: StoreMetadataPeek
+      let format: any StoreFormat
       do {
-        peek = try StoreMetadataPeek.read(store)
+        format = try StoreFormatChoice.resolve(storeFormat, path: store)
+        peek = try format.peekMetadata(store)
       } catch {
         throw storeFailure(error.description)
       }
@@ -100,10 +105,12 @@ extension MapcCommand {
         for (k, step) in chain.steps.enumerated() { print("  \(k + 1). \(Self.describe(step, names))") }
         return
       }
-      try runChain(chain, names: names, previous: peek.migrations)
+      try runChain(chain, names: names, previous: peek.migrations, format: format)
     }
 
-    private func runChain(_ chain: MigrationChain, names: [String], previous: [MetadataValue]) throws {
+    private func runChain(
+      _ chain: MigrationChain, names: [String], previous: [MetadataValue], format: any StoreFormat
+    ) throws {
       let steps = chain.steps.map { s in
         ChainRun.Step(
           plan: s.plan,
@@ -114,6 +121,7 @@ extension MapcCommand {
       var options = ChainRun.Options(
         chainKey: key.finalize().map { String(format: "%02x", $0) }.joined(), backup: backup)
       options.previousRecords = previous
+      options.storeFormat = format
       options.now = Run.fixedNow()
       let total = steps.count
       let quiet = self.quiet

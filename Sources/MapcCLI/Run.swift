@@ -20,8 +20,11 @@ extension MapcCommand {
     @Argument(help: "A plan written by `mapc compile`, a mapping XML file, or an Xcode .xcmappingmodel.")
     var plan: String
 
-    @Option(help: "The JSON store to migrate.")
+    @Option(help: "The store to migrate (JSON).")
     var store: String
+
+    @Option(help: ArgumentHelp(StoreFormatChoice.help))
+    var storeFormat: String?
 
     @Option(help: "Where to write the migrated store.")
     var output: String?
@@ -83,8 +86,10 @@ extension MapcCommand {
         options.ioProgress = { phase, done, total in bar.io(phase, done, total) }
       }
       let storePath = store
+      let formatName = storeFormat
       let result = Result { () throws(MigrationFailure) -> MigrationRun.Summary in
-        try MigrationRun.run(plan: migrationPlan, storePath: storePath, options: options)
+        options.storeFormat = try StoreFormatChoice.resolve(formatName, path: storePath)
+        return try MigrationRun.run(plan: migrationPlan, storePath: storePath, options: options)
       }
       bar?.finish()
       switch result {

@@ -31,6 +31,8 @@ public enum ChainRun {
     /// Called before each step with its index.
     public var stepStarting: (@Sendable (Int) -> Void)?
     public var progress: (@Sendable (MigrationManager.Pass, Int, Int) -> Void)?
+    /// The store's format (intermediate stores use it too); nil finds it from the content.
+    public var storeFormat: (any StoreFormat)?
 
     public init(chainKey: String, backup: String? = nil) {
       self.chainKey = chainKey
@@ -65,6 +67,7 @@ public enum ChainRun {
         output: last ? .replace(target: storePath, backup: options.backup) : .file(work.stepPath(k + 1)),
         style: last ? options.style : .compact, maxErrors: options.maxErrors, now: options.now,
         progress: options.progress)
+      runOptions.storeFormat = options.storeFormat
       runOptions.generatedMetadata = [
         (StoreMetadataPeek.migrationsKey, .array(options.previousRecords + steps[...k].map(\.record)))
       ]

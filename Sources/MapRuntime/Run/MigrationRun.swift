@@ -40,6 +40,9 @@ public enum MigrationRun {
     public var splitMinimum = StoreReader.defaultSplitMinimum
     /// Metadata keys to write in place of the input's (`StoreWriter.Metadata.generated`).
     public var generatedMetadata: [(key: String, value: MetadataValue)] = []
+    /// The store's format; nil finds it from the file's content among `StoreFormats.builtIn`.
+    /// The migrated store is written in the same format.
+    public var storeFormat: (any StoreFormat)?
 
     public init(
       output: Output, style: JSONOutput.Style = .indented, maxErrors: Int = 50, now: Double = 0,
@@ -72,30 +75,21 @@ public enum MigrationRun {
     public var writtenTo: String?
   }
 
-  /// Reads and checks the store. The file's bytes are freed on return: the graph keeps only
-  /// the strings it needs (see `StringCompaction`).
-  static func readStore(_ storePath: String, plan: MigrationPlan, maxErrors: Int, splitMinimum: Int) throws(MigrationFailure)
-    -> (ObjectGraph, StoreMetadata)
-  {
-    let input: InputBytes
-    do {
-      input = try InputBytes(contentsOf: storePath)
-    } catch {
-      throw MigrationFailure([MigrationError(error.code.rawValue, error.description, file: storePath)])
-    }
-    return try StoreReader.read(
-      input, layout: StoreLayout(model: plan.sourceModel), maxErrors: maxErrors, splitMinimum: splitMinimum)
+  static func fileSize(_ path: String) -> Int? {
+    var size = stat()
+    return stat(path, &size) == 0 ? Int(size.st_size) : nil
   }
 
   public static func run(plan: MigrationPlan, storePath: String, options: Options) throws(MigrationFailure) -> Summary {
     let clock = ContinuousClock()
     let start = clock.now
     let phases = PhaseTimer(enabled: options.reportPhases)
-    var size = stat()
-    let storeBytes = stat(storePath, &size) == 0 ? Int(size.st_size) : 0
+    let storeBytes = fileSize(storePath) ?? 0
     options.ioProgress?(.read, 0, storeBytes)
-    let (graph, metadata) = try readStore(
-      storePath, plan: plan, maxErrors: options.maxErrors, splitMinimum: options.splitMinimum)
+    let format = options.storeFormat ?? StoreFormats.detect(storePath)
+    let (graph, metadata) = try format.read(
+      storePath, layout: StoreLayout(model: plan.sourceModel),
+      options: StoreReadOptions(maxErrors: options.maxErrors, splitMinimum: options.splitMinimum))
     options.ioProgress?(.read, storeBytes, storeBytes)
     let differing = metadata.entitiesWithDifferentHashes(plan.sourceEntityHashes)
     if !differing.isEmpty {
@@ -128,31 +122,18 @@ public enum MigrationRun {
     let writerMetadata = StoreWriter.Metadata(
       modelVersionIdentifiers: plan.destinationModel.versionIdentifiers,
       entityHashes: plan.destinationEntityHashes, extra: metadata.extra, generated: options.generatedMetadata)
-    var writer = StoreWriter(graph: manager.destination, input: graph.input)
-    do {
-      if let target {
-        let file = try AtomicFileWriter(target: target)
-        var out = JSONOutput(
-          fileDescriptor: file.fileDescriptor, path: target, style: options.style, startsWriteback: true)
-        if let report = options.ioProgress {
-          report(.write, 0, nil)
-          out.onFlush = { report(.write, $0, nil) }
-        }
-        try writer.write(metadata: writerMetadata, to: &out)
-        try file.commit(backupPath: backup)
-        options.ioProgress?(.write, out.bytesFlushed, out.bytesFlushed)
-      } else {
-        let fd = open("/dev/null", O_WRONLY | O_CLOEXEC)
-        defer { if fd >= 0 { _ = close(fd) } }
-        var out = JSONOutput(fileDescriptor: fd, path: "/dev/null", style: options.style)
-        try writer.write(metadata: writerMetadata, to: &out)
-      }
-    } catch let e as StoreWriteError {
-      throw MigrationFailure([MigrationError("run-write", "cannot write the migrated store: \(e)", file: target ?? storePath)])
-    } catch let e as StoreIOError {
-      throw MigrationFailure([MigrationError(e.code.rawValue, e.description, file: target ?? storePath)])
+    var writeOptions = StoreWriteOptions(style: options.style)
+    if let report = options.ioProgress, target != nil { writeOptions.progress = { report(.write, $0, $1) } }
+    do throws(MigrationFailure) {
+      try format.write(
+        manager.destination, source: graph, metadata: writerMetadata, to: target, backup: backup, options: writeOptions)
     } catch {
-      throw MigrationFailure([MigrationError("run-write", "\(error)", file: target ?? storePath)])
+      // A dry run's errors are about the store that would have been written from the input.
+      throw MigrationFailure(error.errors.map { e in
+        var e = e
+        if e.file == nil || e.file == "" { e.file = storePath }
+        return e
+      }, truncated: error.truncated)
     }
     phases.mark("write store")
     phases.report()
