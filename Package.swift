@@ -23,6 +23,13 @@ let package = Package(
       providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]
     ),
 
+    // SQLite, seen only by MapSQLite (SQLiteDatabase).
+    .systemLibrary(
+      name: "CSQLite",
+      pkgConfig: "sqlite3",
+      providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
+    ),
+
     // Runtime: model types, plan reader, interpreter, stores, policies. No libxml2, no compiler.
     .target(
       name: "MapRuntime",
@@ -39,6 +46,12 @@ let package = Package(
       ]
     ),
 
+    // Core Data's SQLite stores as a second store format (Specs/sqlite-store.md).
+    .target(
+      name: "MapSQLite",
+      dependencies: ["MapRuntime", "CSQLite"]
+    ),
+
     // The command-line interface as a library, so an app's own executable can register
     // migration policies and then run `MapcCommand.main()`.
     .target(
@@ -46,6 +59,7 @@ let package = Package(
       dependencies: [
         "MapCompiler",
         "MapRuntime",
+        "MapSQLite",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),

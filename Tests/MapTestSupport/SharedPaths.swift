@@ -18,6 +18,8 @@ public enum SharedPaths {
   public static var corpus: URL? { shared?.appendingPathComponent("corpus") }
   public static var fixtures: URL? { shared?.appendingPathComponent("fixtures") }
   public static var bench: URL? { shared?.appendingPathComponent("bench") }
+  /// Real Core Data SQLite stores with their models (`stores/SOURCES.md`); read-only.
+  public static var stores: URL? { shared?.appendingPathComponent("stores") }
 
   /// Message for `.enabled(if:)` traits.
   public static let absentMessage = "../shared is absent: corpus and fixture tests are skipped"

@@ -68,7 +68,7 @@ struct HashCommandTests {
       ("inverse", head + "<entity name=\"A\">\n<relationship name=\"r\" maxCount=\"1\" destinationEntity=\"A\" inverseName=\"s\" inverseEntity=\"A\"/>\n<relationship name=\"s\" maxCount=\"1\" destinationEntity=\"A\"/>\n</entity>\n</model>", "inverse:4:72: error:"),
       ("cycle", head + "<entity name=\"A\" parentEntity=\"B\"/>\n<entity name=\"B\" parentEntity=\"A\"/>\n</model>", "cycle:3:32: error:"),
       ("duplicate", head + "<entity name=\"A\">\n<attribute name=\"x\" attributeType=\"String\"/>\n<attribute name=\"x\" attributeType=\"Date\"/>\n</entity>\n</model>", "duplicate:5:18: error:"),
-      ("default", head + "<entity name=\"A\">\n<attribute name=\"x\" attributeType=\"Integer 32\" defaultValueString=\"twelve\"/>\n</entity>\n</model>", "default:4:68: error:"),
+      ("default", head + "<entity name=\"A\">\n<attribute name=\"x\" attributeType=\"Boolean\" defaultValueString=\"twelve\"/>\n</entity>\n</model>", "default:4:65: error:"),
     ]
     let ids = [
       "truncated": "[xml-syntax]", "mismatched": "[xml-syntax]", "bomb": "[xml-entity-declaration]",

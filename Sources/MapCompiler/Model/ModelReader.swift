@@ -242,6 +242,16 @@ struct ModelReader {
       isDefault
       ? ModelValueParser.defaultValue(text.value, for: a.type)
       : ModelValueParser.bound(text.value, for: a.type)
+    if isDefault, value == nil, let lenient = ModelValueParser.lenientNumber(text.value, for: a.type) {
+      // Xcode compiles such a model and Core Data writes stores with it (apptentive's
+      // "YES" for an Integer 32): never refuse it (Specs/sqlite-store.md, "Models").
+      diagnostics.append(
+        .warning(
+          "model-lenient-default",
+          "attribute '\(a.name)': default value \"\(text.value)\" is not a valid \(a.type.rawValue); mapc uses \(lenient.text), as Foundation's NSString integerValue or doubleValue reads the text (Xcode compiles the model; what its model compiler stores is not verified: mapc repository, Specs/sqlite-store.md)",
+          at: text.valueLocation))
+      return lenient.value
+    }
     if value == nil {
       let what: String
       if isDefault {

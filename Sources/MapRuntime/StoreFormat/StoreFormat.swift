@@ -61,3 +61,10 @@ public struct StoreWriteOptions: Sendable {
     self.progress = progress
   }
 }
+
+extension StoreMetadataPeek {
+  /// What a format other than JSON found in its store's metadata.
+  public static func found(hashes: [String: String]?, migrations: [MetadataValue] = []) -> StoreMetadataPeek {
+    StoreMetadataPeek(entityVersionHashes: hashes, migrations: migrations)
+  }
+}

@@ -122,9 +122,33 @@ import Testing
       <attribute name="t" attributeType="Date" defaultValueString="yesterday"/>
       </entity>
       """)
-    #expect(errors.map(\.id) == Array(repeating: "model-invalid-default", count: 4))
+    // "abc" for a Double is read as Foundation reads it (0), with a warning: a model Xcode
+    // accepts is not refused (lenientDefaults).
+    #expect(errors.map(\.id) == ["model-invalid-default", "model-lenient-default", "model-invalid-default", "model-invalid-default"])
     #expect(errors.map { $0.location?.line } == [4, 5, 6, 7])
     #expect(errors.first?.location?.column == 68)
+  }
+
+  /// apptentive's ATDataModel 2–6 give an Integer 32 the default "YES"; Xcode compiled them and
+  /// Core Data wrote stores with them (../shared/stores). Such text is a warning naming the
+  /// value mapc uses (NSString's integerValue/doubleValue of the text), never an error.
+  @Test func lenientDefaults() throws {
+    guard case .success(let loaded) = loadModel(modelText("""
+      <entity name="A">
+      <attribute name="i" attributeType="Integer 32" defaultValueString="YES"/>
+      <attribute name="j" attributeType="Integer 16" defaultValueString=" -12abc"/>
+      <attribute name="d" attributeType="Double" defaultValueString="2.5kg"/>
+      </entity>
+      """)) else {
+      Issue.record("a model with lenient defaults was refused")
+      return
+    }
+    let a = try #require(loaded.model.entity(named: "A"))
+    #expect(a.attribute(named: "i")?.defaultValue == .integer(0))
+    #expect(a.attribute(named: "j")?.defaultValue == .integer(-12))
+    #expect(a.attribute(named: "d")?.defaultValue == .double(2.5))
+    #expect(loaded.warnings.map(\.id) == Array(repeating: "model-lenient-default", count: 3))
+    #expect(loaded.warnings.first?.message.contains("default value \"YES\" is not a valid Integer 32; mapc uses 0") == true)
   }
 
   @Test func badBounds() throws {

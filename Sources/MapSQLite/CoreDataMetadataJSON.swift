@@ -1,0 +1,53 @@
+import MapRuntime
+
+/// Metadata keys of `Z_PLIST` carried to a JSON store: each value rendered as JSON (data as
+/// base64, dates as ISO 8601 strings), in bytes the graph's metadata slices point into.
+enum CoreDataMetadataJSON {
+  static func render(_ entries: [PropertyListValue.Entry], path: String) -> (InputBytes, [(key: String, json: ByteSlice)]) {
+    var out = JSONOutput(style: .compact, initialCapacity: 1024)
+    var bytes: [UInt8] = []
+    var extra: [(key: String, json: ByteSlice)] = []
+    for e in entries.sorted(by: { $0.key < $1.key }) {
+      out = JSONOutput(style: .compact, initialCapacity: 256)
+      write(e.value, to: &out)
+      let rendered = out.bytes
+      extra.append((e.key, ByteSlice(start: bytes.count, count: rendered.count, hasEscapes: true)))
+      bytes += rendered
+    }
+    return (InputBytes(bytes, path: path), extra)
+  }
+
+  static func write(_ v: PropertyListValue, to out: inout JSONOutput) {
+    switch v {
+    case .string(let s): out.writeString(s)
+    case .integer(let i): out.writeInt(i)
+    case .real(let d): if (try? out.writeDouble(d)) == nil { out.writeNull() }
+    case .bool(let b): out.writeBool(b)
+    case .data(let d): d.withUnsafeBytes { out.writeBase64($0) }
+    case .date(let t): if (try? out.writeDate(t)) == nil { out.writeNull() }
+    case .array(let items):
+      out.beginArray()
+      for x in items { write(x, to: &out) }
+      out.endArray()
+    case .dictionary(let entries):
+      out.beginObject()
+      for e in entries {
+        out.writeKey(e.key)
+        write(e.value, to: &out)
+      }
+      out.endObject()
+    case .uid(let u): out.writeInt(Int64(truncatingIfNeeded: u))
+    case .null: out.writeNull()
+    }
+  }
+
+  /// A `mapcMigrations` step as recorded (strings, arrays and dictionaries).
+  static func metadataValue(_ v: PropertyListValue) -> MetadataValue? {
+    switch v {
+    case .string(let s): return .string(s)
+    case .array(let items): return .array(items.compactMap(metadataValue))
+    case .dictionary(let entries): return .object(entries.compactMap { e in metadataValue(e.value).map { .init(e.key, $0) } })
+    default: return nil
+    }
+  }
+}

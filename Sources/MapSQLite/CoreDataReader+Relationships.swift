@@ -1,0 +1,132 @@
+import MapRuntime
+
+extension CoreDataReader {
+  /// Sets every to-one relationship from its foreign key, adds the owner to the inverse
+  /// to-many relationship where there is one, and adds members found through hidden keys.
+  mutating func resolveReferences() throws(Stop) {
+    for t in toOnes {
+      let targetTable = schema.entities[t.targetRoot].table
+      guard let target = objects[t.targetRoot]?[t.key] else {
+        try report("sqlite-dangling", "\(t.table).\(t.column) row Z_PK=\(t.ownerKey): \(t.key) is no Z_PK of \(targetTable)")
+        continue
+      }
+      let ownerLayout = layout.entities[Int(t.owner.entity)]
+      let property = ownerLayout.properties[t.property]
+      guard let r = property.relationship, try fits(target, property, "\(t.table).\(t.column) row Z_PK=\(t.ownerKey)") else { continue }
+      graph.setToOne(t.owner, property: t.property, target)
+      guard let inv = r.inverseName, let p = layout.entities[Int(target.entity)].propertyIndex(inv),
+        layout.entities[Int(target.entity)].properties[p].relationship?.isToMany == true
+      else { continue }
+      links.append(Link(owner: target, property: p, order: t.order, key: t.ownerKey, member: t.owner))
+    }
+    for h in hiddenLinks {
+      guard let owner = schema.entity(named: h.hidden.ownerEntity).flatMap({ objects[$0.root]?[h.owner] }) else {
+        try report("sqlite-dangling", "\(h.table).\(h.hidden.column) row Z_PK=\(h.key): \(h.owner) is no Z_PK of \(schema.entity(named: h.hidden.ownerEntity)?.table ?? "?")")
+        continue
+      }
+      let ownerLayout = layout.entities[Int(owner.entity)]
+      guard let p = ownerLayout.propertyIndex(h.hidden.relationship) else {
+        try report("sqlite-layout", "\(h.table).\(h.hidden.column) row Z_PK=\(h.key): the row it names is a \(ownerLayout.name), which has no relationship \(h.hidden.relationship)")
+        continue
+      }
+      guard try fits(h.member, ownerLayout.properties[p], "\(h.table).\(h.hidden.column) row Z_PK=\(h.key)") else { continue }
+      links.append(Link(owner: owner, property: p, order: h.order, key: h.key, member: h.member))
+    }
+  }
+
+  /// Whether `target` is of the relationship's destination entity (or inherits from it).
+  mutating func fits(_ target: ObjectRef, _ property: PropertyLayout, _ place: String) throws(Stop) -> Bool {
+    guard let d = property.destinationIndex else { return false }
+    if layout.entities[Int(target.entity)].ancestorIndexes.contains(d) { return true }
+    try report("sqlite-layout", "\(place): the row it names is a \(layout.entities[Int(target.entity)].name), not a \(layout.entities[d].name) (\(property.name))")
+    return false
+  }
+
+  /// Many-to-many pairs, each once: (entity, relationship) whose inverse is also to-many.
+  func manyToManyPairs() -> [(String, RelationshipDescription)] {
+    var result: [(String, RelationshipDescription)] = []
+    for e in schema.entities {
+      guard let entity = layout.model.entity(named: e.name) else { continue }
+      for r in entity.relationships where r.isToMany && !r.isTransient {
+        guard let invName = r.inverseName, let d = layout.model.entity(named: r.destinationEntity),
+          let inv = layout.model.allRelationships(of: d).first(where: { $0.name == invName }), inv.isToMany
+        else { continue }
+        // Once per pair: from the side met first in Z_ENT order (then by name).
+        let declaring = schema.declaring(invName, of: d.name)?.name ?? d.name
+        let mine = (number(e.name), r.name)
+        let theirs = (number(declaring), invName)
+        if mine <= theirs { result.append((e.name, r)) }
+      }
+    }
+    return result
+  }
+
+  /// Reads the join table of `entity.r` and its inverse (reference §5.1): the table is named
+  /// after one side (`Z_<ent><REL>`), each column after the relationship whose destination it
+  /// holds (`Z_<destination ent><REL>`), ordered sides have a `Z_FOK_` column.
+  mutating func readJoinTable(_ entity: String, _ r: RelationshipDescription) throws(Stop) {
+    let inv = r.inverseName!
+    let invDeclaring = schema.declaring(inv, of: r.destinationEntity)?.name ?? r.destinationEntity
+    let ownerColumn = "Z_\(number(layout.model.allRelationships(of: layout.model.entity(named: r.destinationEntity)!).first { $0.name == inv }!.destinationEntity))\(CoreDataSchema.upper(inv))"
+    let memberColumn = "Z_\(number(r.destinationEntity))\(CoreDataSchema.upper(r.name))"
+    let candidates = ["Z_\(number(entity))\(CoreDataSchema.upper(r.name))", "Z_\(number(invDeclaring))\(CoreDataSchema.upper(inv))"]
+    guard let table = candidates.first(where: { tables[$0] != nil }) else {
+      try report("sqlite-layout", "the store has no join table \(candidates[0]) (or \(candidates[1])) for \(entity).\(r.name) and its inverse \(r.destinationEntity).\(inv)")
+      return
+    }
+    let columns = Set(tables[table]!)
+    for c in [ownerColumn, memberColumn] where !columns.contains(c) {
+      try report("sqlite-layout", "join table \(table) has no column \(c) for \(entity).\(r.name) ↔ \(r.destinationEntity).\(inv)")
+      return
+    }
+    let memberOrder = "Z_FOK_" + memberColumn.dropFirst(2)
+    let ownerOrder = "Z_FOK_" + ownerColumn.dropFirst(2)
+    let inverse = layout.model.allRelationships(of: layout.model.entity(named: r.destinationEntity)!).first { $0.name == inv }!
+    var select = [ownerColumn, memberColumn]
+    for (ordered, c, what) in [(r.isOrdered, memberOrder, "\(entity).\(r.name)"), (inverse.isOrdered, ownerOrder, "\(r.destinationEntity).\(inv)")] where ordered {
+      guard columns.contains(c) else {
+        try report("sqlite-layout", "join table \(table) has no column \(c) for the order of \(what)")
+        return
+      }
+      select.append(c)
+    }
+    let sql = "SELECT \(select.map(SQLiteDatabase.quote).joined(separator: ", ")) FROM \(SQLiteDatabase.quote(table))"
+    let rows: [[SQLiteValue]]
+    do {
+      rows = try store.database.rows(sql)
+    } catch {
+      try report("sqlite-unreadable", "cannot read join table \(table): \(error.message)")
+      return
+    }
+    guard let ownerRoot = schema.entity(named: entity)?.root, let memberRoot = schema.entity(named: r.destinationEntity)?.root else { return }
+    for row in rows {
+      guard let ok = row[0].integer, let mk = row[1].integer else {
+        try report("sqlite-layout", "join table \(table): a row without two integer keys")
+        continue
+      }
+      guard let owner = objects[ownerRoot]?[ok] else {
+        try report("sqlite-dangling", "\(table).\(ownerColumn) = \(ok) is no Z_PK of \(schema.entities[ownerRoot].table)")
+        continue
+      }
+      guard let member = objects[memberRoot]?[mk] else {
+        try report("sqlite-dangling", "\(table).\(memberColumn) = \(mk) is no Z_PK of \(schema.entities[memberRoot].table)")
+        continue
+      }
+      let ownerLayout = layout.entities[Int(owner.entity)]
+      let memberLayout = layout.entities[Int(member.entity)]
+      guard let p = ownerLayout.propertyIndex(r.name), let q = memberLayout.propertyIndex(inv) else {
+        try report("sqlite-layout", "join table \(table) row (\(ok), \(mk)): joins a \(ownerLayout.name) and a \(memberLayout.name)")
+        continue
+      }
+      guard try fits(member, ownerLayout.properties[p], "join table \(table) row (\(ok), \(mk))"),
+        try fits(owner, memberLayout.properties[q], "join table \(table) row (\(ok), \(mk))")
+      else { continue }
+      var k = 2
+      let memberRank = r.isOrdered ? row[k].integer ?? 0 : 0
+      if r.isOrdered { k += 1 }
+      let ownerRank = inverse.isOrdered ? row[k].integer ?? 0 : 0
+      links.append(Link(owner: owner, property: p, order: memberRank, key: mk, member: member))
+      links.append(Link(owner: member, property: q, order: ownerRank, key: ok, member: owner))
+    }
+  }
+}

@@ -1,0 +1,276 @@
+import Foundation
+import MapRuntime
+
+/// Reads a Core Data SQLite store into a source object graph of a model (reference §§2–5):
+/// rows of each root table by `Z_ENT`, attributes decoded by type, to-one relationships from
+/// their foreign keys, to-many ones from the inverse's foreign key, a hidden foreign key or a
+/// join table, in `Z_FOK_` order where ordered. A store whose layout does not fit the model is
+/// an error naming the table and column; a value that does not fit, one naming the row too.
+struct CoreDataReader {
+  let store: CoreDataStoreFile
+  let layout: StoreLayout
+  let schema: CoreDataSchema
+  let graph: ObjectGraph
+  let maxErrors: Int
+  let externalFolder: String
+  var errors: [MigrationError] = []
+  /// Store `Z_ENT` → schema entity (by position in `schema.entities`).
+  var entityOfNumber: [Int: Int] = [:]
+  /// Model entity name → the store's `Z_ENT`.
+  var numberOfEntity: [String: Int] = [:]
+  /// Per hierarchy root (schema index): `Z_PK` → object.
+  var objects: [Int: [Int64: ObjectRef]] = [:]
+  var toOnes: [PendingToOne] = []
+  var links: [Link] = []
+  var tables: [String: [String]] = [:]
+  /// Members found through hidden foreign keys, resolved once every table is read.
+  var hiddenLinks: [(member: ObjectRef, owner: Int64, order: Int64, key: Int64, hidden: HiddenKey, table: String)] = []
+
+  struct Stop: Error {}
+
+  struct PendingToOne {
+    var owner: ObjectRef
+    var property: Int
+    var targetRoot: Int
+    var key: Int64
+    /// The ordering value for the inverse to-many, when it is ordered.
+    var order: Int64
+    var table: String
+    var column: String
+    var ownerKey: Int64
+  }
+
+  /// A member to add to a to-many relationship; added sorted by owner, order and key.
+  struct Link {
+    var owner: ObjectRef
+    var property: Int
+    var order: Int64
+    var key: Int64
+    var member: ObjectRef
+  }
+
+  /// Extra columns of a root table that belong to relationships of other entities: hidden
+  /// foreign keys of to-many relationships without an inverse.
+  struct HiddenKey {
+    var column: String
+    var orderColumn: String?
+    var ownerEntity: String
+    var relationship: String
+    var destination: String
+  }
+
+  init(store: CoreDataStoreFile, layout: StoreLayout, maxErrors: Int) {
+    self.store = store
+    self.layout = layout
+    self.schema = CoreDataSchema(model: layout.model)
+    self.graph = ObjectGraph(layout: layout, input: nil, isSource: true)
+    self.maxErrors = maxErrors
+    let folder = (store.path as NSString).deletingLastPathComponent
+    let name = ((store.path as NSString).lastPathComponent as NSString).deletingPathExtension
+    self.externalFolder = "\(folder.isEmpty ? "." : folder)/.\(name)_SUPPORT/_EXTERNAL_DATA"
+  }
+
+  mutating func report(_ code: String, _ message: String) throws(Stop) {
+    errors.append(MigrationError(code, message, file: store.path))
+    if errors.count >= maxErrors { throw Stop() }
+  }
+
+  func fail(_ code: String, _ message: String) -> MigrationFailure { store.failure(code, message) }
+
+  mutating func read() throws(MigrationFailure) -> ObjectGraph {
+    tables = try store.tables()
+    try mapEntities(try store.primaryKeys(tables: tables))
+    do throws(Stop) {
+      let hidden = hiddenKeys()
+      for root in schema.roots { try readHierarchy(root, hidden: hidden[root] ?? []) }
+      try resolveReferences()
+      for (e, r) in manyToManyPairs() { try readJoinTable(e, r) }
+    } catch {}
+    if !errors.isEmpty { throw MigrationFailure(errors, truncated: errors.count >= maxErrors) }
+    links.sort { a, b in
+      (a.owner.entity, a.owner.row, a.property, a.order, a.key) < (b.owner.entity, b.owner.row, b.property, b.order, b.key)
+    }
+    for l in links { graph.addToMany(l.owner, property: l.property, l.member) }
+    return graph
+  }
+
+  // MARK: - Entities
+
+  /// Matches `Z_PRIMARYKEY` to the model: by `Z_NAME`, else (an entity renamed by a
+  /// lightweight migration keeps its old `Z_NAME`) by the number Core Data would give it.
+  /// Parents must agree.
+  mutating func mapEntities(_ rows: [CoreDataStoreFile.PrimaryKeyRow]) throws(MigrationFailure) {
+    let modelRows = rows.filter { $0.number < CoreDataStoreFile.firstAncillaryEntity }
+    for r in modelRows {
+      let k = schema.entities.firstIndex { $0.name == r.name } ?? (r.number >= 1 && r.number <= schema.entities.count ? r.number - 1 : nil)
+      guard let k else {
+        throw fail("sqlite-layout", "Z_PRIMARYKEY: entity \(r.number) (\(r.name)) is not in the model \(layout.model.versionName ?? "")")
+      }
+      guard numberOfEntity[schema.entities[k].name] == nil else {
+        throw fail("sqlite-layout", "Z_PRIMARYKEY: entity \(schema.entities[k].name) appears twice")
+      }
+      entityOfNumber[r.number] = k
+      numberOfEntity[schema.entities[k].name] = r.number
+    }
+    for e in schema.entities {
+      guard let n = numberOfEntity[e.name] else {
+        throw fail("sqlite-layout", "Z_PRIMARYKEY has no row for entity \(e.name) of the model")
+      }
+      let storeSuper = modelRows.first { $0.number == n }!.superNumber
+      let modelParent = layout.model.entity(named: e.name)?.parentName
+      let storeParent = storeSuper == 0 ? nil : entityOfNumber[storeSuper].map { schema.entities[$0].name }
+      if storeParent != modelParent {
+        throw fail(
+          "sqlite-layout",
+          "Z_PRIMARYKEY: entity \(n) (\(e.name)) has Z_SUPER \(storeSuper) (\(storeParent ?? "none")), but its parent in the model is \(modelParent ?? "none")")
+      }
+    }
+  }
+
+  func number(_ entity: String) -> Int { numberOfEntity[entity] ?? 0 }
+
+  // MARK: - Rows
+
+  /// The hidden foreign keys each root table holds (to-many relationships without inverse).
+  func hiddenKeys() -> [Int: [HiddenKey]] {
+    var result: [Int: [HiddenKey]] = [:]
+    for e in layout.model.entities {
+      for r in e.relationships where r.isToMany && !r.isTransient && r.inverseName == nil {
+        guard let d = schema.entity(named: r.destinationEntity) else { continue }
+        let name = "\(number(e.name))\(CoreDataSchema.upper(r.name))"
+        result[d.root, default: []].append(HiddenKey(
+          column: "Z" + name, orderColumn: r.isOrdered ? "Z_FOK_" + name : nil, ownerEntity: e.name,
+          relationship: r.name, destination: r.destinationEntity))
+      }
+    }
+    return result
+  }
+
+  mutating func readHierarchy(_ root: Int, hidden: [HiddenKey]) throws(Stop) {
+    let members = schema.hierarchy(root)
+    let table = schema.entities[root].table
+    guard let present = tables[table].map(Set.init) else {
+      try report("sqlite-layout", "the store has no table \(table) for entity \(schema.entities[root].name)")
+      return
+    }
+    // Columns to select, and for each entity which property reads which selected column.
+    var selected = ["Z_PK", "Z_ENT"]
+    var position: [String: Int] = ["Z_PK": 0, "Z_ENT": 1]
+    func select(_ column: String) -> Int {
+      if let p = position[column] { return p }
+      selected.append(column)
+      position[column] = selected.count - 1
+      return selected.count - 1
+    }
+    struct Plan {
+      var attributes: [(property: Int, column: Int, attribute: AttributeDescription)] = []
+      var toOnes: [(property: Int, column: Int, order: Int?, destination: String)] = []
+    }
+    var plans: [Int: Plan] = [:]
+    var missing: [String] = []
+    for m in members {
+      let entity = layout.entities[m.index]
+      var plan = Plan()
+      for (p, property) in entity.properties.enumerated() {
+        if let a = property.attribute {
+          guard let c = schema.column(a.name, of: m.name), present.contains(c) else {
+            missing.append("\(schema.column(a.name, of: m.name) ?? "?") (\(m.name).\(a.name))")
+            continue
+          }
+          plan.attributes.append((p, select(c), a))
+        } else if let r = property.relationship, !r.isToMany {
+          guard let c = schema.column(r.name, of: m.name), present.contains(c) else {
+            missing.append("\(schema.column(r.name, of: m.name) ?? "?") (\(m.name).\(r.name))")
+            continue
+          }
+          var order: Int? = nil
+          if let inv = r.inverseName, let d = layout.model.entity(named: r.destinationEntity),
+            let inverse = layout.model.allRelationships(of: d).first(where: { $0.name == inv }), inverse.isToMany,
+            inverse.isOrdered
+          {
+            let fok = "Z_FOK_" + c.dropFirst()
+            if present.contains(fok) { order = select(fok) } else { missing.append("\(fok) (order of \(r.destinationEntity).\(inv))") }
+          }
+          plan.toOnes.append((p, select(c), order, r.destinationEntity))
+        }
+      }
+      plans[m.number] = plan
+    }
+    var hiddenColumns: [(key: HiddenKey, column: Int, order: Int?)] = []
+    for h in hidden {
+      guard present.contains(h.column) else {
+        missing.append("\(h.column) (\(h.ownerEntity).\(h.relationship), a to-many relationship without inverse)")
+        continue
+      }
+      var order: Int? = nil
+      if let o = h.orderColumn {
+        if present.contains(o) { order = select(o) } else { missing.append("\(o) (order of \(h.ownerEntity).\(h.relationship))") }
+      }
+      hiddenColumns.append((h, select(h.column), order))
+    }
+    // Once per column (an inherited property is missing for every sub-entity too).
+    var reported: Set<Substring> = []
+    for m in missing {
+      let column = m.prefix { $0 != " " }
+      guard reported.insert(column).inserted else { continue }
+      try report("sqlite-layout", "table \(table) has no column \(column) for \(m.dropFirst(column.count + 1).dropFirst().dropLast())")
+    }
+    guard missing.isEmpty else { return }
+
+    let sql = "SELECT \(selected.map(SQLiteDatabase.quote).joined(separator: ", ")) FROM \(SQLiteDatabase.quote(table)) ORDER BY Z_PK"
+    let statement: SQLiteStatement
+    do {
+      statement = try store.database.prepare(sql)
+    } catch {
+      try report("sqlite-unreadable", "cannot read table \(table): \(error.message)")
+      return
+    }
+    var byKey: [Int64: ObjectRef] = [:]
+    var pendingHidden: [(member: ObjectRef, owner: Int64, order: Int64, key: Int64, hidden: HiddenKey)] = []
+    while true {
+      let more: Bool
+      do {
+        more = try statement.step()
+      } catch {
+        try report("sqlite-unreadable", "cannot read table \(table): \(error.message)")
+        return
+      }
+      guard more else { break }
+      let pk = statement.int64(0)
+      guard !statement.isNull(0), !statement.isNull(1) else {
+        try report("sqlite-layout", "\(table): a row has no Z_PK or Z_ENT")
+        continue
+      }
+      let number = Int(statement.int64(1))
+      guard let k = entityOfNumber[number], schema.entities[k].root == root, let plan = plans[schema.entities[k].number] else {
+        try report("sqlite-layout", "\(table) row Z_PK=\(pk): Z_ENT \(number) is no entity of this table's hierarchy")
+        continue
+      }
+      if byKey[pk] != nil {
+        try report("sqlite-layout", "\(table): Z_PK \(pk) appears twice")
+        continue
+      }
+      let object = graph.appendObject(entity: schema.entities[k].index)
+      byKey[pk] = object
+      for a in plan.attributes {
+        do throws(CoreDataValues.Mismatch) {
+          let v = try CoreDataValues.decode(statement.value(a.column), a.attribute, externalFolder: externalFolder)
+          if !v.isNull { graph.set(object, property: a.property, v) }
+        } catch {
+          try report("sqlite-value", "\(table).\(selected[a.column]) row Z_PK=\(pk) (\(schema.entities[k].name).\(a.attribute.name)): \(error.message)")
+        }
+      }
+      for t in plan.toOnes where !statement.isNull(t.column) {
+        guard let d = schema.entity(named: t.destination) else { continue }
+        toOnes.append(PendingToOne(
+          owner: object, property: t.property, targetRoot: d.root, key: statement.int64(t.column),
+          order: t.order.map { statement.int64($0) } ?? 0, table: table, column: selected[t.column], ownerKey: pk))
+      }
+      for h in hiddenColumns where !statement.isNull(h.column) {
+        pendingHidden.append((object, statement.int64(h.column), h.order.map { statement.int64($0) } ?? 0, pk, h.key))
+      }
+    }
+    objects[root] = byKey
+    hiddenLinks.append(contentsOf: pendingHidden.map { ($0.member, $0.owner, $0.order, $0.key, $0.hidden, table) })
+  }
+}

@@ -1,0 +1,120 @@
+import MapRuntime
+
+/// The names Core Data gives a model's entities, tables and columns in an SQLite store
+/// (`Specs/sqlite-store.md`, "Layout"): entity numbers, one table per root entity, a column per
+/// attribute and to-one relationship, hidden foreign keys, ordering columns and join tables.
+struct CoreDataSchema {
+  struct Entity {
+    var name: String
+    /// `Z_ENT`.
+    var number: Int
+    /// The parent's `Z_ENT`, 0 for a root.
+    var superNumber: Int
+    /// Index in the model (and in the graph's layout).
+    var index: Int
+    /// Index in `entities` of the root of its hierarchy.
+    var root: Int
+    /// `Z` + the root's name upper-cased.
+    var table: String
+    /// Column of each own attribute and to-one relationship (by property name).
+    var columns: [String: String] = [:]
+  }
+
+  let model: ObjectModel
+  /// In `Z_ENT` order.
+  private(set) var entities: [Entity] = []
+  private var byName: [String: Int] = [:]
+
+  /// Numbers the entities as Core Data does: roots sorted by name case-insensitively, each
+  /// followed depth-first by its sub-entities sorted the same way.
+  init(model: ObjectModel) {
+    self.model = model
+    var children: [String: [EntityDescription]] = [:]
+    var roots: [EntityDescription] = []
+    for e in model.entities {
+      if let p = e.parentName, model.entity(named: p) != nil { children[p, default: []].append(e) } else { roots.append(e) }
+    }
+    func sorted(_ list: [EntityDescription]) -> [EntityDescription] {
+      list.sorted { a, b in
+        let (x, y) = (Self.upper(a.name), Self.upper(b.name))
+        return x != y ? x < y : a.name < b.name
+      }
+    }
+    var visiting: Set<String> = []
+    func visit(_ e: EntityDescription, root: Int?, superNumber: Int) {
+      guard visiting.insert(e.name).inserted else { return }  // a parent cycle in a broken model
+      let number = entities.count + 1
+      let rootIndex = root ?? entities.count
+      let table = root.map { entities[$0].table } ?? "Z" + Self.upper(e.name)
+      byName[e.name] = entities.count
+      entities.append(Entity(
+        name: e.name, number: number, superNumber: superNumber, index: model.entityIndex(named: e.name) ?? 0,
+        root: rootIndex, table: table))
+      for c in sorted(children[e.name] ?? []) { visit(c, root: rootIndex, superNumber: number) }
+    }
+    for r in sorted(roots) { visit(r, root: nil, superNumber: 0) }
+    nameColumns()
+  }
+
+  /// Column names per hierarchy: each entity in `Z_ENT` order, its attributes by name, then its
+  /// to-one relationships by name; a name already taken in the table gets `1`, `2`, … appended.
+  private mutating func nameColumns() {
+    var taken: [Int: Set<String>] = [:]
+    for k in entities.indices {
+      guard let e = model.entity(named: entities[k].name) else { continue }
+      let attributes = e.attributes.filter { !$0.isTransient }.map(\.name).sorted()
+      let toOnes = e.relationships.filter { !$0.isTransient && !$0.isToMany }.map(\.name).sorted()
+      for name in attributes + toOnes {
+        let base = "Z" + Self.upper(name)
+        var column = base
+        var n = 0
+        while taken[entities[k].root, default: []].contains(column) {
+          n += 1
+          column = base + String(n)
+        }
+        taken[entities[k].root, default: []].insert(column)
+        entities[k].columns[name] = column
+      }
+    }
+  }
+
+  func entity(named name: String) -> Entity? { byName[name].map { entities[$0] } }
+
+  func entity(number: Int) -> Entity? {
+    number >= 1 && number <= entities.count ? entities[number - 1] : nil
+  }
+
+  /// The entities of the hierarchy whose root is `entities[root]`, in `Z_ENT` order.
+  func hierarchy(_ root: Int) -> [Entity] { entities.filter { $0.root == root } }
+
+  var roots: [Int] { entities.indices.filter { entities[$0].root == $0 } }
+
+  /// The column of `property` of `entity`, looked up on the entity that declares it.
+  func column(_ property: String, of entity: String) -> String? {
+    var name: String? = entity
+    var seen: Set<String> = []
+    while let n = name, seen.insert(n).inserted, let e = self.entity(named: n) {
+      if let c = e.columns[property] { return c }
+      name = model.entity(named: n)?.parentName
+    }
+    return nil
+  }
+
+  /// The entity that declares `property` (itself or an ancestor).
+  func declaring(_ property: String, of entity: String) -> Entity? {
+    var name: String? = entity
+    var seen: Set<String> = []
+    while let n = name, seen.insert(n).inserted, let d = model.entity(named: n) {
+      if d.attributes.contains(where: { $0.name == property }) || d.relationships.contains(where: { $0.name == property }) {
+        return self.entity(named: n)
+      }
+      name = d.parentName
+    }
+    return nil
+  }
+
+  /// ASCII upper-casing, as Core Data names tables and columns.
+  static func upper(_ s: String) -> String {
+    String(decoding: s.utf8.map { $0 >= 0x61 && $0 <= 0x7A ? $0 - 0x20 : $0 }, as: UTF8.self)
+  }
+}

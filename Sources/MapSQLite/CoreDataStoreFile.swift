@@ -1,0 +1,138 @@
+import Foundation
+import MapRuntime
+
+/// A Core Data SQLite store opened for reading, never written: its metadata (`Z_METADATA`), its
+/// entity rows (`Z_PRIMARYKEY`) and its schema.
+///
+/// A store whose newest rows may sit in a `-wal` beside it (WAL journal mode, or any sibling
+/// journal) is read from a private copy of the file and its `-wal`, so that SQLite's recovery
+/// and its `-shm` index never touch the originals; a rollback-journal store without a journal
+/// beside it is opened read-only in place.
+final class CoreDataStoreFile {
+  let path: String
+  let database: SQLiteDatabase
+  private var copyFolder: String?
+
+  struct PrimaryKeyRow {
+    var number: Int
+    var name: String
+    var superNumber: Int
+    var max: Int64
+  }
+
+  /// `Z_ENT` of the persistent-history entities and above (reference §7): not model entities.
+  static let firstAncillaryEntity = 16000
+
+  init(path: String) throws(MigrationFailure) {
+    self.path = path
+    let header = Self.header(path)
+    guard header.count >= 100 else {
+      throw Self.failure(
+        "sqlite-not-a-database",
+        header.isEmpty ? "cannot read the file (missing, empty or unreadable)" : "the file is too short to be an SQLite database (\(header.count) bytes)",
+        path)
+    }
+    guard header.starts(with: Array("SQLite format 3\0".utf8)) else {
+      throw Self.failure("sqlite-not-a-database", "the file is not an SQLite database", path)
+    }
+    let fm = FileManager.default
+    let sidecars = ["-wal", "-journal"].filter { fm.fileExists(atPath: path + $0) }
+    var openPath = path
+    if header[18] == 2 || header[19] == 2 || !sidecars.isEmpty {
+      let folder = NSTemporaryDirectory() + "mapc-sqlite-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+      do {
+        try fm.createDirectory(atPath: folder, withIntermediateDirectories: false)
+        copyFolder = folder
+        let name = (path as NSString).lastPathComponent
+        for suffix in [""] + sidecars { try fm.copyItem(atPath: path + suffix, toPath: "\(folder)/\(name)\(suffix)") }
+        openPath = "\(folder)/\(name)"
+      } catch {
+        if let folder = copyFolder { try? fm.removeItem(atPath: folder) }
+        throw Self.failure("sqlite-unreadable", "cannot copy the store for reading: \(error.localizedDescription)", path)
+      }
+    }
+    do {
+      // The copy is opened writable so that SQLite can recover from its -wal.
+      database = try SQLiteDatabase(path: openPath, writable: copyFolder != nil)
+      let fixed = try database.rows(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name IN ('Z_METADATA', 'Z_PRIMARYKEY')")
+      let names = Set(fixed.compactMap { $0.first?.text })
+      for table in ["Z_METADATA", "Z_PRIMARYKEY"] where !names.contains(table) {
+        if let folder = copyFolder { try? fm.removeItem(atPath: folder) }
+        throw Self.failure("sqlite-not-core-data", "the SQLite database is not a Core Data store: it has no \(table) table", path)
+      }
+    } catch let e as MigrationFailure {
+      throw e
+    } catch {
+      if let folder = copyFolder { try? fm.removeItem(atPath: folder) }
+      throw Self.failure("sqlite-not-a-database", "SQLite cannot read the file: \(error)", path)
+    }
+  }
+
+  deinit {
+    if let folder = copyFolder { try? FileManager.default.removeItem(atPath: folder) }
+  }
+
+  static func header(_ path: String) -> [UInt8] {
+    guard let h = FileHandle(forReadingAtPath: path) else { return [] }
+    defer { try? h.close() }
+    return [UInt8]((try? h.read(upToCount: 100)) ?? Data())
+  }
+
+  static func failure(_ code: String, _ message: String, _ path: String) -> MigrationFailure {
+    MigrationFailure([MigrationError(code, message, file: path)])
+  }
+
+  func failure(_ code: String, _ message: String) -> MigrationFailure { Self.failure(code, message, path) }
+
+  func query(_ sql: String, what: String) throws(MigrationFailure) -> [[SQLiteValue]] {
+    do {
+      return try database.rows(sql)
+    } catch {
+      throw failure("sqlite-unreadable", "cannot read \(what): \(error.message)")
+    }
+  }
+
+  /// Table name → its columns, from the schema.
+  func tables() throws(MigrationFailure) -> [String: [String]] {
+    var result: [String: [String]] = [:]
+    for row in try query("SELECT name FROM sqlite_master WHERE type = 'table'", what: "the schema") {
+      guard let name = row.first?.text else { continue }
+      let columns = try query("PRAGMA table_info(\(SQLiteDatabase.quote(name)))", what: "the columns of \(name)")
+      result[name] = columns.compactMap { $0.count > 1 ? $0[1].text : nil }
+    }
+    return result
+  }
+
+  /// `Z_PRIMARYKEY`, checked: numbers unique, every `Z_SUPER` an entity of the table, no cycle.
+  func primaryKeys(tables: [String: [String]]) throws(MigrationFailure) -> [PrimaryKeyRow] {
+    guard tables["Z_PRIMARYKEY"] != nil, tables["Z_METADATA"] != nil else {
+      throw failure(
+        "sqlite-not-core-data",
+        "the SQLite database is not a Core Data store: it has no \(tables["Z_METADATA"] == nil ? "Z_METADATA" : "Z_PRIMARYKEY") table")
+    }
+    var rows: [PrimaryKeyRow] = []
+    for r in try query("SELECT Z_ENT, Z_NAME, Z_SUPER, Z_MAX FROM Z_PRIMARYKEY ORDER BY Z_ENT", what: "Z_PRIMARYKEY") {
+      guard let n = r[0].integer, let name = r[1].text else {
+        throw failure("sqlite-layout", "Z_PRIMARYKEY has a row without an integer Z_ENT and a text Z_NAME")
+      }
+      rows.append(PrimaryKeyRow(number: Int(n), name: name, superNumber: Int(r[2].integer ?? 0), max: r[3].integer ?? 0))
+    }
+    var byNumber: [Int: PrimaryKeyRow] = [:]
+    for r in rows { byNumber[r.number] = r }
+    for r in rows {
+      var seen: Set<Int> = [r.number]
+      var current = r
+      while current.superNumber != 0 {
+        guard let parent = byNumber[current.superNumber] else {
+          throw failure("sqlite-layout", "Z_PRIMARYKEY: entity \(current.number) (\(current.name)) has Z_SUPER \(current.superNumber), which is no entity of the table")
+        }
+        guard seen.insert(parent.number).inserted else {
+          throw failure("sqlite-entity-cycle", "Z_PRIMARYKEY: following Z_SUPER from entity \(r.number) (\(r.name)) comes back to entity \(parent.number) (\(parent.name)), a cycle")
+        }
+        current = parent
+      }
+    }
+    return rows
+  }
+}

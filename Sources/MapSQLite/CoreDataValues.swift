@@ -1,0 +1,117 @@
+import Foundation
+import MapRuntime
+
+/// Attribute values as Core Data stores them in SQLite (reference §4.2), decoded to the values
+/// of the object graph. A value of a storage class the attribute cannot have is an error that
+/// the caller places at its table, column and row.
+enum CoreDataValues {
+  struct Mismatch: Error {
+    var message: String
+  }
+
+  /// `externalFolder`: the store's `.<name>_SUPPORT/_EXTERNAL_DATA` folder, for Binary
+  /// attributes that allow external storage.
+  static func decode(
+    _ v: SQLiteValue, _ a: AttributeDescription, externalFolder: String
+  ) throws(Mismatch) -> Value {
+    if case .null = v { return .null }
+    switch a.type {
+    case .integer16, .integer32, .integer64:
+      switch v {
+      case .integer(let i):
+        if let range = a.type.integerRange, !range.contains(i) {
+          throw Mismatch(message: "\(i) does not fit \(a.type.rawValue)")
+        }
+        return .int(i)
+      case .real(let d) where d == d.rounded() && abs(d) < 9.2e18: return .int(Int64(d))
+      default: throw wrong(v, a)
+      }
+    case .boolean:
+      guard case .integer(let i) = v else { throw wrong(v, a) }
+      return .bool(i != 0)
+    case .double, .float:
+      switch v {
+      case .real(let d): return .double(d)
+      case .integer(let i): return .double(Double(i))
+      default: throw wrong(v, a)
+      }
+    case .date:
+      // Seconds since 2001-01-01; whole seconds come back as INTEGER (NUMERIC affinity).
+      switch v {
+      case .real(let d): return .date(d)
+      case .integer(let i): return .date(Double(i))
+      default: throw wrong(v, a)
+      }
+    case .decimal:
+      let text: String
+      switch v {
+      case .integer(let i): text = String(i)
+      case .real(let d): text = d.isFinite ? "\(d)" : ""
+      case .text(let t): text = t
+      default: throw wrong(v, a)
+      }
+      do {
+        return .decimal(try DecimalText.canonical(text))
+      } catch {
+        throw Mismatch(message: "'\(text)' is not a decimal Core Data can hold: \(error.message)")
+      }
+    case .string, .uri:
+      guard case .text(let t) = v else { throw wrong(v, a) }
+      return .string(.native(t))
+    case .uuid:
+      switch v {
+      case .blob(let b) where b.count == 16: return .string(.native(uuidText(b)))
+      case .text(let t): return .string(.native(t))
+      default: throw Mismatch(message: "a UUID attribute holds a 16-byte BLOB, not \(describe(v))")
+      }
+    case .binary:
+      guard case .blob(let b) = v else { throw wrong(v, a) }
+      guard a.allowsExternalBinaryDataStorage else { return .data(b) }
+      return .data(try external(b, folder: externalFolder))
+    case .transformable, .undefined, .objectID, .composite:
+      switch v {
+      case .blob(let b): return .data(b)
+      case .text(let t): return .string(.native(t))
+      case .integer(let i): return .int(i)
+      case .real(let d): return .double(d)
+      case .null: return .null
+      }
+    }
+  }
+
+  /// A Binary attribute that allows external storage: `0x01` + the bytes, or `0x02` + the
+  /// external file's UUID (36 ASCII characters) + `0x00`.
+  static func external(_ b: [UInt8], folder: String) throws(Mismatch) -> [UInt8] {
+    guard let marker = b.first else { return b }
+    switch marker {
+    case 1: return Array(b.dropFirst())
+    case 2:
+      let name = String(decoding: b.dropFirst().prefix { $0 != 0 }, as: UTF8.self)
+      guard name.count == 36, name.allSatisfy({ $0.isHexDigit || $0 == "-" }) else {
+        throw Mismatch(message: "an external-storage reference without a UUID")
+      }
+      guard let data = FileManager.default.contents(atPath: "\(folder)/\(name)") else {
+        throw Mismatch(message: "its data is stored outside the database, in \(folder)/\(name), which cannot be read")
+      }
+      return [UInt8](data)
+    default:
+      throw Mismatch(message: "an external-storage value starts with \(marker); Core Data writes 1 (inline) or 2 (external file)")
+    }
+  }
+
+  static func uuidText(_ b: [UInt8]) -> String {
+    let hex = b.map { String(format: "%02X", $0) }
+    return [hex[0..<4], hex[4..<6], hex[6..<8], hex[8..<10], hex[10..<16]].map { $0.joined() }.joined(separator: "-")
+  }
+
+  static func describe(_ v: SQLiteValue) -> String {
+    switch v {
+    case .blob(let b): "a \(b.count)-byte BLOB"
+    default: v.typeName
+    }
+  }
+
+  static func wrong(_ v: SQLiteValue, _ a: AttributeDescription) -> Mismatch {
+    Mismatch(message: "an attribute of type \(a.type.rawValue) cannot hold \(describe(v))")
+  }
+}

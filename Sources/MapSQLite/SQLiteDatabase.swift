@@ -1,0 +1,152 @@
+internal import CSQLite
+import Foundation
+
+/// The one place mapc talks to the SQLite library: a connection, prepared statements and rows.
+/// Errors carry SQLite's own message and the file.
+final class SQLiteDatabase {
+  private(set) var handle: OpaquePointer?
+  let path: String
+
+  struct Failure: Error, CustomStringConvertible {
+    var message: String
+    var description: String { message }
+  }
+
+  /// Opens `path` (read-only unless `writable`). `create` makes a new database.
+  init(path: String, writable: Bool = false, create: Bool = false) throws(Failure) {
+    self.path = path
+    var flags = writable ? SQLITE_OPEN_READWRITE : SQLITE_OPEN_READONLY
+    if create { flags |= SQLITE_OPEN_CREATE }
+    flags |= SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI
+    var db: OpaquePointer?
+    let rc = sqlite3_open_v2(path, &db, flags, nil)
+    handle = db
+    if rc != SQLITE_OK {
+      let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+      sqlite3_close_v2(db)
+      handle = nil
+      throw Failure(message: message)
+    }
+    sqlite3_extended_result_codes(db, 1)
+  }
+
+  deinit { sqlite3_close_v2(handle) }
+
+  var lastError: String { handle.map { String(cString: sqlite3_errmsg($0)) } ?? "closed" }
+
+  /// Runs statements that return no rows.
+  func execute(_ sql: String) throws(Failure) {
+    var message: UnsafeMutablePointer<CChar>?
+    if sqlite3_exec(handle, sql, nil, nil, &message) != SQLITE_OK {
+      let text = message.map { String(cString: $0) } ?? lastError
+      sqlite3_free(message)
+      throw Failure(message: text)
+    }
+  }
+
+  func prepare(_ sql: String) throws(Failure) -> SQLiteStatement {
+    var statement: OpaquePointer?
+    guard sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK, let statement else {
+      throw Failure(message: lastError)
+    }
+    return SQLiteStatement(statement, database: self)
+  }
+
+  /// Every row of a query, as values.
+  func rows(_ sql: String) throws(Failure) -> [[SQLiteValue]] {
+    let s = try prepare(sql)
+    var result: [[SQLiteValue]] = []
+    while try s.step() { result.append((0..<s.columnCount).map { s.value($0) }) }
+    return result
+  }
+
+  /// Quotes a name for SQL (`"name"`).
+  static func quote(_ name: String) -> String { "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
+}
+
+/// A value of a result column, as SQLite stored it.
+enum SQLiteValue: Equatable {
+  case null
+  case integer(Int64)
+  case real(Double)
+  case text(String)
+  case blob([UInt8])
+
+  var integer: Int64? { if case .integer(let i) = self { i } else { nil } }
+  var text: String? { if case .text(let t) = self { t } else { nil } }
+  var blob: [UInt8]? { if case .blob(let b) = self { b } else { nil } }
+
+  var typeName: String {
+    switch self {
+    case .null: "NULL"
+    case .integer: "INTEGER"
+    case .real: "REAL"
+    case .text: "TEXT"
+    case .blob: "BLOB"
+    }
+  }
+}
+
+/// A prepared statement; finalized when dropped.
+final class SQLiteStatement {
+  private let statement: OpaquePointer
+  private let database: SQLiteDatabase
+
+  init(_ statement: OpaquePointer, database: SQLiteDatabase) {
+    self.statement = statement
+    self.database = database
+  }
+
+  deinit { sqlite3_finalize(statement) }
+
+  /// Advances to the next row; false when there is none.
+  func step() throws(SQLiteDatabase.Failure) -> Bool {
+    switch sqlite3_step(statement) {
+    case SQLITE_ROW: return true
+    case SQLITE_DONE: return false
+    default: throw SQLiteDatabase.Failure(message: database.lastError)
+    }
+  }
+
+  func reset() {
+    sqlite3_reset(statement)
+    sqlite3_clear_bindings(statement)
+  }
+
+  var columnCount: Int { Int(sqlite3_column_count(statement)) }
+
+  func isNull(_ i: Int) -> Bool { sqlite3_column_type(statement, Int32(i)) == SQLITE_NULL }
+
+  func int64(_ i: Int) -> Int64 { sqlite3_column_int64(statement, Int32(i)) }
+
+  func value(_ i: Int) -> SQLiteValue {
+    let c = Int32(i)
+    switch sqlite3_column_type(statement, c) {
+    case SQLITE_INTEGER: return .integer(sqlite3_column_int64(statement, c))
+    case SQLITE_FLOAT: return .real(sqlite3_column_double(statement, c))
+    case SQLITE_TEXT:
+      let n = Int(sqlite3_column_bytes(statement, c))
+      guard let p = sqlite3_column_text(statement, c) else { return .text("") }
+      return .text(String(decoding: UnsafeBufferPointer(start: p, count: n), as: UTF8.self))
+    case SQLITE_BLOB:
+      let n = Int(sqlite3_column_bytes(statement, c))
+      guard n > 0, let p = sqlite3_column_blob(statement, c) else { return .blob([]) }
+      return .blob(Array(UnsafeRawBufferPointer(start: p, count: n)))
+    default: return .null
+    }
+  }
+
+  func bind(_ i: Int, _ v: SQLiteValue) throws(SQLiteDatabase.Failure) {
+    let c = Int32(i + 1)
+    let rc: Int32
+    switch v {
+    case .null: rc = sqlite3_bind_null(statement, c)
+    case .integer(let n): rc = sqlite3_bind_int64(statement, c, n)
+    case .real(let d): rc = sqlite3_bind_double(statement, c, d)
+    case .text(let s): rc = sqlite3_bind_text(statement, c, s, -1, csqlite_transient())
+    case .blob(let b):
+      rc = b.withUnsafeBytes { sqlite3_bind_blob(statement, c, $0.baseAddress, Int32($0.count), csqlite_transient()) }
+    }
+    if rc != SQLITE_OK { throw SQLiteDatabase.Failure(message: database.lastError) }
+  }
+}

@@ -1,0 +1,73 @@
+import ArgumentParser
+import Foundation
+import MapCompiler
+import MapRuntime
+import MapSQLite
+
+extension MapcCommand {
+  struct StoreInfo: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "info",
+      abstract: "Print a store's format, model version, hashes, entities and row counts.",
+      discussion: """
+        With --model, also names the version of the bundle whose entity version hashes the \
+        store holds. Exit status: 0 printed, 1 a model cannot be read, 2 the store cannot be \
+        read, 64 usage error.
+        """)
+
+    @Argument(help: "A Core Data SQLite store or a JSON store.")
+    var store: String
+
+    @Option(help: "A model bundle (.xcdatamodeld): name the version the store is at.")
+    var model: String?
+
+    func run() throws {
+      let format = StoreFormatChoice.detect(store)
+      var lines = ["format: \(format.name)"]
+      let hashes: [(String, String)]
+      var entities: [String] = []
+      do {
+        if format is SQLiteStoreFormat {
+          let info = try SQLiteStoreFormat.info(store)
+          lines.append("store UUID: \(info.uuid ?? "(none)")")
+          if let v = info.frameworkVersion { lines.append("framework version: \(v)") }
+          lines.append("version identifiers: \(info.identifiers.isEmpty ? "(none)" : info.identifiers.map { "\"\($0)\"" }.joined(separator: ", "))")
+          hashes = info.hashes.map { ($0.entity, Data($0.hash).base64EncodedString()) }
+          let width = info.entities.map { "\($0.number) \($0.name)".count }.max() ?? 0
+          for e in info.entities {
+            let label = "\(e.number) \(e.name)"
+            let parent = e.superNumber == 0 ? "" : ", parent \(e.superNumber)"
+            let rows = e.rows.map { "\($0) rows" } ?? "no table"
+            entities.append("  " + label + String(repeating: " ", count: width - label.count + 2) + "\(e.table)\(parent): \(rows)")
+          }
+        } else {
+          let peek = try format.peekMetadata(store)
+          hashes = (peek.entityVersionHashes ?? [:]).sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+        }
+      } catch {
+        FileHandle.standardError.write(Data((error.description + "\n").utf8))
+        throw ExitCode(2)
+      }
+      if let model {
+        let versions: ModelVersions
+        do {
+          versions = try ModelVersions.load(bundle: model)
+        } catch {
+          throw DiagnosticOutput.failure(error)
+        }
+        var byName: [String: String] = [:]
+        for (e, h) in hashes { byName[e] = h }
+        switch StoreVersion.identify(byName, in: versions) {
+        case .version(let i): lines.append("model version: \(versions.versions[i].name)")
+        case .unknown(let closest, let differing):
+          lines.append("model version: none of \(model) (closest '\(versions.versions[closest].name)', differs in \(differing.joined(separator: ", ")))")
+        }
+      }
+      lines.append("entity version hashes:")
+      let width = hashes.map(\.0.count).max() ?? 0
+      lines += hashes.map { "  " + $0.0 + String(repeating: " ", count: width - $0.0.count + 2) + $0.1 }
+      if !entities.isEmpty { lines += ["entities (Z_ENT, name, table, rows):"] + entities }
+      print(lines.joined(separator: "\n"))
+    }
+  }
+}

@@ -1,0 +1,36 @@
+#!/usr/bin/env python3
+"""An independent reader of Core Data SQLite stores for the tests (python3's sqlite3 and
+plistlib, nothing of mapc): prints JSON with the store's NSStoreModelVersionHashes (base64) and
+the rows per entity (Z_PRIMARYKEY.Z_NAME -> rows whose Z_ENT is that entity's number, over
+every table with a Z_ENT column, history entities from 16000 on left out).
+
+The store is copied with its -wal (and -journal) into a temporary folder first, so SQLite's
+recovery reads the un-checkpointed frames without touching the originals.
+
+    core_data_store.py STORE
+"""
+import base64, json, os, plistlib, shutil, sqlite3, sys, tempfile
+
+store = sys.argv[1]
+with tempfile.TemporaryDirectory() as folder:
+    copy = os.path.join(folder, os.path.basename(store))
+    for suffix in ("", "-wal", "-journal"):
+        if os.path.exists(store + suffix):
+            shutil.copyfile(store + suffix, copy + suffix)
+    db = sqlite3.connect(copy)
+    (blob,) = db.execute("SELECT Z_PLIST FROM Z_METADATA").fetchone()
+    plist = plistlib.loads(blob)
+    hashes = {k: base64.b64encode(v).decode() for k, v in plist["NSStoreModelVersionHashes"].items()}
+    names = {n: name for n, name in db.execute("SELECT Z_ENT, Z_NAME FROM Z_PRIMARYKEY") if n < 16000}
+    rows = {name: 0 for name in names.values()}
+    tables = [t for (t,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+    for t in tables:
+        columns = [c[1] for c in db.execute(f'PRAGMA table_info("{t}")')]
+        if "Z_ENT" not in columns or t == "Z_PRIMARYKEY":
+            continue
+        for ent, count in db.execute(f'SELECT Z_ENT, count(*) FROM "{t}" GROUP BY Z_ENT'):
+            if ent in names:
+                rows[names[ent]] += count
+    (uuid,) = db.execute("SELECT Z_UUID FROM Z_METADATA").fetchone()
+    db.close()
+print(json.dumps({"hashes": hashes, "rows": rows, "uuid": uuid}, sort_keys=True))
