@@ -43,8 +43,12 @@ public enum StoreFormats {
     return format
   }
 
+  /// The first bytes of a regular file; nothing for anything else (a FIFO, a device, a
+  /// folder), which is then never opened here: the JSON reader refuses it with its own error.
   static func firstBytes(of path: String) -> [UInt8] {
-    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    var info = stat()
+    guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return [] }
+    let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
     guard fd >= 0 else { return [] }
     defer { _ = close(fd) }
     var buffer = [UInt8](repeating: 0, count: prefixLength)
