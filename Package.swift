@@ -49,7 +49,7 @@ let package = Package(
     // Core Data's SQLite stores as a second store format (Specs/sqlite-store.md).
     .target(
       name: "MapSQLite",
-      dependencies: ["MapRuntime", "CSQLite"]
+      dependencies: ["MapRuntime", "CSQLite", .product(name: "Crypto", package: "swift-crypto")]
     ),
 
     // The command-line interface as a library, so an app's own executable can register

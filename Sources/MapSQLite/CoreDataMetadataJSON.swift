@@ -51,3 +51,39 @@ enum CoreDataMetadataJSON {
     }
   }
 }
+
+extension CoreDataMetadataJSON {
+  /// A JSON value (a metadata key of a JSON store, a Transformable) as a plist value: integers
+  /// stay integers, other numbers are reals, null is dropped by the caller. Nil when the text is
+  /// not JSON.
+  static func plist(json raw: [UInt8]) -> PropertyListValue? {
+    raw.withUnsafeBytes { bytes -> PropertyListValue? in
+      var scanner = JSONScanner(bytes)
+      return try? value(scanner.next(), &scanner)
+    }
+  }
+
+  private static func value(_ t: JSONToken, _ scanner: inout JSONScanner) throws -> PropertyListValue {
+    switch t.kind {
+    case .string, .key: return .string(scanner.decodeString(t))
+    case .number:
+      let text = String(decoding: scanner.rawBytes(t), as: UTF8.self)
+      if let i = Int64(text) { return .integer(i) }
+      return .real(Double(text) ?? 0)
+    case .true: return .bool(true)
+    case .false: return .bool(false)
+    case .beginArray:
+      var items: [PropertyListValue] = []
+      while true {
+        let n = try scanner.next()
+        if n.kind == .endArray { return .array(items) }
+        items.append(try value(n, &scanner))
+      }
+    case .beginObject:
+      var entries: [PropertyListValue.Entry] = []
+      while let k = try scanner.nextKey() { entries.append(.init(scanner.decodeString(k), try value(scanner.next(), &scanner))) }
+      return .dictionary(entries)
+    default: return .null
+    }
+  }
+}

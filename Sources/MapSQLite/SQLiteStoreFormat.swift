@@ -1,7 +1,8 @@
 import MapRuntime
 
-/// Core Data's SQLite store (`NSSQLiteStoreType`) as a store format: read here, written by
-/// nothing yet: writing refuses with `sqlite-write-unsupported` (Specs/sqlite-store.md).
+/// Core Data's SQLite store (`NSSQLiteStoreType`) as a store format: read by `CoreDataReader`,
+/// written by `CoreDataWriter` into a new file that replaces the target atomically
+/// (`SQLiteReplacement`; Specs/sqlite-store.md).
 public struct SQLiteStoreFormat: StoreFormat {
   public init() {}
 
@@ -38,14 +39,25 @@ public struct SQLiteStoreFormat: StoreFormat {
     _ graph: ObjectGraph, source: ObjectGraph?, metadata: StoreWriter.Metadata, to target: String?,
     backup: String?, options: StoreWriteOptions
   ) throws(MigrationFailure) {
-    // A dry run renders nothing here: reading and validation were the checks.
-    guard let target else { return }
-    throw MigrationFailure([
-      MigrationError(
-        "sqlite-write-unsupported",
-        "mapc cannot write Core Data SQLite stores yet; export the store to JSON with `mapc store export` and migrate that",
-        file: target)
-    ])
+    let input = source?.input ?? graph.input
+    var writer = CoreDataWriter(graph: graph, input: input, metadata: CoreDataMetadataOut(metadata: metadata, input: input))
+    guard let target else {
+      // A dry run: the rows are written to a store in memory and dropped.
+      do throws(CoreDataWriter.Failure) {
+        try writer.write(to: ":memory:")
+      } catch {
+        throw MigrationFailure([MigrationError("sqlite-write", "cannot write the migrated store: \(error.message)", file: nil)])
+      }
+      return
+    }
+    try SQLiteReplacement.replace(target, backup: backup) { (temporary: String) throws(MigrationFailure) in
+      do throws(CoreDataWriter.Failure) {
+        try writer.write(to: temporary)
+      } catch {
+        throw MigrationFailure([MigrationError("sqlite-write", "cannot write the migrated store: \(error.message)", file: target)])
+      }
+    }
+    options.progress?(0, 0)
   }
 
   /// Summary of a store without a model: its metadata, entities and rows per entity.

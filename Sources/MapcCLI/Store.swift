@@ -4,12 +4,13 @@ extension MapcCommand {
   /// `mapc store info|export`: Core Data SQLite stores (Specs/sqlite-store.md).
   struct Store: ParsableCommand {
     static let configuration = CommandConfiguration(
-      abstract: "Inspect and convert Core Data SQLite stores.",
+      abstract: "Inspect Core Data SQLite stores and convert them to and from JSON stores.",
       discussion: """
         info prints a store's format, metadata, model version hashes, entities and rows per \
-        entity; export converts a Core Data SQLite store to the JSON store of mapc run (mapc \
-        repository: Specs/sqlite-store.md, Specs/store-format.md).
+        entity; export converts a Core Data SQLite store to the JSON store of mapc run, import \
+        a JSON store to a Core Data SQLite store (mapc repository: Specs/sqlite-store.md, \
+        Specs/store-format.md).
         """,
-      subcommands: [StoreInfo.self, StoreExport.self])
+      subcommands: [StoreInfo.self, StoreExport.self, StoreImport.self])
   }
 }

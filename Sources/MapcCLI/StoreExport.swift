@@ -39,18 +39,7 @@ extension MapcCommand {
       let format = SQLiteStoreFormat()
       let storePath = store
       let result = Result { () throws(MigrationFailure) -> Int in
-        let peek = try format.peekMetadata(storePath)
-        let version: ModelVersion
-        switch StoreVersion.identify(peek.entityVersionHashes ?? [:], in: versions) {
-        case .version(let i): version = versions.versions[i]
-        case .unknown(let closest, let differing):
-          throw MigrationFailure([
-            MigrationError(
-              "store-unknown-version",
-              "the store's entity version hashes match no version of \(model); the closest is '\(versions.versions[closest].name)', which differs in \(differing.joined(separator: ", "))",
-              file: storePath)
-          ])
-        }
+        let version = try StoreConversion.version(of: try format.peekMetadata(storePath), in: versions, bundle: model, path: storePath)
         let (graph, metadata) = try format.read(storePath, layout: StoreLayout(model: version.model), options: StoreReadOptions())
         let out = StoreWriter.Metadata(
           modelVersionIdentifiers: metadata.modelVersionIdentifiers ?? version.model.versionIdentifiers,

@@ -28,3 +28,20 @@ extension ObjectGraph {
     finalize()
   }
 }
+
+/// How a store format other than JSON reads a graph's values for writing.
+extension ObjectGraph {
+  /// The text of a string value; slices are of `input` (the source graph's bytes).
+  package static func string(_ t: Text, input: InputBytes?) -> String {
+    switch t {
+    case .native(let s): return s
+    case .slice(let s): return input?.decodeString(s) ?? ""
+    }
+  }
+
+  /// The raw JSON text of a `.json` value (a Transformable read from a JSON store).
+  package static func rawJSON(_ s: ByteSlice, input: InputBytes?) -> [UInt8] {
+    guard let input else { return [] }
+    return Array(input.buffer(s))
+  }
+}

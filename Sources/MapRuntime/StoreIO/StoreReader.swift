@@ -225,8 +225,12 @@ public struct StoreReader {
         continue
       }
       if layout.entities[e].isAbstract {
-        try report("store-abstract-entity", "entity \(name) is abstract and cannot have objects", at: quoteStart(key))
-        _ = try scanner.skipValue()
+        // The writer lists abstract entities with no objects (`[]`), so that is read back.
+        let value = try scanner.skipValue()
+        let inner = bytes[value].filter { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }
+        if inner != [UInt8(ascii: "["), UInt8(ascii: "]")] {
+          try report("store-abstract-entity", "entity \(name) is abstract and cannot have objects", at: quoteStart(key))
+        }
         continue
       }
       let list = try scanner.next()

@@ -43,6 +43,8 @@ struct RealStore: CustomTestStringConvertible, Sendable {
     var hashes: [String: String]
     var rows: [String: Int]
     var uuid: String
+    var digestOK: Bool?
+    var checksumOK: Bool?
   }
 
   func independent() throws -> Independent {

@@ -67,29 +67,4 @@ struct RealStoreTests {
       #expect(r.stdout.contains(" \(entity) ") && r.stdout.contains(": \(rows) rows"), "\(entity): \(r.stdout)")
     }
   }
-
-  /// `mapc run` reads an SQLite store through the store seam: the inferred v1 → v2 mapping of
-  /// wibosco's model runs every pass on its real v1 store; writing SQLite is refused for now.
-  @Test func runReadsAnSQLiteStore() throws {
-    let s = try #require(RealStore.all.first { $0.store.lastPathComponent == "CoreDataMigration_Example_1.sqlite" })
-    let dir = try FileManagerTemp.folder("sqlite-run")
-    defer { try? FileManager.default.removeItem(at: dir) }
-    let mapping = dir.appendingPathComponent("m12.xml").path
-    let infer = runMapc([
-      "infer", s.bundle.path, s.bundle.path, "--source-version", "CoreDataMigration_Example",
-      "--destination-version", "CoreDataMigration_Example 2", "--output", mapping,
-    ])
-    #expect(infer.exitCode == 0, "\(infer.stderr)")
-    let before = s.files()
-    let dry = runMapc(["run", mapping, "--store", s.store.path, "--dry-run", "--progress", "none"])
-    #expect(dry.exitCode == 0, "\(dry.stderr)")
-    #expect(dry.stderr.contains("mapc: migrated 10 objects in "), "\(dry.stderr)")
-    #expect(dry.stderr.contains("; created Post 10; dry run, nothing written"), "\(dry.stderr)")
-    let out = dir.appendingPathComponent("out.sqlite").path
-    let write = runMapc(["run", mapping, "--store", s.store.path, "--output", out, "--store-format", "sqlite", "--quiet"])
-    #expect(write.exitCode == 2)
-    #expect(write.stderr.contains("[sqlite-write-unsupported]"), "\(write.stderr)")
-    #expect(!FileManager.default.fileExists(atPath: out))
-    #expect(s.files() == before)
-  }
 }

@@ -2,14 +2,15 @@
 """An independent reader of Core Data SQLite stores for the tests (python3's sqlite3 and
 plistlib, nothing of mapc): prints JSON with the store's NSStoreModelVersionHashes (base64) and
 the rows per entity (Z_PRIMARYKEY.Z_NAME -> rows whose Z_ENT is that entity's number, over
-every table with a Z_ENT column, history entities from 16000 on left out).
+every table with a Z_ENT column, history entities from 16000 on left out), the store UUID, and
+whether the plist's hashes digest and checksum are right (null when absent).
 
 The store is copied with its -wal (and -journal) into a temporary folder first, so SQLite's
 recovery reads the un-checkpointed frames without touching the originals.
 
     core_data_store.py STORE
 """
-import base64, json, os, plistlib, shutil, sqlite3, sys, tempfile
+import base64, hashlib, json, os, plistlib, shutil, sqlite3, sys, tempfile
 
 store = sys.argv[1]
 with tempfile.TemporaryDirectory() as folder:
@@ -20,7 +21,14 @@ with tempfile.TemporaryDirectory() as folder:
     db = sqlite3.connect(copy)
     (blob,) = db.execute("SELECT Z_PLIST FROM Z_METADATA").fetchone()
     plist = plistlib.loads(blob)
-    hashes = {k: base64.b64encode(v).decode() for k, v in plist["NSStoreModelVersionHashes"].items()}
+    raw = plist["NSStoreModelVersionHashes"]
+    hashes = {k: base64.b64encode(v).decode() for k, v in raw.items()}
+    # Digest and checksum as the reference (§2.2) reproduced them on real stores; None if absent.
+    names = sorted(raw, key=lambda n: n.encode())
+    digest = base64.b64encode(hashlib.sha512(b"".join(n.encode() + raw[n] for n in names)).digest()).decode()
+    checksum = base64.b64encode(hashlib.sha256(b"".join(raw[n] for n in names)).digest()).decode()
+    digest_ok = plist["NSStoreModelVersionHashesDigest"] == digest if "NSStoreModelVersionHashesDigest" in plist else None
+    checksum_ok = plist["NSStoreModelVersionChecksumKey"] == checksum if "NSStoreModelVersionChecksumKey" in plist else None
     names = {n: name for n, name in db.execute("SELECT Z_ENT, Z_NAME FROM Z_PRIMARYKEY") if n < 16000}
     rows = {name: 0 for name in names.values()}
     tables = [t for (t,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
@@ -33,4 +41,4 @@ with tempfile.TemporaryDirectory() as folder:
                 rows[names[ent]] += count
     (uuid,) = db.execute("SELECT Z_UUID FROM Z_METADATA").fetchone()
     db.close()
-print(json.dumps({"hashes": hashes, "rows": rows, "uuid": uuid}, sort_keys=True))
+print(json.dumps({"hashes": hashes, "rows": rows, "uuid": uuid, "digestOK": digest_ok, "checksumOK": checksum_ok}, sort_keys=True))

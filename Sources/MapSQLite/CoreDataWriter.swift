@@ -1,0 +1,210 @@
+import Foundation
+import MapRuntime
+
+/// Writes an object graph as a new Core Data SQLite store for the graph's model, in the layout
+/// Core Data creates (`CoreDataSchema.createStatements`, reference §§2–6): `Z_PK` numbered per
+/// hierarchy in `Z_ENT` order, `Z_OPT` 1, foreign keys, entity keys, `Z_FOK_` positions (2048,
+/// 3072, …), join rows, hidden keys, `Z_PRIMARYKEY` with `Z_MAX` on roots, and `Z_METADATA`.
+struct CoreDataWriter {
+  let graph: ObjectGraph
+  /// The bytes string slices of `graph` refer to.
+  let input: InputBytes?
+  let schema: CoreDataSchema
+  let metadata: CoreDataMetadataOut
+  /// `Z_PK` of every object: `keys[entity][row]`.
+  private(set) var keys: [[Int64]] = []
+  private(set) var maxKey: [Int: Int64] = [:]
+  var errors: [String] = []
+
+  init(graph: ObjectGraph, input: InputBytes?, metadata: CoreDataMetadataOut) {
+    self.graph = graph
+    self.input = input
+    self.schema = CoreDataSchema(model: graph.layout.model)
+    self.metadata = metadata
+    keys = graph.tables.map { [Int64](repeating: 0, count: $0.count) }
+    for root in schema.roots {
+      var next: Int64 = 0
+      for e in schema.hierarchy(root) {
+        for row in 0..<graph.tables[e.index].count {
+          next += 1
+          keys[e.index][row] = next
+        }
+      }
+      maxKey[root] = next
+    }
+  }
+
+  struct Failure: Error { var message: String }
+
+  func key(_ ref: ObjectRef) -> Int64 { keys[Int(ref.entity)][Int(ref.row)] }
+
+  static func ref(_ v: Value) -> ObjectRef? {
+    switch v {
+    case .sourceObject(let r), .destinationObject(let r): r
+    default: nil
+    }
+  }
+
+  func members(_ object: ObjectRef, _ property: Int) -> [ObjectRef] {
+    guard case .array(let items) = graph.tables[Int(object.entity)].value(Int(object.row), property) else { return [] }
+    return items.compactMap(Self.ref)
+  }
+
+  func objects(ofKind name: String) -> [ObjectRef] {
+    guard let e = graph.layout.entityIndex(name) else { return [] }
+    return graph.objects(ofKind: e)
+  }
+
+  /// Position values of the members of every ordered to-many `relationship` of entities
+  /// of kind `entity`: member → 2048 + 1024 × its index.
+  func positions(_ entity: String, _ relationship: String) -> [ObjectRef: Int64] {
+    var result: [ObjectRef: Int64] = [:]
+    for owner in objects(ofKind: entity) {
+      guard let p = graph.layout.entities[Int(owner.entity)].propertyIndex(relationship) else { continue }
+      for (i, m) in members(owner, p).enumerated() { result[m] = 2048 + 1024 * Int64(i) }
+    }
+    return result
+  }
+
+  mutating func write(to path: String) throws(Failure) {
+    let db: SQLiteDatabase
+    do {
+      db = try SQLiteDatabase(path: path, writable: true, create: true)
+      try db.execute("PRAGMA page_size = 4096; PRAGMA auto_vacuum = 2; PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;")
+      try db.execute("BEGIN")
+      for s in schema.createStatements(frameworkVersion: metadata.frameworkVersion) { try db.execute(s) }
+      try writeRows(db)
+      try writeJoinRows(db)
+      try writeFixedTables(db)
+      try db.execute("COMMIT")
+      if !errors.isEmpty { throw Failure(message: errors.prefix(20).joined(separator: "\n")) }
+      // WAL, as Core Data leaves a store: persistent in the header; the -wal is removed on close.
+      try db.execute("PRAGMA journal_mode = WAL")
+    } catch let e as Failure {
+      throw e
+    } catch {
+      throw Failure(message: "\(error)")
+    }
+  }
+
+  private mutating func writeRows(_ db: SQLiteDatabase) throws {
+    let layout = graph.layout
+    for table in schema.tables() {
+      var caches: [Int: [ObjectRef: Int64]] = [:]
+      var hiddenOwner: [Int: [ObjectRef: ObjectRef]] = [:]
+      for (c, column) in table.columns.enumerated() {
+        switch column.role {
+        case .order(_, let r):
+          caches[c] = positions(r.destinationEntity, r.inverseName!)
+        case .hiddenKey(let owner, let r):
+          var map: [ObjectRef: ObjectRef] = [:]
+          for o in objects(ofKind: owner) {
+            guard let p = layout.entities[Int(o.entity)].propertyIndex(r.name) else { continue }
+            for m in members(o, p) {
+              if map[m] != nil {
+                errors.append("\(layout.entities[Int(m.entity)].name)/\(m.row + 1) is a member of \(owner).\(r.name) of two objects; without an inverse Core Data stores one owner (column \(table.name).\(column.name))")
+              }
+              map[m] = o
+            }
+          }
+          hiddenOwner[c] = map
+        case .hiddenOrder(let owner, let r):
+          caches[c] = positions(owner, r.name)
+        default: break
+        }
+      }
+      let names = ["Z_PK", "Z_ENT", "Z_OPT"] + table.columns.map(\.name)
+      let insert = try db.prepare("INSERT INTO \(table.name) (\(names.joined(separator: ", "))) VALUES (\(names.map { _ in "?" }.joined(separator: ", ")))")
+      for e in schema.hierarchy(table.root) {
+        let entity = layout.entities[e.index]
+        // Property index of each column for this entity (nil: the column is another entity's).
+        let plan: [(Int, Int?)] = table.columns.enumerated().map { c, column in
+          switch column.role {
+          case .attribute(let owner, let a): (c, layout.model.isKind(e.name, of: owner) ? entity.propertyIndex(a.name) : nil)
+          case .foreignKey(let owner, let r), .entityKey(let owner, let r), .order(let owner, let r):
+            (c, layout.model.isKind(e.name, of: owner) ? entity.propertyIndex(r.name) : nil)
+          case .hiddenKey(_, let r), .hiddenOrder(_, let r): (c, layout.model.isKind(e.name, of: r.destinationEntity) ? -1 : nil)
+          }
+        }
+        for row in 0..<graph.tables[e.index].count {
+          let object = ObjectRef(entity: e.index, row: row)
+          insert.reset()
+          try insert.bind(0, .integer(keys[e.index][row]))
+          try insert.bind(1, .integer(Int64(e.number)))
+          try insert.bind(2, .integer(1))
+          for (c, p) in plan {
+            guard let p else { continue }
+            let column = table.columns[c]
+            let value: SQLiteValue
+            switch column.role {
+            case .attribute(_, let a):
+              value = encode(graph.tables[e.index].value(row, p), a, at: "\(entity.name)/\(row + 1).\(a.name)")
+            case .foreignKey:
+              value = Self.ref(graph.tables[e.index].value(row, p)).map { .integer(key($0)) } ?? .null
+            case .entityKey:
+              value = Self.ref(graph.tables[e.index].value(row, p)).map { .integer(Int64(schema.number(layout.entities[Int($0.entity)].name))) } ?? .null
+            case .order:
+              value = caches[c]?[object].map(SQLiteValue.integer) ?? .null
+            case .hiddenKey:
+              value = hiddenOwner[c]?[object].map { .integer(key($0)) } ?? .null
+            case .hiddenOrder:
+              value = caches[c]?[object].map(SQLiteValue.integer) ?? .null
+            }
+            try insert.bind(3 + c, value)
+          }
+          _ = try insert.step()
+        }
+      }
+    }
+  }
+
+  private func writeJoinRows(_ db: SQLiteDatabase) throws {
+    for j in schema.joinTables(frameworkVersion: metadata.frameworkVersion) {
+      let secondOrder = j.secondOrder != nil ? positionsByOwner(j.owner, j.relationship.name) : [:]
+      let firstOrder = j.firstOrder != nil ? positionsByOwner(j.relationship.destinationEntity, j.inverse.name) : [:]
+      let columns = [j.firstColumn, j.secondColumn] + [j.firstOrder, j.secondOrder].compactMap { $0 }
+      let insert = try db.prepare("INSERT INTO \(j.name) (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))")
+      for owner in objects(ofKind: j.owner) {
+        guard let p = graph.layout.entities[Int(owner.entity)].propertyIndex(j.relationship.name) else { continue }
+        for member in members(owner, p) {
+          insert.reset()
+          try insert.bind(0, .integer(key(owner)))
+          try insert.bind(1, .integer(key(member)))
+          var k = 2
+          if j.firstOrder != nil {
+            try insert.bind(k, firstOrder[member]?[owner].map(SQLiteValue.integer) ?? .null)
+            k += 1
+          }
+          if j.secondOrder != nil { try insert.bind(k, secondOrder[owner]?[member].map(SQLiteValue.integer) ?? .null) }
+          _ = try insert.step()
+        }
+      }
+    }
+  }
+
+  /// `[owner: [member: position]]` of an ordered to-many (2048 + 1024 × index).
+  private func positionsByOwner(_ entity: String, _ relationship: String) -> [ObjectRef: [ObjectRef: Int64]] {
+    var result: [ObjectRef: [ObjectRef: Int64]] = [:]
+    for owner in objects(ofKind: entity) {
+      guard let p = graph.layout.entities[Int(owner.entity)].propertyIndex(relationship) else { continue }
+      for (i, m) in members(owner, p).enumerated() { result[owner, default: [:]][m] = 2048 + 1024 * Int64(i) }
+    }
+    return result
+  }
+
+  private func writeFixedTables(_ db: SQLiteDatabase) throws {
+    let pk = try db.prepare("INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, ?, ?)")
+    for (k, e) in schema.entities.enumerated() {
+      pk.reset()
+      try pk.bind(0, .integer(Int64(e.number)))
+      try pk.bind(1, .text(e.name))
+      try pk.bind(2, .integer(Int64(e.superNumber)))
+      try pk.bind(3, .integer(e.root == k ? maxKey[k] ?? 0 : 0))
+      _ = try pk.step()
+    }
+    let meta = try db.prepare("INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (1, ?, ?)")
+    try meta.bind(0, .text(metadata.uuid))
+    try meta.bind(1, .blob(BinaryPropertyListWriter.write(metadata.plist())))
+    _ = try meta.step()
+  }
+}
