@@ -34,6 +34,7 @@ extension MapcCommand {
         mappingPath: mapping, source: models.sourceOverride, destination: models.destinationOverride)
       DiagnosticOutput.printToStandardError(result.diagnostics)
       guard let plan = result.plan else { throw ExitCode(1) }
+      try checkOutput(output, option: "--output", inputs: [mapping] + modelPaths(result))
       do {
         // Paths in the plan are relative to the plan's own folder: the same plan from any
         // working directory, and `mapc run`/`dump` resolve them against where the plan is.
@@ -50,6 +51,22 @@ extension MapcCommand {
         throw ExitCode(1)
       }
     }
+  }
+}
+
+extension MapcCommand.Compile {
+  /// The model files and folders a compilation read: the overrides, else the mapping's
+  /// references (relative to the mapping's folder).
+  func modelPaths(_ result: MappingCompilation.Output) -> [String] {
+    let folder = PlanReader.folder(of: mapping)
+    func resolve(_ p: String?) -> String? {
+      guard let p else { return nil }
+      return p.hasPrefix("/") ? p : folder + "/" + p
+    }
+    return [
+      models.source ?? resolve(result.document?.sourceModel?.path.value),
+      models.destination ?? resolve(result.document?.destinationModel?.path.value),
+    ].compactMap { $0 }
   }
 }
 

@@ -31,6 +31,7 @@ extension MapcCommand {
     }
 
     func run() throws {
+      try checkOutput(output, option: "--output", inputs: [mapping, models.source, models.destination], isFolder: true)
       let result = XcodeExport.text(
         mappingPath: mapping, outputPath: output, source: models.sourceOverride, destination: models.destinationOverride)
       DiagnosticOutput.printToStandardError(result.diagnostics)

@@ -24,6 +24,7 @@ extension MapcCommand {
     var output: String
 
     func run() throws {
+      try checkOutput(output, option: "--output", inputs: [mapping, models.source, models.destination])
       let result = XcodeImport.text(
         xcmappingPath: mapping, outputPath: output, source: models.sourceOverride, destination: models.destinationOverride)
       DiagnosticOutput.printToStandardError(result.diagnostics)

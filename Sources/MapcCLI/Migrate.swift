@@ -47,6 +47,8 @@ extension MapcCommand {
     var quiet = false
 
     func run() throws {
+      try checkOutput(store, option: "--store", inputs: [model])
+      if let backup { try checkOutput(backup, option: "--backup", inputs: [store, model]) }
       let versions: ModelVersions
       do {
         versions = try ModelVersions.load(bundle: model)

@@ -58,17 +58,18 @@ extension MapcCommand {
         throw ValidationError("give exactly one of --output PATH, --in-place or --dry-run")
       }
       if backup != nil && !inPlace { throw ValidationError("--backup is only used with --in-place") }
-      if let output, Self.sameFile(output, store) {
-        throw ValidationError("--output is the input store; use --in-place to replace it")
+      if let output {
+        if OutputTarget.problem(output, option: "--output", inputs: [store]) != nil && OutputTarget.isRegularFile(output) {
+          throw ValidationError("--output \(output) is the input store; use --in-place to replace it")
+        }
+        try checkOutput(output, option: "--output", inputs: [store, plan])
       }
+      if inPlace {
+        // The store is replaced: it (or the file its link points to) must be a regular file.
+        try checkOutput(store, option: "--in-place: the store", inputs: [plan])
+      }
+      if let backup { try checkOutput(backup, option: "--backup", inputs: [store, plan]) }
       if maxErrors < 0 { throw ValidationError("--max-errors must be 0 (no limit) or more") }
-    }
-
-    static func sameFile(_ a: String, _ b: String) -> Bool {
-      var sa = stat()
-      var sb = stat()
-      if stat(a, &sa) == 0 && stat(b, &sb) == 0 { return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino }
-      return URL(fileURLWithPath: a).standardizedFileURL == URL(fileURLWithPath: b).standardizedFileURL
     }
 
     func run() throws {

@@ -100,7 +100,11 @@ struct ModelChecker {
   }
 
   private mutating func checkInheritance() {
-    var reported: Set<String> = []
+    // Each entity's parent chain is walked once in all (linear in the model): an entity whose
+    // chain was finished before is not walked again. A walk that comes back to an entity of its
+    // own path has found a cycle, reported once at the entity where the walk started, when that
+    // entity is on the cycle.
+    var state = [UInt8](repeating: 0, count: model.entities.count)  // 0 new, 1 on the path, 2 done
     for (index, entity) in model.entities.enumerated() {
       guard let parent = entity.parentName else { continue }
       guard model.entity(named: parent) != nil else {
@@ -108,28 +112,26 @@ struct ModelChecker {
           what: "entity '\(entity.name)' (parentEntity)")
         continue
       }
-      // Follow the parents; a cycle is a path that comes back to a name already seen.
-      var path = [entity.name]
-      var current = parent
-      while let next = model.entity(named: current) {
-        if let start = path.firstIndex(of: current) {
-          let cycle = Array(path[start...])
-          if start == 0, reported.isDisjoint(with: cycle) {
-            reported.formUnion(cycle)
-            diagnostics.append(
-              .error(
-                "model-inheritance-cycle",
-                "entity '\(entity.name)' inherits from itself: "
-                  + (cycle + [entity.name]).joined(separator: " → "),
-                at: valueLocation(sources[index].element, "parentEntity")))
-          }
-          cyclic.formUnion(cycle)
-          break
-        }
-        path.append(current)
-        guard let p = next.parentName else { break }
-        current = p
+      guard state[index] == 0 else { continue }
+      var path: [Int] = []
+      var current: Int? = index
+      while let c = current, state[c] == 0 {
+        state[c] = 1
+        path.append(c)
+        current = model.entities[c].parentName.flatMap { model.entityIndex(named: $0) }
       }
+      if let c = current, state[c] == 1, let start = path.firstIndex(of: c) {
+        let cycle = path[start...].map { model.entities[$0].name }
+        cyclic.formUnion(cycle)
+        let first = path[start]
+        diagnostics.append(
+          .error(
+            "model-inheritance-cycle",
+            "entity '\(model.entities[first].name)' inherits from itself: "
+              + (cycle + [model.entities[first].name]).joined(separator: " → "),
+            at: valueLocation(sources[first].element, "parentEntity")))
+      }
+      for p in path { state[p] = 2 }
     }
   }
 

@@ -21,18 +21,30 @@ public enum VersionHasher {
   /// Every entity's hash, sorted by entity name.
   public static func entityHashes(of model: ObjectModel) -> [EntityHash] {
     var memo: [String: [UInt8]] = [:]
-    return model.entities.map { EntityHash(entity: $0.name, hash: hash(of: $0, in: model, memo: &memo)) }
+    var own: [String: [[UInt8]]] = [:]
+    return model.entities.map { EntityHash(entity: $0.name, hash: hash(of: $0, in: model, memo: &memo, own: &own)) }
       .sorted { $0.entity.utf8.lexicographicallyPrecedes($1.entity.utf8) }
   }
 
   /// The version hash of one entity of `model`.
   public static func hash(of entity: EntityDescription, in model: ObjectModel) -> [UInt8] {
     var memo: [String: [UInt8]] = [:]
-    return hash(of: entity, in: model, memo: &memo)
+    var own: [String: [[UInt8]]] = [:]
+    return hash(of: entity, in: model, memo: &memo, own: &own)
+  }
+
+  /// The hashes of an entity's own attributes then relationships, in declaration order,
+  /// computed once per entity (a deep hierarchy reuses each ancestor's for every descendant).
+  private static func ownHashes(_ e: EntityDescription, _ own: inout [String: [[UInt8]]]) -> [[UInt8]] {
+    if let known = own[e.name] { return known }
+    let hashes = e.attributes.map(attributeHash) + e.relationships.map(relationshipHash)
+    own[e.name] = hashes
+    return hashes
   }
 
   private static func hash(
-    of entity: EntityDescription, in model: ObjectModel, memo: inout [String: [UInt8]]
+    of entity: EntityDescription, in model: ObjectModel, memo: inout [String: [UInt8]],
+    own: inout [String: [[UInt8]]]
   ) -> [UInt8] {
     if let known = memo[entity.name] { return known }
     var bytes = Array(entity.name.utf8)
@@ -41,7 +53,7 @@ public enum VersionHasher {
     if let parentName = entity.parentName, let parent = model.entity(named: parentName),
       !model.ancestors(of: parent).contains(where: { $0.name == entity.name })
     {
-      bytes += hash(of: parent, in: model, memo: &memo)
+      bytes += hash(of: parent, in: model, memo: &memo, own: &own)
     }
     // Own and inherited properties, an own one hiding an ancestor's of the same name, and a
     // later one of an entity hiding an earlier one (as `ObjectModel.allAttributes(of:)`, without
@@ -50,14 +62,17 @@ public enum VersionHasher {
     var properties: [(name: String, hash: [UInt8])] = []
     var seen: Set<String> = []
     for e in CollectionOfOne(entity) + lineage {
-      for a in e.attributes.reversed() where seen.insert(a.name).inserted && !a.isTransient {
-        properties.append((a.name, attributeHash(a)))
+      let hashes = ownHashes(e, &own)
+      for (k, a) in e.attributes.enumerated().reversed() where seen.insert(a.name).inserted && !a.isTransient {
+        properties.append((a.name, hashes[k]))
       }
     }
     seen.removeAll(keepingCapacity: true)
     for e in CollectionOfOne(entity) + lineage {
-      for r in e.relationships.reversed() where seen.insert(r.name).inserted && !r.isTransient {
-        properties.append((r.name, relationshipHash(r)))
+      let hashes = ownHashes(e, &own)
+      let first = e.attributes.count
+      for (k, r) in e.relationships.enumerated().reversed() where seen.insert(r.name).inserted && !r.isTransient {
+        properties.append((r.name, hashes[first + k]))
       }
     }
     properties.sort { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }

@@ -47,15 +47,16 @@ public enum XMLReader {
     guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
       throw DiagnosticsError([.error("file-not-found", "no such file", at: nil, file: path)])
     }
-    guard !isDirectory.boolValue, let data = FileManager.default.contents(atPath: path) else {
-      throw DiagnosticsError([
-        .error(
-          "file-unreadable",
-          isDirectory.boolValue ? "is a directory, not a file" : "cannot read the file",
-          at: nil, file: path)
-      ])
+    guard !isDirectory.boolValue else {
+      throw DiagnosticsError([.error("file-unreadable", "is a directory, not a file", at: nil, file: path)])
     }
-    return [UInt8](data)
+    do {
+      let input = try InputBytes(contentsOf: path, regularFileOnly: true, maxBytes: Limits.xmlFileBytes)
+      return input.withUnsafeBytes { [UInt8]($0) }
+    } catch {
+      let code = error.code == .tooLarge || error.code == .notRegularFile ? error.code.rawValue : "file-unreadable"
+      throw DiagnosticsError([.error(code, "cannot read the file: \(error.reason)", at: nil, file: path)])
+    }
   }
 
   /// Empty input, encodings other than UTF-8, and bytes that are not UTF-8.

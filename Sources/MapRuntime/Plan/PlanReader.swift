@@ -135,10 +135,12 @@ public enum PlanReader {
     guard !isDirectory.boolValue else {
       throw PlanFormatError(code: .unreadable, message: "cannot read plan: it is a directory", path: path)
     }
-    guard let data = FileManager.default.contents(atPath: path) else {
-      throw PlanFormatError(code: .unreadable, message: "cannot read plan: permission denied or I/O error", path: path)
+    do {
+      let input = try InputBytes(contentsOf: path, regularFileOnly: true, maxBytes: Limits.planFileBytes)
+      return input.withUnsafeBytes { [UInt8]($0) }
+    } catch {
+      throw PlanFormatError(code: .unreadable, message: "cannot read plan: \(error.reason) [\(error.code.rawValue)]", path: path)
     }
-    return [UInt8](data)
   }
 }
 

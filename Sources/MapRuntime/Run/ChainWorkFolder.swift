@@ -17,7 +17,7 @@ struct ChainWorkFolder {
     path = "\(folder)/.\(name).mapc-migrate"
     let digest: String
     do {
-      let input = try InputBytes(contentsOf: storePath)
+      let input = try InputBytes(contentsOf: storePath, regularFileOnly: true, maxBytes: Limits.storeFileBytes)
       digest = SHA256.hash(data: input.unsafeBytes).map { String(format: "%02x", $0) }.joined()
     } catch {
       throw MigrationFailure([MigrationError(error.code.rawValue, error.description, file: storePath)])

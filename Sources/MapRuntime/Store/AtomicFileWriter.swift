@@ -60,6 +60,12 @@ public struct AtomicFileWriter: ~Copyable, Sendable {
           code: .isDirectory, path: given, operation: "write", reason: "it is a folder, not a file",
           errno: EISDIR)
       }
+      if (existing.st_mode & S_IFMT) != S_IFREG {
+        // Renaming over a device or FIFO would put a regular file in its place.
+        throw StoreIOError(
+          code: .notRegularFile, path: given, operation: "write",
+          reason: "it is \(OutputTarget.describe(existing.st_mode & S_IFMT)), not a regular file; mapc replaces only regular files")
+      }
       keepMode = existing.st_mode & 0o7777
     }
     let (folder, name) = splitPath(target)

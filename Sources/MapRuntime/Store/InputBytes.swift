@@ -32,9 +32,14 @@ public final class InputBytes: @unchecked Sendable {
   private let allocated: Int
 
   /// Reads the file at `path`. Errors name the path: missing file, folder, permission, I/O.
-  public init(contentsOf path: String) throws(StoreIOError) {
+  /// With `regularFileOnly` (stores), a device, FIFO or socket is refused without blocking
+  /// (`io-not-regular-file`: a FIFO is opened non-blocking), and so is a file larger than
+  /// `maxBytes` (`limit-input-size`, with both figures), before any memory is taken for it.
+  public init(
+    contentsOf path: String, regularFileOnly: Bool = false, maxBytes: Int = .max
+  ) throws(StoreIOError) {
     self.path = path
-    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    let fd = open(path, O_RDONLY | O_CLOEXEC | (regularFileOnly ? O_NONBLOCK : 0))
     if fd < 0 { throw StoreIOError.system(errno, path: path, operation: "read") }
     defer { _ = close(fd) }
 
@@ -44,6 +49,20 @@ public final class InputBytes: @unchecked Sendable {
       throw StoreIOError(
         code: .isDirectory, path: path, operation: "read", reason: "it is a folder, not a file",
         errno: EISDIR)
+    }
+    if regularFileOnly && (info.st_mode & S_IFMT) != S_IFREG {
+      throw StoreIOError(
+        code: .notRegularFile, path: path, operation: "read",
+        reason: "it is \(OutputTarget.describe(info.st_mode & S_IFMT)), not a regular file; a store must be a regular file")
+    }
+    if Int(info.st_size) > maxBytes {
+      throw StoreIOError(
+        code: .tooLarge, path: path, operation: "read",
+        reason: "the file is \(ByteCount.text(Int(info.st_size))), more than the \(ByteCount.text(maxBytes)) mapc can hold in memory here (Specs/limits.md)")
+    }
+    if regularFileOnly {
+      // Reads block again (O_NONBLOCK only kept open(2) from waiting for a FIFO's writer).
+      _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
     }
     #if os(Linux)
       _ = posix_fadvise(fd, 0, 0, Int32(POSIX_FADV_SEQUENTIAL))
@@ -61,6 +80,12 @@ public final class InputBytes: @unchecked Sendable {
     }
     while true {
       if filled == capacity {
+        if filled > maxBytes {
+          LargeBuffer.deallocate(buffer, byteCount: capacity + InputBytes.paddingCount)
+          throw StoreIOError(
+            code: .tooLarge, path: path, operation: "read",
+            reason: "it holds more than the \(ByteCount.text(maxBytes)) mapc can hold in memory here (Specs/limits.md)")
+        }
         let larger = capacity * 2 + 65_536
         let grown = LargeBuffer.allocate(byteCount: larger + InputBytes.paddingCount)
         grown.copyMemory(from: buffer, byteCount: filled)

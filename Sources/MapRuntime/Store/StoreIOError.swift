@@ -22,6 +22,10 @@ public struct StoreIOError: Error, Sendable, Hashable, CustomStringConvertible {
     case permissionDenied = "io-permission-denied"
     /// Any other failure of a system call (disk full, I/O error, …).
     case systemError = "io-system-error"
+    /// The path names a device, FIFO or socket where a regular file was expected.
+    case notRegularFile = "io-not-regular-file"
+    /// The file is larger than mapc reads (`Specs/limits.md`).
+    case tooLarge = "limit-input-size"
   }
 
   public var code: Code

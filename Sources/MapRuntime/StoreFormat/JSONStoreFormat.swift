@@ -26,7 +26,7 @@ public struct JSONStoreFormat: StoreFormat {
   {
     let input: InputBytes
     do {
-      input = try InputBytes(contentsOf: path)
+      input = try InputBytes(contentsOf: path, regularFileOnly: true, maxBytes: Limits.storeFileBytes)
     } catch {
       throw MigrationFailure([MigrationError(error.code.rawValue, error.description, file: path)])
     }

@@ -12,7 +12,7 @@ public struct StoreMetadataPeek: Sendable {
   public static func read(_ path: String) throws(MigrationFailure) -> StoreMetadataPeek {
     let input: InputBytes
     do {
-      input = try InputBytes(contentsOf: path)
+      input = try InputBytes(contentsOf: path, regularFileOnly: true, maxBytes: Limits.storeFileBytes)
     } catch {
       throw MigrationFailure([MigrationError(error.code.rawValue, error.description, file: path)])
     }
