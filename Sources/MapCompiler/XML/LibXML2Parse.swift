@@ -332,12 +332,26 @@ private struct TreeBuilder {
 
   /// Replaces `map` as `reconcile` does when libxml2's value of the attribute named `name`
   /// (namespace declarations are not in libxml2's list) differs from its text.
-  private func reconcile(_ map: inout TextPositionMap, withAttributeOf node: xmlNodePtr, named name: String, start: Int) {
+  /// libxml2's list is in the text's order, so the search starts at `cursor` (after the
+  /// previous attribute found) and only wraps around to the start when the name is not after it:
+  /// an element's attributes are matched in linear time, not quadratic.
+  private func reconcile(
+    _ map: inout TextPositionMap, withAttributeOf node: xmlNodePtr, named name: String, start: Int,
+    cursor: inout xmlAttrPtr?
+  ) {
     let nameIsASCII = name.utf8.allSatisfy { $0 < 0x80 }
-    var attr = node.pointee.properties
-    while let a = attr {
+    var attr = cursor ?? node.pointee.properties
+    var wrapped = cursor == nil
+    while true {
+      guard let a = attr else {
+        if wrapped { return }
+        wrapped = true
+        attr = node.pointee.properties
+        continue
+      }
       attr = a.pointee.next
       guard Self.attribute(a, isNamed: name, nameIsASCII: nameIsASCII) else { continue }
+      cursor = a.pointee.next
       // The usual case: libxml2's value is, byte for byte, the decoded text.
       if Self.spell(map.text, parts: a.pointee.children) { return }
       var value = ""
@@ -366,10 +380,11 @@ private struct TreeBuilder {
 
     var attributes: [XML.Attribute] = []
     attributes.reserveCapacity(rawAttributes.count)
+    var cursor: xmlAttrPtr? = nil
     for raw in rawAttributes {
       let nameLocation = location(raw.nameOffset)
       var map = try decode(raw.valueStart, raw.valueEnd, .attributeValue)
-      reconcile(&map, withAttributeOf: node, named: raw.name, start: raw.valueStart)
+      reconcile(&map, withAttributeOf: node, named: raw.name, start: raw.valueStart, cursor: &cursor)
       attributes.append(
         XML.Attribute(
           name: raw.name, value: map.text, location: nameLocation,

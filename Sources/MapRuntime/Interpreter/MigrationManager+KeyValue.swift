@@ -175,9 +175,24 @@ extension MigrationManager {
   }
 
   /// Removes later duplicates, keeping order.
+  /// `items` without repeats, in order. Objects (by far the largest collections: a to-many's
+  /// members) are compared through a set, so this is linear for them; other values pairwise.
   func distinct(_ items: [Value]) -> [Value] {
     var out: [Value] = []
-    for x in items where !out.contains(where: { equal($0, x) }) { out.append(x) }
+    var others: [Value] = []
+    var sources: Set<ObjectRef> = []
+    var destinations: Set<ObjectRef> = []
+    for x in items {
+      switch x {
+      case .sourceObject(let r): if sources.insert(r).inserted { out.append(x) }
+      case .destinationObject(let r): if destinations.insert(r).inserted { out.append(x) }
+      default:
+        if !others.contains(where: { equal($0, x) }) {
+          others.append(x)
+          out.append(x)
+        }
+      }
+    }
     return out
   }
 }

@@ -128,8 +128,13 @@ extension MigrationManager {
         }
         if let pattern {
           let s = string(text)
-          if !RegexCache.shared.matches(pattern, s) {
-            fail(row, "run-validation-pattern", "\"\(s)\" does not match the pattern \(pattern) (Core Data error 1680)")
+          do {
+            if try !RegexCache.shared.match(pattern, s) {
+              fail(row, "run-validation-pattern", "\"\(s)\" does not match the pattern \(pattern) (Core Data error 1680)")
+            }
+          } catch {
+            // A pattern that runs out of time (or is invalid) is said so, not "does not match".
+            fail(row, error.code, error.message)
           }
         }
         if failures.count >= limit { return }

@@ -12,12 +12,6 @@ final class RegexCache: @unchecked Sendable {
   private let lock = NSLock()
   private var cache: [String: Result<NSRegularExpression, MigrationError>] = [:]
 
-  /// Whether `s` matches `pattern` as a whole; false for an invalid pattern or a match that
-  /// takes too long (validation patterns were checked when the model was compiled).
-  func matches(_ pattern: String, _ s: String) -> Bool {
-    (try? match(pattern, s)) ?? false
-  }
-
   /// Whether `s` matches `pattern` as a whole; an invalid pattern is `run-regex`, a match that
   /// takes longer than `timeLimit` is `run-regex-timeout`.
   func match(_ pattern: String, _ s: String) throws(MigrationError) -> Bool {

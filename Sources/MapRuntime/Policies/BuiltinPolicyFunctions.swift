@@ -79,6 +79,8 @@ public enum BuiltinPolicyFunctions {
           throw MigrationError("run-type-mismatch", "join:with: can only join strings and numbers, got \(m.describe(x))")
         }
       }
+      let size = parts.reduce(0) { $0 + $1.utf8.count } + max(parts.count - 1, 0) * sep.utf8.count
+      try checkBuiltSize(size, selector)
       return .string(.native(parts.joined(separator: sep)))
     case "trim:":
       guard let s = try text(0) else { return .null }
@@ -86,12 +88,39 @@ public enum BuiltinPolicyFunctions {
     case "replace:with:in:":
       guard let target = try text(0), let replacement = try text(1), let s = try text(2) else { return .null }
       guard !target.isEmpty else { return .string(.native(s)) }
+      let growth = replacement.utf8.count - target.utf8.count
+      if growth > 0 && s.utf8.count + s.utf8.count / target.utf8.count * growth > Limits.valueBytes {
+        // The bound may be far too high: count the occurrences before building anything.
+        let hay = Array(s.utf8)
+        let needle = Array(target.utf8)
+        var occurrences = 0
+        var i = 0
+        while i + needle.count <= hay.count {
+          if hay[i] == needle[0] && hay[i..<(i + needle.count)].elementsEqual(needle) {
+            occurrences += 1
+            i += needle.count
+          } else {
+            i += 1
+          }
+        }
+        try checkBuiltSize(s.utf8.count + occurrences * growth, selector)
+      }
       return .string(.native(s.replacingOccurrences(of: target, with: replacement)))
     case "defaultValue:for:":
       return args[1].isNull ? args[0] : args[1]
     default:
       return nil
     }
+  }
+
+  /// `run-value-too-large` when a string of `bytes` UTF-8 bytes would pass `Limits.valueBytes`
+  /// (checked before it is built: nested calls multiply sizes, so 1 KB of text could otherwise
+  /// ask for gigabytes).
+  static func checkBuiltSize(_ bytes: Int, _ selector: String) throws(MigrationError) {
+    guard bytes > Limits.valueBytes else { return }
+    throw MigrationError(
+      "run-value-too-large",
+      "\(selector) would build a string of \(ByteCount.text(bytes)), more than the \(ByteCount.text(Limits.valueBytes)) a value may hold (Specs/limits.md)")
   }
 
   /// `"UTC"`, `"GMT"`, `"+02:00"`, `"-0530"`, `"GMT+2"`: seconds east of UTC.

@@ -98,7 +98,7 @@ public struct AtomicFileWriter: ~Copyable, Sendable {
   public consuming func commit(backupPath: String? = nil) throws(StoreIOError) {
     finished = true
     do throws(StoreIOError) {
-      if fsync(fileDescriptor) != 0 {
+      if WriteCalls.fsync(fileDescriptor) != 0 {
         let err = errno
         _ = close(fileDescriptor)
         throw StoreIOError.system(err, path: targetPath, operation: "write")
@@ -106,10 +106,14 @@ public struct AtomicFileWriter: ~Copyable, Sendable {
       if close(fileDescriptor) != 0 {
         throw StoreIOError.system(errno, path: targetPath, operation: "write")
       }
+      // The folder is flushed before the rename too: a folder that cannot be flushed is
+      // found while the target is still untouched.
+      let before = WriteCalls.syncFolder(of: resolvedTargetPath)
+      if before != 0 { throw StoreIOError.system(before, path: targetPath, operation: "flush the folder of") }
       if let backupPath {
         try FileBackup.backUp(resolvedTargetPath, to: backupPath)
       }
-      if rename(temporaryPath, resolvedTargetPath) != 0 {
+      if WriteCalls.rename(temporaryPath, resolvedTargetPath) != 0 {
         throw StoreIOError.system(errno, path: targetPath, operation: "replace")
       }
     } catch {
@@ -118,7 +122,12 @@ public struct AtomicFileWriter: ~Copyable, Sendable {
       throw error
     }
     TemporaryFiles.unregister(slot)
-    syncFolder(of: resolvedTargetPath)
+    let after = WriteCalls.syncFolder(of: resolvedTargetPath)
+    if after != 0 {
+      var e = StoreIOError.system(after, path: targetPath, operation: "flush the folder after replacing")
+      e.reason += "; the file was replaced, but after a crash or power loss its old contents may come back"
+      throw e
+    }
   }
 
   /// Gives up: closes and removes the temporary file. The target is unchanged.
@@ -171,7 +180,7 @@ public enum FileBackup {
         throw StoreIOError.system(err, path: backup, operation: "create the backup")
       }
     }
-    if rename(temporary, backup) != 0 {
+    if WriteCalls.rename(temporary, backup) != 0 {
       let err = errno
       _ = unlink(temporary)
       throw StoreIOError.system(err, path: backup, operation: "create the backup")
@@ -180,7 +189,8 @@ public enum FileBackup {
     // temporary name behind.
     var leftover = stat()
     if lstat(temporary, &leftover) == 0 { _ = unlink(temporary) }
-    syncFolder(of: backup)
+    let synced = WriteCalls.syncFolder(of: backup)
+    if synced != 0 { throw StoreIOError.system(synced, path: backup, operation: "flush the folder of the backup") }
   }
 
   /// Copies the contents of `source` to a new file `destination` (which must not exist yet),
@@ -210,7 +220,7 @@ public enum FileBackup {
       }
       var done = 0
       while done < n {
-        let w = write(output, buffer + done, n - done)
+        let w = WriteCalls.write(output, buffer + done, n - done)
         if w < 0 {
           if errno == EINTR { continue }
           failure = StoreIOError.system(errno, path: destination, operation: "write the backup")
@@ -219,7 +229,7 @@ public enum FileBackup {
         done += w
       }
     }
-    if failure == nil && fsync(output) != 0 {
+    if failure == nil && WriteCalls.fsync(output) != 0 {
       failure = StoreIOError.system(errno, path: destination, operation: "write the backup")
     }
     if close(output) != 0 && failure == nil {
@@ -243,14 +253,4 @@ func splitPath(_ path: String) -> (folder: String, name: String) {
   let name = String(path[path.index(after: slash)...])
   let folder = String(path[..<slash])
   return (folder.isEmpty ? "/" : folder, name)
-}
-
-/// Flushes a file's folder to disk so that a rename in it survives a crash. Failures are
-/// ignored: some file systems cannot sync folders, and the rename itself already succeeded.
-func syncFolder(of path: String) {
-  let fd = open(splitPath(path).folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-  if fd >= 0 {
-    _ = fsync(fd)
-    _ = close(fd)
-  }
 }

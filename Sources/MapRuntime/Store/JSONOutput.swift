@@ -181,7 +181,7 @@ public struct JSONOutput: ~Copyable {
     guard error == nil else { return }
     var done = 0
     while done < length {
-      let n = write(fileDescriptor, bytes + done, length - done)
+      let n = WriteCalls.write(fileDescriptor, bytes + done, length - done)
       if n >= 0 {
         done += n
       } else if errno != EINTR {

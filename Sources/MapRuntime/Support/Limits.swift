@@ -19,10 +19,10 @@ public enum Limits {
     if let text = getenv("MAPC_MAX_STORE_BYTES"), let v = Int(String(cString: text)), v > 0 { return v }
     return physicalMemory / 2
   }
-  /// Elements (strings, numbers, members) a value built by an expression may hold, and bytes a
-  /// string built by an expression may hold (`run-value-too-large`).
-  public static let valueElements = 16 << 20
-  public static let valueBytes = 256 << 20
+  /// Bytes a string built by an expression may hold (`run-value-too-large`, checked before
+  /// it is built by the functions whose output can outgrow their input many times:
+  /// `replace:with:in:` and `join:with:`).
+  public static let valueBytes = 64 << 20
 
   /// Installed memory in bytes (1 GiB when unknown).
   public static let physicalMemory: Int = {
