@@ -25,6 +25,10 @@ final class CoreDataStoreFile {
 
   init(path: String) throws(MigrationFailure) {
     self.path = path
+    var info = stat()
+    if stat(path, &info) == 0, (info.st_mode & S_IFMT) != S_IFREG {
+      throw Self.failure("io-not-regular-file", "cannot read '\(path)': it is not a regular file; a store must be a regular file", path)
+    }
     let header = Self.header(path)
     guard header.count >= 100 else {
       throw Self.failure(

@@ -25,7 +25,7 @@ extension MapcCommand {
     @Option(help: "The model bundle (.xcdatamodeld) whose versions the store goes through.")
     var model: String
 
-    @Option(help: "The store to migrate in place (JSON).")
+    @Option(help: "The store to migrate in place: a JSON store or a Core Data SQLite store.")
     var store: String
 
     @Option(help: ArgumentHelp(StoreFormatChoice.help))

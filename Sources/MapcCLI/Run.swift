@@ -6,7 +6,7 @@ import MapRuntime
 extension MapcCommand {
   struct Run: ParsableCommand {
     static let configuration = CommandConfiguration(
-      abstract: "Migrate a JSON object store with a plan.",
+      abstract: "Migrate a store (JSON or Core Data SQLite) with a plan.",
       discussion: """
         Reads the store, checks it against the plan's source model, runs Core Data's three \
         passes (create instances, relationships, validation), and only then writes the new \
@@ -20,7 +20,7 @@ extension MapcCommand {
     @Argument(help: "A plan written by `mapc compile`, a mapping XML file, or an Xcode .xcmappingmodel.")
     var plan: String
 
-    @Option(help: "The store to migrate (JSON).")
+    @Option(help: "The store to migrate: a JSON store or a Core Data SQLite store, written back in its own format.")
     var store: String
 
     @Option(help: ArgumentHelp(StoreFormatChoice.help))

@@ -47,6 +47,19 @@ struct HostileSQLiteTests {
     #expect(r.stderr.contains("error: the file is not an SQLite database [sqlite-not-a-database]"), "\(r.stderr)")
   }
 
+  /// A FIFO named as an SQLite store is refused at once, never opened (opening would wait
+  /// for a writer).
+  @Test func fifoIsRefusedWithoutWaiting() throws {
+    let dir = try FileManagerTemp.folder("sqlite-hostile")
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let fifo = dir.appendingPathComponent("pipe.sqlite").path
+    try #require(mkfifo(fifo, 0o600) == 0)
+    let s = try #require(Self.example)
+    let r = runMapc(["store", "export", fifo, "--model", s.bundle.path, "-o", dir.appendingPathComponent("o.json").path])
+    #expect(r.exitCode == 2)
+    #expect(r.stderr.contains("it is not a regular file; a store must be a regular file [io-not-regular-file]"), "\(r.stderr)")
+  }
+
   @Test func truncated() throws {
     let dir = try FileManagerTemp.folder("sqlite-hostile")
     defer { try? FileManager.default.removeItem(at: dir) }

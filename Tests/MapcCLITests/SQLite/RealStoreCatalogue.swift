@@ -45,6 +45,7 @@ struct RealStore: CustomTestStringConvertible, Sendable {
     var uuid: String
     var digestOK: Bool?
     var checksumOK: Bool?
+    var integrity: String
   }
 
   func independent() throws -> Independent {

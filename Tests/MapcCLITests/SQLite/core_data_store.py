@@ -3,7 +3,8 @@
 plistlib, nothing of mapc): prints JSON with the store's NSStoreModelVersionHashes (base64) and
 the rows per entity (Z_PRIMARYKEY.Z_NAME -> rows whose Z_ENT is that entity's number, over
 every table with a Z_ENT column, history entities from 16000 on left out), the store UUID, and
-whether the plist's hashes digest and checksum are right (null when absent).
+whether the plist's hashes digest and checksum are right (null when absent), and SQLite's
+PRAGMA integrity_check.
 
 The store is copied with its -wal (and -journal) into a temporary folder first, so SQLite's
 recovery reads the un-checkpointed frames without touching the originals.
@@ -40,5 +41,6 @@ with tempfile.TemporaryDirectory() as folder:
             if ent in names:
                 rows[names[ent]] += count
     (uuid,) = db.execute("SELECT Z_UUID FROM Z_METADATA").fetchone()
+    integrity = "; ".join(r[0] for r in db.execute("PRAGMA integrity_check"))
     db.close()
-print(json.dumps({"hashes": hashes, "rows": rows, "uuid": uuid, "digestOK": digest_ok, "checksumOK": checksum_ok}, sort_keys=True))
+print(json.dumps({"hashes": hashes, "rows": rows, "uuid": uuid, "digestOK": digest_ok, "checksumOK": checksum_ok, "integrity": integrity}, sort_keys=True))
