@@ -30,32 +30,9 @@ extension MapcCommand {
     var compact = false
 
     func run() throws {
-      let versions: ModelVersions
-      do {
-        versions = try ModelVersions.load(bundle: model)
-      } catch {
-        throw DiagnosticOutput.failure(error)
-      }
-      let format = SQLiteStoreFormat()
-      let storePath = store
-      let result = Result { () throws(MigrationFailure) -> Int in
-        let version = try StoreConversion.version(of: try format.peekMetadata(storePath), in: versions, bundle: model, path: storePath)
-        let (graph, metadata) = try format.read(storePath, layout: StoreLayout(model: version.model), options: StoreReadOptions())
-        let out = StoreWriter.Metadata(
-          modelVersionIdentifiers: metadata.modelVersionIdentifiers ?? version.model.versionIdentifiers,
-          entityHashes: version.hashes, extra: metadata.extra)
-        try JSONStoreFormat().write(
-          graph, source: nil, metadata: out, to: output, backup: nil,
-          options: StoreWriteOptions(style: compact ? .compact : .indented))
-        return graph.objectCount
-      }
-      switch result {
-      case .success(let n):
-        FileHandle.standardError.write(Data("mapc: exported \(n) objects from \(store); wrote \(output)\n".utf8))
-      case .failure(let failure):
-        FileHandle.standardError.write(Data((failure.description + "\nmapc: note: nothing was written\n").utf8))
-        throw ExitCode(2)
-      }
+      try StoreConversion.convert(
+        store, bundle: model, output: output, from: SQLiteStoreFormat(), to: JSONStoreFormat(),
+        options: StoreWriteOptions(style: compact ? .compact : .indented), verb: "exported")
     }
   }
 }

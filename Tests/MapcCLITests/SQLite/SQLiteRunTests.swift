@@ -85,4 +85,48 @@ struct SQLiteRunTests {
     #expect(again.exitCode == 0)
     #expect(again.stderr.contains("is already at version 'CoreDataMigration_Example 2'"), "\(again.stderr)")
   }
+
+  /// The other chains that mapc's inference covers, on real stores: XCServer's empty 2.0.0
+  /// store to 2.0.1 gives exactly its real 2.0.1 store's layout; apptentive's 3.5.0 simulator
+  /// store (version 5, 67 objects) to version 6 gives the real version 6 store's tables and
+  /// columns (its Z_MODELCACHE aside: the migrated store records the source's framework version,
+  /// 519, which had no model cache). Earlier apptentive and XCServer steps are not inferable
+  /// (an entity of a relationship's destination renamed; String attributes becoming Date) and
+  /// are refused with the store unchanged.
+  @Test func migrateOtherProjectsWhereTheirChainsInfer() throws {
+    let x200 = try #require(Self.store("XCServerCoreData_2.0.0_empty.sqlite"))
+    let x201 = try #require(Self.store("XCServerCoreData_2.0.1.sqlite"))
+    let x120 = try #require(Self.store("XCServerCoreData_1.2.0.sqlite"))
+    let a5 = try #require(RealStore.all.first { $0.store.path.contains("3.5.0.xcappdata") })
+    let a6 = try #require(Self.store("ATDataModelv6.sqlite"))
+    let dir = try FileManagerTemp.folder("sqlite-migrate-chains")
+    defer { try? FileManager.default.removeItem(at: dir) }
+
+    let x = dir.appendingPathComponent("x.sqlite").path
+    try FileManager.default.copyItem(atPath: x200.store.path, toPath: x)
+    let rx = runMapc(["migrate", "--model", x200.bundle.path, "--store", x, "--to", x201.version, "--quiet"])
+    #expect(rx.exitCode == 0, "\(rx.stderr)")
+    try expectLayout(x, like: x201, rows: 0)
+
+    let a = dir.appendingPathComponent("a.sqlite").path
+    try FileManager.default.copyItem(atPath: a5.store.path, toPath: a)
+    let ra = runMapc(["migrate", "--model", a5.bundle.path, "--store", a, "--quiet"])
+    #expect(ra.exitCode == 0, "\(ra.stderr)")
+    let got = try SQLiteRoundTripTests.schema(a)
+    var want = try SQLiteRoundTripTests.schema(a6.store.path)
+    want.tables["Z_MODELCACHE"] = nil
+    #expect(got.tables == want.tables)
+    #expect(got.primaryKeys == want.primaryKeys)
+    let info = try RealStore(number: "", store: URL(fileURLWithPath: a), bundle: a6.bundle, version: "").independent()
+    #expect(info.hashes == (try a6.independent().hashes))
+    #expect(info.rows.values.reduce(0, +) == (try a5.independent().rows.values.reduce(0, +)))
+
+    let old = dir.appendingPathComponent("old.sqlite").path
+    try FileManager.default.copyItem(atPath: x120.store.path, toPath: old)
+    let before = FileManager.default.contents(atPath: old)
+    let refused = runMapc(["migrate", "--model", x120.bundle.path, "--store", old])
+    #expect(refused.exitCode == 1, "\(refused.stderr)")
+    #expect(refused.stderr.contains("[infer-type-change]"), "\(refused.stderr)")
+    #expect(FileManager.default.contents(atPath: old) == before)
+  }
 }

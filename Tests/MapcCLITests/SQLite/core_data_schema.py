@@ -7,14 +7,14 @@ rows per table, and the header's page size, auto-vacuum and journal mode. A copy
 
     core_data_schema.py STORE
 """
-import json, os, shutil, sqlite3, sys, tempfile
+import json, os, sqlite3, sys
+
+sys.dont_write_bytecode = True  # no __pycache__ in the package
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from store_copy import store_copy
 
 store = sys.argv[1]
-with tempfile.TemporaryDirectory() as folder:
-    copy = os.path.join(folder, os.path.basename(store))
-    for suffix in ("", "-wal", "-journal"):
-        if os.path.exists(store + suffix):
-            shutil.copyfile(store + suffix, copy + suffix)
+with store_copy(store) as copy:
     with open(copy, "rb") as f:
         header = f.read(100)
     db = sqlite3.connect(copy)

@@ -6,19 +6,19 @@ every table with a Z_ENT column, history entities from 16000 on left out), the s
 whether the plist's hashes digest and checksum are right (null when absent), and SQLite's
 PRAGMA integrity_check.
 
-The store is copied with its -wal (and -journal) into a temporary folder first, so SQLite's
-recovery reads the un-checkpointed frames without touching the originals.
+The store is read from a copy with its -wal (store_copy.py): SQLite's recovery reads the
+un-checkpointed frames without touching the originals.
 
     core_data_store.py STORE
 """
-import base64, hashlib, json, os, plistlib, shutil, sqlite3, sys, tempfile
+import base64, hashlib, json, os, plistlib, sqlite3, sys
+
+sys.dont_write_bytecode = True  # no __pycache__ in the package
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from store_copy import store_copy
 
 store = sys.argv[1]
-with tempfile.TemporaryDirectory() as folder:
-    copy = os.path.join(folder, os.path.basename(store))
-    for suffix in ("", "-wal", "-journal"):
-        if os.path.exists(store + suffix):
-            shutil.copyfile(store + suffix, copy + suffix)
+with store_copy(store) as copy:
     db = sqlite3.connect(copy)
     (blob,) = db.execute("SELECT Z_PLIST FROM Z_METADATA").fetchone()
     plist = plistlib.loads(blob)
