@@ -43,7 +43,8 @@ final class CoreDataStoreFile {
     let sidecars = ["-wal", "-journal"].filter { fm.fileExists(atPath: path + $0) }
     var openPath = path
     if header[18] == 2 || header[19] == 2 || !sidecars.isEmpty {
-      let folder = NSTemporaryDirectory() + "mapc-sqlite-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+      Self.removeStaleCopies()
+      let folder = NSTemporaryDirectory() + "\(Self.copyPrefix)\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
       do {
         try fm.createDirectory(atPath: folder, withIntermediateDirectories: false)
         copyFolder = folder
@@ -65,11 +66,32 @@ final class CoreDataStoreFile {
         if let folder = copyFolder { try? fm.removeItem(atPath: folder) }
         throw Self.failure("sqlite-not-core-data", "the SQLite database is not a Core Data store: it has no \(table) table", path)
       }
+      if let folder = copyFolder {
+        // The -wal is folded into the copy, which then needs no sibling: the copy is removed
+        // now (the open connection keeps reading it), so a killed run leaves nothing behind.
+        _ = try database.rows("PRAGMA wal_checkpoint(TRUNCATE)")
+        _ = try database.rows("PRAGMA journal_mode = DELETE")
+        try? fm.removeItem(atPath: folder)
+        copyFolder = nil
+      }
     } catch let e as MigrationFailure {
       throw e
     } catch {
       if let folder = copyFolder { try? fm.removeItem(atPath: folder) }
       throw Self.failure("sqlite-not-a-database", "SQLite cannot read the file: \(error)", path)
+    }
+  }
+
+  static let copyPrefix = "mapc-sqlite-"
+
+  /// Removes the copies that runs killed while copying left in the temporary folder (their
+  /// process gone).
+  static func removeStaleCopies() {
+    let fm = FileManager.default
+    let folder = NSTemporaryDirectory()
+    for name in (try? fm.contentsOfDirectory(atPath: folder)) ?? [] where name.hasPrefix(copyPrefix) {
+      guard let pid = Int32(name.dropFirst(copyPrefix.count).prefix { $0 != "-" }), pid != getpid() else { continue }
+      if kill(pid, 0) != 0 && errno == ESRCH { try? fm.removeItem(atPath: folder + name) }
     }
   }
 
