@@ -19,15 +19,25 @@ final class RegexCache: @unchecked Sendable {
     let deadline = Date(timeIntervalSinceNow: Self.timeLimit)
     var found = false
     var timedOut = false
+    var failed = false
     let range = NSRange(s.startIndex..<s.endIndex, in: s)
-    regex.enumerateMatches(in: s, options: [.reportProgress], range: range) { result, _, stop in
+    regex.enumerateMatches(in: s, options: [.reportProgress, .reportCompletion], range: range) { result, flags, stop in
       if result != nil {
         found = true
+        stop.pointee = true
+      } else if flags.contains(.internalError) {
+        // ICU gave up (its backtracking stack is full): not "no match".
+        failed = true
         stop.pointee = true
       } else if Date() > deadline {
         timedOut = true
         stop.pointee = true
       }
+    }
+    if failed && !found {
+      throw MigrationError(
+        "run-regex-failed",
+        "MATCHES could not decide whether a string of \(s.utf16.count) characters matches the pattern \(pattern): the regular expression engine ran out of backtracking memory")
     }
     if timedOut && !found {
       throw MigrationError(

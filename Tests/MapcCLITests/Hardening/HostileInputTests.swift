@@ -81,6 +81,23 @@ import Testing
     #expect(failure.errors.first?.code == "run-integer-range", "\(failure.errors)")
   }
 
+  /// ICU gives up on "ab"×150,000 + "c" MATCHES "(a|b)*c" (its backtracking stack fills):
+  /// that was a silent "no match", which filtered the object out.
+  @Test func regexEngineGivingUpIsAnError() throws {
+    let store = #"{"objects": {"Person": [{"id": "p1", "name": ""# + String(repeating: "ab", count: 150_000) + #"c"}]}}"#
+    let mapping = Hardening.mapping().replacingOccurrences(
+      of: #"source="Person" destination="Person">"#,
+      with: #"source="Person" destination="Person"><filter>name MATCHES "(a|b)*c"</filter>"#)
+    let outcome = try runInline(
+      sourceModel: Hardening.sourceModel, destinationModel: Hardening.destinationModel, mapping: mapping,
+      store: store, label: "regex-gave-up")
+    guard case .failure(let failure) = outcome else {
+      Issue.record("the run succeeded: \(try outcome.get().text.prefix(200))")
+      return
+    }
+    #expect(failure.errors.first?.code == "run-regex-failed", "\(failure.errors)")
+  }
+
   @Test func largestIntegersStillStore() throws {
     let objects = try migrateInline(
       sourceModel: Hardening.sourceModel, destinationModel: Hardening.destinationModel,
