@@ -97,15 +97,12 @@ struct PlanEncoder {
   mutating func path(_ p: String) -> String {
     guard let base = pathBase, !p.isEmpty else { return p }
     if let known = pathCache[p] { return known }
-    let relative = XcodeImport.relativePath(Self.absolute(p), from: base)
+    let relative = PathText.relative(PathText.absolute(p), from: base)
     pathCache[p] = relative
     return relative
   }
 
-  static func absolute(_ p: String) -> String {
-    let full = p.hasPrefix("/") ? p : FileManager.default.currentDirectoryPath + "/" + p
-    return (full as NSString).standardizingPath
-  }
+  static func absolute(_ p: String) -> String { PathText.absolute(p) }
   /// Strings by UTF-8 bytes (see `PlanStringTable`).
   private var stringTable = PlanStringTable()
 

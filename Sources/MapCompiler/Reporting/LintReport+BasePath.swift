@@ -10,7 +10,7 @@ extension LintReport {
     func convert(_ path: String) -> String {
       let full = Self.absolute(path)
       guard full == root || full.hasPrefix(root == "/" ? "/" : root + "/") else { return full }
-      return XcodeImport.relativePath(full, from: root)
+      return PathText.relative(full, from: root)
     }
     func convert(_ location: SourceLocation?) -> SourceLocation? {
       location.map { SourceLocation(file: convert($0.file), line: $0.line, column: $0.column) }
@@ -29,8 +29,5 @@ extension LintReport {
     return copy
   }
 
-  public static func absolute(_ p: String) -> String {
-    let full = p.hasPrefix("/") ? p : FileManager.default.currentDirectoryPath + "/" + p
-    return (full as NSString).standardizingPath
-  }
+  public static func absolute(_ p: String) -> String { PathText.absolute(p) }
 }

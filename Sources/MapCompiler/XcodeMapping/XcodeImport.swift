@@ -43,20 +43,10 @@ public enum XcodeImport {
     return Output(text: text, diagnostics: diagnostics)
   }
 
-  static func absolute(_ path: String) -> String {
-    let p = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
-    return (p as NSString).standardizingPath
-  }
+  static func absolute(_ path: String) -> String { PathText.absolute(path) }
 
-  /// `path` relative to `folder` (both absolute and standardised).
+  /// `path` relative to `folder` (both absolute and normalised).
   public static func relativePath(_ path: String, from folder: String) -> String {
-    let a = path.split(separator: "/")
-    let b = folder.split(separator: "/")
-    var common = 0
-    while common < a.count, common < b.count, a[common] == b[common] { common += 1 }
-    let up = Array(repeating: "..", count: b.count - common)
-    let rest = a[common...].map(String.init)
-    let joined = (up + rest).joined(separator: "/")
-    return joined.isEmpty ? "." : joined
+    PathText.relative(path, from: folder)
   }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import MapRuntime
 
 /// Finds the model files an Xcode mapping model was made for. Xcode records project-relative
 /// paths (`sourcemodelpath`, `destinationmodelpath`), so the path is tried against each folder
@@ -16,7 +17,7 @@ public enum XcodeModelLocator {
     // A path that climbs (`mapc export` writes one when the models are outside the folder
     // holding the mapping model) is only tried whole, from the mapping model's folder.
     if components.contains("..") {
-      let candidate = (ancestors[0] + "/" + components.joined(separator: "/") as NSString).standardizingPath
+      let candidate = PathText.absolute(ancestors[0] + "/" + components.joined(separator: "/"))
       var isDirectory: ObjCBool = false
       let exists = FileManager.default.fileExists(atPath: candidate, isDirectory: &isDirectory)
       return exists && isDirectory.boolValue ? candidate : nil
@@ -36,7 +37,7 @@ public enum XcodeModelLocator {
 
   /// The folders holding the mapping model folder, nearest first.
   static func folders(above mappingPath: String) -> [String] {
-    var path = (mappingPath as NSString).standardizingPath
+    var path = PathText.absolute(mappingPath)
     if path.hasSuffix("/xcmapping.xml") { path = (path as NSString).deletingLastPathComponent }
     var result: [String] = []
     var folder = (path as NSString).deletingLastPathComponent

@@ -161,32 +161,10 @@ struct PlanDecoder {
   func path(_ p: String) -> String {
     guard let base = pathBase, !p.isEmpty, !p.hasPrefix("/") else { return p }
     let cwd = FileManager.default.currentDirectoryPath
-    let full = Self.normalized((base.hasPrefix("/") ? base : cwd + "/" + base) + "/" + p)
-    return base.hasPrefix("/") ? full : Self.relative(full, from: Self.normalized(cwd))
+    let full = PathText.normalized((base.hasPrefix("/") ? base : cwd + "/" + base) + "/" + p)
+    return base.hasPrefix("/") ? full : PathText.relative(full, from: PathText.normalized(cwd))
   }
 
-  /// An absolute path with `.` and `..` components folded.
-  static func normalized(_ absolute: String) -> String {
-    var parts: [Substring] = []
-    for c in absolute.split(separator: "/") where c != "." {
-      if c == ".." {
-        if !parts.isEmpty { parts.removeLast() }
-      } else {
-        parts.append(c)
-      }
-    }
-    return "/" + parts.joined(separator: "/")
-  }
-
-  /// `path` relative to `folder` (both absolute and normalised).
-  static func relative(_ path: String, from folder: String) -> String {
-    let a = path.split(separator: "/")
-    let b = folder.split(separator: "/")
-    var common = 0
-    while common < a.count, common < b.count, a[common] == b[common] { common += 1 }
-    let joined = (Array(repeating: Substring(".."), count: b.count - common) + a[common...]).joined(separator: "/")
-    return joined.isEmpty ? "." : joined
-  }
 
   mutating func plan() throws(BinaryReadError) -> MigrationPlan {
     try section(.strings) { (d) throws(BinaryReadError) in try d.stringTable() }
