@@ -156,7 +156,13 @@ extension MigrationManager {
         // An expression that fails names the object it was evaluated for.
         let name = t.table.layout.properties[t.columns[k]].name
         let who = objectDescription(ref, origin: t.source, mapping: lm.mapping)
-        try record(MigrationError(error.code, "\(who): \(t.table.layout.name).\(name): \(error.message)", at: error.location, file: error.file))
+        // A policy's own error (its own code, or one naming the object already, as
+        // `manager.error(…, about:)` does) is kept as the policy wrote it.
+        if !error.code.hasPrefix("run-") || error.message.hasPrefix(who + ":") {
+          try record(error)
+        } else {
+          try record(MigrationError(error.code, "\(who): \(t.table.layout.name).\(name): \(error.message)", at: error.location, file: error.file))
+        }
         continue
       }
       do {
