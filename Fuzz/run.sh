@@ -5,7 +5,8 @@
 #   Fuzz/run.sh TARGET SECONDS         build, seed and fuzz one target for SECONDS
 #   Fuzz/run.sh all SECONDS            every target, SECONDS each
 # Exits non-zero on a crash, leak or timeout (libFuzzer's own exit status); the reproducer is
-# saved in Fuzz/artifacts/TARGET/ and the command to replay it is printed. Seed corpora are
+# saved in Fuzz/artifacts/TARGET/ and the command to replay it is printed. A reproducer moved
+# to Fuzz/regressions/TARGET/ is replayed before every later run. Seed corpora are
 # built at run time in .build-fuzz/corpus/TARGET from ../shared (corpus, stores, fixtures)
 # and from the repository's own examples; nothing from ../shared is copied into the repository.
 set -euo pipefail
@@ -74,6 +75,18 @@ echo "Fuzz/run.sh: $target: $(ls "$corpus" | wc -l) seeds; fuzzing for $seconds 
 artifacts=$here/artifacts/$target
 mkdir -p "$artifacts"
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=1}
+# Inputs that once crashed or leaked (Fuzz/regressions/TARGET) are replayed first, each many
+# times (libFuzzer checks leaks between runs), and seed the corpus.
+if [ -d "$here/regressions/$target" ] && [ -n "$(ls "$here/regressions/$target")" ]; then
+  for f in "$here/regressions/$target"/*; do
+    if ! "$scratch/release/$target" -runs=200 "$f" >"$scratch/$target.replay.log" 2>&1; then
+      grep -E "ERROR|SUMMARY" "$scratch/$target.replay.log" | head -3 >&2
+      echo "Fuzz/run.sh: $target FAILED on the regression input $f (log: $scratch/$target.replay.log)" >&2
+      exit 1
+    fi
+    cp "$f" "$corpus/"
+  done
+fi
 set +e
 "$scratch/release/$target" "$corpus" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=4096 \
   -max_len=65536 -print_final_stats=1 -artifact_prefix="$artifacts/" 2>"$scratch/$target.log"
