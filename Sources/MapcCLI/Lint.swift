@@ -147,7 +147,7 @@ extension MapcCommand {
         standardOutput(
           SARIFReporter.render(
             report, toolVersion: MapcCommand.configuration.version,
-            workingDirectory: basePath.map { LintReport.absolute($0) } ?? FileManager.default.currentDirectoryPath))
+            workingDirectory: basePath.map { PathText.absolute($0) } ?? FileManager.default.currentDirectoryPath))
       case .github:
         standardOutput(GitHubReporter.render(report))
       }

@@ -21,6 +21,18 @@ public enum SharedPaths {
   /// Real Core Data SQLite stores with their models (`stores/SOURCES.md`); read-only.
   public static var stores: URL? { shared?.appendingPathComponent("stores") }
 
+  /// Every `xcmapping.xml` of the corpus (inside its `.xcmappingmodel`), in path order; empty
+  /// when the corpus is absent.
+  public static var corpusMappingModelFiles: [URL] {
+    guard let corpus else { return [] }
+    let enumerator = FileManager.default.enumerator(at: corpus, includingPropertiesForKeys: nil)
+    var files: [URL] = []
+    while let url = enumerator?.nextObject() as? URL {
+      if url.lastPathComponent == "xcmapping.xml" { files.append(url) }
+    }
+    return files.sorted { $0.path < $1.path }
+  }
+
   /// Message for `.enabled(if:)` traits.
   public static let absentMessage = "../shared is absent: corpus and fixture tests are skipped"
 }

@@ -33,9 +33,9 @@ public enum InferredMappingFile {
       document, models: MappingCompiler.Models(source: s, destination: d, sourceHashes: sh, destinationHashes: dh))
     diagnostics += compiled.diagnostics
     guard compiled.plan != nil else { return Output(text: nil, diagnostics: diagnostics) }
-    let folder = (XcodeImport.absolute(outputPath) as NSString).deletingLastPathComponent
+    let folder = (PathText.absolute(outputPath) as NSString).deletingLastPathComponent
     func reference(_ m: MappingCompilation.ModelOverride) -> MappingTextWriter.ModelPath {
-      .init(path: XcodeImport.relativePath(XcodeImport.absolute(m.path), from: folder), version: m.version)
+      .init(path: PathText.relative(PathText.absolute(m.path), from: folder), version: m.version)
     }
     let text = MappingTextWriter.text(
       document, source: reference(source), destination: reference(destination),

@@ -219,22 +219,12 @@ public struct LintBaseline: Sendable {
       items.append(
         .object([
           ("rule", .string(f.ruleId)),
-          ("file", .string(relativePath(canonical(file), from: base.folder))),
+          ("file", .string(PathText.relative(canonical(file), from: base.folder))),
           ("fingerprint", .string(f.fingerprint)),
           ("message", .string(f.diagnostic.message)),
           ("reason", .string(reason)),
         ]))
     }
     return JSONValue.object([("version", .int(1)), ("entries", .array(items))]).rendered()
-  }
-
-  /// `target` relative to the folder `from` (both absolute), with `..` where needed.
-  static func relativePath(_ target: String, from folder: String) -> String {
-    let t = target.split(separator: "/").map(String.init)
-    let f = folder.split(separator: "/").map(String.init)
-    var common = 0
-    while common < t.count && common < f.count && t[common] == f[common] { common += 1 }
-    let ups = Array(repeating: "..", count: f.count - common)
-    return (ups + t[common...]).joined(separator: "/")
   }
 }

@@ -42,7 +42,7 @@ public enum PlanWriter {
   static func encodeBody(_ plan: MigrationPlan, sourcePositions: Bool = true, relativeTo folder: String? = nil) -> [UInt8] {
     var encoder = PlanEncoder()
     encoder.sourcePositions = sourcePositions
-    encoder.pathBase = folder.map(PlanEncoder.absolute)
+    encoder.pathBase = folder.map(PathText.absolute)
     let planInfo = encoder.section { e in
       e.string(plan.name)
       e.string(sourcePositions ? e.path(plan.mappingPath) : "")
@@ -102,7 +102,6 @@ struct PlanEncoder {
     return relative
   }
 
-  static func absolute(_ p: String) -> String { PathText.absolute(p) }
   /// Strings by UTF-8 bytes (see `PlanStringTable`).
   private var stringTable = PlanStringTable()
 

@@ -6,9 +6,9 @@ extension LintReport {
   /// SARIF and GitHub annotations name files as the repository does, whatever folder mapc ran
   /// in and however the paths were given. A path outside `base` becomes absolute.
   public func relativized(to base: String) -> LintReport {
-    let root = Self.absolute(base)
+    let root = PathText.absolute(base)
     func convert(_ path: String) -> String {
-      let full = Self.absolute(path)
+      let full = PathText.absolute(path)
       guard full == root || full.hasPrefix(root == "/" ? "/" : root + "/") else { return full }
       return PathText.relative(full, from: root)
     }
@@ -29,5 +29,4 @@ extension LintReport {
     return copy
   }
 
-  public static func absolute(_ p: String) -> String { PathText.absolute(p) }
 }

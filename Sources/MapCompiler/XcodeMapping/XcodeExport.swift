@@ -22,7 +22,7 @@ public enum XcodeExport {
     guard let plan = compiled.plan, let document = compiled.document, let models = compiled.models else {
       return Output(text: nil, diagnostics: compiled.diagnostics)
     }
-    var writer = Writer(outputFolder: (XcodeImport.absolute(outputPath) as NSString).deletingLastPathComponent)
+    var writer = Writer(outputFolder: (PathText.absolute(outputPath) as NSString).deletingLastPathComponent)
     writer.diagnostics = compiled.diagnostics
     let text = writer.write(document: document, plan: plan, models: models)
     let diagnostics = writer.diagnostics.sortedByLocation()
@@ -134,7 +134,7 @@ public enum XcodeExport {
     func modelPath(_ m: ObjectModel) -> String {
       guard var p = m.path else { return (m.versionName ?? "Model") + ".xcdatamodel" }
       if p.hasSuffix("/contents") { p.removeLast("/contents".count) }
-      return XcodeImport.relativePath(XcodeImport.absolute(p), from: outputFolder)
+      return PathText.relative(PathText.absolute(p), from: outputFolder)
     }
 
     mutating func entityMapping(

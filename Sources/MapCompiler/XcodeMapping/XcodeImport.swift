@@ -27,26 +27,19 @@ public enum XcodeImport {
     let (document, documentDiagnostics) = XcodeMappingDocument.document(mapping)
     let diagnostics = (readDiagnostics + documentDiagnostics).sortedByLocation()
     guard !diagnostics.hasErrors else { return Output(text: nil, diagnostics: diagnostics) }
-    let folder = (absolute(outputPath) as NSString).deletingLastPathComponent
-    let wrapper = (absolute(documentPath) as NSString).deletingLastPathComponent
+    let folder = (PathText.absolute(outputPath) as NSString).deletingLastPathComponent
+    let wrapper = (PathText.absolute(documentPath) as NSString).deletingLastPathComponent
     func reference(_ override: MappingCompilation.ModelOverride?, _ recorded: Located<String>?) -> MappingTextWriter.ModelPath {
-      if let override { return .init(path: relativePath(absolute(override.path), from: folder), version: override.version) }
+      if let override { return .init(path: PathText.relative(PathText.absolute(override.path), from: folder), version: override.version) }
       if let recorded, let found = XcodeModelLocator.locate(recorded.value, mappingPath: documentPath) {
-        return .init(path: relativePath(absolute(found), from: folder))
+        return .init(path: PathText.relative(PathText.absolute(found), from: folder))
       }
-      return .init(path: relativePath(wrapper, from: folder))
+      return .init(path: PathText.relative(wrapper, from: folder))
     }
     let text = MappingTextWriter.text(
       document, source: reference(source, mapping.sourceModelPath),
       destination: reference(destination, mapping.destinationModelPath),
       comment: "Imported by mapc import from \((wrapper as NSString).lastPathComponent); compiles to the same plan.")
     return Output(text: text, diagnostics: diagnostics)
-  }
-
-  static func absolute(_ path: String) -> String { PathText.absolute(path) }
-
-  /// `path` relative to `folder` (both absolute and normalised).
-  public static func relativePath(_ path: String, from folder: String) -> String {
-    PathText.relative(path, from: folder)
   }
 }

@@ -14,12 +14,7 @@ private struct CorpusBlob {
 
   static func all() throws -> [CorpusBlob] {
     guard let corpus = SharedPaths.corpus else { return [] }
-    let enumerator = FileManager.default.enumerator(at: corpus, includingPropertiesForKeys: nil)
-    var files: [URL] = []
-    while let url = enumerator?.nextObject() as? URL {
-      if url.lastPathComponent == "xcmapping.xml" { files.append(url) }
-    }
-    files.sort { $0.path < $1.path }
+    let files = SharedPaths.corpusMappingModelFiles
     var result: [CorpusBlob] = []
     for url in files {
       let document = try XMLReader.parse(contentsOf: url.path)

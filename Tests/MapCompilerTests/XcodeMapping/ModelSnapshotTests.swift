@@ -25,12 +25,7 @@ struct CorpusSnapshot: Sendable {
   /// Every snapshot of every `xcmapping.xml` under the corpus, in path order.
   static func all() throws -> [CorpusSnapshot] {
     guard let corpus = SharedPaths.corpus else { return [] }
-    let enumerator = FileManager.default.enumerator(at: corpus, includingPropertiesForKeys: nil)
-    var files: [URL] = []
-    while let url = enumerator?.nextObject() as? URL {
-      if url.lastPathComponent == "xcmapping.xml" { files.append(url) }
-    }
-    files.sort { $0.path < $1.path }
+    let files = SharedPaths.corpusMappingModelFiles
     var result: [CorpusSnapshot] = []
     for url in files {
       let document = try XMLReader.parse(contentsOf: url.path)
