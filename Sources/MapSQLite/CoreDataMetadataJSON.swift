@@ -3,9 +3,12 @@ import MapRuntime
 /// Metadata keys of `Z_PLIST` carried to a JSON store: each value rendered as JSON (data as
 /// base64, dates as ISO 8601 strings), in bytes the graph's metadata slices point into.
 enum CoreDataMetadataJSON {
-  static func render(_ entries: [PropertyListValue.Entry], path: String) -> (InputBytes, [(key: String, json: ByteSlice)]) {
+  /// `prefix`: bytes the buffer starts with (the Transformable values' JSON texts).
+  static func render(
+    _ entries: [PropertyListValue.Entry], path: String, prefix: [UInt8] = []
+  ) -> (InputBytes, [(key: String, json: ByteSlice)]) {
     var out = JSONOutput(style: .compact, initialCapacity: 1024)
-    var bytes: [UInt8] = []
+    var bytes = prefix
     var extra: [(key: String, json: ByteSlice)] = []
     for e in entries.sorted(by: { $0.key < $1.key }) {
       out = JSONOutput(style: .compact, initialCapacity: 256)

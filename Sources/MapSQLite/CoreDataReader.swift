@@ -23,6 +23,8 @@ struct CoreDataReader {
   var toOnes: [PendingToOne] = []
   var links: [Link] = []
   var tables: [String: [String]] = [:]
+  /// JSON texts of the Transformable values read (Specs/sqlite-store.md §5.1).
+  var transformables = TransformableText()
   /// Members found through hidden foreign keys, resolved once every table is read.
   var hiddenLinks: [(member: ObjectRef, owner: Int64, order: Int64, key: Int64, hidden: HiddenKey, table: String)] = []
 
@@ -253,8 +255,13 @@ struct CoreDataReader {
       let object = graph.appendObject(entity: schema.entities[k].index)
       byKey[pk] = object
       for a in plan.attributes {
+        let stored = statement.value(a.column)
+        if a.attribute.type == .transformable, case .blob(let b) = stored {
+          graph.set(object, property: a.property, transformables.value(b, decoding: CoreDataValues.isArchive(a.attribute)))
+          continue
+        }
         do throws(CoreDataValues.Mismatch) {
-          let v = try CoreDataValues.decode(statement.value(a.column), a.attribute, externalFolder: externalFolder)
+          let v = try CoreDataValues.decode(stored, a.attribute, externalFolder: externalFolder)
           if !v.isNull { graph.set(object, property: a.property, v) }
         } catch {
           try report("sqlite-value", "\(table).\(selected[a.column]) row Z_PK=\(pk) (\(schema.entities[k].name).\(a.attribute.name)): \(error.message)")

@@ -79,6 +79,15 @@ enum CoreDataValues {
     }
   }
 
+  /// True when a Transformable attribute's bytes are an `NSKeyedArchiver` archive: no value
+  /// transformer named, or one of Foundation's keyed-archive transformers.
+  static func isArchive(_ a: AttributeDescription) -> Bool {
+    switch a.valueTransformerName ?? "" {
+    case "", "NSSecureUnarchiveFromData", "NSSecureUnarchiveFromDataTransformer", "NSKeyedUnarchiveFromData": true
+    default: false
+    }
+  }
+
   /// A Binary attribute that allows external storage: `0x01` + the bytes, or `0x02` + the
   /// external file's UUID (36 ASCII characters) + `0x00`.
   static func external(_ b: [UInt8], folder: String) throws(Mismatch) -> [UInt8] {

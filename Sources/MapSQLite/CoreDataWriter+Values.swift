@@ -5,6 +5,7 @@ extension CoreDataWriter {
   /// An attribute value as Core Data stores it (reference §4.2); the reverse of
   /// `CoreDataValues.decode`.
   mutating func encode(_ v: Value, _ a: AttributeDescription, at place: String) -> SQLiteValue {
+    if a.type == .transformable, !v.isNull { return transformable(v, a, at: place) }
     switch v {
     case .null: return .null
     case .int(let i): return a.type == .boolean ? .integer(i != 0 ? 1 : 0) : .integer(i)
@@ -19,17 +20,67 @@ extension CoreDataWriter {
       return .text(s)
     case .data(let bytes):
       return .blob(a.allowsExternalBinaryDataStorage && a.type == .binary ? [1] + bytes : bytes)
-    case .json(let slice):
-      // A Transformable read from a JSON store: the base64 of its bytes (as export writes it).
-      let raw = ObjectGraph.rawJSON(slice, input: input)
-      if case .string(let text)? = CoreDataMetadataJSON.plist(json: raw), let bytes = Data(base64Encoded: text) {
-        return .blob([UInt8](bytes))
-      }
-      errors.append("\(place): a Transformable value in an SQLite store is bytes: the JSON store must hold their base64 string")
-      return .null
     default:
       errors.append("\(place): \(a.type.rawValue) value cannot be stored in SQLite")
       return .null
+    }
+  }
+
+  /// A Transformable value as Core Data stores it (Specs/sqlite-store.md §5.1): its JSON form
+  /// (`{"$bytes": …}` as those bytes, any other value archived as `NSKeyedArchiver` would), or
+  /// the bytes of a data value as they are.
+  mutating func transformable(_ v: Value, _ a: AttributeDescription, at place: String) -> SQLiteValue {
+    let archiving = CoreDataValues.isArchive(a)
+    do throws(ArchivedValueError) {
+      switch v {
+      case .data(let bytes):
+        return .blob(bytes)
+      case .json(let slice):
+        guard let input else { return .null }
+        return .blob(try TransformableText.bytes(json: ObjectGraph.rawJSON(slice, input: input), archiving: archiving))
+      default:
+        guard archiving else {
+          throw ArchivedValueError("the attribute's value transformer is a custom one, so only bytes can be stored")
+        }
+        return .blob(try TransformableArchive.encode(try archived(v, depth: 0)))
+      }
+    } catch {
+      errors.append("\(place): the Transformable value cannot be stored: \(error.message)")
+      return .null
+    }
+  }
+
+  /// A value built by a mapping (arrays, dictionaries, strings, numbers, dates) as an archived
+  /// value; nil inside a collection is NSNull.
+  func archived(_ v: Value, depth: Int) throws(ArchivedValueError) -> ArchivedValue {
+    guard depth <= TransformableArchive.maximumDepth else {
+      throw ArchivedValueError("nested deeper than \(TransformableArchive.maximumDepth) levels (the limit of an archive)")
+    }
+    switch v {
+    case .null: return .null
+    case .bool(let b): return .bool(b)
+    case .int(let i): return .integer(i)
+    case .double(let d): return .real(d)
+    case .decimal(let text): return .string(text)
+    case .string(let t): return .string(ObjectGraph.string(t, input: input))
+    case .date(let t): return .date(t)
+    case .data(let d): return .data(d)
+    case .json(let slice):
+      guard let input else { return .null }
+      switch try ArchivedValueJSON.parse(ObjectGraph.rawJSON(slice, input: input)) {
+      case .value(let x): return x
+      case .bytes(let b): return .data(b)
+      }
+    case .array(let items):
+      var out: [ArchivedValue] = []
+      for x in items { out.append(try archived(x, depth: depth + 1)) }
+      return .array(out)
+    case .dictionary(let pairs):
+      var out: [ArchivedValue.Entry] = []
+      for (k, x) in pairs { out.append(.init(k, try archived(x, depth: depth + 1))) }
+      return .dictionary(out)
+    case .sourceObject, .destinationObject, .special:
+      throw ArchivedValueError("an object reference cannot be archived")
     }
   }
 

@@ -17,7 +17,7 @@ public struct SQLiteStoreFormat: StoreFormat {
     let metadata = try CoreDataMetadata.read(store)
     var reader = CoreDataReader(store: store, layout: layout, maxErrors: options.maxErrors)
     let graph = try reader.read()
-    let (input, extra) = CoreDataMetadataJSON.render(metadata.carriedKeys, path: path)
+    let (input, extra) = CoreDataMetadataJSON.render(metadata.carriedKeys, path: path, prefix: reader.transformables.text)
     graph.finishBuilding(input: input)
     var result = StoreMetadata()
     result.modelVersionIdentifiers = metadata.identifiers

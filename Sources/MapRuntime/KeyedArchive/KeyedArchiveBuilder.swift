@@ -1,5 +1,3 @@
-import MapRuntime
-
 /// Builds an `NSKeyedArchiver` archive object by object, and writes it as a binary property
 /// list that `NSKeyedUnarchiver` (and `KeyedArchive`) reads.
 ///

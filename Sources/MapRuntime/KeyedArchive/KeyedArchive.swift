@@ -1,5 +1,3 @@
-import MapRuntime
-
 /// An `NSKeyedArchiver` archive, read: its `$objects` table and the reference of its root.
 ///
 /// The archive is a graph (objects refer back to their owners), so it is not turned into a tree:

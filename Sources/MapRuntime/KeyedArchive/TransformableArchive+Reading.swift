@@ -1,0 +1,271 @@
+extension TransformableArchive {
+  /// The value an `NSKeyedArchiver` archive of property-list classes holds, or nil for any
+  /// other bytes: not a binary property list, not a keyed archive, a class other than those
+  /// of `ArchivedValue` (or their mutable forms), a reference out of range, an object that
+  /// contains itself, nesting deeper than `maximumDepth`, more than `maximumObjects` values
+  /// (counting every path to a shared object, so an archive built to blow up when expanded
+  /// stops early), or more than `maximumBytes` bytes. Never traps, linear in the archive's size
+  /// bounded by `maximumObjects`.
+  ///
+  /// The objects are read straight from the bytes (no `PropertyListValue` tree): Core Data
+  /// stores hold hundreds of thousands of small archives.
+  public static func decode(_ bytes: [UInt8]) -> ArchivedValue? {
+    guard bytes.count <= maximumBytes else { return nil }
+    return bytes.withUnsafeBufferPointer { b -> ArchivedValue? in
+      guard let view = PlistView(b) else { return nil }
+      var reader = Reader(view: view)
+      return reader.archive()
+    }
+  }
+
+  /// A binary property list's objects, read in place. Every offset, reference and length is
+  /// checked against the buffer; nothing here traps on bad input.
+  struct PlistView {
+    let b: UnsafeBufferPointer<UInt8>
+    let offsetSize: Int
+    let refSize: Int
+    let count: Int
+    let top: Int
+    let table: Int
+
+    enum Object {
+      case string(String)
+      case integer(Int64)
+      case real(Double)
+      case bool(Bool)
+      case data([UInt8])
+      case uid(Int)
+      case array(refs: Int, count: Int)
+      case dictionary(refs: Int, count: Int)
+      case other
+    }
+
+    init?(_ b: UnsafeBufferPointer<UInt8>) {
+      self.b = b
+      guard b.count >= 8 + 32 + 1, b[0] == 0x62, b[1] == 0x70, b[2] == 0x6C, b[3] == 0x69, b[4] == 0x73, b[5] == 0x74,
+        b[6] == 0x30, b[7] == 0x30
+      else { return nil }
+      let t = b.count - 32
+      offsetSize = Int(b[t + 6])
+      refSize = Int(b[t + 7])
+      guard offsetSize == 1 || offsetSize == 2 || offsetSize == 4 || offsetSize == 8,
+        refSize == 1 || refSize == 2 || refSize == 4 || refSize == 8
+      else { return nil }
+      let n = Self.number(b, t + 8, 8)
+      let topIndex = Self.number(b, t + 16, 8)
+      let tableOffset = Self.number(b, t + 24, 8)
+      guard n >= 1, n <= UInt64(t), topIndex < n, tableOffset >= 8, tableOffset <= UInt64(t),
+        (UInt64(t) - tableOffset) / UInt64(offsetSize) >= n
+      else { return nil }
+      count = Int(n)
+      top = Int(topIndex)
+      table = Int(tableOffset)
+    }
+
+    @inline(__always) static func number(_ b: UnsafeBufferPointer<UInt8>, _ at: Int, _ size: Int) -> UInt64 {
+      var v: UInt64 = 0
+      for i in 0..<size { v = v << 8 | UInt64(b[at + i]) }
+      return v
+    }
+
+    /// The object number stored at byte `at` (a reference), checked.
+    func reference(at: Int) -> Int? {
+      guard at >= 0, at <= table - refSize else { return nil }
+      let r = Self.number(b, at, refSize)
+      return r < UInt64(count) ? Int(r) : nil
+    }
+
+    /// A length: the marker's low nibble, or the integer object after it.
+    private func length(_ marker: UInt8, _ at: inout Int) -> Int? {
+      let low = Int(marker & 0x0F)
+      if low != 0x0F { return low }
+      guard at < table else { return nil }
+      let m = b[at]
+      guard m >> 4 == 1, m & 0x0F <= 3 else { return nil }
+      let size = 1 << Int(m & 0x0F)
+      guard at + 1 + size <= table else { return nil }
+      let v = Self.number(b, at + 1, size)
+      at += 1 + size
+      return v <= UInt64(table) ? Int(v) : nil
+    }
+
+    func object(_ index: Int) -> Object? {
+      guard index >= 0, index < count else { return nil }
+      let o = Self.number(b, table + index * offsetSize, offsetSize)
+      guard o >= 8, o < UInt64(table) else { return nil }
+      var at = Int(o)
+      let marker = b[at]
+      at += 1
+      switch marker >> 4 {
+      case 0x0:
+        switch marker {
+        case 0x08: return .bool(false)
+        case 0x09: return .bool(true)
+        default: return .other
+        }
+      case 0x1:
+        let size = 1 << Int(marker & 0x0F)
+        guard size <= 8, at + size <= table else { return .other }
+        let raw = Self.number(b, at, size)
+        return .integer(size == 8 ? Int64(bitPattern: raw) : Int64(raw))
+      case 0x2:
+        guard marker == 0x23, at + 8 <= table else { return .other }
+        return .real(Double(bitPattern: Self.number(b, at, 8)))
+      case 0x4:
+        guard let n = length(marker, &at), at + n <= table else { return nil }
+        return .data(Array(b[at..<at + n]))
+      case 0x5:
+        guard let n = length(marker, &at), at + n <= table else { return nil }
+        let slice = UnsafeBufferPointer(rebasing: b[at..<at + n])
+        guard !slice.contains(where: { $0 >= 0x80 }) else { return nil }
+        return .string(String(decoding: slice, as: UTF8.self))
+      case 0x6:
+        guard let n = length(marker, &at), n <= (table - at) / 2 else { return nil }
+        var units: [UInt16] = []
+        units.reserveCapacity(n)
+        for i in 0..<n { units.append(UInt16(b[at + 2 * i]) << 8 | UInt16(b[at + 2 * i + 1])) }
+        // Lone surrogates would come back as U+FFFD: such a string is not taken as text.
+        guard String(validating: units, as: UTF16.self) != nil else { return nil }
+        return .string(String(decoding: units, as: UTF16.self))
+      case 0x8:
+        let size = Int(marker & 0x0F) + 1
+        guard size <= 8, at + size <= table else { return nil }
+        let u = Self.number(b, at, size)
+        return u < UInt64(Int32.max) ? .uid(Int(u)) : nil
+      case 0xA:
+        guard let n = length(marker, &at), n <= (table - at) / refSize else { return nil }
+        return .array(refs: at, count: n)
+      case 0xD:
+        guard let n = length(marker, &at), n <= (table - at) / (2 * refSize) else { return nil }
+        return .dictionary(refs: at, count: n)
+      default:
+        return .other
+      }
+    }
+
+    /// True when object `index` is the ASCII string `text`.
+    func isASCII(_ index: Int, _ text: StaticString) -> Bool {
+      let o = Self.number(b, table + index * offsetSize, offsetSize)
+      let n = text.utf8CodeUnitCount
+      guard n < 15, o >= 8, o < UInt64(table), Int(o) + 1 + n <= table, b[Int(o)] == 0x50 | UInt8(n) else { return false }
+      let at = Int(o) + 1
+      let p = text.utf8Start
+      for i in 0..<n where b[at + i] != p[i] { return false }
+      return true
+    }
+
+    /// The value of `key` in the dictionary object whose references start at `refs`.
+    func field(_ key: StaticString, refs: Int, count: Int) -> Object? {
+      for i in 0..<count {
+        guard let k = reference(at: refs + i * refSize), isASCII(k, key) else { continue }
+        guard let v = reference(at: refs + (count + i) * refSize) else { return nil }
+        return object(v)
+      }
+      return nil
+    }
+  }
+
+  /// Walks `$objects` from `$top.root`.
+  struct Reader {
+    let view: PlistView
+    var objectsRefs = 0
+    var objectsCount = 0
+    var budget = TransformableArchive.maximumObjects
+    var inProgress: Set<Int> = []
+
+    init(view: PlistView) { self.view = view }
+
+    mutating func archive() -> ArchivedValue? {
+      guard case .dictionary(let refs, let n)? = view.object(view.top) else { return nil }
+      guard case .string("NSKeyedArchiver")? = view.field("$archiver", refs: refs, count: n),
+        case .array(let objects, let count)? = view.field("$objects", refs: refs, count: n), count >= 2,
+        count <= TransformableArchive.maximumObjects,
+        case .dictionary(let topRefs, let topCount)? = view.field("$top", refs: refs, count: n),
+        case .uid(let root)? = view.field("root", refs: topRefs, count: topCount)
+      else { return nil }
+      objectsRefs = objects
+      objectsCount = count
+      return value(root, depth: 0)
+    }
+
+    /// `$objects[uid]`.
+    func entry(_ uid: Int) -> PlistView.Object? {
+      guard uid >= 0, uid < objectsCount, let r = view.reference(at: objectsRefs + uid * view.refSize) else { return nil }
+      return view.object(r)
+    }
+
+    /// The archived object `uid` as a value; `$null` (nil) is not a value here.
+    mutating func value(_ uid: Int, depth: Int) -> ArchivedValue? {
+      budget -= 1
+      guard budget >= 0, depth <= TransformableArchive.maximumDepth, uid != 0, let o = entry(uid) else { return nil }
+      switch o {
+      case .string(let s): return .string(s)
+      case .integer(let i): return .integer(i)
+      case .real(let d): return .real(d)
+      case .bool(let b): return .bool(b)
+      case .data(let d): return .data(d)
+      case .dictionary(let refs, let n):
+        guard inProgress.insert(uid).inserted else { return nil }
+        defer { inProgress.remove(uid) }
+        return instance(refs, n, depth: depth)
+      default: return nil
+      }
+    }
+
+    mutating func instance(_ refs: Int, _ n: Int, depth: Int) -> ArchivedValue? {
+      guard case .uid(let c)? = view.field("$class", refs: refs, count: n),
+        case .dictionary(let classRefs, let classCount)? = entry(c),
+        case .string(let name)? = view.field("$classname", refs: classRefs, count: classCount)
+      else { return nil }
+      switch name {
+      case "NSArray", "NSMutableArray":
+        guard case .array(let items, let count)? = view.field("NS.objects", refs: refs, count: n) else { return nil }
+        return elements(items, count, depth: depth).map(ArchivedValue.array)
+      case "NSDictionary", "NSMutableDictionary":
+        guard case .array(let keyRefs, let keyCount)? = view.field("NS.keys", refs: refs, count: n),
+          case .array(let valueRefs, let valueCount)? = view.field("NS.objects", refs: refs, count: n), keyCount == valueCount,
+          let keys = elements(keyRefs, keyCount, depth: depth), let values = elements(valueRefs, valueCount, depth: depth)
+        else { return nil }
+        var entries: [ArchivedValue.Entry] = []
+        entries.reserveCapacity(keyCount)
+        for (k, v) in zip(keys, values) {
+          guard case .string(let key) = k else { return nil }
+          entries.append(.init(key, v))
+        }
+        return .dictionary(entries)
+      case "NSString", "NSMutableString":
+        switch view.field("NS.string", refs: refs, count: n) {
+        case .string(let s)?: return .string(s)
+        case .uid(let u)?:
+          guard case .string(let s)? = entry(u) else { return nil }
+          return .string(s)
+        default: return nil
+        }
+      case "NSDate":
+        guard case .real(let t)? = view.field("NS.time", refs: refs, count: n) else { return nil }
+        return .date(t)
+      case "NSData", "NSMutableData":
+        guard case .data(let d)? = view.field("NS.data", refs: refs, count: n) else { return nil }
+        return .data(d)
+      case "NSNull":
+        return .null
+      default:
+        return nil
+      }
+    }
+
+    /// The elements of an `NS.objects`/`NS.keys` array: references to archived objects.
+    mutating func elements(_ refs: Int, _ count: Int, depth: Int) -> [ArchivedValue]? {
+      guard count <= budget else { return nil }
+      var items: [ArchivedValue] = []
+      items.reserveCapacity(count)
+      for i in 0..<count {
+        guard let r = view.reference(at: refs + i * view.refSize), case .uid(let u)? = view.object(r),
+          let v = value(u, depth: depth + 1)
+        else { return nil }
+        items.append(v)
+      }
+      return items
+    }
+  }
+}

@@ -1,0 +1,263 @@
+/// `NSKeyedArchiver` archives of property-list values, as Core Data stores a Transformable
+/// attribute with the default or the secure-unarchive transformer
+/// (`archivedData(withRootObject:requiringSecureCoding:)`): read into an `ArchivedValue`
+/// (`decode`, in `+Reading`) and written back (`encode`) in the layout Foundation writes, so
+/// that an archive read and written again keeps its bytes. The layout and what was decided
+/// without Apple's frameworks: Specs/sqlite-store.md §5.1.
+public enum TransformableArchive {
+  /// Nesting of arrays and dictionaries (NSKeyedUnarchiver recurses; so does mapc).
+  public static let maximumDepth = 256
+  /// Values in one archive (every path to a shared object counted when reading).
+  public static let maximumObjects = 1_000_000
+  /// Bytes of one archive.
+  public static let maximumBytes = 256 << 20
+
+  /// The archive of `value`, byte for byte as `NSKeyedArchiver` lays it out:
+  /// - `$objects[0]` is `$null`; each object is numbered when its encoding starts (so a
+  ///   container comes before its contents); strings, numbers and data equal to one already
+  ///   archived, and `NSNull`, are archived once;
+  /// - an instance is a dictionary of its fields (`NS.objects` for NSArray, `NS.keys` then
+  ///   `NS.objects` for NSDictionary, `NS.time` for NSDate) followed by `$class`; its class
+  ///   dictionary `{$classname, $classes}` is added after the first instance of that class
+  ///   has been encoded with everything in it;
+  /// - the top dictionary is `{$version: 100000, $objects, $archiver: "NSKeyedArchiver",
+  ///   $top: {root}}`;
+  /// - the binary property list as CoreFoundation writes it: objects numbered depth-first from
+  ///   the top (a dictionary's keys, then its values), equal strings, numbers and data written
+  ///   once except the class names of class dictionaries longer than 7 bytes (not `NSObject`),
+  ///   which are written at each place; every UID is its own object; references and offsets in
+  ///   the fewest bytes that hold them.
+  ///
+  /// Deeper than `maximumDepth`, more than `maximumObjects` archived objects or more than
+  /// `maximumBytes` bytes is an error; so is a NaN or infinite number.
+  public static func encode(_ value: ArchivedValue) throws(ArchivedValueError) -> [UInt8] {
+    var archiver = Archiver()
+    let root = try archiver.encode(value, depth: 0)
+    var writer = PlistWriter()
+    writer.archive(archiver.entries, root: root)
+    let bytes = writer.bytes()
+    guard bytes.count <= maximumBytes else {
+      throw ArchivedValueError("the archive would take \(bytes.count) bytes, more than the limit of \(maximumBytes)")
+    }
+    return bytes
+  }
+
+  /// One object of `$objects`.
+  enum Entry {
+    case null
+    /// A plain string, number, boolean or data.
+    case scalar(ArchivedValue)
+    case instance(fields: [(key: String, value: Field)], classUID: Int)
+    case classDictionary(name: String, chain: [String])
+  }
+
+  enum Field {
+    case references([Int])
+    case real(Double)
+  }
+
+  struct Archiver {
+    var entries: [Entry] = [.null]
+    var shared: [PropertyListScalarIdentity: Int] = [:]
+    var classes: [String: Int] = [:]
+    var nullUID: Int?
+
+    mutating func add(_ e: Entry) throws(ArchivedValueError) -> Int {
+      guard entries.count < TransformableArchive.maximumObjects else {
+        throw ArchivedValueError("more than \(TransformableArchive.maximumObjects) archived objects (the limit of an archive)")
+      }
+      entries.append(e)
+      return entries.count - 1
+    }
+
+    mutating func classUID(_ name: String) throws(ArchivedValueError) -> Int {
+      if let u = classes[name] { return u }
+      let u = try add(.classDictionary(name: name, chain: KeyedArchiveBuilder.classes(of: name)))
+      classes[name] = u
+      return u
+    }
+
+    mutating func encode(_ v: ArchivedValue, depth: Int) throws(ArchivedValueError) -> Int {
+      guard depth <= TransformableArchive.maximumDepth else {
+        throw ArchivedValueError("nested deeper than \(TransformableArchive.maximumDepth) levels (the limit of an archive)")
+      }
+      let identity: PropertyListScalarIdentity
+      switch v {
+      case .string(let s): identity = .string(Array(s.utf8))
+      case .integer(let i): identity = .integer(i)
+      case .real(let d):
+        guard d.isFinite else { throw ArchivedValueError("the number \(d) cannot be archived by mapc") }
+        identity = .real(d.bitPattern)
+      case .bool(let b): identity = .bool(b)
+      case .data(let d): identity = .data(d)
+      case .null:
+        if let u = nullUID { return u }
+        let slot = try add(.null)
+        entries[slot] = .instance(fields: [], classUID: try classUID("NSNull"))
+        nullUID = slot
+        return slot
+      case .date(let t):
+        guard t.isFinite else { throw ArchivedValueError("the date \(t) cannot be archived") }
+        let slot = try add(.null)
+        entries[slot] = .instance(fields: [("NS.time", .real(t))], classUID: try classUID("NSDate"))
+        return slot
+      case .array(let items):
+        let slot = try add(.null)
+        var refs: [Int] = []
+        refs.reserveCapacity(items.count)
+        for x in items { refs.append(try encode(x, depth: depth + 1)) }
+        entries[slot] = .instance(fields: [("NS.objects", .references(refs))], classUID: try classUID("NSArray"))
+        return slot
+      case .dictionary(let pairs):
+        let slot = try add(.null)
+        var keys: [Int] = []
+        var values: [Int] = []
+        keys.reserveCapacity(pairs.count)
+        values.reserveCapacity(pairs.count)
+        for p in pairs { keys.append(try encode(.string(p.key), depth: depth + 1)) }
+        for p in pairs { values.append(try encode(p.value, depth: depth + 1)) }
+        entries[slot] = .instance(
+          fields: [("NS.keys", .references(keys)), ("NS.objects", .references(values))], classUID: try classUID("NSDictionary"))
+        return slot
+      }
+      if let u = shared[identity] { return u }
+      let u = try add(.scalar(v))
+      shared[identity] = u
+      return u
+    }
+  }
+
+  /// The binary property list of an archive, numbered and uniqued as CoreFoundation does.
+  struct PlistWriter {
+    enum Object {
+      case scalar(ArchivedValue)
+      case uid(Int)
+      case array([Int])
+      case dictionary(keys: [Int], values: [Int])
+    }
+    var objects: [Object] = []
+    var shared: [PropertyListScalarIdentity: Int] = [:]
+
+    mutating func reserve() -> Int {
+      objects.append(.array([]))
+      return objects.count - 1
+    }
+
+    mutating func scalar(_ v: ArchivedValue, identity: PropertyListScalarIdentity, share: Bool = true) -> Int {
+      if share, let n = shared[identity] { return n }
+      objects.append(.scalar(v))
+      if share { shared[identity] = objects.count - 1 }
+      return objects.count - 1
+    }
+
+    mutating func string(_ s: String, share: Bool = true) -> Int {
+      scalar(.string(s), identity: .string(Array(s.utf8)), share: share)
+    }
+
+    mutating func uid(_ u: Int) -> Int {
+      objects.append(.uid(u))
+      return objects.count - 1
+    }
+
+    mutating func archive(_ entries: [Entry], root: Int) {
+      let top = reserve()
+      let keys = ["$version", "$objects", "$archiver", "$top"].map { string($0) }
+      let version = scalar(.integer(100_000), identity: .integer(100_000))
+      let list = reserve()
+      var refs: [Int] = []
+      refs.reserveCapacity(entries.count)
+      for e in entries { refs.append(entry(e)) }
+      objects[list] = .array(refs)
+      let archiver = string("NSKeyedArchiver")
+      let topDictionary = reserve()
+      let rootKey = string("root")
+      let rootUID = uid(root)
+      objects[topDictionary] = .dictionary(keys: [rootKey], values: [rootUID])
+      objects[top] = .dictionary(keys: keys, values: [version, list, archiver, topDictionary])
+    }
+
+    mutating func entry(_ e: Entry) -> Int {
+      switch e {
+      case .null:
+        return string("$null")
+      case .scalar(let v):
+        switch v {
+        case .string(let s): return string(s)
+        case .integer(let i): return scalar(v, identity: .integer(i))
+        case .real(let d): return scalar(v, identity: .real(d.bitPattern))
+        case .bool(let b): return scalar(v, identity: .bool(b))
+        case .data(let d): return scalar(v, identity: .data(d))
+        default: preconditionFailure("not a plain archived object")
+        }
+      case .instance(let fields, let classUID):
+        let d = reserve()
+        var keys = fields.map { string($0.key) }
+        keys.append(string("$class"))
+        var values: [Int] = []
+        for f in fields {
+          switch f.value {
+          case .references(let refs):
+            let a = reserve()
+            objects[a] = .array(refs.map { uid($0) })
+            values.append(a)
+          case .real(let t):
+            values.append(scalar(.real(t), identity: .real(t.bitPattern)))
+          }
+        }
+        values.append(uid(classUID))
+        objects[d] = .dictionary(keys: keys, values: values)
+        return d
+      case .classDictionary(let name, let chain):
+        let d = reserve()
+        let keys = [string("$classname"), string("$classes")]
+        let nameRef = string(name, share: Self.isShared(name))
+        let a = reserve()
+        objects[a] = .array(chain.map { string($0, share: Self.isShared($0)) })
+        objects[d] = .dictionary(keys: keys, values: [nameRef, a])
+        return d
+      }
+    }
+
+    /// Class names written once: up to 7 bytes, and `NSObject` (the one real archive with a
+    /// longer class name, `NSDictionary`, has it twice; Specs/sqlite-store.md §5.1).
+    static func isShared(_ name: String) -> Bool { name.utf8.count <= 7 || name == "NSObject" }
+
+    func bytes() -> [UInt8] {
+      var out = Array("bplist00".utf8)
+      let refSize = BinaryPropertyListWriter.byteCount(UInt64(objects.count))
+      var offsets: [Int] = []
+      offsets.reserveCapacity(objects.count)
+      for o in objects {
+        offsets.append(out.count)
+        switch o {
+        case .scalar(let v):
+          switch v {
+          case .string(let s): BinaryPropertyListWriter.appendScalar(.string(s), to: &out)
+          case .integer(let i): BinaryPropertyListWriter.appendScalar(.integer(i), to: &out)
+          case .real(let d): BinaryPropertyListWriter.appendScalar(.real(d), to: &out)
+          case .bool(let b): BinaryPropertyListWriter.appendScalar(.bool(b), to: &out)
+          case .data(let d): BinaryPropertyListWriter.appendScalar(.data(d), to: &out)
+          default: preconditionFailure("not a plain property list object")
+          }
+        case .uid(let u):
+          BinaryPropertyListWriter.appendScalar(.uid(UInt64(u)), to: &out)
+        case .array(let refs):
+          BinaryPropertyListWriter.appendMarker(0xA0, count: refs.count, to: &out)
+          for r in refs { BinaryPropertyListWriter.appendBigEndian(UInt64(r), size: refSize, to: &out) }
+        case .dictionary(let keys, let values):
+          BinaryPropertyListWriter.appendMarker(0xD0, count: keys.count, to: &out)
+          for r in keys { BinaryPropertyListWriter.appendBigEndian(UInt64(r), size: refSize, to: &out) }
+          for r in values { BinaryPropertyListWriter.appendBigEndian(UInt64(r), size: refSize, to: &out) }
+        }
+      }
+      let tableOffset = out.count
+      let offsetSize = BinaryPropertyListWriter.byteCount(UInt64(tableOffset))
+      for o in offsets { BinaryPropertyListWriter.appendBigEndian(UInt64(o), size: offsetSize, to: &out) }
+      out.append(contentsOf: [0, 0, 0, 0, 0, 0, UInt8(offsetSize), UInt8(refSize)])
+      BinaryPropertyListWriter.appendBigEndian(UInt64(objects.count), size: 8, to: &out)
+      BinaryPropertyListWriter.appendBigEndian(0, size: 8, to: &out)
+      BinaryPropertyListWriter.appendBigEndian(UInt64(tableOffset), size: 8, to: &out)
+      return out
+    }
+  }
+}

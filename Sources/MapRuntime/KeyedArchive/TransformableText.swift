@@ -1,0 +1,67 @@
+/// Transformable values of a store that keeps them as bytes (Core Data's SQLite store), as the
+/// JSON texts a graph's `.json` values hold: the same values a JSON store gives a mapping
+/// (Specs/sqlite-store.md §5.1).
+///
+/// Bytes become their archived value's JSON when they are an archive of property-list classes
+/// that `TransformableArchive.encode` writes back byte for byte (so a store exported and
+/// imported again has the same bytes); any other bytes become `{"$bytes": "base64"}`, and are
+/// written back unchanged.
+public struct TransformableText: Sendable {
+  /// The JSON texts, one after another; the `.json` slices returned point into them (offset
+  /// by `base`).
+  public private(set) var text: [UInt8] = []
+  public let base: Int
+  /// The last few values read and their slices: equal values share their text, as a JSON
+  /// store's do (`StringCompaction`), which the interpreter's caches rely on.
+  private var recent: [(blob: [UInt8], slice: ByteSlice)] = []
+  private var next = 0
+
+  public init(base: Int = 0) { self.base = base }
+
+  /// The value of a Transformable column's bytes. `decoding`: false for an attribute with a
+  /// custom value transformer, whose bytes are never taken as an archive.
+  public mutating func value(_ blob: [UInt8], decoding: Bool) -> Value {
+    for r in recent where r.blob == blob { return .json(r.slice) }
+    let start = text.count
+    Self.appendJSON(blob, decoding: decoding, to: &text)
+    let slice = ByteSlice(start: base + start, count: text.count - start, hasEscapes: true)
+    if recent.count < 8 {
+      recent.append((blob, slice))
+    } else {
+      recent[next] = (blob, slice)
+      next = (next + 1) % 8
+    }
+    return .json(slice)
+  }
+
+  /// Appends the JSON form of stored bytes.
+  public static func appendJSON(_ blob: [UInt8], decoding: Bool, to out: inout [UInt8]) {
+    if decoding, let v = TransformableArchive.decode(blob), (try? TransformableArchive.encode(v)) == blob {
+      let mark = out.count
+      if ArchivedValueJSON.append(v, to: &out) {
+        // Only a value whose JSON form reads back as itself (an NSDictionary `{"$date": 1}`
+        // would come back as an NSDate) is given as a value.
+        let parsed = out[mark...].withUnsafeBytes { try? ArchivedValueJSON.parse($0) }
+        if parsed == .value(v) { return }
+        out.removeSubrange(mark...)
+      }
+    }
+    ArchivedValueJSON.appendBytes(blob, to: &out)
+  }
+
+  /// The bytes to store for a Transformable's JSON form (`appendJSON`'s output, or any JSON
+  /// value of a JSON store): `{"$bytes": …}` gives its bytes, anything else the archive of the
+  /// value. `archiving`: false for an attribute with a custom value transformer, which takes
+  /// only `{"$bytes": …}`.
+  public static func bytes(json: [UInt8], archiving: Bool) throws(ArchivedValueError) -> [UInt8] {
+    switch try ArchivedValueJSON.parse(json) {
+    case .bytes(let b):
+      return b
+    case .value(let v):
+      guard archiving else {
+        throw ArchivedValueError("the attribute's value transformer is a custom one, so only {\"$bytes\": …} can be stored")
+      }
+      return try TransformableArchive.encode(v)
+    }
+  }
+}
