@@ -8,6 +8,7 @@ let package = Package(
     .executable(name: "mapc", targets: ["mapc"]),
     .library(name: "MapRuntime", targets: ["MapRuntime"]),
     .library(name: "MapCompiler", targets: ["MapCompiler"]),
+    .library(name: "MapSQLite", targets: ["MapSQLite"]),
     .library(name: "MapcCLI", targets: ["MapcCLI"]),
   ],
   dependencies: [

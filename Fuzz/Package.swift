@@ -4,7 +4,7 @@
 // executable whose entry point is LLVMFuzzerTestOneInput (libFuzzer supplies main).
 import PackageDescription
 
-let targets = ["model-xml", "mapping-xml", "expression", "plan", "json-store", "xcmappingmodel", "bplist", "keyed-archive"]
+let targets = ["model-xml", "mapping-xml", "expression", "plan", "json-store", "xcmappingmodel", "bplist", "keyed-archive", "sqlite-store"]
 
 let package = Package(
   name: "mapc-fuzz",
@@ -16,6 +16,7 @@ let package = Package(
         "FuzzMain",
         .product(name: "MapCompiler", package: "mapc"),
         .product(name: "MapRuntime", package: "mapc"),
+        .product(name: "MapSQLite", package: "mapc"),
       ],
       path: "Sources/\(name)",
       swiftSettings: [.unsafeFlags(["-parse-as-library"])]

@@ -9,12 +9,16 @@
 # to Fuzz/regressions/TARGET/ is replayed before every later run. Seed corpora are
 # built at run time in .build-fuzz/corpus/TARGET from ../shared (corpus, stores, fixtures)
 # and from the repository's own examples; nothing from ../shared is copied into the repository.
+# The build folder is .build-fuzz (FUZZ_SCRATCH to choose another), used by nothing else; the
+# plan target's seeds are compiled with a mapc found in .build*/debug (or MAPC). Each target
+# runs with TMPDIR set to a folder of its own, which must be empty of mapc's files afterwards.
+# See Fuzz/README.md.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
 shared=${MAPC_SHARED:-$root/../shared}
-scratch=$root/.build-fuzz
-targets=(model-xml mapping-xml expression plan json-store xcmappingmodel bplist keyed-archive)
+scratch=${FUZZ_SCRATCH:-$root/.build-fuzz}
+targets=(model-xml mapping-xml expression plan json-store xcmappingmodel bplist keyed-archive sqlite-store)
 
 if [ "${1:-}" = "--list" ]; then printf '%s\n' "${targets[@]}"; exit 0; fi
 target=${1:?usage: Fuzz/run.sh TARGET SECONDS | --list}
@@ -46,9 +50,14 @@ case $target in
   mapping-xml) seed "$root/Mappings" "$root/Examples" "$shared/fixtures" -name '*.xml' ;;
   xcmappingmodel) seed "$root/Mappings" "$shared" -name xcmapping.xml ;;
   plan)
-    for m in "$root"/Mappings/tasks/mappings/*.xml "$shared"/fixtures/diary/*.xml; do
-      [ -f "$m" ] && "$root/.build-harden/debug/mapc" compile "$m" -o "$corpus/$(basename "$m").cdm" --quiet 2>/dev/null || true
-    done ;;
+    mapc=${MAPC:-$(ls -t "$root"/.build/debug/mapc "$root"/.build*/debug/mapc 2>/dev/null | head -1)}
+    if [ -x "$mapc" ]; then
+      for m in "$root"/Mappings/tasks/mappings/*.xml "$shared"/fixtures/diary/*.xml; do
+        [ -f "$m" ] && "$mapc" compile "$m" -o "$corpus/$(basename "$m").cdm" --quiet 2>/dev/null || true
+      done
+    else
+      echo "Fuzz/run.sh: plan: no mapc to compile seed plans (build it or set MAPC); seeding from regressions only" >&2
+    fi ;;
   json-store) seed "$root/Mappings" "$shared/stores" "$shared/fixtures" -name '*.json'
     printf '{"objects":{"A":[{"id":"a","b":"AAEC","bo":true,"d":"2001-01-01T00:00:00Z","de":"1.5","do":2.5,"i":3,"l":-9,"s":"x","t":{"k":[1]},"u":"6BA7B810-9DAD-11D1-80B4-00C04FD430C8","many":["b"]}],"B":[{"id":"b","one":"a"}]}}' >"$corpus/typed" ;;
   expression)
@@ -69,8 +78,32 @@ for b in re.findall(r'type="binary"[^>]*>([A-Za-z0-9+/=\s]{40,})<', text)[:200]:
     open(f"{sys.argv[2]}/{hashlib.md5(data).hexdigest()[:16]}", "wb").write(data)
 PY
     done ;;
+  sqlite-store)
+    # Real Core Data stores up to 1 MB, and each WAL store with its -wal folded in (by python's
+    # sqlite3, on a copy), so the frames only the -wal holds are seeds too. The model bundles
+    # beside them give the target the layouts to read them with.
+    seed "$shared/stores" -name '*.sqlite' -size -1025k
+    find "$shared/stores" -name '*.sqlite-wal' -size +0 2>/dev/null | while read -r wal; do
+      db=${wal%-wal}; copy=$scratch/wal-copy.sqlite
+      rm -f "$copy" "$copy-wal" "$copy-shm"; cp "$db" "$copy"; cp "$wal" "$copy-wal"
+      python3 -c 'import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute("PRAGMA wal_checkpoint(TRUNCATE)"); c.execute("PRAGMA journal_mode=DELETE"); c.close()' "$copy" 2>/dev/null \
+        && cp "$copy" "$corpus/$(echo "$wal" | md5sum | cut -c1-16)-folded"
+      rm -f "$copy" "$copy-wal" "$copy-shm"
+    done
+    FUZZ_SQLITE_MODELS=$(find "$shared/stores" -name '*.xcdatamodeld' -type d 2>/dev/null | sort)
+    export FUZZ_SQLITE_MODELS ;;
 esac
 echo "Fuzz/run.sh: $target: $(ls "$corpus" | wc -l) seeds; fuzzing for $seconds s"
+# Longest input: SQLite stores are whole databases (pages of 4 KiB); every other reader's
+# interesting inputs are small.
+max_len=65536
+[ "$target" = sqlite-store ] && max_len=1048576
+# A temporary folder of the target's own: whatever a reader leaves there is a finding.
+export TMPDIR=$scratch/tmp/$target
+rm -rf "$TMPDIR"; mkdir -p "$TMPDIR"
+leftovers() { # leftovers: files a reader left in TMPDIR (the target's own scratch files aside)
+  find "$TMPDIR" -mindepth 1 -maxdepth 1 ! -name 'fuzz-*.sqlite' | head -5
+}
 
 artifacts=$here/artifacts/$target
 mkdir -p "$artifacts"
@@ -79,7 +112,7 @@ export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=1}
 # times (libFuzzer checks leaks between runs), and seed the corpus.
 if [ -d "$here/regressions/$target" ] && [ -n "$(ls "$here/regressions/$target")" ]; then
   for f in "$here/regressions/$target"/*; do
-    if ! "$scratch/release/$target" -runs=200 "$f" >"$scratch/$target.replay.log" 2>&1; then
+    if ! "$scratch/release/$target" -runs=200 "$f" >"$scratch/$target.replay.log" 2>&1 || [ -n "$(leftovers)" ]; then
       grep -E "ERROR|SUMMARY" "$scratch/$target.replay.log" | head -3 >&2
       echo "Fuzz/run.sh: $target FAILED on the regression input $f (log: $scratch/$target.replay.log)" >&2
       exit 1
@@ -89,7 +122,7 @@ if [ -d "$here/regressions/$target" ] && [ -n "$(ls "$here/regressions/$target")
 fi
 set +e
 "$scratch/release/$target" "$corpus" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=4096 \
-  -max_len=65536 -print_final_stats=1 -artifact_prefix="$artifacts/" 2>"$scratch/$target.log"
+  -max_len=$max_len -print_final_stats=1 -artifact_prefix="$artifacts/" 2>"$scratch/$target.log"
 status=$?
 set -e
 grep -E "^#[0-9]+.*(DONE|pulse|NEW)|stat::number_of_executed_units|stat::peak_rss|cov:" "$scratch/$target.log" | tail -3
@@ -98,4 +131,8 @@ if [ $status -ne 0 ]; then
   echo "Fuzz/run.sh: $target FAILED (exit $status); reproduce with: $scratch/release/$target $artifacts/<file>" >&2
   exit 1
 fi
-echo "Fuzz/run.sh: $target: no crash, leak or timeout"
+if [ -n "$(leftovers)" ]; then
+  echo "Fuzz/run.sh: $target FAILED: files left in $TMPDIR: $(leftovers | tr '\n' ' ')" >&2
+  exit 1
+fi
+echo "Fuzz/run.sh: $target: no crash, leak, timeout or leftover file"
