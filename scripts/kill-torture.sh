@@ -1,17 +1,26 @@
 #!/usr/bin/env bash
 # Kill torture (issue 17): kills `mapc run --in-place` and `mapc migrate` at random moments
-# (SIGKILL, SIGTERM or SIGINT) on stores that take seconds to migrate, and checks after each
-# kill that the store is byte for byte the original or the complete result, that a rerun
-# succeeds with the complete result, and that no temporary file or work folder is left.
+# (SIGKILL, SIGTERM or SIGINT) on stores that take seconds to migrate, JSON stores and Core
+# Data SQLite stores (the SQLite store starts with committed frames in a -wal and a -shm beside
+# it), and checks after each kill that the store is the original or the complete result, that a
+# rerun succeeds with the complete result, and that no temporary file, work folder or SQLite
+# reading copy is left. JSON stores are compared byte for byte; SQLite stores with an
+# independent reader (python3's sqlite3, on a copy of the store and its -wal: integrity_check,
+# then every table's rows, sorted, hashed) against the original's and the result's.
 #
 #   scripts/kill-torture.sh RUNS            (MAPC=path/to/mapc, default .build/debug/mapc;
-#                                            TASKS=number of tasks in the store, default 150000)
-# Prints the counts; exits 1 if any store was damaged or lost, or a rerun failed.
+#                                            TASKS=tasks in the JSON store, default 150000;
+#                                            SQLITE_TASKS=tasks in the SQLite store, default 40000;
+#                                            FORMATS="json sqlite" (the default) or one of them)
+# The runs cycle through run/migrate on each format. Prints the counts per format; exits 1 if
+# any store was damaged or lost, a rerun failed or anything was left behind.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:?usage: scripts/kill-torture.sh RUNS}
 mapc=${MAPC:-.build/debug/mapc}
 tasks=${TASKS:-150000}
+sqlite_tasks=${SQLITE_TASKS:-40000}
+read -r -a formats <<<"${FORMATS:-json sqlite}"
 [ -x "$mapc" ] || { echo "kill-torture: no mapc at $mapc (build first or set MAPC)" >&2; exit 2; }
 mapc=$(cd "$(dirname "$mapc")" && pwd)/$(basename "$mapc")
 bundle=$PWD/Mappings/tasks/Tasks.xcdatamodeld
@@ -19,9 +28,13 @@ mapping=$PWD/Mappings/tasks/mappings/TasksV3ToV4.xml
 work=$(mktemp -d "${TMPDIR:-/tmp}/mapc-kill-torture.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 cd "$work"
+# mapc's own temporary folder (SQLite reading copies): must be empty after every rerun.
+mkdir -p tmp dumps
+export TMPDIR=$work/tmp
 
-# A Tasks 1 store with $tasks tasks in 50 lists.
-python3 - "$tasks" > v1.json <<'PY'
+# A Tasks 1 store with N tasks in 50 lists: make_store N FILE.
+make_store() {
+python3 - "$1" > "$2" <<'PY'
 import json, sys
 n = int(sys.argv[1])
 lists = [{"id": f"l{i}", "name": f"List {i}"} for i in range(50)]
@@ -30,69 +43,160 @@ tasks = [{"id": f"t{i}", "done": i % 3 == 0, "list": f"l{i % 50}", "note": f"not
 print(json.dumps({"objects": {"Task": tasks, "TaskList": lists}}))
 PY
 # Give it Tasks 1's metadata (hashes), from the example store.
-python3 - "$OLDPWD/Mappings/tasks/store-v1.json" v1.json <<'PY'
+python3 - "$OLDPWD/Mappings/tasks/store-v1.json" "$2" <<'PY'
 import json, sys
 meta = json.load(open(sys.argv[1]))["metadata"]
 store = json.load(open(sys.argv[2]))
 store = {"metadata": meta, "objects": store["objects"]}
 json.dump(store, open(sys.argv[2], "w"), indent=1)
 PY
-cp v1.json tmp.json
-"$mapc" migrate --model "$bundle" --store tmp.json --to "Tasks 3" --quiet || { echo "kill-torture: cannot make the Tasks 3 store" >&2; exit 2; }
-mv tmp.json v3.json
-# The complete results, from runs nobody kills (timed, to pick kill moments).
-cp v3.json expected-run.json
-start=$(date +%s.%N)
-"$mapc" run "$mapping" --store expected-run.json --in-place --quiet || exit 2
-run_seconds=$(echo "$(date +%s.%N) - $start" | bc)
-cp v1.json expected-migrate.json
-start=$(date +%s.%N)
-"$mapc" migrate --model "$bundle" --store expected-migrate.json --quiet || exit 2
-migrate_seconds=$(echo "$(date +%s.%N) - $start" | bc)
-echo "kill-torture: $tasks tasks ($(stat -c %s v1.json) bytes); run --in-place takes ${run_seconds}s, migrate ${migrate_seconds}s"
+}
 
-kills=0 original=0 complete=0 damaged=0 rerun_failed=0 leftovers=0 finished=0
-signals=(KILL KILL TERM INT)
-for ((k = 1; k <= runs; k++)); do
-  rm -rf store.json .store.json.* old.json
-  if ((k % 2)); then
-    kind=run; cp v3.json store.json; base=v3.json; expected=expected-run.json; seconds=$run_seconds
-    "$mapc" run "$mapping" --store store.json --in-place --quiet 2>/dev/null &
+# What a store holds, by an independent reader: JSON stores are their bytes; an SQLite store is
+# read by python3's sqlite3 from a copy of it and its -wal (the original is never opened), and
+# is its integrity check plus a hash of every table's rows, sorted.
+content() { # content FORMAT FILE
+  if [ "$1" = json ]; then sha256sum <"$2" | cut -c1-64; return; fi
+  python3 - "$2" "$work/dumps" <<'PY'
+import hashlib, os, shutil, sqlite3, sys, tempfile
+source, dumps = sys.argv[1], sys.argv[2]
+if not os.path.exists(source):
+    print("missing"); sys.exit(0)
+folder = tempfile.mkdtemp(dir=dumps)
+try:
+    for suffix in ("", "-wal"):
+        if os.path.exists(source + suffix):
+            shutil.copyfile(source + suffix, os.path.join(folder, "s" + suffix))
+    c = sqlite3.connect(os.path.join(folder, "s"))
+    check = c.execute("PRAGMA integrity_check").fetchone()[0]
+    if check != "ok":
+        print("corrupt:" + check.replace(" ", "_")); sys.exit(0)
+    h = hashlib.sha256()
+    for (table,) in c.execute("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").fetchall():
+        h.update(b"\0table " + table.encode())
+        for row in sorted(repr(r) for r in c.execute('SELECT * FROM "%s"' % table.replace('"', '""'))):
+            h.update(row.encode() + b"\n")
+    c.close()
+    print(h.hexdigest())
+finally:
+    shutil.rmtree(folder)
+PY
+}
+
+# Puts a copy of BASE at FILE; for SQLite, with committed frames in a -wal and a -shm beside it
+# (python3 commits two updates of Z_PRIMARYKEY, the second undoing the first, and exits
+# without closing, so SQLite keeps the -wal), as a store an app had open looks.
+place() { # place FORMAT BASE FILE
+  rm -f "$3" "$3-wal" "$3-shm" "$3-journal"
+  cp "$2" "$3"
+  if [ "$1" = sqlite ]; then
+    python3 - "$3" <<'PY'
+import os, sqlite3, sys
+c = sqlite3.connect(sys.argv[1], isolation_level=None)
+c.execute("PRAGMA journal_mode = WAL")
+c.execute("PRAGMA wal_autocheckpoint = 0")
+c.execute("UPDATE Z_PRIMARYKEY SET Z_MAX = Z_MAX + 1")
+c.execute("UPDATE Z_PRIMARYKEY SET Z_MAX = Z_MAX - 1")
+os._exit(0)
+PY
+    [ -s "$3-wal" ] && [ -e "$3-shm" ] || { echo "kill-torture: no -wal beside $3" >&2; exit 2; }
+  fi
+}
+
+declare -A run_seconds migrate_seconds
+for format in "${formats[@]}"; do
+  case $format in
+    json) n=$tasks ;;
+    sqlite) n=$sqlite_tasks ;;
+    *) echo "kill-torture: unknown format $format" >&2; exit 64 ;;
+  esac
+  make_store "$n" v1.json
+  cp v1.json tmp.json
+  "$mapc" migrate --model "$bundle" --store tmp.json --to "Tasks 3" --quiet || { echo "kill-torture: cannot make the Tasks 3 store" >&2; exit 2; }
+  if [ "$format" = json ]; then
+    mv v1.json json-v1; mv tmp.json json-v3
   else
-    kind=migrate; cp v1.json store.json; base=v1.json; expected=expected-migrate.json; seconds=$migrate_seconds
-    "$mapc" migrate --model "$bundle" --store store.json --quiet 2>/dev/null &
+    "$mapc" store import v1.json --model "$bundle" --output sqlite-v1 2>/dev/null || exit 2
+    "$mapc" store import tmp.json --model "$bundle" --output sqlite-v3 2>/dev/null || exit 2
+    rm -f v1.json tmp.json
+  fi
+  # The complete results, from runs nobody kills (timed, to pick kill moments), from stores
+  # placed as the tortured ones are.
+  place "$format" "$format-v3" expected
+  start=$(date +%s.%N)
+  "$mapc" run "$mapping" --store expected --store-format "$format" --in-place --quiet || exit 2
+  run_seconds[$format]=$(echo "$(date +%s.%N) - $start" | bc)
+  content "$format" expected >"$format-expected-run"
+  place "$format" "$format-v1" expected
+  start=$(date +%s.%N)
+  "$mapc" migrate --model "$bundle" --store expected --quiet || exit 2
+  migrate_seconds[$format]=$(echo "$(date +%s.%N) - $start" | bc)
+  content "$format" expected >"$format-expected-migrate"
+  place "$format" "$format-v3" expected; content "$format" expected >"$format-original-run"
+  place "$format" "$format-v1" expected; content "$format" expected >"$format-original-migrate"
+  rm -f expected expected-wal expected-shm
+  echo "kill-torture: $format: $n tasks ($(stat -c %s "$format-v1") bytes); run --in-place takes ${run_seconds[$format]}s, migrate ${migrate_seconds[$format]}s"
+done
+
+declare -A runs_of kills original complete damaged rerun_failed leftovers finished
+for format in "${formats[@]}"; do
+  for c in runs_of kills original complete damaged rerun_failed leftovers finished; do eval "$c[$format]=0"; done
+done
+signals=(KILL KILL TERM INT)
+nformats=${#formats[@]}
+for ((k = 1; k <= runs; k++)); do
+  format=${formats[$(((k - 1) / 2 % nformats))]}
+  if ((k % 2)); then kind=run; else kind=migrate; fi
+  runs_of[$format]=$((runs_of[$format] + 1))
+  rm -rf store .store.* dumps/*
+  place "$format" "$format-v$([ $kind = run ] && echo 3 || echo 1)" store
+  original_content=$(cat "$format-original-$kind")
+  expected_content=$(cat "$format-expected-$kind")
+  if [ $kind = run ]; then
+    seconds=${run_seconds[$format]}
+    "$mapc" run "$mapping" --store store --store-format "$format" --in-place --quiet 2>/dev/null &
+  else
+    seconds=${migrate_seconds[$format]}
+    "$mapc" migrate --model "$bundle" --store store --quiet 2>/dev/null &
   fi
   pid=$!
   sleep "$(python3 -c "import random; print(round(random.uniform(0.0, $seconds * 1.05), 3))")"
   signal=${signals[$((RANDOM % 4))]}
-  if kill -s "$signal" "$pid" 2>/dev/null; then kills=$((kills + 1)); else finished=$((finished + 1)); fi
+  if kill -s "$signal" "$pid" 2>/dev/null; then kills[$format]=$((kills[$format] + 1)); else finished[$format]=$((finished[$format] + 1)); fi
   wait "$pid" 2>/dev/null
-  if cmp -s store.json "$base"; then
-    original=$((original + 1))
-  elif cmp -s store.json "$expected"; then
-    complete=$((complete + 1))
+  now=$(content "$format" store)
+  if [ "$now" = "$original_content" ]; then
+    original[$format]=$((original[$format] + 1))
+  elif [ "$now" = "$expected_content" ]; then
+    complete[$format]=$((complete[$format] + 1))
   else
-    damaged=$((damaged + 1))
-    echo "kill-torture: run $k ($kind, SIG$signal): store.json is neither the original nor the result" >&2
-    cp store.json "$OLDPWD/kill-torture-damaged-$k.json" 2>/dev/null
+    damaged[$format]=$((damaged[$format] + 1))
+    echo "kill-torture: run $k ($format $kind, SIG$signal): the store is neither the original nor the result ($now)" >&2
+    for f in store store-wal; do [ -e $f ] && cp $f "$OLDPWD/kill-torture-damaged-$k-$f"; done
   fi
   # Rerun: migrate resumes or finds nothing to do; run only makes sense on the original.
-  if [ "$kind" = migrate ] || cmp -s store.json "$base"; then
+  if [ "$kind" = migrate ] || [ "$now" = "$original_content" ]; then
     if [ "$kind" = run ]; then
-      "$mapc" run "$mapping" --store store.json --in-place --quiet 2>/dev/null
+      "$mapc" run "$mapping" --store store --store-format "$format" --in-place --quiet 2>/dev/null
     else
-      "$mapc" migrate --model "$bundle" --store store.json --quiet 2>/dev/null
+      "$mapc" migrate --model "$bundle" --store store --quiet 2>/dev/null
     fi
-    if [ $? -ne 0 ] || ! cmp -s store.json "$expected"; then
-      rerun_failed=$((rerun_failed + 1))
-      echo "kill-torture: run $k ($kind): the rerun failed or gave other bytes" >&2
+    if [ $? -ne 0 ] || [ "$(content "$format" store)" != "$expected_content" ]; then
+      rerun_failed[$format]=$((rerun_failed[$format] + 1))
+      echo "kill-torture: run $k ($format $kind): the rerun failed or gave another result" >&2
     fi
   fi
-  left=$(find . -maxdepth 1 \( -name '.*.mapc-*.tmp' -o -name '.store.json.mapc-migrate' \) | wc -l)
+  left=$(find . -maxdepth 1 \( -name '.*.mapc-*' -o -name '.store.mapc-migrate' -o -name 'store-journal' \) | wc -l)
+  left=$((left + $(find tmp -mindepth 1 -maxdepth 1 | wc -l)))
   if [ "$left" -ne 0 ]; then
-    leftovers=$((leftovers + 1))
-    echo "kill-torture: run $k ($kind): left $(find . -maxdepth 1 -name '.*mapc*' | tr '\n' ' ')" >&2
+    leftovers[$format]=$((leftovers[$format] + 1))
+    echo "kill-torture: run $k ($format $kind): left $(find . tmp -maxdepth 1 -name '.*mapc*' -o -path 'tmp/*' | tr '\n' ' ')" >&2
+    rm -rf tmp/* .store.*
   fi
 done
-echo "kill-torture: $runs runs, $kills kills ($finished finished before the signal); after the kill: $original original, $complete complete, $damaged damaged or lost; $rerun_failed reruns failed; $leftovers runs left temporary files"
-[ "$damaged" -eq 0 ] && [ "$rerun_failed" -eq 0 ] && [ "$leftovers" -eq 0 ]
+status=0
+for format in "${formats[@]}"; do
+  echo "kill-torture: $format: ${runs_of[$format]} runs, ${kills[$format]} kills (${finished[$format]} finished before the signal); after the kill: ${original[$format]} original, ${complete[$format]} complete, ${damaged[$format]} damaged or lost; ${rerun_failed[$format]} reruns failed; ${leftovers[$format]} runs left temporary files"
+  [ "${damaged[$format]}" -eq 0 ] && [ "${rerun_failed[$format]}" -eq 0 ] && [ "${leftovers[$format]}" -eq 0 ] || status=1
+done
+exit $status
