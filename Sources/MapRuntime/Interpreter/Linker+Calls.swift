@@ -203,7 +203,16 @@ extension Linker {
             var inner = Frame(mapping: frame.mapping)
             inner.evaluated = v
             inner.locals = frame.locals
-            guard try test(&inner) else { continue }
+            let kept: Bool
+            do throws(MigrationError) {
+              kept = try test(&inner)
+            } catch {
+              // A filter that cannot decide for an object (a regex past its time limit, an
+              // invalid pattern from the store) names the object: never a silent "no match".
+              let who = side ? "source object \(m.sourceID(ref))" : "destination object \(m.destinationID(ref))"
+              throw located(MigrationError(error.code, "\(who): \(error.message)", at: error.location, file: error.file))
+            }
+            guard kept else { continue }
           }
           result.append(v)
         }

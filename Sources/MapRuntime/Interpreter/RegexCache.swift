@@ -37,12 +37,12 @@ final class RegexCache: @unchecked Sendable {
     if failed && !found {
       throw MigrationError(
         "run-regex-failed",
-        "MATCHES could not decide whether a string of \(s.utf16.count) characters matches the pattern \(pattern): the regular expression engine ran out of backtracking memory")
+        "the regular expression engine could not decide whether a string of \(s.utf16.count) characters matches the pattern \"\(pattern)\": it ran out of backtracking memory")
     }
     if timedOut && !found {
       throw MigrationError(
         "run-regex-timeout",
-        "MATCHES gave up after \(Self.timeLimit) s: the pattern \(pattern) backtracks too much on a string of \(s.utf16.count) characters")
+        "the pattern \"\(pattern)\" was stopped after \(Self.timeLimit) s: it backtracks too much on a string of \(s.utf16.count) characters")
     }
     return found
   }
@@ -55,7 +55,7 @@ final class RegexCache: @unchecked Sendable {
     do {
       r = .success(try NSRegularExpression(pattern: "^(?:" + pattern + ")$", options: []))
     } catch {
-      r = .failure(MigrationError("run-regex", "MATCHES: \(pattern) is not a valid ICU regular expression"))
+      r = .failure(MigrationError("run-regex", "the pattern \"\(pattern)\" is not a valid ICU regular expression"))
     }
     cache[pattern] = r
     return r
