@@ -40,7 +40,7 @@ public final class ExpressionEvaluator {
   public func filter(_ collection: Value, by predicate: Predicate, text: String? = nil) throws(MigrationError) -> [Value] {
     let test = try linker(text).test(predicate)
     var kept: [Value] = []
-    for element in manager.elements(collection) {
+    for element in manager.context.elements(collection) {
       var frame = frame(element)
       if try test(&frame) { kept.append(element) }
     }
@@ -48,7 +48,7 @@ public final class ExpressionEvaluator {
   }
 
   private func linker(_ text: String?) -> Linker {
-    let linker = Linker(manager: manager)
+    let linker = Linker(context: manager.context)
     linker.source = text.map { ExpressionSource(text: $0, location: SourceLocation(file: "<format>", line: 1, column: 1)) }
     return linker
   }
@@ -69,5 +69,5 @@ public final class ExpressionEvaluator {
   }
 
   /// `value` as JSON text (`ValueJSON.render`).
-  public func json(_ value: Value) -> String { ValueJSON.render(value, manager) }
+  public func json(_ value: Value) -> String { ValueJSON.render(value, manager.context) }
 }

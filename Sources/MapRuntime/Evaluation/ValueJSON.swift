@@ -27,13 +27,13 @@ public enum ValueJSON {
   /// `Infinity`, `-Infinity` for non-finite doubles, as Python's json reads them), dates as
   /// ISO 8601 strings, binary data as base64, decimals as their digits; objects of a store and
   /// handles such as `$manager` as a string describing them.
-  static func render(_ value: Value, _ m: MigrationManager) -> String {
+  static func render(_ value: Value, _ m: MigrationContext) -> String {
     var out = JSONOutput(style: .compact, initialCapacity: 256)
     write(value, to: &out, m)
     return out.string
   }
 
-  private static func write(_ value: Value, to out: inout JSONOutput, _ m: MigrationManager) {
+  private static func write(_ value: Value, to out: inout JSONOutput, _ m: MigrationContext) {
     switch value {
     case .null: out.writeNull()
     case .bool(let b): out.writeBool(b)

@@ -3,7 +3,7 @@ import Foundation
 extension Builtins {
   /// `collection[index]` and `objectFrom:withIndex:`: an element by position from 0 (nil out of
   /// range), or a dictionary's entry by key. nil stays nil.
-  static func element(of v: Value, at k: Value, _ m: MigrationManager) throws(MigrationError) -> Value {
+  static func element(of v: Value, at k: Value, _ m: MigrationContext) throws(MigrationError) -> Value {
     switch (v, k) {
     case (.null, _): return .null
     case (.json(let s), .int(let n)):
@@ -34,7 +34,7 @@ extension Builtins {
 enum Geodesy {
   static let earthRadius = 6_371_008.8
 
-  static func distance(_ a: Value, _ b: Value, _ m: MigrationManager) throws(MigrationError) -> Value {
+  static func distance(_ a: Value, _ b: Value, _ m: MigrationContext) throws(MigrationError) -> Value {
     if a.isNull || b.isNull { return .null }
     let (lat1, lon1) = try coordinates(a, m)
     let (lat2, lon2) = try coordinates(b, m)
@@ -47,7 +47,7 @@ enum Geodesy {
 
   /// Latitude and longitude in degrees of an object with `latitude` and `longitude` keys, or of
   /// a two-number collection `{latitude, longitude}`.
-  private static func coordinates(_ v: Value, _ m: MigrationManager) throws(MigrationError) -> (Double, Double) {
+  private static func coordinates(_ v: Value, _ m: MigrationContext) throws(MigrationError) -> (Double, Double) {
     if case .dictionary(let pairs) = v,
       let lat = pairs.first(where: { $0.0 == "latitude" }).flatMap({ m.number($0.1) }),
       let lon = pairs.first(where: { $0.0 == "longitude" }).flatMap({ m.number($0.1) })

@@ -5,7 +5,7 @@ enum Builtins {
   /// Every function name with its number of arguments, for the compiler's checks.
   static let arity: [String: Int] = BuiltinFunction.byName.mapValues(\.arity)
 
-  static func call(_ name: String, _ args: [Value], _ m: MigrationManager) throws(MigrationError) -> Value {
+  static func call(_ name: String, _ args: [Value], _ m: MigrationContext) throws(MigrationError) -> Value {
     func num(_ i: Int) throws(MigrationError) -> Double? {
       if args[i].isNull { return nil }
       guard let d = m.number(args[i]) else {
@@ -104,7 +104,7 @@ enum Builtins {
 
   /// `add:to:`, `from:subtract:`, `multiply:by:`: integers stay integers unless they overflow;
   /// a date plus or minus seconds is a date; two dates subtract to seconds.
-  static func arithmetic(_ name: String, _ a: Value, _ b: Value, _ m: MigrationManager) throws(MigrationError) -> Value {
+  static func arithmetic(_ name: String, _ a: Value, _ b: Value, _ m: MigrationContext) throws(MigrationError) -> Value {
     if a.isNull || b.isNull { return .null }
     if case .int(let x) = a, case .int(let y) = b {
       let (r, overflow): (Int64, Bool)
@@ -137,7 +137,7 @@ enum Builtins {
   }
 
   /// Aggregates over a collection (nil elements are skipped).
-  static func aggregate(_ name: String, _ items: [Value], _ m: MigrationManager) throws(MigrationError) -> Value {
+  static func aggregate(_ name: String, _ items: [Value], _ m: MigrationContext) throws(MigrationError) -> Value {
     if name == "count:" { return .int(Int64(items.count)) }
     let present = items.filter { !$0.isNull }
     switch name {
@@ -189,7 +189,7 @@ enum Builtins {
     }
   }
 
-  private static func numbers(_ name: String, _ items: [Value], _ m: MigrationManager) throws(MigrationError) -> [Double] {
+  private static func numbers(_ name: String, _ items: [Value], _ m: MigrationContext) throws(MigrationError) -> [Double] {
     var out: [Double] = []
     for x in items {
       guard let d = m.number(x) else {

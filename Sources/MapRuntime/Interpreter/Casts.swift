@@ -2,7 +2,7 @@
 enum Casts {
   static let supported: Set<String> = ["NSDate", "NSNumber", "NSString", "NSDecimalNumber"]
 
-  static func cast(_ v: Value, to type: String, _ m: MigrationManager) throws(MigrationError) -> Value {
+  static func cast(_ v: Value, to type: String, _ m: MigrationContext) throws(MigrationError) -> Value {
     if v.isNull { return .null }
     switch type {
     case "NSDate":
@@ -56,7 +56,7 @@ enum ObjectMethods {
     "hasPrefix:": 1, "hasSuffix:": 1, "componentsSeparatedByString:": 1,
   ]
 
-  static func call(_ receiver: Value, _ selector: String, _ args: [Value], _ m: MigrationManager) throws(MigrationError) -> Value {
+  static func call(_ receiver: Value, _ selector: String, _ args: [Value], _ m: MigrationContext) throws(MigrationError) -> Value {
     if receiver.isNull { return .null }
     guard let n = arity[selector] else {
       throw MigrationError("run-unknown-selector", "\(m.describe(receiver)) does not respond to \(selector)")

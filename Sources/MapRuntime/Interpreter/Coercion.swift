@@ -1,7 +1,7 @@
 /// Conversions from expression results to attribute types, as Core Data's key-value coding and
 /// NSNumber bridging do them. A value that cannot become the type is an error.
 enum Coercion {
-  static func coerce(_ v: Value, to type: AttributeType, manager: MigrationManager) throws(MigrationError) -> Value {
+  static func coerce(_ v: Value, to type: AttributeType, manager: MigrationContext) throws(MigrationError) -> Value {
     if case .null = v { return .null }
     func mismatch() -> MigrationError {
       MigrationError("run-type-mismatch", "\(manager.describe(v)) cannot be stored in a \(type.rawValue) attribute")
@@ -96,5 +96,51 @@ enum UUIDText {
       }
     }
     return true
+  }
+}
+
+extension MigrationContext {
+  /// Stores an expression's value in a destination column after converting it to the
+  /// attribute's type (see `Coercion`). The common case, a value already of the column's kind,
+  /// skips the general conversion.
+  @inline(__always)
+  func setCoerced(_ column: Column, _ row: Int, _ value: Value, _ type: AttributeType) throws(MigrationError) {
+    switch column.kind {
+    case .int:
+      if case .int(let n) = value, type == .integer64 || (type.integerRange?.contains(n) ?? false) {
+        unsafeDowncast(column, to: IntColumn.self).setInt(row, n)
+        return
+      }
+    case .text:
+      let c = unsafeDowncast(column, to: TextColumn.self)
+      switch value {
+      case .string(.slice(let s)) where type != .uuid:
+        c.setPacked(row, TextColumn.fitsPacked(s) ? TextColumn.packSlice(s) : c.pack(.native(string(.slice(s)))))
+        return
+      case .string(let t) where type != .uuid:
+        c.setPacked(row, c.pack(t))
+        return
+      case .null:
+        c.setPacked(row, 0)
+        return
+      default:
+        break
+      }
+    default:
+      break
+    }
+    try setCoercedGenerally(column, row, value, type)
+  }
+
+  /// `setCoerced` through the general conversion.
+  @inline(never)
+  private func setCoercedGenerally(_ column: Column, _ row: Int, _ value: Value, _ type: AttributeType)
+    throws(MigrationError)
+  {
+    var coerced = try Coercion.coerce(value, to: type, manager: self)
+    if case .string(.slice(let s)) = coerced, !TextColumn.fitsPacked(s) {
+      coerced = .string(.native(string(.slice(s))))
+    }
+    column.set(row, coerced)
   }
 }

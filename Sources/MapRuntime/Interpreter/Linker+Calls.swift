@@ -41,12 +41,12 @@ extension Linker {
         values.reserveCapacity(codes.count)
         for c in codes { values.append(try c(&frame)) }
         let policy = m.policies[frame.mapping]
-        if !(policy is DefaultEntityMigrationPolicy) {
-          let saved = m.currentFrame
-          m.currentFrame = frame
-          defer { m.currentFrame = saved }
+        if !(policy is DefaultEntityMigrationPolicy), let manager = m.manager {
+          let saved = m.state.currentFrame
+          m.state.currentFrame = frame
+          defer { m.state.currentFrame = saved }
           do {
-            if let v = try policy.perform(selector: selector, arguments: values, manager: m) { return v }
+            if let v = try policy.perform(selector: selector, arguments: values, manager: manager) { return v }
           } catch let e as MigrationError {
             throw located(e)
           } catch {
@@ -238,7 +238,7 @@ final class FilterCache: @unchecked Sendable {
   }
 }
 
-extension MigrationManager {
+extension MigrationContext {
   func destinations(
     mapping i: Int, sources: Value, _ located: (MigrationError) -> MigrationError
   ) throws(MigrationError) -> Value {

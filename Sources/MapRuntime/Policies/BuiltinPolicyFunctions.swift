@@ -22,7 +22,7 @@ public enum BuiltinPolicyFunctions {
   ]
 
   static func call(
-    _ selector: String, _ args: [Value], frame: Frame, manager m: MigrationManager
+    _ selector: String, _ args: [Value], frame: Frame, manager m: MigrationContext
   ) throws(MigrationError) -> Value? {
     func text(_ i: Int) throws(MigrationError) -> String? {
       switch args[i] {
@@ -124,7 +124,7 @@ public enum BuiltinPolicyFunctions {
   }
 
   /// `"UTC"`, `"GMT"`, `"+02:00"`, `"-0530"`, `"GMT+2"`: seconds east of UTC.
-  static func zoneOffset(_ name: String?, _ m: MigrationManager) throws(MigrationError) -> Int {
+  static func zoneOffset(_ name: String?, _ m: MigrationContext) throws(MigrationError) -> Int {
     guard let name, !name.isEmpty else { return 0 }
     if name == "UTC" || name == "GMT" || name == "Z" { return 0 }
     var s = Substring(name)
@@ -148,7 +148,7 @@ public enum BuiltinPolicyFunctions {
 
   /// A UUID that depends only on the plan, the mapping, the destination object and the property,
   /// so that running the same plan over the same store gives the same UUIDs.
-  static func deterministicUUID(frame: Frame, manager m: MigrationManager) -> String {
+  static func deterministicUUID(frame: Frame, manager m: MigrationContext) -> String {
     var text = "mapc-uuid\u{0}\(m.plan.name)\u{0}\(m.plan.entityMappings[frame.mapping].name)"
     if case .destinationObject(let d) = frame.destination { text += "\u{0}\(m.destinationID(d))" }
     if case .sourceObject(let s) = frame.source { text += "\u{0}\(m.sourceID(s))" }
@@ -167,13 +167,13 @@ public enum BuiltinPolicyFunctions {
   }
 }
 
-extension MigrationManager {
+extension MigrationContext {
   /// Compiled date patterns, cached by pattern text.
   func datePattern(_ format: String) throws(MigrationError) -> DatePattern {
-    if let p = datePatterns[format] { return p }
+    if let p = state.datePatterns[format] { return p }
     switch DatePattern.compile(format) {
     case .success(let p):
-      datePatterns[format] = p
+      state.datePatterns[format] = p
       return p
     case .failure(let e):
       throw MigrationError("run-date-pattern", e.message)
@@ -182,8 +182,8 @@ extension MigrationManager {
 
   /// A deterministic pseudo-random number in [0, 1) (SplitMix64 seeded from the plan name).
   func nextRandom() -> Double {
-    randomState &+= 0x9E37_79B9_7F4A_7C15
-    var z = randomState
+    state.randomState &+= 0x9E37_79B9_7F4A_7C15
+    var z = state.randomState
     z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
     z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
     z ^= z >> 31
@@ -195,7 +195,7 @@ extension BuiltinPolicyFunctions {
   /// `dateFromString:format:`'s result for a value: nil for nil or a string the pattern does not
   /// match, an error for anything but a string.
   static func date(
-    _ v: Value, _ pattern: DatePattern, zoneOffset zone: Int, selector: String, _ m: MigrationManager
+    _ v: Value, _ pattern: DatePattern, zoneOffset zone: Int, selector: String, _ m: MigrationContext
   ) throws(MigrationError) -> Value {
     switch v {
     case .null: return .null

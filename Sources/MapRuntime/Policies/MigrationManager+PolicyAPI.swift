@@ -1,78 +1,128 @@
-import Foundation
-
-/// What a custom `EntityMigrationPolicy` uses, besides the hooks' defaults
-/// (`defaultCreateDestinationInstances`, `defaultCreateRelationships`) and the methods on
-/// `MigrationManager` itself (`createDestinationInstance(entityNamed:)`,
-/// `associate(source:destination:)`, `destinationInstances(forEntityMappingNamed:sourceInstances:)`,
-/// `sourceInstances(forEntityMappingNamed:destinationInstances:)`, `setDestinationValue`,
-/// `sourceValue`, `destinationValue`, `sourceID`, `destinationID`, `describe`).
+/// What a custom `EntityMigrationPolicy` uses besides the hooks' defaults: the mapping being
+/// run, finding objects, reading and setting values, associations, and errors that name an
+/// object. Each is carried out by the run's `MigrationContext`, which the interpreter shares.
 extension MigrationManager {
   // MARK: - The mapping being run
 
   /// Core Data's `currentEntityMapping`: the entity mapping whose hook or expression runs.
-  public var currentEntityMapping: EntityMapping { plan.entityMappings[currentMappingIndex] }
+  public var currentEntityMapping: EntityMapping { context.currentEntityMapping }
+
+  /// The name of the property mapping a frame is evaluating, if any.
+  public func propertyName(_ frame: Frame) -> String? { context.propertyName(frame) }
+
+  // MARK: - The default behaviour
+
+  /// What the default policy does for one source instance: one destination instance, or one
+  /// per element of `forEach`; model defaults, then every attribute expression; then the
+  /// association with the source.
+  public func defaultCreateDestinationInstances(forSource source: ObjectRef?) throws {
+    try context.defaultCreateDestinationInstances(forSource: source)
+  }
+
+  /// What the default policy does for one destination instance: evaluate every relationship
+  /// expression with `$source` bound to the instance's source.
+  public func defaultCreateRelationships(forDestination destination: ObjectRef) throws {
+    try context.defaultCreateRelationships(forDestination: destination)
+  }
 
   // MARK: - Finding objects
 
   /// Every source object of an entity and of its sub-entities, in store order (what a FETCH
   /// without predicate returns).
   public func sourceInstances(ofEntity name: String) throws -> [ObjectRef] {
-    guard let e = source.layout.entityIndex(name) else {
-      throw MigrationError("run-unknown-entity", "the source model has no entity \(name)")
-    }
-    return source.objects(ofKind: e)
+    try context.sourceInstances(ofEntity: name)
   }
 
   /// Every destination object created so far of an entity and of its sub-entities, in creation
   /// order.
   public func destinationInstances(ofEntity name: String) throws -> [ObjectRef] {
-    guard let e = destination.layout.entityIndex(name) else {
-      throw MigrationError("run-unknown-entity", "the destination model has no entity \(name)")
-    }
-    return destination.objects(ofKind: e)
+    try context.destinationInstances(ofEntity: name)
   }
 
   /// The destination instances the current entity mapping made from `source`, in creation order.
   public func destinationInstances(forSource source: ObjectRef) -> [ObjectRef] {
-    associations[currentMappingIndex].destinations(forSourceKey: sourceKey(source))
+    context.destinationInstances(forSource: source)
+  }
+
+  /// Core Data's `destinationInstancesForEntityMappingNamed:sourceInstances:`.
+  public func destinationInstances(forEntityMappingNamed name: String, sourceInstances: [ObjectRef])
+    throws -> [ObjectRef]
+  {
+    try context.destinationInstances(forEntityMappingNamed: name, sourceInstances: sourceInstances)
+  }
+
+  /// Core Data's `sourceInstancesForEntityMappingNamed:destinationInstances:`.
+  public func sourceInstances(forEntityMappingNamed name: String, destinationInstances: [ObjectRef])
+    throws -> [ObjectRef]
+  {
+    try context.sourceInstances(forEntityMappingNamed: name, destinationInstances: destinationInstances)
   }
 
   /// The name of a source object's entity.
-  public func entityName(ofSource ref: ObjectRef) -> String { source.table(ref).layout.name }
+  public func entityName(ofSource ref: ObjectRef) -> String { context.entityName(ofSource: ref) }
 
   /// The name of a destination object's entity.
-  public func entityName(ofDestination ref: ObjectRef) -> String { destination.table(ref).layout.name }
+  public func entityName(ofDestination ref: ObjectRef) -> String { context.entityName(ofDestination: ref) }
+
+  /// The `id` of a source object as the input store spells it.
+  public func sourceID(_ ref: ObjectRef) -> String { context.sourceID(ref) }
+
+  /// The id a destination object gets in the output store: `Entity/n`.
+  public func destinationID(_ ref: ObjectRef) -> String { context.destinationID(ref) }
 
   // MARK: - Reading values
+
+  /// A property of a source object (nil for unknown keys).
+  public func sourceValue(_ ref: ObjectRef, _ key: String) -> Value { context.sourceValue(ref, key) }
+
+  /// A property of a destination object.
+  public func destinationValue(_ ref: ObjectRef, _ key: String) -> Value { context.destinationValue(ref, key) }
 
   /// Key-value coding as in expressions: `value(forKeyPath: "questions.@count", of: .sourceObject(r))`.
   /// Key paths through nil give nil; an unknown key throws `run-unknown-key`.
   public func value(forKeyPath path: String, of value: Value) throws -> Value {
-    let keys = path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-    return try self.value(of: value, path: ArraySlice(keys))
+    try context.value(forKeyPath: path, of: value)
   }
 
   /// A source object's property (or key path); unlike `sourceValue(_:_:)`, an unknown key throws.
   public func sourceValue(forKeyPath path: String, of ref: ObjectRef) throws -> Value {
-    try value(forKeyPath: path, of: .sourceObject(ref))
+    try context.value(forKeyPath: path, of: .sourceObject(ref))
   }
 
   /// A destination object's property (or key path); an unknown key throws.
   public func destinationValue(forKeyPath path: String, of ref: ObjectRef) throws -> Value {
-    try value(forKeyPath: path, of: .destinationObject(ref))
+    try context.value(forKeyPath: path, of: .destinationObject(ref))
   }
 
+  /// The characters of a text value.
+  public func string(_ t: Text) -> String { context.string(t) }
+
   /// The characters of a string value; nil for nil and for values that are not strings.
-  public func string(_ value: Value) -> String? {
-    if case .string(let t) = value { return string(t) }
-    return nil
-  }
+  public func string(_ value: Value) -> String? { context.string(value) }
+
+  /// A short description of a value for error messages.
+  public func describe(_ v: Value) -> String { context.describe(v) }
 
   // MARK: - Changing destination objects
 
+  /// Creates a destination instance with the model's defaults; used by custom policies too.
+  public func createDestinationInstance(entityNamed name: String) throws -> ObjectRef {
+    try context.createDestinationInstance(entityNamed: name)
+  }
+
+  /// Sets a destination property as a mapping expression would (type coercion, inverses).
+  public func setDestinationValue(_ value: Value, forKey key: String, of ref: ObjectRef) throws {
+    try context.setDestinationValue(value, forKey: key, of: ref)
+  }
+
   /// Adds objects to a to-many relationship, or sets a to-one (inverses kept in step).
   public func setDestinationObjects(_ targets: [ObjectRef], forKey key: String, of ref: ObjectRef) throws {
-    try setDestinationValue(.array(targets.map { .destinationObject($0) }), forKey: key, of: ref)
+    try context.setDestinationValue(.array(targets.map { .destinationObject($0) }), forKey: key, of: ref)
+  }
+
+  /// Records that `destination` was made from `source` by the current entity mapping.
+  public func associate(source: ObjectRef?, destination: ObjectRef) {
+    context.associate(source: source, destination: destination)
   }
 
   /// Records that `destination` was made from `source` by the entity mapping named `mapping`
@@ -80,10 +130,7 @@ extension MigrationManager {
   /// then runs that mapping's relationship expressions for it, and
   /// `destinationInstancesForEntityMappingNamed:sourceInstances:` finds it.
   public func associate(source: ObjectRef?, destination: ObjectRef, entityMappingNamed mapping: String) throws {
-    guard let i = plan.entityMappings.firstIndex(where: { $0.name == mapping }) else {
-      throw MigrationError("run-unknown-mapping", "no entity mapping named \(mapping)")
-    }
-    associations[i].add(source: source, sourceKey: source.map(sourceKey), destination: destination)
+    try context.associate(source: source, destination: destination, entityMappingNamed: mapping)
   }
 
   // MARK: - Errors
@@ -94,32 +141,10 @@ extension MigrationManager {
   /// fails and nothing is written. It has no position of its own: thrown from a policy function
   /// it is placed at the calling expression, from a hook at the `<entityMapping>` element.
   public func error(_ message: String, about object: Value? = nil, code: String = "run-policy-error") -> MigrationError {
-    var text = message
-    switch object {
-    case .destinationObject(let d)?:
-      text = "\(describeDestination(d)): \(message)"
-    case .sourceObject(let s)?:
-      text = "source object \(sourceID(s)): \(message)"
-    case let other?:
-      text = "\(describe(other)): \(message)"
-    case nil:
-      break
-    }
-    return MigrationError(code, text)
+    context.error(message, about: object, code: code)
   }
 
   /// `Song/5 (created by LegacySongToSong from LegacySong/6)`: the id, the mapping that made
   /// the object and its source, looked up in every mapping's associations.
-  public func describeDestination(_ d: ObjectRef) -> String {
-    for (i, a) in associations.enumerated() {
-      for k in 0..<a.instanceCount where a.destination(at: k) == d {
-        return objectDescription(d, origin: a.source(at: k), mapping: plan.entityMappings[i])
-      }
-    }
-    // Not associated yet: an instance whose attributes are being evaluated.
-    if let frame = currentFrame, frame.destination.destinationObject == d {
-      return objectDescription(d, origin: frame.source.sourceObject, mapping: currentEntityMapping)
-    }
-    return destinationID(d)
-  }
+  public func describeDestination(_ d: ObjectRef) -> String { context.describeDestination(d) }
 }

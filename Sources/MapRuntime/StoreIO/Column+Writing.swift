@@ -27,3 +27,48 @@ struct CellWriting {
     }
   }
 }
+
+extension CellWriting {
+  /// Writes the cell of `row` of `column` as a JSON value of the store. The graph's columns
+  /// hold values only; the switch over their kinds is the JSON rendering of each.
+  @inline(__always)
+  func writeCell(_ column: Column, _ row: Int, to out: inout JSONOutput) throws(StoreWriteError) {
+    switch column.kind {
+    case .int:
+      let c = unsafeDowncast(column, to: IntColumn.self)
+      if c.present[row] { out.writeInt(c.values[row]) } else { out.writeNull() }
+    case .double:
+      let c = unsafeDowncast(column, to: DoubleColumn.self)
+      guard c.present[row] else {
+        out.writeNull()
+        return
+      }
+      do {
+        if c.isDate { try out.writeDate(c.values[row]) } else { try out.writeDouble(c.values[row]) }
+      } catch {
+        throw .value(error, c.isDate ? "a date" : "a number")
+      }
+    case .bool:
+      switch unsafeDowncast(column, to: BoolColumn.self).values[row] {
+      case 0: out.writeBool(false)
+      case 1: out.writeBool(true)
+      default: out.writeNull()
+      }
+    case .text:
+      let c = unsafeDowncast(column, to: TextColumn.self)
+      let v = c.values[row]
+      if v == 0 { out.writeNull() } else { writeText(c.text(v), to: &out) }
+    case .value:
+      try StoreWriter.writeValue(unsafeDowncast(column, to: ValueColumn.self).get(row), to: &out, self)
+    case .toOne:
+      let v = unsafeDowncast(column, to: ToOneColumn.self).values[row]
+      if v == 0 { out.writeNull() } else { writeID(ObjectRef(packed: v), to: &out) }
+    case .toMany:
+      let c = unsafeDowncast(column, to: ToManyColumn.self)
+      out.beginArray()
+      let s = c.start[row]
+      for k in s..<(s + Int(c.counts[row])) { writeID(ObjectRef(packed: c.pool[k]), to: &out) }
+      out.endArray()
+    }
+  }
+}

@@ -42,7 +42,7 @@ struct RowWriter: @unchecked Sendable {
       for c in 0..<columns.count {
         out.writeKey(encoded: UnsafeRawBufferPointer(rebasing: keys[keyStart[c]..<keyStart[c + 1]]))
         let result = columns[c]._withUnsafeGuaranteedRef { column in
-          Result { () throws(StoreWriteError) in try column.writeCell(row, to: &out, cells) }
+          Result { () throws(StoreWriteError) in try cells.writeCell(column, row, to: &out) }
         }
         if case .failure(let error) = result {
           throw error.about("\(table.layout.name)/\(row + 1).\(table.layout.properties[c].name)")
@@ -51,15 +51,4 @@ struct RowWriter: @unchecked Sendable {
       out.endObject()
     }
   }
-}
-
-/// Bytes taken out of a memory `JSONOutput`, with their memory's capacity and the state its
-/// structure ended in.
-struct RenderedBytes: @unchecked Sendable {
-  let pointer: UnsafeMutablePointer<UInt8>?
-  let count: Int
-  let capacity: Int
-  let containerIsEmpty: Bool
-
-  func free() { pointer?.deallocate() }
 }

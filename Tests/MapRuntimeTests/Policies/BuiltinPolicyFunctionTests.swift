@@ -19,7 +19,7 @@ func emptyManager(planName: String = "P", mappings: [String] = ["M1", "M2"]) thr
 func policyCall(_ m: MigrationManager, _ selector: String, _ args: [Value], frame: Frame = Frame(mapping: 0)) throws(MigrationError)
   -> Value
 {
-  guard let v = try BuiltinPolicyFunctions.call(selector, args, frame: frame, manager: m) else {
+  guard let v = try BuiltinPolicyFunctions.call(selector, args, frame: frame, manager: m.context) else {
     throw MigrationError("test", "\(selector) is not built in")
   }
   return v
@@ -58,9 +58,9 @@ func error(_ body: () throws(MigrationError) -> Value) -> MigrationError? {
     for (selector, arity) in BuiltinPolicyFunctions.arity {
       #expect(selector.filter { $0 == ":" }.count == arity, "\(selector)")
       let args = Array(repeating: Value.null, count: arity)
-      #expect((try? BuiltinPolicyFunctions.call(selector, args, frame: Frame(mapping: 0), manager: m)) != nil, "\(selector)")
+      #expect((try? BuiltinPolicyFunctions.call(selector, args, frame: Frame(mapping: 0), manager: m.context)) != nil, "\(selector)")
     }
-    #expect(try BuiltinPolicyFunctions.call("noSuchThing:", [.null], frame: Frame(mapping: 0), manager: m) == nil)
+    #expect(try BuiltinPolicyFunctions.call("noSuchThing:", [.null], frame: Frame(mapping: 0), manager: m.context) == nil)
   }
 
   @Test func dateFromStringFormats() throws {
@@ -223,7 +223,7 @@ func error(_ body: () throws(MigrationError) -> Value) -> MigrationError? {
   init() throws { m = try emptyManager() }
 
   func call(_ name: String, _ args: Value...) throws(MigrationError) -> String {
-    show(m, try Builtins.call(name, args, m))
+    show(m, try Builtins.call(name, args, m.context))
   }
 
   @Test func arithmeticKeepsIntegersAndHandlesEdges() throws {
@@ -233,10 +233,10 @@ func error(_ body: () throws(MigrationError) -> Value) -> MigrationError? {
     // Apple divides two integers as integers (NSExpression "7 / 2" is 3).
     #expect(try call("divide:by:", 7, 2) == "int 3")
     #expect(try call("divide:by:", 7.0, 2) == "double 3.5")
-    #expect(error { () throws(MigrationError) in try Builtins.call("divide:by:", [7, 0], m) }?.code == "run-arithmetic")
+    #expect(error { () throws(MigrationError) in try Builtins.call("divide:by:", [7, 0], m.context) }?.code == "run-arithmetic")
     #expect(try call("modulus:by:", 7, 3) == "int 1")
     #expect(try call("modulus:by:", .int(Int64.min), -1) == "int 0")  // no overflow trap
-    #expect(error { () throws(MigrationError) in try Builtins.call("modulus:by:", [7, 0], m) }?.code == "run-arithmetic")
+    #expect(error { () throws(MigrationError) in try Builtins.call("modulus:by:", [7, 0], m.context) }?.code == "run-arithmetic")
     #expect(try call("add:to:", .date(0), 86_400) == "date 2001-01-02T00:00:00Z")
     #expect(try call("from:subtract:", .date(100), .date(40)) == "double 60.0")
     #expect(try call("add:to:", .null, 1) == "nil")

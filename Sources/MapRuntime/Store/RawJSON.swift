@@ -1,36 +1,3 @@
-extension MigrationManager {
-  /// Parses a Transformable value kept as raw JSON in the input. The last two values parsed are
-  /// cached, since a forEach collection and `$source.answers[$index]` are looked into
-  /// repeatedly, and equal values of a column share their bytes (see `StringCompaction`).
-  func parseJSON(_ s: ByteSlice) throws(MigrationError) -> Value {
-    if jsonCacheStart.0 == s.start {
-      jsonCacheLast = 0
-      return jsonCacheValue0
-    }
-    if jsonCacheStart.1 == s.start {
-      jsonCacheLast = 1
-      return jsonCacheValue1
-    }
-    guard let input = source.input else { return .null }
-    let v: Value
-    do {
-      v = try RawJSON.value(input, s)
-    } catch {
-      throw MigrationError("run-json", "malformed Transformable value at byte \(s.start): \(error)")
-    }
-    if jsonCacheLast == 0 {
-      jsonCacheStart.1 = s.start
-      jsonCacheValue1 = v
-      jsonCacheLast = 1
-    } else {
-      jsonCacheStart.0 = s.start
-      jsonCacheValue0 = v
-      jsonCacheLast = 0
-    }
-    return v
-  }
-}
-
 /// Reads a JSON value that the store reader already validated (so no checks are repeated),
 /// keeping strings as slices of the input.
 enum RawJSON {

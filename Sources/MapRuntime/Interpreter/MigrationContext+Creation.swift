@@ -1,10 +1,10 @@
-extension MigrationManager {
+extension MigrationContext {
   // MARK: - Pass 1
 
   /// What the default policy does for one source instance: one destination instance, or one
   /// per element of `forEach`; model defaults, then every attribute expression; then the
   /// association with the source.
-  public func defaultCreateDestinationInstances(forSource sourceRef: ObjectRef?) throws {
+  func defaultCreateDestinationInstances(forSource sourceRef: ObjectRef?) throws {
     try defaultCreate(linked[currentMappingIndex], forSource: sourceRef)
   }
 
@@ -51,9 +51,9 @@ extension MigrationManager {
     throws(MigrationFailure) -> Bool
   {
     let ops = t.ops
-    var perSource = directScratch
-    directScratch = []
-    defer { directScratch = perSource }
+    var perSource = state.directScratch
+    state.directScratch = []
+    defer { state.directScratch = perSource }
     if perSource.count != ops.count { perSource = Array(repeating: .null, count: ops.count) }
     for k in ops.indices {
       switch ops[k] {
@@ -246,7 +246,7 @@ extension MigrationManager {
   ) throws(MigrationError) {
     guard let type = table.attributeTypes[column] else { return }
     do {
-      try table.columns[column].setCoerced(row, v, type, self)
+      try setCoerced(table.columns[column], row, v, type)
     } catch {
       let ref = ObjectRef(entity: table.layout.index, row: row)
       let name = table.layout.properties[column].name
@@ -265,235 +265,6 @@ extension MigrationManager {
       try setRelationship(v, of: ref, column: p, isToMany: r.isToMany, location: location)
     } else {
       try store(v, table, Int(ref.row), p, origin: nil, mapping: linked[currentMappingIndex], propertyIndex: -1)
-    }
-  }
-
-  // MARK: - Pass 2
-
-  /// What the default policy does for one destination instance: evaluate every relationship
-  /// expression with `$source` bound to the instance's source.
-  public func defaultCreateRelationships(forDestination d: ObjectRef) throws {
-    let i = currentMappingIndex
-    let a = associations[i]
-    let sourceRef: ObjectRef?
-    if currentInstanceIndex >= 0, currentInstanceIndex < a.instanceCount,
-      a.destination(at: currentInstanceIndex) == d
-    {
-      sourceRef = a.source(at: currentInstanceIndex)
-    } else {
-      sourceRef = (0..<a.instanceCount).first { a.destination(at: $0) == d }.flatMap { a.source(at: $0) }
-    }
-    try defaultRelationships(linked[i], d, source: sourceRef)
-  }
-
-  func defaultRelationships(_ lm: LinkedMapping, _ d: ObjectRef, source sourceRef: ObjectRef?) throws(MigrationFailure) {
-    var frame = Frame(mapping: currentMappingIndex)
-    try defaultRelationships(lm, d, source: sourceRef, frame: &frame)
-  }
-
-  /// `defaultRelationships` with a frame reused from one destination object to the next.
-  func defaultRelationships(_ lm: LinkedMapping, _ d: ObjectRef, source sourceRef: ObjectRef?, frame: inout Frame)
-    throws(MigrationFailure)
-  {
-    // Every relationship straight from association tables: no expression, no frame. (Linking
-    // twice changes nothing, so a relationship left to the general path may be redone there.)
-    if lm.allRelationshipsLinked, lm.destinationEntity == Int(d.entity), let sourceRef {
-      let key = sourceKey(sourceRef)
-      let columns = lm.relationshipColumns
-      let toMany = lm.relationshipIsToMany
-      let links = lm.relationshipLinks
-      var done = true
-      for k in 0..<columns.count where !linkDirectly(d, columns[k], toMany[k], associations[links[k]], key) {
-        done = false
-        break
-      }
-      if done { return }
-    }
-    frame.reset(mapping: currentMappingIndex, source: sourceRef.map { .sourceObject($0) } ?? .null)
-    frame.destination = .destinationObject(d)
-    // A policy may associate instances of another entity with this mapping: find the
-    // relationship by name in their entity.
-    let sameEntity = lm.destinationEntity == Int(d.entity)
-    let base = lm.attributeColumns.count
-    let columns = lm.relationshipColumns
-    let codes = lm.relationshipCodes
-    let toMany = lm.relationshipIsToMany
-    let links = lm.relationshipLinks
-    let sourceKey = sourceRef.map(sourceKey)
-    for k in 0..<columns.count {
-      frame.propertyIndex = base + k
-      if sameEntity, links[k] >= 0, let sourceKey, linkDirectly(d, columns[k], toMany[k], associations[links[k]], sourceKey) {
-        continue
-      }
-      do throws(MigrationError) {
-        let v = try codes[k](&frame)
-        var column = columns[k]
-        var isToMany = toMany[k]
-        if !sameEntity {
-          let layout = destination.table(d).layout
-          let name = lm.propertyNames[base + k]
-          guard let c = layout.propertyIndex(name), let rel = layout.properties[c].relationship else {
-            throw MigrationError(
-              "run-unknown-property",
-              "\(objectDescription(d, origin: sourceRef, mapping: lm.mapping)) has no relationship \(name), which mapping \(lm.mapping.name) sets",
-              at: lm.propertyLocations[base + k] ?? lm.mapping.location, file: plan.mappingPath)
-          }
-          column = c
-          isToMany = rel.isToMany
-        }
-        try setRelationship(
-          v, of: d, column: column, isToMany: isToMany, location: lm.propertyLocations[base + k], origin: sourceRef)
-      } catch {
-        try record(error)
-      }
-    }
-  }
-
-  /// Sets a relationship to the instances another mapping made from the same source, straight
-  /// from that mapping's association table: what evaluating
-  /// `destinationInstancesForEntityMappingNamed:sourceInstances:` with `$source` and setting the
-  /// result would do. Returns false (and does nothing) for the case left to the general path:
-  /// several instances for a to-one relationship, which is an error.
-  private func linkDirectly(_ d: ObjectRef, _ column: Int, _ isToMany: Bool, _ a: Associations, _ key: Int) -> Bool {
-    let n = a.destinationCount(forSourceKey: key)
-    if isToMany {
-      if n == 0 { return true }
-      let col = unsafeDowncast(destination.tables[Int(d.entity)].columns[column], to: ToManyColumn.self)
-      let row = Int(d.row)
-      if n <= ToManyColumn.linearLimit, col.count(row) == 0 {
-        // An empty relationship and distinct new members (each association is another
-        // instance): no search for duplicates.
-        col.reserve(row, extra: n)
-        let entry = destinationInverses.entry(d.entity, column)
-        a.forEachDestination(forSourceKey: key) { t in
-          col.appendAbsent(row, t)
-          if let entry { destination.addInverse(d, column, t, entry) }
-        }
-        return true
-      }
-      if n > 1 { col.reserve(row, extra: n) }
-      a.forEachDestination(forSourceKey: key) { destination.addToMany(d, column, $0, destinationInverses) }
-      return true
-    }
-    switch n {
-    case 0: destination.setToOne(d, column, nil, destinationInverses)
-    case 1: a.forEachDestination(forSourceKey: key) { destination.setToOne(d, column, $0, destinationInverses) }
-    default: return false
-    }
-    return true
-  }
-
-  func setRelationship(
-    _ v: Value, of d: ObjectRef, column: Int, isToMany: Bool, location: SourceLocation?, origin: ObjectRef? = nil
-  ) throws(MigrationError) {
-    let entry = destinationInverses.entry(d.entity, column)!
-    func fail(_ message: String) -> MigrationError {
-      let lm = linked[currentMappingIndex]
-      let table = destination.table(d)
-      let prop = table.layout.properties[column]
-      return MigrationError(
-        "run-relationship-type",
-        "\(objectDescription(d, origin: origin, mapping: lm.mapping)): \(table.layout.name).\(prop.name): \(message)",
-        at: location ?? lm.mapping.location, file: plan.mappingPath)
-    }
-    func target(_ x: Value) throws(MigrationError) -> ObjectRef {
-      guard case .destinationObject(let t) = x else {
-        let expected = destination.table(d).layout.properties[column].relationship?.destinationEntity ?? "destination"
-        throw fail("expected \(expected) objects of the destination store, got \(describe(x))")
-      }
-      guard entry.accepts[Int(t.entity)] else {
-        let expected = destination.table(d).layout.properties[column].relationship?.destinationEntity ?? "other"
-        throw fail("expected \(expected) objects, got a \(destination.table(t).layout.name)")
-      }
-      return t
-    }
-    switch v {
-    case .destinationObject:
-      if isToMany {
-        destination.addToMany(d, column, try target(v), destinationInverses)
-      } else {
-        destination.setToOne(d, column, try target(v), destinationInverses)
-      }
-      return
-    case .null:
-      if !isToMany { destination.setToOne(d, column, nil, destinationInverses) }
-      return
-    default:
-      break
-    }
-    if isToMany {
-      let items = elements(v)
-      if items.count > 1 {
-        (destination.tables[Int(d.entity)].columns[column] as? ToManyColumn)?.reserve(Int(d.row), extra: items.count)
-      }
-      for x in items {
-        destination.addToMany(d, column, try target(x), destinationInverses)
-      }
-    } else {
-      let items = elements(v)
-      switch items.count {
-      case 0: destination.setToOne(d, column, nil, destinationInverses)
-      case 1: destination.setToOne(d, column, try target(items[0]), destinationInverses)
-      default:
-        throw fail("More than one relationship destination for a to-one relationship (\(items.count) objects)")
-      }
-    }
-  }
-
-  // MARK: - Helpers
-
-  /// The elements of a collection; nil gives none; any other value is a one-element collection.
-  func elements(_ v: Value) -> [Value] {
-    switch v {
-    case .null: return []
-    case .array(let a): return a
-    case .json(let s):
-      if case .array(let a) = (try? parseJSON(s)) ?? .null { return a }
-      return [v]
-    default: return [v]
-    }
-  }
-
-  /// "DayRecord/2 (created by RecordsToDayRecord from Records/2)".
-  func objectDescription(_ ref: ObjectRef, origin: ObjectRef?, mapping: EntityMapping) -> String {
-    var text = destinationID(ref)
-    if let origin {
-      text += " (created by \(mapping.name) from \(sourceID(origin)))"
-    } else {
-      text += " (created by \(mapping.name))"
-    }
-    return text
-  }
-
-  /// A short description of a value for error messages.
-  public func describe(_ v: Value) -> String {
-    switch v {
-    case .null: return "nil"
-    case .bool(let b): return b ? "YES" : "NO"
-    case .int(let i): return "the number \(i)"
-    case .double(let d): return "the number \(d)"
-    case .decimal(let s): return "the decimal \(s)"
-    case .string(let t):
-      let s = string(t)
-      return "the string \"\(s.count > 40 ? String(s.prefix(40)) + "…" : s)\""
-    case .date(let t): return "the date \(ISO8601.format(t))"
-    case .data(let d): return "\(d.count) bytes of data"
-    case .json: return "a Transformable value"
-    case .sourceObject(let r): return "source object \(sourceID(r))"
-    case .destinationObject(let r): return "destination object \(destinationID(r))"
-    case .array(let a): return "a collection of \(a.count)"
-    case .dictionary: return "a dictionary"
-    case .special(let s):
-      switch s {
-      case .manager: return "$manager"
-      case .sourceContext: return "the source context"
-      case .destinationContext: return "the destination context"
-      case .entityPolicy: return "$entityPolicy"
-      case .entityMapping: return "an entity mapping"
-      case .propertyMapping: return "a property mapping"
-      case .fetchRequest(let f): return "a fetch request for \(f.entity)"
-      case .userInfo: return "a userInfo dictionary"
-      }
     }
   }
 }

@@ -1,6 +1,6 @@
 import Foundation
 
-extension MigrationManager {
+extension MigrationContext {
   /// NSPredicate equality: numbers by value (1 == 1.0 == YES), strings by characters, dates by
   /// time, objects by identity, collections element-wise.
   func equal(_ a: Value, _ b: Value, options: ComparisonOptions = []) -> Bool {
@@ -133,7 +133,7 @@ extension MigrationManager {
   }
 }
 
-extension MigrationManager {
+extension MigrationContext {
   /// Foundation's exception for a string operator on something else.
   func notAString(_ l: Value, _ op: ComparisonOperator, _ r: Value) -> MigrationError {
     MigrationError(

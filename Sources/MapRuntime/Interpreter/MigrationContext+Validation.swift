@@ -1,6 +1,6 @@
 import Foundation
 
-extension MigrationManager {
+extension MigrationContext {
   /// One failed check: which object, which property (column), and what.
   struct ValidationFailure {
     var ref: ObjectRef
@@ -13,9 +13,9 @@ extension MigrationManager {
   /// its final save: mandatory values, numeric and date bounds, string lengths and patterns,
   /// relationship counts. Checks run column by column; failures are reported by mapping and
   /// object, naming the source each object came from.
-  func validateDestination() {
+  func validateDestination(progress: (@Sendable (MigrationManager.Pass, Int, Int) -> Void)?) {
     var failures: [ValidationFailure] = []
-    let limit = options.maxErrors - errors.count
+    let limit = options.maxErrors - log.errors.count
     let total = destination.objectCount
     var done = 0
     progress?(.validate, 0, total)

@@ -1,6 +1,6 @@
 import Foundation
 
-extension MigrationManager {
+extension MigrationContext {
   /// Key-value coding: one key applied to a value. Key paths through nil give nil; a key
   /// applied to a collection is applied to every element (NSArray's `valueForKey:`).
   func value(of v: Value, key: String) throws(MigrationError) -> Value {

@@ -1,0 +1,27 @@
+/// Everything else: Decimal, Binary, Transformable, and the rarely used types.
+final class ValueColumn: Column, @unchecked Sendable {
+  init() { super.init(kind: .value) }
+  @exclusivity(unchecked) var values: [Value] = []
+  @exclusivity(unchecked) var fill: Value = .null
+
+  override func pad(to n: Int) {
+    if n > values.count { values.append(contentsOf: repeatElement(fill, count: n - values.count)) }
+  }
+  override func reserve(_ n: Int) { values.reserveCapacity(n) }
+  override func setFill(_ value: Value) { fill = value }
+  override func append(_ other: Column, rows: Int, at row: Int) {
+    let o = unsafeDowncast(other, to: ValueColumn.self)
+    pad(to: row)
+    o.pad(to: rows)
+    values.append(contentsOf: o.values.prefix(rows))
+  }
+  override func get(_ row: Int) -> Value { row < values.count ? values[row] : fill }
+  override func set(_ row: Int, _ value: Value) {
+    if row == values.count {
+      values.append(value)
+      return
+    }
+    if row > values.count { pad(to: row + 1) }
+    values[row] = value
+  }
+}

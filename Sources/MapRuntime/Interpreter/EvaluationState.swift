@@ -1,0 +1,56 @@
+/// What changes while a run's expressions are evaluated, apart from the destination graph:
+/// where the passes are, and the caches that save work from one object to the next. A value
+/// kept by `MigrationContext`; nothing here outlives the run.
+struct EvaluationState {
+  // MARK: - Where the run is
+
+  /// The entity mapping whose hook or expression runs.
+  var currentMappingIndex = 0
+  /// In pass 2, the position in the current mapping's association table of the instance whose
+  /// relationships are being set; -1 elsewhere.
+  var currentInstanceIndex = -1
+  /// While a policy function (`EntityMigrationPolicy.perform`) runs: the variables of the
+  /// expression that called it.
+  var currentFrame: Frame?
+  /// Entity mappings whose pass 1 ran on every core (see `ParallelCreation`), in order.
+  var parallelMappings: [String] = []
+
+  // MARK: - Caches
+
+  /// Where the two Transformable values parsed last start in the input (a forEach collection
+  /// and a value indexed by `$index` are the usual pair), and their values.
+  var jsonCacheStart = (-1, -1)
+  var jsonCacheValue0: Value = .null
+  var jsonCacheValue1: Value = .null
+  /// Which of the two was used last (the other is replaced next).
+  var jsonCacheLast = 0
+  /// Compiled date patterns by pattern text.
+  var datePatterns: [String: DatePattern] = [:]
+  /// SplitMix64's state for `random`, `randomn:` and `random:`.
+  var randomState: UInt64 = 0
+  /// Per-source values of `createDirect` (kept to avoid allocating for every source object).
+  var directScratch: [Value] = []
+}
+
+/// The errors of a run so far: at most `limit` are kept, and `truncated` says more were found.
+struct ErrorLog {
+  let limit: Int
+  private(set) var errors: [MigrationError] = []
+  private(set) var truncated = false
+
+  init(limit: Int) { self.limit = limit }
+
+  mutating func append(_ e: MigrationError) {
+    if errors.count < limit {
+      errors.append(e)
+    } else {
+      truncated = true
+    }
+  }
+
+  /// Marks the log as having lost errors (a policy's own failure said it had).
+  mutating func markTruncated() { truncated = true }
+
+  /// The run's failure, with every error kept.
+  var failure: MigrationFailure { MigrationFailure(errors, truncated: truncated) }
+}

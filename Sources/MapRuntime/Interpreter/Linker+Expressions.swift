@@ -1,0 +1,206 @@
+/// Linking expressions: each node of an expression tree becomes a closure over the frame.
+extension Linker {
+
+  func code(_ e: Expression) throws(MigrationError) -> Code {
+    let loc = location(e.span)
+    let m = self.m
+    func located(_ error: MigrationError) -> MigrationError {
+      guard error.location == nil else { return error }
+      var x = error
+      x.location = loc
+      x.file = loc?.file ?? x.file
+      return x
+    }
+    switch e.kind {
+    case .constant(let c):
+      let v = constant(c)
+      return { _ in v }
+    case .evaluatedObject:
+      return { $0.evaluated }
+    case .variable(let name):
+      return try variable(name, loc)
+    case .keyPath(let base, let components):
+      let b = try code(base)
+      if components.count == 1, !components[0].hasPrefix("@") {
+        let key = components[0]
+        let cache = KeyCache()
+        return { (frame: inout Frame) throws(MigrationError) -> Value in
+          let v = try b(&frame)
+          switch v {
+          case .sourceObject(let ref):
+            let t = m.source.tables[Int(ref.entity)]
+            let p = cache.index(t, key)
+            guard p >= 0 else { throw located(MigrationError("run-unknown-key", "\(t.layout.name) has no property \(key)")) }
+            return t.columns[p].read(Int(ref.row))
+          case .destinationObject(let ref):
+            let t = m.destination.tables[Int(ref.entity)]
+            let p = cache.index(t, key)
+            guard p >= 0 else { throw located(MigrationError("run-unknown-key", "\(t.layout.name) has no property \(key)")) }
+            return t.columns[p].read(Int(ref.row))
+          case .null:
+            return .null
+          default:
+            do throws(MigrationError) { return try m.value(of: v, key: key) } catch { throw located(error) }
+          }
+        }
+      }
+      let path = ArraySlice(components)
+      return { (frame: inout Frame) throws(MigrationError) -> Value in
+        let v = try b(&frame)
+        do throws(MigrationError) { return try m.value(of: v, path: path) } catch { throw located(error) }
+      }
+    case .index(let base, let sub):
+      return try indexCode(base, sub, located)
+    case .function(let name, let args):
+      guard let arity = Builtins.arity[name] else {
+        throw MigrationError("run-unknown-function", "unknown function \(name)", at: loc)
+      }
+      guard arity == args.count else {
+        throw MigrationError("run-arity", "\(name) takes \(arity) argument(s), given \(args.count)", at: loc)
+      }
+      let codes = try args.map { (a) throws(MigrationError) in try code(a) }
+      if codes.count == 2 {
+        let a = codes[0]
+        let c = codes[1]
+        return { (frame: inout Frame) throws(MigrationError) -> Value in
+          let x = try a(&frame)
+          let y = try c(&frame)
+          do throws(MigrationError) { return try Builtins.call(name, [x, y], m) } catch { throw located(error) }
+        }
+      }
+      return { (frame: inout Frame) throws(MigrationError) -> Value in
+        var values: [Value] = []
+        values.reserveCapacity(codes.count)
+        for c in codes { values.append(try c(&frame)) }
+        do throws(MigrationError) { return try Builtins.call(name, values, m) } catch { throw located(error) }
+      }
+    case .selector(let target, let selector, let args):
+      return try selectorCall(target, selector, args, loc, located)
+    case .aggregate(let items):
+      let codes = try items.map { (a) throws(MigrationError) in try code(a) }
+      return { (frame: inout Frame) throws(MigrationError) -> Value in
+        var values: [Value] = []
+        values.reserveCapacity(codes.count)
+        for c in codes { values.append(try c(&frame)) }
+        return .array(values)
+      }
+    case .fetch(let request, let context, let countOnly):
+      return try fetch(request, context, countOnly, loc, located)
+    case .cast(let value, let type):
+      let v = try code(value)
+      return { (frame: inout Frame) throws(MigrationError) -> Value in
+        do throws(MigrationError) { return try Casts.cast(try v(&frame), to: type, m) } catch { throw located(error) }
+      }
+    case .ternary(let condition, let a, let b):
+      let t = try test(condition)
+      let x = try code(a)
+      let y = try code(b)
+      return { (frame: inout Frame) throws(MigrationError) -> Value in try t(&frame) ? try x(&frame) : try y(&frame) }
+    case .subquery(let collection, let variable, let predicate):
+      let c = try code(collection)
+      let t = try test(predicate)
+      return { (frame: inout Frame) throws(MigrationError) -> Value in
+        let items = m.elements(try c(&frame))
+        var out: [Value] = []
+        for x in items {
+          frame.locals.append((variable, x))
+          let keep = try t(&frame)
+          frame.locals.removeLast()
+          if keep { out.append(x) }
+        }
+        return .array(out)
+      }
+    case .assignment(let variable, let value):
+      let v = try code(value)
+      return { (frame: inout Frame) throws(MigrationError) -> Value in
+        let x = try v(&frame)
+        frame.locals.append((variable, x))
+        return x
+      }
+    case .setOperation(let op, let a, let b):
+      let x = try code(a)
+      let y = try code(b)
+      return { (frame: inout Frame) throws(MigrationError) -> Value in
+        let l = m.elements(try x(&frame))
+        let r = m.elements(try y(&frame))
+        switch op {
+        case .union: return .array(m.distinct(l + r))
+        case .intersect: return .array(m.distinct(l.filter { e in r.contains { m.equal(e, $0) } }))
+        case .minus: return .array(m.distinct(l.filter { e in !r.contains { m.equal(e, $0) } }))
+        }
+      }
+    }
+  }
+
+  /// `base[subscript]`.
+  private func indexCode(
+    _ base: Expression, _ sub: Expression.Subscript, _ located: @escaping (MigrationError) -> MigrationError
+  ) throws(MigrationError) -> Code {
+    let m = self.m
+    let b = try code(base)
+    switch sub {
+    case .first, .last, .size:
+      return { (frame: inout Frame) throws(MigrationError) -> Value in
+        let v = try b(&frame)
+        if v.isNull { return .null }
+        let items = m.elements(v)
+        switch sub {
+        case .first: return items.first ?? .null
+        case .last: return items.last ?? .null
+        default: return .int(Int64(items.count))
+        }
+      }
+    case .expression(let ie):
+      let i = try code(ie)
+      return { (frame: inout Frame) throws(MigrationError) -> Value in
+        let v = try b(&frame)
+        let k = try i(&frame)
+        do throws(MigrationError) { return try Builtins.element(of: v, at: k, m) } catch { throw located(error) }
+      }
+    }
+  }
+
+  func constant(_ c: Expression.Constant) -> Value {
+    switch c {
+    case .null: .null
+    case .bool(let b): .bool(b)
+    case .integer(let i): .int(i)
+    case .double(let d): .double(d)
+    case .decimal(let s): .decimal(s)
+    case .string(let s): .string(.native(s))
+    }
+  }
+
+  private func variable(_ name: String, _ loc: SourceLocation?) throws(MigrationError) -> Code {
+    switch name {
+    case "source": return { $0.source }
+    case "destination": return { $0.destination }
+    case "item": return { $0.item }
+    case "index": return { $0.index }
+    case "manager": return { _ in .special(.manager) }
+    case "entityPolicy": return { _ in .special(.entityPolicy) }
+    case "entityMapping": return { .special(.entityMapping($0.mapping)) }
+    case "propertyMapping": return { [m] in .special(.propertyMapping($0.mapping, m.propertyName($0) ?? "")) }
+    default:
+      return { (frame: inout Frame) throws(MigrationError) -> Value in
+        guard let v = frame.local(name) else {
+          throw MigrationError("run-unknown-variable", "unknown variable $\(name)", at: loc)
+        }
+        return v
+      }
+    }
+  }
+}
+
+/// Remembers a key's property index for the entity seen last.
+final class KeyCache: @unchecked Sendable {
+  @exclusivity(unchecked) var entity = -1
+  @exclusivity(unchecked) var property = -1
+  @inline(__always) func index(_ t: EntityTable, _ key: String) -> Int {
+    if t.layout.index != entity {
+      entity = t.layout.index
+      property = t.layout.propertyIndex(key) ?? -1
+    }
+    return property
+  }
+}

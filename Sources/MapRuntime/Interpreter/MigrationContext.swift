@@ -1,0 +1,249 @@
+/// One run of a plan as its expressions see it: the plan, the source graph and the destination
+/// graph being built, the linked entity mappings, their association tables and policies (all
+/// fixed once the context is made), and the evaluation state that changes as the passes run.
+///
+/// `PassEngine` runs Core Data's passes over it; `MigrationManager` is the public face that
+/// policies see. Linked expressions evaluate against the context.
+final class MigrationContext: @unchecked Sendable {
+  let plan: MigrationPlan
+  let source: ObjectGraph
+  let destination: ObjectGraph
+  let options: MigrationManager.Options
+  /// The manager policies receive (set by `MigrationManager` as soon as it exists; the
+  /// manager owns the context).
+  unowned(unsafe) var manager: MigrationManager?
+
+  /// One per entity mapping, in plan order.
+  @exclusivity(unchecked) private(set) var linked: [LinkedMapping] = []
+  let associations: [Associations]
+  let policies: [EntityMigrationPolicy]
+  /// Global number of each source table's first object (see `sourceKey`).
+  let sourceBase: [Int]
+  let sourceObjectCount: Int
+  let predicates: [String: Predicate]
+  /// Inverse column per (entity, property) and target entity, for the destination graph.
+  let destinationInverses: InverseTable
+
+  /// What changes while expressions are evaluated: the mapping and object being run, caches.
+  @exclusivity(unchecked) var state = EvaluationState()
+  /// The errors so far.
+  @exclusivity(unchecked) var log: ErrorLog
+
+  init(plan: MigrationPlan, source: ObjectGraph, options: MigrationManager.Options) throws(MigrationFailure) {
+    self.plan = plan
+    self.source = source
+    self.options = options
+    self.log = ErrorLog(limit: options.maxErrors)
+    self.destination = ObjectGraph(layout: StoreLayout(model: plan.destinationModel), input: nil, isSource: false)
+    var base: [Int] = []
+    var total = 0
+    for t in source.tables {
+      base.append(total)
+      total += t.count
+    }
+    self.sourceBase = base
+    self.sourceObjectCount = total
+    // Each mapping's association table indexes the source keys of its source entity and the
+    // entities inheriting from it.
+    self.associations = plan.entityMappings.map { m in
+      var lo = total
+      var hi = 0
+      if let name = m.sourceEntity, let e = source.layout.entityIndex(name) {
+        for k in source.layout.entities[e].kindIndexes where source.tables[k].count > 0 {
+          lo = min(lo, base[k])
+          hi = max(hi, base[k] + source.tables[k].count)
+        }
+      }
+      return Associations(keys: lo < hi ? lo..<hi : 0..<0, sourceBase: base)
+    }
+    var preds: [String: Predicate] = [:]
+    for p in plan.predicates { preds[p.text] = p.predicate }
+    self.predicates = preds
+    self.destinationInverses = InverseTable(layout: destination.layout)
+    var problems: [MigrationError] = []
+    self.policies = Self.makePolicies(plan, &problems)
+    destinationInverses.bind(to: destination)
+    do {
+      let linker = Linker(context: self)
+      self.linked = try plan.entityMappings.enumerated().map { (i, m) throws(MigrationError) in
+        try linker.link(m, index: i)
+      }
+    } catch {
+      problems.append(error)
+    }
+    if !problems.isEmpty { throw MigrationFailure(problems) }
+    for (i, lm) in linked.enumerated() {
+      guard let e = lm.destinationEntity else { continue }
+      lm.creation = CreationPlan(
+        table: destination.tables[e], entity: e, codes: lm.attributeCodes, columns: lm.attributeColumns,
+        ops: lm.attributeOps, associations: associations[i], hasForEach: lm.forEach != nil)
+    }
+    for lm in linked where lm.allRelationshipsLinked && !lm.relationshipColumns.isEmpty {
+      guard let e = lm.destinationEntity else { continue }
+      var links: [DirectLink] = []
+      for (k, column) in lm.relationshipColumns.enumerated() {
+        let i = lm.relationshipLinks[k]
+        guard let link = DirectLink(
+          column: column, of: e, linking: associations[i], madeBy: linked[i], in: destination, destinationInverses)
+        else { break }
+        links.append(link)
+      }
+      if links.count == lm.relationshipColumns.count { lm.directLinks = links }
+    }
+    // New destination objects start with the model's defaults, as Core Data's insert gives them.
+    for e in destination.tables.indices {
+      for (column, value) in destinationDefaults(e) { destination.tables[e].columns[column].setFill(value) }
+    }
+  }
+
+  /// One policy instance per entity mapping (the default policy where none is named or the
+  /// named one cannot be made, with the problem added to `problems`).
+  private static func makePolicies(_ plan: MigrationPlan, _ problems: inout [MigrationError]) -> [EntityMigrationPolicy] {
+    var policies: [EntityMigrationPolicy] = []
+    for m in plan.entityMappings {
+      guard let name = m.policyName, !name.isEmpty else {
+        policies.append(DefaultEntityMigrationPolicy())
+        continue
+      }
+      switch PolicyRegistry.resolve(name) {
+      case .found(let type):
+        policies.append(type.init())
+      case .ambiguous(let candidates):
+        policies.append(DefaultEntityMigrationPolicy())
+        problems.append(
+          MigrationError(
+            "run-unknown-policy",
+            "Couldn't create mapping policy for class named \(name): the name is ambiguous, it could be \(candidates.joined(separator: " or ")); write the module-qualified name",
+            at: m.location, file: plan.mappingPath))
+      case .missing:
+        policies.append(DefaultEntityMigrationPolicy())
+        problems.append(
+          MigrationError(
+            "run-unknown-policy",
+            "Couldn't create mapping policy for class named \(name): no policy of that name is registered in this executable (see Specs/functions.md, custom policies)",
+            at: m.location, file: plan.mappingPath))
+      }
+    }
+    return policies
+  }
+
+  /// The entity mapping whose hook or expression runs.
+  var currentMappingIndex: Int { state.currentMappingIndex }
+
+  // MARK: - Errors
+
+  func appendError(_ e: MigrationError) { log.append(e) }
+
+  func record(_ e: MigrationError) throws(MigrationFailure) {
+    appendError(e)
+    try checkLimit()
+  }
+
+  func checkLimit() throws(MigrationFailure) {
+    if log.truncated { throw log.failure }
+  }
+
+  func stopIfErrors() throws(MigrationFailure) {
+    if !log.errors.isEmpty { throw log.failure }
+  }
+
+  // MARK: - Objects
+
+  /// Global number of a source object (for association tables).
+  @inline(__always) func sourceKey(_ ref: ObjectRef) -> Int { sourceBase[Int(ref.entity)] + Int(ref.row) }
+
+  /// The `id` of a source object as the input store spells it.
+  func sourceID(_ ref: ObjectRef) -> String { source.idText(ref) }
+
+  /// The id a destination object gets in the output store: `Entity/n`.
+  func destinationID(_ ref: ObjectRef) -> String {
+    "\(destination.table(ref).layout.name)/\(ref.row + 1)"
+  }
+
+  /// Creates a destination instance with the model's defaults; used by custom policies too.
+  func createDestinationInstance(entityNamed name: String) throws -> ObjectRef {
+    guard let e = destination.layout.entityIndex(name) else {
+      throw MigrationError("run-unknown-entity", "the destination model has no entity \(name)")
+    }
+    return createDestinationInstance(entity: e)
+  }
+
+  @inline(__always) func createDestinationInstance(entity e: Int) -> ObjectRef {
+    ObjectRef(entity: e, row: destination.tables[e].appendObject())
+  }
+
+  /// Records that `destination` was made from `source` by the current entity mapping.
+  func associate(source: ObjectRef?, destination: ObjectRef) {
+    associations[state.currentMappingIndex].add(
+      source: source, sourceKey: source.map(sourceKey), destination: destination)
+  }
+
+  /// Core Data's `destinationInstancesForEntityMappingNamed:sourceInstances:`.
+  func destinationInstances(forEntityMappingNamed name: String, sourceInstances: [ObjectRef])
+    throws -> [ObjectRef]
+  {
+    guard let i = plan.entityMappings.firstIndex(where: { $0.name == name }) else {
+      throw MigrationError("run-unknown-mapping", "no entity mapping named \(name)")
+    }
+    var result: [ObjectRef] = []
+    for s in sourceInstances { result.append(contentsOf: associations[i].destinations(forSourceKey: sourceKey(s))) }
+    return result
+  }
+
+  /// Core Data's `sourceInstancesForEntityMappingNamed:destinationInstances:`.
+  func sourceInstances(forEntityMappingNamed name: String, destinationInstances: [ObjectRef])
+    throws -> [ObjectRef]
+  {
+    guard let i = plan.entityMappings.firstIndex(where: { $0.name == name }) else {
+      throw MigrationError("run-unknown-mapping", "no entity mapping named \(name)")
+    }
+    let wanted = Set(destinationInstances.map(\.packed))
+    var result: [ObjectRef] = []
+    let a = associations[i]
+    for k in 0..<a.instanceCount where wanted.contains(a.destination(at: k).packed) {
+      if let s = a.source(at: k) { result.append(s) }
+    }
+    return result
+  }
+
+  /// A property of a source object (nil for unknown keys).
+  func sourceValue(_ ref: ObjectRef, _ key: String) -> Value {
+    let t = source.table(ref)
+    guard let p = t.layout.propertyIndex(key) else { return .null }
+    return t.columns[p].read(Int(ref.row))
+  }
+
+  /// A property of a destination object.
+  func destinationValue(_ ref: ObjectRef, _ key: String) -> Value {
+    let t = destination.table(ref)
+    guard let p = t.layout.propertyIndex(key) else { return .null }
+    return t.columns[p].read(Int(ref.row))
+  }
+
+  /// Sets a destination property as a mapping expression would (type coercion, inverses).
+  func setDestinationValue(_ value: Value, forKey key: String, of ref: ObjectRef) throws {
+    let t = destination.table(ref)
+    guard let p = t.layout.propertyIndex(key) else {
+      throw MigrationError("run-unknown-property", "\(t.layout.name) has no property \(key)")
+    }
+    try assign(value, to: ref, property: p, location: nil)
+  }
+
+  /// The name of the property mapping a frame is evaluating, if any.
+  func propertyName(_ frame: Frame) -> String? {
+    guard frame.mapping >= 0, frame.mapping < linked.count else { return nil }
+    let names = linked[frame.mapping].propertyNames
+    guard frame.propertyIndex >= 0, frame.propertyIndex < names.count else { return nil }
+    return names[frame.propertyIndex]
+  }
+
+  // MARK: - Strings
+
+  /// The characters of a text value.
+  func string(_ t: Text) -> String {
+    switch t {
+    case .native(let s): return s
+    case .slice(let s): return source.input?.decodeString(s) ?? ""
+    }
+  }
+}

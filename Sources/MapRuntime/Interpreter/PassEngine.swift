@@ -1,0 +1,225 @@
+/// Core Data's migration passes over a `MigrationContext`: pass 1 creates the destination
+/// instances of every entity mapping (`beginEntityMapping`, `createDestinationInstances` per
+/// source, `endInstanceCreation`), pass 2 sets their relationships (`createRelationships` per
+/// instance, `endRelationshipCreation`), pass 3 validates the destination graph against its
+/// model, then each mapping's `performCustomValidation` and `endEntityMapping`. Made by
+/// `MigrationManager.migrate()` for one run.
+final class PassEngine {
+  typealias Pass = MigrationManager.Pass
+
+  let c: MigrationContext
+  /// What the policies' hooks receive.
+  unowned(unsafe) let manager: MigrationManager
+  /// Called now and then with the pass, objects done and objects in the pass.
+  let progress: (@Sendable (Pass, Int, Int) -> Void)?
+
+  init(_ context: MigrationContext, manager: MigrationManager, progress: (@Sendable (Pass, Int, Int) -> Void)?) {
+    self.c = context
+    self.manager = manager
+    self.progress = progress
+  }
+
+  /// Runs every pass. On failure nothing should be written: the destination graph is incomplete.
+  func run(phases: PhaseTimer) throws(MigrationFailure) {
+    try runPass(.createInstances, phases: phases)
+    try c.stopIfErrors()
+    c.destination.finalize()
+    phases.mark("pass 1: create instances")
+    try runPass(.createRelationships, phases: phases)
+    try c.stopIfErrors()
+    c.destination.finalize()
+    phases.mark("pass 2: relationships")
+    c.validateDestination(progress: progress)
+    phases.mark("validate")
+    try c.stopIfErrors()
+    for (i, m) in c.plan.entityMappings.enumerated() {
+      c.state.currentMappingIndex = i
+      hook(i, "performCustomValidation") { try c.policies[i].performCustomValidation(m, manager: manager) }
+      hook(i, "endEntityMapping") { try c.policies[i].endEntityMapping(m, manager: manager) }
+    }
+    try c.stopIfErrors()
+  }
+
+  /// Objects the current pass has finished in earlier mappings, and the pass's total: progress
+  /// is reported against one total per pass, which never changes while the pass runs.
+  private var passDone = 0
+  private var passTotal = 0
+
+  /// Reports `done` objects of the current mapping (passDone more in earlier ones).
+  private func report(_ pass: Pass, _ done: Int) {
+    guard let progress else { return }
+    progress(pass, min(passDone + done, passTotal), passTotal)
+  }
+
+  /// The objects a pass will go through: pass 1, the instances of every mapping's source entity
+  /// (subentities included; a filter only makes it finish early); pass 2, the instances pass 1
+  /// made.
+  private func total(of pass: Pass) -> Int {
+    switch pass {
+    case .createInstances:
+      var counts: [String: Int] = [:]
+      for t in c.source.tables {
+        counts[t.layout.name, default: 0] += t.count
+        var parent = c.plan.sourceModel.entity(named: t.layout.name)?.parentName
+        var seen = 0
+        while let p = parent, seen < c.plan.sourceModel.entities.count {
+          counts[p, default: 0] += t.count
+          parent = c.plan.sourceModel.entity(named: p)?.parentName
+          seen += 1
+        }
+      }
+      return c.plan.entityMappings.reduce(0) { sum, m in sum + (m.sourceExpression == nil ? 0 : m.sourceEntity.flatMap { counts[$0] } ?? 0) }
+    case .createRelationships:
+      return c.associations.reduce(0) { $0 + $1.instanceCount }
+    case .validate:
+      return c.destination.objectCount
+    }
+  }
+
+  private func runPass(_ pass: Pass, phases: PhaseTimer) throws(MigrationFailure) {
+    passDone = 0
+    passTotal = progress == nil ? 0 : total(of: pass)
+    report(pass, 0)
+    defer {
+      passDone = passTotal
+      report(pass, 0)
+    }
+    for (i, m) in c.plan.entityMappings.enumerated() {
+      c.state.currentMappingIndex = i
+      let policy = c.policies[i]
+      switch pass {
+      case .createInstances:
+        hook(i, "beginEntityMapping") { try policy.beginEntityMapping(m, manager: manager) }
+        let lm = c.linked[i]
+        if let code = lm.sourceExpression {
+          var frame = Frame(mapping: i)
+          let sources: Value
+          do {
+            sources = try code(&frame)
+          } catch {
+            try c.record(error)
+            continue
+          }
+          let all = c.elements(sources)
+          let isDefault = policy is DefaultEntityMigrationPolicy
+          if isDefault, all.count >= c.options.parallelMinimum, let parallel = ParallelCreation(lm, source: c.source),
+            parallel.run(all, sourceKey: c.sourceKey)
+          {
+            c.state.parallelMappings.append(m.name)
+          } else {
+            try createOneByOne(i, lm, all, isDefault: isDefault, frame: &frame)
+          }
+          passDone += all.count
+          report(pass, 0)
+        } else if lm.forEach != nil {
+          hook(i, "createDestinationInstances") {
+            try policy.createDestinationInstances(forSource: nil, mapping: m, manager: manager)
+          }
+        }
+        hook(i, "endInstanceCreation") { try policy.endInstanceCreation(m, manager: manager) }
+        phases.mark("  \(m.name)")
+      case .createRelationships:
+        let n = c.associations[i].instanceCount
+        let isDefault = policy is DefaultEntityMigrationPolicy
+        let lm = c.linked[i]
+        var frame = Frame(mapping: i)
+        let a = c.associations[i]
+        let direct = isDefault ? lm.directLinks : nil
+        var k = 0
+        while k < n {
+          let chunkEnd = min(n, (k | 0xFFFF) + 1)
+          // Every relationship straight from association tables (see `DirectLink`) while
+          // they can; an instance they cannot all link takes the general path, which links
+          // again.
+          if let direct {
+            k = DirectLink.link(a, k..<chunkEnd, entity: lm.destinationEntity, with: direct)
+          }
+          if k < chunkEnd {
+            let d = a.destination(at: k)
+            c.state.currentInstanceIndex = k
+            if isDefault {
+              if !lm.relationshipCodes.isEmpty {
+                try c.defaultRelationships(lm, d, source: a.source(at: k), frame: &frame)
+              }
+            } else {
+              hook(i, "createRelationships") {
+                try policy.createRelationships(forDestination: d, mapping: m, manager: manager)
+              }
+              try c.checkLimit()
+            }
+            k += 1
+          }
+          if k == chunkEnd && k & 0xFFFF == 0 { report(pass, k) }
+        }
+        passDone += n
+        c.state.currentInstanceIndex = -1
+        hook(i, "endRelationshipCreation") { try policy.endRelationshipCreation(m, manager: manager) }
+        phases.mark("  \(m.name)")
+      case .validate:
+        break
+      }
+    }
+  }
+
+  /// Pass 1 of mapping `i` for each source object in turn.
+  private func createOneByOne(_ i: Int, _ lm: LinkedMapping, _ all: [Value], isDefault: Bool, frame: inout Frame)
+    throws(MigrationFailure)
+  {
+    let m = c.plan.entityMappings[i]
+    let policy = c.policies[i]
+    let table = lm.creation?.table
+    let before = table?.count ?? 0
+    // Room for the instances to come, so columns do not grow by copying: one per source, or for
+    // a forEach, as many per source as the first ones made.
+    if isDefault, let table, lm.forEach == nil { table.reserve(before + all.count) }
+    var done = 0
+    for s in all {
+      if isDefault, let table, lm.forEach != nil, done == 4096, all.count > 2 * done {
+        let perSource = Double(table.count - before) / Double(done)
+        table.reserve(table.count + Int(perSource * Double(all.count - done) * 1.02) + 16)
+      }
+      guard case .sourceObject(let ref) = s else {
+        try c.record(
+          MigrationError(
+            "run-source-not-object",
+            "the source expression of \(m.name) must yield source objects, but yielded \(c.describe(s))",
+            at: lm.sourceLocation))
+        break
+      }
+      if isDefault {
+        try c.defaultCreate(lm, forSource: ref, frame: &frame)
+      } else {
+        hook(i, "createDestinationInstances") {
+          try policy.createDestinationInstances(forSource: ref, mapping: m, manager: manager)
+        }
+        try c.checkLimit()
+      }
+      done += 1
+      if done & 0xFFFF == 0 { report(.createInstances, done) }
+    }
+  }
+
+  /// Runs a policy hook; an error it throws is recorded against the mapping.
+  /// Errors without a position are placed at the `<entityMapping>` element.
+  private func hook(_ i: Int, _ name: String, _ body: () throws -> Void) {
+    func placed(_ e: MigrationError) -> MigrationError {
+      guard e.location == nil, e.file == nil else { return e }
+      return MigrationError(e.code, e.message, at: c.plan.entityMappings[i].location, file: c.plan.mappingPath)
+    }
+    do {
+      try body()
+    } catch let e as MigrationError {
+      c.appendError(placed(e))
+    } catch let f as MigrationFailure {
+      for e in f.errors { c.appendError(placed(e)) }
+      if f.truncated { c.log.markTruncated() }
+    } catch {
+      let m = c.plan.entityMappings[i]
+      c.appendError(
+        MigrationError(
+          "run-policy-error", "\(m.policyName ?? "policy").\(name) failed in mapping \(m.name): \(error)",
+          at: m.location, file: c.plan.mappingPath))
+    }
+  }
+
+}

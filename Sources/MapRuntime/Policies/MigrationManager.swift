@@ -1,0 +1,63 @@
+/// Runs a plan over a source object graph and builds the destination graph, in Core Data's
+/// passes: create instances, create relationships, validate, then custom validation and end.
+///
+/// Policies receive the manager in every hook; its public methods are what a custom policy
+/// uses (reading source values, creating and associating destination instances, setting values).
+/// The manager is the public face of a run: the passes are `PassEngine`'s, the linked mappings,
+/// association tables and evaluation state `MigrationContext`'s.
+public final class MigrationManager: @unchecked Sendable {
+  public struct Options: Sendable {
+    /// Stop collecting after this many errors.
+    public var maxErrors: Int = 50
+    /// What `now()` returns (seconds since 2001-01-01); fixed so runs are reproducible.
+    public var now: Double = 0
+    /// Source objects an entity mapping needs before pass 1 spreads it over the cores (see
+    /// `ParallelCreation`); the result is the same either way.
+    public var parallelMinimum: Int = ParallelCreation.defaultMinimum
+    public init(maxErrors: Int = 50, now: Double = 0, parallelMinimum: Int = ParallelCreation.defaultMinimum) {
+      self.maxErrors = maxErrors
+      self.now = now
+      self.parallelMinimum = parallelMinimum
+    }
+  }
+
+  /// The three passes, for progress reports.
+  public enum Pass: String, Sendable {
+    case createInstances = "create instances"
+    case createRelationships = "create relationships"
+    case validate = "validate"
+  }
+
+  /// The run: plan, graphs, linked mappings, association tables, evaluation state.
+  let context: MigrationContext
+
+  public var plan: MigrationPlan { context.plan }
+  public var source: ObjectGraph { context.source }
+  public var destination: ObjectGraph { context.destination }
+  public var options: Options { context.options }
+  /// Called now and then with the pass, objects done and objects in the pass.
+  public var progress: (@Sendable (Pass, Int, Int) -> Void)?
+  /// Core Data's `NSMigrationManager.userInfo`: free for policies, e.g. to pass results from
+  /// one entity mapping's policy to another's (each mapping has its own policy instance).
+  public var userInfo: [String: Any] = [:]
+
+  /// The index of the entity mapping whose hook or expression runs.
+  public var currentMappingIndex: Int { context.state.currentMappingIndex }
+  /// Entity mappings whose pass 1 ran on every core (see `ParallelCreation`), in order.
+  public var parallelMappings: [String] { context.state.parallelMappings }
+  /// While a policy function (`EntityMigrationPolicy.perform`) runs: the variables of the
+  /// expression that called it (`$source`, `$destination`, `$item`, `$index`, the property).
+  public var currentFrame: Frame? { context.state.currentFrame }
+
+  public init(plan: MigrationPlan, source: ObjectGraph, options: Options = Options()) throws(MigrationFailure) {
+    context = try MigrationContext(plan: plan, source: source, options: options)
+    context.manager = self
+  }
+
+  /// Runs every pass. On failure nothing should be written: the destination graph is incomplete.
+  public func migrate() throws(MigrationFailure) { try migrate(phases: PhaseTimer(enabled: false)) }
+
+  func migrate(phases: PhaseTimer) throws(MigrationFailure) {
+    try PassEngine(context, manager: self, progress: progress).run(phases: phases)
+  }
+}
