@@ -165,7 +165,18 @@ struct CoreDataReader {
       return selected.count - 1
     }
     struct Plan {
-      var attributes: [(property: Int, column: Int, attribute: AttributeDescription)] = []
+      var attributes: [(property: Int, column: Int, attribute: AttributeDescription)] = [] {
+        didSet {
+          properties = attributes.map(\.property)
+          columns = attributes.map(\.column)
+          archives = attributes.map { $0.attribute.type != .transformable ? 0 : CoreDataValues.isArchive($0.attribute) ? 1 : 2 }
+        }
+      }
+      /// Per attribute, without copying its description per row: property, selected column,
+      /// and 0 (not Transformable), 1 (an archive), 2 (a custom transformer's bytes).
+      var properties: [Int] = []
+      var columns: [Int] = []
+      var archives: [UInt8] = []
       var toOnes: [(property: Int, column: Int, order: Int?, destination: String)] = []
     }
     var plans: [Int: Plan] = [:]
@@ -254,12 +265,13 @@ struct CoreDataReader {
       }
       let object = graph.appendObject(entity: schema.entities[k].index)
       byKey[pk] = object
-      for a in plan.attributes {
-        let stored = statement.value(a.column)
-        if a.attribute.type == .transformable, case .blob(let b) = stored {
-          graph.set(object, property: a.property, transformables.value(b, decoding: CoreDataValues.isArchive(a.attribute)))
+      for i in plan.attributes.indices {
+        let stored = statement.value(plan.columns[i])
+        if plan.archives[i] != 0, case .blob(let b) = stored {
+          graph.set(object, property: plan.properties[i], transformables.value(b, decoding: plan.archives[i] == 1))
           continue
         }
+        let a = plan.attributes[i]
         do throws(CoreDataValues.Mismatch) {
           let v = try CoreDataValues.decode(stored, a.attribute, externalFolder: externalFolder)
           if !v.isNull { graph.set(object, property: a.property, v) }

@@ -4,7 +4,7 @@ import MapRuntime
 extension CoreDataWriter {
   /// An attribute value as Core Data stores it (reference §4.2); the reverse of
   /// `CoreDataValues.decode`.
-  mutating func encode(_ v: Value, _ a: AttributeDescription, at place: String) -> SQLiteValue {
+  mutating func encode(_ v: Value, _ a: AttributeDescription, at place: @autoclosure () -> String) -> SQLiteValue {
     if a.type == .transformable, !v.isNull { return transformable(v, a, at: place) }
     switch v {
     case .null: return .null
@@ -21,7 +21,7 @@ extension CoreDataWriter {
     case .data(let bytes):
       return .blob(a.allowsExternalBinaryDataStorage && a.type == .binary ? [1] + bytes : bytes)
     default:
-      errors.append("\(place): \(a.type.rawValue) value cannot be stored in SQLite")
+      errors.append("\(place()): \(a.type.rawValue) value cannot be stored in SQLite")
       return .null
     }
   }
@@ -29,7 +29,7 @@ extension CoreDataWriter {
   /// A Transformable value as Core Data stores it (Specs/sqlite-store.md §5.1): its JSON form
   /// (`{"$bytes": …}` as those bytes, any other value archived as `NSKeyedArchiver` would), or
   /// the bytes of a data value as they are.
-  mutating func transformable(_ v: Value, _ a: AttributeDescription, at place: String) -> SQLiteValue {
+  mutating func transformable(_ v: Value, _ a: AttributeDescription, at place: () -> String) -> SQLiteValue {
     let archiving = CoreDataValues.isArchive(a)
     do throws(ArchivedValueError) {
       switch v {
@@ -45,7 +45,7 @@ extension CoreDataWriter {
         return .blob(try TransformableArchive.encode(try archived(v, depth: 0)))
       }
     } catch {
-      errors.append("\(place): the Transformable value cannot be stored: \(error.message)")
+      errors.append("\(place()): the Transformable value cannot be stored: \(error.message)")
       return .null
     }
   }

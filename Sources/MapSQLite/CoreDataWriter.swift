@@ -57,11 +57,12 @@ struct CoreDataWriter {
 
   /// Position values of the members of every ordered to-many `relationship` of entities
   /// of kind `entity`: member → 2048 + 1024 × its index.
-  func positions(_ entity: String, _ relationship: String) -> [ObjectRef: Int64] {
-    var result: [ObjectRef: Int64] = [:]
+  /// (`[entity][row]`, 0 for an object that is no member: positions start at 2048.)
+  func positions(_ entity: String, _ relationship: String) -> [[Int64]] {
+    var result = graph.tables.map { [Int64](repeating: 0, count: $0.count) }
     for owner in objects(ofKind: entity) {
       guard let p = graph.layout.entities[Int(owner.entity)].propertyIndex(relationship) else { continue }
-      for (i, m) in members(owner, p).enumerated() { result[m] = 2048 + 1024 * Int64(i) }
+      for (i, m) in members(owner, p).enumerated() { result[Int(m.entity)][Int(m.row)] = 2048 + 1024 * Int64(i) }
     }
     return result
   }
@@ -70,12 +71,19 @@ struct CoreDataWriter {
     let db: SQLiteDatabase
     do {
       db = try SQLiteDatabase(path: path, writable: true, create: true)
-      try db.execute("PRAGMA page_size = 4096; PRAGMA auto_vacuum = 2; PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;")
+      try db.execute(
+        "PRAGMA page_size = 4096; PRAGMA auto_vacuum = 2; PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; "
+          + "PRAGMA locking_mode = EXCLUSIVE; PRAGMA cache_size = -65536;")
       try db.execute("BEGIN")
-      for s in schema.createStatements(frameworkVersion: metadata.frameworkVersion) { try db.execute(s) }
+      // Indexes come after every table in Core Data's schema, so they can be built once the
+      // rows are in (one sort each, rather than an index insert per row) and still be in the
+      // same place in sqlite_master.
+      let statements = schema.createStatements(frameworkVersion: metadata.frameworkVersion)
+      for s in statements where !s.hasPrefix("CREATE INDEX") { try db.execute(s) }
       try writeRows(db)
       try writeJoinRows(db)
       try writeFixedTables(db)
+      for s in statements where s.hasPrefix("CREATE INDEX") { try db.execute(s) }
       try db.execute("COMMIT")
       if !errors.isEmpty { throw Failure(message: errors.prefix(20).joined(separator: "\n")) }
       // WAL, as Core Data leaves a store: persistent in the header; the -wal is removed on close.
@@ -90,7 +98,7 @@ struct CoreDataWriter {
   private mutating func writeRows(_ db: SQLiteDatabase) throws {
     let layout = graph.layout
     for table in schema.tables() {
-      var caches: [Int: [ObjectRef: Int64]] = [:]
+      var caches: [Int: [[Int64]]] = [:]
       var hiddenOwner: [Int: [ObjectRef: ObjectRef]] = [:]
       for (c, column) in table.columns.enumerated() {
         switch column.role {
@@ -115,8 +123,13 @@ struct CoreDataWriter {
       }
       let names = ["Z_PK", "Z_ENT", "Z_OPT"] + table.columns.map(\.name)
       let insert = try db.prepare("INSERT INTO \(table.name) (\(names.joined(separator: ", "))) VALUES (\(names.map { _ in "?" }.joined(separator: ", ")))")
+      let columns = table.columns
       for e in schema.hierarchy(table.root) {
         let entity = layout.entities[e.index]
+        let values = graph.tables[e.index]
+        // Positions of this entity's rows, per column (an empty array: none).
+        var orders = [[Int64]](repeating: [], count: columns.count)
+        for (c, cache) in caches { orders[c] = cache[e.index] }
         // Property index of each column for this entity (nil: the column is another entity's).
         let plan: [(Int, Int?)] = table.columns.enumerated().map { c, column in
           switch column.role {
@@ -134,21 +147,19 @@ struct CoreDataWriter {
           try insert.bind(2, .integer(1))
           for (c, p) in plan {
             guard let p else { continue }
-            let column = table.columns[c]
             let value: SQLiteValue
-            switch column.role {
+            switch columns[c].role {
             case .attribute(_, let a):
-              value = encode(graph.tables[e.index].value(row, p), a, at: "\(entity.name)/\(row + 1).\(a.name)")
+              value = encode(values.value(row, p), a, at: "\(entity.name)/\(row + 1).\(a.name)")
             case .foreignKey:
-              value = Self.ref(graph.tables[e.index].value(row, p)).map { .integer(key($0)) } ?? .null
+              value = Self.ref(values.value(row, p)).map { .integer(key($0)) } ?? .null
             case .entityKey:
-              value = Self.ref(graph.tables[e.index].value(row, p)).map { .integer(Int64(schema.number(layout.entities[Int($0.entity)].name))) } ?? .null
-            case .order:
-              value = caches[c]?[object].map(SQLiteValue.integer) ?? .null
+              value = Self.ref(values.value(row, p)).map { .integer(Int64(schema.number(layout.entities[Int($0.entity)].name))) } ?? .null
+            case .order, .hiddenOrder:
+              let position = orders[c].isEmpty ? 0 : orders[c][row]
+              value = position == 0 ? .null : .integer(position)
             case .hiddenKey:
               value = hiddenOwner[c]?[object].map { .integer(key($0)) } ?? .null
-            case .hiddenOrder:
-              value = caches[c]?[object].map(SQLiteValue.integer) ?? .null
             }
             try insert.bind(3 + c, value)
           }

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// `NSKeyedArchiver` archives of property-list values, as Core Data stores a Transformable
 /// attribute with the default or the secure-unarchive transformer
 /// (`archivedData(withRootObject:requiringSecureCoding:)`): read into an `ArchivedValue`
@@ -58,7 +64,7 @@ public enum TransformableArchive {
 
   struct Archiver {
     var entries: [Entry] = [.null]
-    var shared: [PropertyListScalarIdentity: Int] = [:]
+    var shared = Sharing()
     var classes: [String: Int] = [:]
     var nullUID: Int?
 
@@ -81,15 +87,10 @@ public enum TransformableArchive {
       guard depth <= TransformableArchive.maximumDepth else {
         throw ArchivedValueError("nested deeper than \(TransformableArchive.maximumDepth) levels (the limit of an archive)")
       }
-      let identity: PropertyListScalarIdentity
       switch v {
-      case .string(let s): identity = .string(Array(s.utf8))
-      case .integer(let i): identity = .integer(i)
+      case .string, .integer, .bool, .data: break
       case .real(let d):
         guard d.isFinite else { throw ArchivedValueError("the number \(d) cannot be archived by mapc") }
-        identity = .real(d.bitPattern)
-      case .bool(let b): identity = .bool(b)
-      case .data(let d): identity = .data(d)
       case .null:
         if let u = nullUID { return u }
         let slot = try add(.null)
@@ -120,10 +121,60 @@ public enum TransformableArchive {
           fields: [("NS.keys", .references(keys)), ("NS.objects", .references(values))], classUID: try classUID("NSDictionary"))
         return slot
       }
-      if let u = shared[identity] { return u }
+      if let u = shared.find(v) { return u }
       let u = try add(.scalar(v))
-      shared[identity] = u
+      shared.add(v, u)
       return u
+    }
+  }
+
+  /// Plain objects already written, by value (strings by their UTF-8 bytes, reals by their bit
+  /// patterns): a list while small (most archives), a dictionary beyond.
+  struct Sharing {
+    var list: [(value: ArchivedValue, number: Int)] = []
+    var map: [PropertyListScalarIdentity: Int]? = nil
+
+    static func identity(_ v: ArchivedValue) -> PropertyListScalarIdentity {
+      switch v {
+      case .string(let s): .string(Array(s.utf8))
+      case .integer(let i): .integer(i)
+      case .real(let d): .real(d.bitPattern)
+      case .bool(let b): .bool(b)
+      case .data(let d): .data(d)
+      default: preconditionFailure("not a plain archived object")
+      }
+    }
+
+    static func same(_ a: ArchivedValue, _ b: ArchivedValue) -> Bool {
+      switch (a, b) {
+      case (.string(var x), .string(var y)):
+        x.withUTF8 { p in y.withUTF8 { q in p.count == q.count && (p.count == 0 || memcmp(p.baseAddress!, q.baseAddress!, p.count) == 0) } }
+      case (.integer(let x), .integer(let y)): x == y
+      case (.real(let x), .real(let y)): x.bitPattern == y.bitPattern
+      case (.bool(let x), .bool(let y)): x == y
+      case (.data(let x), .data(let y)): x == y
+      default: false
+      }
+    }
+
+    func find(_ v: ArchivedValue) -> Int? {
+      if let map { return map[Self.identity(v)] }
+      for e in list where Self.same(e.value, v) { return e.number }
+      return nil
+    }
+
+    mutating func add(_ v: ArchivedValue, _ number: Int) {
+      if map != nil {
+        map![Self.identity(v)] = number
+        return
+      }
+      list.append((v, number))
+      if list.count > 32 {
+        var m: [PropertyListScalarIdentity: Int] = [:]
+        for e in list { m[Self.identity(e.value)] = e.number }
+        map = m
+        list = []
+      }
     }
   }
 
@@ -136,23 +187,21 @@ public enum TransformableArchive {
       case dictionary(keys: [Int], values: [Int])
     }
     var objects: [Object] = []
-    var shared: [PropertyListScalarIdentity: Int] = [:]
+    var shared = Sharing()
 
     mutating func reserve() -> Int {
       objects.append(.array([]))
       return objects.count - 1
     }
 
-    mutating func scalar(_ v: ArchivedValue, identity: PropertyListScalarIdentity, share: Bool = true) -> Int {
-      if share, let n = shared[identity] { return n }
+    mutating func scalar(_ v: ArchivedValue, share: Bool = true) -> Int {
+      if share, let n = shared.find(v) { return n }
       objects.append(.scalar(v))
-      if share { shared[identity] = objects.count - 1 }
+      if share { shared.add(v, objects.count - 1) }
       return objects.count - 1
     }
 
-    mutating func string(_ s: String, share: Bool = true) -> Int {
-      scalar(.string(s), identity: .string(Array(s.utf8)), share: share)
-    }
+    mutating func string(_ s: String, share: Bool = true) -> Int { scalar(.string(s), share: share) }
 
     mutating func uid(_ u: Int) -> Int {
       objects.append(.uid(u))
@@ -162,7 +211,7 @@ public enum TransformableArchive {
     mutating func archive(_ entries: [Entry], root: Int) {
       let top = reserve()
       let keys = ["$version", "$objects", "$archiver", "$top"].map { string($0) }
-      let version = scalar(.integer(100_000), identity: .integer(100_000))
+      let version = scalar(.integer(100_000))
       let list = reserve()
       var refs: [Int] = []
       refs.reserveCapacity(entries.count)
@@ -181,14 +230,22 @@ public enum TransformableArchive {
       case .null:
         return string("$null")
       case .scalar(let v):
+        // The archiver shared equal plain objects already, so one can only equal an object
+        // this writer adds itself: the top's and instances' keys and class names (strings
+        // starting with "$" or "NS", and "root"), `$version`'s 100000, and `NS.time` reals.
         switch v {
-        case .string(let s): return string(s)
-        case .integer(let i): return scalar(v, identity: .integer(i))
-        case .real(let d): return scalar(v, identity: .real(d.bitPattern))
-        case .bool(let b): return scalar(v, identity: .bool(b))
-        case .data(let d): return scalar(v, identity: .data(d))
-        default: preconditionFailure("not a plain archived object")
+        case .string(var t):
+          let structural = t.withUTF8 { u in
+            u.first == UInt8(ascii: "$") || (u.count >= 2 && u[0] == UInt8(ascii: "N") && u[1] == UInt8(ascii: "S"))
+              || (u.count == 4 && u[0] == UInt8(ascii: "r") && u[1] == UInt8(ascii: "o") && u[2] == UInt8(ascii: "o") && u[3] == UInt8(ascii: "t"))
+          }
+          if structural { return scalar(v) }
+        case .integer(let i) where i == 100_000: return scalar(v)
+        case .real: return scalar(v)
+        default: break
         }
+        objects.append(.scalar(v))
+        return objects.count - 1
       case .instance(let fields, let classUID):
         let d = reserve()
         var keys = fields.map { string($0.key) }
@@ -201,7 +258,7 @@ public enum TransformableArchive {
             objects[a] = .array(refs.map { uid($0) })
             values.append(a)
           case .real(let t):
-            values.append(scalar(.real(t), identity: .real(t.bitPattern)))
+            values.append(scalar(.real(t)))
           }
         }
         values.append(uid(classUID))

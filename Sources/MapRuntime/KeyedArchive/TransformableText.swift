@@ -41,12 +41,22 @@ public struct TransformableText: Sendable {
       if ArchivedValueJSON.append(v, to: &out) {
         // Only a value whose JSON form reads back as itself (an NSDictionary `{"$date": 1}`
         // would come back as an NSDate) is given as a value.
+        if !Self.hasDictionary(v) { return }
         let parsed = out[mark...].withUnsafeBytes { try? ArchivedValueJSON.parse($0) }
         if parsed == .value(v) { return }
         out.removeSubrange(mark...)
       }
     }
     ArchivedValueJSON.appendBytes(blob, to: &out)
+  }
+
+  /// Only a dictionary's JSON can read back as something else (`{"$date": …}`, `{"$bytes": …}`).
+  static func hasDictionary(_ v: ArchivedValue) -> Bool {
+    switch v {
+    case .dictionary: true
+    case .array(let items): items.contains(where: hasDictionary)
+    default: false
+    }
   }
 
   /// The bytes to store for a Transformable's JSON form (`appendJSON`'s output, or any JSON

@@ -1,0 +1,118 @@
+import Foundation
+import MapTestSupport
+import Testing
+
+/// Transformable values of Core Data SQLite stores (Specs/sqlite-store.md §5.1), checked with
+/// python3 only (`Benchmarks/sqlite/*.py`: sqlite3 and plistlib, nothing of mapc): the diary as
+/// an SQLite store written by the Python generator, migrated by `mapc run`, equals the Python
+/// peer's store row by row; real stores' Transformable values export to the forms Python works
+/// out and import back to the same bytes; hostile archives in a store stay bytes.
+@Suite(.enabled(if: mapcExecutableProblem == nil && SharedPaths.shared != nil, "needs the built mapc and ../shared"))
+struct SQLiteTransformableTests {
+  static let scripts = SharedPaths.packageRoot.appendingPathComponent("Benchmarks/sqlite")
+
+  static func python(_ script: String, _ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) -> MapcResult {
+    let r = runExecutable(URL(fileURLWithPath: "/usr/bin/env"), ["python3", scripts.appendingPathComponent(script).path] + arguments)
+    #expect(r.exitCode == 0, "\(script): \(r.stdout) \(r.stderr)", sourceLocation: sourceLocation)
+    return r
+  }
+
+  static var diaryModel: String { SharedPaths.fixtures!.appendingPathComponent("diary/SimpleQADiary.xcdatamodeld").path }
+
+  @Test func diaryMigratesLikeThePythonPeer() throws {
+    let dir = try FileManagerTemp.folder("sqlite-diary")
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let store = dir.appendingPathComponent("diary.sqlite").path
+    _ = Self.python("gen_diary_sqlite.py", ["300", store, "--seed", "2"])
+    let plan = dir.appendingPathComponent("diary.cdm").path
+    let compiled = runMapc(["compile", SharedPaths.fixtures!.appendingPathComponent("diary/SQADMappingModel1_2.xml").path, "-o", plan])
+    #expect(compiled.exitCode == 0, "\(compiled.stderr)")
+    let before = try Data(contentsOf: URL(fileURLWithPath: store))
+    let out = dir.appendingPathComponent("out.sqlite").path
+    let run = runMapc(["run", plan, "--store", store, "--output", out])
+    #expect(run.exitCode == 0, "\(run.stderr)")
+    #expect(try Data(contentsOf: URL(fileURLWithPath: store)) == before)
+    let peer = dir.appendingPathComponent("peer.sqlite").path
+    _ = Self.python("diary_sqlite.py", [store, peer])
+    let compared = Self.python("compare_sqlite.py", [out, peer])
+    #expect(compared.stdout.contains("rows: equal") && !compared.stdout.contains("only decoded"), "\(compared.stdout)")
+
+    // The export holds the records gen_diary_store.py makes for the same N and seed.
+    let exported = dir.appendingPathComponent("diary.json").path
+    let export = runMapc(["store", "export", store, "--model", Self.diaryModel, "-o", exported])
+    #expect(export.exitCode == 0, "\(export.stderr)")
+    let reference = dir.appendingPathComponent("reference.json").path
+    let gen = runExecutable(
+      URL(fileURLWithPath: "/usr/bin/env"), ["python3", SharedPaths.bench!.appendingPathComponent("gen_diary_store.py").path, "300", reference, "--seed", "2"])
+    #expect(gen.exitCode == 0, "\(gen.stderr)")
+    let same = runExecutable(
+      URL(fileURLWithPath: "/usr/bin/env"),
+      ["python3", "-c", "import json,sys; a,b=(json.load(open(p)) for p in sys.argv[1:]); sys.exit(a['objects'] != b['objects'])", exported, reference])
+    #expect(same.exitCode == 0, "the export's objects differ from gen_diary_store.py's")
+    // And importing it gives the generator's rows back, archives byte for byte.
+    let imported = dir.appendingPathComponent("imported.sqlite").path
+    #expect(runMapc(["store", "import", exported, "--model", Self.diaryModel, "-o", imported]).exitCode == 0)
+    _ = Self.python("transformable_check.py", [store, exported, imported])
+  }
+
+  @Test(arguments: RealStore.all.filter { !$0.store.path.contains("v2CorruptDatabase") })
+  func realTransformablesExportAndImportBack(_ s: RealStore) throws {
+    let dir = try FileManagerTemp.folder("sqlite-transformable")
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let json = dir.appendingPathComponent("export.json").path
+    let export = runMapc(["store", "export", s.store.path, "--model", s.bundle.path, "-o", json])
+    #expect(export.exitCode == 0, "\(export.stderr)")
+    let imported = dir.appendingPathComponent("imported.sqlite").path
+    let r = runMapc(["store", "import", json, "--model", s.bundle.path, "-o", imported])
+    #expect(r.exitCode == 0, "\(r.stderr)")
+    let check = Self.python("transformable_check.py", [s.store.path, json, imported])
+    #expect(check.stdout.contains("\"problems\": []"), "\(check.stdout)")
+    if s.store.lastPathComponent == "XCServerCoreData_1.2.0.sqlite" {
+      // The two NSArray archives re-encode byte for byte and are read as arrays; the 14
+      // NSDictionary archives (written with shared UIDs) stay bytes.
+      #expect(check.stdout.contains("\"decoded\": 2"), "\(check.stdout)")
+      #expect(try String(contentsOfFile: json, encoding: .utf8).contains("\"richard@richardpiazza.com\""))
+    }
+  }
+
+  @Test func hostileArchivesInAStoreStayBytes() throws {
+    let dir = try FileManagerTemp.folder("sqlite-hostile-archives")
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let store = dir.appendingPathComponent("diary.sqlite").path
+    _ = Self.python("gen_diary_sqlite.py", ["20", store, "--seed", "4"])
+    // Truncated, cyclic, out-of-range, deeply nested and custom-class archives in ZANSWERS.
+    let script = """
+      import plistlib, sqlite3, sys
+      U = plistlib.UID
+      def top(objects, root=1):
+          return plistlib.dumps({"$version": 100000, "$objects": objects, "$archiver": "NSKeyedArchiver",
+                                 "$top": {"root": U(root)}}, fmt=plistlib.FMT_BINARY, sort_keys=False)
+      cls = {"$classname": "NSArray", "$classes": ["NSArray", "NSObject"]}
+      deep = ["$null"] + [{"NS.objects": [U(i + 2)], "$class": U(302)} for i in range(300)] + ["x", cls]
+      blobs = [
+          top(["$null", {"NS.objects": [U(1)], "$class": U(2)}, cls]),
+          top(["$null", {"NS.objects": [U(99)], "$class": U(2)}, cls]),
+          top(deep),
+          top(["$null", {"NS.objects": [], "$class": U(2)}, {"$classname": "MyThing", "$classes": ["MyThing", "NSObject"]}]),
+          top(["$null", "a"])[:-5],
+          b"not an archive",
+      ]
+      db = sqlite3.connect(sys.argv[1])
+      db.execute("PRAGMA journal_mode = DELETE")
+      for i, b in enumerate(blobs, 1):
+          db.execute("UPDATE ZRECORDS SET ZANSWERS = ? WHERE Z_PK = ?", (b, i))
+      db.commit()
+      """
+    let r = runExecutable(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", script, store])
+    #expect(r.exitCode == 0, "\(r.stderr)")
+    let json = dir.appendingPathComponent("export.json").path
+    let export = runMapc(["store", "export", store, "--model", Self.diaryModel, "-o", json])
+    #expect(export.exitCode == 0, "\(export.stderr)")
+    let text = try String(contentsOfFile: json, encoding: .utf8)
+    #expect(text.components(separatedBy: "\"$bytes\"").count - 1 == 6)
+    let imported = dir.appendingPathComponent("imported.sqlite").path
+    #expect(runMapc(["store", "import", json, "--model", Self.diaryModel, "-o", imported]).exitCode == 0)
+    let check = Self.python("transformable_check.py", [store, json, imported])
+    #expect(check.stdout.contains("\"problems\": []"), "\(check.stdout)")
+  }
+}
