@@ -4,12 +4,12 @@
 ///
 /// It runs the migration interpreter (`Linker`) over a manager with empty models and one
 /// entity mapping named `eval`, so every construct behaves exactly as in `mapc run`.
-public final class ExpressionEvaluator {
+package final class ExpressionEvaluator {
   let manager: MigrationManager
   let variables: [String: Value]
 
   /// `now` is what `now()` returns (seconds since 2001-01-01T00:00:00Z).
-  public init(variables: [String: Value] = [:], now: Double) {
+  package init(variables: [String: Value] = [:], now: Double) {
     let empty = ObjectModel(entities: [])
     let plan = MigrationPlan(
       name: "eval", mappingPath: "<eval>", sourceModel: empty, destinationModel: empty,
@@ -23,21 +23,21 @@ public final class ExpressionEvaluator {
 
   /// The value of `expression` with `object` as `SELF`. `text` (the format it was parsed
   /// from) lets errors carry a column.
-  public func value(of expression: Expression, object: Value, text: String? = nil) throws(MigrationError) -> Value {
+  package func value(of expression: Expression, object: Value, text: String? = nil) throws(MigrationError) -> Value {
     let code = try linker(text).code(expression)
     var frame = frame(object)
     return try code(&frame)
   }
 
   /// Whether `predicate` holds for `object`.
-  public func evaluate(_ predicate: Predicate, object: Value, text: String? = nil) throws(MigrationError) -> Bool {
+  package func evaluate(_ predicate: Predicate, object: Value, text: String? = nil) throws(MigrationError) -> Bool {
     let test = try linker(text).test(predicate)
     var frame = frame(object)
     return try test(&frame)
   }
 
   /// The elements of `collection` for which `predicate` holds (NSArray's `filtered(using:)`).
-  public func filter(_ collection: Value, by predicate: Predicate, text: String? = nil) throws(MigrationError) -> [Value] {
+  package func filter(_ collection: Value, by predicate: Predicate, text: String? = nil) throws(MigrationError) -> [Value] {
     let test = try linker(text).test(predicate)
     var kept: [Value] = []
     for element in manager.context.elements(collection) {
@@ -69,5 +69,5 @@ public final class ExpressionEvaluator {
   }
 
   /// `value` as JSON text (`ValueJSON.render`).
-  public func json(_ value: Value) -> String { ValueJSON.render(value, manager.context) }
+  package func json(_ value: Value) -> String { ValueJSON.render(value, manager.context) }
 }

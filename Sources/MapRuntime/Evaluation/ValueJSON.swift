@@ -1,8 +1,8 @@
 /// JSON text to and from `Value`s for `mapc eval`: objects become dictionaries (their members
 /// are keys), arrays collections; results are written compactly with the store's JSON writer.
-public enum ValueJSON {
+package enum ValueJSON {
   /// The value of one JSON document. Strings are decoded (no slices of a buffer are kept).
-  public static func parse(_ text: String) throws(JSONSyntaxError) -> Value {
+  package static func parse(_ text: String) throws(JSONSyntaxError) -> Value {
     let input = InputBytes(Array(text.utf8))
     var scanner = JSONScanner(input.unsafeBytes)
     let range = try scanner.skipValue()

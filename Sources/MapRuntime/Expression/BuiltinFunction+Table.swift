@@ -4,7 +4,7 @@
 /// (mapc's spelling of `randomn:`). Examples' results follow Apple's documented semantics:
 /// integers stay integers (`divide:by:(7, 2)` is 3), `stddev:` is the population deviation.
 extension BuiltinFunction {
-  public static let all: [BuiltinFunction] = [
+  package static let all: [BuiltinFunction] = [
     // Statistics over a collection (nil elements skipped, except by count:).
     .init(
       "sum:", [.collection], .arithmetic, "sum of the elements; integer when all are integers",

@@ -4,9 +4,9 @@ import Foundation
 /// what the type checker assumes, what the linker binds and what `Specs/functions.md` §3 lists.
 /// The table is `BuiltinFunction.all` (in `BuiltinFunction+Table.swift`); a test keeps the spec
 /// equal to it.
-public struct BuiltinFunction: Sendable, Hashable {
+package struct BuiltinFunction: Sendable, Hashable {
   /// What an argument must be. A nil argument is allowed everywhere (see `nilGivesNil`).
-  public enum Operand: String, Sendable, Hashable {
+  package enum Operand: String, Sendable, Hashable {
     /// An integer, double, decimal or Boolean.
     case number
     /// A number (or, for `add:to:` and `from:subtract:`, a date).
@@ -27,7 +27,7 @@ public struct BuiltinFunction: Sendable, Hashable {
   }
 
   /// What the function gives.
-  public enum Result: String, Sendable, Hashable {
+  package enum Result: String, Sendable, Hashable {
     /// An integer when every argument is an integer and the result fits, else a double
     /// (a date for date ± seconds).
     case arithmetic = "integer or double"
@@ -46,19 +46,19 @@ public struct BuiltinFunction: Sendable, Hashable {
   }
 
   /// The name with its colons: `add:to:`, `now`.
-  public let name: String
-  public let arguments: [Operand]
-  public let result: Result
+  package let name: String
+  package let arguments: [Operand]
+  package let result: Result
   /// True when a nil argument gives nil (otherwise `nilNote` says what happens).
-  public let nilGivesNil: Bool
+  package let nilGivesNil: Bool
   /// What the function does, for the spec.
-  public let summary: String
+  package let summary: String
   /// An example call in the language, and its result as `mapc eval` prints it (from Apple's
   /// documentation where it states one).
-  public let example: String
-  public let exampleResult: String
+  package let example: String
+  package let exampleResult: String
 
-  public var arity: Int { arguments.count }
+  package var arity: Int { arguments.count }
 
   init(
     _ name: String, _ arguments: [Operand], _ result: Result, nilGivesNil: Bool = true,
@@ -74,14 +74,14 @@ public struct BuiltinFunction: Sendable, Hashable {
   }
 
   /// Every built-in function, by name.
-  public static let byName: [String: BuiltinFunction] = Dictionary(
+  package static let byName: [String: BuiltinFunction] = Dictionary(
     all.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
 
   /// The function named `name`, or nil.
-  public static func named(_ name: String) -> BuiltinFunction? { byName[name] }
+  package static func named(_ name: String) -> BuiltinFunction? { byName[name] }
 
   /// The Markdown table of `Specs/functions.md` §3, generated from `all`.
-  public static var specTable: String {
+  package static var specTable: String {
     var out = "| function | arguments | result | nil argument | what it does | example | gives |\n"
     out += "|---|---|---|---|---|---|---|\n"
     for f in all {

@@ -1,9 +1,9 @@
 /// Lexical facts of the NSExpression / NSPredicate language shared by the parser (MapCompiler)
 /// and the printer (MapRuntime). Normative text: `Specs/expressions.md`.
-public enum ExpressionSyntax {
+package enum ExpressionSyntax {
   /// Words that are keywords wherever they appear, compared case-insensitively. To use one as a
   /// key, escape it with `#` (`$source.#size`). Stored here in upper case.
-  public static let reservedWords: Set<String> = [
+  package static let reservedWords: Set<String> = [
     "AND", "OR", "NOT", "IN", "CONTAINS", "BEGINSWITH", "ENDSWITH", "LIKE", "MATCHES", "BETWEEN",
     "ANY", "ALL", "NONE", "SOME", "NULL", "NIL", "TRUE", "FALSE", "YES", "NO", "SELF",
     "FIRST", "LAST", "SIZE", "TRUEPREDICATE", "FALSEPREDICATE", "SUBQUERY", "FETCH", "CAST",
@@ -11,12 +11,12 @@ public enum ExpressionSyntax {
   ]
 
   /// True when `word` is a reserved word in any letter case.
-  public static func isReservedWord(_ word: String) -> Bool {
+  package static func isReservedWord(_ word: String) -> Bool {
     reservedWords.contains(word.uppercased())
   }
 
   /// Key-value coding collection operators allowed as key-path components (case-sensitive).
-  public static let collectionOperators: Set<String> = [
+  package static let collectionOperators: Set<String> = [
     "@count", "@sum", "@avg", "@min", "@max",
     "@distinctUnionOfObjects", "@distinctUnionOfArrays", "@distinctUnionOfSets",
     "@unionOfObjects", "@unionOfArrays", "@unionOfSets",
@@ -24,23 +24,23 @@ public enum ExpressionSyntax {
 
   /// Built-in functions of the `name:(args)` syntax (`BuiltinFunction.all`). Each takes exactly
   /// as many arguments as its name has colons (`now` and `random` take none).
-  public static let builtinFunctions: Set<String> = Set(BuiltinFunction.all.map(\.name))
+  package static let builtinFunctions: Set<String> = Set(BuiltinFunction.all.map(\.name))
 
   /// The built-in functions written as infix operators, with their spelling (Foundation prints
   /// these functions with the same operators).
-  public static let arithmeticOperators: [String: String] = [
+  package static let arithmeticOperators: [String: String] = [
     "add:to:": "+", "from:subtract:": "-", "multiply:by:": "*", "divide:by:": "/",
     "raise:toPower:": "**", "bitwiseAnd:with:": "&", "bitwiseOr:with:": "|",
     "bitwiseXor:with:": "^", "leftshift:by:": "<<", "rightshift:by:": ">>",
   ]
 
   /// The number of arguments a selector or built-in function name takes: its colon count.
-  public static func arity(ofSelector name: String) -> Int {
+  package static func arity(ofSelector name: String) -> Int {
     name.utf8.reduce(0) { $0 + ($1 == UInt8(ascii: ":") ? 1 : 0) }
   }
 
   /// May `scalar` start an identifier? ASCII letters, `_`, and any alphabetic non-ASCII scalar.
-  public static func isIdentifierStart(_ scalar: Unicode.Scalar) -> Bool {
+  package static func isIdentifierStart(_ scalar: Unicode.Scalar) -> Bool {
     if scalar.isASCII {
       return (scalar >= "a" && scalar <= "z") || (scalar >= "A" && scalar <= "Z") || scalar == "_"
     }
@@ -49,7 +49,7 @@ public enum ExpressionSyntax {
 
   /// May `scalar` continue an identifier? Identifier starts, ASCII digits, and non-ASCII
   /// alphabetic or numeric scalars and combining marks.
-  public static func isIdentifierContinue(_ scalar: Unicode.Scalar) -> Bool {
+  package static func isIdentifierContinue(_ scalar: Unicode.Scalar) -> Bool {
     if scalar.isASCII { return isIdentifierStart(scalar) || (scalar >= "0" && scalar <= "9") }
     switch scalar.properties.generalCategory {
     case .decimalNumber, .letterNumber, .otherNumber, .nonspacingMark, .spacingMark: return true
@@ -58,7 +58,7 @@ public enum ExpressionSyntax {
   }
 
   /// True when `text` is an identifier: an identifier start followed by identifier scalars.
-  public static func isIdentifier(_ text: String) -> Bool {
+  package static func isIdentifier(_ text: String) -> Bool {
     var scalars = text.unicodeScalars.makeIterator()
     guard let first = scalars.next(), isIdentifierStart(first) else { return false }
     while let next = scalars.next() {
@@ -69,7 +69,7 @@ public enum ExpressionSyntax {
 
   /// True when `text` is a selector the `FUNCTION` form accepts: `name`, or one or more
   /// `part:` pieces (`valueForKey:`, `dateFromString:format:`).
-  public static func isSelector(_ text: String) -> Bool {
+  package static func isSelector(_ text: String) -> Bool {
     if isIdentifier(text) { return true }
     guard text.hasSuffix(":") else { return false }
     let parts = text.dropLast().split(separator: ":", omittingEmptySubsequences: false)

@@ -5,7 +5,7 @@
 /// Columns grow lazily: adding an object to a table touches no column, and a column's arrays
 /// may be shorter than the table. Rows beyond them hold the column's fill value (the model
 /// default, else nil). `pad(to:)` makes them full length before bulk reads.
-public class Column: @unchecked Sendable {
+package class Column: @unchecked Sendable {
   /// Which subclass this is, so code outside the graph (writers, the interpreter's fast paths)
   /// can switch over the kinds without a dynamic cast or an override per output format.
   let kind: ColumnKind

@@ -3,18 +3,18 @@ import Dispatch
 /// All objects of one store (the source store read from JSON, or the destination store being
 /// built), table per entity, column per property.
 public final class ObjectGraph: @unchecked Sendable {
-  public let layout: StoreLayout
-  public let tables: [EntityTable]
+  package let layout: StoreLayout
+  package let tables: [EntityTable]
   /// The bytes that string slices refer to (source stores); nil for a store built in memory.
   /// After reading, these are the strings moved out of the input (see `StringCompaction`).
-  @exclusivity(unchecked) public private(set) var input: InputBytes?
+  @exclusivity(unchecked) package private(set) var input: InputBytes?
 
   /// True for the store being migrated (objects are `.sourceObject`), false for the one built.
-  public let isSource: Bool
+  package let isSource: Bool
   /// Entities whose objects the store reader read on two threads.
-  public internal(set) var splitEntities: [String] = []
+  package internal(set) var splitEntities: [String] = []
 
-  public init(layout: StoreLayout, input: InputBytes?, isSource: Bool) {
+  package init(layout: StoreLayout, input: InputBytes?, isSource: Bool) {
     self.layout = layout
     self.input = input
     self.isSource = isSource
@@ -24,9 +24,9 @@ public final class ObjectGraph: @unchecked Sendable {
   /// Points slices at other bytes; only before the graph is shared.
   func replaceInput(_ bytes: InputBytes) { input = bytes }
 
-  @inline(__always) public func table(_ ref: ObjectRef) -> EntityTable { tables[Int(ref.entity)] }
+  @inline(__always) package func table(_ ref: ObjectRef) -> EntityTable { tables[Int(ref.entity)] }
 
-  public var objectCount: Int { tables.reduce(0) { $0 + $1.count } }
+  package var objectCount: Int { tables.reduce(0) { $0 + $1.count } }
 
   /// Makes every column of every table full length (see `Column.pad(to:)`). Columns are
   /// padded on every core when there are many rows: each column is its own storage.
@@ -40,7 +40,7 @@ public final class ObjectGraph: @unchecked Sendable {
   }
 
   /// Objects of an entity and of every entity inheriting from it, in store order.
-  public func objects(ofKind entity: Int) -> [ObjectRef] {
+  package func objects(ofKind entity: Int) -> [ObjectRef] {
     var result: [ObjectRef] = []
     for k in layout.entities[entity].kindIndexes {
       let t = tables[k]
@@ -52,9 +52,9 @@ public final class ObjectGraph: @unchecked Sendable {
 }
 
 /// The objects of one entity.
-public final class EntityTable: @unchecked Sendable {
-  public let layout: EntityLayout
-  @exclusivity(unchecked) public private(set) var count = 0
+package final class EntityTable: @unchecked Sendable {
+  package let layout: EntityLayout
+  @exclusivity(unchecked) package private(set) var count = 0
   let columns: [Column]
   /// The attribute type of each column (nil for relationships), so hot paths need not copy
   /// property descriptions.
@@ -114,5 +114,5 @@ public final class EntityTable: @unchecked Sendable {
     ids?.reserve(n)
   }
 
-  public func value(_ row: Int, _ property: Int) -> Value { columns[property].read(row) }
+  package func value(_ row: Int, _ property: Int) -> Value { columns[property].read(row) }
 }

@@ -1,11 +1,11 @@
 /// How a model's objects are laid out in an `ObjectGraph`: every entity with its properties,
 /// inherited ones included, sorted by name (the order the JSON store writes them in).
 public final class StoreLayout: Sendable {
-  public let model: ObjectModel
-  public let entities: [EntityLayout]
+  package let model: ObjectModel
+  package let entities: [EntityLayout]
   private let indexByName: [String: Int]
 
-  public init(model: ObjectModel) {
+  package init(model: ObjectModel) {
     self.model = model
     let names = model.entities.map(\.name)
     var index: [String: Int] = [:]
@@ -18,25 +18,25 @@ public final class StoreLayout: Sendable {
     self.entities = layouts
   }
 
-  public func entityIndex(_ name: String) -> Int? { indexByName[name] }
-  public func entity(_ name: String) -> EntityLayout? { indexByName[name].map { entities[$0] } }
+  package func entityIndex(_ name: String) -> Int? { indexByName[name] }
+  package func entity(_ name: String) -> EntityLayout? { indexByName[name].map { entities[$0] } }
 }
 
 /// One entity's layout.
-public final class EntityLayout: Sendable {
-  public let index: Int
-  public let name: String
-  public let isAbstract: Bool
+package final class EntityLayout: Sendable {
+  package let index: Int
+  package let name: String
+  package let isAbstract: Bool
   /// Properties including inherited ones, sorted by name.
-  public let properties: [PropertyLayout]
+  package let properties: [PropertyLayout]
   /// What each property stores (same order), without the rest of its description.
-  public let shapes: [PropertyShape]
+  package let shapes: [PropertyShape]
   /// The UTF-8 bytes of each property name (same order), for matching JSON keys quickly.
-  public let propertyNameBytes: [[UInt8]]
+  package let propertyNameBytes: [[UInt8]]
   /// Indexes of this entity and every entity that inherits from it, in model order.
-  public let kindIndexes: [Int]
+  package let kindIndexes: [Int]
   /// Indexes of this entity and its ancestors.
-  public let ancestorIndexes: Set<Int>
+  package let ancestorIndexes: Set<Int>
   private let propertyIndexByName: [String: Int]
 
   init(index: Int, entity: EntityDescription, model: ObjectModel, entityIndex: [String: Int]) {
@@ -74,19 +74,19 @@ public final class EntityLayout: Sendable {
     self.ancestorIndexes = ancestors
   }
 
-  public func propertyIndex(_ name: String) -> Int? { propertyIndexByName[name] }
+  package func propertyIndex(_ name: String) -> Int? { propertyIndexByName[name] }
 }
 
 /// One stored property of an entity.
-public struct PropertyLayout: Sendable {
-  public enum Kind: Sendable {
+package struct PropertyLayout: Sendable {
+  package enum Kind: Sendable {
     case attribute(AttributeDescription)
     case relationship(RelationshipDescription)
   }
-  public let name: String
-  public let kind: Kind
+  package let name: String
+  package let kind: Kind
   /// For relationships: the destination entity's index (nil if the model is broken).
-  public let destinationIndex: Int?
+  package let destinationIndex: Int?
 
   init(attribute: AttributeDescription) {
     self.name = attribute.name
@@ -100,17 +100,17 @@ public struct PropertyLayout: Sendable {
     self.destinationIndex = destinationIndex
   }
 
-  public var attribute: AttributeDescription? {
+  package var attribute: AttributeDescription? {
     if case .attribute(let a) = kind { return a }
     return nil
   }
 
-  public var relationship: RelationshipDescription? {
+  package var relationship: RelationshipDescription? {
     if case .relationship(let r) = kind { return r }
     return nil
   }
 
-  public var isOptional: Bool {
+  package var isOptional: Bool {
     switch kind {
     case .attribute(let a): a.isOptional
     case .relationship(let r): r.isOptional
@@ -119,7 +119,7 @@ public struct PropertyLayout: Sendable {
 }
 
 /// The part of a property description that reading and writing values need.
-public enum PropertyShape: Sendable, Hashable {
+package enum PropertyShape: Sendable, Hashable {
   case attribute(AttributeType)
   case relationship(isToMany: Bool)
 }

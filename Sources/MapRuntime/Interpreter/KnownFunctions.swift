@@ -1,14 +1,14 @@
 /// What the runtime can call, for the compiler's and the linter's checks: every name with its
 /// number of arguments.
-public enum KnownFunctions {
+package enum KnownFunctions {
   /// NSExpression built-ins (`name:(args)`, arithmetic).
-  public static var builtins: [String: Int] { Builtins.arity }
+  package static var builtins: [String: Int] { Builtins.arity }
   /// `FUNCTION($manager, …)` selectors.
-  public static var manager: [String: Int] { Linker.managerSelectors }
+  package static var manager: [String: Int] { Linker.managerSelectors }
   /// `FUNCTION($entityPolicy, …)` selectors of the built-in policy library.
-  public static var entityPolicy: [String: Int] { BuiltinPolicyFunctions.arity }
+  package static var entityPolicy: [String: Int] { BuiltinPolicyFunctions.arity }
   /// `FUNCTION(value, …)` selectors on strings, numbers, objects and collections.
-  public static var objectMethods: [String: Int] { ObjectMethods.arity }
+  package static var objectMethods: [String: Int] { ObjectMethods.arity }
   /// `CAST(x, "…")` class names.
-  public static var castTypes: Set<String> { Casts.supported }
+  package static var castTypes: Set<String> { Casts.supported }
 }

@@ -2,19 +2,19 @@
 /// (MapCompiler) and `PlanReader` so the two cannot drift apart.
 import Crypto
 
-public enum PlanFormat {
+package enum PlanFormat {
   /// `\x89 C D M \r \n \x1a \n`: a non-ASCII first byte, then line-ending and end-of-file
   /// bytes that text-mode transfers mangle, as PNG does.
-  public static let magic: [UInt8] = [0x89, 0x43, 0x44, 0x4D, 0x0D, 0x0A, 0x1A, 0x0A]
+  package static let magic: [UInt8] = [0x89, 0x43, 0x44, 0x4D, 0x0D, 0x0A, 0x1A, 0x0A]
   /// The format version this mapc writes and the only one it reads.
-  public static let version: UInt16 = 1
+  package static let version: UInt16 = 1
   /// Flags this mapc understands (none in version 1).
-  public static let knownFlags: UInt16 = 0
+  package static let knownFlags: UInt16 = 0
   /// magic (8) + version (2) + flags (2) + body length (8) + SHA-256 of the body (32).
-  public static let headerSize = 52
+  package static let headerSize = 52
   /// Deepest nesting of expression and predicate nodes a plan may hold; the reader refuses
   /// deeper trees, so the compiler must reject them before writing.
-  public static let maximumExpressionDepth = 256
+  package static let maximumExpressionDepth = 256
 
   /// SHA-256 of a plan body, as the header records it.
   package static func checksum(of body: some Collection<UInt8>) -> [UInt8] {
@@ -23,7 +23,7 @@ public enum PlanFormat {
 
   /// How deeply expression and predicate nodes nest (a lone constant is 1). The compiler
   /// refuses expressions deeper than `maximumExpressionDepth` before writing a plan.
-  public static func nestingDepth(of expression: Expression) -> Int {
+  package static func nestingDepth(of expression: Expression) -> Int {
     let e = nestingDepth(of:) as (Expression) -> Int
     let p = nestingDepth(of:) as (Predicate) -> Int
     let below: Int
@@ -42,7 +42,7 @@ public enum PlanFormat {
     return below + 1
   }
 
-  public static func nestingDepth(of predicate: Predicate) -> Int {
+  package static func nestingDepth(of predicate: Predicate) -> Int {
     let below: Int
     switch predicate.kind {
     case .constant: below = 0

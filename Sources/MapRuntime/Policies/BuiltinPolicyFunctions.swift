@@ -4,9 +4,9 @@ import Foundation
 /// The built-in `$entityPolicy` library: functions every mapping can call as
 /// `FUNCTION($entityPolicy, "selector:", …)`. A mapping's own policy is asked first.
 /// Each function is documented with an example in `Specs/functions.md`.
-public enum BuiltinPolicyFunctions {
+package enum BuiltinPolicyFunctions {
   /// Selector → number of arguments.
-  public static let arity: [String: Int] = [
+  package static let arity: [String: Int] = [
     "dateFromString:format:": 2,
     "dateFromString:format:timeZone:": 3,
     "stringFromDate:format:": 2,

@@ -5,7 +5,7 @@
 /// `d dd` (day), `H HH`, `h hh` with `a` (AM/PM), `m mm`, `s ss`, `S…` (fraction),
 /// `Z ZZZZZ X XX XXX x xx xxx` (zone offsets; `Z`/`X` also accept `Z`), `EEE EEEE` (weekday
 /// names, written; skipped when read); quoted literals `'T'` and `''`; other characters literal.
-public struct DatePattern: Sendable, Hashable {
+package struct DatePattern: Sendable, Hashable {
   enum Field: Sendable, Hashable {
     case literal(String)
     case year(Int), month(Int), day(Int), hour24(Int), hour12(Int), minute(Int), second(Int)
@@ -13,10 +13,10 @@ public struct DatePattern: Sendable, Hashable {
   }
 
   let fields: [Field]
-  public let pattern: String
+  package let pattern: String
 
   /// Parses a pattern; nil with a message for unsupported letters.
-  public static func compile(_ pattern: String) -> Result<DatePattern, PatternError> {
+  package static func compile(_ pattern: String) -> Result<DatePattern, PatternError> {
     var fields: [Field] = []
     let chars = Array(pattern)
     var i = 0
@@ -80,8 +80,8 @@ public struct DatePattern: Sendable, Hashable {
     return .success(DatePattern(fields: fields, pattern: pattern))
   }
 
-  public struct PatternError: Error, Sendable, Hashable {
-    public var message: String
+  package struct PatternError: Error, Sendable, Hashable {
+    package var message: String
   }
 
   static let monthNames = [
@@ -92,12 +92,12 @@ public struct DatePattern: Sendable, Hashable {
 
   /// Reads a date; nil when the text does not match or names an invalid date (strict, as a
   /// non-lenient formatter). `zoneOffset` (seconds east of UTC) applies when the text has none.
-  public func parse<S: Collection>(_ text: S, zoneOffset: Int = 0) -> Double? where S.Element == UInt8 {
+  package func parse<S: Collection>(_ text: S, zoneOffset: Int = 0) -> Double? where S.Element == UInt8 {
     Array(text).withUnsafeBytes { parse(bytes: $0, zoneOffset: zoneOffset) }
   }
 
   /// `parse(_:zoneOffset:)` over bytes in place (no copy).
-  public func parse(bytes u: UnsafeRawBufferPointer, zoneOffset: Int = 0) -> Double? {
+  package func parse(bytes u: UnsafeRawBufferPointer, zoneOffset: Int = 0) -> Double? {
     var i = 0
     var year = 2000, month = 1, day = 1, hour = 0, minute = 0, second = 0, nanos = 0
     var pm: Bool?
@@ -206,7 +206,7 @@ public struct DatePattern: Sendable, Hashable {
 
   /// Writes a date in this pattern, in the zone `zoneOffset` seconds east of UTC. A date that
   /// is not finite or lies beyond `CivilDate.supportedSeconds` is `run-date-out-of-range`.
-  public func format(_ t: Double, zoneOffset: Int = 0) throws(MigrationError) -> String {
+  package func format(_ t: Double, zoneOffset: Int = 0) throws(MigrationError) -> String {
     guard CivilDate.canBreakDown(t + Double(zoneOffset)) else {
       throw MigrationError(
         "run-date-out-of-range",

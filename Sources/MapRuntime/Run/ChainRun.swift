@@ -5,36 +5,36 @@ import Foundation
 /// atomic rename. The store on disk is therefore at every moment the original or the final
 /// result. A run killed part-way is resumed by the next run from the last complete
 /// intermediate store, with the same final bytes as an uninterrupted run.
-public enum ChainRun {
-  public struct Step: Sendable {
-    public var plan: MigrationPlan
+package enum ChainRun {
+  package struct Step: Sendable {
+    package var plan: MigrationPlan
     /// What the result's `mapcMigrations` records for this step.
-    public var record: MetadataValue
-    public init(plan: MigrationPlan, record: MetadataValue) {
+    package var record: MetadataValue
+    package init(plan: MigrationPlan, record: MetadataValue) {
       self.plan = plan
       self.record = record
     }
   }
 
-  public struct Options: Sendable {
+  package struct Options: Sendable {
     /// Where to keep the original store (made when the final result replaces it).
-    public var backup: String?
-    public var style: JSONOutput.Style = .indented
-    public var maxErrors = 50
-    public var now: Double = 0
+    package var backup: String?
+    package var style: JSONOutput.Style = .indented
+    package var maxErrors = 50
+    package var now: Double = 0
     /// Identifies the chain's plans: intermediate stores of another chain are not reused.
-    public var chainKey: String
+    package var chainKey: String
     /// Steps recorded by earlier runs (the input's `mapcMigrations`).
-    public var previousRecords: [MetadataValue] = []
+    package var previousRecords: [MetadataValue] = []
     /// Called after each step with its index and summary.
-    public var stepFinished: (@Sendable (Int, MigrationRun.Summary) -> Void)?
+    package var stepFinished: (@Sendable (Int, MigrationRun.Summary) -> Void)?
     /// Called before each step with its index.
-    public var stepStarting: (@Sendable (Int) -> Void)?
-    public var progress: (@Sendable (MigrationManager.Pass, Int, Int) -> Void)?
+    package var stepStarting: (@Sendable (Int) -> Void)?
+    package var progress: (@Sendable (MigrationManager.Pass, Int, Int) -> Void)?
     /// The store's format (intermediate stores use it too); nil finds it from the content.
-    public var storeFormat: (any StoreFormat)?
+    package var storeFormat: (any StoreFormat)?
 
-    public init(chainKey: String, backup: String? = nil) {
+    package init(chainKey: String, backup: String? = nil) {
       self.chainKey = chainKey
       self.backup = backup
     }
@@ -42,7 +42,7 @@ public enum ChainRun {
 
   /// Returns how many steps were reused from a killed run.
   @discardableResult
-  public static func run(steps: [Step], storePath: String, options: Options) throws(MigrationFailure) -> Int {
+  package static func run(steps: [Step], storePath: String, options: Options) throws(MigrationFailure) -> Int {
     precondition(!steps.isEmpty)
     let work = try ChainWorkFolder(storePath: storePath, chainKey: options.chainKey)
     let done = try work.prepare(stepCount: steps.count)
@@ -78,7 +78,7 @@ public enum ChainRun {
 
   /// Removes what a killed `mapc migrate` left beside a store that is already at its target
   /// (the work folder, temporary files of the final write).
-  public static func cleanUp(storePath: String) {
+  package static func cleanUp(storePath: String) {
     let (folder, name) = splitPath(storePath)
     ChainWorkFolder.removeTemporaryFiles(in: folder, prefix: ".\(name).mapc-")
     let work = "\(folder)/.\(name).mapc-migrate"

@@ -5,7 +5,7 @@
 /// (no whitespace, no line breaks, no URL-safe `-`/`_`), `=` appears only as the last one or
 /// two characters, and the bits that padding leaves unused are zero — so every byte string
 /// has exactly one accepted text, the one `encode` writes.
-public enum Base64Codec {
+package enum Base64Codec {
   static let alphabet: StaticString = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
 
   /// 0–63 for alphabet bytes, 0xFF for everything else.
@@ -18,24 +18,24 @@ public enum Base64Codec {
 
   /// Number of base64 characters for `byteCount` bytes.
   @inline(__always)
-  public static func encodedLength(_ byteCount: Int) -> Int { (byteCount + 2) / 3 * 4 }
+  package static func encodedLength(_ byteCount: Int) -> Int { (byteCount + 2) / 3 * 4 }
 
   /// The base64 text of `bytes`.
-  public static func encode(_ bytes: UnsafeRawBufferPointer) -> String {
+  package static func encode(_ bytes: UnsafeRawBufferPointer) -> String {
     String(unsafeUninitializedCapacity: encodedLength(bytes.count)) { buffer in
       encode(bytes, into: buffer.baseAddress!)
     }
   }
 
   /// The base64 text of `bytes`.
-  public static func encode(_ bytes: [UInt8]) -> String {
+  package static func encode(_ bytes: [UInt8]) -> String {
     bytes.withUnsafeBytes { encode($0) }
   }
 
   /// Writes the base64 text of `bytes` at `output` (room for `encodedLength(bytes.count)`
   /// bytes); returns its length.
   @discardableResult
-  public static func encode(
+  package static func encode(
     _ bytes: UnsafeRawBufferPointer, into output: UnsafeMutablePointer<UInt8>
   ) -> Int {
     let n = bytes.count
@@ -66,7 +66,7 @@ public enum Base64Codec {
   }
 
   /// The bytes of a base64 text (UTF-8), strictly checked.
-  public static func decode(_ text: UnsafeRawBufferPointer) throws(StoreValueError) -> [UInt8] {
+  package static func decode(_ text: UnsafeRawBufferPointer) throws(StoreValueError) -> [UInt8] {
     let n = text.count
     guard n > 0 else { return [] }
     guard n % 4 == 0 else {
@@ -142,14 +142,14 @@ public enum Base64Codec {
   }
 
   /// The bytes of a base64 text, strictly checked.
-  public static func decode(_ text: String) throws(StoreValueError) -> [UInt8] {
+  package static func decode(_ text: String) throws(StoreValueError) -> [UInt8] {
     try withUTF8Bytes(of: text) { bytes throws(StoreValueError) in try decode(bytes) }
   }
 }
 
 extension JSONOutput {
   /// Writes `bytes` as a quoted base64 string.
-  public mutating func writeBase64(_ bytes: UnsafeRawBufferPointer) {
+  package mutating func writeBase64(_ bytes: UnsafeRawBufferPointer) {
     beginElement()
     let length = Base64Codec.encodedLength(bytes.count)
     reserve(length + 2)

@@ -10,14 +10,14 @@
 /// when the value is below 1), no trailing fractional zeros, no point when there is no
 /// fraction, `-` only for non-zero values: `12.50` → `12.5`, `1e3` → `1000`, `-0.0` → `0`,
 /// `1.5E-3` → `0.0015`.
-public enum DecimalText {
+package enum DecimalText {
   /// Largest number of significant digits of an `NSDecimalNumber` mantissa.
-  public static let maximumSignificantDigits = 38
-  public static let minimumExponent = -128
-  public static let maximumExponent = 127
+  package static let maximumSignificantDigits = 38
+  package static let minimumExponent = -128
+  package static let maximumExponent = 127
 
   /// The canonical text of a decimal given as UTF-8 bytes.
-  public static func canonical(_ text: UnsafeRawBufferPointer) throws(StoreValueError) -> String {
+  package static func canonical(_ text: UnsafeRawBufferPointer) throws(StoreValueError) -> String {
     let n = text.count
     guard n > 0, let p = text.baseAddress?.assumingMemoryBound(to: UInt8.self) else {
       throw StoreValueError(.invalidDecimal, "'' is not a decimal number")
@@ -105,15 +105,15 @@ public enum DecimalText {
   }
 
   /// The canonical text of a decimal.
-  public static func canonical(_ text: String) throws(StoreValueError) -> String {
+  package static func canonical(_ text: String) throws(StoreValueError) -> String {
     try withUTF8Bytes(of: text) { bytes throws(StoreValueError) in try canonical(bytes) }
   }
 }
 
 /// Range checks of Core Data's integer attribute types.
-public enum IntegerRangeCheck {
+package enum IntegerRangeCheck {
   /// Checks that `value` fits `type` (Integer 16, 32 or 64).
-  public static func check(_ value: Int64, fits type: AttributeType) throws(StoreValueError) {
+  package static func check(_ value: Int64, fits type: AttributeType) throws(StoreValueError) {
     guard let range = type.integerRange else {
       preconditionFailure("\(type.rawValue) is not an integer type")
     }
@@ -122,7 +122,7 @@ public enum IntegerRangeCheck {
 
   /// The value of an integer text (`-?digits`, for example a scanned number token) checked
   /// against `type`, including texts beyond the 64-bit range.
-  public static func parse(
+  package static func parse(
     _ text: UnsafeRawBufferPointer, as type: AttributeType
   ) throws(StoreValueError) -> Int64 {
     guard let range = type.integerRange else {

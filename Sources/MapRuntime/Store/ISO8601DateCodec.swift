@@ -9,21 +9,21 @@
 /// offset `+hh:mm` / `-hh:mm` (hh 00–23, mm 00–59). Upper-case `T` and `Z` only. Day, month,
 /// hour, minute and second must exist (`2018-02-30` and `…T24:00:00Z` are refused, and so is
 /// second 60). Years are 0000–9999 both ways.
-public enum ISO8601DateCodec {
+package enum ISO8601DateCodec {
   /// Seconds from 1970-01-01T00:00:00Z to 2001-01-01T00:00:00Z.
-  public static let referenceDateUnixOffset: Int64 = 978_307_200
+  package static let referenceDateUnixOffset: Int64 = 978_307_200
   /// Largest number of bytes `format` writes (`9999-12-31T23:59:59.999999Z`).
-  public static let maximumLength = 27
+  package static let maximumLength = 27
 
   // MARK: Reading
 
   /// Seconds since 2001-01-01T00:00:00Z of an ISO 8601 date-time text.
-  public static func parse(_ text: String) throws(StoreValueError) -> Double {
+  package static func parse(_ text: String) throws(StoreValueError) -> Double {
     try withUTF8Bytes(of: text) { bytes throws(StoreValueError) in try parse(bytes) }
   }
 
   /// Seconds since 2001-01-01T00:00:00Z of an ISO 8601 date-time given as UTF-8 bytes.
-  public static func parse(_ text: UnsafeRawBufferPointer) throws(StoreValueError) -> Double {
+  package static func parse(_ text: UnsafeRawBufferPointer) throws(StoreValueError) -> Double {
     let n = text.count
     let p = text.baseAddress?.assumingMemoryBound(to: UInt8.self)
     func digits(_ at: Int, _ count: Int) -> Int? {
@@ -111,7 +111,7 @@ public enum ISO8601DateCodec {
   // MARK: Writing
 
   /// The ISO 8601 text of a date given as seconds since 2001-01-01T00:00:00Z.
-  public static func string(_ seconds: Double) throws(StoreValueError) -> String {
+  package static func string(_ seconds: Double) throws(StoreValueError) -> String {
     var buffer: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
     return try withUnsafeMutableBytes(of: &buffer) { raw throws(StoreValueError) in
       let p = raw.baseAddress!.assumingMemoryBound(to: UInt8.self)
@@ -122,7 +122,7 @@ public enum ISO8601DateCodec {
 
   /// Writes the ISO 8601 text (no quotes) at `output`, which has room for `maximumLength`
   /// bytes; returns its length.
-  public static func format(
+  package static func format(
     _ seconds: Double, into output: UnsafeMutablePointer<UInt8>
   ) throws(StoreValueError) -> Int {
     // 0000-01-01 to 9999-12-31, in seconds since 2001 (with a margin for the rounding below).
@@ -219,7 +219,7 @@ func quoted(_ bytes: UnsafeRawBufferPointer) -> String {
 extension JSONOutput {
   /// Writes a date (seconds since 2001-01-01T00:00:00Z) as a quoted ISO 8601 string. A date
   /// that cannot be written throws and writes nothing.
-  public mutating func writeDate(_ seconds: Double) throws(StoreValueError) {
+  package mutating func writeDate(_ seconds: Double) throws(StoreValueError) {
     var text: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
     try withUnsafeMutableBytes(of: &text) { raw throws(StoreValueError) in
       let p = raw.baseAddress!.assumingMemoryBound(to: UInt8.self)

@@ -7,11 +7,11 @@
 #endif
 
 /// Converting the text of JSON numbers (as validated by `JSONScanner`) to machine numbers.
-public enum JSONNumberParser {
+package enum JSONNumberParser {
   /// The value of an integer text `-?digits`, or nil when it is outside `Int64` (or is not an
   /// integer text).
   @inline(__always)
-  public static func int64(_ text: UnsafeRawBufferPointer) -> Int64? {
+  package static func int64(_ text: UnsafeRawBufferPointer) -> Int64? {
     let n = text.count
     guard n > 0 else { return nil }
     let p = text.baseAddress!.assumingMemoryBound(to: UInt8.self)
@@ -50,7 +50,7 @@ public enum JSONNumberParser {
   /// with one multiplication or division (both operands are exact, so IEEE rounding of that
   /// one operation is the correct rounding); all others go through the C library's `strtod`,
   /// which rounds correctly.
-  public static func double(_ text: UnsafeRawBufferPointer) -> Double? {
+  package static func double(_ text: UnsafeRawBufferPointer) -> Double? {
     let n = text.count
     guard n > 0 else { return nil }
     let p = text.baseAddress!.assumingMemoryBound(to: UInt8.self)
@@ -143,7 +143,7 @@ extension JSONScanner {
   /// The value of an integer number token, or nil when it has a fraction or exponent or is
   /// outside `Int64`.
   @inline(__always)
-  public func int64(_ token: JSONToken) -> Int64? {
+  package func int64(_ token: JSONToken) -> Int64? {
     guard token.kind == .number && token.isInteger else { return nil }
     return JSONNumberParser.int64(rawBytes(token))
   }
@@ -151,7 +151,7 @@ extension JSONScanner {
   /// The correctly rounded value of a number token, or nil when it is too large for a
   /// `Double` (for example `1e400`).
   @inline(__always)
-  public func double(_ token: JSONToken) -> Double? {
+  package func double(_ token: JSONToken) -> Double? {
     guard token.kind == .number else { return nil }
     return JSONNumberParser.double(rawBytes(token))
   }

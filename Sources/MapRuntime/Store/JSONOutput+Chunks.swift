@@ -2,14 +2,14 @@
 /// writer's innermost container, and its bytes go back to that writer in order.
 extension JSONOutput {
   /// Where a writer stands in the document's structure, for `init(continuing:isFirst:)`.
-  public struct Continuation: Sendable {
+  package struct Continuation: Sendable {
     let style: Style
     let depth: Int
     let containerIsEmpty: Bool
   }
 
   /// The structure this writer is in: the next output continues the innermost container.
-  public func continuation() -> Continuation {
+  package func continuation() -> Continuation {
     precondition(!afterKey, "continuation() right after a key")
     return Continuation(style: style, depth: depth, containerIsEmpty: containerIsEmpty)
   }

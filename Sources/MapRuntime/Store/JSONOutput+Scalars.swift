@@ -1,13 +1,13 @@
 extension JSONOutput {
   /// Writes `text` as a JSON string with the store's escaping.
-  public mutating func writeString(_ text: String) {
+  package mutating func writeString(_ text: String) {
     beginElement()
     writeQuoted(text)
   }
 
   /// Writes UTF-8 `bytes` as a JSON string with the store's escaping.
   @inline(__always)
-  public mutating func writeString(utf8 bytes: UnsafeRawBufferPointer) {
+  package mutating func writeString(utf8 bytes: UnsafeRawBufferPointer) {
     beginElement()
     writeQuotedUTF8(bytes)
   }
@@ -17,7 +17,7 @@ extension JSONOutput {
   /// unchanged (valid JSON string contents without a backslash need no escaping); with
   /// escapes they are rewritten to the store's canonical escaping.
   @inline(__always)
-  public mutating func writeString(raw: UnsafeRawBufferPointer, hasEscapes: Bool) {
+  package mutating func writeString(raw: UnsafeRawBufferPointer, hasEscapes: Bool) {
     beginElement()
     writeQuotedInput(raw, hasEscapes: hasEscapes)
   }
@@ -25,13 +25,13 @@ extension JSONOutput {
   /// Writes a pre-encoded JSON value verbatim (for example a quoted date or base64 text the
   /// caller formatted itself). The bytes must be one valid JSON value in the output's style.
   @inline(__always)
-  public mutating func writeEncodedValue(_ bytes: UnsafeRawBufferPointer) {
+  package mutating func writeEncodedValue(_ bytes: UnsafeRawBufferPointer) {
     beginElement()
     writeRawBytes(bytes)
   }
 
   @inline(__always)
-  public mutating func writeNull() {
+  package mutating func writeNull() {
     beginElement()
     reserve(4)
     // "null" as one little-endian word.
@@ -40,25 +40,25 @@ extension JSONOutput {
   }
 
   @inline(__always)
-  public mutating func writeBool(_ value: Bool) {
+  package mutating func writeBool(_ value: Bool) {
     beginElement()
     if value { writeRaw("true") } else { writeRaw("false") }
   }
 
   /// Writes a decimal integer.
   @inline(__always)
-  public mutating func writeInt(_ value: Int64) {
+  package mutating func writeInt(_ value: Int64) {
     beginElement()
     reserve(20)
     count &+= JSONOutput.formatInteger(value, into: buffer + count)
   }
 
   @inline(__always)
-  public mutating func writeInt(_ value: Int) { writeInt(Int64(value)) }
+  package mutating func writeInt(_ value: Int) { writeInt(Int64(value)) }
 
   /// Writes a `Double` as Python's `repr` does (`17.0`, `0.1`, `1e+100`). NaN and infinities
   /// have no JSON form and are refused.
-  public mutating func writeDouble(_ value: Double) throws(StoreValueError) {
+  package mutating func writeDouble(_ value: Double) throws(StoreValueError) {
     guard value.isFinite else {
       throw StoreValueError(.nonFiniteNumber, "\(value) cannot be written in JSON")
     }

@@ -27,20 +27,20 @@ public struct JSONOutput: ~Copyable {
     case compact
   }
 
-  public let style: Style
+  package let style: Style
   @usableFromInline var buffer: UnsafeMutablePointer<UInt8>
   @usableFromInline var count = 0
   @usableFromInline var capacity: Int
   /// -1 when writing to memory.
   @usableFromInline let fileDescriptor: Int32
   /// The file written to, for error messages.
-  public let path: String
+  package let path: String
   /// The first write error; once set, further output is discarded.
-  public private(set) var error: StoreIOError?
+  package private(set) var error: StoreIOError?
   /// Bytes handed to the file descriptor so far.
-  public private(set) var bytesFlushed = 0
+  package private(set) var bytesFlushed = 0
   /// Called after each flush to the file with `bytesFlushed` (progress reporting).
-  public var onFlush: (@Sendable (Int) -> Void)?
+  package var onFlush: (@Sendable (Int) -> Void)?
 
   // Structure: how deep we are, whether the innermost container has no element yet, and
   // whether a key was just written (so the next value goes right after it).
@@ -60,7 +60,7 @@ public struct JSONOutput: ~Copyable {
   /// (`sync_file_range(SYNC_FILE_RANGE_WRITE)` on Linux, from a background queue; nothing
   /// elsewhere), so the disk works while the rest is produced and the final `fsync` has little
   /// left to wait for.
-  public init(
+  package init(
     fileDescriptor: Int32, path: String, style: Style, bufferCapacity: Int = 4 << 20,
     startsWriteback: Bool = false
   ) {
@@ -75,7 +75,7 @@ public struct JSONOutput: ~Copyable {
   }
 
   /// A writer that keeps everything in memory (take it with `bytes` or `string`).
-  public init(style: Style, initialCapacity: Int = 64 << 10) {
+  package init(style: Style, initialCapacity: Int = 64 << 10) {
     self.style = style
     self.fileDescriptor = -1
     self.path = "<memory>"
@@ -115,7 +115,7 @@ public struct JSONOutput: ~Copyable {
   /// Hands the buffered bytes to the file descriptor (nothing for a memory writer). A write
   /// error is kept in `error` and makes later output be dropped; `flushAndCheck()` and
   /// `finishDocument()` throw it.
-  public mutating func flush() {
+  package mutating func flush() {
     guard fileDescriptor >= 0 else { return }
     writeToFile(buffer, count)
     count = 0
@@ -143,13 +143,13 @@ public struct JSONOutput: ~Copyable {
   }
 
   /// Flushes and throws the first write error, if any.
-  public mutating func flushAndCheck() throws(StoreIOError) {
+  package mutating func flushAndCheck() throws(StoreIOError) {
     flush()
     if let error { throw error }
   }
 
   /// Ends the document: writes the final newline, flushes, and throws the first write error.
-  public mutating func finishDocument() throws(StoreIOError) {
+  package mutating func finishDocument() throws(StoreIOError) {
     precondition(depth == 0, "finishDocument() with \(depth) containers still open")
     writeRawByte(ASCII.newline)
     defer { writeback?.wait() }
@@ -157,13 +157,13 @@ public struct JSONOutput: ~Copyable {
   }
 
   /// Everything written so far (memory writers only).
-  public var bytes: [UInt8] {
+  package var bytes: [UInt8] {
     precondition(fileDescriptor < 0, "bytes is for memory writers")
     return Array(UnsafeBufferPointer(start: buffer, count: count))
   }
 
   /// Everything written so far as text (memory writers only).
-  public var string: String {
+  package var string: String {
     precondition(fileDescriptor < 0, "string is for memory writers")
     return String(decoding: UnsafeBufferPointer(start: buffer, count: count), as: UTF8.self)
   }
@@ -172,7 +172,7 @@ public struct JSONOutput: ~Copyable {
 
   /// Appends bytes as they are (no comma or indentation is added).
   @inline(__always)
-  public mutating func writeRawBytes(_ bytes: UnsafeRawBufferPointer) {
+  package mutating func writeRawBytes(_ bytes: UnsafeRawBufferPointer) {
     let n = bytes.count
     guard n > 0 else { return }
     reserve(n)
@@ -182,7 +182,7 @@ public struct JSONOutput: ~Copyable {
 
   /// Appends one byte as it is.
   @inline(__always)
-  public mutating func writeRawByte(_ byte: UInt8) {
+  package mutating func writeRawByte(_ byte: UInt8) {
     reserve(1)
     buffer[count] = byte
     count += 1
@@ -190,7 +190,7 @@ public struct JSONOutput: ~Copyable {
 
   /// Appends the bytes of a static text as they are.
   @inline(__always)
-  public mutating func writeRaw(_ text: StaticString) {
+  package mutating func writeRaw(_ text: StaticString) {
     text.withUTF8Buffer { writeRawBytes(UnsafeRawBufferPointer($0)) }
   }
 
@@ -281,7 +281,7 @@ public struct JSONOutput: ~Copyable {
   }
 
   @inline(__always)
-  public mutating func beginObject() {
+  package mutating func beginObject() {
     beginElement()
     writeRawByte(ASCII.openBrace)
     depth += 1
@@ -289,10 +289,10 @@ public struct JSONOutput: ~Copyable {
   }
 
   @inline(__always)
-  public mutating func endObject() { endContainer(ASCII.closeBrace) }
+  package mutating func endObject() { endContainer(ASCII.closeBrace) }
 
   @inline(__always)
-  public mutating func beginArray() {
+  package mutating func beginArray() {
     beginElement()
     writeRawByte(ASCII.openBracket)
     depth += 1
@@ -300,12 +300,12 @@ public struct JSONOutput: ~Copyable {
   }
 
   @inline(__always)
-  public mutating func endArray() { endContainer(ASCII.closeBracket) }
+  package mutating func endArray() { endContainer(ASCII.closeBracket) }
 
   /// Writes an object member's name and the `:` (with a space when indented); the next value
   /// written is the member's value.
   @inline(__always)
-  public mutating func writeKey(_ key: PreparedKey) {
+  package mutating func writeKey(_ key: PreparedKey) {
     precondition(depth > 0 && !afterKey, "writeKey outside an object or twice in a row")
     beginElement()
     key.bytes.withUnsafeBytes { raw in
@@ -316,7 +316,7 @@ public struct JSONOutput: ~Copyable {
   }
 
   /// Writes an object member's name (escaped as needed) and the `:`.
-  public mutating func writeKey(_ key: String) {
+  package mutating func writeKey(_ key: String) {
     precondition(depth > 0 && !afterKey, "writeKey outside an object or twice in a row")
     beginElement()
     writeQuoted(key)
@@ -326,7 +326,7 @@ public struct JSONOutput: ~Copyable {
   /// Writes an object member's name taken from a scanned key or string (see
   /// `writeString(raw:hasEscapes:)`) and the `:`.
   @inline(__always)
-  public mutating func writeKey(raw: UnsafeRawBufferPointer, hasEscapes: Bool) {
+  package mutating func writeKey(raw: UnsafeRawBufferPointer, hasEscapes: Bool) {
     precondition(depth > 0 && !afterKey, "writeKey outside an object or twice in a row")
     beginElement()
     writeQuotedInput(raw, hasEscapes: hasEscapes)

@@ -33,7 +33,7 @@ extension JSONScanner {
   }
 
   /// `an object`, `a string`, … for messages.
-  public static func describe(_ kind: JSONToken.Kind) -> String {
+  package static func describe(_ kind: JSONToken.Kind) -> String {
     switch kind {
     case .beginObject: "an object"
     case .endObject: "'}'"

@@ -10,20 +10,20 @@
 extension JSONScanner {
   /// The raw bytes between the quotes of a string or key token (escapes not decoded).
   @inline(__always)
-  public func rawBytes(_ token: JSONToken) -> UnsafeRawBufferPointer {
+  package func rawBytes(_ token: JSONToken) -> UnsafeRawBufferPointer {
     UnsafeRawBufferPointer(start: base + token.start, count: token.end - token.start)
   }
 
   /// Whether the decoded string of `token` equals `text`, without allocating.
   @inline(__always)
-  public func string(_ token: JSONToken, equals text: StaticString) -> Bool {
+  package func string(_ token: JSONToken, equals text: StaticString) -> Bool {
     text.withUTF8Buffer { expected in
       stringEquals(token, UnsafeRawBufferPointer(expected))
     }
   }
 
   /// Whether the decoded string of `token` equals `text` (no allocation for native strings).
-  public func string(_ token: JSONToken, equals text: String) -> Bool {
+  package func string(_ token: JSONToken, equals text: String) -> Bool {
     if let result = text.utf8.withContiguousStorageIfAvailable({
       stringEquals(token, UnsafeRawBufferPointer($0))
     }) {
@@ -35,7 +35,7 @@ extension JSONScanner {
 
   /// Whether the decoded string of `token` equals the UTF-8 bytes `expected`.
   @inline(__always)
-  public func stringEquals(_ token: JSONToken, _ expected: UnsafeRawBufferPointer) -> Bool {
+  package func stringEquals(_ token: JSONToken, _ expected: UnsafeRawBufferPointer) -> Bool {
     let n = token.end - token.start
     if !token.hasEscapes {
       guard n == expected.count else { return false }
@@ -51,7 +51,7 @@ extension JSONScanner {
   }
 
   /// The decoded string of a string or key token.
-  public func decodeString(_ token: JSONToken) -> String {
+  package func decodeString(_ token: JSONToken) -> String {
     let raw = rawBytes(token)
     if !token.hasEscapes {
       return String(unsafeUninitializedCapacity: raw.count) { buffer in
@@ -65,7 +65,7 @@ extension JSONScanner {
   }
 
   /// Appends the decoded UTF-8 bytes of a string or key token to `output`.
-  public func appendDecodedBytes(_ token: JSONToken, to output: inout [UInt8]) {
+  package func appendDecodedBytes(_ token: JSONToken, to output: inout [UInt8]) {
     let raw = rawBytes(token)
     if !token.hasEscapes {
       output.append(contentsOf: raw)
@@ -79,7 +79,7 @@ extension JSONScanner {
 
   /// Calls `body` with the decoded UTF-8 bytes of a string or key token: the input bytes
   /// themselves when there is no escape, else a temporary decoded copy.
-  public func withDecodedBytes<R, E: Error>(
+  package func withDecodedBytes<R, E: Error>(
     _ token: JSONToken, _ body: (UnsafeRawBufferPointer) throws(E) -> R
   ) throws(E) -> R {
     let raw = rawBytes(token)
@@ -100,7 +100,7 @@ extension JSONScanner {
   /// Decodes the escapes of `raw` (string contents already validated by a `JSONScanner`)
   /// into `output`, which must have room for `raw.count` bytes (decoding never lengthens a
   /// string). Returns the number of bytes written.
-  public static func decodeEscapes(
+  package static func decodeEscapes(
     _ raw: UnsafeRawBufferPointer, into output: UnsafeMutablePointer<UInt8>
   ) -> Int {
     let n = raw.count
@@ -178,7 +178,7 @@ extension JSONScanner {
   }
 
   /// The line and column of `offset` in the scanned text.
-  public func position(of offset: Int) -> JSONTextPosition {
+  package func position(of offset: Int) -> JSONTextPosition {
     JSONTextPosition(of: offset, in: bytes)
   }
 }

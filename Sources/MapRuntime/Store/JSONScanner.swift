@@ -17,20 +17,20 @@
 ///   if scanner.string(key, equals: "objects") { … } else { _ = try scanner.skipValue() }
 /// }
 /// ```
-public struct JSONScanner {
+package struct JSONScanner {
   /// Containers nested deeper than this are refused (`json-nesting-too-deep`).
-  public static let defaultMaxDepth = 512
+  package static let defaultMaxDepth = 512
 
   /// The text being scanned.
-  public let bytes: UnsafeRawBufferPointer
+  package let bytes: UnsafeRawBufferPointer
   @usableFromInline let base: UnsafePointer<UInt8>
   @usableFromInline let count: Int
   /// Offset of the first byte not consumed yet.
-  public private(set) var position: Int = 0
+  package private(set) var position: Int = 0
   /// The nesting limit this scanner enforces.
-  public let maxDepth: Int
+  package let maxDepth: Int
   /// Number of containers currently open.
-  public private(set) var depth: Int = 0
+  package private(set) var depth: Int = 0
 
   @usableFromInline enum State: UInt8 {
     case start, value, valueOrEndArray, keyOrEndObject, afterValue, done
@@ -43,7 +43,7 @@ public struct JSONScanner {
   @usableFromInline var outerKinds: [UInt64]
 
   /// Creates a scanner over `bytes`, which must outlive it.
-  public init(_ bytes: UnsafeRawBufferPointer, maxDepth: Int = JSONScanner.defaultMaxDepth) {
+  package init(_ bytes: UnsafeRawBufferPointer, maxDepth: Int = JSONScanner.defaultMaxDepth) {
     self.bytes = bytes
     self.count = bytes.count
     if let start = bytes.baseAddress {
@@ -57,13 +57,13 @@ public struct JSONScanner {
   }
 
   /// Whether the innermost open container is an object (false at top level).
-  public var isInObject: Bool { depth > 0 && inObject }
+  package var isInObject: Bool { depth > 0 && inObject }
 
   // MARK: - Tokens
 
   /// The next token. Throws at the first violation of the grammar; after an error the
   /// scanner must not be used any more.
-  public mutating func next() throws(JSONSyntaxError) -> JSONToken {
+  package mutating func next() throws(JSONSyntaxError) -> JSONToken {
     switch state {
     case .afterValue:
       var i = skipWhitespace(from: position)
@@ -126,14 +126,14 @@ public struct JSONScanner {
   /// Continues at `offset`, where an element of the innermost open array starts after a comma:
   /// a copy of a scanner that has just read an array's `[` can read the array's second half
   /// while the original reads the first (see `StoreReader.startSplit`).
-  public mutating func resume(atElement offset: Int) {
+  package mutating func resume(atElement offset: Int) {
     precondition(depth > 0 && !inObject, "resume(atElement:) outside an array")
     position = offset
     state = .value
   }
 
   /// Reads the next token and checks that it has `kind`.
-  public mutating func expect(_ kind: JSONToken.Kind) throws(JSONSyntaxError) -> JSONToken {
+  package mutating func expect(_ kind: JSONToken.Kind) throws(JSONSyntaxError) -> JSONToken {
     let token = try next()
     if token.kind != kind {
       throw JSONSyntaxError(
@@ -144,7 +144,7 @@ public struct JSONScanner {
   }
 
   /// Inside an object: the next member's key, or nil once the closing `}` is consumed.
-  public mutating func nextKey() throws(JSONSyntaxError) -> JSONToken? {
+  package mutating func nextKey() throws(JSONSyntaxError) -> JSONToken? {
     let token = try next()
     if token.kind == .key { return token }
     precondition(token.kind == .endObject, "nextKey() called outside an object")
@@ -154,7 +154,7 @@ public struct JSONScanner {
   /// Reads one whole value (a scalar, or a container with everything in it) and returns its
   /// byte range as written: quotes included for a string, brackets for a container. Must be
   /// called where a value starts (after a key, or in an array).
-  public mutating func skipValue() throws(JSONSyntaxError) -> Range<Int> {
+  package mutating func skipValue() throws(JSONSyntaxError) -> Range<Int> {
     let first = try next()
     switch first.kind {
     case .beginObject, .beginArray:

@@ -3,9 +3,9 @@
 ///
 /// Turn the offset into a line and column with `JSONTextPosition` to print
 /// `store.json:12:7: error: … [json-…]`.
-public struct JSONSyntaxError: Error, Sendable, Hashable, CustomStringConvertible {
+package struct JSONSyntaxError: Error, Sendable, Hashable, CustomStringConvertible {
   /// Stable identifiers of the rules, used as diagnostic ids.
-  public enum Code: String, Sendable, Hashable, CaseIterable {
+  package enum Code: String, Sendable, Hashable, CaseIterable {
     case unexpectedEndOfInput = "json-unexpected-end"
     case unexpectedCharacter = "json-unexpected-character"
     case trailingComma = "json-trailing-comma"
@@ -23,21 +23,21 @@ public struct JSONSyntaxError: Error, Sendable, Hashable, CustomStringConvertibl
     case byteOrderMark = "json-byte-order-mark"
   }
 
-  public var code: Code
-  public var message: String
+  package var code: Code
+  package var message: String
   /// Offset of the offending byte from the start of the input (0-based).
-  public var byteOffset: Int
+  package var byteOffset: Int
 
-  public init(_ code: Code, _ message: String, at byteOffset: Int) {
+  package init(_ code: Code, _ message: String, at byteOffset: Int) {
     self.code = code
     self.message = message
     self.byteOffset = byteOffset
   }
 
-  public var description: String { "\(message) (at byte \(byteOffset)) [\(code.rawValue)]" }
+  package var description: String { "\(message) (at byte \(byteOffset)) [\(code.rawValue)]" }
 
   /// The error's position in `bytes` as a `SourceLocation` in `file`.
-  public func location(in bytes: UnsafeRawBufferPointer, file: String) -> SourceLocation {
+  package func location(in bytes: UnsafeRawBufferPointer, file: String) -> SourceLocation {
     let position = JSONTextPosition(of: byteOffset, in: bytes)
     return SourceLocation(file: file, line: position.line, column: position.column)
   }
@@ -48,18 +48,18 @@ public struct JSONSyntaxError: Error, Sendable, Hashable, CustomStringConvertibl
 /// Lines end at LF (`\n`); a CR before it belongs to the line it ends. Columns count Unicode
 /// scalars, so a tab, `é` or `😀` each take one column: the column of an offset is one more
 /// than the number of UTF-8 lead bytes between the start of its line and the offset.
-public struct JSONTextPosition: Sendable, Hashable, CustomStringConvertible {
-  public var line: Int
-  public var column: Int
+package struct JSONTextPosition: Sendable, Hashable, CustomStringConvertible {
+  package var line: Int
+  package var column: Int
 
-  public init(line: Int, column: Int) {
+  package init(line: Int, column: Int) {
     self.line = line
     self.column = column
   }
 
   /// The position of `offset` in `bytes` (an offset at or past the end is the position just
   /// after the last byte).
-  public init(of offset: Int, in bytes: UnsafeRawBufferPointer) {
+  package init(of offset: Int, in bytes: UnsafeRawBufferPointer) {
     let end = min(max(offset, 0), bytes.count)
     var line = 1
     var lineStart = 0
@@ -80,5 +80,5 @@ public struct JSONTextPosition: Sendable, Hashable, CustomStringConvertible {
     self.init(line: line, column: column)
   }
 
-  public var description: String { "\(line):\(column)" }
+  package var description: String { "\(line):\(column)" }
 }

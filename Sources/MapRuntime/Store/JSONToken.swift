@@ -6,8 +6,8 @@
 ///   one, the bytes are the string's exact UTF-8 (already validated).
 /// - `number`: the number's text; `isInteger` when it has neither fraction nor exponent.
 /// - every other kind: the token's own bytes (`{`, `true`, …); `endOfInput` is empty.
-public struct JSONToken: Sendable, Hashable {
-  public enum Kind: UInt8, Sendable, Hashable {
+package struct JSONToken: Sendable, Hashable {
+  package enum Kind: UInt8, Sendable, Hashable {
     case beginObject, endObject, beginArray, endArray
     /// An object member's name (always followed by its value).
     case key
@@ -16,13 +16,13 @@ public struct JSONToken: Sendable, Hashable {
     case endOfInput
   }
 
-  public var start: Int
-  public var end: Int
-  public var kind: Kind
+  package var start: Int
+  package var end: Int
+  package var kind: Kind
   @usableFromInline var flags: UInt8
 
   @inlinable
-  public init(_ kind: Kind, start: Int, end: Int, flags: UInt8 = 0) {
+  package init(_ kind: Kind, start: Int, end: Int, flags: UInt8 = 0) {
     self.kind = kind
     self.start = start
     self.end = end
@@ -33,20 +33,20 @@ public struct JSONToken: Sendable, Hashable {
   @usableFromInline static let integerFlag: UInt8 = 2
 
   /// For `string` and `key`: a backslash escape occurs between the quotes.
-  @inlinable public var hasEscapes: Bool { flags & JSONToken.escapesFlag != 0 }
+  @inlinable package var hasEscapes: Bool { flags & JSONToken.escapesFlag != 0 }
   /// For `number`: no fraction and no exponent.
-  @inlinable public var isInteger: Bool { flags & JSONToken.integerFlag != 0 }
+  @inlinable package var isInteger: Bool { flags & JSONToken.integerFlag != 0 }
 
   /// The token's byte range (string contents without the quotes).
-  @inlinable public var range: Range<Int> { start..<end }
+  @inlinable package var range: Range<Int> { start..<end }
 
   /// The range of the whole value as written, quotes included for strings and keys.
-  @inlinable public var rawRange: Range<Int> {
+  @inlinable package var rawRange: Range<Int> {
     kind == .string || kind == .key ? (start - 1)..<(end + 1) : start..<end
   }
 
   /// True for the kinds that begin or are a whole value.
-  @inlinable public var startsValue: Bool {
+  @inlinable package var startsValue: Bool {
     switch kind {
     case .beginObject, .beginArray, .string, .number, .true, .false, .null: true
     default: false

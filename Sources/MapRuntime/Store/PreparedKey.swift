@@ -1,10 +1,10 @@
 /// An object member name encoded once for repeated writing: the quoted, escaped name
 /// followed by `: ` (the space is left out in compact output).
-public struct PreparedKey: Sendable, Hashable {
-  public let name: String
+package struct PreparedKey: Sendable, Hashable {
+  package let name: String
   @usableFromInline let bytes: [UInt8]
 
-  public init(_ name: String) {
+  package init(_ name: String) {
     self.name = name
     var output = JSONOutput(style: .compact, initialCapacity: name.utf8.count * 6 + 8)
     output.writeString(name)
@@ -18,11 +18,11 @@ public struct PreparedKey: Sendable, Hashable {
 
 /// The start of a string value that is written many times with different numbers after it,
 /// such as object ids `"Question/17"`: the opening quote and the escaped prefix, encoded once.
-public struct PreparedStringPrefix: Sendable, Hashable {
-  public let prefix: String
+package struct PreparedStringPrefix: Sendable, Hashable {
+  package let prefix: String
   @usableFromInline let bytes: [UInt8]
 
-  public init(_ prefix: String) {
+  package init(_ prefix: String) {
     self.prefix = prefix
     var output = JSONOutput(style: .compact, initialCapacity: prefix.utf8.count * 6 + 8)
     output.writeString(prefix)
@@ -59,7 +59,7 @@ extension JSONOutput {
   /// Writes the string `prefix` followed by the decimal digits of `number`, for example
   /// `"Question/17"`, without building a `String`.
   @inline(__always)
-  public mutating func writeString(prefix: PreparedStringPrefix, number: Int64) {
+  package mutating func writeString(prefix: PreparedStringPrefix, number: Int64) {
     beginElement()
     prefix.bytes.withUnsafeBytes { raw in
       reserve(raw.count &+ 21)

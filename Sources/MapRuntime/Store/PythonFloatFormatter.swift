@@ -9,12 +9,12 @@
 /// - positional form otherwise, always with a fraction: `17.0`, `0.0001`, `123.456`, `-0.0`.
 ///
 /// NaN and infinities have no JSON form; the formatter returns nil for them.
-public enum PythonFloatFormatter {
+package enum PythonFloatFormatter {
   /// Largest number of bytes `format` writes.
-  public static let maximumLength = 32
+  package static let maximumLength = 32
 
   /// `repr(value)` as Python prints it, or nil when `value` is not finite.
-  public static func string(_ value: Double) -> String? {
+  package static func string(_ value: Double) -> String? {
     guard value.isFinite else { return nil }
     return String(unsafeUninitializedCapacity: maximumLength) { buffer in
       format(value, into: buffer.baseAddress!)
@@ -23,7 +23,7 @@ public enum PythonFloatFormatter {
 
   /// Writes `repr(value)` at `output` (room for `maximumLength` bytes); returns its length.
   /// `value` must be finite.
-  public static func format(_ value: Double, into output: UnsafeMutablePointer<UInt8>) -> Int {
+  package static func format(_ value: Double, into output: UnsafeMutablePointer<UInt8>) -> Int {
     precondition(value.isFinite, "PythonFloatFormatter.format needs a finite value")
     var o = 0
     if value.sign == .minus {

@@ -8,20 +8,20 @@
 
 /// The JSON object store of `Specs/store-format.md`, read by `StoreReader` and written by
 /// `StoreWriter` through `AtomicFileWriter`.
-public struct JSONStoreFormat: StoreFormat {
-  public init() {}
+package struct JSONStoreFormat: StoreFormat {
+  package init() {}
 
-  public var name: String { "json" }
+  package var name: String { "json" }
 
   /// A JSON store starts with `{` after optional whitespace; JSON is also the format of last
   /// resort, so a file no format recognizes is read as JSON and its errors come from there.
-  public func recognizes(prefix: [UInt8]) -> Bool {
+  package func recognizes(prefix: [UInt8]) -> Bool {
     prefix.first { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 } == UInt8(ascii: "{")
   }
 
   /// Reads and checks the store. The file's bytes are freed on return: the graph keeps only
   /// the strings it needs (see `StringCompaction`).
-  public func read(_ path: String, layout: StoreLayout, options: StoreReadOptions) throws(MigrationFailure)
+  package func read(_ path: String, layout: StoreLayout, options: StoreReadOptions) throws(MigrationFailure)
     -> (ObjectGraph, StoreMetadata)
   {
     let input: InputBytes
@@ -34,11 +34,11 @@ public struct JSONStoreFormat: StoreFormat {
       input, layout: layout, maxErrors: options.maxErrors, splitMinimum: options.splitMinimum)
   }
 
-  public func peekMetadata(_ path: String) throws(MigrationFailure) -> StoreMetadataPeek {
+  package func peekMetadata(_ path: String) throws(MigrationFailure) -> StoreMetadataPeek {
     try StoreMetadataPeek.read(path)
   }
 
-  public func write(
+  package func write(
     _ graph: ObjectGraph, source: ObjectGraph?, metadata: StoreWriter.Metadata, to target: String?,
     backup: String?, options: StoreWriteOptions
   ) throws(MigrationFailure) {

@@ -1,20 +1,20 @@
 /// The `metadata` object of a JSON store (`Specs/store-format.md`), as read.
 public struct StoreMetadata: Sendable {
-  public var format: String?
-  public var formatVersion: Int64?
-  public var modelVersionIdentifiers: [String]?
+  package var format: String?
+  package var formatVersion: Int64?
+  package var modelVersionIdentifiers: [String]?
   /// Entity name → base64 hash, in the order written.
-  public var entityVersionHashes: [(entity: String, hash: String)]?
+  package var entityVersionHashes: [(entity: String, hash: String)]?
   /// Other keys with their raw JSON text, kept for the output.
-  public var extra: [(key: String, json: ByteSlice)]
+  package var extra: [(key: String, json: ByteSlice)]
 
-  public init() {
+  package init() {
     extra = []
   }
 
   /// Entities whose recorded hash differs from `expected` (missing on either side counts),
   /// sorted by name; empty when the store records no hashes.
-  public func entitiesWithDifferentHashes(_ expected: [EntityHash]) -> [String] {
+  package func entitiesWithDifferentHashes(_ expected: [EntityHash]) -> [String] {
     guard let recorded = entityVersionHashes else { return [] }
     var stored: [String: String] = [:]
     for (e, h) in recorded { stored[e] = h }

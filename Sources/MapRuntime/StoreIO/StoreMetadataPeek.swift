@@ -2,14 +2,14 @@
 /// without reading the objects (their value is skipped token by token, nothing is built).
 public struct StoreMetadataPeek: Sendable {
   /// Entity name → base64 hash; nil when the store records none.
-  public var entityVersionHashes: [String: String]?
+  package var entityVersionHashes: [String: String]?
   /// `mapcMigrations`: the steps earlier `mapc migrate` runs applied (empty when absent).
-  public var migrations: [MetadataValue] = []
+  package var migrations: [MetadataValue] = []
 
   /// The metadata key `mapc migrate` records applied steps under.
-  public static let migrationsKey = "mapcMigrations"
+  package static let migrationsKey = "mapcMigrations"
 
-  public static func read(_ path: String) throws(MigrationFailure) -> StoreMetadataPeek {
+  package static func read(_ path: String) throws(MigrationFailure) -> StoreMetadataPeek {
     let input: InputBytes
     do {
       input = try InputBytes(contentsOf: path, regularFileOnly: true, maxBytes: Limits.storeFileBytes)

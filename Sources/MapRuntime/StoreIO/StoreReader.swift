@@ -37,7 +37,7 @@ public struct StoreReader {
   /// Reads and checks the store. Throws every error found (reading stops at a syntax error).
   /// Arrays of objects with at least `splitMinimum` bytes after them are read on two threads
   /// (see `startSplit`); the result is the same either way.
-  public static func read(
+  package static func read(
     _ input: InputBytes, layout: StoreLayout, maxErrors: Int = 50, splitMinimum: Int = defaultSplitMinimum
   ) throws(MigrationFailure) -> (ObjectGraph, StoreMetadata) {
     var reader = StoreReader(input: input, layout: layout, maxErrors: maxErrors, splitMinimum: splitMinimum)

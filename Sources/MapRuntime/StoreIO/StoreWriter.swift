@@ -5,13 +5,13 @@ import Foundation
 /// property present (`null`, `[]`).
 public struct StoreWriter {
   public struct Metadata: Sendable {
-    public var modelVersionIdentifiers: [String]
-    public var entityHashes: [EntityHash]
+    package var modelVersionIdentifiers: [String]
+    package var entityHashes: [EntityHash]
     /// Extra metadata keys carried over from the input, with their raw JSON in `input`.
-    public var extra: [(key: String, json: ByteSlice)]
+    package var extra: [(key: String, json: ByteSlice)]
     /// Keys mapc writes itself; one of these replaces an `extra` key of the same name.
-    public var generated: [(key: String, value: MetadataValue)]
-    public init(
+    package var generated: [(key: String, value: MetadataValue)]
+    package init(
       modelVersionIdentifiers: [String], entityHashes: [EntityHash], extra: [(key: String, json: ByteSlice)] = [],
       generated: [(key: String, value: MetadataValue)] = []
     ) {
@@ -26,13 +26,13 @@ public struct StoreWriter {
   let input: InputBytes?
   let graph: ObjectGraph
 
-  public init(graph: ObjectGraph, input: InputBytes?) {
+  package init(graph: ObjectGraph, input: InputBytes?) {
     self.graph = graph
     self.input = input
   }
 
   /// Writes the whole document, final newline included; flushes `out`.
-  public mutating func write(metadata: Metadata, to out: inout JSONOutput) throws(StoreWriteError) {
+  package mutating func write(metadata: Metadata, to out: inout JSONOutput) throws(StoreWriteError) {
     graph.finalize()
     out.beginObject()
     out.writeKey(PreparedKey("metadata"))
@@ -207,7 +207,7 @@ public struct StoreWriter {
 }
 
 /// Why a store could not be written.
-public enum StoreWriteError: Error, Sendable, CustomStringConvertible {
+package enum StoreWriteError: Error, Sendable, CustomStringConvertible {
   case io(StoreIOError)
   case value(StoreValueError, String)
   case unwritable(String)
@@ -221,7 +221,7 @@ public enum StoreWriteError: Error, Sendable, CustomStringConvertible {
     }
   }
 
-  public var description: String {
+  package var description: String {
     switch self {
     case .io(let e): "\(e)"
     case .value(let e, let what): "\(what): \(e.message)"

@@ -1,10 +1,10 @@
 /// Proleptic Gregorian calendar arithmetic in UTC, without Foundation: days since 1970-01-01
 /// to and from year, month, day (the days-from-civil algorithm).
-public enum CivilDate {
+package enum CivilDate {
   /// Seconds from 1970-01-01T00:00:00Z to 2001-01-01T00:00:00Z.
-  public static let referenceOffset: Double = 978_307_200
+  package static let referenceOffset: Double = 978_307_200
 
-  public static func days(year: Int, month: Int, day: Int) -> Int {
+  package static func days(year: Int, month: Int, day: Int) -> Int {
     let y = month <= 2 ? year - 1 : year
     let era = (y >= 0 ? y : y - 399) / 400
     let yoe = y - era * 400
@@ -14,7 +14,7 @@ public enum CivilDate {
     return era * 146_097 + doe - 719_468
   }
 
-  public static func civil(days z0: Int) -> (year: Int, month: Int, day: Int) {
+  package static func civil(days z0: Int) -> (year: Int, month: Int, day: Int) {
     let z = z0 + 719_468
     let era = (z >= 0 ? z : z - 146_096) / 146_097
     let doe = z - era * 146_097
@@ -26,9 +26,9 @@ public enum CivilDate {
     return (yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
   }
 
-  public static func isLeap(_ y: Int) -> Bool { (y % 4 == 0 && y % 100 != 0) || y % 400 == 0 }
+  package static func isLeap(_ y: Int) -> Bool { (y % 4 == 0 && y % 100 != 0) || y % 400 == 0 }
 
-  public static func daysInMonth(_ y: Int, _ m: Int) -> Int {
+  package static func daysInMonth(_ y: Int, _ m: Int) -> Int {
     switch m {
     case 2: isLeap(y) ? 29 : 28
     case 4, 6, 9, 11: 30
@@ -37,22 +37,22 @@ public enum CivilDate {
   }
 
   /// Broken-down UTC time of a reference-date interval.
-  public struct Fields: Sendable, Equatable {
-    public var year, month, day, hour, minute, second: Int
+  package struct Fields: Sendable, Equatable {
+    package var year, month, day, hour, minute, second: Int
     /// Nanoseconds within the second.
-    public var nanosecond: Int
+    package var nanosecond: Int
   }
 
   /// Reference-date intervals that `fields` can break down: finite and within about
   /// ±3 million years of 2001 (far past any calendar date a store holds; `Int` arithmetic on
   /// the seconds cannot overflow there).
-  public static let supportedSeconds: ClosedRange<Double> = -1e14...1e14
+  package static let supportedSeconds: ClosedRange<Double> = -1e14...1e14
 
   /// Whether `fields(t)` is defined: `t` is finite and in `supportedSeconds`.
-  public static func canBreakDown(_ t: Double) -> Bool { supportedSeconds.contains(t) }
+  package static func canBreakDown(_ t: Double) -> Bool { supportedSeconds.contains(t) }
 
   /// Broken-down fields of `t`, which must satisfy `canBreakDown` (callers check and report).
-  public static func fields(_ t: Double) -> Fields {
+  package static func fields(_ t: Double) -> Fields {
     precondition(canBreakDown(t), "CivilDate.fields of a date out of range")
     let unix = t + referenceOffset
     let whole = unix.rounded(.down)
@@ -68,7 +68,7 @@ public enum CivilDate {
     return Fields(year: y, month: m, day: d, hour: rem / 3600, minute: rem / 60 % 60, second: rem % 60, nanosecond: nanos)
   }
 
-  public static func interval(_ f: Fields) -> Double {
+  package static func interval(_ f: Fields) -> Double {
     let days = self.days(year: f.year, month: f.month, day: f.day)
     let secs = days * 86_400 + f.hour * 3600 + f.minute * 60 + f.second
     return Double(secs) - referenceOffset + Double(f.nanosecond) / 1e9

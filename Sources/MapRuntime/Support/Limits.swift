@@ -8,24 +8,24 @@
 
 /// The limits mapc enforces on its inputs and on what it builds, in one place
 /// (`Specs/limits.md` lists each with the error it gives; the tests check each).
-public enum Limits {
+package enum Limits {
   /// Largest mapping or model XML file read (`limit-input-size`).
-  public static let xmlFileBytes = 64 << 20
+  package static let xmlFileBytes = 64 << 20
   /// Largest plan (`.cdm`) read (`limit-input-size`).
-  public static let planFileBytes = 256 << 20
+  package static let planFileBytes = 256 << 20
   /// Largest store read: half the machine's memory (a run needs the file and the objects
   /// built from it), or `MAPC_MAX_STORE_BYTES` when set. Checked before any memory is taken.
-  public static var storeFileBytes: Int {
+  package static var storeFileBytes: Int {
     if let text = getenv("MAPC_MAX_STORE_BYTES"), let v = Int(String(cString: text)), v > 0 { return v }
     return physicalMemory / 2
   }
   /// Bytes a string built by an expression may hold (`run-value-too-large`, checked before
   /// it is built by the functions whose output can outgrow their input many times:
   /// `replace:with:in:` and `join:with:`).
-  public static let valueBytes = 64 << 20
+  package static let valueBytes = 64 << 20
 
   /// Installed memory in bytes (1 GiB when unknown).
-  public static let physicalMemory: Int = {
+  package static let physicalMemory: Int = {
     let pages = sysconf(Int32(_SC_PHYS_PAGES))
     let size = sysconf(Int32(_SC_PAGESIZE))
     return pages > 0 && size > 0 ? pages * size : 1 << 30
@@ -33,8 +33,8 @@ public enum Limits {
 }
 
 /// Byte counts as people read them: "812 bytes", "3.4 MB", "12.0 GB" (powers of 1000).
-public enum ByteCount {
-  public static func text(_ n: Int) -> String {
+package enum ByteCount {
+  package static func text(_ n: Int) -> String {
     if n < 1000 { return "\(n) bytes" }
     let units = ["KB", "MB", "GB", "TB", "PB", "EB"]
     var v = Double(n) / 1000

@@ -1,14 +1,14 @@
 /// Number ⇄ text conversions used by expressions (not by the JSON store, which has its own
 /// exact rules).
-public enum NumberText {
+package enum NumberText {
   /// Shortest text that reads back to `d`, as NSNumber's `description`: `17`, `0.1`, `1e+100`.
-  public static func shortest(_ d: Double) -> String {
+  package static func shortest(_ d: Double) -> String {
     if d.isFinite, d == d.rounded(), Swift.abs(d) < 1e15 { return String(Int64(d)) }
     return "\(d)"
   }
 
   /// Plain decimal text without exponent: `17`, `0.1`, `12345678901234567890`, `0.000001`.
-  public static func decimalText(_ d: Double) -> String {
+  package static func decimalText(_ d: Double) -> String {
     guard d.isFinite else { return d.isNaN ? "NaN" : (d < 0 ? "-Infinity" : "Infinity") }
     if d == d.rounded(), Swift.abs(d) < 9e18 { return String(Int64(d)) }
     let s = "\(d)"
@@ -37,7 +37,7 @@ public enum NumberText {
   }
 
   /// `numberFromString:`: an integer when the text is one, else a double; nil for non-numbers.
-  public static func parseNumber(_ s: String) -> Value? {
+  package static func parseNumber(_ s: String) -> Value? {
     if s.isEmpty { return nil }
     if let i = Int64(s) { return .int(i) }
     let allowed = s.allSatisfy { $0.isASCII && ($0.isNumber || "+-.eE".contains($0)) }
@@ -46,7 +46,7 @@ public enum NumberText {
   }
 
   /// NSString's `integerValue`: leading whitespace, optional sign, digits; 0 when none.
-  public static func leadingInteger(_ s: String) -> Int64 {
+  package static func leadingInteger(_ s: String) -> Int64 {
     let t = s.drop { $0 == " " || $0 == "\t" || $0 == "\n" }
     var digits = ""
     for (i, c) in t.enumerated() {
@@ -56,7 +56,7 @@ public enum NumberText {
   }
 
   /// NSString's `doubleValue`: the longest leading number; 0 when none.
-  public static func leadingDouble(_ s: String) -> Double {
+  package static func leadingDouble(_ s: String) -> Double {
     let t = String(s.drop { $0 == " " || $0 == "\t" || $0 == "\n" })
     var best = 0.0
     var prefix = ""
@@ -68,7 +68,7 @@ public enum NumberText {
   }
 
   /// NSString's `boolValue`: true for a leading Y, y, T, t or non-zero digit.
-  public static func boolValue(_ s: String) -> Bool {
+  package static func boolValue(_ s: String) -> Bool {
     guard let c = s.drop(while: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "0" || $0 == "+" || $0 == "-" }).first
     else { return false }
     return "YyTt123456789".contains(c)

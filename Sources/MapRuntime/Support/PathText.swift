@@ -2,14 +2,14 @@ import Foundation
 
 /// File paths as text: made absolute, normalised and made relative without touching the file
 /// system (symbolic links are kept as written, so a path means the same wherever it is shown).
-public enum PathText {
+package enum PathText {
   /// `path` made absolute against the working directory, with `.` and `..` folded.
-  public static func absolute(_ path: String) -> String {
+  package static func absolute(_ path: String) -> String {
     normalized(path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path)
   }
 
   /// An absolute path with `.` and `..` components folded (`..` above the root stays at the root).
-  public static func normalized(_ absolute: String) -> String {
+  package static func normalized(_ absolute: String) -> String {
     var parts: [Substring] = []
     for c in absolute.split(separator: "/") where c != "." {
       if c == ".." {
@@ -22,7 +22,7 @@ public enum PathText {
   }
 
   /// `path` relative to `folder` (both absolute and normalised); `.` when they are the same.
-  public static func relative(_ path: String, from folder: String) -> String {
+  package static func relative(_ path: String, from folder: String) -> String {
     let a = path.split(separator: "/")
     let b = folder.split(separator: "/")
     var common = 0
