@@ -73,7 +73,7 @@ struct CoreDataWriter {
       db = try SQLiteDatabase(path: path, writable: true, create: true)
       try db.execute(
         "PRAGMA page_size = 4096; PRAGMA auto_vacuum = 2; PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; "
-          + "PRAGMA locking_mode = EXCLUSIVE; PRAGMA cache_size = -65536;")
+          + "PRAGMA cache_size = -65536;")
       try db.execute("BEGIN")
       // Indexes come after every table in Core Data's schema, so they can be built once the
       // rows are in (one sort each, rather than an index insert per row) and still be in the
