@@ -32,23 +32,22 @@ extension MapcCommand {
     func run() throws {
       let result = MappingCompilation.compile(
         mappingPath: mapping, source: models.sourceOverride, destination: models.destinationOverride)
-      DiagnosticOutput.printToStandardError(result.diagnostics)
-      guard let plan = result.plan else { throw ExitCode(1) }
+      Console.report(result.diagnostics)
+      guard let plan = result.plan else { throw ExitCode(.inputErrors) }
       try checkOutput(output, option: "--output", inputs: [mapping] + modelPaths(result))
       do {
         // Paths in the plan are relative to the plan's own folder: the same plan from any
         // working directory, and `mapc run`/`dump` resolve them against where the plan is.
         let bytes = PlanWriter.encode(plan, sourcePositions: !noSourcePositions, relativeTo: PlanReader.folder(of: output))
-        try Data(bytes).write(to: URL(fileURLWithPath: output), options: .atomic)
+        try AtomicFileWriter.replaceContents(of: output, with: bytes)
         if !quiet {
           let warnings = result.diagnostics.filter { $0.severity == .warning }.count
           let count = plan.entityMappings.count
-          FileHandle.standardError.write(Data(
-            "mapc: compiled \(plan.name): \(count) entity mapping\(count == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s"); wrote \(output) (\(bytes.count) bytes)\n".utf8))
+          Console.say(
+            "mapc: compiled \(plan.name): \(count) entity mapping\(count == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s"); wrote \(output) (\(bytes.count) bytes)")
         }
       } catch {
-        FileHandle.standardError.write(Data("\(output): error: cannot write the plan: \(error) [io-write]\n".utf8))
-        throw ExitCode(1)
+        throw Console.writeFailure("plan", path: output, error: error)
       }
     }
   }

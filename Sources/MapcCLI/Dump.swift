@@ -21,8 +21,8 @@ extension MapcCommand {
         var base: String? = nil
         if plan.hasSuffix(".xml") || XcodeMappingReader.isXcodeMapping(plan) {
           let result = MappingCompilation.compile(mappingPath: plan)
-          DiagnosticOutput.printToStandardError(result.diagnostics)
-          guard let compiled = result.plan else { throw ExitCode(1) }
+          Console.report(result.diagnostics)
+          guard let compiled = result.plan else { throw ExitCode(.inputErrors) }
           bytes = PlanWriter.encode(compiled)
         } else {
           bytes = try PlanReader.readBytes(plan)
@@ -32,10 +32,7 @@ extension MapcCommand {
         let decoded = try PlanReader.decode(bytes, path: plan, pathBase: base)
         print(PlanListing(plan: decoded, header: header).text, terminator: "")
       } catch let error as PlanFormatError {
-        var located = error
-        located.path = plan
-        FileHandle.standardError.write(Data((located.diagnosticLine + "\n").utf8))
-        throw ExitCode(1)
+        throw Console.failure(error, path: plan, exit: .inputErrors)
       }
     }
   }

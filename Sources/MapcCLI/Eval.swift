@@ -78,8 +78,7 @@ extension MapcCommand {
           print(evaluator.json(try evaluator.value(of: parsed, object: self_, text: text)))
         }
       } catch let error as MigrationError {
-        FileHandle.standardError.write(Data((error.description + "\n").utf8))
-        throw ExitCode(1)
+        throw Console.failure(error)
       }
     }
 
@@ -93,8 +92,8 @@ extension MapcCommand {
         return try body(text)
       } catch {
         let place = ExpressionSource(text: text, location: SourceLocation(file: "<format>", line: 1, column: 1))
-        DiagnosticOutput.printToStandardError([error.diagnostic { place.location(ofOffset: $0) }])
-        throw ExitCode(1)
+        Console.report([error.diagnostic { place.location(ofOffset: $0) }])
+        throw ExitCode(.inputErrors)
       }
     }
 

@@ -34,13 +34,12 @@ extension MapcCommand {
       try checkOutput(output, option: "--output", inputs: [mapping, models.source, models.destination], isFolder: true)
       let result = XcodeExport.text(
         mappingPath: mapping, outputPath: output, source: models.sourceOverride, destination: models.destinationOverride)
-      DiagnosticOutput.printToStandardError(result.diagnostics)
-      guard let text = result.text else { throw ExitCode(1) }
+      Console.report(result.diagnostics)
+      guard let text = result.text else { throw ExitCode(.inputErrors) }
       do {
         try XcodeExport.write(text, toWrapper: output)
       } catch {
-        FileHandle.standardError.write(Data("\(output): error: cannot write the mapping model: \(error) [io-write]\n".utf8))
-        throw ExitCode(1)
+        throw Console.writeFailure("mapping model", path: output, error: error)
       }
     }
   }

@@ -32,9 +32,9 @@ extension MapcCommand {
       do {
         loaded = try ModelLoader.load(path: model, version: modelVersion)
       } catch {
-        throw DiagnosticOutput.failure(error)
+        throw Console.failure(error)
       }
-      DiagnosticOutput.printToStandardError(loaded.warnings)
+      Console.report(loaded.warnings)
       let hashes = VersionHasher.entityHashes(of: loaded.model)
       let output: String
       switch format {

@@ -27,13 +27,12 @@ extension MapcCommand {
       try checkOutput(output, option: "--output", inputs: [mapping, models.source, models.destination])
       let result = XcodeImport.text(
         xcmappingPath: mapping, outputPath: output, source: models.sourceOverride, destination: models.destinationOverride)
-      DiagnosticOutput.printToStandardError(result.diagnostics)
-      guard let text = result.text else { throw ExitCode(1) }
+      Console.report(result.diagnostics)
+      guard let text = result.text else { throw ExitCode(.inputErrors) }
       do {
-        try Data(text.utf8).write(to: URL(fileURLWithPath: output), options: .atomic)
+        try AtomicFileWriter.replaceContents(of: output, with: text)
       } catch {
-        FileHandle.standardError.write(Data("\(output): error: cannot write the mapping: \(error) [io-write]\n".utf8))
-        throw ExitCode(1)
+        throw Console.writeFailure("mapping", path: output, error: error)
       }
     }
   }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MapCompiler
+import MapRuntime
 
 extension MapcCommand {
   struct Infer: ParsableCommand {
@@ -33,13 +34,12 @@ extension MapcCommand {
       let result = InferredMappingFile.text(
         source: .init(path: source, version: sourceVersion), destination: .init(path: destination, version: destinationVersion),
         outputPath: output)
-      DiagnosticOutput.printToStandardError(result.diagnostics)
-      guard let text = result.text else { throw ExitCode(1) }
+      Console.report(result.diagnostics)
+      guard let text = result.text else { throw ExitCode(.inputErrors) }
       do {
-        try Data(text.utf8).write(to: URL(fileURLWithPath: output), options: .atomic)
+        try AtomicFileWriter.replaceContents(of: output, with: text)
       } catch {
-        FileHandle.standardError.write(Data("\(output): error: cannot write the mapping: \(error) [io-write]\n".utf8))
-        throw ExitCode(1)
+        throw Console.writeFailure("mapping", path: output, error: error)
       }
     }
   }

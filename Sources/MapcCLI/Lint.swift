@@ -109,9 +109,9 @@ extension MapcCommand {
       if updatePins {
         for file in files {
           switch PinUpdater.update(mappingPath: file) {
-          case .updated: standardError("\(file): pins updated to the models' current hashes\n")
+          case .updated: Console.say("\(file): pins updated to the models' current hashes")
           case .unchanged: break
-          case .failed(let why): standardError("\(why)\n")
+          case .failed(let why): Console.say(why)
           }
         }
       }
@@ -125,22 +125,21 @@ extension MapcCommand {
         do {
           let folder = (target as NSString).deletingLastPathComponent
           if !folder.isEmpty { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
-          try AtomicText.save(text, to: target)
+          try AtomicFileWriter.replaceContents(of: target, with: text)
         } catch {
-          standardError("\(target): error: cannot write the baseline: \(error) [io-write]\n")
-          throw ExitCode(1)
+          throw Console.writeFailure("baseline", path: target, error: error)
         }
         let written = try? LintBaseline.load(path: target)
         var findings = report.findings.filter { $0.ruleId != "lint-unused-baseline-entry" }
         _ = written?.apply(to: &findings, lintedFiles: files)
         report.findings = findings
-        standardError("\(target): baseline written with \(written?.entries.count ?? 0) entries\n")
+        Console.say("\(target): baseline written with \(written?.entries.count ?? 0) entries")
       }
 
       if let basePath { report = report.relativized(to: basePath) }
       switch format {
       case .text:
-        standardError(TextReporter.render(report, colour: Self.useColour))
+        Console.write(TextReporter.render(report, colour: Self.useColour))
       case .json:
         standardOutput(JSONReporter.render(report, toolVersion: MapcCommand.configuration.version))
       case .sarif:
@@ -151,8 +150,8 @@ extension MapcCommand {
       case .github:
         standardOutput(GitHubReporter.render(report))
       }
-      if format != .text { standardError(report.summary + "\n") }
-      if report.fails(strict: strict) { throw ExitCode(1) }
+      if format != .text { Console.say(report.summary) }
+      if report.fails(strict: strict) { throw ExitCode(.inputErrors) }
     }
 
     static var useColour: Bool {
@@ -162,11 +161,10 @@ extension MapcCommand {
 
     /// A usage problem: message on standard error, exit 64.
     private func fail(_ message: String) -> Never {
-      standardError("mapc lint: error: \(message)\n")
-      Foundation.exit(64)
+      Console.say("mapc lint: error: \(message)")
+      Foundation.exit(ExitStatus.usage.rawValue)
     }
   }
 }
 
-private func standardError(_ s: String) { FileHandle.standardError.write(Data(s.utf8)) }
 private func standardOutput(_ s: String) { FileHandle.standardOutput.write(Data(s.utf8)) }

@@ -53,13 +53,15 @@ extension MapcCommand {
       do {
         versions = try ModelVersions.load(bundle: model)
       } catch {
-        throw DiagnosticOutput.failure(error)
+        throw Console.failure(error)
       }
       var target = versions.current
       if let to {
         guard let i = versions.index(named: to) else {
-          say("mapc: error: the bundle has no version '\(to)' (versions: \(versions.names.map { "'\($0)'" }.joined(separator: ", "))) [model-version-not-found]")
-          throw ExitCode(1)
+          Console.error(
+            "the bundle has no version '\(to)' (versions: \(versions.names.map { "'\($0)'" }.joined(separator: ", ")))",
+            id: "model-version-not-found")
+          throw ExitCode(.inputErrors)
         }
         target = i
       }
@@ -69,16 +71,17 @@ extension MapcCommand {
         format = try StoreFormatChoice.resolve(storeFormat, path: store)
         peek = try format.peekMetadata(store)
       } catch {
-        throw storeFailure(error.description)
+        throw storeFailure(error)
       }
       guard let hashes = peek.entityVersionHashes else {
-        throw storeFailure("\(store): error: the store records no metadata.entityVersionHashes, so its model version is unknown [migrate-unknown-version]")
+        throw storeFailure("the store records no metadata.entityVersionHashes, so its model version is unknown", id: "migrate-unknown-version")
       }
       let from: Int
       switch StoreVersion.identify(hashes, in: versions) {
       case .unknown(let closest, let differing):
         throw storeFailure(
-          "\(store): error: the store's entity version hashes match no version of \(model); the closest is '\(versions.versions[closest].name)', which differs in \(differing.joined(separator: ", ")) [migrate-unknown-version]")
+          "the store's entity version hashes match no version of \(model); the closest is '\(versions.versions[closest].name)', which differs in \(differing.joined(separator: ", "))",
+          id: "migrate-unknown-version")
       case .version(let i):
         from = i
       }
@@ -90,18 +93,19 @@ extension MapcCommand {
       }
       if from > target {
         throw storeFailure(
-          "\(store): error: the store is at version '\(names[from])', after the target '\(names[target])'; mapc does not migrate backwards [migrate-backwards]")
+          "the store is at version '\(names[from])', after the target '\(names[target])'; mapc does not migrate backwards",
+          id: "migrate-backwards")
       }
       var explicit: [ExplicitMapping] = []
       if let mappings {
         let (found, diagnostics) = ExplicitMapping.find(in: [mappings], versions: versions)
-        DiagnosticOutput.printToStandardError(diagnostics)
-        if diagnostics.hasErrors { throw ExitCode(1) }
+        Console.report(diagnostics)
+        if diagnostics.hasErrors { throw ExitCode(.inputErrors) }
         explicit = found
       }
       let (chain, diagnostics) = MigrationChain.plan(versions: versions, mappings: explicit, from: from, to: target)
-      DiagnosticOutput.printToStandardError(diagnostics)
-      guard let chain else { throw ExitCode(1) }
+      Console.report(diagnostics)
+      guard let chain else { throw ExitCode(.inputErrors) }
       if plan {
         print("\(store): version '\(names[from])' → '\(names[target])', \(chain.steps.count) step\(chain.steps.count == 1 ? "" : "s"):")
         for (k, step) in chain.steps.enumerated() { print("  \(k + 1). \(Self.describe(step, names))") }
@@ -131,8 +135,8 @@ extension MapcCommand {
         guard !quiet else { return }
         let step = chain.steps[k]
         let objects = summary.read.reduce(0) { $0 + $1.count }
-        FileHandle.standardError.write(Data(
-          "mapc: step \(k + 1)/\(total) \(Self.describe(step, names)): \(objects) objects in \(String(format: "%.2f", summary.seconds)) s\n".utf8))
+        Console.say(
+          "mapc: step \(k + 1)/\(total) \(Self.describe(step, names)): \(objects) objects in \(String(format: "%.2f", summary.seconds)) s")
       }
       let storePath = store
       let result = Result { () throws(MigrationFailure) -> Int in try ChainRun.run(steps: steps, storePath: storePath, options: options) }
@@ -143,7 +147,7 @@ extension MapcCommand {
           say("mapc: migrated \(store) from '\(names[chain.steps.first!.from])' to '\(names[chain.steps.last!.to])' in \(total) step\(total == 1 ? "" : "s")\(resumed)")
         }
       case .failure(let failure):
-        throw storeFailure(failure.description)
+        throw storeFailure(failure)
       }
     }
 
@@ -158,12 +162,18 @@ extension MapcCommand {
       return "'\(names[step.from])' → '\(names[step.to])' (\(how))"
     }
 
-    private func say(_ text: String) { FileHandle.standardError.write(Data((text + "\n").utf8)) }
+    private func say(_ text: String) { Console.say(text) }
 
     /// A store problem: exit 2, the store unchanged.
-    private func storeFailure(_ text: String) -> ExitCode {
-      say(text + "\nmapc: note: nothing was written; \(store) is unchanged")
-      return ExitCode(2)
+    private func storeFailure(_ failure: MigrationFailure) -> ExitCode {
+      Console.failure(failure, notes: ["nothing was written; \(store) is unchanged"])
+    }
+
+    /// A store problem found by the command itself: exit 2, the store unchanged.
+    private func storeFailure(_ message: String, id: String) -> ExitCode {
+      Console.error(message, id: id, place: store)
+      Console.note("nothing was written; \(store) is unchanged")
+      return ExitCode(.runFailed)
     }
   }
 }

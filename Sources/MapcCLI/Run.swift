@@ -95,30 +95,28 @@ extension MapcCommand {
       bar?.finish()
       switch result {
       case .success(let summary):
-        if !quiet { FileHandle.standardError.write(Data((Self.summaryLine(summary) + "\n").utf8)) }
+        if !quiet { Console.say(Self.summaryLine(summary)) }
       case .failure(let failure):
-        var text = failure.description
+        var notes: [String] = []
         if failure.truncated {
-          text += "\nmapc: note: stopped after \(maxErrors) errors (--max-errors \(maxErrors)); there may be more: --max-errors 0 reports them all"
+          notes.append("stopped after \(maxErrors) errors (--max-errors \(maxErrors)); there may be more: --max-errors 0 reports them all")
         }
-        text += "\nmapc: note: nothing was written; \(store) is unchanged\n"
-        FileHandle.standardError.write(Data(text.utf8))
-        throw ExitCode(2)
+        notes.append("nothing was written; \(store) is unchanged")
+        throw Console.failure(failure, notes: notes)
       }
     }
 
     private func loadPlan() throws -> MigrationPlan {
       if plan.hasSuffix(".xml") || XcodeMappingReader.isXcodeMapping(plan) {
         let result = MappingCompilation.compile(mappingPath: plan)
-        DiagnosticOutput.printToStandardError(result.diagnostics)
-        guard let p = result.plan else { throw ExitCode(1) }
+        Console.report(result.diagnostics)
+        guard let p = result.plan else { throw ExitCode(.inputErrors) }
         return p
       }
       do {
         return try PlanReader.read(contentsOf: plan)
       } catch {
-        FileHandle.standardError.write(Data((error.diagnosticLine + "\n").utf8))
-        throw ExitCode(2)
+        throw Console.failure(error, exit: .runFailed)
       }
     }
 

@@ -45,15 +45,14 @@ extension MapcCommand {
           hashes = (peek.entityVersionHashes ?? [:]).sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
         }
       } catch {
-        FileHandle.standardError.write(Data((error.description + "\n").utf8))
-        throw ExitCode(2)
+        throw Console.failure(error)
       }
       if let model {
         let versions: ModelVersions
         do {
           versions = try ModelVersions.load(bundle: model)
         } catch {
-          throw DiagnosticOutput.failure(error)
+          throw Console.failure(error)
         }
         var byName: [String: String] = [:]
         for (e, h) in hashes { byName[e] = h }

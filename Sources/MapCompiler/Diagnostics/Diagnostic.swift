@@ -62,20 +62,19 @@ public struct Diagnostic: Sendable, Hashable, Codable, Error, CustomStringConver
     Diagnostic(.warning, id: id, message, at: location, file: file, notes: notes)
   }
 
-  /// The one-line form: `path:line:column: severity: message [id]`.
+  /// The one-line form: `path:line:column: severity: message [id]`, then one line per note
+  /// (rendered by `DiagnosticLine`, like every diagnostic mapc prints).
   public var description: String {
-    let prefix: String
-    if let location {
-      prefix = "\(location): "
-    } else if let file {
-      prefix = "\(file): "
-    } else {
-      prefix = "mapc: "
-    }
-    var text = "\(prefix)\(severity.rawValue): \(message) [\(id)]"
+    let place = DiagnosticLine.place(location, file: file)
+    let kind: DiagnosticLine.Severity =
+      switch severity {
+      case .error: .error
+      case .warning: .warning
+      case .note: .note
+      }
+    var text = DiagnosticLine.render(kind, message, id: id, place: place)
     for note in notes {
-      let where_ = note.location.map { "\($0): " } ?? prefix
-      text += "\n\(where_)note: \(note.message)"
+      text += "\n" + DiagnosticLine.render(.note, note.message, id: nil, place: note.location.map(\.description) ?? place)
     }
     return text
   }

@@ -94,32 +94,44 @@ public struct LintBaseline: Sendable {
 
         """))
 
+  /// The member `key` of a JSON object (the last, when given twice, as JSON readers do).
+  private static func member(_ value: Value, _ key: String) -> Value? {
+    guard case .dictionary(let pairs) = value else { return nil }
+    return pairs.last { $0.0 == key }?.1
+  }
+
+  private static func string(_ value: Value?) -> String? {
+    guard case .string(.native(let s)) = value else { return nil }
+    return s
+  }
+
   /// Reads a baseline file.
   public static func load(path: String) throws(Failure) -> LintBaseline {
     guard let data = FileManager.default.contents(atPath: path) else {
       throw Failure(description: "\(path): cannot read the baseline file")
     }
-    let json: Any
+    // Read with the store's JSON reader, the one JSON reader mapc has.
+    let json: Value
     do {
-      json = try JSONSerialization.jsonObject(with: data)
+      json = try ValueJSON.parse(String(decoding: data, as: UTF8.self))
     } catch {
       throw Failure(description: "\(path): the baseline is not valid JSON")
     }
-    guard let root = json as? [String: Any], root["version"] as? Int == 1, let list = root["entries"] as? [Any] else {
+    guard case .int(1) = member(json, "version"), case .array(let list) = member(json, "entries") else {
       throw Failure(description: "\(path): not a mapc lint baseline (expected {\"version\": 1, \"entries\": […]})")
     }
     let positions = entryPositions(String(decoding: data, as: UTF8.self), file: path)
     var entries: [Entry] = []
     for (i, item) in list.enumerated() {
-      guard let e = item as? [String: Any], let rule = e["rule"] as? String, let file = e["file"] as? String,
-        let fingerprint = e["fingerprint"] as? String
+      guard let rule = string(member(item, "rule")), let file = string(member(item, "file")),
+        let fingerprint = string(member(item, "fingerprint"))
       else {
         throw Failure(description: "\(path): entry \(i + 1) needs string members rule, file and fingerprint")
       }
       entries.append(
         Entry(
-          rule: rule, file: file, fingerprint: fingerprint, message: e["message"] as? String ?? "",
-          reason: e["reason"] as? String ?? "", location: i < positions.count ? positions[i] : nil))
+          rule: rule, file: file, fingerprint: fingerprint, message: string(member(item, "message")) ?? "",
+          reason: string(member(item, "reason")) ?? "", location: i < positions.count ? positions[i] : nil))
     }
     return LintBaseline(path: path, entries: entries)
   }

@@ -122,7 +122,7 @@ public struct LintExample: Sendable, Hashable {
     for (name, entities, id) in [("Source", sourceEntities, "1"), ("Destination", destinationEntities, "2")] {
       let dir = folder + "/\(name).xcdatamodel"
       try fm.createDirectory(atPath: dir, withIntermediateDirectories: true)
-      try Data(Self.modelContents(entities, identifier: id).utf8).write(to: URL(fileURLWithPath: dir + "/contents"))
+      try AtomicFileWriter.replaceContents(of: dir + "/contents", with: Self.modelContents(entities, identifier: id))
     }
     var mappingPath = folder + "/" + Self.mappingFileName
     if isXcodeMapping {
@@ -136,12 +136,12 @@ public struct LintExample: Sendable, Hashable {
         let model = try ModelLoader.load(document: xml, versionName: nil).model
         text = text.replacingOccurrences(of: placeholder, with: Data(ModelSnapshotWriter.write(model)).base64EncodedString())
       }
-      try Data(text.utf8).write(to: URL(fileURLWithPath: mappingPath))
+      try AtomicFileWriter.replaceContents(of: mappingPath, with: text)
     } else {
-      try Data(mappingText.utf8).write(to: URL(fileURLWithPath: mappingPath))
+      try AtomicFileWriter.replaceContents(of: mappingPath, with: mappingText)
     }
     if let b = baselineText {
-      try Data(b.utf8).write(to: URL(fileURLWithPath: folder + "/" + Self.baselineFileName))
+      try AtomicFileWriter.replaceContents(of: folder + "/" + Self.baselineFileName, with: b)
     }
     return mappingPath
   }

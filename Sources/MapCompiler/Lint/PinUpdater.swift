@@ -35,7 +35,7 @@ public enum PinUpdater {
     }
     if newText == text { return .unchanged }
     do {
-      try AtomicText.save(newText, to: path)
+      try AtomicFileWriter.replaceContents(of: path, with: newText)
     } catch {
       return .failed("\(path): cannot write the file: \(error)")
     }
@@ -193,24 +193,5 @@ public enum PinUpdater {
   static func escape(_ s: String) -> String {
     s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
       .replacingOccurrences(of: "\"", with: "&quot;")
-  }
-}
-
-/// Writes a text file atomically (temporary file, fsync, rename).
-public enum AtomicText {
-  public struct Failure: Error, CustomStringConvertible {
-    public var description: String
-  }
-
-  public static func save(_ text: String, to path: String) throws {
-    let writer = try AtomicFileWriter(target: path)
-    let bytes = Array(text.utf8)
-    var written = 0
-    while written < bytes.count {
-      let n = bytes[written...].withUnsafeBytes { write(writer.fileDescriptor, $0.baseAddress, $0.count) }
-      if n <= 0 { throw Failure(description: "\(path): cannot write the file (errno \(errno))") }
-      written += n
-    }
-    try writer.commit()
   }
 }

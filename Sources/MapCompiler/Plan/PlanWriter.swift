@@ -35,7 +35,7 @@ public enum PlanWriter {
   /// `Specs/plan-format.md` §4): two mappings that say the same thing in different files give
   /// the same bytes.
   public static func write(_ plan: MigrationPlan, to path: String, sourcePositions: Bool = true, relativeTo folder: String? = nil) throws {
-    try Data(encode(plan, sourcePositions: sourcePositions, relativeTo: folder)).write(to: URL(fileURLWithPath: path), options: .atomic)
+    try AtomicFileWriter.replaceContents(of: path, with: encode(plan, sourcePositions: sourcePositions, relativeTo: folder))
   }
 
   /// The body alone: the eight sections of format version 1, in order.

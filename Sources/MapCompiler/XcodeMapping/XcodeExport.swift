@@ -32,7 +32,7 @@ public enum XcodeExport {
   /// Writes `text` as `folder/xcmapping.xml`, creating the `.xcmappingmodel` folder if needed.
   public static func write(_ text: String, toWrapper folder: String) throws {
     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-    try Data(text.utf8).write(to: URL(fileURLWithPath: folder + "/xcmapping.xml"), options: .atomic)
+    try AtomicFileWriter.replaceContents(of: folder + "/xcmapping.xml", with: text)
   }
 
   /// The `<metadata>` of every Xcode mapping model: the version hashes of Xcode's own mapping

@@ -17,8 +17,7 @@ public struct MigrationError: Error, Sendable, Hashable, CustomStringConvertible
   }
 
   public var description: String {
-    let prefix = location.map { "\($0): " } ?? file.map { "\($0): " } ?? "mapc: "
-    return "\(prefix)error: \(message) [\(code)]"
+    DiagnosticLine.render(.error, message, id: code, place: DiagnosticLine.place(location, file: file))
   }
 }
 

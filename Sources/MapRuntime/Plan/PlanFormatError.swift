@@ -40,6 +40,6 @@ public struct PlanFormatError: Error, Sendable, Hashable, CustomStringConvertibl
   /// The diagnostic line every command prints for it: `PATH: error: MESSAGE [id]`
   /// (`Specs/diagnostics.md` §1).
   public var diagnosticLine: String {
-    "\(path ?? "mapc"): error: \(message) [\(code.rawValue)]"
+    DiagnosticLine.render(.error, message, id: code.rawValue, place: path)
   }
 }

@@ -16,7 +16,7 @@ enum StoreConversion {
     do {
       versions = try ModelVersions.load(bundle: bundle)
     } catch {
-      throw DiagnosticOutput.failure(error)
+      throw Console.failure(error)
     }
     let result = Result { () throws(MigrationFailure) -> Int in
       let version = try Self.version(of: try source.peekMetadata(store), in: versions, bundle: bundle, path: store)
@@ -29,10 +29,9 @@ enum StoreConversion {
     }
     switch result {
     case .success(let n):
-      FileHandle.standardError.write(Data("mapc: \(verb) \(n) objects from \(store); wrote \(output)\n".utf8))
+      Console.say("mapc: \(verb) \(n) objects from \(store); wrote \(output)")
     case .failure(let failure):
-      FileHandle.standardError.write(Data((failure.description + "\nmapc: note: nothing was written\n").utf8))
-      throw ExitCode(2)
+      throw Console.failure(failure, notes: ["nothing was written"])
     }
   }
 

@@ -1,0 +1,22 @@
+/// The one rendering of a diagnostic line (`Specs/diagnostics.md` §1): every error, warning and
+/// note any command prints goes through here.
+///
+/// `PATH:LINE:COLUMN: SEVERITY: MESSAGE [ID]`; without a position `PATH: SEVERITY: MESSAGE
+/// [ID]`; without a file `mapc: SEVERITY: MESSAGE [ID]`. Notes have no id.
+public enum DiagnosticLine {
+  public enum Severity: String, Sendable {
+    case error, warning, note
+  }
+
+  /// `place` is `file:line:column`, a file, or nil for `mapc`.
+  public static func render(_ severity: Severity, _ message: String, id: String?, place: String?) -> String {
+    let prefix = place ?? "mapc"
+    guard let id else { return "\(prefix): \(severity.rawValue): \(message)" }
+    return "\(prefix): \(severity.rawValue): \(message) [\(id)]"
+  }
+
+  /// The place of a diagnostic: its position when known, else its file.
+  public static func place(_ location: SourceLocation?, file: String?) -> String? {
+    location.map(\.description) ?? file
+  }
+}

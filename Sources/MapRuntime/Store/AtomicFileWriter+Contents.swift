@@ -1,0 +1,35 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+extension AtomicFileWriter {
+  /// Replaces `path` with `bytes` the one way mapc replaces any file (plans, mappings, mapping
+  /// models, baselines, pins): a temporary file beside it, every byte written, `fsync`, rename,
+  /// `fsync` of the folder. Only regular files are replaced; a symbolic link keeps pointing
+  /// where it did and the file it names gets the contents. On failure `path` is unchanged and
+  /// no temporary file is left.
+  public static func replaceContents(of path: String, with bytes: [UInt8]) throws(StoreIOError) {
+    let writer = try AtomicFileWriter(target: path)
+    var written = 0
+    while written < bytes.count {
+      let n = bytes[written...].withUnsafeBytes { WriteCalls.write(writer.fileDescriptor, $0.baseAddress!, $0.count) }
+      if n < 0 && errno == EINTR { continue }
+      if n <= 0 {
+        let err = n < 0 ? errno : EIO
+        writer.abandon()
+        throw StoreIOError.system(err, path: path, operation: "write")
+      }
+      written += n
+    }
+    try writer.commit()
+  }
+
+  /// `replaceContents(of:with:)` for text, written as UTF-8.
+  public static func replaceContents(of path: String, with text: String) throws(StoreIOError) {
+    try replaceContents(of: path, with: Array(text.utf8))
+  }
+}

@@ -1,0 +1,76 @@
+import ArgumentParser
+import Foundation
+import MapCompiler
+import MapRuntime
+
+/// The one place where commands print to standard error: diagnostics (one
+/// `path:line:column: severity: message [id]` line each, rendered by `DiagnosticLine`), notes,
+/// and the summary lines of successful runs; and where a failure becomes its documented exit
+/// code (`ExitStatus`, `Specs/diagnostics.md` §2).
+enum Console {
+  /// A line of information (a summary, "baseline written"), as it is.
+  static func say(_ line: String) {
+    FileHandle.standardError.write(Data((line + "\n").utf8))
+  }
+
+  /// Text as it is (a rendered report that ends with its own newline).
+  static func write(_ text: String) {
+    FileHandle.standardError.write(Data(text.utf8))
+  }
+
+  /// A note without a place: `mapc: note: MESSAGE`.
+  static func note(_ message: String) {
+    say(DiagnosticLine.render(.note, message, id: nil, place: nil))
+  }
+
+  /// One error line: `PLACE: error: MESSAGE [ID]` (`mapc` when there is no place).
+  static func error(_ message: String, id: String, place: String? = nil) {
+    say(DiagnosticLine.render(.error, message, id: id, place: place))
+  }
+
+  /// Diagnostics of input, sorted by location.
+  static func report(_ diagnostics: [Diagnostic]) {
+    guard !diagnostics.isEmpty else { return }
+    say(diagnostics.sortedByLocation().map(\.description).joined(separator: "\n"))
+  }
+
+  /// Prints the diagnostics of input that could not be used; the exit code for it (1), so a
+  /// command can write `throw Console.failure(error)`.
+  static func failure(_ error: DiagnosticsError) -> ExitCode {
+    report(error.diagnostics)
+    return ExitCode(.inputErrors)
+  }
+
+  /// Prints the errors of a failed run or conversion, then `notes`; exit 2.
+  static func failure(_ failure: MigrationFailure, notes: [String] = []) -> ExitCode {
+    say(failure.description)
+    for n in notes { note(n) }
+    return ExitCode(.runFailed)
+  }
+
+  /// Prints a plan that cannot be read, named `path`.
+  static func failure(_ error: PlanFormatError, path: String? = nil, exit: ExitStatus) -> ExitCode {
+    var located = error
+    if let path { located.path = path }
+    say(located.diagnosticLine)
+    return ExitCode(exit)
+  }
+
+  /// Prints an evaluation error (`mapc eval`); exit 1.
+  static func failure(_ error: MigrationError) -> ExitCode {
+    say(error.description)
+    return ExitCode(.inputErrors)
+  }
+
+  /// `PATH: error: cannot write the WHAT: REASON [io-write]`; exit 1.
+  static func writeFailure(_ what: String, path: String, error: any Error) -> ExitCode {
+    let reason = (error as? StoreIOError)?.reason ?? "\(error)"
+    say(DiagnosticLine.render(.error, "cannot write the \(what): \(reason)", id: "io-write", place: path))
+    return ExitCode(.inputErrors)
+  }
+}
+
+extension ExitCode {
+  /// The documented exit code `status`.
+  init(_ status: ExitStatus) { self.init(status.rawValue) }
+}
