@@ -75,6 +75,9 @@ public enum TemporaryFiles {
     removeStale(folder: folder) { $0 == name }
   }
 
+  /// How the names of temporary files end: the file itself, and SQLite's companions of it.
+  static let temporarySuffixes = [".tmp", ".tmp-journal", ".tmp-wal", ".tmp-shm"]
+
   /// The same for every target whose name `target` accepts.
   @discardableResult
   public static func removeStale(folder: String, target: (Substring) -> Bool) -> Int {
@@ -85,10 +88,12 @@ public enum TemporaryFiles {
       let entryName = withUnsafePointer(to: entry.pointee.d_name) {
         $0.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { String(cString: $0) }
       }
-      guard entryName.hasPrefix("."), entryName.hasSuffix(".tmp"), let marker = entryName.range(of: ".mapc-", options: .backwards),
+      // A temporary file, or the journal files SQLite keeps beside one it was writing.
+      guard entryName.hasPrefix("."), let suffix = Self.temporarySuffixes.first(where: { entryName.hasSuffix($0) }),
+        let marker = entryName.range(of: ".mapc-", options: .backwards),
         target(entryName[entryName.index(after: entryName.startIndex)..<marker.lowerBound])
       else { continue }
-      let middle = entryName[marker.upperBound...].dropLast(".tmp".count)
+      let middle = entryName[marker.upperBound...].dropLast(suffix.count)
       let parts = middle.split(separator: "-")
       guard parts.count == 2, let pid = pid_t(parts[0]), pid > 0, pid != getpid() else { continue }
       if kill(pid, 0) == 0 || errno != ESRCH { continue }
