@@ -27,9 +27,9 @@ struct TypeChecker {
   /// Where precompiled predicate strings are collected.
   var predicates: [PrecompiledPredicate] = []
   var diagnostics: [Diagnostic] = []
-  private var locals: [String: Typed] = [:]
+  var locals: [String: Typed] = [:]
   /// SELF inside predicates of FETCH requests and SUBQUERYs.
-  private var selfType = Typed(.null, mayBeNil: true)
+  var selfType = Typed(.null, mayBeNil: true)
 
   init(
     source: ObjectModel, destination: ObjectModel, index: ModelIndex, mappings: [String: MappingInfo],
@@ -59,7 +59,7 @@ struct TypeChecker {
     diagnostics.append(.warning(id, message, at: location(span)))
   }
 
-  private func model(_ side: StaticType.Side) -> ObjectModel { side == .source ? source : destination }
+  func model(_ side: StaticType.Side) -> ObjectModel { side == .source ? source : destination }
 
   // MARK: - Expressions
 
@@ -169,7 +169,7 @@ struct TypeChecker {
     }
   }
 
-  private mutating func variable(_ name: String, _ span: SourceSpan) -> Typed {
+  mutating func variable(_ name: String, _ span: SourceSpan) -> Typed {
     switch name {
     case "source":
       guard let s = mapping.source else {
@@ -198,7 +198,7 @@ struct TypeChecker {
   }
 
   /// `base.key`.
-  private mutating func member(_ base: Typed, _ key: String, _ site: KeySite) -> Typed {
+  mutating func member(_ base: Typed, _ key: String, _ site: KeySite) -> Typed {
     switch base.type {
     case .unknown: return .unknown
     case .null: return Typed(.null, mayBeNil: true)
@@ -280,7 +280,7 @@ struct TypeChecker {
   }
 
   /// `base.@op.rest…`; `firstIndex` is the operator's index among the key path's components.
-  private mutating func collectionOperator(_ op: String, _ base: Typed, _ rest: [String], _ e: Expression, firstIndex: Int) -> Typed {
+  mutating func collectionOperator(_ op: String, _ base: Typed, _ rest: [String], _ e: Expression, firstIndex: Int) -> Typed {
     let span = componentSpan(e, firstIndex)
     var element = Typed(base.type.elementType)
     for (n, key) in rest.enumerated() { element = member(element, key, .component(e, firstIndex + 1 + n)) }
@@ -303,7 +303,7 @@ struct TypeChecker {
 
   /// A built-in function's result type, from its row in `BuiltinFunction.all`; arguments are
   /// checked against the row's operand kinds.
-  private mutating func functionResult(_ name: String, _ args: [Typed], _ span: SourceSpan) -> Typed {
+  mutating func functionResult(_ name: String, _ args: [Typed], _ span: SourceSpan) -> Typed {
     guard let f = BuiltinFunction.named(name) else { return .unknown }
     let anyNil = args.contains { $0.mayBeNil }
     for (i, (operand, arg)) in zip(f.arguments, args).enumerated() where !accepts(operand, arg.type) {
@@ -332,7 +332,7 @@ struct TypeChecker {
     }
   }
 
-  private func accepts(_ operand: BuiltinFunction.Operand, _ t: StaticType) -> Bool {
+  func accepts(_ operand: BuiltinFunction.Operand, _ t: StaticType) -> Bool {
     if t == .unknown || t == .null { return true }
     switch operand {
     case .number, .integer: return t.isNumeric
@@ -343,292 +343,11 @@ struct TypeChecker {
     }
   }
 
-  private func article(_ operand: BuiltinFunction.Operand) -> String {
+  func article(_ operand: BuiltinFunction.Operand) -> String {
     switch operand {
     case .integer: "an integer"
     case .any: "a value"
     default: "a \(operand.rawValue)"
     }
   }
-
-  // MARK: - FUNCTION
-
-  private mutating func selectorCall(_ target: Expression, _ selector: String, _ args: [Expression], _ span: SourceSpan) -> Typed {
-    let colons = selector.filter { $0 == ":" }.count
-    if colons != args.count {
-      error(
-        "map-selector-arity",
-        "selector \(selector) takes \(colons) argument\(colons == 1 ? "" : "s") (one per colon), but \(args.count) \(args.count == 1 ? "is" : "are") given",
-        span)
-    }
-    let t = check(target)
-    switch t.type {
-    case .manager:
-      return managerCall(selector, args, span)
-    case .entityPolicy:
-      let types = args.map { check($0) }
-      if let arity = KnownFunctions.entityPolicy[selector] {
-        _ = arity
-        return policyResult(selector, types, args, span)
-      }
-      if !hasPolicy {
-        error(
-          "map-unknown-selector",
-          "no built-in policy function \(selector) and mapping \(mapping.name) names no policy that could implement it\(suggestion(selector, KnownFunctions.entityPolicy.keys))",
-          span)
-      }
-      return .unknown
-    default:
-      for a in args { _ = check(a) }
-      if t.type != .unknown && KnownFunctions.objectMethods[selector] == nil {
-        error("map-unknown-selector", "\(t.type) does not respond to \(selector)\(suggestion(selector, KnownFunctions.objectMethods.keys))", span)
-      }
-      if selector == "valueForKey:" || selector == "valueForKeyPath:", case .constant(.string(let key)) = args.first?.kind {
-        var r = t
-        for k in key.split(separator: ".") { r = member(r, String(k), .span(args[0].span)) }
-        return r
-      }
-      switch selector {
-      case "stringByAppendingString:", "uppercaseString", "lowercaseString", "capitalizedString", "description", "stringValue":
-        return Typed(.string, mayBeNil: t.mayBeNil)
-      case "length", "count", "intValue", "integerValue": return Typed(.integer, mayBeNil: t.mayBeNil)
-      case "doubleValue": return Typed(.double, mayBeNil: t.mayBeNil)
-      case "boolValue", "hasPrefix:", "hasSuffix:": return Typed(.bool, mayBeNil: t.mayBeNil)
-      case "componentsSeparatedByString:": return Typed(.collection(.string, fromToMany: true), mayBeNil: t.mayBeNil)
-      default: return .unknown
-      }
-    }
-  }
-
-  private mutating func policyResult(_ selector: String, _ types: [Typed], _ args: [Expression], _ span: SourceSpan) -> Typed {
-    func want(_ i: Int, _ type: StaticType, _ what: String) {
-      guard i < types.count else { return }
-      let t = types[i].type
-      if t != type && t != .unknown && t != .null {
-        error("map-type-mismatch", "argument \(i + 1) of \(selector) must be \(what), not \(t)", args[i].span)
-      }
-    }
-    switch selector {
-    case "dateFromString:format:", "dateFromString:format:timeZone:":
-      want(0, .string, "a string")
-      want(1, .string, "a date format string")
-      if args.count > 1, case .constant(.string(let format)) = args[1].kind,
-        case .failure(let e) = DatePattern.compile(format)
-      {
-        error("map-date-format", e.message, args[1].span)
-      }
-      return Typed(.date, mayBeNil: true)
-    case "stringFromDate:format:", "stringFromDate:format:timeZone:":
-      want(0, .date, "a date")
-      if args.count > 1, case .constant(.string(let format)) = args[1].kind,
-        case .failure(let e) = DatePattern.compile(format)
-      {
-        error("map-date-format", e.message, args[1].span)
-      }
-      return Typed(.string, mayBeNil: types.first?.mayBeNil ?? true)
-    case "numberFromString:":
-      want(0, .string, "a string")
-      return Typed(.double, mayBeNil: true)
-    case "stringFromNumber:": return Typed(.string, mayBeNil: types.first?.mayBeNil ?? true)
-    case "uuid": return Typed(.string)
-    case "split:by:": return Typed(.collection(.string, fromToMany: true), mayBeNil: types.first?.mayBeNil ?? true)
-    case "join:with:", "trim:", "replace:with:in:": return Typed(.string, mayBeNil: types.contains { $0.mayBeNil })
-    case "defaultValue:for:":
-      guard types.count == 2 else { return .unknown }
-      let (fallback, value) = (types[0], types[1])
-      let type: StaticType =
-        fallback.type == value.type ? value.type
-        : (value.type == .null ? fallback.type : (fallback.type == .null ? value.type : (fallback.type.isNumeric && value.type.isNumeric ? value.type : .unknown)))
-      return Typed(type, mayBeNil: fallback.mayBeNil && value.mayBeNil)
-    default: return .unknown
-    }
-  }
-
-  private mutating func managerCall(_ selector: String, _ args: [Expression], _ span: SourceSpan) -> Typed {
-    guard KnownFunctions.manager[selector] != nil else {
-      for a in args { _ = check(a) }
-      error("map-unknown-selector", "$manager does not respond to \(selector)\(suggestion(selector, KnownFunctions.manager.keys))", span)
-      return .unknown
-    }
-    switch selector {
-    case "destinationInstancesForEntityMappingNamed:sourceInstances:":
-      let instances = args.count > 1 ? check(args[1]) : .unknown
-      guard let first = args.first else { return .unknown }
-      guard case .constant(.string(let name)) = first.kind else {
-        // A computed mapping name: nothing is known about the result.
-        _ = check(first)
-        return .unknown
-      }
-      guard let target = mappings[name] else {
-        error("map-unknown-mapping", "no entity mapping named \(name)\(suggestion(name, mappings.keys))", first.span)
-        return .unknown
-      }
-      if case .object(let side, let entity) = instances.type.elementType, side == .source,
-        let s = target.source, !source.isKind(entity, of: s) && !source.isKind(s, of: entity)
-      {
-        warning("map-source-instances-entity", "mapping \(name) maps \(s) objects, but the source instances are \(entity) objects, so it finds none", args[1].span)
-      } else if case .object(.destination, _) = instances.type.elementType {
-        error("map-type-mismatch", "sourceInstances must be source objects, not \(instances.type)", args[1].span)
-      }
-      guard let d = target.destination else {
-        error("map-unknown-mapping", "mapping \(name) has no destination entity, so it has no destination instances", first.span)
-        return .unknown
-      }
-      let many: Bool
-      if case .collection(_, let m) = instances.type { many = m || target.fansOut } else { many = target.fansOut }
-      if let relationship, !destination.isKind(d, of: relationship.destinationEntity) {
-        error(
-          "map-mapping-destination-mismatch",
-          "mapping \(name) creates \(d) objects, but relationship \(relationship.name) holds \(relationship.destinationEntity) objects",
-          first.span)
-        // Reported here, at the mapping's name; the relationship check need not repeat it.
-        return Typed(.collection(.unknown, fromToMany: many))
-      }
-      return Typed(.collection(.object(.destination, d), fromToMany: many))
-    case "destinationInstancesForSourceRelationshipNamed:sourceInstances:":
-      let instances = args.count > 1 ? check(args[1]) : .unknown
-      if case .constant(.string(let name)) = args.first?.kind, let s = mapping.source,
-        let properties = index.properties(.source, s)
-      {
-        if properties.relationship(name) == nil {
-          error("map-unknown-key", "source entity \(s) has no relationship \(name)", args[0].span)
-        }
-      }
-      let element: StaticType = relationship.map { .object(.destination, $0.destinationEntity) } ?? .unknown
-      let many: Bool
-      if case .collection(_, let m) = instances.type { many = m } else { many = false }
-      return Typed(.collection(element, fromToMany: many))
-    case "sourceInstancesForEntityMappingNamed:destinationInstances:":
-      for a in args.dropFirst() { _ = check(a) }
-      if case .constant(.string(let name)) = args.first?.kind {
-        guard let target = mappings[name] else {
-          error("map-unknown-mapping", "no entity mapping named \(name)\(suggestion(name, mappings.keys))", args[0].span)
-          return Typed(.collection(.unknown, fromToMany: true))
-        }
-        return Typed(.collection(target.source.map { .object(.source, $0) } ?? .unknown, fromToMany: true))
-      }
-      return Typed(.collection(.unknown, fromToMany: true))
-    case "fetchRequestForSourceEntityNamed:predicateString:", "fetchRequestForDestinationEntityNamed:predicateString:":
-      let side: StaticType.Side = selector.hasPrefix("fetchRequestForSource") ? .source : .destination
-      let m = model(side)
-      guard args.count == 2, case .constant(.string(let entity)) = args[0].kind else {
-        if let a = args.first { error("map-fetch-literal", "the entity name of \(selector) must be a string literal", a.span) }
-        return .unknown
-      }
-      guard m.entity(named: entity) != nil else {
-        error("map-unknown-entity", "the \(side == .source ? "source" : "destination") model has no entity \(entity)\(suggestion(entity, m.entities.map(\.name)))", args[0].span)
-        return .unknown
-      }
-      guard case .constant(.string(let predicateText)) = args[1].kind else {
-        error("map-fetch-literal", "the predicate of \(selector) must be a string literal, so that mapc can check and compile it", args[1].span)
-        return Typed(.fetchRequest(side, entity))
-      }
-      checkPredicateString(predicateText, on: .object(side, entity), literal: args[1])
-      return Typed(.fetchRequest(side, entity))
-    default:
-      for a in args { _ = check(a) }
-      return .unknown
-    }
-  }
-
-  // MARK: - Predicates
-
-  mutating func withSelf(_ t: Typed, _ body: (inout TypeChecker) -> Void) {
-    let saved = selfType
-    selfType = t
-    body(&self)
-    selfType = saved
-  }
-
-  mutating func checkPredicate(_ p: Predicate) {
-    switch p.kind {
-    case .constant: break
-    case .not(let inner): checkPredicate(inner)
-    case .and(let parts), .or(let parts): for x in parts { checkPredicate(x) }
-    case .comparison(let c):
-      let l = check(c.lhs)
-      let r = check(c.rhs)
-      if c.modifier != .direct, case .collection = l.type {} else if c.modifier != .direct, l.type != .unknown {
-        error("map-type-mismatch", "\(c.modifier.rawValue) needs a collection on its left, not \(l.type)", p.span)
-      }
-      let lt = c.modifier == .direct ? l.type : l.type.elementType
-      switch c.op {
-      case .lessThan, .lessThanOrEqual, .greaterThan, .greaterThanOrEqual:
-        if !comparable(lt, r.type) {
-          error("map-type-mismatch", "cannot order \(lt) and \(r.type)", p.span)
-        }
-      case .beginsWith, .endsWith, .like, .matches:
-        for (t, x) in [(lt, c.lhs), (r.type, c.rhs)] where t != .string && t != .unknown && t != .null {
-          error("map-type-mismatch", "\(c.op.rawValue) compares strings, not \(t)", x.span)
-        }
-        if c.op == .matches, case .constant(.string(let pattern)) = c.rhs.kind, !Self.validRegex(pattern) {
-          error("map-regex", "invalid regular expression \"\(pattern)\"", c.rhs.span)
-        }
-      case .equal, .notEqual:
-        if !comparable(lt, r.type) && !(lt == r.type) {
-          error("map-type-mismatch", "comparing \(lt) with \(r.type) is never true", p.span)
-        }
-      case .between: checkBetween(lt, c.rhs, r, p.span)
-      case .in: checkContainer(r, c.rhs, "IN")
-      case .contains: checkContainer(Typed(lt), c.lhs, "CONTAINS")
-      }
-    }
-  }
-
-  func comparable(_ a: StaticType, _ b: StaticType) -> Bool {
-    if a == .unknown || b == .unknown || a == .null || b == .null { return true }
-    if a.isNumeric && b.isNumeric { return true }
-    return a == b
-  }
-
-  static func validRegex(_ pattern: String) -> Bool { RegexSyntax.isValid(pattern) }
-
-  /// A predicate written as a string literal (fetch requests, `<filter>`): parsed now, checked
-  /// against the entity, and recorded so the runtime never parses text.
-  mutating func checkPredicateString(_ predicateText: String, on selfType: StaticType, literal: Expression) {
-    let inner = self.predicateText(predicateText, inLiteral: literal)
-    switch ExpressionParsing.parsePredicate(predicateText) {
-    case .failure(let e):
-      diagnostics.append(.error(e.id, "in predicate \"\(predicateText)\": \(e.message)", at: inner.location(ofOffset: e.offset)))
-    case .success(let p):
-      let savedSelf = self.selfType
-      let savedText = self.text
-      self.selfType = Typed(selfType)
-      self.text = inner
-      checkPredicate(p)
-      self.selfType = savedSelf
-      self.text = savedText
-      if !predicates.contains(where: { $0.text == predicateText }) {
-        predicates.append(PrecompiledPredicate(text: predicateText, predicate: p))
-      }
-    }
-  }
-}
-
-/// " (did you mean X?)" for the closest name, when one is close.
-func suggestion<S: Sequence>(_ name: String, _ candidates: S) -> String where S.Element == String {
-  var best: (String, Int)?
-  let limit = max(2, name.count / 3)
-  for c in candidates {
-    let d = editDistance(name.lowercased(), c.lowercased())
-    if d <= limit && (best == nil || d < best!.1 || (d == best!.1 && c < best!.0)) { best = (c, d) }
-  }
-  return best.map { "; did you mean \($0.0)?" } ?? ""
-}
-
-func editDistance(_ a: String, _ b: String) -> Int {
-  let x = Array(a.unicodeScalars)
-  let y = Array(b.unicodeScalars)
-  if x.isEmpty { return y.count }
-  if y.isEmpty { return x.count }
-  var previous = Array(0...y.count)
-  var current = previous
-  for i in 1...x.count {
-    current[0] = i
-    for j in 1...y.count {
-      current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (x[i - 1] == y[j - 1] ? 0 : 1))
-    }
-    swap(&previous, &current)
-  }
-  return previous[y.count]
 }
