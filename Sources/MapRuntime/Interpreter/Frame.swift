@@ -37,5 +37,5 @@ public struct Frame {
 }
 
 /// A linked expression: evaluates against a frame. Made once per plan by `Linker`.
-typealias Code = (inout Frame) throws(MigrationError) -> Value
+typealias LinkedCode = (inout Frame) throws(MigrationError) -> Value
 typealias Test = (inout Frame) throws(MigrationError) -> Bool

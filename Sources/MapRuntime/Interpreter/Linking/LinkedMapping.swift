@@ -4,15 +4,15 @@ final class LinkedMapping: @unchecked Sendable {
   let mapping: EntityMapping
   let sourceEntity: Int?
   let destinationEntity: Int?
-  let sourceExpression: Code?
+  let sourceExpression: LinkedCode?
   let sourceLocation: SourceLocation?
-  let forEach: Code?
+  let forEach: LinkedCode?
   /// The column of `key` when `forEach` is `$source.key` with `key` a Transformable attribute
   /// of the source entity (what the parallel pass 1 reads directly), else nil.
   var forEachColumn: Int?
   /// Attribute mappings: destination column and expression.
   let attributeColumns: [Int]
-  let attributeCodes: [Code]
+  let attributeCodes: [LinkedCode]
   /// How each attribute mapping is carried out: through its expression, or for the common
   /// shapes (`$item`, `$index`, `$source.key`, `$source.key[$index]`, a constant) directly.
   /// Filled in by `Linker`.
@@ -22,7 +22,7 @@ final class LinkedMapping: @unchecked Sendable {
   var creation: CreationPlan?
   /// Relationship mappings: destination column, expression, to-many or not.
   let relationshipColumns: [Int]
-  let relationshipCodes: [Code]
+  let relationshipCodes: [LinkedCode]
   let relationshipIsToMany: [Bool]
   /// For each relationship mapping, the entity mapping whose association table gives its value
   /// directly (see `Linker.associationLink`), or -1.
@@ -37,10 +37,10 @@ final class LinkedMapping: @unchecked Sendable {
   let propertyLocations: [SourceLocation?]
 
   init(
-    mapping: EntityMapping, sourceEntity: Int?, destinationEntity: Int?, sourceExpression: Code?,
-    sourceLocation: SourceLocation?, forEach: Code?,
-    attributes: [(name: String, column: Int, code: Code, location: SourceLocation?)],
-    relationships: [(name: String, column: Int, code: Code, location: SourceLocation?, isToMany: Bool, link: Int)]
+    mapping: EntityMapping, sourceEntity: Int?, destinationEntity: Int?, sourceExpression: LinkedCode?,
+    sourceLocation: SourceLocation?, forEach: LinkedCode?,
+    attributes: [(name: String, column: Int, code: LinkedCode, location: SourceLocation?)],
+    relationships: [(name: String, column: Int, code: LinkedCode, location: SourceLocation?, isToMany: Bool, link: Int)]
   ) {
     self.mapping = mapping
     self.sourceEntity = sourceEntity
@@ -70,7 +70,7 @@ final class LinkedMapping: @unchecked Sendable {
 final class CreationPlan: @unchecked Sendable {
   let table: EntityTable
   let entity: Int
-  let codes: [Code]
+  let codes: [LinkedCode]
   let columns: [Int]
   let ops: [AttributeOp]
   let associations: Associations
@@ -79,7 +79,7 @@ final class CreationPlan: @unchecked Sendable {
   let isDirect: Bool
 
   init(
-    table: EntityTable, entity: Int, codes: [Code], columns: [Int], ops: [AttributeOp], associations: Associations,
+    table: EntityTable, entity: Int, codes: [LinkedCode], columns: [Int], ops: [AttributeOp], associations: Associations,
     hasForEach: Bool
   ) {
     self.table = table

@@ -14,7 +14,7 @@ extension Linker {
   func selectorCall(
     _ target: Expression, _ selector: String, _ args: [Expression], _ loc: SourceLocation?,
     _ located: @escaping (MigrationError) -> MigrationError
-  ) throws(MigrationError) -> Code {
+  ) throws(MigrationError) -> LinkedCode {
     let m = self.m
     if case .variable("manager") = target.kind {
       return try managerCall(selector, args, loc, located)
@@ -86,7 +86,7 @@ extension Linker {
   private func managerCall(
     _ selector: String, _ args: [Expression], _ loc: SourceLocation?,
     _ located: @escaping (MigrationError) -> MigrationError
-  ) throws(MigrationError) -> Code {
+  ) throws(MigrationError) -> LinkedCode {
     let m = self.m
     guard let arity = Self.managerSelectors[selector] else {
       throw MigrationError("run-unknown-selector", "$manager does not respond to \(selector)", at: loc)
@@ -168,7 +168,7 @@ extension Linker {
   func fetch(
     _ request: Expression, _ context: Expression, _ countOnly: Bool, _ loc: SourceLocation?,
     _ located: @escaping (MigrationError) -> MigrationError
-  ) throws(MigrationError) -> Code {
+  ) throws(MigrationError) -> LinkedCode {
     let m = self.m
     let req = try code(request)
     let ctx = try code(context)

@@ -1,7 +1,7 @@
 /// Linking expressions: each node of an expression tree becomes a closure over the frame.
 extension Linker {
 
-  func code(_ e: Expression) throws(MigrationError) -> Code {
+  func code(_ e: Expression) throws(MigrationError) -> LinkedCode {
     let loc = location(e.span)
     let m = self.m
     func located(_ error: MigrationError) -> MigrationError {
@@ -135,7 +135,7 @@ extension Linker {
   /// `base[subscript]`.
   private func indexCode(
     _ base: Expression, _ sub: Expression.Subscript, _ located: @escaping (MigrationError) -> MigrationError
-  ) throws(MigrationError) -> Code {
+  ) throws(MigrationError) -> LinkedCode {
     let m = self.m
     let b = try code(base)
     switch sub {
@@ -171,7 +171,7 @@ extension Linker {
     }
   }
 
-  private func variable(_ name: String, _ loc: SourceLocation?) throws(MigrationError) -> Code {
+  private func variable(_ name: String, _ loc: SourceLocation?) throws(MigrationError) -> LinkedCode {
     switch name {
     case "source": return { $0.source }
     case "destination": return { $0.destination }

@@ -118,7 +118,7 @@ extension MigrationContext {
     let sourceKey: Int?
     var table: EntityTable { plan.table }
     var entity: Int { plan.entity }
-    var codes: [Code] { plan.codes }
+    var codes: [LinkedCode] { plan.codes }
     var columns: [Int] { plan.columns }
     var ops: [AttributeOp] { plan.ops }
     var associations: Associations { plan.associations }
