@@ -35,7 +35,9 @@ struct CoreDataMetadata {
       throw store.failure("sqlite-metadata", "Z_METADATA.Z_PLIST is not a dictionary")
     }
     guard let hashEntries = plist["NSStoreModelVersionHashes"]?.dictionaryValue else {
-      throw store.failure("sqlite-metadata", "Z_METADATA.Z_PLIST has no NSStoreModelVersionHashes dictionary, so the store's model version is unknown")
+      throw store.failure(
+        "sqlite-metadata",
+        "Z_METADATA.Z_PLIST has no NSStoreModelVersionHashes dictionary, so the store's model version is unknown")
     }
     var hashes: [(String, [UInt8])] = []
     for e in hashEntries {

@@ -49,7 +49,8 @@ enum CoreDataMetadataJSON {
     switch v {
     case .string(let s): return .string(s)
     case .array(let items): return .array(items.compactMap(metadataValue))
-    case .dictionary(let entries): return .object(entries.compactMap { e in metadataValue(e.value).map { .init(e.key, $0) } })
+    case .dictionary(let entries):
+      return .object(entries.compactMap { e in metadataValue(e.value).map { .init(e.key, $0) } })
     default: return nil
     }
   }
@@ -84,7 +85,9 @@ extension CoreDataMetadataJSON {
       }
     case .beginObject:
       var entries: [PropertyListValue.Entry] = []
-      while let k = try scanner.nextKey() { entries.append(.init(scanner.decodeString(k), try value(scanner.next(), &scanner))) }
+      while let k = try scanner.nextKey() {
+        entries.append(.init(scanner.decodeString(k), try value(scanner.next(), &scanner)))
+      }
       return .dictionary(entries)
     default: return .null
     }

@@ -32,7 +32,9 @@ struct CoreDataMetadataOut {
     if carried["NSPersistenceFrameworkVersion"] == nil {
       carried["NSPersistenceFrameworkVersion"] = .integer(Self.defaultFrameworkVersion)
     }
-    self.hashes = metadata.entityHashes.sorted { Array($0.entity.utf8).lexicographicallyPrecedes(Array($1.entity.utf8)) }
+    self.hashes = metadata.entityHashes.sorted {
+      Array($0.entity.utf8).lexicographicallyPrecedes(Array($1.entity.utf8))
+    }
     self.identifiers = metadata.modelVersionIdentifiers
     self.carried = carried.map { .init($0.key, $0.value) }
   }

@@ -7,12 +7,14 @@ extension CoreDataReader {
     for t in toOnes {
       let targetTable = schema.entities[t.targetRoot].table
       guard let target = objects[t.targetRoot]?[t.key] else {
-        try report("sqlite-dangling", "\(t.table).\(t.column) row Z_PK=\(t.ownerKey): \(t.key) is no Z_PK of \(targetTable)")
+        try report(
+          "sqlite-dangling", "\(t.table).\(t.column) row Z_PK=\(t.ownerKey): \(t.key) is no Z_PK of \(targetTable)")
         continue
       }
       let ownerLayout = layout.entities[Int(t.owner.entity)]
       let property = ownerLayout.properties[t.property]
-      guard let r = property.relationship, try fits(target, property, "\(t.table).\(t.column) row Z_PK=\(t.ownerKey)") else { continue }
+      guard let r = property.relationship, try fits(target, property, "\(t.table).\(t.column) row Z_PK=\(t.ownerKey)")
+      else { continue }
       graph.setToOne(t.owner, property: t.property, target)
       guard let inv = r.inverseName, let p = layout.entities[Int(target.entity)].propertyIndex(inv),
         layout.entities[Int(target.entity)].properties[p].relationship?.isToMany == true
@@ -21,15 +23,23 @@ extension CoreDataReader {
     }
     for h in hiddenLinks {
       guard let owner = schema.entity(named: h.hidden.ownerEntity).flatMap({ objects[$0.root]?[h.owner] }) else {
-        try report("sqlite-dangling", "\(h.table).\(h.hidden.column) row Z_PK=\(h.key): \(h.owner) is no Z_PK of \(schema.entity(named: h.hidden.ownerEntity)?.table ?? "?")")
+        try report(
+          "sqlite-dangling",
+          "\(h.table).\(h.hidden.column) row Z_PK=\(h.key): \(h.owner) is no Z_PK of \(schema.entity(named: h.hidden.ownerEntity)?.table ?? "?")"
+        )
         continue
       }
       let ownerLayout = layout.entities[Int(owner.entity)]
       guard let p = ownerLayout.propertyIndex(h.hidden.relationship) else {
-        try report("sqlite-layout", "\(h.table).\(h.hidden.column) row Z_PK=\(h.key): the row it names is a \(ownerLayout.name), which has no relationship \(h.hidden.relationship)")
+        try report(
+          "sqlite-layout",
+          "\(h.table).\(h.hidden.column) row Z_PK=\(h.key): the row it names is a \(ownerLayout.name), which has no relationship \(h.hidden.relationship)"
+        )
         continue
       }
-      guard try fits(h.member, ownerLayout.properties[p], "\(h.table).\(h.hidden.column) row Z_PK=\(h.key)") else { continue }
+      guard try fits(h.member, ownerLayout.properties[p], "\(h.table).\(h.hidden.column) row Z_PK=\(h.key)") else {
+        continue
+      }
       links.append(Link(owner: owner, property: p, order: h.order, key: h.key, member: h.member))
     }
   }
@@ -38,7 +48,10 @@ extension CoreDataReader {
   mutating func fits(_ target: ObjectRef, _ property: PropertyLayout, _ place: String) throws(Stop) -> Bool {
     guard let d = property.destinationIndex else { return false }
     if layout.entities[Int(target.entity)].ancestorIndexes.contains(d) { return true }
-    try report("sqlite-layout", "\(place): the row it names is a \(layout.entities[Int(target.entity)].name), not a \(layout.entities[d].name) (\(property.name))")
+    try report(
+      "sqlite-layout",
+      "\(place): the row it names is a \(layout.entities[Int(target.entity)].name), not a \(layout.entities[d].name) (\(property.name))"
+    )
     return false
   }
 
@@ -67,23 +80,36 @@ extension CoreDataReader {
   mutating func readJoinTable(_ entity: String, _ r: RelationshipDescription) throws(Stop) {
     let inv = r.inverseName!
     let invDeclaring = schema.declaring(inv, of: r.destinationEntity)?.name ?? r.destinationEntity
-    let ownerColumn = "Z_\(number(layout.model.allRelationships(of: layout.model.entity(named: r.destinationEntity)!).first { $0.name == inv }!.destinationEntity))\(CoreDataSchema.upper(inv))"
+    let ownerColumn =
+      "Z_\(number(layout.model.allRelationships(of: layout.model.entity(named: r.destinationEntity)!).first { $0.name == inv }!.destinationEntity))\(CoreDataSchema.upper(inv))"
     let memberColumn = "Z_\(number(r.destinationEntity))\(CoreDataSchema.upper(r.name))"
-    let candidates = ["Z_\(number(entity))\(CoreDataSchema.upper(r.name))", "Z_\(number(invDeclaring))\(CoreDataSchema.upper(inv))"]
+    let candidates = [
+      "Z_\(number(entity))\(CoreDataSchema.upper(r.name))", "Z_\(number(invDeclaring))\(CoreDataSchema.upper(inv))",
+    ]
     guard let table = candidates.first(where: { tables[$0] != nil }) else {
-      try report("sqlite-layout", "the store has no join table \(candidates[0]) (or \(candidates[1])) for \(entity).\(r.name) and its inverse \(r.destinationEntity).\(inv)")
+      try report(
+        "sqlite-layout",
+        "the store has no join table \(candidates[0]) (or \(candidates[1])) for \(entity).\(r.name) and its inverse \(r.destinationEntity).\(inv)"
+      )
       return
     }
     let columns = Set(tables[table]!)
     for c in [ownerColumn, memberColumn] where !columns.contains(c) {
-      try report("sqlite-layout", "join table \(table) has no column \(c) for \(entity).\(r.name) ↔ \(r.destinationEntity).\(inv)")
+      try report(
+        "sqlite-layout",
+        "join table \(table) has no column \(c) for \(entity).\(r.name) ↔ \(r.destinationEntity).\(inv)")
       return
     }
     let memberOrder = "Z_FOK_" + memberColumn.dropFirst(2)
     let ownerOrder = "Z_FOK_" + ownerColumn.dropFirst(2)
-    let inverse = layout.model.allRelationships(of: layout.model.entity(named: r.destinationEntity)!).first { $0.name == inv }!
+    let inverse = layout.model.allRelationships(of: layout.model.entity(named: r.destinationEntity)!).first {
+      $0.name == inv
+    }!
     var select = [ownerColumn, memberColumn]
-    for (ordered, c, what) in [(r.isOrdered, memberOrder, "\(entity).\(r.name)"), (inverse.isOrdered, ownerOrder, "\(r.destinationEntity).\(inv)")] where ordered {
+    for (ordered, c, what) in [
+      (r.isOrdered, memberOrder, "\(entity).\(r.name)"),
+      (inverse.isOrdered, ownerOrder, "\(r.destinationEntity).\(inv)"),
+    ] where ordered {
       guard columns.contains(c) else {
         try report("sqlite-layout", "join table \(table) has no column \(c) for the order of \(what)")
         return
@@ -98,24 +124,30 @@ extension CoreDataReader {
       try report("sqlite-unreadable", "cannot read join table \(table): \(error.message)")
       return
     }
-    guard let ownerRoot = schema.entity(named: entity)?.root, let memberRoot = schema.entity(named: r.destinationEntity)?.root else { return }
+    guard let ownerRoot = schema.entity(named: entity)?.root,
+      let memberRoot = schema.entity(named: r.destinationEntity)?.root
+    else { return }
     for row in rows {
       guard let ok = row[0].integer, let mk = row[1].integer else {
         try report("sqlite-layout", "join table \(table): a row without two integer keys")
         continue
       }
       guard let owner = objects[ownerRoot]?[ok] else {
-        try report("sqlite-dangling", "\(table).\(ownerColumn) = \(ok) is no Z_PK of \(schema.entities[ownerRoot].table)")
+        try report(
+          "sqlite-dangling", "\(table).\(ownerColumn) = \(ok) is no Z_PK of \(schema.entities[ownerRoot].table)")
         continue
       }
       guard let member = objects[memberRoot]?[mk] else {
-        try report("sqlite-dangling", "\(table).\(memberColumn) = \(mk) is no Z_PK of \(schema.entities[memberRoot].table)")
+        try report(
+          "sqlite-dangling", "\(table).\(memberColumn) = \(mk) is no Z_PK of \(schema.entities[memberRoot].table)")
         continue
       }
       let ownerLayout = layout.entities[Int(owner.entity)]
       let memberLayout = layout.entities[Int(member.entity)]
       guard let p = ownerLayout.propertyIndex(r.name), let q = memberLayout.propertyIndex(inv) else {
-        try report("sqlite-layout", "join table \(table) row (\(ok), \(mk)): joins a \(ownerLayout.name) and a \(memberLayout.name)")
+        try report(
+          "sqlite-layout",
+          "join table \(table) row (\(ok), \(mk)): joins a \(ownerLayout.name) and a \(memberLayout.name)")
         continue
       }
       guard try fits(member, ownerLayout.properties[p], "join table \(table) row (\(ok), \(mk))"),

@@ -90,7 +90,9 @@ struct CoreDataReader {
     } catch {}
     if !errors.isEmpty { throw MigrationFailure(errors, truncated: errors.count >= maxErrors) }
     links.sort { a, b in
-      (a.owner.entity, a.owner.row, a.property, a.order, a.key) < (b.owner.entity, b.owner.row, b.property, b.order, b.key)
+      (a.owner.entity, a.owner.row, a.property, a.order, a.key) < (
+        b.owner.entity, b.owner.row, b.property, b.order, b.key
+      )
     }
     for l in links { graph.addToMany(l.owner, property: l.property, l.member) }
     return graph
@@ -104,9 +106,13 @@ struct CoreDataReader {
   mutating func mapEntities(_ rows: [CoreDataStoreFile.PrimaryKeyRow]) throws(MigrationFailure) {
     let modelRows = rows.filter { $0.number < CoreDataStoreFile.firstAncillaryEntity }
     for r in modelRows {
-      let k = schema.entities.firstIndex { $0.name == r.name } ?? (r.number >= 1 && r.number <= schema.entities.count ? r.number - 1 : nil)
+      let k =
+        schema.entities.firstIndex { $0.name == r.name }
+        ?? (r.number >= 1 && r.number <= schema.entities.count ? r.number - 1 : nil)
       guard let k else {
-        throw fail("sqlite-layout", "Z_PRIMARYKEY: entity \(r.number) (\(r.name)) is not in the model \(layout.model.versionName ?? "")")
+        throw fail(
+          "sqlite-layout",
+          "Z_PRIMARYKEY: entity \(r.number) (\(r.name)) is not in the model \(layout.model.versionName ?? "")")
       }
       guard numberOfEntity[schema.entities[k].name] == nil else {
         throw fail("sqlite-layout", "Z_PRIMARYKEY: entity \(schema.entities[k].name) appears twice")
@@ -124,7 +130,8 @@ struct CoreDataReader {
       if storeParent != modelParent {
         throw fail(
           "sqlite-layout",
-          "Z_PRIMARYKEY: entity \(n) (\(e.name)) has Z_SUPER \(storeSuper) (\(storeParent ?? "none")), but its parent in the model is \(modelParent ?? "none")")
+          "Z_PRIMARYKEY: entity \(n) (\(e.name)) has Z_SUPER \(storeSuper) (\(storeParent ?? "none")), but its parent in the model is \(modelParent ?? "none")"
+        )
       }
     }
   }
@@ -140,9 +147,10 @@ struct CoreDataReader {
       for r in e.relationships where r.isToMany && !r.isTransient && r.inverseName == nil {
         guard let d = schema.entity(named: r.destinationEntity) else { continue }
         let name = "\(number(e.name))\(CoreDataSchema.upper(r.name))"
-        result[d.root, default: []].append(HiddenKey(
-          column: "Z" + name, orderColumn: r.isOrdered ? "Z_FOK_" + name : nil, ownerEntity: e.name,
-          relationship: r.name, destination: r.destinationEntity))
+        result[d.root, default: []].append(
+          HiddenKey(
+            column: "Z" + name, orderColumn: r.isOrdered ? "Z_FOK_" + name : nil, ownerEntity: e.name,
+            relationship: r.name, destination: r.destinationEntity))
       }
     }
     return result
@@ -169,7 +177,9 @@ struct CoreDataReader {
         didSet {
           properties = attributes.map(\.property)
           columns = attributes.map(\.column)
-          archives = attributes.map { $0.attribute.type != .transformable ? 0 : CoreDataValues.isArchive($0.attribute) ? 1 : 2 }
+          archives = attributes.map {
+            $0.attribute.type != .transformable ? 0 : CoreDataValues.isArchive($0.attribute) ? 1 : 2
+          }
         }
       }
       /// Per attribute, without copying its description per row: property, selected column,
@@ -202,7 +212,11 @@ struct CoreDataReader {
             inverse.isOrdered
           {
             let fok = "Z_FOK_" + c.dropFirst()
-            if present.contains(fok) { order = select(fok) } else { missing.append("\(fok) (order of \(r.destinationEntity).\(inv))") }
+            if present.contains(fok) {
+              order = select(fok)
+            } else {
+              missing.append("\(fok) (order of \(r.destinationEntity).\(inv))")
+            }
           }
           plan.toOnes.append((p, select(c), order, r.destinationEntity))
         }
@@ -217,7 +231,11 @@ struct CoreDataReader {
       }
       var order: Int? = nil
       if let o = h.orderColumn {
-        if present.contains(o) { order = select(o) } else { missing.append("\(o) (order of \(h.ownerEntity).\(h.relationship))") }
+        if present.contains(o) {
+          order = select(o)
+        } else {
+          missing.append("\(o) (order of \(h.ownerEntity).\(h.relationship))")
+        }
       }
       hiddenColumns.append((h, select(h.column), order))
     }
@@ -226,11 +244,14 @@ struct CoreDataReader {
     for m in missing {
       let column = m.prefix { $0 != " " }
       guard reported.insert(column).inserted else { continue }
-      try report("sqlite-layout", "table \(table) has no column \(column) for \(m.dropFirst(column.count + 1).dropFirst().dropLast())")
+      try report(
+        "sqlite-layout",
+        "table \(table) has no column \(column) for \(m.dropFirst(column.count + 1).dropFirst().dropLast())")
     }
     guard missing.isEmpty else { return }
 
-    let sql = "SELECT \(selected.map(SQLiteDatabase.quote).joined(separator: ", ")) FROM \(SQLiteDatabase.quote(table)) ORDER BY Z_PK"
+    let sql =
+      "SELECT \(selected.map(SQLiteDatabase.quote).joined(separator: ", ")) FROM \(SQLiteDatabase.quote(table)) ORDER BY Z_PK"
     let statement: SQLiteStatement
     do {
       statement = try store.database.prepare(sql)
@@ -255,7 +276,8 @@ struct CoreDataReader {
         continue
       }
       let number = Int(statement.int64(1))
-      guard let k = entityOfNumber[number], schema.entities[k].root == root, let plan = plans[schema.entities[k].number] else {
+      guard let k = entityOfNumber[number], schema.entities[k].root == root, let plan = plans[schema.entities[k].number]
+      else {
         try report("sqlite-layout", "\(table) row Z_PK=\(pk): Z_ENT \(number) is no entity of this table's hierarchy")
         continue
       }
@@ -276,14 +298,18 @@ struct CoreDataReader {
           let v = try CoreDataValues.decode(stored, a.attribute, externalFolder: externalFolder)
           if !v.isNull { graph.set(object, property: a.property, v) }
         } catch {
-          try report("sqlite-value", "\(table).\(selected[a.column]) row Z_PK=\(pk) (\(schema.entities[k].name).\(a.attribute.name)): \(error.message)")
+          try report(
+            "sqlite-value",
+            "\(table).\(selected[a.column]) row Z_PK=\(pk) (\(schema.entities[k].name).\(a.attribute.name)): \(error.message)"
+          )
         }
       }
       for t in plan.toOnes where !statement.isNull(t.column) {
         guard let d = schema.entity(named: t.destination) else { continue }
-        toOnes.append(PendingToOne(
-          owner: object, property: t.property, targetRoot: d.root, key: statement.int64(t.column),
-          order: t.order.map { statement.int64($0) } ?? 0, table: table, column: selected[t.column], ownerKey: pk))
+        toOnes.append(
+          PendingToOne(
+            owner: object, property: t.property, targetRoot: d.root, key: statement.int64(t.column),
+            order: t.order.map { statement.int64($0) } ?? 0, table: table, column: selected[t.column], ownerKey: pk))
       }
       for h in hiddenColumns where !statement.isNull(h.column) {
         pendingHidden.append((object, statement.int64(h.column), h.order.map { statement.int64($0) } ?? 0, pk, h.key))

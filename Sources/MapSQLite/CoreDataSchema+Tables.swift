@@ -89,9 +89,13 @@ extension CoreDataSchema {
       for r in model.entity(named: e.name)!.relationships where r.isToMany && !r.isTransient && r.inverseName == nil {
         guard let d = entity(named: r.destinationEntity) else { continue }
         let name = "\(e.number)\(Self.upper(r.name))"
-        hidden[d.root, default: []].append(Column(name: "Z" + name, kind: .integer, type: "INTEGER", role: .hiddenKey(entity: e.name, r), indexed: true))
+        hidden[d.root, default: []].append(
+          Column(name: "Z" + name, kind: .integer, type: "INTEGER", role: .hiddenKey(entity: e.name, r), indexed: true))
         if r.isOrdered {
-          hidden[d.root, default: []].append(Column(name: "Z_FOK_" + name, kind: .integer, type: "INTEGER", role: .hiddenOrder(entity: e.name, r), indexed: false))
+          hidden[d.root, default: []].append(
+            Column(
+              name: "Z_FOK_" + name, kind: .integer, type: "INTEGER", role: .hiddenOrder(entity: e.name, r),
+              indexed: false))
         }
       }
     }
@@ -102,26 +106,35 @@ extension CoreDataSchema {
         let d = model.entity(named: e.name)!
         for a in d.attributes.filter({ !$0.isTransient }).sorted(by: { $0.name < $1.name }) {
           let kind = ColumnKind(a.type)
-          base.append(Column(
-            name: e.columns[a.name]!, kind: kind, type: a.type == .date ? "TIMESTAMP" : kind.sqlType,
-            role: .attribute(entity: e.name, a), indexed: a.isIndexed))
+          base.append(
+            Column(
+              name: e.columns[a.name]!, kind: kind, type: a.type == .date ? "TIMESTAMP" : kind.sqlType,
+              role: .attribute(entity: e.name, a), indexed: a.isIndexed))
         }
         for r in d.relationships.filter({ !$0.isTransient && !$0.isToMany }).sorted(by: { $0.name < $1.name }) {
           let fk = e.columns[r.name]!
-          base.append(Column(name: fk, kind: .integer, type: "INTEGER", role: .foreignKey(entity: e.name, r), indexed: true))
+          base.append(
+            Column(name: fk, kind: .integer, type: "INTEGER", role: .foreignKey(entity: e.name, r), indexed: true))
           if let target = entity(named: r.destinationEntity), hasSubentities(target.name) {
-            base.append(Column(
-              name: "Z\(target.number)_" + fk.dropFirst(), kind: .integer, type: "INTEGER",
-              role: .entityKey(entity: e.name, r), indexed: false))
+            base.append(
+              Column(
+                name: "Z\(target.number)_" + fk.dropFirst(), kind: .integer, type: "INTEGER",
+                role: .entityKey(entity: e.name, r), indexed: false))
           }
-          if let inv = r.inverseName, let inverse = relationship(inv, of: r.destinationEntity), inverse.isToMany, inverse.isOrdered {
-            orders.append(Column(name: "Z_FOK_" + fk.dropFirst(), kind: .integer, type: "INTEGER", role: .order(entity: e.name, r), indexed: false))
+          if let inv = r.inverseName, let inverse = relationship(inv, of: r.destinationEntity), inverse.isToMany,
+            inverse.isOrdered
+          {
+            orders.append(
+              Column(
+                name: "Z_FOK_" + fk.dropFirst(), kind: .integer, type: "INTEGER", role: .order(entity: e.name, r),
+                indexed: false))
           }
         }
       }
       let all = base + (hidden[root] ?? []) + orders
       // Stable sort by rank.
-      let sorted = all.enumerated().sorted { ($0.element.kind, $0.offset) < ($1.element.kind, $1.offset) }.map(\.element)
+      let sorted = all.enumerated().sorted { ($0.element.kind, $0.offset) < ($1.element.kind, $1.offset) }.map(
+        \.element)
       return Table(name: entities[root].table, root: root, columns: sorted)
     }
   }
@@ -135,21 +148,26 @@ extension CoreDataSchema {
     var result: [JoinTable] = []
     var done: Set<String> = []
     for e in entities {
-      for r in model.entity(named: e.name)!.relationships.sorted(by: { $0.name < $1.name }) where r.isToMany && !r.isTransient {
-        guard let inv = r.inverseName, let inverse = relationship(inv, of: r.destinationEntity), inverse.isToMany else { continue }
+      for r in model.entity(named: e.name)!.relationships.sorted(by: { $0.name < $1.name })
+      where r.isToMany && !r.isTransient {
+        guard let inv = r.inverseName, let inverse = relationship(inv, of: r.destinationEntity), inverse.isToMany else {
+          continue
+        }
         let invOwner = declaring(inv, of: r.destinationEntity)?.name ?? r.destinationEntity
         guard !done.contains("\(e.name).\(r.name)") else { continue }
         done.insert("\(e.name).\(r.name)")
         done.insert("\(invOwner).\(inv)")
         // Walking in Z_ENT order meets (e, r) first; the old rule takes the other side.
-        let (owner, named, other) = frameworkVersion >= 500 || invOwner == e.name ? (e.name, r, inverse) : (invOwner, inverse, r)
+        let (owner, named, other) =
+          frameworkVersion >= 500 || invOwner == e.name ? (e.name, r, inverse) : (invOwner, inverse, r)
         let first = "Z_\(number(other.destinationEntity))\(Self.upper(other.name))"
         let second = "Z_\(number(named.destinationEntity))\(Self.upper(named.name))"
-        result.append(JoinTable(
-          name: "Z_\(number(owner))\(Self.upper(named.name))", owner: owner, relationship: named, inverse: other,
-          firstColumn: first, secondColumn: second,
-          firstOrder: other.isOrdered ? "Z_FOK_" + first.dropFirst(2) : nil,
-          secondOrder: named.isOrdered ? "Z_FOK_" + second.dropFirst(2) : nil))
+        result.append(
+          JoinTable(
+            name: "Z_\(number(owner))\(Self.upper(named.name))", owner: owner, relationship: named, inverse: other,
+            firstColumn: first, secondColumn: second,
+            firstOrder: other.isOrdered ? "Z_FOK_" + first.dropFirst(2) : nil,
+            secondOrder: named.isOrdered ? "Z_FOK_" + second.dropFirst(2) : nil))
       }
     }
     return result
@@ -168,7 +186,9 @@ extension CoreDataSchema {
     var indexes: [String] = []
     let joins = joinTables(frameworkVersion: frameworkVersion)
     for t in tables() {
-      statements.append("CREATE TABLE \(t.name) ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER" + t.columns.map { ", \($0.name) \($0.type)" }.joined() + " )")
+      statements.append(
+        "CREATE TABLE \(t.name) ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER"
+          + t.columns.map { ", \($0.name) \($0.type)" }.joined() + " )")
       for c in t.columns where c.indexed {
         if case .attribute(let owner, let a) = c.role, frameworkVersion >= 800 {
           indexes.append("CREATE INDEX Z_\(owner)_\(a.name) ON \(t.name) (\(c.name) COLLATE BINARY ASC)")
@@ -179,23 +199,33 @@ extension CoreDataSchema {
       if hierarchy(t.root).count > 1 { indexes.append("CREATE INDEX \(t.name)_Z_ENT_INDEX ON \(t.name) (Z_ENT)") }
       for e in hierarchy(t.root) {
         for f in model.entity(named: e.name)!.fetchIndexes {
-          let columns = f.elements.compactMap { el in column(el.property, of: e.name).map { "\($0) COLLATE BINARY \(el.ascending ? "ASC" : "DESC")" } }
+          let columns = f.elements.compactMap { el in
+            column(el.property, of: e.name).map { "\($0) COLLATE BINARY \(el.ascending ? "ASC" : "DESC")" }
+          }
           guard columns.count == f.elements.count, !columns.isEmpty else { continue }
-          let label = f.elements.count == 1 && f.name.lowercased() == "by\(f.elements[0].property.lowercased())index" ? f.elements[0].property : f.name
+          let label =
+            f.elements.count == 1 && f.name.lowercased() == "by\(f.elements[0].property.lowercased())index"
+            ? f.elements[0].property : f.name
           let statement = "CREATE INDEX Z_\(e.name)_\(label) ON \(t.name) (\(columns.joined(separator: ", ")))"
-          if !indexes.contains(where: { $0.hasPrefix("CREATE INDEX Z_\(e.name)_\(label) ") }) { indexes.append(statement) }
+          if !indexes.contains(where: { $0.hasPrefix("CREATE INDEX Z_\(e.name)_\(label) ") }) {
+            indexes.append(statement)
+          }
         }
       }
       for j in joins where entity(named: j.owner)?.root == t.root {
         let orders = [j.firstOrder, j.secondOrder].compactMap { $0 }.map { ", \($0) INTEGER" }.joined()
-        statements.append("CREATE TABLE \(j.name) ( \(j.firstColumn) INTEGER, \(j.secondColumn) INTEGER\(orders), PRIMARY KEY (\(j.firstColumn), \(j.secondColumn)) )")
+        statements.append(
+          "CREATE TABLE \(j.name) ( \(j.firstColumn) INTEGER, \(j.secondColumn) INTEGER\(orders), PRIMARY KEY (\(j.firstColumn), \(j.secondColumn)) )"
+        )
         // Not in apptentive's stores of 419 and 479.
         if frameworkVersion >= 500 {
-          indexes.append("CREATE INDEX \(j.name)_\(j.secondColumn)_INDEX ON \(j.name) (\(j.secondColumn), \(j.firstColumn))")
+          indexes.append(
+            "CREATE INDEX \(j.name)_\(j.secondColumn)_INDEX ON \(j.name) (\(j.secondColumn), \(j.firstColumn))")
         }
       }
     }
-    statements.append("CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER)")
+    statements.append(
+      "CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER)")
     statements.append("CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB)")
     if frameworkVersion >= 640 { statements.append("CREATE TABLE Z_MODELCACHE (Z_CONTENT BLOB)") }
     return statements + indexes

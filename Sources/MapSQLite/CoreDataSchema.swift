@@ -32,7 +32,11 @@ struct CoreDataSchema {
     var children: [String: [EntityDescription]] = [:]
     var roots: [EntityDescription] = []
     for e in model.entities {
-      if let p = e.parentName, model.entity(named: p) != nil { children[p, default: []].append(e) } else { roots.append(e) }
+      if let p = e.parentName, model.entity(named: p) != nil {
+        children[p, default: []].append(e)
+      } else {
+        roots.append(e)
+      }
     }
     func sorted(_ list: [EntityDescription]) -> [EntityDescription] {
       list.sorted { a, b in
@@ -47,9 +51,10 @@ struct CoreDataSchema {
       let rootIndex = root ?? entities.count
       let table = root.map { entities[$0].table } ?? "Z" + Self.upper(e.name)
       byName[e.name] = entities.count
-      entities.append(Entity(
-        name: e.name, number: number, superNumber: superNumber, index: model.entityIndex(named: e.name) ?? 0,
-        root: rootIndex, table: table))
+      entities.append(
+        Entity(
+          name: e.name, number: number, superNumber: superNumber, index: model.entityIndex(named: e.name) ?? 0,
+          root: rootIndex, table: table))
       for c in sorted(children[e.name] ?? []) { visit(c, root: rootIndex, superNumber: number) }
     }
     for r in sorted(roots) { visit(r, root: nil, superNumber: 0) }
@@ -105,7 +110,9 @@ struct CoreDataSchema {
     var name: String? = entity
     var seen: Set<String> = []
     while let n = name, seen.insert(n).inserted, let d = model.entity(named: n) {
-      if d.attributes.contains(where: { $0.name == property }) || d.relationships.contains(where: { $0.name == property }) {
+      if d.attributes.contains(where: { $0.name == property })
+        || d.relationships.contains(where: { $0.name == property })
+      {
         return self.entity(named: n)
       }
       name = d.parentName

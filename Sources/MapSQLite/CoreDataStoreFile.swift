@@ -27,13 +27,16 @@ final class CoreDataStoreFile {
     self.path = path
     var info = stat()
     if stat(path, &info) == 0, (info.st_mode & S_IFMT) != S_IFREG {
-      throw Self.failure("io-not-regular-file", "cannot read '\(path)': it is not a regular file; a store must be a regular file", path)
+      throw Self.failure(
+        "io-not-regular-file", "cannot read '\(path)': it is not a regular file; a store must be a regular file", path)
     }
     let header = Self.header(path)
     guard header.count >= 100 else {
       throw Self.failure(
         "sqlite-not-a-database",
-        header.isEmpty ? "cannot read the file (missing, empty or unreadable)" : "the file is too short to be an SQLite database (\(header.count) bytes)",
+        header.isEmpty
+          ? "cannot read the file (missing, empty or unreadable)"
+          : "the file is too short to be an SQLite database (\(header.count) bytes)",
         path)
     }
     guard header.starts(with: Array("SQLite format 3\0".utf8)) else {
@@ -53,7 +56,8 @@ final class CoreDataStoreFile {
         openPath = "\(folder)/\(name)"
       } catch {
         if let folder = copyFolder { try? fm.removeItem(atPath: folder) }
-        throw Self.failure("sqlite-unreadable", "cannot copy the store for reading: \(error.localizedDescription)", path)
+        throw Self.failure(
+          "sqlite-unreadable", "cannot copy the store for reading: \(error.localizedDescription)", path)
       }
     }
     do {
@@ -64,7 +68,8 @@ final class CoreDataStoreFile {
       let names = Set(fixed.compactMap { $0.first?.text })
       for table in ["Z_METADATA", "Z_PRIMARYKEY"] where !names.contains(table) {
         if let folder = copyFolder { try? fm.removeItem(atPath: folder) }
-        throw Self.failure("sqlite-not-core-data", "the SQLite database is not a Core Data store: it has no \(table) table", path)
+        throw Self.failure(
+          "sqlite-not-core-data", "the SQLite database is not a Core Data store: it has no \(table) table", path)
       }
       if let folder = copyFolder {
         // The -wal is folded into the copy, which then needs no sibling: the copy is removed
@@ -135,14 +140,16 @@ final class CoreDataStoreFile {
     guard tables["Z_PRIMARYKEY"] != nil, tables["Z_METADATA"] != nil else {
       throw failure(
         "sqlite-not-core-data",
-        "the SQLite database is not a Core Data store: it has no \(tables["Z_METADATA"] == nil ? "Z_METADATA" : "Z_PRIMARYKEY") table")
+        "the SQLite database is not a Core Data store: it has no \(tables["Z_METADATA"] == nil ? "Z_METADATA" : "Z_PRIMARYKEY") table"
+      )
     }
     var rows: [PrimaryKeyRow] = []
     for r in try query("SELECT Z_ENT, Z_NAME, Z_SUPER, Z_MAX FROM Z_PRIMARYKEY ORDER BY Z_ENT", what: "Z_PRIMARYKEY") {
       guard let n = r[0].integer, let name = r[1].text else {
         throw failure("sqlite-layout", "Z_PRIMARYKEY has a row without an integer Z_ENT and a text Z_NAME")
       }
-      rows.append(PrimaryKeyRow(number: Int(n), name: name, superNumber: Int(r[2].integer ?? 0), max: r[3].integer ?? 0))
+      rows.append(
+        PrimaryKeyRow(number: Int(n), name: name, superNumber: Int(r[2].integer ?? 0), max: r[3].integer ?? 0))
     }
     var byNumber: [Int: PrimaryKeyRow] = [:]
     for r in rows { byNumber[r.number] = r }
@@ -151,10 +158,16 @@ final class CoreDataStoreFile {
       var current = r
       while current.superNumber != 0 {
         guard let parent = byNumber[current.superNumber] else {
-          throw failure("sqlite-layout", "Z_PRIMARYKEY: entity \(current.number) (\(current.name)) has Z_SUPER \(current.superNumber), which is no entity of the table")
+          throw failure(
+            "sqlite-layout",
+            "Z_PRIMARYKEY: entity \(current.number) (\(current.name)) has Z_SUPER \(current.superNumber), which is no entity of the table"
+          )
         }
         guard seen.insert(parent.number).inserted else {
-          throw failure("sqlite-entity-cycle", "Z_PRIMARYKEY: following Z_SUPER from entity \(r.number) (\(r.name)) comes back to entity \(parent.number) (\(parent.name)), a cycle")
+          throw failure(
+            "sqlite-entity-cycle",
+            "Z_PRIMARYKEY: following Z_SUPER from entity \(r.number) (\(r.name)) comes back to entity \(parent.number) (\(parent.name)), a cycle"
+          )
         }
         current = parent
       }

@@ -104,7 +104,8 @@ enum CoreDataValues {
       }
       return [UInt8](data)
     default:
-      throw Mismatch(message: "an external-storage value starts with \(marker); Core Data writes 1 (inline) or 2 (external file)")
+      throw Mismatch(
+        message: "an external-storage value starts with \(marker); Core Data writes 1 (inline) or 2 (external file)")
     }
   }
 

@@ -54,7 +54,8 @@ extension CoreDataWriter {
   /// value; nil inside a collection is NSNull.
   func archived(_ v: Value, depth: Int) throws(ArchivedValueError) -> ArchivedValue {
     guard depth <= TransformableArchive.maximumDepth else {
-      throw ArchivedValueError("nested deeper than \(TransformableArchive.maximumDepth) levels (the limit of an archive)")
+      throw ArchivedValueError(
+        "nested deeper than \(TransformableArchive.maximumDepth) levels (the limit of an archive)")
     }
     switch v {
     case .null: return .null

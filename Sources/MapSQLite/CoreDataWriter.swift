@@ -110,7 +110,9 @@ struct CoreDataWriter {
             guard let p = layout.entities[Int(o.entity)].propertyIndex(r.name) else { continue }
             for m in members(o, p) {
               if map[m] != nil {
-                errors.append("\(layout.entities[Int(m.entity)].name)/\(m.row + 1) is a member of \(owner).\(r.name) of two objects; without an inverse Core Data stores one owner (column \(table.name).\(column.name))")
+                errors.append(
+                  "\(layout.entities[Int(m.entity)].name)/\(m.row + 1) is a member of \(owner).\(r.name) of two objects; without an inverse Core Data stores one owner (column \(table.name).\(column.name))"
+                )
               }
               map[m] = o
             }
@@ -122,7 +124,9 @@ struct CoreDataWriter {
         }
       }
       let names = ["Z_PK", "Z_ENT", "Z_OPT"] + table.columns.map(\.name)
-      let insert = try db.prepare("INSERT INTO \(table.name) (\(names.joined(separator: ", "))) VALUES (\(names.map { _ in "?" }.joined(separator: ", ")))")
+      let insert = try db.prepare(
+        "INSERT INTO \(table.name) (\(names.joined(separator: ", "))) VALUES (\(names.map { _ in "?" }.joined(separator: ", ")))"
+      )
       let columns = table.columns
       for e in schema.hierarchy(table.root) {
         let entity = layout.entities[e.index]
@@ -133,10 +137,12 @@ struct CoreDataWriter {
         // Property index of each column for this entity (nil: the column is another entity's).
         let plan: [(Int, Int?)] = table.columns.enumerated().map { c, column in
           switch column.role {
-          case .attribute(let owner, let a): (c, layout.model.isKind(e.name, of: owner) ? entity.propertyIndex(a.name) : nil)
+          case .attribute(let owner, let a):
+            (c, layout.model.isKind(e.name, of: owner) ? entity.propertyIndex(a.name) : nil)
           case .foreignKey(let owner, let r), .entityKey(let owner, let r), .order(let owner, let r):
             (c, layout.model.isKind(e.name, of: owner) ? entity.propertyIndex(r.name) : nil)
-          case .hiddenKey(_, let r), .hiddenOrder(_, let r): (c, layout.model.isKind(e.name, of: r.destinationEntity) ? -1 : nil)
+          case .hiddenKey(_, let r), .hiddenOrder(_, let r):
+            (c, layout.model.isKind(e.name, of: r.destinationEntity) ? -1 : nil)
           }
         }
         for row in 0..<graph.tables[e.index].count {
@@ -154,7 +160,10 @@ struct CoreDataWriter {
             case .foreignKey:
               value = Self.ref(values.value(row, p)).map { .integer(key($0)) } ?? .null
             case .entityKey:
-              value = Self.ref(values.value(row, p)).map { .integer(Int64(schema.number(layout.entities[Int($0.entity)].name))) } ?? .null
+              value =
+                Self.ref(values.value(row, p)).map {
+                  .integer(Int64(schema.number(layout.entities[Int($0.entity)].name)))
+                } ?? .null
             case .order, .hiddenOrder:
               let position = orders[c].isEmpty ? 0 : orders[c][row]
               value = position == 0 ? .null : .integer(position)
@@ -174,7 +183,9 @@ struct CoreDataWriter {
       let secondOrder = j.secondOrder != nil ? positionsByOwner(j.owner, j.relationship.name) : [:]
       let firstOrder = j.firstOrder != nil ? positionsByOwner(j.relationship.destinationEntity, j.inverse.name) : [:]
       let columns = [j.firstColumn, j.secondColumn] + [j.firstOrder, j.secondOrder].compactMap { $0 }
-      let insert = try db.prepare("INSERT INTO \(j.name) (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))")
+      let insert = try db.prepare(
+        "INSERT INTO \(j.name) (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))"
+      )
       for owner in objects(ofKind: j.owner) {
         guard let p = graph.layout.entities[Int(owner.entity)].propertyIndex(j.relationship.name) else { continue }
         for member in members(owner, p) {

@@ -35,7 +35,9 @@ enum SQLiteReplacement {
         _ = try old.rows("PRAGMA wal_checkpoint(TRUNCATE)")
       } catch {
         throw MigrationFailure([
-          MigrationError("sqlite-replace", "cannot fold the old store's -wal into it before replacing it: \(error.message)", file: target)
+          MigrationError(
+            "sqlite-replace", "cannot fold the old store's -wal into it before replacing it: \(error.message)",
+            file: target)
         ])
       }
     }

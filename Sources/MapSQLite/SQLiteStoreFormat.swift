@@ -17,7 +17,8 @@ public struct SQLiteStoreFormat: StoreFormat {
     let metadata = try CoreDataMetadata.read(store)
     var reader = CoreDataReader(store: store, layout: layout, maxErrors: options.maxErrors)
     let graph = try reader.read()
-    let (input, extra) = CoreDataMetadataJSON.render(metadata.carriedKeys, path: path, prefix: reader.transformables.text)
+    let (input, extra) = CoreDataMetadataJSON.render(
+      metadata.carriedKeys, path: path, prefix: reader.transformables.text)
     graph.finishBuilding(input: input)
     var result = StoreMetadata()
     result.modelVersionIdentifiers = metadata.identifiers
@@ -40,13 +41,16 @@ public struct SQLiteStoreFormat: StoreFormat {
     backup: String?, options: StoreWriteOptions
   ) throws(MigrationFailure) {
     let input = source?.input ?? graph.input
-    var writer = CoreDataWriter(graph: graph, input: input, metadata: CoreDataMetadataOut(metadata: metadata, input: input))
+    var writer = CoreDataWriter(
+      graph: graph, input: input, metadata: CoreDataMetadataOut(metadata: metadata, input: input))
     guard let target else {
       // A dry run: the rows are written to a store in memory and dropped.
       do throws(CoreDataWriter.Failure) {
         try writer.write(to: ":memory:")
       } catch {
-        throw MigrationFailure([MigrationError("sqlite-write", "cannot write the migrated store: \(error.message)", file: nil)])
+        throw MigrationFailure([
+          MigrationError("sqlite-write", "cannot write the migrated store: \(error.message)", file: nil)
+        ])
       }
       return
     }
@@ -54,7 +58,9 @@ public struct SQLiteStoreFormat: StoreFormat {
       do throws(CoreDataWriter.Failure) {
         try writer.write(to: temporary)
       } catch {
-        throw MigrationFailure([MigrationError("sqlite-write", "cannot write the migrated store: \(error.message)", file: target)])
+        throw MigrationFailure([
+          MigrationError("sqlite-write", "cannot write the migrated store: \(error.message)", file: target)
+        ])
       }
     }
     options.progress?(0, 0)
@@ -75,7 +81,8 @@ public struct SQLiteStoreFormat: StoreFormat {
       let table = (k.number >= CoreDataStoreFile.firstAncillaryEntity ? "A" : "Z") + CoreDataSchema.upper(root.name)
       var rows: Int? = nil
       if tables[table]?.contains("Z_ENT") == true {
-        rows = (try? store.database.rows("SELECT count(*) FROM \(SQLiteDatabase.quote(table)) WHERE Z_ENT = \(k.number)"))?
+        rows =
+          (try? store.database.rows("SELECT count(*) FROM \(SQLiteDatabase.quote(table)) WHERE Z_ENT = \(k.number)"))?
           .first?.first?.integer.map(Int.init)
       }
       entities.append(.init(number: k.number, name: k.name, superNumber: k.superNumber, table: table, rows: rows))

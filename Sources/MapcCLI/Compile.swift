@@ -6,7 +6,8 @@ import MapRuntime
 extension MapcCommand {
   struct Compile: ParsableCommand {
     static let configuration = CommandConfiguration(
-      abstract: "Check a mapping (XML file or Xcode .xcmappingmodel) against its models and write a binary plan (.cdm).",
+      abstract:
+        "Check a mapping (XML file or Xcode .xcmappingmodel) against its models and write a binary plan (.cdm).",
       discussion: """
         Reads the mapping (format version 1; the full format is in the mapc repository, Specs/mapping-xml.md), loads the source and \
         destination models it names (or --source/--destination), checks every entity mapping \
@@ -23,7 +24,10 @@ extension MapcCommand {
     @Option(name: .shortAndLong, help: "Where to write the plan.")
     var output: String
 
-    @Flag(help: "Leave file names, lines, columns and expression texts out of the plan, so that two mappings saying the same thing in different files (an .xcmappingmodel and its mapc import) give the same bytes.")
+    @Flag(
+      help:
+        "Leave file names, lines, columns and expression texts out of the plan, so that two mappings saying the same thing in different files (an .xcmappingmodel and its mapc import) give the same bytes."
+    )
     var noSourcePositions = false
 
     @Flag(help: "No summary line on success.")
@@ -38,13 +42,15 @@ extension MapcCommand {
       do {
         // Paths in the plan are relative to the plan's own folder: the same plan from any
         // working directory, and `mapc run`/`dump` resolve them against where the plan is.
-        let bytes = PlanWriter.encode(plan, sourcePositions: !noSourcePositions, relativeTo: PlanReader.folder(of: output))
+        let bytes = PlanWriter.encode(
+          plan, sourcePositions: !noSourcePositions, relativeTo: PlanReader.folder(of: output))
         try AtomicFileWriter.replaceContents(of: output, with: bytes)
         if !quiet {
           let warnings = result.diagnostics.filter { $0.severity == .warning }.count
           let count = plan.entityMappings.count
           Console.say(
-            "mapc: compiled \(plan.name): \(count) entity mapping\(count == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s"); wrote \(output) (\(bytes.count) bytes)")
+            "mapc: compiled \(plan.name): \(count) entity mapping\(count == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s"); wrote \(output) (\(bytes.count) bytes)"
+          )
         }
       } catch {
         throw Console.writeFailure("plan", path: output, error: error)

@@ -24,7 +24,9 @@ extension MapcCommand {
     @Flag(help: "FORMAT is an expression (prints its value).")
     var expression = false
 
-    @Argument(help: "The format string, such as \"name BEGINSWITH[c] 'a'\" or \"sum:({1, 2})\"; - reads it from standard input.")
+    @Argument(
+      help: "The format string, such as \"name BEGINSWITH[c] 'a'\" or \"sum:({1, 2})\"; - reads it from standard input."
+    )
     var format: String
 
     @Option(help: "SELF, as JSON (default null).")
@@ -52,7 +54,8 @@ extension MapcCommand {
     }
 
     func run() throws {
-      let text = format == "-" ? String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self) : format
+      let text =
+        format == "-" ? String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self) : format
       let self_ = try Self.json(object, option: "--object") ?? .null
       var bound: [String: Value] = [:]
       if let given = try Self.json(variables, option: "--variables") {

@@ -33,7 +33,8 @@ extension MapcCommand {
     func run() throws {
       try checkOutput(output, option: "--output", inputs: [mapping, models.source, models.destination], isFolder: true)
       let result = XcodeExport.text(
-        mappingPath: mapping, outputPath: output, source: models.sourceOverride, destination: models.destinationOverride)
+        mappingPath: mapping, outputPath: output, source: models.sourceOverride, destination: models.destinationOverride
+      )
       Console.report(result.diagnostics)
       guard let text = result.text else { throw ExitCode(.inputErrors) }
       do {

@@ -26,7 +26,8 @@ extension MapcCommand {
     func run() throws {
       try checkOutput(output, option: "--output", inputs: [mapping, models.source, models.destination])
       let result = XcodeImport.text(
-        xcmappingPath: mapping, outputPath: output, source: models.sourceOverride, destination: models.destinationOverride)
+        xcmappingPath: mapping, outputPath: output, source: models.sourceOverride,
+        destination: models.destinationOverride)
       Console.report(result.diagnostics)
       guard let text = result.text else { throw ExitCode(.inputErrors) }
       do {

@@ -32,7 +32,8 @@ extension MapcCommand {
 
     func run() throws {
       let result = InferredMappingFile.text(
-        source: .init(path: source, version: sourceVersion), destination: .init(path: destination, version: destinationVersion),
+        source: .init(path: source, version: sourceVersion),
+        destination: .init(path: destination, version: destinationVersion),
         outputPath: output)
       Console.report(result.diagnostics)
       guard let text = result.text else { throw ExitCode(.inputErrors) }

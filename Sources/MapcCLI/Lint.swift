@@ -35,7 +35,10 @@ extension MapcCommand {
     @Argument(help: "Mapping files, or folders to search for them.")
     var paths: [String] = []
 
-    @Option(help: "Name files relative to this folder (the repository's root) in every format, and make it SARIF's SRCROOT, so code scanning maps results to the repository's files.")
+    @Option(
+      help:
+        "Name files relative to this folder (the repository's root) in every format, and make it SARIF's SRCROOT, so code scanning maps results to the repository's files."
+    )
     var basePath: String?
 
     @Option(help: "Output format: text, json, sarif or github.")
@@ -47,10 +50,14 @@ extension MapcCommand {
     @Option(help: "Accept the findings recorded in this baseline file.")
     var baseline: String?
 
-    @Option(name: .customLong("write-baseline"), help: "Write a baseline accepting every current finding (compiler errors excepted).")
+    @Option(
+      name: .customLong("write-baseline"),
+      help: "Write a baseline accepting every current finding (compiler errors excepted).")
     var writeBaseline: String?
 
-    @Flag(name: .customLong("update-pins"), help: "Record the models' current version hashes in each mapping file, then lint.")
+    @Flag(
+      name: .customLong("update-pins"),
+      help: "Record the models' current version hashes in each mapping file, then lint.")
     var updatePins = false
 
     @Option(name: .customLong("explain"), help: "Print a rule's explanation and examples.")
@@ -73,7 +80,9 @@ extension MapcCommand {
       if let id = explain {
         guard let rule = LintRules.rule(id) else {
           let close = LintRules.ids.filter { $0.contains(id) || id.contains($0) }
-          fail("unknown rule \(id)\(close.isEmpty ? "" : " (did you mean \(close.joined(separator: ", "))?)"); mapc lint --list-rules lists them")
+          fail(
+            "unknown rule \(id)\(close.isEmpty ? "" : " (did you mean \(close.joined(separator: ", "))?)"); mapc lint --list-rules lists them"
+          )
         }
         print(LintRuleDocs.text(rule), terminator: "")
         return
@@ -81,7 +90,9 @@ extension MapcCommand {
       if listRules {
         let width = LintRules.ids.map(\.count).max() ?? 0
         for r in LintRules.all {
-          print(r.id.padding(toLength: width + 2, withPad: " ", startingAt: 0) + r.severity.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0) + r.title)
+          print(
+            r.id.padding(toLength: width + 2, withPad: " ", startingAt: 0)
+              + r.severity.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0) + r.title)
         }
         return
       }
@@ -95,7 +106,10 @@ extension MapcCommand {
       } catch {
         fail(error.description)
       }
-      if files.isEmpty && bundles.isEmpty { fail("no mapping files (*.xml with a <mappingModel> root, or .xcmappingmodel) in \(paths.joined(separator: ", "))") }
+      if files.isEmpty && bundles.isEmpty {
+        fail(
+          "no mapping files (*.xml with a <mappingModel> root, or .xcmappingmodel) in \(paths.joined(separator: ", "))")
+      }
 
       var accepted: LintBaseline?
       if let baseline {
@@ -124,7 +138,9 @@ extension MapcCommand {
         let text = LintBaseline.render(accepting: report.findings, path: target, previous: previous)
         do {
           let folder = (target as NSString).deletingLastPathComponent
-          if !folder.isEmpty { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
+          if !folder.isEmpty {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+          }
           try AtomicFileWriter.replaceContents(of: target, with: text)
         } catch {
           throw Console.writeFailure("baseline", path: target, error: error)

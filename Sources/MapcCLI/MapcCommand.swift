@@ -10,7 +10,10 @@ public struct MapcCommand: ParsableCommand {
     commandName: CommandLine.arguments.first.map { ($0 as NSString).lastPathComponent } ?? "mapc",
     abstract: "Core Data mapping models on Linux and CI: compile, run, lint.",
     version: "0.1.0",
-    subcommands: [Compile.self, Run.self, Lint.self, Dump.self, Hash.self, Import.self, Export.self, Eval.self, Infer.self, Migrate.self, Store.self]
+    subcommands: [
+      Compile.self, Run.self, Lint.self, Dump.self, Hash.self, Import.self, Export.self, Eval.self, Infer.self,
+      Migrate.self, Store.self,
+    ]
   )
 
   public init() {}

@@ -74,7 +74,9 @@ extension MapcCommand {
         throw storeFailure(error)
       }
       guard let hashes = peek.entityVersionHashes else {
-        throw storeFailure("the store records no metadata.entityVersionHashes, so its model version is unknown", id: "migrate-unknown-version")
+        throw storeFailure(
+          "the store records no metadata.entityVersionHashes, so its model version is unknown",
+          id: "migrate-unknown-version")
       }
       let from: Int
       switch StoreVersion.identify(hashes, in: versions) {
@@ -107,7 +109,9 @@ extension MapcCommand {
       Console.report(diagnostics)
       guard let chain else { throw ExitCode(.inputErrors) }
       if plan {
-        print("\(store): version '\(names[from])' → '\(names[target])', \(chain.steps.count) step\(chain.steps.count == 1 ? "" : "s"):")
+        print(
+          "\(store): version '\(names[from])' → '\(names[target])', \(chain.steps.count) step\(chain.steps.count == 1 ? "" : "s"):"
+        )
         for (k, step) in chain.steps.enumerated() { print("  \(k + 1). \(Self.describe(step, names))") }
         return
       }
@@ -120,7 +124,10 @@ extension MapcCommand {
       let steps = chain.steps.map { s in
         ChainRun.Step(
           plan: s.plan,
-          record: .object([.init("from", .string(names[s.from])), .init("to", .string(names[s.to])), .init("mapping", .string(Self.mappingName(s)))]))
+          record: .object([
+            .init("from", .string(names[s.from])), .init("to", .string(names[s.to])),
+            .init("mapping", .string(Self.mappingName(s))),
+          ]))
       }
       var key = SHA256()
       for s in chain.steps { key.update(data: PlanWriter.encode(s.plan, sourcePositions: false)) }
@@ -136,15 +143,21 @@ extension MapcCommand {
         let step = chain.steps[k]
         let objects = summary.read.reduce(0) { $0 + $1.count }
         Console.say(
-          "mapc: step \(k + 1)/\(total) \(Self.describe(step, names)): \(objects) objects in \(String(format: "%.2f", summary.seconds)) s")
+          "mapc: step \(k + 1)/\(total) \(Self.describe(step, names)): \(objects) objects in \(String(format: "%.2f", summary.seconds)) s"
+        )
       }
       let storePath = store
-      let result = Result { () throws(MigrationFailure) -> Int in try ChainRun.run(steps: steps, storePath: storePath, options: options) }
+      let result = Result { () throws(MigrationFailure) -> Int in
+        try ChainRun.run(steps: steps, storePath: storePath, options: options)
+      }
       switch result {
       case .success(let reused):
         if !quiet {
-          let resumed = reused > 0 ? " (resumed after \(reused) step\(reused == 1 ? "" : "s") of an interrupted run)" : ""
-          say("mapc: migrated \(store) from '\(names[chain.steps.first!.from])' to '\(names[chain.steps.last!.to])' in \(total) step\(total == 1 ? "" : "s")\(resumed)")
+          let resumed =
+            reused > 0 ? " (resumed after \(reused) step\(reused == 1 ? "" : "s") of an interrupted run)" : ""
+          say(
+            "mapc: migrated \(store) from '\(names[chain.steps.first!.from])' to '\(names[chain.steps.last!.to])' in \(total) step\(total == 1 ? "" : "s")\(resumed)"
+          )
         }
       case .failure(let failure):
         throw storeFailure(failure)
@@ -154,7 +167,8 @@ extension MapcCommand {
     static func mappingName(_ step: MigrationChain.Step) -> String {
       guard let path = step.mappingPath else { return "inferred" }
       let url = URL(fileURLWithPath: path)
-      return url.lastPathComponent == "xcmapping.xml" ? url.deletingLastPathComponent().lastPathComponent : url.lastPathComponent
+      return url.lastPathComponent == "xcmapping.xml"
+        ? url.deletingLastPathComponent().lastPathComponent : url.lastPathComponent
     }
 
     static func describe(_ step: MigrationChain.Step, _ names: [String]) -> String {

@@ -47,7 +47,10 @@ extension MapcCommand {
     @Flag(help: "No progress and no summary line (same as --progress none, without the summary).")
     var quiet = false
 
-    @Option(help: "Progress on standard error: bar (one line redrawn, the default on a terminal), plain (a line per phase and every 2 s, the default otherwise, as in CI logs), none, or auto.")
+    @Option(
+      help:
+        "Progress on standard error: bar (one line redrawn, the default on a terminal), plain (a line per phase and every 2 s, the default otherwise, as in CI logs), none, or auto."
+    )
     var progress: ProgressReporter.Mode = .auto
 
     /// Checked when the command runs, not in `validate()`, so that a misspelt option is reported
@@ -59,7 +62,9 @@ extension MapcCommand {
       }
       if backup != nil && !inPlace { throw ValidationError("--backup is only used with --in-place") }
       if let output {
-        if OutputTarget.problem(output, option: "--output", inputs: [store]) != nil && OutputTarget.isRegularFile(output) {
+        if OutputTarget.problem(output, option: "--output", inputs: [store]) != nil
+          && OutputTarget.isRegularFile(output)
+        {
           throw ValidationError("--output \(output) is the input store; use --in-place to replace it")
         }
         try checkOutput(output, option: "--output", inputs: [store, plan])
@@ -99,7 +104,9 @@ extension MapcCommand {
       case .failure(let failure):
         var notes: [String] = []
         if failure.truncated {
-          notes.append("stopped after \(maxErrors) errors (--max-errors \(maxErrors)); there may be more: --max-errors 0 reports them all")
+          notes.append(
+            "stopped after \(maxErrors) errors (--max-errors \(maxErrors)); there may be more: --max-errors 0 reports them all"
+          )
         }
         notes.append("nothing was written; \(store) is unchanged")
         throw Console.failure(failure, notes: notes)

@@ -31,14 +31,17 @@ extension MapcCommand {
           let info = try SQLiteStoreFormat.info(store)
           lines.append("store UUID: \(info.uuid ?? "(none)")")
           if let v = info.frameworkVersion { lines.append("framework version: \(v)") }
-          lines.append("version identifiers: \(info.identifiers.isEmpty ? "(none)" : info.identifiers.map { "\"\($0)\"" }.joined(separator: ", "))")
+          lines.append(
+            "version identifiers: \(info.identifiers.isEmpty ? "(none)" : info.identifiers.map { "\"\($0)\"" }.joined(separator: ", "))"
+          )
           hashes = info.hashes.map { ($0.entity, Data($0.hash).base64EncodedString()) }
           let width = info.entities.map { "\($0.number) \($0.name)".count }.max() ?? 0
           for e in info.entities {
             let label = "\(e.number) \(e.name)"
             let parent = e.superNumber == 0 ? "" : ", parent \(e.superNumber)"
             let rows = e.rows.map { "\($0) rows" } ?? "no table"
-            entities.append("  " + label + String(repeating: " ", count: width - label.count + 2) + "\(e.table)\(parent): \(rows)")
+            entities.append(
+              "  " + label + String(repeating: " ", count: width - label.count + 2) + "\(e.table)\(parent): \(rows)")
           }
         } else {
           let peek = try format.peekMetadata(store)
@@ -59,7 +62,9 @@ extension MapcCommand {
         switch StoreVersion.identify(byName, in: versions) {
         case .version(let i): lines.append("model version: \(versions.versions[i].name)")
         case .unknown(let closest, let differing):
-          lines.append("model version: none of \(model) (closest '\(versions.versions[closest].name)', differs in \(differing.joined(separator: ", ")))")
+          lines.append(
+            "model version: none of \(model) (closest '\(versions.versions[closest].name)', differs in \(differing.joined(separator: ", ")))"
+          )
         }
       }
       lines.append("entity version hashes:")

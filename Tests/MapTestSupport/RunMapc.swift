@@ -52,7 +52,9 @@ public func runBuiltExecutable(_ name: String, _ arguments: [String], in directo
   guard let executable = builtExecutable(named: name) else {
     return MapcResult(
       exitCode: 127, stdout: "",
-      stderr: "the \(name) executable was not found beside the tests or in .build/debug; run `swift build` before `swift test`")
+      stderr:
+        "the \(name) executable was not found beside the tests or in .build/debug; run `swift build` before `swift test`"
+    )
   }
   return runExecutable(executable, arguments, in: directory)
 }

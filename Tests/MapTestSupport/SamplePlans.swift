@@ -136,7 +136,8 @@ public enum SamplePlans {
       maxValue: .double(-.infinity)),
     AttributeDescription(name: "m", type: .decimal, defaultValue: .decimal("0.10000000000000000001")),
     AttributeDescription(name: "b", type: .boolean, defaultValue: .boolean(true), maxValue: .boolean(false)),
-    AttributeDescription(name: "s", type: .string, defaultValue: .string(""), minValue: .integer(1), maxValue: .integer(40)),
+    AttributeDescription(
+      name: "s", type: .string, defaultValue: .string(""), minValue: .integer(1), maxValue: .integer(40)),
     AttributeDescription(name: "bin", type: .binary, defaultValue: .binary([0, 255, 0x80, 7]), maxValue: .binary([])),
   ]
 
@@ -208,7 +209,9 @@ public enum SamplePlans {
     ],
     versionName: "Diary 2", path: "Diary.xcdatamodeld/Diary 2.xcdatamodel")
 
-  private static func hash(_ seed: UInt8) -> [UInt8] { (0..<32).map { UInt8(truncatingIfNeeded: Int($0) * 37 + Int(seed)) } }
+  private static func hash(_ seed: UInt8) -> [UInt8] {
+    (0..<32).map { UInt8(truncatingIfNeeded: Int($0) * 37 + Int(seed)) }
+  }
 
   // MARK: Plans
 
@@ -275,7 +278,9 @@ public enum SamplePlans {
       entities: [EntityDescription(name: "A", attributes: [AttributeDescription(name: "x", type: .string)])],
       versionIdentifiers: ["1"]),
     destinationModel: ObjectModel(
-      entities: [EntityDescription(name: "B", attributes: [AttributeDescription(name: "y", type: .string, isOptional: true)])],
+      entities: [
+        EntityDescription(name: "B", attributes: [AttributeDescription(name: "y", type: .string, isOptional: true)])
+      ],
       versionIdentifiers: ["2"]),
     sourceEntityHashes: [EntityHash(entity: "A", hash: hash(3))],
     destinationEntityHashes: [EntityHash(entity: "B", hash: hash(4))],
@@ -288,15 +293,18 @@ public enum SamplePlans {
               request: .variable("request", span: SourceSpan(start: 6, end: 14)),
               context: .variable("context", span: SourceSpan(start: 16, end: 24)), countOnly: false),
             span: SourceSpan(start: 0, end: 30)),
-          source: ExpressionSource(text: "FETCH($request, $context, NO)", location: SourceLocation(file: "small.xml", line: 3, column: 20))),
+          source: ExpressionSource(
+            text: "FETCH($request, $context, NO)", location: SourceLocation(file: "small.xml", line: 3, column: 20))),
         attributeMappings: [
           PropertyMapping(
             name: "y",
             valueExpression: CompiledExpression(
               Expression(
-                .function(name: "uppercase:", arguments: [Expression(.keyPath(base: .variable("source"), components: ["x"]))]),
+                .function(
+                  name: "uppercase:", arguments: [Expression(.keyPath(base: .variable("source"), components: ["x"]))]),
                 span: SourceSpan(start: 0, end: 22)),
-              source: ExpressionSource(text: "uppercase:($source.x)", location: SourceLocation(file: "small.xml", line: 4, column: 25))),
+              source: ExpressionSource(
+                text: "uppercase:($source.x)", location: SourceLocation(file: "small.xml", line: 4, column: 25))),
             location: SourceLocation(file: "small.xml", line: 4, column: 5))
         ])
     ])

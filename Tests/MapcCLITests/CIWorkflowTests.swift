@@ -42,7 +42,8 @@ struct CIWorkflowTests {
     let permissions = try #require(w["permissions"] as? [String: Any])
     #expect(permissions["security-events"] as? String == "write")
     let steps = try Self.steps(w, job: "mapc-lint")
-    let upload = try #require(steps.first { ($0["uses"] as? String)?.hasPrefix("github/codeql-action/upload-sarif@") == true })
+    let upload = try #require(
+      steps.first { ($0["uses"] as? String)?.hasPrefix("github/codeql-action/upload-sarif@") == true })
     #expect((upload["with"] as? [String: Any])?["sarif_file"] as? String == "mapc.sarif")
     let runs = steps.compactMap { $0["run"] as? String }
     let sarifCommand = try #require(runs.first { $0.hasPrefix("mapc lint") && $0.contains("--format sarif") })
@@ -53,12 +54,18 @@ struct CIWorkflowTests {
     // subfolder's parent as the workflow does (the checkout is the working directory).
     let repo = try FileManagerTemp.folder("repo")
     defer { FileManagerTemp.remove(repo.path) }
-    try FileManager.default.copyItem(at: Self.root.appendingPathComponent("Mappings/shop"), to: repo.appendingPathComponent("Models/shop"))
+    try FileManager.default.copyItem(
+      at: Self.root.appendingPathComponent("Mappings/shop"), to: repo.appendingPathComponent("Models/shop"))
     let mapping = repo.appendingPathComponent("Models/shop/ShopV1ToV2.xml")
     let text = try String(contentsOf: mapping, encoding: .utf8)
-    try Data(text.replacingOccurrences(of: "</mappingModel>", with: "<entityMapping source=\"Nope\" destination=\"Customer\"/>\n</mappingModel>").utf8)
-      .write(to: mapping)
-    let args = sarifCommand.replacingOccurrences(of: " > mapc.sarif", with: "").split(separator: " ").dropFirst().map(String.init)
+    try Data(
+      text.replacingOccurrences(
+        of: "</mappingModel>", with: "<entityMapping source=\"Nope\" destination=\"Customer\"/>\n</mappingModel>"
+      ).utf8
+    )
+    .write(to: mapping)
+    let args = sarifCommand.replacingOccurrences(of: " > mapc.sarif", with: "").split(separator: " ").dropFirst().map(
+      String.init)
     let lint = runMapc(args, in: repo)
     #expect(lint.exitCode == 1, "\(lint.stderr)")
     let sarifPath = repo.appendingPathComponent("mapc.sarif").path
@@ -67,13 +74,15 @@ struct CIWorkflowTests {
     #expect(validation.ok, "\(validation.output)")
     let sarif = try #require(try JSONSerialization.jsonObject(with: Data(lint.stdout.utf8)) as? [String: Any])
     let run = try #require((sarif["runs"] as? [[String: Any]])?.first)
-    let base = try #require(((run["originalUriBaseIds"] as? [String: Any])?["SRCROOT"] as? [String: Any])?["uri"] as? String)
+    let base = try #require(
+      ((run["originalUriBaseIds"] as? [String: Any])?["SRCROOT"] as? [String: Any])?["uri"] as? String)
     #expect(base.hasPrefix("file://") && base.hasSuffix("/"))
     let results = try #require(run["results"] as? [[String: Any]])
     #expect(!results.isEmpty)
     for r in results {
       let artifact = try #require(
-        (((r["locations"] as? [[String: Any]])?.first?["physicalLocation"]) as? [String: Any])?["artifactLocation"] as? [String: Any])
+        (((r["locations"] as? [[String: Any]])?.first?["physicalLocation"]) as? [String: Any])?["artifactLocation"]
+          as? [String: Any])
       #expect(artifact["uri"] as? String == "Models/shop/ShopV1ToV2.xml")
       #expect(artifact["uriBaseId"] as? String == "SRCROOT")
     }

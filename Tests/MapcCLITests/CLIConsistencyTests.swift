@@ -31,7 +31,9 @@ struct CLIConsistencyTests {
     let loud = runMapc(["compile", Self.bookshelf.appendingPathComponent("BookshelfV1ToV2.xml").path, "-o", plan])
     #expect(loud.exitCode == 0)
     #expect(loud.stderr.hasPrefix("mapc: compiled BookshelfV1ToV2: 3 entity mappings, 0 warnings; wrote \(plan) ("))
-    let quiet = runMapc(["compile", Self.bookshelf.appendingPathComponent("BookshelfV1ToV2.xml").path, "-o", plan, "--quiet"])
+    let quiet = runMapc([
+      "compile", Self.bookshelf.appendingPathComponent("BookshelfV1ToV2.xml").path, "-o", plan, "--quiet",
+    ])
     #expect(quiet.exitCode == 0 && quiet.stderr.isEmpty)
   }
 

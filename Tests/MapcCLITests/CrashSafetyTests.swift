@@ -55,7 +55,10 @@ struct CrashSafetyTests {
     duration = max(duration, Date().timeIntervalSince(start))
     #expect(done.exitCode == 0, "\(done.stderr)")
     #expect(try Data(contentsOf: URL(fileURLWithPath: victim)) == new)
-    #expect(try fm.contentsOfDirectory(atPath: work.path).sorted() == ["diary.cdm", "original.json", "reference.json", "store.json"])
+    #expect(
+      try fm.contentsOfDirectory(atPath: work.path).sorted() == [
+        "diary.cdm", "original.json", "reference.json", "store.json",
+      ])
 
     var keptOld = 0
     var keptNew = 0
@@ -84,7 +87,8 @@ struct CrashSafetyTests {
       } else if after == new {
         keptNew += 1
       } else {
-        Issue.record("kill \(i + 1) after \(delay) s left a store that is neither the old nor the new one (\(after.count) bytes)")
+        Issue.record(
+          "kill \(i + 1) after \(delay) s left a store that is neither the old nor the new one (\(after.count) bytes)")
       }
       // What a kill may leave besides the store: the run's hidden temporary file.
       for name in try fm.contentsOfDirectory(atPath: work.path)
@@ -101,6 +105,8 @@ struct CrashSafetyTests {
         "a killed run left \(name), which is not its temporary file")
     }
 
-    print("crash safety: \(records) records, run \(String(format: "%.2f", duration)) s; \(keptOld) kills kept the old store, \(keptNew) the new one; \(leftovers.count) temporary files left")
+    print(
+      "crash safety: \(records) records, run \(String(format: "%.2f", duration)) s; \(keptOld) kills kept the old store, \(keptNew) the new one; \(leftovers.count) temporary files left"
+    )
   }
 }

@@ -35,7 +35,8 @@ import Testing
     #expect(out.hasPrefix("plan SQADMappingModel1_2\n  format version: 1\n"))
     #expect(out.contains("  mapping: Mappings/diary/diary-mapping.xml\n"))
     #expect(out.contains("  user info:\n    modelVersion = \"2\"\n    \"\" = \"\"\n"))
-    #expect(out.contains("source model: Diary\n  path: Diary.xcdatamodeld/Diary.xcdatamodel\n  version identifiers: \"1\"\n"))
+    #expect(
+      out.contains("source model: Diary\n  path: Diary.xcdatamodeld/Diary.xcdatamodel\n  version identifiers: \"1\"\n"))
     #expect(out.contains("destination model: Diary 2\n"))
     #expect(out.contains("  version identifiers: \"2\", \"\", \"beta\"\n"))
     let lines = out.split(separator: "\n").map { $0.drop(while: { $0 == " " }) }
@@ -87,7 +88,9 @@ import Testing
     let bytes = PlanWriter.encode(SamplePlans.small)
     let truncated = try withPlanFile(Array(bytes.prefix(100))) { runMapc(["dump", $0]) }
     #expect(truncated.exitCode == 1)
-    #expect(truncated.stderr.contains(": error: plan is truncated: expected \(bytes.count - 52) bytes of body, found 48 [plan-truncated]\n"))
+    #expect(
+      truncated.stderr.contains(
+        ": error: plan is truncated: expected \(bytes.count - 52) bytes of body, found 48 [plan-truncated]\n"))
     let foreign = try withPlanFile(Array("bplist00".utf8) + bytes.dropFirst(8)) { runMapc(["dump", $0]) }
     #expect(foreign.exitCode == 1)
     #expect(foreign.stderr.hasSuffix(": error: not a mapc plan (bad magic bytes) [plan-bad-magic]\n"))
@@ -105,4 +108,3 @@ import Testing
     #expect(runMapc(["dump", "a.cdm", "b.cdm"]).exitCode == 64)
   }
 }
-

@@ -6,14 +6,19 @@ import Testing
 @Suite(.enabled(if: mapcExecutableProblem == nil)) struct EvalCommandTests {
   @Test func printsValuesAndPredicates() {
     #expect(runMapc(["eval", "--expression", "7 / 2"]).stdout == "3\n")
-    #expect(runMapc(["eval", "--expression", "uppercase:(name)", "--object", #"{"name": "straße"}"#]).stdout == "\"STRASSE\"\n")
+    #expect(
+      runMapc(["eval", "--expression", "uppercase:(name)", "--object", #"{"name": "straße"}"#]).stdout
+        == "\"STRASSE\"\n")
     #expect(runMapc(["eval", "--predicate", "$x > 1", "--variables", #"{"x": 2}"#]).stdout == "true\n")
-    #expect(runMapc(["eval", "--predicate", "age > 30", "--filter", "--object", #"[{"age": 20}, {"age": 40}]"#]).stdout == "[{\"age\":40}]\n")
+    #expect(
+      runMapc(["eval", "--predicate", "age > 30", "--filter", "--object", #"[{"age": 20}, {"age": 40}]"#]).stdout
+        == "[{\"age\":40}]\n")
   }
 
   /// The issue's example: Apple's predicateFormat of `SELF like[c] 'a*'`.
   @Test func canonicalPrintsAppleFormat() {
-    #expect(runMapc(["eval", "--predicate", "SELF like[c] 'a*'", "--canonical"]).stdout == "\"SELF LIKE[c] \\\"a*\\\"\"\n")
+    #expect(
+      runMapc(["eval", "--predicate", "SELF like[c] 'a*'", "--canonical"]).stdout == "\"SELF LIKE[c] \\\"a*\\\"\"\n")
   }
 
   @Test func errorsAndExitCodes() {
@@ -46,7 +51,9 @@ import Testing
       return (result, Date().timeIntervalSince(start))
     }
     let result = runMapc(args)
-    return (Outcome(exitCode: result.exitCode, stdout: result.stdout, stderr: result.stderr), Date().timeIntervalSince(start))
+    return (
+      Outcome(exitCode: result.exitCode, stdout: result.stdout, stderr: result.stderr), Date().timeIntervalSince(start)
+    )
   }
 
   /// Runs `sh -c script mapc args…` (for standard input from a file).
@@ -63,17 +70,23 @@ import Testing
     let stdout = out.fileHandleForReading.readDataToEndOfFile()
     let stderr = err.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
-    return Outcome(exitCode: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self))
+    return Outcome(
+      exitCode: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+      stderr: String(decoding: stderr, as: UTF8.self))
   }
 
   @Test func tenThousandNestedParenthesesFailFast() {
-    let (r, seconds) = Self.timed(["eval", "--expression", String(repeating: "(", count: 10_000) + "1" + String(repeating: ")", count: 10_000)])
+    let (r, seconds) = Self.timed([
+      "eval", "--expression", String(repeating: "(", count: 10_000) + "1" + String(repeating: ")", count: 10_000),
+    ])
     #expect(r.exitCode == 1 && r.stderr.contains("[expr-too-deep]"))
     #expect(seconds < 1)
   }
 
   @Test func catastrophicMatchesStopsFast() {
-    let (r, seconds) = Self.timed(["eval", "--predicate", "SELF MATCHES '(a+)+b'", "--object", "\"" + String(repeating: "a", count: 10_000) + "\""])
+    let (r, seconds) = Self.timed([
+      "eval", "--predicate", "SELF MATCHES '(a+)+b'", "--object", "\"" + String(repeating: "a", count: 10_000) + "\"",
+    ])
     #expect(r.exitCode == 1 && r.stderr.contains("[run-regex-timeout]"))
     #expect(seconds < 1)
   }
@@ -88,7 +101,8 @@ import Testing
   }
 
   @Test func oneMegabyteLiteralIsAnErrorFast() {
-    let (r, seconds) = Self.timed(["eval", "--expression", "-"], stdin: "\"" + String(repeating: "x", count: 1 << 20) + "\"")
+    let (r, seconds) = Self.timed(
+      ["eval", "--expression", "-"], stdin: "\"" + String(repeating: "x", count: 1 << 20) + "\"")
     #expect(r.exitCode == 1 && r.stderr.contains("[expr-too-long]"), "\(r.stderr.prefix(300))")
     #expect(seconds < 1)
   }

@@ -48,7 +48,8 @@ func fixtureCases(in root: URL?) -> [FixtureCase] {
       guard let store = c["store"] as? String else { continue }
       cases.append(
         FixtureCase(
-          folder: folder, mapping: mapping, mappingIsShared: shared != nil, store: store, expected: c["expected"] as? String,
+          folder: folder, mapping: mapping, mappingIsShared: shared != nil, store: store,
+          expected: c["expected"] as? String,
           exitCode: (c["exitCode"] as? Int).map(Int32.init), stderrMentions: c["stderrMentions"] as? [String] ?? [],
           knownIssue: json["knownIssue"] as? String))
     }
@@ -73,42 +74,42 @@ struct FixtureTests {
 /// `mapc compile` then `mapc run` for one case, checking the output bytes or the failure.
 /// A case whose mapping is in an absent ../shared is cancelled (skipped) with a message.
 func runFixtureCase(_ c: FixtureCase) throws {
-    guard let mappingURL = c.mappingURL else {
-      let message = "\(c) skipped: its mapping \(c.mapping) is in ../shared, which is absent"
-      print(message)  // a cancelled case's comment is not shown in the default output
-      try Test.cancel(Comment(rawValue: message))
-    }
-    let work = try FileManagerTemp.folder("fixture")
-    defer { FileManagerTemp.remove(work.path) }
-    let plan = work.appendingPathComponent("p.cdm").path
-    let compile = runMapc(["compile", mappingURL.path, "-o", plan])
-    #expect(compile.exitCode == 0, "compile failed: \(compile.stderr)")
-    guard compile.exitCode == 0 else { return }
+  guard let mappingURL = c.mappingURL else {
+    let message = "\(c) skipped: its mapping \(c.mapping) is in ../shared, which is absent"
+    print(message)  // a cancelled case's comment is not shown in the default output
+    try Test.cancel(Comment(rawValue: message))
+  }
+  let work = try FileManagerTemp.folder("fixture")
+  defer { FileManagerTemp.remove(work.path) }
+  let plan = work.appendingPathComponent("p.cdm").path
+  let compile = runMapc(["compile", mappingURL.path, "-o", plan])
+  #expect(compile.exitCode == 0, "compile failed: \(compile.stderr)")
+  guard compile.exitCode == 0 else { return }
 
-    let storePath = c.folder.appendingPathComponent(c.store).path
-    let storeBefore = try Data(contentsOf: URL(fileURLWithPath: storePath))
-    let out = work.appendingPathComponent("out.json").path
-    let run = runMapc(["run", plan, "--store", storePath, "--output", out])
-    #expect(try Data(contentsOf: URL(fileURLWithPath: storePath)) == storeBefore, "the input store changed")
-    if let expected = c.expected {
-      #expect(run.exitCode == 0, "run failed: \(run.stderr)")
-      let want = try Data(contentsOf: c.folder.appendingPathComponent(expected))
-      let got = (try? Data(contentsOf: URL(fileURLWithPath: out))) ?? Data()
-      #expect(got == want, "output differs from \(expected): \(firstDifference(got, want))")
-      // Running twice gives the same bytes.
-      let again = work.appendingPathComponent("again.json").path
-      _ = runMapc(["run", plan, "--store", storePath, "--output", again])
-      #expect((try? Data(contentsOf: URL(fileURLWithPath: again))) == got)
-    } else {
-      #expect(run.exitCode == c.exitCode ?? 2, "stderr: \(run.stderr)")
-      for text in c.stderrMentions {
-        #expect(run.stderr.contains(text), "stderr does not mention \(text): \(run.stderr)")
-      }
-      #expect(!FileManager.default.fileExists(atPath: out), "a failed run created the output file")
+  let storePath = c.folder.appendingPathComponent(c.store).path
+  let storeBefore = try Data(contentsOf: URL(fileURLWithPath: storePath))
+  let out = work.appendingPathComponent("out.json").path
+  let run = runMapc(["run", plan, "--store", storePath, "--output", out])
+  #expect(try Data(contentsOf: URL(fileURLWithPath: storePath)) == storeBefore, "the input store changed")
+  if let expected = c.expected {
+    #expect(run.exitCode == 0, "run failed: \(run.stderr)")
+    let want = try Data(contentsOf: c.folder.appendingPathComponent(expected))
+    let got = (try? Data(contentsOf: URL(fileURLWithPath: out))) ?? Data()
+    #expect(got == want, "output differs from \(expected): \(firstDifference(got, want))")
+    // Running twice gives the same bytes.
+    let again = work.appendingPathComponent("again.json").path
+    _ = runMapc(["run", plan, "--store", storePath, "--output", again])
+    #expect((try? Data(contentsOf: URL(fileURLWithPath: again))) == got)
+  } else {
+    #expect(run.exitCode == c.exitCode ?? 2, "stderr: \(run.stderr)")
+    for text in c.stderrMentions {
+      #expect(run.stderr.contains(text), "stderr does not mention \(text): \(run.stderr)")
     }
-    // No temporary files are left beside the output.
-    let leftovers = try FileManager.default.contentsOfDirectory(atPath: work.path).filter { $0.hasSuffix(".tmp") }
-    #expect(leftovers.isEmpty)
+    #expect(!FileManager.default.fileExists(atPath: out), "a failed run created the output file")
+  }
+  // No temporary files are left beside the output.
+  let leftovers = try FileManager.default.contentsOfDirectory(atPath: work.path).filter { $0.hasSuffix(".tmp") }
+  #expect(leftovers.isEmpty)
 }
 
 /// "line 12: got … expected …" for the first differing line.

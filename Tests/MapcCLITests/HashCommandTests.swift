@@ -61,14 +61,48 @@ struct HashCommandTests {
     let cases: [(name: String, text: String, expected: String)] = [
       ("truncated", head + "<entity name=\"A\">\n", "truncated:4:1: error:"),
       ("mismatched", head + "<entity name=\"A\">\n</model>", "mismatched:4:1: error:"),
-      ("bomb", "<?xml version=\"1.0\"?>\n<!DOCTYPE model [\n <!ENTITY a \"aaaaaaaaaa\">\n <!ENTITY b \"&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;\">\n]>\n<model>&b;</model>", "bomb:3:2: error:"),
-      ("external", "<?xml version=\"1.0\"?>\n<!DOCTYPE model [<!ENTITY x SYSTEM \"file:///etc/passwd\">]>\n<model>&x;</model>", "external:2:18: error:"),
-      ("type", head + "<entity name=\"A\">\n<attribute name=\"x\" attributeType=\"Text\"/>\n</entity>\n</model>", "type:4:36: error:"),
-      ("destination", head + "<entity name=\"A\">\n<relationship name=\"r\" maxCount=\"1\" destinationEntity=\"B\"/>\n</entity>\n</model>", "destination:4:56: error:"),
-      ("inverse", head + "<entity name=\"A\">\n<relationship name=\"r\" maxCount=\"1\" destinationEntity=\"A\" inverseName=\"s\" inverseEntity=\"A\"/>\n<relationship name=\"s\" maxCount=\"1\" destinationEntity=\"A\"/>\n</entity>\n</model>", "inverse:4:72: error:"),
-      ("cycle", head + "<entity name=\"A\" parentEntity=\"B\"/>\n<entity name=\"B\" parentEntity=\"A\"/>\n</model>", "cycle:3:32: error:"),
-      ("duplicate", head + "<entity name=\"A\">\n<attribute name=\"x\" attributeType=\"String\"/>\n<attribute name=\"x\" attributeType=\"Date\"/>\n</entity>\n</model>", "duplicate:5:18: error:"),
-      ("default", head + "<entity name=\"A\">\n<attribute name=\"x\" attributeType=\"Boolean\" defaultValueString=\"twelve\"/>\n</entity>\n</model>", "default:4:65: error:"),
+      (
+        "bomb",
+        "<?xml version=\"1.0\"?>\n<!DOCTYPE model [\n <!ENTITY a \"aaaaaaaaaa\">\n <!ENTITY b \"&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;\">\n]>\n<model>&b;</model>",
+        "bomb:3:2: error:"
+      ),
+      (
+        "external",
+        "<?xml version=\"1.0\"?>\n<!DOCTYPE model [<!ENTITY x SYSTEM \"file:///etc/passwd\">]>\n<model>&x;</model>",
+        "external:2:18: error:"
+      ),
+      (
+        "type", head + "<entity name=\"A\">\n<attribute name=\"x\" attributeType=\"Text\"/>\n</entity>\n</model>",
+        "type:4:36: error:"
+      ),
+      (
+        "destination",
+        head
+          + "<entity name=\"A\">\n<relationship name=\"r\" maxCount=\"1\" destinationEntity=\"B\"/>\n</entity>\n</model>",
+        "destination:4:56: error:"
+      ),
+      (
+        "inverse",
+        head
+          + "<entity name=\"A\">\n<relationship name=\"r\" maxCount=\"1\" destinationEntity=\"A\" inverseName=\"s\" inverseEntity=\"A\"/>\n<relationship name=\"s\" maxCount=\"1\" destinationEntity=\"A\"/>\n</entity>\n</model>",
+        "inverse:4:72: error:"
+      ),
+      (
+        "cycle", head + "<entity name=\"A\" parentEntity=\"B\"/>\n<entity name=\"B\" parentEntity=\"A\"/>\n</model>",
+        "cycle:3:32: error:"
+      ),
+      (
+        "duplicate",
+        head
+          + "<entity name=\"A\">\n<attribute name=\"x\" attributeType=\"String\"/>\n<attribute name=\"x\" attributeType=\"Date\"/>\n</entity>\n</model>",
+        "duplicate:5:18: error:"
+      ),
+      (
+        "default",
+        head
+          + "<entity name=\"A\">\n<attribute name=\"x\" attributeType=\"Boolean\" defaultValueString=\"twelve\"/>\n</entity>\n</model>",
+        "default:4:65: error:"
+      ),
     ]
     let ids = [
       "truncated": "[xml-syntax]", "mismatched": "[xml-syntax]", "bomb": "[xml-entity-declaration]",
@@ -92,7 +126,8 @@ struct HashCommandTests {
   @Test func warningsGoToStandardErrorWithSuccess() throws {
     let dir = try FileManagerTemp.folder("hash")
     defer { try? FileManager.default.removeItem(at: dir) }
-    let text = "<model userDefinedModelVersionIdentifier=\"1\">\n<entity name=\"A\">\n  <relationship name=\"r\" optional=\"YES\" maxCount=\"1\" destinationEntity=\"A\"/>\n</entity>\n</model>\n"
+    let text =
+      "<model userDefinedModelVersionIdentifier=\"1\">\n<entity name=\"A\">\n  <relationship name=\"r\" optional=\"YES\" maxCount=\"1\" destinationEntity=\"A\"/>\n</entity>\n</model>\n"
     try Data(text.utf8).write(to: dir.appendingPathComponent("contents"))
     let r = runMapc(["hash", "contents"], in: dir)
     #expect(r.exitCode == 0)

@@ -17,7 +17,8 @@ struct ProgressOutputTests {
   static func store(in work: URL) throws -> (plan: String, store: String) {
     let plan = try compileDiaryPlan(in: work)
     let store = work.appendingPathComponent("store.json").path
-    let gen = runTool(python3!, [SharedPaths.bench!.appendingPathComponent("gen_diary_store.py").path, "30000", store, "--seed", "5"])
+    let gen = runTool(
+      python3!, [SharedPaths.bench!.appendingPathComponent("gen_diary_store.py").path, "30000", store, "--seed", "5"])
     try #require(gen.exitCode == 0, "\(gen.stderr)")
     return (plan, store)
   }
@@ -27,7 +28,9 @@ struct ProgressOutputTests {
     lines.compactMap { line in
       guard let phase = phases.first(where: { line.hasPrefix("mapc: \($0)") }) else { return nil }
       let rest = line.dropFirst("mapc: \(phase)".count)
-      guard let slash = rest.firstIndex(of: "/"), rest.hasSuffix(")") || rest.contains("%") else { return (phase, nil, nil) }
+      guard let slash = rest.firstIndex(of: "/"), rest.hasSuffix(")") || rest.contains("%") else {
+        return (phase, nil, nil)
+      }
       let before = rest[..<slash].reversed().prefix { $0.isNumber || $0 == "," || $0 == "." }
       let after = rest[rest.index(after: slash)...].prefix { $0.isNumber || $0 == "," || $0 == "." }
       let number = { (s: String) in Int(s.filter(\.isNumber)) }
@@ -97,7 +100,12 @@ struct ProgressOutputTests {
       sys.stdout.buffer.write(out)
       sys.exit(os.waitstatus_to_exitcode(status))
       """
-    let result = runTool(python3!, ["-c", script, mapcExecutable!.path, "run", plan, "--store", store, "--output", work.appendingPathComponent("out.json").path])
+    let result = runTool(
+      python3!,
+      [
+        "-c", script, mapcExecutable!.path, "run", plan, "--store", store, "--output",
+        work.appendingPathComponent("out.json").path,
+      ])
     #expect(result.exitCode == 0, "\(result.stderr)")
     let text = result.stdout.replacingOccurrences(of: "\r\n", with: "\n")
     #expect(text.contains("\r"), "the line was never redrawn")

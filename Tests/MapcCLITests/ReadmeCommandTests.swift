@@ -82,7 +82,8 @@ struct ReadmeCommandTests {
     defer { FileManagerTemp.remove(work.path) }
     let fm = FileManager.default
     for folder in ["Mappings", "Examples"] {
-      try fm.copyItem(at: SharedPaths.packageRoot.appendingPathComponent(folder), to: work.appendingPathComponent(folder))
+      try fm.copyItem(
+        at: SharedPaths.packageRoot.appendingPathComponent(folder), to: work.appendingPathComponent(folder))
     }
     let bin = work.appendingPathComponent(".bin")
     try fm.createDirectory(at: bin, withIntermediateDirectories: true)
@@ -104,11 +105,14 @@ struct ReadmeCommandTests {
       try process.run()
       process.waitUntilExit()
       let output = (try String(contentsOf: out, encoding: .utf8)) + (try String(contentsOf: err, encoding: .utf8))
-      #expect(process.terminationStatus == command.expectedExit, "\(command) exited \(process.terminationStatus):\n\(output)")
+      #expect(
+        process.terminationStatus == command.expectedExit, "\(command) exited \(process.terminationStatus):\n\(output)")
       // Indentation of the README's `#` lines is not significant.
       let lines = output.split(separator: "\n").map { Substring($0.trimmingCharacters(in: .whitespaces)) }
       for expected in command.expectedOutput {
-        #expect(lines.contains { Self.matches(expected, $0) }, "\(command) did not print: \(expected)\nit printed:\n\(output)")
+        #expect(
+          lines.contains { Self.matches(expected, $0) }, "\(command) did not print: \(expected)\nit printed:\n\(output)"
+        )
       }
     }
   }

@@ -33,7 +33,8 @@ import Testing
     let plan = work.appendingPathComponent("s.cdm").path
     let compile = songbook(["compile", Self.mapping, "-o", plan])
     try #require(compile.exitCode == 0, "\(compile.stderr)")
-    let out = work.appendingPathComponent("out-\(UUID().uuidString).json").path  // a name no file of the example can have
+    // a name no file of the example can have
+    let out = work.appendingPathComponent("out-\(UUID().uuidString).json").path
     let run = songbook(["run", plan, "--store", Self.store, "--output", out])
     #expect(run.exitCode == 0, "\(run.stderr)")
     let got = bytes(out) ?? Data()
@@ -45,7 +46,8 @@ import Testing
   @Test func mappingFileRunsDirectly() throws {
     let work = try copyOfExample()
     defer { FileManagerTemp.remove(work.path) }
-    let out = work.appendingPathComponent("out-\(UUID().uuidString).json").path  // a name no file of the example can have
+    // a name no file of the example can have
+    let out = work.appendingPathComponent("out-\(UUID().uuidString).json").path
     let run = songbook(["run", Self.mapping, "--store", Self.store, "--output", out, "--quiet"])
     #expect(run.exitCode == 0, "\(run.stderr)")
     #expect(bytes(out) == bytes(Self.expected))
@@ -72,12 +74,14 @@ import Testing
     // Compiling needs no policy: the compiler only checks that a policy is named.
     let compile = runMapc(["compile", Self.mapping, "-o", plan])
     try #require(compile.exitCode == 0, "\(compile.stderr)")
-    let out = work.appendingPathComponent("out-\(UUID().uuidString).json").path  // a name no file of the example can have
+    // a name no file of the example can have
+    let out = work.appendingPathComponent("out-\(UUID().uuidString).json").path
     let run = runMapc(["run", plan, "--store", Self.store, "--output", out])
     #expect(run.exitCode == 2)
     #expect(
       run.stderr.contains(
-        "SongbookSimple1_2.xml:28:3: error: Couldn't create mapping policy for class named SongbookSimple.LegacyToModernPolicy"),
+        "SongbookSimple1_2.xml:28:3: error: Couldn't create mapping policy for class named SongbookSimple.LegacyToModernPolicy"
+      ),
       "\(run.stderr)")
     #expect(run.stderr.contains("Couldn't create mapping policy for class named SBLibraryPolicy"), "\(run.stderr)")
     #expect(run.stderr.contains("[run-unknown-policy]"))
@@ -90,9 +94,12 @@ import Testing
     let xml = work.appendingPathComponent("SongbookSimple1_2.xml")
     let text = try String(contentsOf: xml, encoding: .utf8)
     try #require(text.contains("policy=\"SongbookSimple.LegacyToModernPolicy\""))
-    try text.replacingOccurrences(of: "policy=\"SongbookSimple.LegacyToModernPolicy\"", with: "policy=\"LegacyToModernPolicy\"")
-      .write(to: xml, atomically: true, encoding: .utf8)
-    let out = work.appendingPathComponent("out-\(UUID().uuidString).json").path  // a name no file of the example can have
+    try text.replacingOccurrences(
+      of: "policy=\"SongbookSimple.LegacyToModernPolicy\"", with: "policy=\"LegacyToModernPolicy\""
+    )
+    .write(to: xml, atomically: true, encoding: .utf8)
+    // a name no file of the example can have
+    let out = work.appendingPathComponent("out-\(UUID().uuidString).json").path
     let run = songbook(["run", xml.path, "--store", Self.store, "--output", out, "--quiet"])
     #expect(run.exitCode == 0, "\(run.stderr)")
     #expect(bytes(out) == bytes(Self.expected))
@@ -111,13 +118,15 @@ import Testing
   @Test func customValidationErrorFailsTheRunAndWritesNothing() throws {
     let work = try copyOfExample()
     defer { FileManagerTemp.remove(work.path) }
-    let out = work.appendingPathComponent("out-\(UUID().uuidString).json").path  // a name no file of the example can have
+    // a name no file of the example can have
+    let out = work.appendingPathComponent("out-\(UUID().uuidString).json").path
     try Data("old output\n".utf8).write(to: URL(fileURLWithPath: out))
     let run = songbook(["run", Self.mapping, "--store", Self.duplicateSlugStore, "--output", out])
     #expect(run.exitCode == 2)
     #expect(
       run.stderr.contains(
-        "SongbookSimple1_2.xml:28:3: error: Song/5 (created by LegacySongToSong from LegacySong/6): slug \"amazing-grace-john-newton\" is already used by Song/1 [songbook-duplicate-slug]"),
+        "SongbookSimple1_2.xml:28:3: error: Song/5 (created by LegacySongToSong from LegacySong/6): slug \"amazing-grace-john-newton\" is already used by Song/1 [songbook-duplicate-slug]"
+      ),
       "\(run.stderr)")
     #expect(bytes(out) == Data("old output\n".utf8), "an existing output was changed")
 
@@ -141,12 +150,14 @@ import Testing
     try #require(text.contains("\"duration\": \"3:59\""))
     try text.replacingOccurrences(of: "\"duration\": \"3:59\"", with: "\"duration\": \"3:75\"")
       .write(to: store, atomically: true, encoding: .utf8)
-    let out = work.appendingPathComponent("out-\(UUID().uuidString).json").path  // a name no file of the example can have
+    // a name no file of the example can have
+    let out = work.appendingPathComponent("out-\(UUID().uuidString).json").path
     let run = songbook(["run", Self.mapping, "--store", store.path, "--output", out])
     #expect(run.exitCode == 2)
     #expect(
       run.stderr.contains(
-        "SongbookSimple1_2.xml:32:31: error: source object LegacySong/2: duration \"3:75\" is not minutes:seconds [songbook-duration]"),
+        "SongbookSimple1_2.xml:32:31: error: source object LegacySong/2: duration \"3:75\" is not minutes:seconds [songbook-duration]"
+      ),
       "\(run.stderr)")
     #expect(!FileManager.default.fileExists(atPath: out))
   }
@@ -155,7 +166,8 @@ import Testing
   @Test func otherCommandsWork() {
     let hash = songbook(["hash", Self.folder.appendingPathComponent("SongbookSimple.xcdatamodeld").path])
     #expect(hash.exitCode == 0)
-    #expect(hash.stdout.contains("Song                  Ag/0SU6VVPdfUM9z52eQn9NQqf3iK7wNinnYtnVOfG8="), "\(hash.stdout)")
+    #expect(
+      hash.stdout.contains("Song                  Ag/0SU6VVPdfUM9z52eQn9NQqf3iK7wNinnYtnVOfG8="), "\(hash.stdout)")
   }
 }
 

@@ -27,7 +27,8 @@ struct TemporaryFileTests {
     defer { FileManagerTemp.remove(work.path) }
     let plan = try compileDiaryPlan(in: work)
     let store = work.appendingPathComponent("store.json").path
-    let gen = runTool(python3!, [SharedPaths.bench!.appendingPathComponent("gen_diary_store.py").path, "150000", store, "--seed", "3"])
+    let gen = runTool(
+      python3!, [SharedPaths.bench!.appendingPathComponent("gen_diary_store.py").path, "150000", store, "--seed", "3"])
     try #require(gen.exitCode == 0, "\(gen.stderr)")
     let output = work.appendingPathComponent("out.json")
     var caught = 0
@@ -67,7 +68,8 @@ struct TemporaryFileTests {
     defer { FileManagerTemp.remove(work.path) }
     let plan = try compileDiaryPlan(in: work)
     let store = work.appendingPathComponent("store.json").path
-    let gen = runTool(python3!, [SharedPaths.bench!.appendingPathComponent("gen_diary_store.py").path, "20", store, "--seed", "4"])
+    let gen = runTool(
+      python3!, [SharedPaths.bench!.appendingPathComponent("gen_diary_store.py").path, "20", store, "--seed", "4"])
     try #require(gen.exitCode == 0, "\(gen.stderr)")
     // A process that has ended: its pid names no process now.
     let done = Process()
@@ -81,7 +83,9 @@ struct TemporaryFileTests {
     for name in [stale, live, otherTarget] {
       try Data("partial".utf8).write(to: work.appendingPathComponent(name))
     }
-    let run = runMapc(["run", plan, "--store", store, "--output", work.appendingPathComponent("out.json").path, "--quiet"])
+    let run = runMapc([
+      "run", plan, "--store", store, "--output", work.appendingPathComponent("out.json").path, "--quiet",
+    ])
     #expect(run.exitCode == 0, "\(run.stderr)")
     #expect(try Self.temporaries(in: work).sorted() == [live, otherTarget].sorted())
   }

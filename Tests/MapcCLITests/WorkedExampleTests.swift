@@ -28,7 +28,9 @@ import Testing
 
   /// The expected stores are what Mappings/expected.py computes from the inputs and models.
   @Test func expectedStoresMatchTheIndependentScript() throws {
-    let python = ["/usr/bin/python3", "/usr/local/bin/python3"].first { FileManager.default.isExecutableFile(atPath: $0) }
+    let python = ["/usr/bin/python3", "/usr/local/bin/python3"].first {
+      FileManager.default.isExecutableFile(atPath: $0)
+    }
     guard let python else {
       print("python3 not found: expected.py --check skipped")
       return

@@ -6,9 +6,13 @@ import Testing
 /// `xcmapping.xml`), run as a user would, with the corpus's real files.
 @Suite(.enabled(if: SharedPaths.corpus != nil, Comment(rawValue: SharedPaths.absentMessage)))
 struct XcodeMappingCommandTests {
-  static let billmoss = SharedPaths.corpus?
-    .appendingPathComponent("billmoss/CoreDataMigrations-DefaultMigration/CoreDataMigration/Model1ToModel2.xcmappingmodel").path ?? ""
-  static let uncloud = SharedPaths.corpus?
+  static let billmoss =
+    SharedPaths.corpus?
+    .appendingPathComponent(
+      "billmoss/CoreDataMigrations-DefaultMigration/CoreDataMigration/Model1ToModel2.xcmappingmodel"
+    ).path ?? ""
+  static let uncloud =
+    SharedPaths.corpus?
     .appendingPathComponent("ElijahButers/UnCloudNotes-App/UnCloudNotes").path ?? ""
 
   @Test(.enabled(if: mapcExecutableProblem == nil, Comment(rawValue: mapcExecutableProblem ?? "")))
@@ -53,22 +57,30 @@ struct XcodeMappingCommandTests {
     let badTarget = runMapc(["export", notXcode, "-o", folder.appendingPathComponent("x.xml").path])
     #expect(badTarget.exitCode == 64)
     // A mapping with an error is not compiled, and says where (the tutorial's real mistake).
-    let failing = runMapc(["compile", Self.uncloud + "/UnCloudNotesMappingModel_v2_to_v3.xcmappingmodel", "-o", folder.appendingPathComponent("p.cdm").path])
+    let failing = runMapc([
+      "compile", Self.uncloud + "/UnCloudNotesMappingModel_v2_to_v3.xcmappingmodel", "-o",
+      folder.appendingPathComponent("p.cdm").path,
+    ])
     #expect(failing.exitCode == 1)
-    #expect(failing.stderr.contains("UnCloudNotesMappingModel_v2_to_v3.xcmappingmodel/xcmapping.xml:119:55: error: mapping NoteToNote creates Note objects, but relationship attachments holds Attachment objects [map-mapping-destination-mismatch]"))
+    #expect(
+      failing.stderr.contains(
+        "UnCloudNotesMappingModel_v2_to_v3.xcmappingmodel/xcmapping.xml:119:55: error: mapping NoteToNote creates Note objects, but relationship attachments holds Attachment objects [map-mapping-destination-mismatch]"
+      ))
     #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("p.cdm").path))
   }
 
   /// Lint finds mapping models in folders and points SARIF results into xcmapping.xml.
   @Test(.enabled(if: mapcExecutableProblem == nil, Comment(rawValue: mapcExecutableProblem ?? "")))
   func lintFindsMappingModelsAndReportsThemInSARIF() throws {
-    let result = runMapc(["lint", "UnCloudNotes", "--format", "sarif"], in: URL(fileURLWithPath: Self.uncloud).deletingLastPathComponent())
+    let result = runMapc(
+      ["lint", "UnCloudNotes", "--format", "sarif"], in: URL(fileURLWithPath: Self.uncloud).deletingLastPathComponent())
     #expect(result.exitCode == 1)
     let sarif = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
     let run = try #require((sarif["runs"] as? [[String: Any]])?.first)
     let results = try #require(run["results"] as? [[String: Any]])
     #expect(results.count == 1)
-    let location = try #require(((results.first?["locations"] as? [[String: Any]])?.first?["physicalLocation"]) as? [String: Any])
+    let location = try #require(
+      ((results.first?["locations"] as? [[String: Any]])?.first?["physicalLocation"]) as? [String: Any])
     let artifact = try #require(location["artifactLocation"] as? [String: Any])
     #expect(artifact["uri"] as? String == "UnCloudNotes/UnCloudNotesMappingModel_v2_to_v3.xcmappingmodel/xcmapping.xml")
     #expect(artifact["uriBaseId"] as? String == "SRCROOT")

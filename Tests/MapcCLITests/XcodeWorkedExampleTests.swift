@@ -28,7 +28,8 @@ struct XcodeWorkedExampleTests {
     let want = try Data(contentsOf: Self.model.appendingPathComponent("xcmapping.xml"))
     #expect(
       got == want,
-      "Mappings/notes/NotesV1ToV2.xcmappingmodel is out of date (\(firstDifference(got, want))); in Mappings/notes run `mapc export NotesV1ToV2.xml -o NotesV1ToV2.xcmappingmodel`")
+      "Mappings/notes/NotesV1ToV2.xcmappingmodel is out of date (\(firstDifference(got, want))); in Mappings/notes run `mapc export NotesV1ToV2.xml -o NotesV1ToV2.xcmappingmodel`"
+    )
     // The folder holds xcmapping.xml and nothing else.
     #expect(try fm.contentsOfDirectory(atPath: Self.model.path) == ["xcmapping.xml"])
   }

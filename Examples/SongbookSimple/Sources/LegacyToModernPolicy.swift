@@ -77,7 +77,8 @@ final class LegacyToModernPolicy: EntityMigrationPolicy, @unchecked Sendable {
   override func endInstanceCreation(_ mapping: EntityMapping, manager: MigrationManager) throws {
     var artists: [String: ObjectRef] = [:]
     for source in try manager.sourceInstances(ofEntity: "LegacySong") {
-      let name = manager.string(try manager.sourceValue(forKeyPath: "artist", of: source))?
+      let name =
+        manager.string(try manager.sourceValue(forKeyPath: "artist", of: source))?
         .trimmingCharacters(in: .whitespaces) ?? ""
       guard !name.isEmpty else { continue }
       for song in manager.destinationInstances(forSource: source) {

@@ -6,7 +6,8 @@ import MapCompiler
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ pointer: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
   guard let data = pointer else { return 0 }
-  if let xml = try? XMLReader.parse(bytes: Array(UnsafeBufferPointer(start: data, count: size)), path: "xcmapping.xml") {
+  if let xml = try? XMLReader.parse(bytes: Array(UnsafeBufferPointer(start: data, count: size)), path: "xcmapping.xml")
+  {
     _ = XcodeMappingReader.read(xml)
   }
   return 0

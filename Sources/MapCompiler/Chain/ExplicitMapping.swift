@@ -35,7 +35,10 @@ public struct ExplicitMapping: Sendable {
         continue
       }
       let fits = { (hashes: [EntityHash], names: [String]) -> [Int] in
-        let wanted = Set(names.compactMap { n in hashes.first { $0.entity == n }.map { "\(n)\u{0}\(Data($0.hash).base64EncodedString())" } })
+        let wanted = Set(
+          names.compactMap { n in
+            hashes.first { $0.entity == n }.map { "\(n)\u{0}\(Data($0.hash).base64EncodedString())" }
+          })
         guard !wanted.isEmpty else { return [] }
         return versions.versions.indices.filter { i in
           wanted.isSubset(of: Set(versions.versions[i].base64Hashes.map { "\($0.key)\u{0}\($0.value)" }))

@@ -35,7 +35,9 @@ public struct MigrationChain: Sendable {
   }
 
   /// One step `i → i + 1`.
-  public static func planStep(versions: ModelVersions, mappings: [ExplicitMapping], from i: Int) -> (Step?, [Diagnostic]) {
+  public static func planStep(versions: ModelVersions, mappings: [ExplicitMapping], from i: Int) -> (
+    Step?, [Diagnostic]
+  ) {
     let (a, b) = (versions.versions[i], versions.versions[i + 1])
     let covering = mappings.filter { $0.steps.contains(i) }
     if covering.count > 1 {

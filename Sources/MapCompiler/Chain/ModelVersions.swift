@@ -34,7 +34,9 @@ public struct ModelVersions: Sendable {
       .sorted(by: VersionOrder.precedes)
     guard bundle.hasSuffix(".xcdatamodeld") || bundle.hasSuffix(".xcdatamodeld/"), !names.isEmpty else {
       throw DiagnosticsError([
-        .error("model-path", "not a model bundle: --model takes a .xcdatamodeld folder with at least one version", at: nil, file: bundle)
+        .error(
+          "model-path", "not a model bundle: --model takes a .xcdatamodeld folder with at least one version", at: nil,
+          file: bundle)
       ])
     }
     var versions: [ModelVersion] = []

@@ -74,7 +74,8 @@ public struct Diagnostic: Sendable, Hashable, Codable, Error, CustomStringConver
       }
     var text = DiagnosticLine.render(kind, message, id: id, place: place)
     for note in notes {
-      text += "\n" + DiagnosticLine.render(.note, note.message, id: nil, place: note.location.map(\.description) ?? place)
+      text +=
+        "\n" + DiagnosticLine.render(.note, note.message, id: nil, place: note.location.map(\.description) ?? place)
     }
     return text
   }

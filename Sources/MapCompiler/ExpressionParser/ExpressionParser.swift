@@ -79,21 +79,24 @@ struct ExpressionGrammar: Sendable {
   /// An upper bound of the nesting `text` can reach: every level is entered right after one
   /// of these tokens (or at the start).
   var nestingBound: Int {
-    1 + tokens.count { token in
-      switch token.kind {
-      case .symbol(let symbol):
-        switch symbol {
-        case .leftParen, .leftBracket, .leftBrace, .comma, .assign, .minus, .not, .equal,
-          .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual:
-          true
+    1
+      + tokens.count { token in
+        switch token.kind {
+        case .symbol(let symbol):
+          switch symbol {
+          case .leftParen, .leftBracket, .leftBrace, .comma, .assign, .minus, .not, .equal,
+            .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual:
+            true
+          default: false
+          }
+        case .keyword(let word):
+          [
+            "NOT", "ANY", "SOME", "ALL", "NONE", "IN", "CONTAINS", "BEGINSWITH", "ENDSWITH", "LIKE",
+            "MATCHES", "BETWEEN",
+          ].contains(word)
         default: false
         }
-      case .keyword(let word):
-        ["NOT", "ANY", "SOME", "ALL", "NONE", "IN", "CONTAINS", "BEGINSWITH", "ENDSWITH", "LIKE",
-         "MATCHES", "BETWEEN"].contains(word)
-      default: false
       }
-    }
   }
 
   /// Runs `body` on this thread for short texts, otherwise on a thread with a large stack, so

@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Glibc
+  import Glibc
 #elseif canImport(Musl)
-import Musl
+  import Musl
 #elseif canImport(Darwin)
-import Darwin
+  import Darwin
 #endif
 
 /// Runs work on a new thread with a stack of a chosen size and waits for it: recursive work
@@ -34,24 +34,26 @@ enum LargeStackThread {
     pthread_attr_setstacksize(&attributes, stackBytes)
     let entry = Unmanaged.passRetained(Entry { slot.value = work() })
     #if canImport(Darwin)
-    var thread: pthread_t?
+      var thread: pthread_t?
     #else
-    var thread = pthread_t()
+      var thread = pthread_t()
     #endif
-    let status = pthread_create(&thread, &attributes, { context in
-      // Takes the reference passed in: the entry and its closure are freed when this returns.
-      Unmanaged<Entry>.fromOpaque(context!).takeRetainedValue().body()
-      return nil
-    }, entry.toOpaque())
+    let status = pthread_create(
+      &thread, &attributes,
+      { context in
+        // Takes the reference passed in: the entry and its closure are freed when this returns.
+        Unmanaged<Entry>.fromOpaque(context!).takeRetainedValue().body()
+        return nil
+      }, entry.toOpaque())
     guard status == 0 else {
       // No thread (out of threads or memory): run here; the nesting limits still apply.
       entry.takeRetainedValue().body()
       return slot.value!
     }
     #if canImport(Darwin)
-    pthread_join(thread!, nil)
+      pthread_join(thread!, nil)
     #else
-    pthread_join(thread, nil)
+      pthread_join(thread, nil)
     #endif
     return slot.value!
   }

@@ -5,13 +5,16 @@ extension InferenceState {
   /// properties, optional values becoming mandatory (with the destination's default), and
   /// destination properties the compiler would otherwise fill from a same-named source property
   /// that inference did not match. Reports what cannot be inferred.
-  mutating func propertyElements(_ s: EntityDescription, _ d: EntityDescription) -> ([PropertyElement], [PropertyElement]) {
+  mutating func propertyElements(_ s: EntityDescription, _ d: EntityDescription) -> (
+    [PropertyElement], [PropertyElement]
+  ) {
     let mapping = "\(s.name)To\(d.name)"
     let sourceAttributes = source.allAttributes(of: s).filter { !$0.isTransient }
     var attributes: [PropertyElement] = []
     for a in destination.allAttributes(of: d) where !a.isTransient && !a.isDerived {
       let key = MatchKey.wanted(name: a.name, renamingIdentifier: a.renamingIdentifier)
-      let candidates = MatchKey.candidates(key, in: sourceAttributes, name: \.name, renamingIdentifier: \.renamingIdentifier)
+      let candidates = MatchKey.candidates(
+        key, in: sourceAttributes, name: \.name, renamingIdentifier: \.renamingIdentifier)
       let at = a.location ?? d.location
       if candidates.count > 1 {
         problem(
@@ -63,7 +66,8 @@ extension InferenceState {
     var result: [PropertyElement] = []
     for r in destination.allRelationships(of: d) where !r.isTransient {
       let key = MatchKey.wanted(name: r.name, renamingIdentifier: r.renamingIdentifier)
-      let candidates = MatchKey.candidates(key, in: sourceRelationships, name: \.name, renamingIdentifier: \.renamingIdentifier)
+      let candidates = MatchKey.candidates(
+        key, in: sourceRelationships, name: \.name, renamingIdentifier: \.renamingIdentifier)
       let at = r.location ?? d.location
       if candidates.count > 1 {
         problem(
@@ -78,7 +82,9 @@ extension InferenceState {
             "infer-mandatory-without-default",
             "relationship \(d.name).\(r.name) is new and mandatory, so existing \(s.name) objects would have none; make it optional, or write a mapping with <relationship name=\"\(r.name)\">EXPRESSION</relationship> in <entityMapping source=\"\(s.name)\" destination=\"\(d.name)\">",
             at: at, in: destination)
-        } else if sourceRelationships.contains(where: { $0.name == r.name || MatchKey.wanted(name: $0.name, renamingIdentifier: $0.renamingIdentifier) == key }) {
+        } else if sourceRelationships.contains(where: {
+          $0.name == r.name || MatchKey.wanted(name: $0.name, renamingIdentifier: $0.renamingIdentifier) == key
+        }) {
           result.append(element(r.name, "nil"))
         }
         continue
@@ -101,7 +107,10 @@ extension InferenceState {
       }
       guard sr.name != r.name else { continue }  // the compiler's implicit relationship mapping
       result.append(
-        element(r.name, "FUNCTION($manager, \"destinationInstancesForSourceRelationshipNamed:sourceInstances:\", \"\(sr.name)\", $source.\(sr.name))"))
+        element(
+          r.name,
+          "FUNCTION($manager, \"destinationInstancesForSourceRelationshipNamed:sourceInstances:\", \"\(sr.name)\", $source.\(sr.name))"
+        ))
     }
     return result
   }
@@ -116,7 +125,8 @@ extension InferenceState {
     switch (sa.type, a.type) {
     case (.string, .date): return "FUNCTION($entityPolicy, \"dateFromString:format:\", \(value), \"yyyy-MM-dd\")"
     case (.string, let t) where t.isNumeric: return "FUNCTION($entityPolicy, \"numberFromString:\", \(value))"
-    case (let t, .string) where t.isNumeric || t == .boolean: return "FUNCTION($entityPolicy, \"stringFromNumber:\", \(value))"
+    case (let t, .string) where t.isNumeric || t == .boolean:
+      return "FUNCTION($entityPolicy, \"stringFromNumber:\", \(value))"
     case (.date, .string): return "FUNCTION($entityPolicy, \"stringFromDate:format:\", \(value), \"yyyy-MM-dd\")"
     default: return "EXPRESSION"
     }

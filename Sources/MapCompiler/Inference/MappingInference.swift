@@ -19,7 +19,9 @@ public enum MappingInference {
     state.checkHierarchies()
     var elements: [EntityMappingElement] = []
     for d in destination.entities {
-      guard let sourceName = state.sourceOf[d.name], let s = source.entity(named: sourceName), !s.isAbstract else { continue }
+      guard let sourceName = state.sourceOf[d.name], let s = source.entity(named: sourceName), !s.isAbstract else {
+        continue
+      }
       if let e = state.entityMapping(s, d) { elements.append(e) }
     }
     let failed = state.diagnostics.hasErrors
@@ -77,7 +79,8 @@ struct InferenceState {
         continue
       }
       keys[key] = d.name
-      let candidates = MatchKey.candidates(key, in: source.entities, name: \.name, renamingIdentifier: \.renamingIdentifier)
+      let candidates = MatchKey.candidates(
+        key, in: source.entities, name: \.name, renamingIdentifier: \.renamingIdentifier)
       if candidates.count > 1 {
         problem(
           "infer-ambiguous-match",

@@ -11,7 +11,9 @@ enum MatchKey {
 
   /// The source candidates `key` designates: those whose renaming identifier is `key` first;
   /// else those whose name is `key`. Several means the models are ambiguous.
-  static func candidates<T>(_ key: String, in items: [T], name: (T) -> String, renamingIdentifier: (T) -> String?) -> [T] {
+  static func candidates<T>(_ key: String, in items: [T], name: (T) -> String, renamingIdentifier: (T) -> String?)
+    -> [T]
+  {
     let byIdentifier = items.filter { wanted(name: name($0), renamingIdentifier: renamingIdentifier($0)) == key }
     if !byIdentifier.isEmpty { return byIdentifier }
     return items.filter { name($0) == key }

@@ -51,7 +51,8 @@ public struct LintBaseline: Sendable {
     suppression: "edit the baseline file",
     bad: LintExample(
       source: DestinationEntityUnproduced.person, destination: DestinationEntityUnproduced.person,
-      mapping: exampleMapping("""
+      mapping: exampleMapping(
+        """
           <entityMapping name="PersonToPerson" type="transform" source="Person" destination="Person">
             <attribute name="name">$source.name</attribute>
           </entityMapping>
@@ -73,7 +74,8 @@ public struct LintBaseline: Sendable {
         """),
     good: LintExample(
       source: DestinationEntityUnproduced.person, destination: SuppressionRules.mandatoryName,
-      mapping: exampleMapping("""
+      mapping: exampleMapping(
+        """
           <entityMapping name="PersonToPerson" type="transform" source="Person" destination="Person">
             <attribute name="name">$source.name</attribute>
           </entityMapping>

@@ -8,7 +8,9 @@ protocol LintCheck: Sendable {
 
 extension LintRule {
   /// A finding of this rule at its default severity.
-  func finding(_ message: String, at location: SourceLocation?, file: String? = nil, notes: [Diagnostic.Note] = []) -> Diagnostic {
+  func finding(_ message: String, at location: SourceLocation?, file: String? = nil, notes: [Diagnostic.Note] = [])
+    -> Diagnostic
+  {
     Diagnostic(severity, id: id, message, at: location, file: file, notes: notes)
   }
 }

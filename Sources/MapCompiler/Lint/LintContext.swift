@@ -37,7 +37,9 @@ struct LintContext {
       let compiled = duplicate ? nil : compiler.compileEntityMapping(e, infos: infos)
       var itemType: Typed?
       if let text = e.forEach, let info = infos[name],
-        let (_, t) = Self.typed(text, info: info, hasPolicy: !(e.policy?.value ?? "").isEmpty, itemType: nil, relationship: nil, models: models, index: index, infos: infos)
+        let (_, t) = Self.typed(
+          text, info: info, hasPolicy: !(e.policy?.value ?? "").isEmpty, itemType: nil, relationship: nil,
+          models: models, index: index, infos: infos)
       {
         itemType = Typed(t.type.elementType, mayBeNil: true)
       }
@@ -67,7 +69,9 @@ struct LintContext {
 
   /// Parses an expression of a mapping and works out its static type, as the compiler does.
   /// Nil when it does not parse (the compiler has reported that).
-  func typed(_ text: ExpressionText, in m: DraftMapping, relationship: RelationshipDescription? = nil) -> (Expression, Typed)? {
+  func typed(_ text: ExpressionText, in m: DraftMapping, relationship: RelationshipDescription? = nil) -> (
+    Expression, Typed
+  )? {
     guard let info = infos[m.name] else { return nil }
     return Self.typed(
       text, info: info, hasPolicy: m.hasPolicy, itemType: m.itemType, relationship: relationship, models: models,

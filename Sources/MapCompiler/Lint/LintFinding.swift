@@ -69,7 +69,8 @@ public struct LintReport: Sendable {
   /// `3 files: 1 error, 2 warnings, 0 notes (1 suppressed, 2 baselined)`.
   public var summary: String {
     func n(_ k: Int, _ word: String) -> String { "\(k) \(word)\(k == 1 ? "" : "s")" }
-    var text = "\(n(files.count, "file")) linted: \(n(count(.error), "error")), \(n(count(.warning), "warning")), \(n(count(.note), "note"))"
+    var text =
+      "\(n(files.count, "file")) linted: \(n(count(.error), "error")), \(n(count(.warning), "warning")), \(n(count(.note), "note"))"
     var extra: [String] = []
     if suppressedCount > 0 { extra.append("\(suppressedCount) suppressed") }
     if baselinedCount > 0 { extra.append("\(baselinedCount) baselined") }

@@ -132,9 +132,11 @@ public struct LintExample: Sendable, Hashable {
       var text = mappingText
       let snapshots = snapshotEntities ?? [sourceEntities, destinationEntities]
       for (placeholder, entities) in zip(["SOURCE_SNAPSHOT", "DESTINATION_SNAPSHOT"], snapshots) {
-        let xml = try XMLReader.parse(bytes: Array(Self.modelContents(entities, identifier: "").utf8), path: placeholder)
+        let xml = try XMLReader.parse(
+          bytes: Array(Self.modelContents(entities, identifier: "").utf8), path: placeholder)
         let model = try ModelLoader.load(document: xml, versionName: nil).model
-        text = text.replacingOccurrences(of: placeholder, with: Data(ModelSnapshotWriter.write(model)).base64EncodedString())
+        text = text.replacingOccurrences(
+          of: placeholder, with: Data(ModelSnapshotWriter.write(model)).base64EncodedString())
       }
       try AtomicFileWriter.replaceContents(of: mappingPath, with: text)
     } else {

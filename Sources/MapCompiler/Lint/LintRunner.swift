@@ -18,7 +18,9 @@ public enum LintRunner {
     if let baseline {
       let unused = baseline.apply(to: &findings, lintedFiles: files)
       let lines = SourceLines()
-      findings += unused.map { d in LintFinding(diagnostic: d, sourceLine: d.location.flatMap { lines.line($0.line, of: $0.file) }) }
+      findings += unused.map { d in
+        LintFinding(diagnostic: d, sourceLine: d.location.flatMap { lines.line($0.line, of: $0.file) })
+      }
     }
     return LintReport(files: files.sorted(), findings: Linter.sorted(findings))
   }

@@ -31,7 +31,8 @@ public enum PinUpdater {
     guard let data = FileManager.default.contents(atPath: path) else { return .failed("\(path): cannot read the file") }
     let text = String(decoding: data, as: UTF8.self)
     guard let newText = rewrite(text, document: document, models: models) else {
-      return .failed("\(path): cannot update pins: <sourceModel>/<destinationModel> not found where the reader saw them")
+      return .failed(
+        "\(path): cannot update pins: <sourceModel>/<destinationModel> not found where the reader saw them")
     }
     if newText == text { return .unchanged }
     do {
@@ -47,10 +48,13 @@ public enum PinUpdater {
     var edits: [(Range<String.Index>, String)] = []
     let newline = text.contains("\r\n") ? "\r\n" : "\n"
     for (reference, name, hashes) in [
-      (document.sourceModel, "sourceModel", models.sourceHashes), (document.destinationModel, "destinationModel", models.destinationHashes),
+      (document.sourceModel, "sourceModel", models.sourceHashes),
+      (document.destinationModel, "destinationModel", models.destinationHashes),
     ] {
       guard let reference else { continue }
-      guard let edit = pinEdit(text, at: reference.location, element: name, hashes: hashes, newline: newline) else { return nil }
+      guard let edit = pinEdit(text, at: reference.location, element: name, hashes: hashes, newline: newline) else {
+        return nil
+      }
       edits.append(edit)
     }
     var result = text
@@ -125,7 +129,9 @@ public enum PinUpdater {
     let indent = String(text[lineStart..<start].prefix { $0 == " " || $0 == "\t" })
     let unit = indent.contains("\t") ? "\t" : "  "
     var kept = content
-    while let last = kept.unicodeScalars.last, [" ", "\t", "\n", "\r"].contains(last) { kept.unicodeScalars.removeLast() }
+    while let last = kept.unicodeScalars.last, [" ", "\t", "\n", "\r"].contains(last) {
+      kept.unicodeScalars.removeLast()
+    }
     var out = tag + blanksBeforeClose + ">" + kept
     for h in hashes.sorted(by: { $0.entity < $1.entity }) {
       out += newline + indent + unit

@@ -23,7 +23,8 @@ enum SuppressionRules {
     suppression: "remove or move the comment",
     bad: LintExample(
       source: person, destination: person,
-      mapping: exampleMapping("""
+      mapping: exampleMapping(
+        """
           ‸<!-- mapc-lint-disable lint-optional-into-mandatory: every person has a name -->
           <entityMapping name="PersonToPerson" type="transform" source="Person" destination="Person">
             <attribute name="name">$source.name</attribute>
@@ -31,7 +32,8 @@ enum SuppressionRules {
         """)),
     good: LintExample(
       source: person, destination: mandatoryName,
-      mapping: exampleMapping("""
+      mapping: exampleMapping(
+        """
           <!-- mapc-lint-disable lint-optional-into-mandatory: every person has a name -->
           <entityMapping name="PersonToPerson" type="transform" source="Person" destination="Person">
             <attribute name="name">$source.name</attribute>
@@ -49,7 +51,8 @@ enum SuppressionRules {
     suppression: "give the reason",
     bad: LintExample(
       source: person, destination: mandatoryName,
-      mapping: exampleMapping("""
+      mapping: exampleMapping(
+        """
           ‸<!-- mapc-lint-disable lint-optional-into-mandatory -->
           <entityMapping name="PersonToPerson" type="transform" source="Person" destination="Person">
             <attribute name="name">$source.name</attribute>
@@ -57,7 +60,8 @@ enum SuppressionRules {
         """)),
     good: LintExample(
       source: person, destination: mandatoryName,
-      mapping: exampleMapping("""
+      mapping: exampleMapping(
+        """
           <!-- mapc-lint-disable lint-optional-into-mandatory: version 1 required a name in the UI -->
           <entityMapping name="PersonToPerson" type="transform" source="Person" destination="Person">
             <attribute name="name">$source.name</attribute>
@@ -93,17 +97,23 @@ enum SuppressionRules {
     var result: [Diagnostic] = []
     for (si, s) in suppressions.enumerated() {
       if s.rules.isEmpty {
-        result.append(unused.finding("this mapc-lint-disable comment names no rule; write <!-- mapc-lint-disable RULE: reason -->", at: s.location))
+        result.append(
+          unused.finding(
+            "this mapc-lint-disable comment names no rule; write <!-- mapc-lint-disable RULE: reason -->",
+            at: s.location))
         continue
       }
       for (ri, rule) in s.rules.enumerated() where !used.contains([si, ri]) {
         let message: String
         if onlyErrors.contains([si, ri]) {
-          message = "\(rule) is a compiler error here, and compiler errors cannot be suppressed (mapc compile would still fail); fix the mapping and remove the comment"
+          message =
+            "\(rule) is a compiler error here, and compiler errors cannot be suppressed (mapc compile would still fail); fix the mapping and remove the comment"
         } else if rule.hasPrefix("lint-"), LintRules.rule(rule) == nil {
-          message = "suppression names no known rule \(rule)\(suggestion(rule, LintRules.ids)); mapc lint --list-rules lists them"
+          message =
+            "suppression names no known rule \(rule)\(suggestion(rule, LintRules.ids)); mapc lint --list-rules lists them"
         } else {
-          message = "suppression of \(rule) suppresses nothing on the element it is attached to; remove it, or move it before the element the finding points at"
+          message =
+            "suppression of \(rule) suppresses nothing on the element it is attached to; remove it, or move it before the element the finding points at"
         }
         result.append(unused.finding(message, at: s.location))
       }

@@ -42,7 +42,10 @@ public enum MappingCompilation {
     // The two models are independent: they are read and hashed at the same time.
     let (sourceSide, destinationSide) = Concurrently.both(
       { loadAndHash(document.sourceModel, override: source, side: "source", folder: folder, document: document) },
-      { loadAndHash(document.destinationModel, override: destination, side: "destination", folder: folder, document: document) })
+      {
+        loadAndHash(
+          document.destinationModel, override: destination, side: "destination", folder: folder, document: document)
+      })
     diagnostics += sourceSide.diagnostics + destinationSide.diagnostics
     // Structure errors in the mapping do not stop the checks: the elements that were read are
     // still checked, so every problem is reported at once. Without both models nothing can be.
@@ -89,7 +92,8 @@ public enum MappingCompilation {
     } else {
       diagnostics.append(
         .error(
-          "map-missing-model", "the mapping names no \(side) model: add <\(side)Model path=\"…\"/> or pass --\(side) MODEL",
+          "map-missing-model",
+          "the mapping names no \(side) model: add <\(side)Model path=\"…\"/> or pass --\(side) MODEL",
           at: document.location))
       return nil
     }
@@ -131,10 +135,12 @@ extension MappingCompilation {
     guard let s = sourceSide.0, let d = destinationSide.0 else {
       return Output(plan: nil, diagnostics: diagnostics.sortedByLocation(), document: document)
     }
-    let models = MappingCompiler.Models(source: s.model, destination: d.model, sourceHashes: s.hashes, destinationHashes: d.hashes)
+    let models = MappingCompiler.Models(
+      source: s.model, destination: d.model, sourceHashes: s.hashes, destinationHashes: d.hashes)
     let result = MappingCompiler.compile(document, models: models)
     diagnostics = (diagnostics + result.diagnostics).sortedByLocation()
-    return Output(plan: diagnostics.hasErrors ? nil : result.plan, diagnostics: diagnostics, document: document, models: models)
+    return Output(
+      plan: diagnostics.hasErrors ? nil : result.plan, diagnostics: diagnostics, document: document, models: models)
   }
 
   /// A model reference that names an Xcode mapping model: the snapshot of that side embedded in
@@ -151,7 +157,8 @@ extension MappingCompilation {
     diagnostics += readDiagnostics.filter { $0.severity == .error }
     guard let mapping = read else { return nil }
     guard let blob = side == "source" ? mapping.sourceModelData : mapping.destinationModelData else {
-      diagnostics.append(.error("xcmap-missing-model", "the mapping model holds no \(side) model snapshot", at: mapping.location))
+      diagnostics.append(
+        .error("xcmap-missing-model", "the mapping model holds no \(side) model snapshot", at: mapping.location))
       return nil
     }
     do {
@@ -159,7 +166,8 @@ extension MappingCompilation {
       model.path = path
       return model
     } catch {
-      diagnostics.append(.error("xcmap-snapshot", "the embedded \(side) model cannot be read: \(error.message)", at: blob.location))
+      diagnostics.append(
+        .error("xcmap-snapshot", "the embedded \(side) model cannot be read: \(error.message)", at: blob.location))
       return nil
     }
   }
@@ -184,11 +192,15 @@ public enum PinCheck {
   public static func check(_ reference: ModelReference?, _ hashes: [EntityHash], side: String) -> [Diagnostic] {
     guard let reference else { return [] }
     var result: [Diagnostic] = []
-    let byName = Dictionary(hashes.map { ($0.entity, Data($0.hash).base64EncodedString()) }, uniquingKeysWith: { a, _ in a })
+    let byName = Dictionary(
+      hashes.map { ($0.entity, Data($0.hash).base64EncodedString()) }, uniquingKeysWith: { a, _ in a })
     for pin in reference.entityPins {
       guard let actual = byName[pin.entity] else {
         result.append(
-          .error("map-pinned-hash-mismatch", "the \(side) model no longer has entity \(pin.entity), which this mapping was written for (Core Data: \"Mismatch between mapping and \(side) model\"); run mapc lint --update-pins after checking the mapping", at: pin.location))
+          .error(
+            "map-pinned-hash-mismatch",
+            "the \(side) model no longer has entity \(pin.entity), which this mapping was written for (Core Data: \"Mismatch between mapping and \(side) model\"); run mapc lint --update-pins after checking the mapping",
+            at: pin.location))
         continue
       }
       if actual != pin.hash {

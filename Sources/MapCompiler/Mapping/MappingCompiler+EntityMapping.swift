@@ -11,14 +11,18 @@ extension MappingCompiler {
     let sourceEntity = resolveEntity(e.source, in: models.source, side: "source")
     let destinationEntity = resolveEntity(e.destination, in: models.destination, side: "destination")
     if let d = destinationEntity, d.isAbstract, let loc = e.destination?.location {
-      error("map-abstract-destination", "destination entity \(d.name) is abstract; Core Data cannot create instances of it", at: loc)
+      error(
+        "map-abstract-destination", "destination entity \(d.name) is abstract; Core Data cannot create instances of it",
+        at: loc)
     }
     let type = mappingType(e, sourceEntity, destinationEntity)
 
     // Source instances.
     var sourceExpression: CompiledExpression?
     if e.sourceExpression != nil && e.filter != nil {
-      error("map-source-and-filter", "an entity mapping takes <sourceExpression> or <filter>, not both", at: e.filter!.location)
+      error(
+        "map-source-and-filter", "an entity mapping takes <sourceExpression> or <filter>, not both",
+        at: e.filter!.location)
     }
     var checkerBase = TypeChecker(
       source: models.source, destination: models.destination, index: index, mappings: infos, mapping: info,
@@ -32,14 +36,24 @@ extension MappingCompiler {
           absorb(&checker)
           if case .collection(let element, _) = t.type {
             if case .object(.source, let entity) = element, !models.source.isKind(entity, of: source.name) {
-              error("map-source-expression", "the source expression yields \(entity) objects, but the mapping's source entity is \(source.name)", at: text.location)
-            } else if element != .unknown, case .object(.source, _) = element {} else if element != .unknown {
-              error("map-source-expression", "the source expression must yield source \(source.name) objects, not \(t.type)", at: text.location)
+              error(
+                "map-source-expression",
+                "the source expression yields \(entity) objects, but the mapping's source entity is \(source.name)",
+                at: text.location)
+            } else if element != .unknown, case .object(.source, _) = element {
+            } else if element != .unknown {
+              error(
+                "map-source-expression",
+                "the source expression must yield source \(source.name) objects, not \(t.type)", at: text.location)
             }
           } else if t.type != .unknown {
-            error("map-source-expression", "the source expression must yield a collection of source \(source.name) objects, not \(t.type)", at: text.location)
+            error(
+              "map-source-expression",
+              "the source expression must yield a collection of source \(source.name) objects, not \(t.type)",
+              at: text.location)
           }
-          sourceExpression = CompiledExpression(expr, source: ExpressionSource(text: text.text, location: text.location))
+          sourceExpression = CompiledExpression(
+            expr, source: ExpressionSource(text: text.text, location: text.location))
         }
       } else {
         var predicateText = "TRUEPREDICATE"
@@ -63,7 +77,9 @@ extension MappingCompiler {
         sourceExpression = CompiledExpression(Self.defaultFetch(source.name, predicateText))
       }
     } else if let text = e.sourceExpression ?? e.filter, type == .remove || sourceEntity == nil, e.source == nil {
-      error("map-source-expression", "a mapping without a source entity cannot have a source expression or filter", at: text.location)
+      error(
+        "map-source-expression", "a mapping without a source entity cannot have a source expression or filter",
+        at: text.location)
     }
 
     // Fan-out.
@@ -71,7 +87,9 @@ extension MappingCompiler {
     var itemType: Typed?
     if let text = e.forEach {
       if destinationEntity == nil && e.destination == nil {
-        error("map-foreach-without-destination", "<forEach> needs a destination entity to create instances of", at: text.location)
+        error(
+          "map-foreach-without-destination", "<forEach> needs a destination entity to create instances of",
+          at: text.location)
       }
       if let expr = parse(text) {
         var checker = checkerBase
@@ -95,7 +113,9 @@ extension MappingCompiler {
         e, source: sourceEntity, destination: destination, type: type, checker: checkerBase)
     } else {
       for p in e.attributes + e.relationships {
-        error("map-property-without-destination", "mapping \(name) has no destination entity, so it cannot set \(p.name.value)", at: p.location)
+        error(
+          "map-property-without-destination",
+          "mapping \(name) has no destination entity, so it cannot set \(p.name.value)", at: p.location)
       }
     }
 
@@ -140,7 +160,9 @@ extension MappingCompiler {
     }
   }
 
-  private mutating func resolveEntity(_ name: Located<String>?, in model: ObjectModel, side: String) -> EntityDescription? {
+  private mutating func resolveEntity(_ name: Located<String>?, in model: ObjectModel, side: String)
+    -> EntityDescription?
+  {
     guard let name else { return nil }
     if let e = model.entity(named: name.value) { return e }
     error(
@@ -175,14 +197,26 @@ extension MappingCompiler {
     }
     switch type {
     case .add:
-      if let s = e.source { error("map-type-entities", "an add mapping creates instances from nothing; it cannot have source=\"\(s.value)\"", at: s.location) }
-      if e.destination == nil { error("map-type-entities", "an add mapping needs a destination entity", at: declared.location) }
+      if let s = e.source {
+        error(
+          "map-type-entities", "an add mapping creates instances from nothing; it cannot have source=\"\(s.value)\"",
+          at: s.location)
+      }
+      if e.destination == nil {
+        error("map-type-entities", "an add mapping needs a destination entity", at: declared.location)
+      }
     case .remove:
-      if let d = e.destination { error("map-type-entities", "a remove mapping drops its source instances; it cannot have destination=\"\(d.value)\"", at: d.location) }
+      if let d = e.destination {
+        error(
+          "map-type-entities", "a remove mapping drops its source instances; it cannot have destination=\"\(d.value)\"",
+          at: d.location)
+      }
       if e.source == nil { error("map-type-entities", "a remove mapping needs a source entity", at: declared.location) }
     case .copy, .transform:
       if e.source == nil || e.destination == nil {
-        error("map-type-entities", "a \(type.rawValue) mapping needs both a source and a destination entity", at: declared.location)
+        error(
+          "map-type-entities", "a \(type.rawValue) mapping needs both a source and a destination entity",
+          at: declared.location)
       }
       if type == .copy, hashesEqual == false, let s = source, let d = destination {
         error(

@@ -17,13 +17,18 @@ extension MappingCompiler {
     for p in e.attributes {
       let name = p.name.value
       if let first = seen[name] {
-        error("map-duplicate-property", "\(name) is mapped twice", at: p.name.location, notes: [Diagnostic.Note("first mapped here", at: first)])
+        error(
+          "map-duplicate-property", "\(name) is mapped twice", at: p.name.location,
+          notes: [Diagnostic.Note("first mapped here", at: first)])
         continue
       }
       seen[name] = p.name.location
       guard let a = properties?.attribute(name) else {
         if properties?.relationship(name) != nil {
-          error("map-unknown-attribute", "\(name) is a relationship of \(destination.name); map it with <relationship name=\"\(name)\">", at: p.name.location)
+          error(
+            "map-unknown-attribute",
+            "\(name) is a relationship of \(destination.name); map it with <relationship name=\"\(name)\">",
+            at: p.name.location)
         } else {
           error(
             "map-unknown-attribute",
@@ -33,11 +38,16 @@ extension MappingCompiler {
         continue
       }
       if a.isDerived {
-        error("map-derived-attribute", "\(destination.name).\(name) is derived (\(a.derivationExpression ?? "")); the store computes it, a mapping cannot set it", at: p.name.location)
+        error(
+          "map-derived-attribute",
+          "\(destination.name).\(name) is derived (\(a.derivationExpression ?? "")); the store computes it, a mapping cannot set it",
+          at: p.name.location)
         continue
       }
       if a.isTransient {
-        warning("map-transient-attribute", "\(destination.name).\(name) is transient and is not stored; this mapping has no effect", at: p.name.location)
+        warning(
+          "map-transient-attribute",
+          "\(destination.name).\(name) is transient and is not stored; this mapping has no effect", at: p.name.location)
       }
       guard let text = p.expression else {
         error("map-empty-expression", "<attribute name=\"\(name)\"> has no expression", at: p.location)
@@ -50,20 +60,26 @@ extension MappingCompiler {
       absorb(&checker)
       checkAssignable(t.type, to: a, in: destination, at: text.location)
       explicitAttributes[name] = PropertyMapping(
-        name: name, valueExpression: CompiledExpression(expr, source: ExpressionSource(text: text.text, location: text.location)),
+        name: name,
+        valueExpression: CompiledExpression(expr, source: ExpressionSource(text: text.text, location: text.location)),
         userInfo: p.userInfo, location: p.location)
     }
 
     for p in e.relationships {
       let name = p.name.value
       if let first = seen[name] {
-        error("map-duplicate-property", "\(name) is mapped twice", at: p.name.location, notes: [Diagnostic.Note("first mapped here", at: first)])
+        error(
+          "map-duplicate-property", "\(name) is mapped twice", at: p.name.location,
+          notes: [Diagnostic.Note("first mapped here", at: first)])
         continue
       }
       seen[name] = p.name.location
       guard let r = properties?.relationship(name) else {
         if properties?.attribute(name) != nil {
-          error("map-unknown-relationship", "\(name) is an attribute of \(destination.name); map it with <attribute name=\"\(name)\">", at: p.name.location)
+          error(
+            "map-unknown-relationship",
+            "\(name) is an attribute of \(destination.name); map it with <attribute name=\"\(name)\">",
+            at: p.name.location)
         } else {
           error(
             "map-unknown-relationship",
@@ -84,7 +100,8 @@ extension MappingCompiler {
       absorb(&checker)
       checkRelationshipValue(t.type, r, in: destination, at: text.location)
       explicitRelationships[name] = PropertyMapping(
-        name: name, valueExpression: CompiledExpression(expr, source: ExpressionSource(text: text.text, location: text.location)),
+        name: name,
+        valueExpression: CompiledExpression(expr, source: ExpressionSource(text: text.text, location: text.location)),
         userInfo: p.userInfo, location: p.location)
     }
 
@@ -108,7 +125,9 @@ extension MappingCompiler {
       if let explicit = explicitRelationships[r.name] {
         relationshipMappings.append(explicit)
       } else if let sourceProperties, type != .add,
-        let sr = sourceProperties.relationships.first(where: { ($0.renamingIdentifier ?? $0.name) == (r.renamingIdentifier ?? r.name) || $0.name == r.name })
+        let sr = sourceProperties.relationships.first(where: {
+          ($0.renamingIdentifier ?? $0.name) == (r.renamingIdentifier ?? r.name) || $0.name == r.name
+        })
       {
         let expr = Expression(
           .selector(
@@ -122,7 +141,9 @@ extension MappingCompiler {
 
   /// The source attribute an unmentioned destination attribute takes its value from: same name,
   /// else the same renaming identifier.
-  static func matchingSourceAttribute(for a: AttributeDescription, in candidates: [AttributeDescription]) -> AttributeDescription? {
+  static func matchingSourceAttribute(for a: AttributeDescription, in candidates: [AttributeDescription])
+    -> AttributeDescription?
+  {
     if let same = candidates.first(where: { $0.name == a.name && !$0.isTransient }) { return same }
     let id = a.renamingIdentifier ?? a.name
     return candidates.first { ($0.renamingIdentifier ?? $0.name) == id && !$0.isTransient }
@@ -135,7 +156,9 @@ extension MappingCompiler {
     return numeric.contains(from) && numeric.contains(to)
   }
 
-  mutating func checkAssignable(_ t: StaticType, to a: AttributeDescription, in entity: EntityDescription, at location: SourceLocation) {
+  mutating func checkAssignable(
+    _ t: StaticType, to a: AttributeDescription, in entity: EntityDescription, at location: SourceLocation
+  ) {
     let target = StaticType.of(a.type)
     let ok: Bool
     switch (t, a.type) {
@@ -154,19 +177,27 @@ extension MappingCompiler {
     var hint = ""
     switch (t, target) {
     case (.string, .date): hint = "; convert it with FUNCTION($entityPolicy, \"dateFromString:format:\", …)"
-    case (.string, .integer), (.string, .double), (.string, .decimal): hint = "; convert it with FUNCTION($entityPolicy, \"numberFromString:\", …)"
-    case (.integer, .string), (.double, .string), (.decimal, .string): hint = "; convert it with FUNCTION($entityPolicy, \"stringFromNumber:\", …)"
+    case (.string, .integer), (.string, .double), (.string, .decimal):
+      hint = "; convert it with FUNCTION($entityPolicy, \"numberFromString:\", …)"
+    case (.integer, .string), (.double, .string), (.decimal, .string):
+      hint = "; convert it with FUNCTION($entityPolicy, \"stringFromNumber:\", …)"
     case (.date, .string): hint = "; convert it with FUNCTION($entityPolicy, \"stringFromDate:format:\", …)"
-    case (.integer, .date), (.double, .date): hint = "; a number of seconds since 2001-01-01 becomes a date with CAST(x, \"NSDate\")"
+    case (.integer, .date), (.double, .date):
+      hint = "; a number of seconds since 2001-01-01 becomes a date with CAST(x, \"NSDate\")"
     case (.object, _), (.collection(.object, _), _): hint = "; objects go in relationships, not attributes"
     case (.collection, _): hint = "; a key path through a to-many relationship gives one value per object"
     default: break
     }
     let article = "AEIOU".contains(a.type.rawValue.first ?? "x") ? "an" : "a"
-    error("map-type-mismatch", "\(entity.name).\(a.name) is \(article) \(a.type.rawValue) attribute, but the expression gives \(t)\(hint)", at: location)
+    error(
+      "map-type-mismatch",
+      "\(entity.name).\(a.name) is \(article) \(a.type.rawValue) attribute, but the expression gives \(t)\(hint)",
+      at: location)
   }
 
-  mutating func checkRelationshipValue(_ t: StaticType, _ r: RelationshipDescription, in entity: EntityDescription, at location: SourceLocation) {
+  mutating func checkRelationshipValue(
+    _ t: StaticType, _ r: RelationshipDescription, in entity: EntityDescription, at location: SourceLocation
+  ) {
     let element: StaticType
     let many: Bool
     switch t {
@@ -188,11 +219,16 @@ extension MappingCompiler {
       return
     case .object(.destination, let e):
       if !models.destination.isKind(e, of: r.destinationEntity) {
-        error("map-relationship-entity", "\(entity.name).\(r.name) holds \(r.destinationEntity) objects, but the expression gives \(e) objects", at: location)
+        error(
+          "map-relationship-entity",
+          "\(entity.name).\(r.name) holds \(r.destinationEntity) objects, but the expression gives \(e) objects",
+          at: location)
         return
       }
     default:
-      error("map-relationship-type", "\(entity.name).\(r.name) is a relationship, but the expression gives \(element)", at: location)
+      error(
+        "map-relationship-type", "\(entity.name).\(r.name) is a relationship, but the expression gives \(element)",
+        at: location)
       return
     }
     if !r.isToMany && many {

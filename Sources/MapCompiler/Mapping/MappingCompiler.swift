@@ -11,7 +11,9 @@ public struct MappingCompiler: Sendable {
     public var destination: ObjectModel
     public var sourceHashes: [EntityHash]
     public var destinationHashes: [EntityHash]
-    public init(source: ObjectModel, destination: ObjectModel, sourceHashes: [EntityHash], destinationHashes: [EntityHash]) {
+    public init(
+      source: ObjectModel, destination: ObjectModel, sourceHashes: [EntityHash], destinationHashes: [EntityHash]
+    ) {
       self.source = source
       self.destination = destination
       self.sourceHashes = sourceHashes

@@ -140,7 +140,9 @@ public struct PropertyElement: Sendable {
   public var expression: ExpressionText?
   public var userInfo: UserInfo
   public var location: SourceLocation
-  public init(name: Located<String>, expression: ExpressionText?, userInfo: UserInfo = UserInfo(), location: SourceLocation) {
+  public init(
+    name: Located<String>, expression: ExpressionText?, userInfo: UserInfo = UserInfo(), location: SourceLocation
+  ) {
     self.name = name
     self.expression = expression
     self.userInfo = userInfo

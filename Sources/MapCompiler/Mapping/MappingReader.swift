@@ -26,7 +26,9 @@ public enum MappingReader {
       location: root.location)
     if let v = doc.formatVersion {
       if v.value != "1" {
-        r.error("map-format-version", "mapping format version \(v.value) is not supported; this mapc reads version 1", at: v.location)
+        r.error(
+          "map-format-version", "mapping format version \(v.value) is not supported; this mapc reads version 1",
+          at: v.location)
       }
     } else {
       r.error("map-format-version", "<mappingModel> needs formatVersion=\"1\"", at: root.location)
@@ -54,7 +56,8 @@ public enum MappingReader {
       case "entityMapping":
         doc.entityMappings.append(r.entityMapping(child))
       default:
-        r.unknownElement(child, in: "mappingModel", allowed: ["sourceModel", "destinationModel", "userInfo", "entityMapping"])
+        r.unknownElement(
+          child, in: "mappingModel", allowed: ["sourceModel", "destinationModel", "userInfo", "entityMapping"])
       }
     }
     r.checkText(root)
@@ -153,7 +156,9 @@ public enum MappingReader {
     /// `expression(_:)` without the check of the element's attributes.
     mutating func expressionContent(_ e: XML.Element) -> ExpressionText {
       for child in e.elements {
-        error("map-unexpected-element", "<\(e.name)> holds an expression; it cannot contain <\(child.name)>", at: child.location)
+        error(
+          "map-unexpected-element", "<\(e.name)> holds an expression; it cannot contain <\(child.name)>",
+          at: child.location)
       }
       let nodes = e.textNodes
       guard var map = nodes.first?.positions else {

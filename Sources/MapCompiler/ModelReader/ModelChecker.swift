@@ -45,20 +45,23 @@ struct ModelChecker {
         let element =
           sources[index].fetchedPropertyElements[f].firstElement(named: "fetchRequest")
           ?? sources[index].fetchedPropertyElements[f]
-        unknownEntity(fetched.fetchRequest.entity, at: valueLocation(element, "entity"),
+        unknownEntity(
+          fetched.fetchRequest.entity, at: valueLocation(element, "entity"),
           what: "fetched property '\(entity.name).\(fetched.name)'")
       }
     }
     for template in model.fetchRequestTemplates where model.entity(named: template.entity) == nil {
       let element = fetchRequestElements.first { $0[attribute: "name"] == template.name }
-      unknownEntity(template.entity, at: element.map { valueLocation($0, "entity") } ?? template.location,
+      unknownEntity(
+        template.entity, at: element.map { valueLocation($0, "entity") } ?? template.location,
         what: "fetch request '\(template.name)'")
     }
     for configuration in model.configurations {
       let element = configurationElements.first { $0[attribute: "name"] == configuration.name }
       for member in element?.elements(named: "memberEntity") ?? [] {
         if let name = member[attribute: "name"], model.entity(named: name) == nil {
-          unknownEntity(name, at: valueLocation(member, "name"),
+          unknownEntity(
+            name, at: valueLocation(member, "name"),
             what: "configuration '\(configuration.name)'")
         }
       }
@@ -70,7 +73,8 @@ struct ModelChecker {
 
   private mutating func unknownEntity(_ name: String, at location: SourceLocation?, what: String) {
     diagnostics.append(
-      .error("model-unknown-entity", "\(what) refers to entity '\(name)', which the model does not define",
+      .error(
+        "model-unknown-entity", "\(what) refers to entity '\(name)', which the model does not define",
         at: location))
   }
 
@@ -108,7 +112,8 @@ struct ModelChecker {
     for (index, entity) in model.entities.enumerated() {
       guard let parent = entity.parentName else { continue }
       guard model.entity(named: parent) != nil else {
-        unknownEntity(parent, at: valueLocation(sources[index].element, "parentEntity"),
+        unknownEntity(
+          parent, at: valueLocation(sources[index].element, "parentEntity"),
           what: "entity '\(entity.name)' (parentEntity)")
         continue
       }
@@ -168,13 +173,16 @@ struct ModelChecker {
   ) {
     guard entity.parentName != nil, !cyclic.contains(entity.name) else { return }
     let ancestors = model.ancestors(of: entity)
-    let own = entity.attributes.map(\.name) + entity.relationships.map(\.name)
+    let own =
+      entity.attributes.map(\.name) + entity.relationships.map(\.name)
       + entity.fetchedProperties.map(\.name)
     for name in Set(own).sorted() {
-      guard let owner = ancestors.first(where: { a in
-        a.attributes.contains { $0.name == name } || a.relationships.contains { $0.name == name }
-          || a.fetchedProperties.contains { $0.name == name }
-      }) else { continue }
+      guard
+        let owner = ancestors.first(where: { a in
+          a.attributes.contains { $0.name == name } || a.relationships.contains { $0.name == name }
+            || a.fetchedProperties.contains { $0.name == name }
+        })
+      else { continue }
       let element = source.propertyElement(named: name, in: entity)!
       let ownerIndex = model.entityIndex(named: owner.name)!
       let earlier = sources[ownerIndex].propertyElement(named: name, in: owner)

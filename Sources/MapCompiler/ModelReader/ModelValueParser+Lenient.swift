@@ -7,7 +7,9 @@ extension ModelValueParser {
   /// not numbers, and for a whole integer that is only out of the type's range (an error:
   /// it is a number, and mapc cannot hold it as the type).
   static func lenientNumber(_ text: String, for type: AttributeType) -> (value: ModelConstant, text: String)? {
-    if type.integerRange != nil, Int64(text.trimmingXMLSpace) != nil || Double(text.trimmingXMLSpace) != nil { return nil }
+    if type.integerRange != nil, Int64(text.trimmingXMLSpace) != nil || Double(text.trimmingXMLSpace) != nil {
+      return nil
+    }
     let bytes = Array(text.utf8.drop { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D })
     var i = 0
     var sign = ""

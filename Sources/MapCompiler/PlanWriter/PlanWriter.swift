@@ -18,7 +18,9 @@ public enum PlanWriter {
   /// source position) is written relative to that folder, so the bytes do not depend on the
   /// working directory or on how the paths were spelled (`mapc compile` passes the mapping's
   /// folder).
-  public static func encode(_ plan: MigrationPlan, sourcePositions: Bool = true, relativeTo folder: String? = nil) -> [UInt8] {
+  public static func encode(_ plan: MigrationPlan, sourcePositions: Bool = true, relativeTo folder: String? = nil)
+    -> [UInt8]
+  {
     let body = encodeBody(plan, sourcePositions: sourcePositions, relativeTo: folder)
     var file = BinaryWriter(reservingCapacity: PlanFormat.headerSize + body.count)
     file.writeRaw(PlanFormat.magic)
@@ -34,12 +36,17 @@ public enum PlanWriter {
   /// holds no file name, line, column or text span (`mapc compile --no-source-positions`,
   /// `Specs/plan-format.md` §4): two mappings that say the same thing in different files give
   /// the same bytes.
-  public static func write(_ plan: MigrationPlan, to path: String, sourcePositions: Bool = true, relativeTo folder: String? = nil) throws {
-    try AtomicFileWriter.replaceContents(of: path, with: encode(plan, sourcePositions: sourcePositions, relativeTo: folder))
+  public static func write(
+    _ plan: MigrationPlan, to path: String, sourcePositions: Bool = true, relativeTo folder: String? = nil
+  ) throws {
+    try AtomicFileWriter.replaceContents(
+      of: path, with: encode(plan, sourcePositions: sourcePositions, relativeTo: folder))
   }
 
   /// The body alone: the eight sections of format version 1, in order.
-  static func encodeBody(_ plan: MigrationPlan, sourcePositions: Bool = true, relativeTo folder: String? = nil) -> [UInt8] {
+  static func encodeBody(_ plan: MigrationPlan, sourcePositions: Bool = true, relativeTo folder: String? = nil)
+    -> [UInt8]
+  {
     var encoder = PlanEncoder()
     encoder.sourcePositions = sourcePositions
     encoder.pathBase = folder.map(PathText.absolute)

@@ -6,7 +6,8 @@ import MapRuntime
 /// and baselined findings carry `suppressions` — with regions in Unicode code points
 /// (`columnKind`), relative paths against the `SRCROOT` base (the working directory).
 public enum SARIFReporter {
-  public static let schemaURI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
+  public static let schemaURI =
+    "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 
   public static func render(_ report: LintReport, toolVersion: String, workingDirectory: String) -> String {
     // Rules: the catalogue, then other ids that were reported.
@@ -17,7 +18,9 @@ public enum SARIFReporter {
       rules.append(descriptor(rule))
     }
     var extraLevels: [String: Diagnostic.Severity] = [:]
-    for f in report.findings where ruleIndex[f.ruleId] == nil { extraLevels[f.ruleId] = max(extraLevels[f.ruleId] ?? .note, f.severity) }
+    for f in report.findings where ruleIndex[f.ruleId] == nil {
+      extraLevels[f.ruleId] = max(extraLevels[f.ruleId] ?? .note, f.severity)
+    }
     for (id, severity) in extraLevels.sorted(by: { $0.key < $1.key }) {
       ruleIndex[id] = rules.count
       rules.append(
@@ -26,7 +29,13 @@ public enum SARIFReporter {
           ("shortDescription", .object([("text", .string("mapc diagnostic \(id)"))])),
           (
             "fullDescription",
-            .object([("text", .string("A problem the mapc compiler or model reader reports; the message says what is wrong and where."))])
+            .object([
+              (
+                "text",
+                .string(
+                  "A problem the mapc compiler or model reader reports; the message says what is wrong and where.")
+              )
+            ])
           ),
           ("defaultConfiguration", .object([("level", .string(level(severity)))])),
           ("properties", .object([("tags", .array([.string("core-data"), .string("compiler")]))])),
@@ -63,16 +72,22 @@ public enum SARIFReporter {
 
     let results: [JSONValue] = report.findings.map { f in
       var members: [(String, JSONValue)] = [
-        ("ruleId", .string(f.ruleId)), ("ruleIndex", .int(ruleIndex[f.ruleId] ?? 0)), ("level", .string(level(f.severity))),
+        ("ruleId", .string(f.ruleId)), ("ruleIndex", .int(ruleIndex[f.ruleId] ?? 0)),
+        ("level", .string(level(f.severity))),
         ("message", .object([("text", .string(f.diagnostic.message))])),
       ]
       if let file = f.file {
-        members.append(("locations", .array([.object([("physicalLocation", physical(file, f.diagnostic.location, snippet: f.sourceLine))])])))
+        members.append(
+          (
+            "locations",
+            .array([.object([("physicalLocation", physical(file, f.diagnostic.location, snippet: f.sourceLine))])])
+          ))
       }
       let related: [JSONValue] = f.diagnostic.notes.enumerated().compactMap { (i, n) in
         guard let l = n.location else { return nil }
         return .object([
-          ("id", .int(i + 1)), ("physicalLocation", physical(l.file, l, snippet: nil)), ("message", .object([("text", .string(n.message))])),
+          ("id", .int(i + 1)), ("physicalLocation", physical(l.file, l, snippet: nil)),
+          ("message", .object([("text", .string(n.message))])),
         ])
       }
       if !related.isEmpty { members.append(("relatedLocations", .array(related))) }
@@ -80,9 +95,25 @@ public enum SARIFReporter {
       switch f.status {
       case .active: break
       case .suppressed(let reason):
-        members.append(("suppressions", .array([.object([("kind", .string("inSource")), ("status", .string("accepted")), ("justification", .string(reason))])])))
+        members.append(
+          (
+            "suppressions",
+            .array([
+              .object([
+                ("kind", .string("inSource")), ("status", .string("accepted")), ("justification", .string(reason)),
+              ])
+            ])
+          ))
       case .baselined(let reason):
-        members.append(("suppressions", .array([.object([("kind", .string("external")), ("status", .string("accepted")), ("justification", .string(reason))])])))
+        members.append(
+          (
+            "suppressions",
+            .array([
+              .object([
+                ("kind", .string("external")), ("status", .string("accepted")), ("justification", .string(reason)),
+              ])
+            ])
+          ))
       }
       return .object(members)
     }
@@ -101,13 +132,19 @@ public enum SARIFReporter {
           )
         ])
       ),
-      ("invocations", .array([.object([("executionSuccessful", .bool(true)), ("workingDirectory", .object([("uri", .string(root))]))])])),
+      (
+        "invocations",
+        .array([
+          .object([("executionSuccessful", .bool(true)), ("workingDirectory", .object([("uri", .string(root))]))])
+        ])
+      ),
       ("originalUriBaseIds", .object([("SRCROOT", .object([("uri", .string(root))]))])),
       ("artifacts", .array(artifacts)),
       ("results", .array(results)),
       ("columnKind", .string("unicodeCodePoints")),
     ])
-    return JSONValue.object([("$schema", .string(schemaURI)), ("version", .string("2.1.0")), ("runs", .array([run]))]).rendered()
+    return JSONValue.object([("$schema", .string(schemaURI)), ("version", .string("2.1.0")), ("runs", .array([run]))])
+      .rendered()
   }
 
   static func descriptor(_ rule: LintRule) -> JSONValue {
@@ -137,7 +174,8 @@ public enum SARIFReporter {
     }
   }
 
-  private static let uriAllowed = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~/")
+  private static let uriAllowed = CharacterSet(
+    charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~/")
 
   static func encode(_ path: String) -> String { path.addingPercentEncoding(withAllowedCharacters: uriAllowed) ?? path }
 
@@ -160,7 +198,8 @@ public enum SARIFReporter {
 public enum LintRuleDocs {
   public static func markdown(_ rule: LintRule) -> String {
     var out = "### `\(rule.id)`\n\n"
-    out += "- Severity: **\(rule.severity.rawValue)**\(rule.origin == .compiler ? " (reported by the compiler, so by `mapc compile` too)" : "")\n"
+    out +=
+      "- Severity: **\(rule.severity.rawValue)**\(rule.origin == .compiler ? " (reported by the compiler, so by `mapc compile` too)" : "")\n"
     out += "- Summary: \(code(rule.title))\n"
     out += "- Suppress: \(code(rule.suppression))\n\n"
     out += code(rule.explanation) + "\n\n"
@@ -182,7 +221,8 @@ public enum LintRuleDocs {
     var out = "\(label): source model\n\n```xml\n\(e.sourceEntities)\n```\n\n"
     out += "destination model\n\n```xml\n\(e.destinationEntities)\n```\n\n"
     if let snapshots = e.snapshotEntities, snapshots.count == 2, snapshots[1] != e.destinationEntities {
-      out += "destination model when the mapping model was made (its snapshot, `DESTINATION_SNAPSHOT`)\n\n```xml\n\(snapshots[1])\n```\n\n"
+      out +=
+        "destination model when the mapping model was made (its snapshot, `DESTINATION_SNAPSHOT`)\n\n```xml\n\(snapshots[1])\n```\n\n"
     }
     out += "mapping `\(e.fileName)`\n\n```xml\n\(e.mappingText.trimmingSuffixNewlines)\n```\n\n"
     if let b = e.baselineText {
@@ -199,7 +239,8 @@ public enum LintRuleDocs {
       out += "\(label) example — source model:\n\(indent(e.sourceEntities))\n"
       out += "destination model:\n\(indent(e.destinationEntities))\n"
       if let snapshots = e.snapshotEntities, snapshots.count == 2, snapshots[1] != e.destinationEntities {
-        out += "destination model when the mapping model was made (its snapshot, DESTINATION_SNAPSHOT):\n\(indent(snapshots[1]))\n"
+        out +=
+          "destination model when the mapping model was made (its snapshot, DESTINATION_SNAPSHOT):\n\(indent(snapshots[1]))\n"
       }
       out += "\(e.fileName):\n\(indent(e.mappingText.trimmingSuffixNewlines))\n"
       if let b = e.baselineText { out += "\(LintExample.baselineFileName):\n\(indent(b.trimmingSuffixNewlines))\n" }

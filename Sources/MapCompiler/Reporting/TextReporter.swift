@@ -116,14 +116,20 @@ public enum JSONReporter {
         case .baselined(let r): ("baselined", r)
         }
       var members: [(String, JSONValue)] = [
-        ("rule", .string(f.ruleId)), ("severity", .string(f.severity.rawValue)), ("message", .string(f.diagnostic.message)),
+        ("rule", .string(f.ruleId)), ("severity", .string(f.severity.rawValue)),
+        ("message", .string(f.diagnostic.message)),
       ]
       members += location(f.diagnostic.location, file: f.file)
       members.append(("status", .string(status)))
       if let justification { members.append(("justification", .string(justification))) }
       members.append(("fingerprint", .string(f.fingerprint)))
       members.append(
-        ("notes", .array(f.diagnostic.notes.map { n in .object([("message", .string(n.message))] + location(n.location, file: nil)) })))
+        (
+          "notes",
+          .array(
+            f.diagnostic.notes.map { n in .object([("message", .string(n.message))] + location(n.location, file: nil)) }
+          )
+        ))
       return .object(members)
     }
     return JSONValue.object([
@@ -133,8 +139,10 @@ public enum JSONReporter {
       (
         "summary",
         .object([
-          ("files", .int(report.files.count)), ("errors", .int(report.count(.error))), ("warnings", .int(report.count(.warning))),
-          ("notes", .int(report.count(.note))), ("suppressed", .int(report.suppressedCount)), ("baselined", .int(report.baselinedCount)),
+          ("files", .int(report.files.count)), ("errors", .int(report.count(.error))),
+          ("warnings", .int(report.count(.warning))),
+          ("notes", .int(report.count(.note))), ("suppressed", .int(report.suppressedCount)),
+          ("baselined", .int(report.baselinedCount)),
         ])
       ),
       ("findings", .array(findings)),

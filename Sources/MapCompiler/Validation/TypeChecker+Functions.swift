@@ -2,7 +2,9 @@ import MapRuntime
 
 /// `FUNCTION(…)` calls: selectors on receivers, built-in functions and policy functions.
 extension TypeChecker {
-  mutating func selectorCall(_ target: Expression, _ selector: String, _ args: [Expression], _ span: SourceSpan) -> Typed {
+  mutating func selectorCall(_ target: Expression, _ selector: String, _ args: [Expression], _ span: SourceSpan)
+    -> Typed
+  {
     let colons = selector.filter { $0 == ":" }.count
     if colons != args.count {
       error(
@@ -30,15 +32,20 @@ extension TypeChecker {
     default:
       for a in args { _ = check(a) }
       if t.type != .unknown && KnownFunctions.objectMethods[selector] == nil {
-        error("map-unknown-selector", "\(t.type) does not respond to \(selector)\(suggestion(selector, KnownFunctions.objectMethods.keys))", span)
+        error(
+          "map-unknown-selector",
+          "\(t.type) does not respond to \(selector)\(suggestion(selector, KnownFunctions.objectMethods.keys))", span)
       }
-      if selector == "valueForKey:" || selector == "valueForKeyPath:", case .constant(.string(let key)) = args.first?.kind {
+      if selector == "valueForKey:" || selector == "valueForKeyPath:",
+        case .constant(.string(let key)) = args.first?.kind
+      {
         var r = t
         for k in key.split(separator: ".") { r = member(r, String(k), .span(args[0].span)) }
         return r
       }
       switch selector {
-      case "stringByAppendingString:", "uppercaseString", "lowercaseString", "capitalizedString", "description", "stringValue":
+      case "stringByAppendingString:", "uppercaseString", "lowercaseString", "capitalizedString", "description",
+        "stringValue":
         return Typed(.string, mayBeNil: t.mayBeNil)
       case "length", "count", "intValue", "integerValue": return Typed(.integer, mayBeNil: t.mayBeNil)
       case "doubleValue": return Typed(.double, mayBeNil: t.mayBeNil)
@@ -86,8 +93,12 @@ extension TypeChecker {
       guard types.count == 2 else { return .unknown }
       let (fallback, value) = (types[0], types[1])
       let type: StaticType =
-        fallback.type == value.type ? value.type
-        : (value.type == .null ? fallback.type : (fallback.type == .null ? value.type : (fallback.type.isNumeric && value.type.isNumeric ? value.type : .unknown)))
+        fallback.type == value.type
+        ? value.type
+        : (value.type == .null
+          ? fallback.type
+          : (fallback.type == .null
+            ? value.type : (fallback.type.isNumeric && value.type.isNumeric ? value.type : .unknown)))
       return Typed(type, mayBeNil: fallback.mayBeNil && value.mayBeNil)
     default: return .unknown
     }
@@ -96,7 +107,9 @@ extension TypeChecker {
   mutating func managerCall(_ selector: String, _ args: [Expression], _ span: SourceSpan) -> Typed {
     guard KnownFunctions.manager[selector] != nil else {
       for a in args { _ = check(a) }
-      error("map-unknown-selector", "$manager does not respond to \(selector)\(suggestion(selector, KnownFunctions.manager.keys))", span)
+      error(
+        "map-unknown-selector",
+        "$manager does not respond to \(selector)\(suggestion(selector, KnownFunctions.manager.keys))", span)
       return .unknown
     }
     switch selector {
@@ -115,12 +128,17 @@ extension TypeChecker {
       if case .object(let side, let entity) = instances.type.elementType, side == .source,
         let s = target.source, !source.isKind(entity, of: s) && !source.isKind(s, of: entity)
       {
-        warning("map-source-instances-entity", "mapping \(name) maps \(s) objects, but the source instances are \(entity) objects, so it finds none", args[1].span)
+        warning(
+          "map-source-instances-entity",
+          "mapping \(name) maps \(s) objects, but the source instances are \(entity) objects, so it finds none",
+          args[1].span)
       } else if case .object(.destination, _) = instances.type.elementType {
         error("map-type-mismatch", "sourceInstances must be source objects, not \(instances.type)", args[1].span)
       }
       guard let d = target.destination else {
-        error("map-unknown-mapping", "mapping \(name) has no destination entity, so it has no destination instances", first.span)
+        error(
+          "map-unknown-mapping", "mapping \(name) has no destination entity, so it has no destination instances",
+          first.span)
         return .unknown
       }
       let many: Bool
@@ -151,7 +169,8 @@ extension TypeChecker {
       for a in args.dropFirst() { _ = check(a) }
       if case .constant(.string(let name)) = args.first?.kind {
         guard let target = mappings[name] else {
-          error("map-unknown-mapping", "no entity mapping named \(name)\(suggestion(name, mappings.keys))", args[0].span)
+          error(
+            "map-unknown-mapping", "no entity mapping named \(name)\(suggestion(name, mappings.keys))", args[0].span)
           return Typed(.collection(.unknown, fromToMany: true))
         }
         return Typed(.collection(target.source.map { .object(.source, $0) } ?? .unknown, fromToMany: true))
@@ -161,15 +180,22 @@ extension TypeChecker {
       let side: StaticType.Side = selector.hasPrefix("fetchRequestForSource") ? .source : .destination
       let m = model(side)
       guard args.count == 2, case .constant(.string(let entity)) = args[0].kind else {
-        if let a = args.first { error("map-fetch-literal", "the entity name of \(selector) must be a string literal", a.span) }
+        if let a = args.first {
+          error("map-fetch-literal", "the entity name of \(selector) must be a string literal", a.span)
+        }
         return .unknown
       }
       guard m.entity(named: entity) != nil else {
-        error("map-unknown-entity", "the \(side == .source ? "source" : "destination") model has no entity \(entity)\(suggestion(entity, m.entities.map(\.name)))", args[0].span)
+        error(
+          "map-unknown-entity",
+          "the \(side == .source ? "source" : "destination") model has no entity \(entity)\(suggestion(entity, m.entities.map(\.name)))",
+          args[0].span)
         return .unknown
       }
       guard case .constant(.string(let predicateText)) = args[1].kind else {
-        error("map-fetch-literal", "the predicate of \(selector) must be a string literal, so that mapc can check and compile it", args[1].span)
+        error(
+          "map-fetch-literal",
+          "the predicate of \(selector) must be a string literal, so that mapc can check and compile it", args[1].span)
         return Typed(.fetchRequest(side, entity))
       }
       checkPredicateString(predicateText, on: .object(side, entity), literal: args[1])

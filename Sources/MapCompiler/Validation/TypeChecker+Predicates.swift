@@ -17,7 +17,8 @@ extension TypeChecker {
     case .comparison(let c):
       let l = check(c.lhs)
       let r = check(c.rhs)
-      if c.modifier != .direct, case .collection = l.type {} else if c.modifier != .direct, l.type != .unknown {
+      if c.modifier != .direct, case .collection = l.type {
+      } else if c.modifier != .direct, l.type != .unknown {
         error("map-type-mismatch", "\(c.modifier.rawValue) needs a collection on its left, not \(l.type)", p.span)
       }
       let lt = c.modifier == .direct ? l.type : l.type.elementType
@@ -58,7 +59,8 @@ extension TypeChecker {
     let inner = self.predicateText(predicateText, inLiteral: literal)
     switch ExpressionParsing.parsePredicate(predicateText) {
     case .failure(let e):
-      diagnostics.append(.error(e.id, "in predicate \"\(predicateText)\": \(e.message)", at: inner.location(ofOffset: e.offset)))
+      diagnostics.append(
+        .error(e.id, "in predicate \"\(predicateText)\": \(e.message)", at: inner.location(ofOffset: e.offset)))
     case .success(let p):
       let savedSelf = self.selfType
       let savedText = self.text

@@ -107,11 +107,13 @@ struct TypeChecker {
     case .function(let name, let args):
       let types = args.map { check($0) }
       guard let arity = KnownFunctions.builtins[name] else {
-        error("map-unknown-function", "unknown function \(name)\(suggestion(name, KnownFunctions.builtins.keys))", e.span)
+        error(
+          "map-unknown-function", "unknown function \(name)\(suggestion(name, KnownFunctions.builtins.keys))", e.span)
         return .unknown
       }
       if arity != args.count {
-        error("map-function-arity", "\(name) takes \(arity) argument\(arity == 1 ? "" : "s"), given \(args.count)", e.span)
+        error(
+          "map-function-arity", "\(name) takes \(arity) argument\(arity == 1 ? "" : "s"), given \(args.count)", e.span)
       }
       if name == "castObject:toType:", args.count == 2 {
         return castObject(types[0], args[1], e.span)
@@ -136,8 +138,12 @@ struct TypeChecker {
         return countOnly ? Typed(.integer) : Typed(.collection(.unknown, fromToMany: true))
       }
       if case .context(let cs) = c.type, cs != side {
-        error("map-fetch-context", "FETCH of \(side == .source ? "source" : "destination") entity \(entity) must use $manager.\(side == .source ? "sourceContext" : "destinationContext")", context.span)
-      } else if c.type != .unknown, case .context = c.type {} else if c.type != .unknown {
+        error(
+          "map-fetch-context",
+          "FETCH of \(side == .source ? "source" : "destination") entity \(entity) must use $manager.\(side == .source ? "sourceContext" : "destinationContext")",
+          context.span)
+      } else if c.type != .unknown, case .context = c.type {
+      } else if c.type != .unknown {
         error("map-type-mismatch", "FETCH needs a context ($manager.sourceContext), not \(c.type)", context.span)
       }
       return countOnly ? Typed(.integer) : Typed(.collection(.object(side, entity), fromToMany: true))
@@ -147,7 +153,9 @@ struct TypeChecker {
       checkPredicate(condition)
       let x = check(a)
       let y = check(b)
-      return Typed(x.type == y.type ? x.type : (x.type == .null ? y.type : (y.type == .null ? x.type : .unknown)), mayBeNil: x.mayBeNil || y.mayBeNil)
+      return Typed(
+        x.type == y.type ? x.type : (x.type == .null ? y.type : (y.type == .null ? x.type : .unknown)),
+        mayBeNil: x.mayBeNil || y.mayBeNil)
     case .subquery(let collection, let variable, let predicate):
       let c = check(collection)
       let saved = locals[variable]
@@ -173,7 +181,8 @@ struct TypeChecker {
     switch name {
     case "source":
       guard let s = mapping.source else {
-        warning("map-source-without-source", "$source is nil in mapping \(mapping.name), which has no source entity", span)
+        warning(
+          "map-source-without-source", "$source is nil in mapping \(mapping.name), which has no source entity", span)
         return Typed(.null, mayBeNil: true)
       }
       return Typed(.object(.source, s))
@@ -192,7 +201,10 @@ struct TypeChecker {
     case "propertyMapping": return Typed(.propertyMapping)
     default:
       if let t = locals[name] { return t }
-      error("map-unknown-variable", "unknown variable $\(name); mapping expressions can use $source, $destination, $manager, $entityMapping, $propertyMapping, $entityPolicy, and $item/$index in forEach mappings", span)
+      error(
+        "map-unknown-variable",
+        "unknown variable $\(name); mapping expressions can use $source, $destination, $manager, $entityMapping, $propertyMapping, $entityPolicy, and $item/$index in forEach mappings",
+        span)
       return .unknown
     }
   }
@@ -208,7 +220,9 @@ struct TypeChecker {
         return Typed(StaticType.of(a.type), mayBeNil: base.mayBeNil || a.isOptional || a.isTransient)
       }
       if let r = properties.relationship(key) {
-        if r.isToMany { return Typed(.collection(.object(side, r.destinationEntity), fromToMany: true), mayBeNil: base.mayBeNil) }
+        if r.isToMany {
+          return Typed(.collection(.object(side, r.destinationEntity), fromToMany: true), mayBeNil: base.mayBeNil)
+        }
         return Typed(.object(side, r.destinationEntity), mayBeNil: base.mayBeNil || r.isOptional)
       }
       let names = properties.names
@@ -219,7 +233,9 @@ struct TypeChecker {
       return .unknown
     case .collection(let element, let many):
       let inner = member(Typed(element), key, site)
-      if case .collection(let e, let m2) = inner.type { return Typed(.collection(e, fromToMany: many || m2), mayBeNil: base.mayBeNil) }
+      if case .collection(let e, let m2) = inner.type {
+        return Typed(.collection(e, fromToMany: many || m2), mayBeNil: base.mayBeNil)
+      }
       return Typed(.collection(inner.type, fromToMany: many), mayBeNil: base.mayBeNil)
     case .string:
       switch key {
@@ -261,7 +277,8 @@ struct TypeChecker {
       switch key {
       case "name": return Typed(.string)
       case "userInfo": return Typed(.userInfo)
-      case "sourceEntityName", "destinationEntityName", "entityMigrationPolicyClassName": return Typed(.string, mayBeNil: true)
+      case "sourceEntityName", "destinationEntityName", "entityMigrationPolicyClassName":
+        return Typed(.string, mayBeNil: true)
       case "mappingType": return Typed(.integer)
       case "sourceEntityVersionHash", "destinationEntityVersionHash": return Typed(.data, mayBeNil: true)
       default: break
@@ -280,7 +297,9 @@ struct TypeChecker {
   }
 
   /// `base.@op.rest…`; `firstIndex` is the operator's index among the key path's components.
-  mutating func collectionOperator(_ op: String, _ base: Typed, _ rest: [String], _ e: Expression, firstIndex: Int) -> Typed {
+  mutating func collectionOperator(_ op: String, _ base: Typed, _ rest: [String], _ e: Expression, firstIndex: Int)
+    -> Typed
+  {
     let span = componentSpan(e, firstIndex)
     var element = Typed(base.type.elementType)
     for (n, key) in rest.enumerated() { element = member(element, key, .component(e, firstIndex + 1 + n)) }

@@ -90,7 +90,8 @@ struct TreeBuilder {
       case .undefinedEntity(let name, let offset):
         throw DiagnosticsError([
           .error(
-            "xml-undefined-entity", "entity '\(name)' is not defined (only &lt; &gt; &amp; "
+            "xml-undefined-entity",
+            "entity '\(name)' is not defined (only &lt; &gt; &amp; "
               + "&apos; &quot; and character references are allowed)",
             at: location(offset))
         ])

@@ -113,9 +113,12 @@ extension ExpressionArchiveDecoder {
       return try requiredString(argument, "NSKeyPath")
     case "NSConstantValueExpression":
       guard let value = try reference(argument, "NSConstantValue") else { return nil }
-      if case .string(let text)? = try within(argument, { () throws(KeyedArchiveError) in
-        try archive.resolve(.uid(UInt64(value)), "NSConstantValue")
-      }) {
+      if case .string(let text)? = try within(
+        argument,
+        { () throws(KeyedArchiveError) in
+          try archive.resolve(.uid(UInt64(value)), "NSConstantValue")
+        })
+      {
         return text
       }
       return nil

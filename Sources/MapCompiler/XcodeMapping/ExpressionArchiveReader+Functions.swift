@@ -62,7 +62,8 @@ extension ExpressionArchiveDecoder {
   {
     let expected = ExpressionSyntax.arity(ofSelector: selector)
     guard count == expected else {
-      throw failure(o, "'\(selector)' takes \(expected) argument\(expected == 1 ? "" : "s") but NSArguments holds \(count)")
+      throw failure(
+        o, "'\(selector)' takes \(expected) argument\(expected == 1 ? "" : "s") but NSArguments holds \(count)")
     }
   }
 
@@ -169,7 +170,8 @@ extension ExpressionArchiveDecoder {
     case "NSDecimalNumber", "NSDecimalNumberPlaceholder":
       return DecodedNode(node: .constant(try decimal(o)), height: 1, size: 1)
     case "NSArray", "NSMutableArray", "NSSet", "NSMutableSet", "NSOrderedSet", "NSMutableOrderedSet":
-      let items = try within(o) { () throws(KeyedArchiveError) in try archive.array(.uid(UInt64(index)), "the collection") } ?? []
+      let items =
+        try within(o) { () throws(KeyedArchiveError) in try archive.array(.uid(UInt64(index)), "the collection") } ?? []
       var elements: [DecodedNode<Expression>] = []
       for item in items { elements.append(try constant(item, in: o, depth: depth + 1)) }
       return try node(.aggregate(elements.map(\.node)), in: o, over: elements)

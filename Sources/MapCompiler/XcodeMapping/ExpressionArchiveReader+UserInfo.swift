@@ -7,9 +7,10 @@ extension ExpressionArchiveDecoder {
     let o = try instance(index)
     guard o.classes.contains("NSDictionary") else { throw failure(o, "user info is not a dictionary") }
     try enter(index, depth: 0)
-    let entries = try within(o) { () throws(KeyedArchiveError) in
-      try archive.dictionary(.uid(UInt64(index)), "the user info")
-    } ?? []
+    let entries =
+      try within(o) { () throws(KeyedArchiveError) in
+        try archive.dictionary(.uid(UInt64(index)), "the user info")
+      } ?? []
     var result: [UserInfo.Entry] = []
     for entry in entries {
       let value = try describe(entry.value, in: o, depth: 1, indent: "", quoted: false)
@@ -58,7 +59,9 @@ extension ExpressionArchiveDecoder {
       return quoted ? Self.quotedIfNeeded(text) : text
     }
     if o.classes.contains("NSDictionary") {
-      let entries = try within(o) { () throws(KeyedArchiveError) in try archive.dictionary(.uid(UInt64(index)), "the dictionary") } ?? []
+      let entries =
+        try within(o) { () throws(KeyedArchiveError) in try archive.dictionary(.uid(UInt64(index)), "the dictionary") }
+        ?? []
       var text = "{\n"
       for entry in entries {
         let value = try describe(entry.value, in: o, depth: depth + 1, indent: inner, quoted: true)
@@ -67,7 +70,8 @@ extension ExpressionArchiveDecoder {
       return text + indent + "}"
     }
     if o.classes.contains(where: { ["NSArray", "NSSet", "NSOrderedSet"].contains($0) }) {
-      let items = try within(o) { () throws(KeyedArchiveError) in try archive.array(.uid(UInt64(index)), "the collection") } ?? []
+      let items =
+        try within(o) { () throws(KeyedArchiveError) in try archive.array(.uid(UInt64(index)), "the collection") } ?? []
       var parts: [String] = []
       for item in items {
         parts.append(inner + (try describe(item, in: o, depth: depth + 1, indent: inner, quoted: true)))
@@ -90,9 +94,11 @@ extension ExpressionArchiveDecoder {
   }
 
   static func quotedIfNeeded(_ text: String) -> String {
-    let plain = !text.isEmpty && text.unicodeScalars.allSatisfy { s in
-      (s >= "a" && s <= "z") || (s >= "A" && s <= "Z") || (s >= "0" && s <= "9") || s == "_"
-    }
+    let plain =
+      !text.isEmpty
+      && text.unicodeScalars.allSatisfy { s in
+        (s >= "a" && s <= "z") || (s >= "A" && s <= "Z") || (s >= "0" && s <= "9") || s == "_"
+      }
     if plain { return text }
     var out = "\""
     for s in text.unicodeScalars {

@@ -66,10 +66,15 @@ enum ArchiveVocabulary {
     case "NSMutableDictionary": ["NSMutableDictionary", "NSDictionary", "NSObject"]
     case "NSDecimalNumber": ["NSDecimalNumber", "NSNumber", "NSValue", "NSObject"]
     default:
-      if className.hasSuffix("Expression") { [className, "NSExpression", "NSObject"] }
-      else if className.hasSuffix("PredicateOperator") { [className, "NSPredicateOperator", "NSObject"] }
-      else if className.hasSuffix("Predicate") { [className, "NSPredicate", "NSObject"] }
-      else { [className, "NSObject"] }
+      if className.hasSuffix("Expression") {
+        [className, "NSExpression", "NSObject"]
+      } else if className.hasSuffix("PredicateOperator") {
+        [className, "NSPredicateOperator", "NSObject"]
+      } else if className.hasSuffix("Predicate") {
+        [className, "NSPredicate", "NSObject"]
+      } else {
+        [className, "NSObject"]
+      }
     }
   }
 }

@@ -27,7 +27,8 @@ extension ExpressionArchiveEncoder {
   private mutating func compound(_ type: Int64, _ operands: [Predicate]) -> PropertyListValue {
     let slot = builder.reserve()
     let list = array { encoder in operands.map { encoder.predicate($0) } }
-    fill(slot, "NSCompoundPredicate", [.init("NSSubpredicates", list), .init("NSCompoundPredicateType", .integer(type))])
+    fill(
+      slot, "NSCompoundPredicate", [.init("NSSubpredicates", list), .init("NSCompoundPredicateType", .integer(type))])
     return slot
   }
 
@@ -37,9 +38,11 @@ extension ExpressionArchiveEncoder {
     let lhs = expression(c.lhs)
     let rhs = expression(c.rhs)
     let op = predicateOperator(c)
-    fill(slot, "NSComparisonPredicate", [
-      .init("NSLeftExpression", lhs), .init("NSRightExpression", rhs), .init("NSPredicateOperator", op),
-    ])
+    fill(
+      slot, "NSComparisonPredicate",
+      [
+        .init("NSLeftExpression", lhs), .init("NSRightExpression", rhs), .init("NSPredicateOperator", op),
+      ])
     return slot
   }
 

@@ -37,7 +37,8 @@ public enum ExpressionArchiveWriter {
     let slot = encoder.builder.reserve()
     let keyRefs = keys.map { encoder.builder.string($0) }
     let valueRefs = keys.map { encoder.builder.string(values[$0]) }
-    encoder.fill(slot, "NSMutableDictionary", [.init("NS.keys", .array(keyRefs)), .init("NS.objects", .array(valueRefs))])
+    encoder.fill(
+      slot, "NSMutableDictionary", [.init("NS.keys", .array(keyRefs)), .init("NS.objects", .array(valueRefs))])
     return encoder.bytes(root: slot)
   }
 }
@@ -84,7 +85,8 @@ struct ExpressionArchiveEncoder {
       let arguments = array("NSMutableArray") { encoder in
         let specifier = encoder.builder.reserve()
         let path = encoder.builder.string(components.joined(separator: "."))
-        encoder.fill(specifier, "NSKeyPathSpecifierExpression", [encoder.type(T.keyPathSpecifier), .init("NSKeyPath", path)])
+        encoder.fill(
+          specifier, "NSKeyPathSpecifierExpression", [encoder.type(T.keyPathSpecifier), .init("NSKeyPath", path)])
         return [specifier]
       }
       fill(slot, "NSKeyPathExpression", function(onSelf ? T.keyPath : T.function, selectorRef, operand, arguments))
@@ -117,37 +119,46 @@ struct ExpressionArchiveEncoder {
     case .fetch(let request, let context, let countOnly):
       let requestRef = expression(request)
       let contextRef = expression(context)
-      fill(slot, "NSFetchRequestExpression", [
-        type(T.fetch), .init("NSFRExpression", requestRef), .init("NSMOCExpression", contextRef),
-        .init("NSCountOnlyFlag", .bool(countOnly)),
-      ])
+      fill(
+        slot, "NSFetchRequestExpression",
+        [
+          type(T.fetch), .init("NSFRExpression", requestRef), .init("NSMOCExpression", contextRef),
+          .init("NSCountOnlyFlag", .bool(countOnly)),
+        ])
     case .ternary(let condition, let then, let else_):
       let conditionRef = predicate(condition)
       let thenRef = expression(then)
       let elseRef = expression(else_)
-      fill(slot, "NSTernaryExpression", [
-        type(T.conditional), .init("NSPredicate", conditionRef), .init("NSTrueExpression", thenRef),
-        .init("NSFalseExpression", elseRef),
-      ])
+      fill(
+        slot, "NSTernaryExpression",
+        [
+          type(T.conditional), .init("NSPredicate", conditionRef), .init("NSTrueExpression", thenRef),
+          .init("NSFalseExpression", elseRef),
+        ])
     case .subquery(let collection, let variable, let body):
       let collectionRef = expression(collection)
       let variableRef = builder.string(variable)
       let bodyRef = predicate(body)
-      fill(slot, "NSSubqueryExpression", [
-        type(T.subquery), .init("NSExpression", collectionRef), .init("NSVariable", variableRef),
-        .init("NSSubpredicate", bodyRef),
-      ])
+      fill(
+        slot, "NSSubqueryExpression",
+        [
+          type(T.subquery), .init("NSExpression", collectionRef), .init("NSVariable", variableRef),
+          .init("NSSubpredicate", bodyRef),
+        ])
     case .assignment(let variable, let value):
       let variableRef = builder.string(variable)
       let valueRef = expression(value)
-      fill(slot, "NSVariableAssignmentExpression", [
-        type(T.variable), .init("NSAssignmentVariable", variableRef), .init("NSSubexpression", valueRef),
-      ])
+      fill(
+        slot, "NSVariableAssignmentExpression",
+        [
+          type(T.variable), .init("NSAssignmentVariable", variableRef), .init("NSSubexpression", valueRef),
+        ])
     case .setOperation(let op, let lhs, let rhs):
       let code = op == .union ? T.union : op == .intersect ? T.intersect : T.minus
       let lhsRef = expression(lhs)
       let rhsRef = expression(rhs)
-      fill(slot, "NSSetExpression", [type(code), .init("NSLeftExpression", lhsRef), .init("NSRightExpression", rhsRef)])
+      fill(
+        slot, "NSSetExpression", [type(code), .init("NSLeftExpression", lhsRef), .init("NSRightExpression", rhsRef)])
     }
     return slot
   }
@@ -159,7 +170,9 @@ struct ExpressionArchiveEncoder {
   }
 
   /// The fields of an `NSFunctionExpression` (or `NSKeyPathExpression`), in encoding order.
-  func function(_ code: Int64, _ selector: PropertyListValue, _ operand: PropertyListValue, _ arguments: PropertyListValue)
+  func function(
+    _ code: Int64, _ selector: PropertyListValue, _ operand: PropertyListValue, _ arguments: PropertyListValue
+  )
     -> [PropertyListValue.Entry]
   {
     [type(code), .init("NSSelectorName", selector), .init("NSOperand", operand), .init("NSArguments", arguments)]
@@ -170,9 +183,11 @@ struct ExpressionArchiveEncoder {
     let selectorRef = builder.string(name)
     let operand = builder.reserve()
     let utilities = builder.string(ArchiveVocabulary.predicateUtilities)
-    fill(operand, "NSConstantValueExpression", [
-      type(ArchiveVocabulary.ExpressionType.constant), .init("NSConstantValueClassName", utilities),
-    ])
+    fill(
+      operand, "NSConstantValueExpression",
+      [
+        type(ArchiveVocabulary.ExpressionType.constant), .init("NSConstantValueClassName", utilities),
+      ])
     let list = array { encoder in
       arguments.map { argument in
         switch argument {
@@ -180,9 +195,11 @@ struct ExpressionArchiveEncoder {
         case .symbol(let token):
           let symbol = encoder.builder.reserve()
           let tokenRef = encoder.builder.string(token)
-          encoder.fill(symbol, "NSSymbolicExpression", [
-            encoder.type(ArchiveVocabulary.ExpressionType.symbolic), .init("NSToken", tokenRef),
-          ])
+          encoder.fill(
+            symbol, "NSSymbolicExpression",
+            [
+              encoder.type(ArchiveVocabulary.ExpressionType.symbolic), .init("NSToken", tokenRef),
+            ])
           return symbol
         }
       }
@@ -206,11 +223,13 @@ struct ExpressionArchiveEncoder {
       let bytes = mantissa.flatMap { [UInt8(truncatingIfNeeded: $0), UInt8(truncatingIfNeeded: $0 >> 8)] }
       var probe = mantissa
       let compact = length == 0 || !DecimalText.text(mantissa: &probe, exponent: 0, negative: false).hasSuffix("0")
-      fill(slot, "NSDecimalNumber", [
-        .init("NS.exponent", .integer(Int64(exponent))), .init("NS.length", .integer(Int64(length))),
-        .init("NS.negative", .bool(negative)), .init("NS.compact", .bool(compact)),
-        .init("NS.mantissa.bo", .integer(1)), .init("NS.mantissa", .data(bytes)),
-      ])
+      fill(
+        slot, "NSDecimalNumber",
+        [
+          .init("NS.exponent", .integer(Int64(exponent))), .init("NS.length", .integer(Int64(length))),
+          .init("NS.negative", .bool(negative)), .init("NS.compact", .bool(compact)),
+          .init("NS.mantissa.bo", .integer(1)), .init("NS.mantissa", .data(bytes)),
+        ])
       return slot
     }
   }

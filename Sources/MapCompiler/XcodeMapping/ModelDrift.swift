@@ -8,7 +8,8 @@ public enum ModelDrift {
     snapshot: ObjectModel, file: ObjectModel, fileHashes: [EntityHash], side: String, filePath: String,
     at location: SourceLocation
   ) -> [Diagnostic] {
-    let old = Dictionary(VersionHasher.entityHashes(of: snapshot).map { ($0.entity, $0.hash) }, uniquingKeysWith: { a, _ in a })
+    let old = Dictionary(
+      VersionHasher.entityHashes(of: snapshot).map { ($0.entity, $0.hash) }, uniquingKeysWith: { a, _ in a })
     let new = Dictionary(fileHashes.map { ($0.entity, $0.hash) }, uniquingKeysWith: { a, _ in a })
     var changes: [String] = []
     for name in Set(old.keys).union(new.keys).sorted() where old[name] != new[name] {
@@ -32,7 +33,9 @@ public enum ModelDrift {
   static func describe(_ a: EntityDescription, _ b: EntityDescription) -> [String] {
     var out: [String] = []
     if a.isAbstract != b.isAbstract { out.append(b.isAbstract ? "became abstract" : "no longer abstract") }
-    if a.parentName != b.parentName { out.append("parent entity \(a.parentName ?? "none") → \(b.parentName ?? "none")") }
+    if a.parentName != b.parentName {
+      out.append("parent entity \(a.parentName ?? "none") → \(b.parentName ?? "none")")
+    }
     if a.versionHashModifier != b.versionHashModifier { out.append("versionHashModifier changed") }
     let oldAttributes = Dictionary(a.attributes.map { ($0.name, $0) }, uniquingKeysWith: { x, _ in x })
     let newAttributes = Dictionary(b.attributes.map { ($0.name, $0) }, uniquingKeysWith: { x, _ in x })
@@ -42,10 +45,18 @@ public enum ModelDrift {
       case (_?, nil): out.append("attribute \(name) removed")
       case (let o?, let n?):
         if o.type != n.type { out.append("attribute \(name) type \(o.type.rawValue) → \(n.type.rawValue)") }
-        if o.isOptional != n.isOptional { out.append("attribute \(name) \(n.isOptional ? "became optional" : "became mandatory")") }
-        if o.isTransient != n.isTransient { out.append("attribute \(name) \(n.isTransient ? "became transient" : "no longer transient")") }
-        if o.allowsExternalBinaryDataStorage != n.allowsExternalBinaryDataStorage { out.append("attribute \(name) external storage changed") }
-        if o.versionHashModifier != n.versionHashModifier { out.append("attribute \(name) versionHashModifier changed") }
+        if o.isOptional != n.isOptional {
+          out.append("attribute \(name) \(n.isOptional ? "became optional" : "became mandatory")")
+        }
+        if o.isTransient != n.isTransient {
+          out.append("attribute \(name) \(n.isTransient ? "became transient" : "no longer transient")")
+        }
+        if o.allowsExternalBinaryDataStorage != n.allowsExternalBinaryDataStorage {
+          out.append("attribute \(name) external storage changed")
+        }
+        if o.versionHashModifier != n.versionHashModifier {
+          out.append("attribute \(name) versionHashModifier changed")
+        }
       default: break
       }
     }
@@ -56,12 +67,24 @@ public enum ModelDrift {
       case (nil, let n?): out.append("relationship \(name) added (to \(n.destinationEntity))")
       case (_?, nil): out.append("relationship \(name) removed")
       case (let o?, let n?):
-        if o.destinationEntity != n.destinationEntity { out.append("relationship \(name) destination \(o.destinationEntity) → \(n.destinationEntity)") }
-        if o.isToMany != n.isToMany { out.append("relationship \(name) \(n.isToMany ? "became to-many" : "became to-one")") }
-        if o.isOrdered != n.isOrdered { out.append("relationship \(name) \(n.isOrdered ? "became ordered" : "no longer ordered")") }
-        if o.isOptional != n.isOptional { out.append("relationship \(name) \(n.isOptional ? "became optional" : "became mandatory")") }
-        if o.inverseName != n.inverseName { out.append("relationship \(name) inverse \(o.inverseName ?? "none") → \(n.inverseName ?? "none")") }
-        if o.minCount != n.minCount || o.maxCount != n.maxCount { out.append("relationship \(name) count limits changed") }
+        if o.destinationEntity != n.destinationEntity {
+          out.append("relationship \(name) destination \(o.destinationEntity) → \(n.destinationEntity)")
+        }
+        if o.isToMany != n.isToMany {
+          out.append("relationship \(name) \(n.isToMany ? "became to-many" : "became to-one")")
+        }
+        if o.isOrdered != n.isOrdered {
+          out.append("relationship \(name) \(n.isOrdered ? "became ordered" : "no longer ordered")")
+        }
+        if o.isOptional != n.isOptional {
+          out.append("relationship \(name) \(n.isOptional ? "became optional" : "became mandatory")")
+        }
+        if o.inverseName != n.inverseName {
+          out.append("relationship \(name) inverse \(o.inverseName ?? "none") → \(n.inverseName ?? "none")")
+        }
+        if o.minCount != n.minCount || o.maxCount != n.maxCount {
+          out.append("relationship \(name) count limits changed")
+        }
         if o.isTransient != n.isTransient { out.append("relationship \(name) transient changed") }
       default: break
       }

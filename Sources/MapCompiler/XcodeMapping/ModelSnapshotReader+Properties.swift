@@ -46,17 +46,20 @@ extension SnapshotModelReader {
     let s = try d.stereotype(XDPM.propertyStereotype, in: all, of: p.object, what)
     let r = try d.stereotype(XDPM.relationshipStereotype, in: all, of: p.object, what)
     guard let destinationObject = try r.object(XDPM.RelationshipKey.destination, classes: [XDPM.entity]) else {
-      throw ModelSnapshotError("\(XDPM.RelationshipKey.destination) of \(what) (\(SnapshotDecoder.describe(p.object))) is missing or null")
+      throw ModelSnapshotError(
+        "\(XDPM.RelationshipKey.destination) of \(what) (\(SnapshotDecoder.describe(p.object))) is missing or null")
     }
     guard let destination = entities[destinationObject.index] else {
       throw ModelSnapshotError(
-        "\(XDPM.RelationshipKey.destination) of \(what) refers to \(SnapshotDecoder.describe(destinationObject)), which is not an entity of the model")
+        "\(XDPM.RelationshipKey.destination) of \(what) refers to \(SnapshotDecoder.describe(destinationObject)), which is not an entity of the model"
+      )
     }
     var inverse: PropertyRecord? = nil
     if let o = try r.object(XDPM.RelationshipKey.inverse, classes: [XDPM.relationship]) {
       guard let record = properties[o.index] else {
         throw ModelSnapshotError(
-          "\(XDPM.RelationshipKey.inverse) of \(what) refers to \(SnapshotDecoder.describe(o)), which is not a relationship of the model")
+          "\(XDPM.RelationshipKey.inverse) of \(what) refers to \(SnapshotDecoder.describe(o)), which is not a relationship of the model"
+        )
       }
       inverse = record
     }
@@ -66,11 +69,14 @@ extension SnapshotModelReader {
     guard let minCount = Int(exactly: minCount), let maxCount = Int(exactly: maxCount),
       (0...Int(Int32.max)).contains(minCount), (0...Int(Int32.max)).contains(maxCount)
     else {
-      throw ModelSnapshotError("\(what) (\(SnapshotDecoder.describe(p.object))): minCount \(minCount) and maxCount \(maxCount) are not counts")
+      throw ModelSnapshotError(
+        "\(what) (\(SnapshotDecoder.describe(p.object))): minCount \(minCount) and maxCount \(maxCount) are not counts")
     }
     let ruleCode = try r.integer(XDPM.RelationshipKey.deleteRule, 1)
     guard let rule = XDPM.deleteRule(code: ruleCode) else {
-      throw ModelSnapshotError("\(XDPM.RelationshipKey.deleteRule) of \(what) (\(SnapshotDecoder.describe(p.object))): \(ruleCode) is not an NSDeleteRule")
+      throw ModelSnapshotError(
+        "\(XDPM.RelationshipKey.deleteRule) of \(what) (\(SnapshotDecoder.describe(p.object))): \(ruleCode) is not an NSDeleteRule"
+      )
     }
     return RelationshipDescription(
       name: p.name, destinationEntity: destination.name,

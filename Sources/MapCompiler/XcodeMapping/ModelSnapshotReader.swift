@@ -60,7 +60,8 @@ struct SnapshotModelReader {
       throw ModelSnapshotError("the root, \(SnapshotDecoder.describe(root)), is not an \(XDPM.model)")
     }
     let identifier = try d.k { () throws(KeyedArchiveError) in
-      try d.archive.string(root[XDPM.versionIdentifier], "\(SnapshotDecoder.describe(root)) field '\(XDPM.versionIdentifier)'")
+      try d.archive.string(
+        root[XDPM.versionIdentifier], "\(SnapshotDecoder.describe(root)) field '\(XDPM.versionIdentifier)'")
     }
     let package = try d.instance(
       try d.field(root, XDPM.rootPackage), "\(SnapshotDecoder.describe(root)) field '\(XDPM.rootPackage)'",
@@ -69,7 +70,8 @@ struct SnapshotModelReader {
       let entries = try d.dictionary(package, bucket, required: false)
       guard entries.isEmpty else {
         throw ModelSnapshotError(
-          "\(SnapshotDecoder.describe(package)) field '\(bucket)' holds \(entries.count) elements; data model snapshots have none")
+          "\(SnapshotDecoder.describe(package)) field '\(bucket)' holds \(entries.count) elements; data model snapshots have none"
+        )
       }
     }
     try collect(package)
@@ -87,7 +89,8 @@ struct SnapshotModelReader {
     let d = decoder
     var names: Set<String> = []
     for entry in try d.dictionary(package, XDPM.classes) {
-      let o = try d.instance(entry.value, "entity '\(entry.key)' of \(SnapshotDecoder.describe(package))", classes: [XDPM.entity])
+      let o = try d.instance(
+        entry.value, "entity '\(entry.key)' of \(SnapshotDecoder.describe(package))", classes: [XDPM.entity])
       let name = try d.name(o)
       guard name == entry.key else {
         throw ModelSnapshotError("\(SnapshotDecoder.describe(o)) is named '\(name)' but listed as '\(entry.key)'")
@@ -105,7 +108,8 @@ struct SnapshotModelReader {
         let o = try d.instance(entry.value, context, classes: [XDPM.property], kindOf: true)
         let name = try d.name(o)
         guard name == entry.key else {
-          throw ModelSnapshotError("\(SnapshotDecoder.describe(o)) is named '\(name)' but listed as '\(entry.key)' in entity '\(record.name)'")
+          throw ModelSnapshotError(
+            "\(SnapshotDecoder.describe(o)) is named '\(name)' but listed as '\(entry.key)' in entity '\(record.name)'")
         }
         guard seen.insert(name).inserted, properties[o.index] == nil else {
           throw ModelSnapshotError("\(SnapshotDecoder.describe(o)): \(context) is listed twice")
@@ -129,7 +133,8 @@ struct SnapshotModelReader {
     var fallbackAbstract: Bool? = nil
     if let v = o[XDPM.isAbstract] {
       guard case .bool(let b) = v else {
-        throw ModelSnapshotError("\(SnapshotDecoder.describe(o)) field '_isAbstract' is \(Stereotype.kind(v)), expected a boolean")
+        throw ModelSnapshotError(
+          "\(SnapshotDecoder.describe(o)) field '_isAbstract' is \(Stereotype.kind(v)), expected a boolean")
       }
       fallbackAbstract = b
     }
@@ -162,7 +167,8 @@ struct SnapshotModelReader {
     entity.relationships.sort { byName($0.name, $1.name) }
     let attributeNames = Set(entity.attributes.map(\.name))
     if let clash = entity.relationships.first(where: { attributeNames.contains($0.name) }) {
-      throw ModelSnapshotError("\(what) (\(SnapshotDecoder.describe(o))) has an attribute and a relationship named '\(clash.name)'")
+      throw ModelSnapshotError(
+        "\(what) (\(SnapshotDecoder.describe(o))) has an attribute and a relationship named '\(clash.name)'")
     }
     return entity
   }
@@ -173,13 +179,16 @@ struct SnapshotModelReader {
     let items = try d.array(o, XDPM.generalizations)
     guard !items.isEmpty else { return nil }
     guard items.count == 1 else {
-      throw ModelSnapshotError("\(what) (\(SnapshotDecoder.describe(o))) has \(items.count) generalizations; an entity has at most one parent")
+      throw ModelSnapshotError(
+        "\(what) (\(SnapshotDecoder.describe(o))) has \(items.count) generalizations; an entity has at most one parent")
     }
     let g = try d.instance(items[0], "the generalization of \(what)", classes: [XDPM.generalization])
     let general = try d.instance(
       try d.field(g, XDPM.general), "\(SnapshotDecoder.describe(g)) field '_general'", classes: [XDPM.entity])
     guard let parent = entities[general.index] else {
-      throw ModelSnapshotError("\(SnapshotDecoder.describe(g)) field '_general' refers to \(SnapshotDecoder.describe(general)), which is not an entity of the model")
+      throw ModelSnapshotError(
+        "\(SnapshotDecoder.describe(g)) field '_general' refers to \(SnapshotDecoder.describe(general)), which is not an entity of the model"
+      )
     }
     return parent.name
   }

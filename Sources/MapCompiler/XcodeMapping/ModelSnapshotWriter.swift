@@ -118,7 +118,10 @@ struct SnapshotWriter {
 
   /// The fields of a UML property (`XDUMLPropertyImp` and its subclasses) besides the element's.
   func umlProperty(default value: PropertyListValue) -> [PropertyListValue.Entry] {
-    [.init("_type", KeyedArchiveBuilder.null), .init(XDPM.defaultValue, value), .init("_association", KeyedArchiveBuilder.null)]
+    [
+      .init("_type", KeyedArchiveBuilder.null), .init(XDPM.defaultValue, value),
+      .init("_association", KeyedArchiveBuilder.null),
+    ]
       + ["_isReadOnly", "_isStatic", "_isUnique", "_isDerived", "_isOrdered", "_isComposite", "_isLeaf"].map {
         .init($0, .bool(false))
       }

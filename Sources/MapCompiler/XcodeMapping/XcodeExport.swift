@@ -110,7 +110,8 @@ public enum XcodeExport {
       model += relationship("entitymappings", "0/0", "XDDEVENTITYMAPPING", entityIDs)
       model += "    </object>\n"
       objects.insert(model, at: 0)
-      var out = "<?xml version=\"1.0\" standalone=\"yes\"?>\n<!DOCTYPE database SYSTEM \"file:///System/Library/DTDs/CoreData.dtd\">\n\n<database>\n"
+      var out =
+        "<?xml version=\"1.0\" standalone=\"yes\"?>\n<!DOCTYPE database SYSTEM \"file:///System/Library/DTDs/CoreData.dtd\">\n\n<database>\n"
       out += "    <databaseInfo>\n        <version>134481920</version>\n"
       out += "        <UUID>\(uuid(of: objects.joined()))</UUID>\n        <nextObjectID>\(nextID)</nextObjectID>\n"
       out += XcodeExport.metadata
@@ -128,7 +129,8 @@ public enum XcodeExport {
       b[8] = b[8] & 0x3F | 0x80
       let hex = b.map { String($0, radix: 16, uppercase: true).leftPadded(2) }.joined()
       let c = Array(hex)
-      return [String(c[0..<8]), String(c[8..<12]), String(c[12..<16]), String(c[16..<20]), String(c[20..<32])].joined(separator: "-")
+      return [String(c[0..<8]), String(c[8..<12]), String(c[12..<16]), String(c[16..<20]), String(c[20..<32])].joined(
+        separator: "-")
     }
 
     func modelPath(_ m: ObjectModel) -> String {
@@ -144,7 +146,8 @@ public enum XcodeExport {
       var body = ""
       if let p = compiled.policyName { body += string("migrationpolicyclassname", p) }
       if let s = compiled.sourceEntity { body += string("sourcename", s) }
-      body += string("mappingtypename", e.type.map { $0.value.prefix(1).uppercased() + $0.value.dropFirst() } ?? "Undefined")
+      body += string(
+        "mappingtypename", e.type.map { $0.value.prefix(1).uppercased() + $0.value.dropFirst() } ?? "Undefined")
       body += "        <attribute name=\"mappingnumber\" type=\"int16\">\(number)</attribute>\n"
       if let d = compiled.destinationEntity { body += string("destinationname", d) }
       if let n = e.name?.value, n != MappingCompiler.defaultName(e) { body += string("name", n) }
@@ -155,7 +158,10 @@ public enum XcodeExport {
       }
       if let f = e.forEach {
         diagnostics.append(
-          .error("xcmap-export-unsupported", "<forEach> has no counterpart in Xcode's mapping models; \(compiled.name) cannot be exported", at: f.location))
+          .error(
+            "xcmap-export-unsupported",
+            "<forEach> has no counterpart in Xcode's mapping models; \(compiled.name) cannot be exported",
+            at: f.location))
       }
       var attributeIDs: [String] = []
       var relationshipIDs: [String] = []
@@ -258,13 +264,15 @@ public enum XcodeExport {
 
     func relationship(_ name: String, _ type: String, _ destination: String, _ ids: [String]) -> String {
       let refs = ids.isEmpty ? "" : " idrefs=\"\(ids.joined(separator: " "))\""
-      return "        <relationship name=\"\(name)\" type=\"\(type)\" destination=\"\(destination)\"\(refs)></relationship>\n"
+      return
+        "        <relationship name=\"\(name)\" type=\"\(type)\" destination=\"\(destination)\"\(refs)></relationship>\n"
     }
 
     /// Xcode's escaping of string values: `<` (and `\`) as byte-swapped `\u` escapes, `&` and
     /// `>` as XML references.
     static func escape(_ s: String) -> String {
-      XcodeStoreDocument.escape(s).replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: ">", with: "&gt;")
+      XcodeStoreDocument.escape(s).replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(
+        of: ">", with: "&gt;")
     }
   }
 }

@@ -29,8 +29,12 @@ public enum XcodeImport {
     guard !diagnostics.hasErrors else { return Output(text: nil, diagnostics: diagnostics) }
     let folder = (PathText.absolute(outputPath) as NSString).deletingLastPathComponent
     let wrapper = (PathText.absolute(documentPath) as NSString).deletingLastPathComponent
-    func reference(_ override: MappingCompilation.ModelOverride?, _ recorded: Located<String>?) -> MappingTextWriter.ModelPath {
-      if let override { return .init(path: PathText.relative(PathText.absolute(override.path), from: folder), version: override.version) }
+    func reference(_ override: MappingCompilation.ModelOverride?, _ recorded: Located<String>?)
+      -> MappingTextWriter.ModelPath
+    {
+      if let override {
+        return .init(path: PathText.relative(PathText.absolute(override.path), from: folder), version: override.version)
+      }
       if let recorded, let found = XcodeModelLocator.locate(recorded.value, mappingPath: documentPath) {
         return .init(path: PathText.relative(PathText.absolute(found), from: folder))
       }

@@ -30,7 +30,8 @@ public enum XcodeMappingDocument {
         do {
           e.userInfo = try ExpressionArchiveReader.userInfo(blob.bytes)
         } catch {
-          diagnostics.append(.error("xcmap-archive", "userinfodata of \(m.id) cannot be read: \(error.message)", at: blob.location))
+          diagnostics.append(
+            .error("xcmap-archive", "userinfodata of \(m.id) cannot be read: \(error.message)", at: blob.location))
         }
       }
       if let f = m.filter {
@@ -55,7 +56,9 @@ public enum XcodeMappingDocument {
           let literal = MapRuntime.Expression.string(mappingName.value).description
           let text = "FUNCTION($manager, \"\(relationshipSelector)\", \(literal), \(keyPath.value.trimmedXMLSpace))"
           e.relationships.append(
-            PropertyElement(name: p.name, expression: ExpressionText(text, at: keyPath.valueLocation) { _ in keyPath.valueLocation }, location: p.location))
+            PropertyElement(
+              name: p.name, expression: ExpressionText(text, at: keyPath.valueLocation) { _ in keyPath.valueLocation },
+              location: p.location))
         } else if let keyPath = p.sourceKeyPath {
           diagnostics.append(
             .warning(
@@ -86,7 +89,9 @@ public enum XcodeMappingDocument {
     case "Custom", "Add", "Remove", "Copy", "Transform": return Located(t.value.lowercased(), at: t.location)
     default:
       diagnostics.append(
-        .warning("xcmap-unknown-field", "mappingtypename \(t.value) of \(m.id) is not an NSEntityMappingType; the type is inferred", at: t.location))
+        .warning(
+          "xcmap-unknown-field",
+          "mappingtypename \(t.value) of \(m.id) is not an NSEntityMappingType; the type is inferred", at: t.location))
       return nil
     }
   }
@@ -105,7 +110,9 @@ public enum XcodeMappingDocument {
       return ExpressionText(e.description, at: blob.location) { _ in blob.location }
     } catch {
       diagnostics.append(
-        .error("xcmap-archive", "the value expression of \(p.name.value) (\(p.id)) cannot be read: \(error.message)", at: blob.location))
+        .error(
+          "xcmap-archive", "the value expression of \(p.name.value) (\(p.id)) cannot be read: \(error.message)",
+          at: blob.location))
       return nil
     }
   }

@@ -9,7 +9,10 @@ public enum XcodeMappingReader {
   /// Fields Xcode's mapping schema has, per object type: `(attributes, relationships)`.
   static let schema: [String: (attributes: [String: String], relationships: Set<String>)] = [
     "XDDEVMAPPINGMODEL": (
-      ["sourcemodelpath": "string", "sourcemodeldata": "binary", "destinationmodelpath": "string", "destinationmodeldata": "binary"],
+      [
+        "sourcemodelpath": "string", "sourcemodeldata": "binary", "destinationmodelpath": "string",
+        "destinationmodeldata": "binary",
+      ],
       ["entitymappings"]
     ),
     "XDDEVENTITYMAPPING": (
@@ -20,7 +23,9 @@ public enum XcodeMappingReader {
       ],
       ["mappingmodel", "attributemappings", "relationshipmappings"]
     ),
-    "XDDEVATTRIBUTEMAPPING": (["name": "string", "valueexpressiondata": "binary", "userinfodata": "binary"], ["entitymapping"]),
+    "XDDEVATTRIBUTEMAPPING": (
+      ["name": "string", "valueexpressiondata": "binary", "userinfodata": "binary"], ["entitymapping"]
+    ),
     "XDDEVRELATIONSHIPMAPPING": (
       [
         "name": "string", "autogenerateexpression": "bool", "sourcekeypath": "string", "sourcemappingname": "string",
@@ -54,15 +59,20 @@ public enum XcodeMappingReader {
     let models = store.objects.filter { $0.type == "XDDEVMAPPINGMODEL" }
     guard let model = models.first else {
       diagnostics += r.diagnostics
-      diagnostics.append(.error("xcmap-no-mapping-model", "the file holds no XDDEVMAPPINGMODEL object, so it is not a mapping model", at: store.location))
+      diagnostics.append(
+        .error(
+          "xcmap-no-mapping-model", "the file holds no XDDEVMAPPINGMODEL object, so it is not a mapping model",
+          at: store.location))
       return (nil, diagnostics)
     }
     for extra in models.dropFirst() {
-      r.error("xcmap-no-mapping-model", "a second XDDEVMAPPINGMODEL object; Xcode writes exactly one", at: extra.location)
+      r.error(
+        "xcmap-no-mapping-model", "a second XDDEVMAPPINGMODEL object; Xcode writes exactly one", at: extra.location)
     }
     var mapping = XcodeMapping(
       path: xml.path, store: store, mappingModelID: model.id,
-      sourceModelPath: r.string(model, "sourcemodelpath"), destinationModelPath: r.string(model, "destinationmodelpath"),
+      sourceModelPath: r.string(model, "sourcemodelpath"),
+      destinationModelPath: r.string(model, "destinationmodelpath"),
       sourceModelData: r.blob(model, "sourcemodeldata"), destinationModelData: r.blob(model, "destinationmodeldata"),
       entityMappings: [], location: model.location)
     var mappings: [XcodeMapping.EntityMapping] = []
@@ -95,22 +105,32 @@ public enum XcodeMappingReader {
     mutating func checkSchema(_ object: XcodeStoreDocument.Object) {
       guard let fields = XcodeMappingReader.schema[object.type] else {
         diagnostics.append(
-          .warning("xcmap-unknown-object", "object \(object.id) has type \(object.type), which Xcode's mapping schema does not have; it is ignored", at: object.location))
+          .warning(
+            "xcmap-unknown-object",
+            "object \(object.id) has type \(object.type), which Xcode's mapping schema does not have; it is ignored",
+            at: object.location))
         return
       }
       for a in object.attributes {
         guard let type = fields.attributes[a.name] else {
           diagnostics.append(
-            .warning("xcmap-unknown-field", "\(object.type) has no attribute \(a.name) in Xcode's mapping schema; it is ignored", at: a.location))
+            .warning(
+              "xcmap-unknown-field",
+              "\(object.type) has no attribute \(a.name) in Xcode's mapping schema; it is ignored", at: a.location))
           continue
         }
         if type != a.type {
-          error("xcmap-bad-value", "attribute \(a.name) of \(object.id) has type \(a.type); Xcode writes \(type)", at: a.location)
+          error(
+            "xcmap-bad-value", "attribute \(a.name) of \(object.id) has type \(a.type); Xcode writes \(type)",
+            at: a.location)
         }
       }
       for rel in object.relationships where !fields.relationships.contains(rel.name) {
         diagnostics.append(
-          .warning("xcmap-unknown-field", "\(object.type) has no relationship \(rel.name) in Xcode's mapping schema; it is ignored", at: rel.location))
+          .warning(
+            "xcmap-unknown-field",
+            "\(object.type) has no relationship \(rel.name) in Xcode's mapping schema; it is ignored", at: rel.location)
+        )
       }
     }
 
@@ -150,7 +170,9 @@ public enum XcodeMappingReader {
       let text = a.value.filter { !$0.isWhitespace }
       guard let data = Data(base64Encoded: text) else {
         error(
-          "xcmap-base64", "\(name) of \(o.id) is not valid base64 (\(text.utf8.count) characters; truncated or damaged)", at: a.valueLocation)
+          "xcmap-base64",
+          "\(name) of \(o.id) is not valid base64 (\(text.utf8.count) characters; truncated or damaged)",
+          at: a.valueLocation)
         return nil
       }
       return XcodeMapping.Blob(bytes: [UInt8](data), location: a.location)
@@ -158,7 +180,8 @@ public enum XcodeMappingReader {
 
     mutating func entityMapping(_ o: XcodeStoreDocument.Object) -> XcodeMapping.EntityMapping {
       var m = XcodeMapping.EntityMapping(
-        id: o.id, name: nonEmpty(o, "name"), source: nonEmpty(o, "sourcename"), destination: nonEmpty(o, "destinationname"),
+        id: o.id, name: nonEmpty(o, "name"), source: nonEmpty(o, "sourcename"),
+        destination: nonEmpty(o, "destinationname"),
         mappingTypeName: nonEmpty(o, "mappingtypename"), number: int(o, "mappingnumber"),
         policy: nonEmpty(o, "migrationpolicyclassname"),
         filter: o.attribute("sourcefilterpredicatestring").flatMap { $0.value.trimmedXMLSpace.isEmpty ? nil : $0 },
@@ -171,7 +194,9 @@ public enum XcodeMappingReader {
 
     /// The live property mappings of an entity mapping, by destination property name (Xcode
     /// stores no order); a name given twice is an error at the second.
-    mutating func properties(_ o: XcodeStoreDocument.Object, _ relationship: String, _ type: String) -> [XcodeMapping.PropertyMapping] {
+    mutating func properties(_ o: XcodeStoreDocument.Object, _ relationship: String, _ type: String) -> [XcodeMapping
+      .PropertyMapping]
+    {
       var result: [XcodeMapping.PropertyMapping] = []
       for id in o.relationship(relationship)?.idrefs ?? [] {
         guard let p = store.object(id: id), p.type == type else { continue }
@@ -186,7 +211,9 @@ public enum XcodeMappingReader {
             sourceMappingName: nonEmpty(p, "sourcemappingname"),
             autogenerateExpression: bool(p, "autogenerateexpression") ?? true, location: p.location))
       }
-      result.sort { ($0.name.value, XcodeMappingReader.idNumber($0.id)) < ($1.name.value, XcodeMappingReader.idNumber($1.id)) }
+      result.sort {
+        ($0.name.value, XcodeMappingReader.idNumber($0.id)) < ($1.name.value, XcodeMappingReader.idNumber($1.id))
+      }
       for (a, b) in zip(result, result.dropFirst()) where a.name.value == b.name.value {
         error("xcmap-duplicate-property", "\(o.id) maps \(b.name.value) twice", at: b.location)
       }

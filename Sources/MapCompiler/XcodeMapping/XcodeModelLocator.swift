@@ -12,7 +12,9 @@ public enum XcodeModelLocator {
 
   public static func locate(_ recorded: String, mappingPath: String) -> String? {
     let components = recorded.split(separator: "/").map(String.init).filter { !$0.isEmpty && $0 != "." }
-    guard let last = components.last, last.hasSuffix(".xcdatamodel") || last.hasSuffix(".xcdatamodeld") else { return nil }
+    guard let last = components.last, last.hasSuffix(".xcdatamodel") || last.hasSuffix(".xcdatamodeld") else {
+      return nil
+    }
     let ancestors = folders(above: mappingPath)
     // A path that climbs (`mapc export` writes one when the models are outside the folder
     // holding the mapping model) is only tried whole, from the mapping model's folder.

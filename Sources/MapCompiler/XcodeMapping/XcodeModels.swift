@@ -29,7 +29,9 @@ public enum XcodeModels {
         snapshot = try ModelSnapshotReader.read(blob.bytes)
       } catch {
         diagnostics.append(
-          .error("xcmap-snapshot", "the embedded \(side) model (\(side)modeldata) cannot be read: \(error.message)", at: blob.location))
+          .error(
+            "xcmap-snapshot", "the embedded \(side) model (\(side)modeldata) cannot be read: \(error.message)",
+            at: blob.location))
       }
     }
     var file: (path: String, version: String?)?

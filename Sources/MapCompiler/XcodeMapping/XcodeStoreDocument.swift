@@ -64,7 +64,8 @@ public struct XcodeStoreDocument: Sendable {
     let root = xml.root
     guard root.name == "database" else {
       diagnostics.append(
-        .error("xcmap-root", "an xcmapping.xml file has a <database> root element, not <\(root.name)>", at: root.location))
+        .error(
+          "xcmap-root", "an xcmapping.xml file has a <database> root element, not <\(root.name)>", at: root.location))
       return (nil, diagnostics)
     }
     var info = DatabaseInfo()
@@ -87,7 +88,9 @@ public struct XcodeStoreDocument: Sendable {
         objects.append(object)
       default:
         diagnostics.append(
-          .warning("xcmap-unknown-element", "<database> does not hold <\(element.name)> in Xcode's format; it is ignored", at: element.location))
+          .warning(
+            "xcmap-unknown-element", "<database> does not hold <\(element.name)> in Xcode's format; it is ignored",
+            at: element.location))
       }
     }
     // Every reference names an object of the declared type.
@@ -96,7 +99,10 @@ public struct XcodeStoreDocument: Sendable {
         for id in r.idrefs {
           guard let target = index[id] else {
             diagnostics.append(
-              .error("xcmap-dangling-reference", "relationship \(r.name) of \(object.id) refers to \(id), which is not an object of this file", at: r.location))
+              .error(
+                "xcmap-dangling-reference",
+                "relationship \(r.name) of \(object.id) refers to \(id), which is not an object of this file",
+                at: r.location))
             continue
           }
           if objects[target].type != r.destination {
@@ -109,7 +115,9 @@ public struct XcodeStoreDocument: Sendable {
         }
         if r.type == "1/1", r.idrefs.count > 1 {
           diagnostics.append(
-            .error("xcmap-bad-value", "to-one relationship \(r.name) of \(object.id) refers to \(r.idrefs.count) objects", at: r.location))
+            .error(
+              "xcmap-bad-value", "to-one relationship \(r.name) of \(object.id) refers to \(r.idrefs.count) objects",
+              at: r.location))
         }
       }
     }
@@ -129,7 +137,9 @@ public struct XcodeStoreDocument: Sendable {
       case "metadata": info.metadata = child
       default:
         diagnostics.append(
-          .warning("xcmap-unknown-element", "<databaseInfo> does not hold <\(child.name)> in Xcode's format; it is ignored", at: child.location))
+          .warning(
+            "xcmap-unknown-element", "<databaseInfo> does not hold <\(child.name)> in Xcode's format; it is ignored",
+            at: child.location))
       }
     }
     return info
@@ -145,7 +155,8 @@ public struct XcodeStoreDocument: Sendable {
       switch child.name {
       case "attribute":
         guard let name = child.attribute("name")?.value, let atype = child.attribute("type")?.value else {
-          diagnostics.append(.error("xcmap-object", "<attribute> of \(id) needs a name=\"…\" and a type=\"…\"", at: child.location))
+          diagnostics.append(
+            .error("xcmap-object", "<attribute> of \(id) needs a name=\"…\" and a type=\"…\"", at: child.location))
           continue
         }
         let nodes = child.textNodes
@@ -163,19 +174,28 @@ public struct XcodeStoreDocument: Sendable {
           let destination = child.attribute("destination")?.value
         else {
           diagnostics.append(
-            .error("xcmap-object", "<relationship> of \(id) needs name=\"…\", type=\"…\" and destination=\"…\"", at: child.location))
+            .error(
+              "xcmap-object", "<relationship> of \(id) needs name=\"…\", type=\"…\" and destination=\"…\"",
+              at: child.location))
           continue
         }
         if rtype != "1/1" && rtype != "0/0" {
           diagnostics.append(
-            .warning("xcmap-unknown-field", "relationship \(name) of \(id) has type \(rtype); Xcode writes 1/1 or 0/0", at: child.location))
+            .warning(
+              "xcmap-unknown-field", "relationship \(name) of \(id) has type \(rtype); Xcode writes 1/1 or 0/0",
+              at: child.location))
         }
-        let ids = (child.attribute("idrefs")?.value ?? "").split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" })
+        let ids = (child.attribute("idrefs")?.value ?? "").split(whereSeparator: {
+          $0 == " " || $0 == "\t" || $0 == "\n"
+        })
         object.relationships.append(
-          Relationship(name: name, type: rtype, destination: destination, idrefs: ids.map(String.init), location: child.location))
+          Relationship(
+            name: name, type: rtype, destination: destination, idrefs: ids.map(String.init), location: child.location))
       default:
         diagnostics.append(
-          .warning("xcmap-unknown-element", "<object> does not hold <\(child.name)> in Xcode's format; it is ignored", at: child.location))
+          .warning(
+            "xcmap-unknown-element", "<object> does not hold <\(child.name)> in Xcode's format; it is ignored",
+            at: child.location))
       }
     }
     return object

@@ -53,12 +53,15 @@ public final class InputBytes: @unchecked Sendable {
     if regularFileOnly && (info.st_mode & S_IFMT) != S_IFREG {
       throw StoreIOError(
         code: .notRegularFile, path: path, operation: "read",
-        reason: "it is \(OutputTarget.describe(info.st_mode & S_IFMT)), not a regular file; a store must be a regular file")
+        reason:
+          "it is \(OutputTarget.describe(info.st_mode & S_IFMT)), not a regular file; a store must be a regular file")
     }
     if Int(info.st_size) > maxBytes {
       throw StoreIOError(
         code: .tooLarge, path: path, operation: "read",
-        reason: "the file is \(ByteCount.text(Int(info.st_size))), more than the \(ByteCount.text(maxBytes)) mapc can hold in memory here (Specs/limits.md)")
+        reason:
+          "the file is \(ByteCount.text(Int(info.st_size))), more than the \(ByteCount.text(maxBytes)) mapc can hold in memory here (Specs/limits.md)"
+      )
     }
     if regularFileOnly {
       // Reads block again (O_NONBLOCK only kept open(2) from waiting for a FIFO's writer).

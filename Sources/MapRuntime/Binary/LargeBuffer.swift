@@ -15,7 +15,9 @@ enum LargeBuffer {
   static let hugePage = 2 << 20
 
   static func allocate(byteCount: Int) -> UnsafeMutableRawPointer {
-    guard byteCount >= mappedMinimum else { return UnsafeMutableRawPointer.allocate(byteCount: byteCount, alignment: 16) }
+    guard byteCount >= mappedMinimum else {
+      return UnsafeMutableRawPointer.allocate(byteCount: byteCount, alignment: 16)
+    }
     let size = mappedSize(byteCount)
     // `deallocate` unmaps every buffer of this size, so there is no fallback to `malloc`:
     // out of memory ends the process, as `allocate` would.

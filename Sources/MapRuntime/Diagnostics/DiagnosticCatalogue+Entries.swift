@@ -34,7 +34,10 @@ extension DiagnosticCatalogue {
         ("model-unknown-delete-rule", "a `deletionRule` Core Data does not have"),
         ("model-invalid-number", "a count or number attribute that is not an integer"),
         ("model-invalid-default", "a default value that does not fit the attribute's type"),
-        ("model-lenient-default", "(warning) a numeric default that is not a number (apptentive's `\"YES\"` for an Integer 32): Xcode compiles it, mapc uses the value Foundation's `NSString` `integerValue`/`doubleValue` gives"),
+        (
+          "model-lenient-default",
+          "(warning) a numeric default that is not a number (apptentive's `\"YES\"` for an Integer 32): Xcode compiles it, mapc uses the value Foundation's `NSString` `integerValue`/`doubleValue` gives"
+        ),
         ("model-invalid-bound", "a minimum or maximum that does not fit the type, or a maximum below the minimum"),
         ("model-invalid-count", "a relationship's minCount/maxCount that are not a valid range"),
         ("model-to-one-max-count", "a to-one relationship whose maxCount is not 1"),
@@ -88,7 +91,10 @@ extension DiagnosticCatalogue {
         ("map-abstract-destination", "an abstract destination entity"),
         ("map-duplicate-mapping", "two entity mappings with the same name"),
         ("map-source-and-filter", "both `<sourceExpression>` and `<filter>`"),
-        ("map-source-expression", "a source expression that does not yield the source entity's objects, or one in a mapping without a source"),
+        (
+          "map-source-expression",
+          "a source expression that does not yield the source entity's objects, or one in a mapping without a source"
+        ),
         ("map-foreach-without-destination", "`<forEach>` in a mapping without a destination entity"),
         ("map-property-without-destination", "a property mapping in a mapping without a destination entity"),
         ("map-unknown-attribute", "a destination attribute that does not exist (or is a relationship)"),
@@ -97,12 +103,18 @@ extension DiagnosticCatalogue {
         ("map-transient-attribute", "a transient attribute given a value (warning: it is not stored)"),
         ("map-duplicate-property", "a property mapped twice"),
         ("map-empty-expression", "an expression element with no expression"),
-        ("map-unknown-key", "a key the object (entity and ancestors) or value does not have, or an unknown collection operator"),
+        (
+          "map-unknown-key",
+          "a key the object (entity and ancestors) or value does not have, or an unknown collection operator"
+        ),
         ("map-unknown-variable", "a variable other than the mapping variables"),
         ("map-item-outside-foreach", "`$item` or `$index` in a mapping without `<forEach>`"),
         ("map-source-without-source", "`$source` in a mapping without a source entity (warning: it is nil)"),
         ("map-unknown-selector", "a `FUNCTION` selector that neither the target nor a policy implements"),
-        ("map-unknown-function", "a built-in function that does not exist (defensive; the parser reports `expr-unknown-function`)"),
+        (
+          "map-unknown-function",
+          "a built-in function that does not exist (defensive; the parser reports `expr-unknown-function`)"
+        ),
         ("map-function-arity", "a built-in function with the wrong number of arguments (defensive; see `expr-arity`)"),
         ("map-selector-arity", "a selector whose colons and arguments differ (defensive; see `expr-arity`)"),
         ("map-fetch-literal", "a fetch request's entity name or predicate that is not a string literal"),
@@ -123,23 +135,47 @@ extension DiagnosticCatalogue {
       "`xcmap-*`: Xcode mapping models (`Specs/xcmappingmodel.md`)",
       [
         ("xcmap-root", "an `xcmapping.xml` whose root element is not `<database>`"),
-        ("xcmap-object", "an `<object>`, `<attribute>` or `<relationship>` without its required XML attributes, or a property mapping without a name"),
+        (
+          "xcmap-object",
+          "an `<object>`, `<attribute>` or `<relationship>` without its required XML attributes, or a property mapping without a name"
+        ),
         ("xcmap-duplicate-id", "two objects with the same id"),
         ("xcmap-dangling-reference", "an `idrefs` entry that names no object of the file, or one of another type"),
-        ("xcmap-bad-value", "a value that does not fit its declared type (`bool`, `int16`), a field of the wrong type, a to-one naming several objects"),
+        (
+          "xcmap-bad-value",
+          "a value that does not fit its declared type (`bool`, `int16`), a field of the wrong type, a to-one naming several objects"
+        ),
         ("xcmap-base64", "a binary value that is not valid base64 (truncated or damaged)"),
         ("xcmap-no-mapping-model", "no `XDDEVMAPPINGMODEL` object, or more than one"),
         ("xcmap-duplicate-property", "one entity mapping mapping a property twice"),
-        ("xcmap-archive", "an archived value expression or user-info dictionary that cannot be read (the reason names the archive object)"),
+        (
+          "xcmap-archive",
+          "an archived value expression or user-info dictionary that cannot be read (the reason names the archive object)"
+        ),
         ("xcmap-snapshot", "an embedded model snapshot that cannot be read"),
         ("xcmap-missing-model", "a side with neither a model file nor a snapshot"),
-        ("xcmap-model-drift", "a model file whose entity version hashes differ from the mapping model's snapshot (\"Mismatch between mapping and source/destination models\" on the device), with what changed per entity"),
-        ("xcmap-export-unsupported", "`mapc export` of a `<forEach>` or of a source expression other than the default fetch"),
+        (
+          "xcmap-model-drift",
+          "a model file whose entity version hashes differ from the mapping model's snapshot (\"Mismatch between mapping and source/destination models\" on the device), with what changed per entity"
+        ),
+        (
+          "xcmap-export-unsupported",
+          "`mapc export` of a `<forEach>` or of a source expression other than the default fetch"
+        ),
         ("xcmap-unknown-element", "an element Xcode does not write there (warning; ignored)"),
         ("xcmap-unknown-object", "an object type outside Xcode's mapping schema (warning; ignored)"),
-        ("xcmap-unknown-field", "an attribute or relationship outside its object type's schema, or an unknown `mappingtypename` (warning; ignored)"),
-        ("xcmap-custom-source-fetch", "`autogenerateexpression` 0 on an entity mapping (warning; the default fetch is used)"),
-        ("xcmap-incomplete-relationship", "a relationship mapping with a key path but no mapping name (warning; the default is used)"),
+        (
+          "xcmap-unknown-field",
+          "an attribute or relationship outside its object type's schema, or an unknown `mappingtypename` (warning; ignored)"
+        ),
+        (
+          "xcmap-custom-source-fetch",
+          "`autogenerateexpression` 0 on an entity mapping (warning; the default fetch is used)"
+        ),
+        (
+          "xcmap-incomplete-relationship",
+          "a relationship mapping with a key path but no mapping name (warning; the default is used)"
+        ),
       ]),
     Family(
       "`plan-*`: reading a plan (`Specs/plan-format.md`)",
@@ -157,8 +193,14 @@ extension DiagnosticCatalogue {
         ("io-not-found", "the store (or a folder of its path) does not exist"),
         ("io-is-directory", "the path is a directory"),
         ("io-permission-denied", "no permission (or a read-only file system)"),
-        ("io-system-error", "another operating-system error (a failed write, fsync, rename or folder flush names the call)"),
-        ("io-not-regular-file", "a store, plan or XML file, or an output, that is a device, FIFO or socket (`Specs/limits.md`)"),
+        (
+          "io-system-error",
+          "another operating-system error (a failed write, fsync, rename or folder flush names the call)"
+        ),
+        (
+          "io-not-regular-file",
+          "a store, plan or XML file, or an output, that is a device, FIFO or socket (`Specs/limits.md`)"
+        ),
         ("limit-input-size", "a file larger than mapc reads, with its size and the limit (`Specs/limits.md`)"),
         ("io-write", "`mapc compile` cannot write the plan"),
       ]),
@@ -184,7 +226,10 @@ extension DiagnosticCatalogue {
     Family(
       "`store-*`: store contents (`Specs/store-format.md`)",
       [
-        ("store-structure", "the top level is not an object with `metadata` and `objects` (or an entity's value is not an array of objects)"),
+        (
+          "store-structure",
+          "the top level is not an object with `metadata` and `objects` (or an entity's value is not an array of objects)"
+        ),
         ("store-metadata", "malformed `metadata`"),
         ("store-format-version", "a store format version other than 1"),
         ("store-unknown-entity", "an entity the source model does not have"),
@@ -207,9 +252,18 @@ extension DiagnosticCatalogue {
         ("store-wrong-entity", "a relationship naming an object of an entity it cannot hold"),
         ("store-duplicate-reference", "a to-many relationship listing the same id twice"),
         ("store-inverse-mismatch", "the two sides of a relationship disagree"),
-        ("store-duplicate-key", "a key given twice in one object, or a top-level key given twice (JSON readers would keep only the last)"),
-        ("store-format-unknown", "the store's format cannot be told from its first bytes and no `--store-format` was given"),
-        ("store-unknown-version", "the store's entity version hashes match no version of the model bundle (`mapc store`: the closest version and the entities that differ)"),
+        (
+          "store-duplicate-key",
+          "a key given twice in one object, or a top-level key given twice (JSON readers would keep only the last)"
+        ),
+        (
+          "store-format-unknown",
+          "the store's format cannot be told from its first bytes and no `--store-format` was given"
+        ),
+        (
+          "store-unknown-version",
+          "the store's entity version hashes match no version of the model bundle (`mapc store`: the closest version and the entities that differ)"
+        ),
       ]),
     Family(
       "`sqlite-*`: Core Data SQLite stores (`Specs/sqlite-store.md`)",
@@ -219,7 +273,10 @@ extension DiagnosticCatalogue {
         ("sqlite-unreadable", "a table cannot be read, or the store cannot be copied for reading (SQLite's message)"),
         ("sqlite-metadata", "`Z_METADATA` is not one row holding a binary property list dictionary"),
         ("sqlite-entity-cycle", "`Z_PRIMARYKEY`'s `Z_SUPER` numbers form a cycle"),
-        ("sqlite-layout", "a table, column or row kind the model needs is missing or of another entity (names table and column)"),
+        (
+          "sqlite-layout",
+          "a table, column or row kind the model needs is missing or of another entity (names table and column)"
+        ),
         ("sqlite-value", "a column value of a storage class its attribute cannot hold (names table, column, `Z_PK`)"),
         ("sqlite-dangling", "a foreign key or join-table row naming no row of its target table"),
         ("sqlite-write", "the new store cannot be written (SQLite's message)"),
@@ -229,11 +286,17 @@ extension DiagnosticCatalogue {
       "`infer-*`, `chain-*`, `migrate-*`: inferred mappings and `mapc migrate` (`Specs/migrate.md`)",
       [
         ("infer-type-change", "an attribute changes type other than between numbers and Booleans"),
-        ("infer-mandatory-without-default", "a value becomes (or is new and) mandatory with no default; a new mandatory relationship"),
+        (
+          "infer-mandatory-without-default",
+          "a value becomes (or is new and) mandatory with no default; a new mandatory relationship"
+        ),
         ("infer-to-many-into-to-one", "a to-many relationship becomes to-one"),
         ("infer-relationship", "a relationship's destination entity has no or another counterpart"),
         ("infer-duplicate-renaming-id", "two destination entities share a renaming identifier"),
-        ("infer-ambiguous-match", "a renaming identifier designates several source elements, or two entities take one source entity"),
+        (
+          "infer-ambiguous-match",
+          "a renaming identifier designates several source elements, or two entities take one source entity"
+        ),
         ("infer-merged-hierarchy", "entities without a common parent in the source share one in the destination"),
         ("infer-abstract-destination", "a concrete source entity's counterpart is abstract"),
         ("infer-concrete-parent", "a concrete source entity with concrete subentities (mapc's limit)"),
@@ -244,13 +307,19 @@ extension DiagnosticCatalogue {
         ("chain-mapping-skips", "a mapping that skips versions (lint, warning)"),
         ("chain-mapping-unmatched", "a mapping whose hashes match no version of the bundle (lint)"),
         ("chain-mappings", "the mappings folder cannot be searched"),
-        ("migrate-unknown-version", "the store records no hashes, or they match no version (names the closest and the differing entities)"),
+        (
+          "migrate-unknown-version",
+          "the store records no hashes, or they match no version (names the closest and the differing entities)"
+        ),
         ("migrate-backwards", "the store is at a version after the target"),
       ]),
     Family(
       "`run-*`: running a plan",
       [
-        ("run-store-model-mismatch", "the store's entity version hashes differ from the plan's source hashes (names every differing entity)"),
+        (
+          "run-store-model-mismatch",
+          "the store's entity version hashes differ from the plan's source hashes (names every differing entity)"
+        ),
         ("run-unknown-policy", "a mapping's policy class is not registered in this executable"),
         ("run-source-not-object", "a source expression yielded something other than source objects"),
         ("run-unknown-entity", "a FETCH of an entity the model does not have"),
@@ -267,15 +336,29 @@ extension DiagnosticCatalogue {
         ("run-integer-range", "a number out of range for its integer attribute"),
         ("run-cast", "a value `CAST` cannot convert"),
         ("run-regex", "a `MATCHES` pattern that is not a valid ICU regular expression (Foundation raises)"),
-        ("run-regex-timeout", "a `MATCHES` or validation pattern that backtracks for more than 0.25 s (a catastrophic pattern)"),
-        ("run-regex-failed", "ICU gave up on a `MATCHES` (its backtracking stack is full): never a silent \"no match\""),
-        ("run-date-out-of-range", "a date that is not finite or lies beyond ±1e14 s, written as a calendar date (`stringFromDate:format:`)"),
-        ("run-value-too-large", "`replace:with:in:` or `join:with:` would build a string over 64 MiB (`Specs/limits.md`)"),
+        (
+          "run-regex-timeout",
+          "a `MATCHES` or validation pattern that backtracks for more than 0.25 s (a catastrophic pattern)"
+        ),
+        (
+          "run-regex-failed", "ICU gave up on a `MATCHES` (its backtracking stack is full): never a silent \"no match\""
+        ),
+        (
+          "run-date-out-of-range",
+          "a date that is not finite or lies beyond ±1e14 s, written as a calendar date (`stringFromDate:format:`)"
+        ),
+        (
+          "run-value-too-large",
+          "`replace:with:in:` or `join:with:` would build a string over 64 MiB (`Specs/limits.md`)"
+        ),
         ("run-date-pattern", "a date format the runtime cannot handle"),
         ("run-time-zone", "an unsupported time zone name"),
         ("run-json", "a malformed Transformable value"),
         ("run-policy-error", "a custom policy function failed"),
-        ("run-plan-inconsistent", "the plan lacks something the compiler guarantees (a precompiled predicate, literal arguments)"),
+        (
+          "run-plan-inconsistent",
+          "the plan lacks something the compiler guarantees (a precompiled predicate, literal arguments)"
+        ),
         ("run-validation-mandatory", "a mandatory attribute or relationship is nil after migration (Core Data 1570)"),
         ("run-validation-range", "a number or date outside its attribute's bounds (Core Data 1610–1640)"),
         ("run-validation-length", "a string shorter or longer than its bounds (Core Data 1660/1670)"),

@@ -13,7 +13,8 @@ public enum ExitStatus: Int32, CaseIterable, Sendable {
       "errors in the user's input: mapping, models, an expression, or a plan `mapc dump` cannot read; a file mapc was asked to write could not be written"
     case .runFailed:
       "a run failed: store errors, plan errors in `mapc run`, migration or validation errors; nothing was written and the input store is untouched"
-    case .usage: "usage error (unknown option, missing argument, an output path that names an input or is not a regular file)"
+    case .usage:
+      "usage error (unknown option, missing argument, an output path that names an input or is not a regular file)"
     }
   }
 

@@ -37,7 +37,9 @@ package final class ExpressionEvaluator {
   }
 
   /// The elements of `collection` for which `predicate` holds (NSArray's `filtered(using:)`).
-  package func filter(_ collection: Value, by predicate: Predicate, text: String? = nil) throws(MigrationError) -> [Value] {
+  package func filter(_ collection: Value, by predicate: Predicate, text: String? = nil) throws(MigrationError)
+    -> [Value]
+  {
     let test = try linker(text).test(predicate)
     var kept: [Value] = []
     for element in manager.context.elements(collection) {
@@ -49,7 +51,9 @@ package final class ExpressionEvaluator {
 
   private func linker(_ text: String?) -> Linker {
     let linker = Linker(context: manager.context)
-    linker.source = text.map { ExpressionSource(text: $0, location: SourceLocation(file: "<format>", line: 1, column: 1)) }
+    linker.source = text.map {
+      ExpressionSource(text: $0, location: SourceLocation(file: "<format>", line: 1, column: 1))
+    }
     return linker
   }
 

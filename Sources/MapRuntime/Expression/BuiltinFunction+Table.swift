@@ -79,14 +79,19 @@ extension BuiltinFunction {
       "now", [], .date, "the current date (mapc run: the run's fixed time)",
       example: "TERNARY(now() > CAST(0, \"NSDate\"), \"later\", \"earlier\")", "\"later\""),
     // Bitwise, on integers.
-    .init("bitwiseAnd:with:", [.integer, .integer], .integer, "a and b, bit by bit", example: "bitwiseAnd:with:(6, 3)", "2"),
-    .init("bitwiseOr:with:", [.integer, .integer], .integer, "a or b, bit by bit", example: "bitwiseOr:with:(6, 3)", "7"),
-    .init("bitwiseXor:with:", [.integer, .integer], .integer, "a exclusive-or b, bit by bit", example: "bitwiseXor:with:(6, 3)", "5"),
+    .init(
+      "bitwiseAnd:with:", [.integer, .integer], .integer, "a and b, bit by bit", example: "bitwiseAnd:with:(6, 3)", "2"),
+    .init(
+      "bitwiseOr:with:", [.integer, .integer], .integer, "a or b, bit by bit", example: "bitwiseOr:with:(6, 3)", "7"),
+    .init(
+      "bitwiseXor:with:", [.integer, .integer], .integer, "a exclusive-or b, bit by bit",
+      example: "bitwiseXor:with:(6, 3)", "5"),
     .init("leftshift:by:", [.integer, .integer], .integer, "a << b", example: "leftshift:by:(1, 4)", "16"),
     .init("rightshift:by:", [.integer, .integer], .integer, "a >> b", example: "rightshift:by:(16, 2)", "4"),
     .init("onesComplement:", [.integer], .integer, "~a", example: "onesComplement:(0)", "-1"),
     // Other.
-    .init("noindex:", [.any], .argument, "its argument (an index hint for stores)", example: "noindex:(\"a\")", "\"a\""),
+    .init(
+      "noindex:", [.any], .argument, "its argument (an index hint for stores)", example: "noindex:(\"a\")", "\"a\""),
     .init(
       "distanceToLocation:fromLocation:", [.location, .location], .double,
       "great-circle distance in meters (haversine, mean Earth radius 6,371,008.8 m); a location is an object with latitude and longitude, or {latitude, longitude}",

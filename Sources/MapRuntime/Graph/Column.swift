@@ -34,7 +34,9 @@ package class Column: @unchecked Sendable {
   func truncate(to n: Int) {}
   /// Appends the first `rows` rows of `other` (a column of the same kind) from row `row` on
   /// (see `StoreReader.adopt`).
-  func append(_ other: Column, rows: Int, at row: Int) { preconditionFailure("append(_:rows:at:) on \(type(of: self))") }
+  func append(_ other: Column, rows: Int, at row: Int) {
+    preconditionFailure("append(_:rows:at:) on \(type(of: self))")
+  }
   func reserve(_ n: Int) {}
   /// Sets the value of rows not stored yet (a model default).
   func setFill(_ value: Value) {}

@@ -74,7 +74,8 @@ final class ToManyColumn: Column, @unchecked Sendable {
   }
   override func read(_ row: Int) -> Value {
     let side = isSource
-    return .array(members(row).map { side ? .sourceObject(ObjectRef(packed: $0)) : .destinationObject(ObjectRef(packed: $0)) })
+    return .array(
+      members(row).map { side ? .sourceObject(ObjectRef(packed: $0)) : .destinationObject(ObjectRef(packed: $0)) })
   }
   override func isNull(_ row: Int) -> Bool { false }
 

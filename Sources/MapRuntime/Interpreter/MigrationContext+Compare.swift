@@ -71,7 +71,9 @@ extension MigrationContext {
   }
 
   /// One comparison of two values (no ANY/ALL modifier).
-  func compare(_ l: Value, _ op: ComparisonOperator, _ r: Value, _ options: ComparisonOptions) throws(MigrationError) -> Bool {
+  func compare(_ l: Value, _ op: ComparisonOperator, _ r: Value, _ options: ComparisonOptions) throws(MigrationError)
+    -> Bool
+  {
     switch op {
     case .equal: return equal(l, r, options: options)
     case .notEqual: return !equal(l, r, options: options)
@@ -138,7 +140,8 @@ extension MigrationContext {
   func notAString(_ l: Value, _ op: ComparisonOperator, _ r: Value) -> MigrationError {
     MigrationError(
       "run-type-mismatch",
-      "\(op.rawValue) needs strings on both sides, got \(describe(l)) and \(describe(r)) (Foundation: Can't do a substring operation with something that isn't a string)")
+      "\(op.rawValue) needs strings on both sides, got \(describe(l)) and \(describe(r)) (Foundation: Can't do a substring operation with something that isn't a string)"
+    )
   }
 }
 

@@ -53,7 +53,8 @@ extension MigrationContext {
       switch key {
       case "stringValue", "description": return .string(.native(NumberText.shortest(d)))
       case "doubleValue", "floatValue", "self": return v
-      case "intValue", "integerValue", "longLongValue": return .int(d.isFinite ? Int64(clamping: Int64(exactly: d.rounded(.towardZero)) ?? 0) : 0)
+      case "intValue", "integerValue", "longLongValue":
+        return .int(d.isFinite ? Int64(clamping: Int64(exactly: d.rounded(.towardZero)) ?? 0) : 0)
       case "boolValue": return .bool(d != 0)
       default: break
       }
@@ -146,7 +147,8 @@ extension MigrationContext {
     return current
   }
 
-  private func collectionOperator(_ op: String, _ v: Value, _ rest: ArraySlice<String>) throws(MigrationError) -> Value {
+  private func collectionOperator(_ op: String, _ v: Value, _ rest: ArraySlice<String>) throws(MigrationError) -> Value
+  {
     if v.isNull { return .null }
     let items = elements(v)
     if op == "@count" {

@@ -83,8 +83,9 @@ final class MigrationContext: @unchecked Sendable {
       var links: [DirectLink] = []
       for (k, column) in lm.relationshipColumns.enumerated() {
         let i = lm.relationshipLinks[k]
-        guard let link = DirectLink(
-          column: column, of: e, linking: associations[i], madeBy: linked[i], in: destination, destinationInverses)
+        guard
+          let link = DirectLink(
+            column: column, of: e, linking: associations[i], madeBy: linked[i], in: destination, destinationInverses)
         else { break }
         links.append(link)
       }
@@ -98,7 +99,8 @@ final class MigrationContext: @unchecked Sendable {
 
   /// One policy instance per entity mapping (the default policy where none is named or the
   /// named one cannot be made, with the problem added to `problems`).
-  private static func makePolicies(_ plan: MigrationPlan, _ problems: inout [MigrationError]) -> [EntityMigrationPolicy] {
+  private static func makePolicies(_ plan: MigrationPlan, _ problems: inout [MigrationError]) -> [EntityMigrationPolicy]
+  {
     var policies: [EntityMigrationPolicy] = []
     for m in plan.entityMappings {
       guard let name = m.policyName, !name.isEmpty else {

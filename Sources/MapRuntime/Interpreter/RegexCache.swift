@@ -37,12 +37,14 @@ final class RegexCache: @unchecked Sendable {
     if failed && !found {
       throw MigrationError(
         "run-regex-failed",
-        "the regular expression engine could not decide whether a string of \(s.utf16.count) characters matches the pattern \"\(pattern)\": it ran out of backtracking memory")
+        "the regular expression engine could not decide whether a string of \(s.utf16.count) characters matches the pattern \"\(pattern)\": it ran out of backtracking memory"
+      )
     }
     if timedOut && !found {
       throw MigrationError(
         "run-regex-timeout",
-        "the pattern \"\(pattern)\" was stopped after \(Self.timeLimit) s: it backtracks too much on a string of \(s.utf16.count) characters")
+        "the pattern \"\(pattern)\" was stopped after \(Self.timeLimit) s: it backtracks too much on a string of \(s.utf16.count) characters"
+      )
     }
     return found
   }

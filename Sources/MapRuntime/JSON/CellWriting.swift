@@ -20,7 +20,8 @@ struct CellWriting {
     case .native(let s): out.writeString(s)
     case .slice(let s):
       if let input {
-        out.writeString(raw: UnsafeRawBufferPointer(start: input + s.start, count: Int(s.count)), hasEscapes: s.hasEscapes)
+        out.writeString(
+          raw: UnsafeRawBufferPointer(start: input + s.start, count: Int(s.count)), hasEscapes: s.hasEscapes)
       } else {
         out.writeNull()
       }

@@ -105,7 +105,9 @@ extension ObjectGraph {
   }
 
   func idEquals(_ ref: ObjectRef, _ key: UnsafeRawBufferPointer) -> Bool {
-    withIDBytes(ref) { $0.count == key.count && ($0.count == 0 || memcmp($0.baseAddress!, key.baseAddress!, $0.count) == 0) }
+    withIDBytes(ref) {
+      $0.count == key.count && ($0.count == 0 || memcmp($0.baseAddress!, key.baseAddress!, $0.count) == 0)
+    }
   }
 
   func idHash(_ ref: ObjectRef) -> UInt64 { withIDBytes(ref) { IDIndex.hash($0) } }

@@ -225,8 +225,9 @@ extension JSONScanner {
     }
     if i < count {
       let c = base[i]
-      if c == UInt8(ascii: ".") || c == ASCII.plus || c == ASCII.minus || (c | 0x20) >= 0x61
-        && (c | 0x20) <= 0x7A
+      if c == UInt8(ascii: ".") || c == ASCII.plus || c == ASCII.minus
+        || (c | 0x20) >= 0x61
+          && (c | 0x20) <= 0x7A
       {
         throw JSONSyntaxError(
           .invalidNumber, "invalid number: unexpected \(describeCharacter(at: i))", at: i)

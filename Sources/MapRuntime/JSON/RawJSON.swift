@@ -105,7 +105,8 @@ enum RawJSON {
         switch k {
         case .native(let x): key = x
         case .slice(let sl):
-          key = InputBytes.decodeString(UnsafeRawBufferPointer(start: p + sl.start, count: Int(sl.count)), hasEscapes: sl.hasEscapes)
+          key = InputBytes.decodeString(
+            UnsafeRawBufferPointer(start: p + sl.start, count: Int(sl.count)), hasEscapes: sl.hasEscapes)
         }
         pairs.append((key, v))
         skipSpace(p, &i, end)

@@ -70,7 +70,8 @@ extension StoreReader {
         problems.append(
           PropertyProblem(
             code: "store-unknown-property", property: name,
-            message: "entity \(entityLayout.name) has no property \(name)\(Self.suggestion(name, entityLayout.properties.map(\.name)))",
+            message:
+              "entity \(entityLayout.name) has no property \(name)\(Self.suggestion(name, entityLayout.properties.map(\.name)))",
             offset: quoteStart(key)))
         _ = try scanner.skipValue()
         continue
@@ -88,7 +89,9 @@ extension StoreReader {
         _ = try scanner.skipValue()
         continue
       }
-      let problem = try r.columns[p]._withUnsafeGuaranteedRef { column in try readValue(table, column, row, p, shapes[p]) }
+      let problem = try r.columns[p]._withUnsafeGuaranteedRef { column in
+        try readValue(table, column, row, p, shapes[p])
+      }
       if let problem { problems.append(problem) }
     }
     guard let idToken else {
@@ -140,7 +143,9 @@ extension StoreReader {
 
   /// Reads one property value into its column; returns a problem instead of throwing for
   /// values of the wrong type or out of range.
-  mutating func readValue(_ table: EntityTable, _ column: Column, _ row: Int, _ p: Int, _ shape: PropertyShape) throws -> PropertyProblem? {
+  mutating func readValue(_ table: EntityTable, _ column: Column, _ row: Int, _ p: Int, _ shape: PropertyShape) throws
+    -> PropertyProblem?
+  {
     func problem(_ code: String, _ message: String, _ t: JSONToken) -> PropertyProblem {
       PropertyProblem(code: code, property: table.layout.properties[p].name, message: message, offset: quoteStart(t))
     }
@@ -149,7 +154,9 @@ extension StoreReader {
     case .relationship(let isToMany):
       let t = try scanner.next()
       if t.kind == .null {
-        if isToMany { return problem("store-wrong-type", "a to-many relationship is an array of ids (use [] for none), not null", t) }
+        if isToMany {
+          return problem("store-wrong-type", "a to-many relationship is an array of ids (use [] for none), not null", t)
+        }
         return nil
       }
       let owner = ObjectRef(entity: table.layout.index, row: row)
@@ -165,7 +172,8 @@ extension StoreReader {
             // Skip the element, then the rest of the array: reading goes on after it.
             try skipRest(x)
             try skipRest(t)
-            return problem("store-wrong-type", "\(name) holds ids, which are strings, not \(JSONScanner.describe(x.kind))", x)
+            return problem(
+              "store-wrong-type", "\(name) holds ids, which are strings, not \(JSONScanner.describe(x.kind))", x)
           }
           pending.append(PendingReference(owner: owner, column: Int32(p), target: slice(x)))
         }
@@ -193,7 +201,8 @@ extension StoreReader {
       case .integer16, .integer32, .integer64:
         guard t.kind == .number else {
           try skipRest(t)
-          return problem("store-wrong-type", "\(type.rawValue) attribute needs an integer, not \(JSONScanner.describe(t.kind))", t)
+          return problem(
+            "store-wrong-type", "\(type.rawValue) attribute needs an integer, not \(JSONScanner.describe(t.kind))", t)
         }
         do {
           (column as! IntColumn).setInt(row, try IntegerRangeCheck.parse(scanner.rawBytes(t), as: type))
@@ -203,19 +212,22 @@ extension StoreReader {
       case .double, .float:
         guard t.kind == .number, let d = scanner.double(t) else {
           try skipRest(t)
-          return problem("store-wrong-type", "\(type.rawValue) attribute needs a number, not \(JSONScanner.describe(t.kind))", t)
+          return problem(
+            "store-wrong-type", "\(type.rawValue) attribute needs a number, not \(JSONScanner.describe(t.kind))", t)
         }
         column.set(row, .double(d))
       case .boolean:
         guard t.kind == .true || t.kind == .false else {
           try skipRest(t)
-          return problem("store-wrong-type", "Boolean attribute needs true or false, not \(JSONScanner.describe(t.kind))", t)
+          return problem(
+            "store-wrong-type", "Boolean attribute needs true or false, not \(JSONScanner.describe(t.kind))", t)
         }
         column.set(row, .bool(t.kind == .true))
       case .string, .uri, .uuid:
         guard t.kind == .string else {
           try skipRest(t)
-          return problem("store-wrong-type", "\(type.rawValue) attribute needs a string, not \(JSONScanner.describe(t.kind))", t)
+          return problem(
+            "store-wrong-type", "\(type.rawValue) attribute needs a string, not \(JSONScanner.describe(t.kind))", t)
         }
         if type == .uuid, !UUIDText.isValid(text(t)) {
           return problem("store-invalid-uuid", "\"\(text(t))\" is not a UUID", t)
@@ -225,10 +237,12 @@ extension StoreReader {
       case .date:
         guard t.kind == .string else {
           try skipRest(t)
-          return problem("store-wrong-type", "Date attribute needs an ISO 8601 string, not \(JSONScanner.describe(t.kind))", t)
+          return problem(
+            "store-wrong-type", "Date attribute needs an ISO 8601 string, not \(JSONScanner.describe(t.kind))", t)
         }
         do {
-          let seconds = t.hasEscapes ? try ISO8601DateCodec.parse(text(t)) : try ISO8601DateCodec.parse(scanner.rawBytes(t))
+          let seconds =
+            t.hasEscapes ? try ISO8601DateCodec.parse(text(t)) : try ISO8601DateCodec.parse(scanner.rawBytes(t))
           column.set(row, .date(seconds))
         } catch {
           return problem(error.code.rawValue, error.message, t)
@@ -236,7 +250,9 @@ extension StoreReader {
       case .decimal:
         guard t.kind == .string else {
           try skipRest(t)
-          return problem("store-wrong-type", "Decimal attribute needs a string holding the exact decimal, not \(JSONScanner.describe(t.kind))", t)
+          return problem(
+            "store-wrong-type",
+            "Decimal attribute needs a string holding the exact decimal, not \(JSONScanner.describe(t.kind))", t)
         }
         do {
           column.set(row, .decimal(try DecimalText.canonical(text(t))))
@@ -246,10 +262,12 @@ extension StoreReader {
       case .binary:
         guard t.kind == .string else {
           try skipRest(t)
-          return problem("store-wrong-type", "Binary attribute needs a base64 string, not \(JSONScanner.describe(t.kind))", t)
+          return problem(
+            "store-wrong-type", "Binary attribute needs a base64 string, not \(JSONScanner.describe(t.kind))", t)
         }
         do {
-          column.set(row, .data(t.hasEscapes ? try Base64Codec.decode(text(t)) : try Base64Codec.decode(scanner.rawBytes(t))))
+          column.set(
+            row, .data(t.hasEscapes ? try Base64Codec.decode(text(t)) : try Base64Codec.decode(scanner.rawBytes(t))))
         } catch {
           return problem(error.code.rawValue, error.message, t)
         }
@@ -283,10 +301,14 @@ extension StoreReader {
           ? Array(key.utf8).withUnsafeBytes { k in ids.find(k, in: graph) }
           : ids.find(input.buffer(ref.target), in: graph)
         guard let target else {
-          try report("store-dangling-id", "\(ownerID).\(prop.name) refers to \(key), which is not in the store", at: ref.target.start - 1)
+          try report(
+            "store-dangling-id", "\(ownerID).\(prop.name) refers to \(key), which is not in the store",
+            at: ref.target.start - 1)
           continue
         }
-        guard let entry = inverses.entries[Int(ref.owner.entity)][column], entry.destinationKinds.contains(Int(target.entity)) else {
+        guard let entry = inverses.entries[Int(ref.owner.entity)][column],
+          entry.destinationKinds.contains(Int(target.entity))
+        else {
           try report(
             "store-wrong-entity",
             "\(ownerID).\(prop.name) refers to \(key), a \(graph.tables[Int(target.entity)].layout.name), but holds \(prop.relationship?.destinationEntity ?? "?") objects",
@@ -296,7 +318,8 @@ extension StoreReader {
         let c = owner.columns[column]
         if let many = c as? ToManyColumn {
           if !many.add(Int(ref.owner.row), target) {
-            try report("store-duplicate-reference", "\(ownerID).\(prop.name) lists \(key) twice", at: ref.target.start - 1)
+            try report(
+              "store-duplicate-reference", "\(ownerID).\(prop.name) lists \(key) twice", at: ref.target.start - 1)
           }
         } else {
           (c as! ToOneColumn).setTarget(Int(ref.owner.row), target)
@@ -363,7 +386,6 @@ extension ObjectGraph {
     }
     return "\(t.layout.name)/\(ref.row + 1)"
   }
-
 
   /// "the Records object at row 3" style description for messages.
   func objectLocationHint(_ ref: ObjectRef) -> String {

@@ -94,7 +94,10 @@ public struct StoreReader {
   mutating func readDocument() throws {
     let open = try scanner.next()
     guard open.kind == .beginObject else {
-      try report("store-structure", "a store is a JSON object with \"metadata\" and \"objects\", not \(JSONScanner.describe(open.kind))", at: open.start)
+      try report(
+        "store-structure",
+        "a store is a JSON object with \"metadata\" and \"objects\", not \(JSONScanner.describe(open.kind))",
+        at: open.start)
       return
     }
     var sawObjects = false
@@ -104,7 +107,8 @@ public struct StoreReader {
       if isMetadata || scanner.string(key, equals: "objects") {
         // JSON readers disagree on a repeated key (most keep the last): a store must not have one.
         if isMetadata ? sawMetadata : sawObjects {
-          try report("store-duplicate-key", "\"\(text(key))\" appears twice at the top level of the store", at: quoteStart(key))
+          try report(
+            "store-duplicate-key", "\"\(text(key))\" appears twice at the top level of the store", at: quoteStart(key))
           _ = try scanner.skipValue()
           continue
         }
@@ -116,7 +120,9 @@ public struct StoreReader {
         sawObjects = true
         try readObjects()
       } else {
-        try report("store-structure", "unknown top-level key \"\(text(key))\"; a store has \"metadata\" and \"objects\"", at: quoteStart(key))
+        try report(
+          "store-structure", "unknown top-level key \"\(text(key))\"; a store has \"metadata\" and \"objects\"",
+          at: quoteStart(key))
         _ = try scanner.skipValue()
       }
     }
@@ -147,7 +153,10 @@ public struct StoreReader {
       case "formatVersion":
         let t = try scanner.next()
         guard let v = scanner.int64(t), v == 1 else {
-          try report("store-format-version", "store format version \(String(decoding: scanner.rawBytes(t), as: UTF8.self)) is not supported; this mapc reads version 1", at: quoteStart(t))
+          try report(
+            "store-format-version",
+            "store format version \(String(decoding: scanner.rawBytes(t), as: UTF8.self)) is not supported; this mapc reads version 1",
+            at: quoteStart(t))
           try skipRest(t)
           continue
         }
@@ -155,7 +164,8 @@ public struct StoreReader {
       case "modelVersionIdentifiers":
         let t = try scanner.next()
         guard t.kind == .beginArray else {
-          try report("store-metadata", "metadata.modelVersionIdentifiers must be an array of strings", at: quoteStart(t))
+          try report(
+            "store-metadata", "metadata.modelVersionIdentifiers must be an array of strings", at: quoteStart(t))
           try skipRest(t)
           continue
         }
@@ -174,7 +184,8 @@ public struct StoreReader {
       case "entityVersionHashes":
         let t = try scanner.next()
         guard t.kind == .beginObject else {
-          try report("store-metadata", "metadata.entityVersionHashes must be an object of base64 strings", at: quoteStart(t))
+          try report(
+            "store-metadata", "metadata.entityVersionHashes must be an object of base64 strings", at: quoteStart(t))
           try skipRest(t)
           continue
         }
@@ -210,7 +221,8 @@ public struct StoreReader {
   mutating func readObjects() throws {
     let open = try scanner.next()
     guard open.kind == .beginObject else {
-      try report("store-structure", "\"objects\" must be an object of entity name → array of objects", at: quoteStart(open))
+      try report(
+        "store-structure", "\"objects\" must be an object of entity name → array of objects", at: quoteStart(open))
       try skipRest(open)
       return
     }

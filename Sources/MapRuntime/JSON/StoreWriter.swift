@@ -53,8 +53,11 @@ public struct StoreWriter {
     }
     out.endObject()
     let generatedKeys = Set(metadata.generated.map(\.key))
-    let copied = metadata.extra.filter { !generatedKeys.contains($0.key) }.map { ($0.key, $0.json as ByteSlice?, nil as MetadataValue?) }
-    for (key, json, value) in (copied + metadata.generated.map { ($0.key, nil, $0.value) }).sorted(by: { $0.0 < $1.0 }) {
+    let copied = metadata.extra.filter { !generatedKeys.contains($0.key) }.map {
+      ($0.key, $0.json as ByteSlice?, nil as MetadataValue?)
+    }
+    for (key, json, value) in (copied + metadata.generated.map { ($0.key, nil, $0.value) }).sorted(by: { $0.0 < $1.0 })
+    {
       out.writeKey(key)
       if let value {
         value.write(to: &out)
@@ -84,7 +87,8 @@ public struct StoreWriter {
     }
     prefixBlob.withUnsafeBytes { blob.copyMemory(from: $0) }
     _ = starts.initialize(from: prefixStart)
-    let cells = CellWriting(input: inputBase, prefixes: UnsafeRawPointer(blob.baseAddress!), prefixStart: UnsafePointer(starts.baseAddress!))
+    let cells = CellWriting(
+      input: inputBase, prefixes: UnsafeRawPointer(blob.baseAddress!), prefixStart: UnsafePointer(starts.baseAddress!))
     for e in order {
       out.writeKey(graph.tables[e].layout.name)
       out.beginArray()
@@ -120,7 +124,8 @@ public struct StoreWriter {
     let pipeline = RenderPipeline(chunks: (n + chunk - 1) / chunk, lookahead: 2 * workers) { k, reusing in
       let lo = k * chunk
       let hi = min(n, lo + chunk)
-      var part = JSONOutput(continuing: continuing, isFirst: lo == 0, reusing: reusing, initialCapacity: (hi - lo) * 128)
+      var part = JSONOutput(
+        continuing: continuing, isFirst: lo == 0, reusing: reusing, initialCapacity: (hi - lo) * 128)
       do throws(StoreWriteError) {
         try rows.write(lo..<hi, to: &part)
         return .success(part.takeBytes())
@@ -176,7 +181,8 @@ public struct StoreWriter {
 
   /// Re-emits a raw JSON value of the input in the output's style, token by token (object keys
   /// and numbers as the input wrote them).
-  static func copyJSON(_ s: ByteSlice, from input: UnsafeRawPointer?, to out: inout JSONOutput) throws(StoreWriteError) {
+  static func copyJSON(_ s: ByteSlice, from input: UnsafeRawPointer?, to out: inout JSONOutput) throws(StoreWriteError)
+  {
     guard let input else {
       out.writeNull()
       return

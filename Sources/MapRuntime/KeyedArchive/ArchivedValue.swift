@@ -183,7 +183,8 @@ public enum ArchivedValueJSON {
       throw ArchivedValueError("more than \(TransformableArchive.maximumObjects) values (the limit of an archive)")
     }
     guard depth <= TransformableArchive.maximumDepth else {
-      throw ArchivedValueError("nested deeper than \(TransformableArchive.maximumDepth) levels (the limit of an archive)")
+      throw ArchivedValueError(
+        "nested deeper than \(TransformableArchive.maximumDepth) levels (the limit of an archive)")
     }
     switch t.kind {
     case .string: return .string(s.decodeString(t))

@@ -19,7 +19,8 @@ public struct KeyedArchive: Sendable {
     do {
       plist = try BinaryPropertyListReader.read(bytes)
     } catch {
-      throw KeyedArchiveError("the archive is not a readable binary property list: \(error.message) (byte \(error.offset))")
+      throw KeyedArchiveError(
+        "the archive is not a readable binary property list: \(error.message) (byte \(error.offset))")
     }
     try self.init(plist: plist)
   }
@@ -33,7 +34,8 @@ public struct KeyedArchive: Sendable {
       throw KeyedArchiveError("the archive has no $objects table")
     }
     guard objects.count <= Self.maximumObjects else {
-      throw KeyedArchiveError("the archive holds \(objects.count) objects, more than the limit of \(Self.maximumObjects)")
+      throw KeyedArchiveError(
+        "the archive holds \(objects.count) objects, more than the limit of \(Self.maximumObjects)")
     }
     guard let top = plist["$top"], let rootUID = top["root"]?.uidValue else {
       throw KeyedArchiveError("the archive has no $top.root reference")
@@ -46,7 +48,9 @@ public struct KeyedArchive: Sendable {
   }
 
   /// Index of the object a UID value refers to.
-  public func reference(_ value: PropertyListValue, _ context: @autoclosure () -> String) throws(KeyedArchiveError) -> Int {
+  public func reference(_ value: PropertyListValue, _ context: @autoclosure () -> String) throws(KeyedArchiveError)
+    -> Int
+  {
     guard case .uid(let u) = value else { throw KeyedArchiveError("\(context()) is not an object reference") }
     guard u < UInt64(objects.count) else {
       throw KeyedArchiveError("\(context()) refers to object \(u), past the object table (\(objects.count) objects)")
@@ -78,7 +82,9 @@ public struct KeyedArchive: Sendable {
   }
 
   /// The plain value a field holds: a UID is followed once, `$null` is nil.
-  public func resolve(_ value: PropertyListValue?, _ context: @autoclosure () -> String) throws(KeyedArchiveError) -> PropertyListValue? {
+  public func resolve(_ value: PropertyListValue?, _ context: @autoclosure () -> String) throws(KeyedArchiveError)
+    -> PropertyListValue?
+  {
     guard let value else { return nil }
     guard case .uid = value else { return value }
     if isNull(value) { return nil }
@@ -86,7 +92,9 @@ public struct KeyedArchive: Sendable {
   }
 
   /// A string field: an inline string, or an `NSString` / `NSMutableString` object.
-  public func string(_ value: PropertyListValue?, _ context: @autoclosure () -> String) throws(KeyedArchiveError) -> String? {
+  public func string(_ value: PropertyListValue?, _ context: @autoclosure () -> String) throws(KeyedArchiveError)
+    -> String?
+  {
     guard let v = try resolve(value, context()) else { return nil }
     if case .string(let s) = v { return s }
     if case .uid = value, let index = try? reference(value!, ""), let o = try? object(index),
@@ -98,7 +106,9 @@ public struct KeyedArchive: Sendable {
   }
 
   /// The elements of an `NSArray`, `NSSet` or `NSOrderedSet` field (references or inline values).
-  public func array(_ value: PropertyListValue?, _ context: @autoclosure () -> String) throws(KeyedArchiveError) -> [PropertyListValue]? {
+  public func array(_ value: PropertyListValue?, _ context: @autoclosure () -> String) throws(KeyedArchiveError)
+    -> [PropertyListValue]?
+  {
     guard let value, !isNull(value) else { return nil }
     let o = try object(try reference(value, context()))
     guard let items = o["NS.objects"]?.arrayValue else {
@@ -108,7 +118,9 @@ public struct KeyedArchive: Sendable {
   }
 
   /// The entries of an `NSDictionary` field, in archive order (keys resolved to strings).
-  public func dictionary(_ value: PropertyListValue?, _ context: @autoclosure () -> String) throws(KeyedArchiveError) -> [(key: String, value: PropertyListValue)]? {
+  public func dictionary(_ value: PropertyListValue?, _ context: @autoclosure () -> String) throws(KeyedArchiveError)
+    -> [(key: String, value: PropertyListValue)]?
+  {
     guard let value, !isNull(value) else { return nil }
     let o = try object(try reference(value, context()))
     guard let keys = o["NS.keys"]?.arrayValue, let values = o["NS.objects"]?.arrayValue else {

@@ -30,7 +30,9 @@ public struct KeyedArchiveBuilder: Sendable {
   /// Appends a class instance with these fields (in this order; `$class` is added first,
   /// referring to a uniqued class dictionary {$classes: classes, $classname: className});
   /// returns its reference (.uid).
-  public mutating func add(_ className: String, classes: [String], fields: [PropertyListValue.Entry]) -> PropertyListValue {
+  public mutating func add(_ className: String, classes: [String], fields: [PropertyListValue.Entry])
+    -> PropertyListValue
+  {
     let slot = reserve()
     fill(slot, className, classes: classes, fields: fields)
     return slot
@@ -47,7 +49,9 @@ public struct KeyedArchiveBuilder: Sendable {
   }
 
   /// Fills a slot that `reserve()` returned (once) with a class instance, as `add` would.
-  public mutating func fill(_ slot: PropertyListValue, _ className: String, classes: [String], fields: [PropertyListValue.Entry]) {
+  public mutating func fill(
+    _ slot: PropertyListValue, _ className: String, classes: [String], fields: [PropertyListValue.Entry]
+  ) {
     guard case .uid(let u) = slot, unfilled.remove(Int(clamping: u)) != nil else {
       preconditionFailure("KeyedArchiveBuilder.fill: \(slot) is not a reserved, unfilled slot")
     }
@@ -96,7 +100,8 @@ public struct KeyedArchiveBuilder: Sendable {
   /// $objects: [...]}, as bplist bytes (keys in the order Xcode's archives have them: $version,
   /// $objects, $archiver, $top).
   public func archive(root: PropertyListValue) -> [UInt8] {
-    precondition(unfilled.isEmpty, "KeyedArchiveBuilder.archive: slots \(unfilled.sorted()) were reserved but never filled")
+    precondition(
+      unfilled.isEmpty, "KeyedArchiveBuilder.archive: slots \(unfilled.sorted()) were reserved but never filled")
     return BinaryPropertyListWriter.write(plist(root: root))
   }
 

@@ -147,7 +147,9 @@ extension TransformableArchive {
     func isASCII(_ index: Int, _ text: StaticString) -> Bool {
       let o = Self.number(b, table + index * offsetSize, offsetSize)
       let n = text.utf8CodeUnitCount
-      guard n < 15, o >= 8, o < UInt64(table), Int(o) + 1 + n <= table, b[Int(o)] == 0x50 | UInt8(n) else { return false }
+      guard n < 15, o >= 8, o < UInt64(table), Int(o) + 1 + n <= table, b[Int(o)] == 0x50 | UInt8(n) else {
+        return false
+      }
       let at = Int(o) + 1
       let p = text.utf8Start
       for i in 0..<n where b[at + i] != p[i] { return false }
@@ -190,7 +192,9 @@ extension TransformableArchive {
 
     /// `$objects[uid]`.
     func entry(_ uid: Int) -> PlistView.Object? {
-      guard uid >= 0, uid < objectsCount, let r = view.reference(at: objectsRefs + uid * view.refSize) else { return nil }
+      guard uid >= 0, uid < objectsCount, let r = view.reference(at: objectsRefs + uid * view.refSize) else {
+        return nil
+      }
       return view.object(r)
     }
 
@@ -223,8 +227,10 @@ extension TransformableArchive {
         return elements(items, count, depth: depth).map(ArchivedValue.array)
       case "NSDictionary", "NSMutableDictionary":
         guard case .array(let keyRefs, let keyCount)? = view.field("NS.keys", refs: refs, count: n),
-          case .array(let valueRefs, let valueCount)? = view.field("NS.objects", refs: refs, count: n), keyCount == valueCount,
-          let keys = elements(keyRefs, keyCount, depth: depth), let values = elements(valueRefs, valueCount, depth: depth)
+          case .array(let valueRefs, let valueCount)? = view.field("NS.objects", refs: refs, count: n),
+          keyCount == valueCount,
+          let keys = elements(keyRefs, keyCount, depth: depth),
+          let values = elements(valueRefs, valueCount, depth: depth)
         else { return nil }
         var entries: [ArchivedValue.Entry] = []
         entries.reserveCapacity(keyCount)

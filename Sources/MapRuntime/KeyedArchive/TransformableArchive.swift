@@ -70,7 +70,8 @@ public enum TransformableArchive {
 
     mutating func add(_ e: Entry) throws(ArchivedValueError) -> Int {
       guard entries.count < TransformableArchive.maximumObjects else {
-        throw ArchivedValueError("more than \(TransformableArchive.maximumObjects) archived objects (the limit of an archive)")
+        throw ArchivedValueError(
+          "more than \(TransformableArchive.maximumObjects) archived objects (the limit of an archive)")
       }
       entries.append(e)
       return entries.count - 1
@@ -85,7 +86,8 @@ public enum TransformableArchive {
 
     mutating func encode(_ v: ArchivedValue, depth: Int) throws(ArchivedValueError) -> Int {
       guard depth <= TransformableArchive.maximumDepth else {
-        throw ArchivedValueError("nested deeper than \(TransformableArchive.maximumDepth) levels (the limit of an archive)")
+        throw ArchivedValueError(
+          "nested deeper than \(TransformableArchive.maximumDepth) levels (the limit of an archive)")
       }
       switch v {
       case .string, .integer, .bool, .data: break
@@ -118,7 +120,8 @@ public enum TransformableArchive {
         for p in pairs { keys.append(try encode(.string(p.key), depth: depth + 1)) }
         for p in pairs { values.append(try encode(p.value, depth: depth + 1)) }
         entries[slot] = .instance(
-          fields: [("NS.keys", .references(keys)), ("NS.objects", .references(values))], classUID: try classUID("NSDictionary"))
+          fields: [("NS.keys", .references(keys)), ("NS.objects", .references(values))],
+          classUID: try classUID("NSDictionary"))
         return slot
       }
       if let u = shared.find(v) { return u }
@@ -148,7 +151,10 @@ public enum TransformableArchive {
     static func same(_ a: ArchivedValue, _ b: ArchivedValue) -> Bool {
       switch (a, b) {
       case (.string(var x), .string(var y)):
-        x.withUTF8 { p in y.withUTF8 { q in p.count == q.count && (p.count == 0 || memcmp(p.baseAddress!, q.baseAddress!, p.count) == 0) } }
+        x.withUTF8 { p in
+          y.withUTF8 { q in p.count == q.count && (p.count == 0 || memcmp(p.baseAddress!, q.baseAddress!, p.count) == 0)
+          }
+        }
       case (.integer(let x), .integer(let y)): x == y
       case (.real(let x), .real(let y)): x.bitPattern == y.bitPattern
       case (.bool(let x), .bool(let y)): x == y
@@ -237,7 +243,8 @@ public enum TransformableArchive {
         case .string(var t):
           let structural = t.withUTF8 { u in
             u.first == UInt8(ascii: "$") || (u.count >= 2 && u[0] == UInt8(ascii: "N") && u[1] == UInt8(ascii: "S"))
-              || (u.count == 4 && u[0] == UInt8(ascii: "r") && u[1] == UInt8(ascii: "o") && u[2] == UInt8(ascii: "o") && u[3] == UInt8(ascii: "t"))
+              || (u.count == 4 && u[0] == UInt8(ascii: "r") && u[1] == UInt8(ascii: "o") && u[2] == UInt8(ascii: "o")
+                && u[3] == UInt8(ascii: "t"))
           }
           if structural { return scalar(v) }
         case .integer(let i) where i == 100_000: return scalar(v)

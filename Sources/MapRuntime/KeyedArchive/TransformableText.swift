@@ -69,7 +69,8 @@ public struct TransformableText: Sendable {
       return b
     case .value(let v):
       guard archiving else {
-        throw ArchivedValueError("the attribute's value transformer is a custom one, so only {\"$bytes\": …} can be stored")
+        throw ArchivedValueError(
+          "the attribute's value transformer is a custom one, so only {\"$bytes\": …} can be stored")
       }
       return try TransformableArchive.encode(v)
     }

@@ -6,7 +6,8 @@ extension PlanDecoder {
     let entities = try array("entities") { (d) throws(BinaryReadError) in try d.entity() }
     // Object references keep an entity in 16 bits where they share a word (see `IDIndex`).
     guard entities.count <= ObjectModel.maximumEntityCount else {
-      throw r.error("a model holds at most \(ObjectModel.maximumEntityCount) entities, not \(entities.count)", at: start)
+      throw r.error(
+        "a model holds at most \(ObjectModel.maximumEntityCount) entities, not \(entities.count)", at: start)
     }
     let versionIdentifiers = try stringArray("version identifiers")
     let templates = try array("fetch request templates") { (d) throws(BinaryReadError) in

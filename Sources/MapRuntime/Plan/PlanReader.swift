@@ -139,7 +139,8 @@ public enum PlanReader {
       let input = try InputBytes(contentsOf: path, regularFileOnly: true, maxBytes: Limits.planFileBytes)
       return input.withUnsafeBytes { [UInt8]($0) }
     } catch {
-      throw PlanFormatError(code: .unreadable, message: "cannot read plan: \(error.reason) [\(error.code.rawValue)]", path: path)
+      throw PlanFormatError(
+        code: .unreadable, message: "cannot read plan: \(error.reason) [\(error.code.rawValue)]", path: path)
     }
   }
 }
@@ -164,7 +165,6 @@ struct PlanDecoder {
     let full = PathText.normalized((base.hasPrefix("/") ? base : cwd + "/" + base) + "/" + p)
     return base.hasPrefix("/") ? full : PathText.relative(full, from: PathText.normalized(cwd))
   }
-
 
   mutating func plan() throws(BinaryReadError) -> MigrationPlan {
     try section(.strings) { (d) throws(BinaryReadError) in try d.stringTable() }
@@ -235,7 +235,8 @@ struct PlanDecoder {
     let start = r.offset
     let index = try r.readVarUInt("string index of \(what)")
     guard index < UInt64(strings.count) else {
-      throw r.error("string index \(index) of \(what) is outside the string table (\(strings.count) strings)", at: start)
+      throw r.error(
+        "string index \(index) of \(what) is outside the string table (\(strings.count) strings)", at: start)
     }
     return strings[Int(index)]
   }

@@ -29,7 +29,8 @@ package enum BuiltinPolicyFunctions {
       case .null: return nil
       case .string(let t): return m.string(t)
       default:
-        throw MigrationError("run-type-mismatch", "\(selector) argument \(i + 1) must be a string, got \(m.describe(args[i]))")
+        throw MigrationError(
+          "run-type-mismatch", "\(selector) argument \(i + 1) must be a string, got \(m.describe(args[i]))")
       }
     }
     switch selector {
@@ -76,7 +77,8 @@ package enum BuiltinPolicyFunctions {
         case .int(let i): parts.append(String(i))
         case .double(let d): parts.append(NumberText.decimalText(d))
         default:
-          throw MigrationError("run-type-mismatch", "join:with: can only join strings and numbers, got \(m.describe(x))")
+          throw MigrationError(
+            "run-type-mismatch", "join:with: can only join strings and numbers, got \(m.describe(x))")
         }
       }
       let size = parts.reduce(0) { $0 + $1.utf8.count } + max(parts.count - 1, 0) * sep.utf8.count
@@ -120,7 +122,8 @@ package enum BuiltinPolicyFunctions {
     guard bytes > Limits.valueBytes else { return }
     throw MigrationError(
       "run-value-too-large",
-      "\(selector) would build a string of \(ByteCount.text(bytes)), more than the \(ByteCount.text(Limits.valueBytes)) a value may hold (Specs/limits.md)")
+      "\(selector) would build a string of \(ByteCount.text(bytes)), more than the \(ByteCount.text(Limits.valueBytes)) a value may hold (Specs/limits.md)"
+    )
   }
 
   /// `"UTC"`, `"GMT"`, `"+02:00"`, `"-0530"`, `"GMT+2"`: seconds east of UTC.

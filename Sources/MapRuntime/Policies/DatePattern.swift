@@ -47,7 +47,9 @@ package struct DatePattern: Sendable, Hashable {
           literal.append(chars[j])
           j += 1
         }
-        if j >= chars.count { return .failure(PatternError(message: "unterminated quote in date pattern \"\(pattern)\"")) }
+        if j >= chars.count {
+          return .failure(PatternError(message: "unterminated quote in date pattern \"\(pattern)\""))
+        }
         i = j + 1
         continue
       }
@@ -200,7 +202,8 @@ package struct DatePattern: Sendable, Hashable {
     guard (1...12).contains(month), day >= 1, day <= CivilDate.daysInMonth(year, month),
       (0...23).contains(hour), (0...59).contains(minute), (0...59).contains(second)
     else { return nil }
-    let f = CivilDate.Fields(year: year, month: month, day: day, hour: hour, minute: minute, second: second, nanosecond: nanos)
+    let f = CivilDate.Fields(
+      year: year, month: month, day: day, hour: hour, minute: minute, second: second, nanosecond: nanos)
     return CivilDate.interval(f) - Double(offset)
   }
 
@@ -210,7 +213,8 @@ package struct DatePattern: Sendable, Hashable {
     guard CivilDate.canBreakDown(t + Double(zoneOffset)) else {
       throw MigrationError(
         "run-date-out-of-range",
-        "cannot write the date \(t) (seconds after 2001-01-01) as a calendar date: it is not finite or lies more than 3 million years away (the supported range is ±1e14 seconds)")
+        "cannot write the date \(t) (seconds after 2001-01-01) as a calendar date: it is not finite or lies more than 3 million years away (the supported range is ±1e14 seconds)"
+      )
     }
     let f = CivilDate.fields(t + Double(zoneOffset))
     var out = ""

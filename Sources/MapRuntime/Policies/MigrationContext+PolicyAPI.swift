@@ -46,8 +46,6 @@ extension MigrationContext {
     return try self.value(of: value, path: ArraySlice(keys))
   }
 
-
-
   /// The characters of a string value; nil for nil and for values that are not strings.
   func string(_ value: Value) -> String? {
     if case .string(let t) = value { return string(t) }
@@ -55,7 +53,6 @@ extension MigrationContext {
   }
 
   // MARK: - Changing destination objects
-
 
   /// Records that `destination` was made from `source` by the entity mapping named `mapping`
   /// (Core Data's `associateSourceInstance:withDestinationInstance:forEntityMapping:`). Pass 2

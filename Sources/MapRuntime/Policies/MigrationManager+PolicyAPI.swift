@@ -140,7 +140,8 @@ extension MigrationManager {
   /// LegacySong/6` for a source one. Throw it from a hook or a policy function; the run then
   /// fails and nothing is written. It has no position of its own: thrown from a policy function
   /// it is placed at the calling expression, from a hook at the `<entityMapping>` element.
-  public func error(_ message: String, about object: Value? = nil, code: String = "run-policy-error") -> MigrationError {
+  public func error(_ message: String, about object: Value? = nil, code: String = "run-policy-error") -> MigrationError
+  {
     context.error(message, about: object, code: code)
   }
 

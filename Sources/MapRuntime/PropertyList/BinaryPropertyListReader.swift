@@ -33,19 +33,29 @@ public enum BinaryPropertyListReader {
       self.bytes = bytes
       guard bytes.count <= BinaryPropertyListReader.maximumSize else {
         throw PropertyListError(
-          offset: 0, message: "binary property list of \(bytes.count) bytes is larger than the limit of \(BinaryPropertyListReader.maximumSize)")
+          offset: 0,
+          message:
+            "binary property list of \(bytes.count) bytes is larger than the limit of \(BinaryPropertyListReader.maximumSize)"
+        )
       }
       guard bytes.count >= 8 + 32 + 1, bytes[0..<6].elementsEqual("bplist".utf8) else {
-        throw PropertyListError(offset: 0, message: "not a binary property list (no bplist header, or shorter than its trailer)")
+        throw PropertyListError(
+          offset: 0, message: "not a binary property list (no bplist header, or shorter than its trailer)")
       }
       guard bytes[6] == UInt8(ascii: "0") else {
-        throw PropertyListError(offset: 6, message: "binary property list version \(String(decoding: bytes[6..<8], as: UTF8.self)) is not supported (only 00)")
+        throw PropertyListError(
+          offset: 6,
+          message:
+            "binary property list version \(String(decoding: bytes[6..<8], as: UTF8.self)) is not supported (only 00)")
       }
       let t = bytes.count - 32
       offsetSize = Int(bytes[t + 6])
       refSize = Int(bytes[t + 7])
       guard [1, 2, 4, 8].contains(offsetSize), [1, 2, 4, 8].contains(refSize) else {
-        throw PropertyListError(offset: t + 6, message: "trailer declares offset size \(offsetSize) and reference size \(refSize); each must be 1, 2, 4 or 8")
+        throw PropertyListError(
+          offset: t + 6,
+          message: "trailer declares offset size \(offsetSize) and reference size \(refSize); each must be 1, 2, 4 or 8"
+        )
       }
       let n = Self.bigEndian(bytes, t + 8, 8)
       let topIndex = Self.bigEndian(bytes, t + 16, 8)
@@ -54,7 +64,8 @@ public enum BinaryPropertyListReader {
         throw PropertyListError(offset: t + 8, message: "trailer declares \(n) objects, more than the file can hold")
       }
       guard topIndex < n else {
-        throw PropertyListError(offset: t + 16, message: "top object \(topIndex) is past the object table (\(n) objects)")
+        throw PropertyListError(
+          offset: t + 16, message: "top object \(topIndex) is past the object table (\(n) objects)")
       }
       guard table >= 8, table <= UInt64(t), UInt64(t) - table >= n * UInt64(offsetSize) else {
         throw PropertyListError(offset: t + 24, message: "offset table at \(table) does not fit in the file")
@@ -74,7 +85,8 @@ public enum BinaryPropertyListReader {
     func offset(of index: Int) throws(PropertyListError) -> Int {
       let o = Self.bigEndian(bytes, tableOffset + index * offsetSize, offsetSize)
       guard o >= 8, o < UInt64(tableOffset) else {
-        throw PropertyListError(offset: tableOffset + index * offsetSize, message: "object \(index) has offset \(o), outside the object area")
+        throw PropertyListError(
+          offset: tableOffset + index * offsetSize, message: "object \(index) has offset \(o), outside the object area")
       }
       return Int(o)
     }
@@ -107,7 +119,8 @@ public enum BinaryPropertyListReader {
     func reference(_ at: Int) throws(PropertyListError) -> Int {
       let r = Self.bigEndian(bytes, at, refSize)
       guard r < UInt64(count) else {
-        throw PropertyListError(offset: at, message: "object reference \(r) is past the object table (\(count) objects)")
+        throw PropertyListError(
+          offset: at, message: "object reference \(r) is past the object table (\(count) objects)")
       }
       return Int(r)
     }
@@ -116,7 +129,8 @@ public enum BinaryPropertyListReader {
       if let v = decoded[index] { return v }
       let start = try offset(of: index)
       guard depth < BinaryPropertyListReader.maximumDepth else {
-        throw PropertyListError(offset: start, message: "nesting deeper than \(BinaryPropertyListReader.maximumDepth) levels")
+        throw PropertyListError(
+          offset: start, message: "nesting deeper than \(BinaryPropertyListReader.maximumDepth) levels")
       }
       guard !inProgress.contains(index) else {
         throw PropertyListError(offset: start, message: "object \(index) contains itself (a cycle)")
@@ -158,7 +172,9 @@ public enum BinaryPropertyListReader {
         let raw = Self.bigEndian(bytes, at, 1 << p)
         v = .real(p == 2 ? Double(Float(bitPattern: UInt32(raw))) : Double(bitPattern: raw))
       case 0x3:
-        guard marker == 0x33 else { throw PropertyListError(offset: start, message: "unknown marker 0x\(String(marker, radix: 16))") }
+        guard marker == 0x33 else {
+          throw PropertyListError(offset: start, message: "unknown marker 0x\(String(marker, radix: 16))")
+        }
         try need(at, 8, "date")
         v = .date(Double(bitPattern: Self.bigEndian(bytes, at, 8)))
       case 0x4:
@@ -168,7 +184,9 @@ public enum BinaryPropertyListReader {
       case 0x5:
         let n = try length(marker, at: &at)
         try need(at, n, "ASCII string")
-        guard let s = String(validating: bytes[at..<at + n], as: UTF8.self), bytes[at..<at + n].allSatisfy({ $0 < 0x80 }) else {
+        guard let s = String(validating: bytes[at..<at + n], as: UTF8.self),
+          bytes[at..<at + n].allSatisfy({ $0 < 0x80 })
+        else {
           throw PropertyListError(offset: at, message: "ASCII string holds a byte above 0x7F")
         }
         v = .string(s)

@@ -85,10 +85,14 @@ public enum BinaryPropertyListWriter {
           BinaryPropertyListWriter.appendScalar(value, to: &out)
         case .array(let start, let count):
           BinaryPropertyListWriter.appendMarker(0xA0, count: count, to: &out)
-          for r in refs[start..<start + count] { BinaryPropertyListWriter.appendBigEndian(UInt64(r), size: refSize, to: &out) }
+          for r in refs[start..<start + count] {
+            BinaryPropertyListWriter.appendBigEndian(UInt64(r), size: refSize, to: &out)
+          }
         case .dictionary(let start, let count):
           BinaryPropertyListWriter.appendMarker(0xD0, count: count, to: &out)
-          for r in refs[start..<start + 2 * count] { BinaryPropertyListWriter.appendBigEndian(UInt64(r), size: refSize, to: &out) }
+          for r in refs[start..<start + 2 * count] {
+            BinaryPropertyListWriter.appendBigEndian(UInt64(r), size: refSize, to: &out)
+          }
         }
       }
       let tableOffset = out.count

@@ -82,6 +82,8 @@ package enum ChainRun {
     let (folder, name) = splitPath(storePath)
     ChainWorkFolder.removeTemporaryFiles(in: folder, prefix: ".\(name).mapc-")
     let work = "\(folder)/.\(name).mapc-migrate"
-    if (try? FileManager.default.contentsOfDirectory(atPath: work)) != nil { try? FileManager.default.removeItem(atPath: work) }
+    if (try? FileManager.default.contentsOfDirectory(atPath: work)) != nil {
+      try? FileManager.default.removeItem(atPath: work)
+    }
   }
 }

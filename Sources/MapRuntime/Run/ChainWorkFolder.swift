@@ -51,7 +51,9 @@ struct ChainWorkFolder {
       let file = try AtomicFileWriter(target: "\(path)/journal.json")
       let bytes = Array(journal.utf8)
       let written = bytes.withUnsafeBytes { write(file.fileDescriptor, $0.baseAddress, $0.count) }
-      guard written == bytes.count else { throw StoreIOError.system(errno, path: "\(path)/journal.json", operation: "write") }
+      guard written == bytes.count else {
+        throw StoreIOError.system(errno, path: "\(path)/journal.json", operation: "write")
+      }
       try file.commit()
     } catch {
       throw failure("create the work folder", error)

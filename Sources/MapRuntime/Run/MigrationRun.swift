@@ -101,7 +101,8 @@ public enum MigrationRun {
       ])
     }
     let manager = try MigrationManager(
-      plan: plan, source: graph, options: MigrationManager.Options(
+      plan: plan, source: graph,
+      options: MigrationManager.Options(
         maxErrors: options.maxErrors, now: options.now, parallelMinimum: options.parallelMinimum))
     manager.progress = options.progress
     phases.mark("read store")
@@ -129,11 +130,12 @@ public enum MigrationRun {
         manager.destination, source: graph, metadata: writerMetadata, to: target, backup: backup, options: writeOptions)
     } catch {
       // A dry run's errors are about the store that would have been written from the input.
-      throw MigrationFailure(error.errors.map { e in
-        var e = e
-        if e.file == nil || e.file == "" { e.file = storePath }
-        return e
-      }, truncated: error.truncated)
+      throw MigrationFailure(
+        error.errors.map { e in
+          var e = e
+          if e.file == nil || e.file == "" { e.file = storePath }
+          return e
+        }, truncated: error.truncated)
     }
     phases.mark("write store")
     phases.report()
@@ -142,7 +144,8 @@ public enum MigrationRun {
     func counts(_ g: ObjectGraph) -> [(entity: String, count: Int)] {
       g.tables.map { ($0.layout.name, $0.count) }.sorted { $0.0 < $1.0 }
     }
-    return Summary(read: counts(graph), created: counts(manager.destination), seconds: seconds,
+    return Summary(
+      read: counts(graph), created: counts(manager.destination), seconds: seconds,
       parallelMappings: manager.parallelMappings, splitEntities: graph.splitEntities, writtenTo: target)
   }
 }

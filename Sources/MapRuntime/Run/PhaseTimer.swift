@@ -31,9 +31,11 @@ final class PhaseTimer: @unchecked Sendable {
     guard let f = fopen("/proc/self/statm", "r") else { return 0 }
     defer { fclose(f) }
     var line = [UInt8](repeating: 0, count: 128)
-    guard line.withUnsafeMutableBufferPointer({ b in
-      b.baseAddress!.withMemoryRebound(to: CChar.self, capacity: b.count) { fgets($0, Int32(b.count), f) } != nil
-    }) else { return 0 }
+    guard
+      line.withUnsafeMutableBufferPointer({ b in
+        b.baseAddress!.withMemoryRebound(to: CChar.self, capacity: b.count) { fgets($0, Int32(b.count), f) } != nil
+      })
+    else { return 0 }
     let fields = line.prefix { $0 != 0 }.split(separator: UInt8(ascii: " "))
     guard fields.count >= 2, let pages = Int(String(decoding: fields[1], as: UTF8.self)) else { return 0 }
     return pages * Int(sysconf(Int32(_SC_PAGESIZE))) / 1_048_576

@@ -64,7 +64,9 @@ public struct AtomicFileWriter: ~Copyable, Sendable {
         // Renaming over a device or FIFO would put a regular file in its place.
         throw StoreIOError(
           code: .notRegularFile, path: given, operation: "write",
-          reason: "it is \(OutputTarget.describe(existing.st_mode & S_IFMT)), not a regular file; mapc replaces only regular files")
+          reason:
+            "it is \(OutputTarget.describe(existing.st_mode & S_IFMT)), not a regular file; mapc replaces only regular files"
+        )
       }
       keepMode = existing.st_mode & 0o7777
     }

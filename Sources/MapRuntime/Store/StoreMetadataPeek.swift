@@ -37,18 +37,23 @@ public struct StoreMetadataPeek: Sendable {
           switch scanner.decodeString(k) {
           case "entityVersionHashes":
             let o = try scanner.next()
-            guard o.kind == .beginObject else { throw fail("metadata.entityVersionHashes must be an object", at: o.start) }
+            guard o.kind == .beginObject else {
+              throw fail("metadata.entityVersionHashes must be an object", at: o.start)
+            }
             var hashes: [String: String] = [:]
             while let entity = try scanner.nextKey() {
               let h = try scanner.next()
-              guard h.kind == .string else { throw fail("metadata.entityVersionHashes values must be strings", at: h.start) }
+              guard h.kind == .string else {
+                throw fail("metadata.entityVersionHashes values must be strings", at: h.start)
+              }
               hashes[scanner.decodeString(entity)] = scanner.decodeString(h)
             }
             result.entityVersionHashes = hashes
           case migrationsKey:
             let first = try scanner.next()
             guard first.kind == .beginArray, case .array(let items) = try value(first, &scanner, fail) else {
-              throw fail("metadata.\(migrationsKey) must be an array (mapc migrate records its steps there)", at: first.start)
+              throw fail(
+                "metadata.\(migrationsKey) must be an array (mapc migrate records its steps there)", at: first.start)
             }
             result.migrations = items
           default:
@@ -58,7 +63,9 @@ public struct StoreMetadataPeek: Sendable {
         return result  // what follows the metadata is not needed
       }
     } catch let e as JSONSyntaxError {
-      throw MigrationFailure([MigrationError(e.code.rawValue, e.message, at: e.location(in: input.unsafeBytes, file: path))])
+      throw MigrationFailure([
+        MigrationError(e.code.rawValue, e.message, at: e.location(in: input.unsafeBytes, file: path))
+      ])
     } catch let e as MigrationFailure {
       throw e
     } catch {

@@ -65,7 +65,8 @@ package enum CivilDate {
     let days = secs >= 0 ? secs / 86_400 : (secs - 86_399) / 86_400
     let rem = secs - days * 86_400
     let (y, m, d) = civil(days: days)
-    return Fields(year: y, month: m, day: d, hour: rem / 3600, minute: rem / 60 % 60, second: rem % 60, nanosecond: nanos)
+    return Fields(
+      year: y, month: m, day: d, hour: rem / 3600, minute: rem / 60 % 60, second: rem % 60, nanosecond: nanos)
   }
 
   package static func interval(_ f: Fields) -> Double {

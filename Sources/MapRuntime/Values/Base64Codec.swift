@@ -83,7 +83,8 @@ package enum Base64Codec {
         let c = p[at]
         let shown =
           c == UInt8(ascii: "=")
-          ? "'=' before the end" : c >= 0x20 && c < 0x7F
+          ? "'=' before the end"
+          : c >= 0x20 && c < 0x7F
             ? "'\(Character(UnicodeScalar(c)))'" : "byte 0x\(JSONScanner.hex(UInt32(c), digits: 2))"
         return StoreValueError(
           .invalidBase64, "invalid base64: \(shown) at character \(at + 1) of \(n)")

@@ -20,7 +20,8 @@ enum StoreConversion {
     }
     let result = Result { () throws(MigrationFailure) -> Int in
       let version = try Self.version(of: try source.peekMetadata(store), in: versions, bundle: bundle, path: store)
-      let (graph, metadata) = try source.read(store, layout: StoreLayout(model: version.model), options: StoreReadOptions())
+      let (graph, metadata) = try source.read(
+        store, layout: StoreLayout(model: version.model), options: StoreReadOptions())
       let out = StoreWriter.Metadata(
         modelVersionIdentifiers: metadata.modelVersionIdentifiers ?? version.model.versionIdentifiers,
         entityHashes: version.hashes, extra: metadata.extra)

@@ -8,7 +8,8 @@ import Testing
 @Suite struct LayeringTests {
   static let runtime = SharedPaths.packageRoot.appendingPathComponent("Sources/MapRuntime")
   static let declaration = try! NSRegularExpression(
-    pattern: "^(?:@\\w+(?:\\([^)]*\\))?\\s+)*(?:(?:public|package|internal|fileprivate|private|final|indirect)\\s+)*(?:struct|class|enum|protocol|actor|typealias)\\s+(\\w+)",
+    pattern:
+      "^(?:@\\w+(?:\\([^)]*\\))?\\s+)*(?:(?:public|package|internal|fileprivate|private|final|indirect)\\s+)*(?:struct|class|enum|protocol|actor|typealias)\\s+(\\w+)",
     options: [.anchorsMatchLines])
   static let folderName = try! NSRegularExpression(pattern: "`([A-Za-z]+)/`")
   static let word = try! NSRegularExpression(pattern: "\\b[A-Z][A-Za-z0-9_]*\\b")
@@ -18,7 +19,8 @@ import Testing
     var result: [(String, String)] = []
     let walker = FileManager.default.enumerator(atPath: runtime.path)
     while let relative = walker?.nextObject() as? String {
-      guard relative.hasSuffix(".swift"), let folder = relative.split(separator: "/").first, relative.contains("/") else { continue }
+      guard relative.hasSuffix(".swift"), let folder = relative.split(separator: "/").first, relative.contains("/")
+      else { continue }
       let text = try String(contentsOf: runtime.appendingPathComponent(relative), encoding: .utf8)
       let code = text.split(separator: "\n", omittingEmptySubsequences: false).map { line -> Substring in
         guard let r = line.range(of: "//") else { return line }
@@ -52,7 +54,8 @@ import Testing
 
   /// The table between `<!-- layering -->` and `<!-- end layering -->`: `| Folder | A, B |`.
   static func allowed() throws -> [String: Set<String>] {
-    let spec = try String(contentsOf: SharedPaths.packageRoot.appendingPathComponent("Specs/architecture.md"), encoding: .utf8)
+    let spec = try String(
+      contentsOf: SharedPaths.packageRoot.appendingPathComponent("Specs/architecture.md"), encoding: .utf8)
     let start = try #require(spec.range(of: "<!-- layering -->"))
     let end = try #require(spec.range(of: "<!-- end layering -->"))
     var table: [String: Set<String>] = [:]
@@ -62,9 +65,13 @@ import Testing
       // A folder is written `Name/`; anything else in a cell (an explanation) is not a folder.
       let names = { (cell: String) -> Set<String> in
         let ns = cell as NSString
-        return Set(folderName.matches(in: cell, range: NSRange(location: 0, length: ns.length)).map { ns.substring(with: $0.range(at: 1)) })
+        return Set(
+          folderName.matches(in: cell, range: NSRange(location: 0, length: ns.length)).map {
+            ns.substring(with: $0.range(at: 1))
+          })
       }
-      table[cells[0].trimmingCharacters(in: CharacterSet(charactersIn: "`/"))] = names(cells[1]).union(cells.count > 2 ? names(cells[2]) : [])
+      table[cells[0].trimmingCharacters(in: CharacterSet(charactersIn: "`/"))] = names(cells[1]).union(
+        cells.count > 2 ? names(cells[2]) : [])
     }
     return table
   }
@@ -74,11 +81,13 @@ import Testing
     let allowed = try Self.allowed()
     #expect(edges.count >= 10, "found only \(edges.count) folders")
     for (folder, used) in edges.sorted(by: { $0.key < $1.key }) {
-      let permitted = try #require(allowed[folder], "Sources/MapRuntime/\(folder) is not in the layering table of Specs/architecture.md")
+      let permitted = try #require(
+        allowed[folder], "Sources/MapRuntime/\(folder) is not in the layering table of Specs/architecture.md")
       let extra = used.subtracting(permitted)
       #expect(extra.isEmpty, "\(folder)/ uses \(extra.sorted()) which the layering table does not allow")
       let stale = permitted.subtracting(used)
-      #expect(stale.isEmpty, "the layering table lets \(folder)/ use \(stale.sorted()), which it no longer does: remove them")
+      #expect(
+        stale.isEmpty, "the layering table lets \(folder)/ use \(stale.sorted()), which it no longer does: remove them")
     }
   }
 

@@ -28,7 +28,9 @@ enum Eval {
     _ format: String, predicate: Bool = false, object: String = "null", variables: String = "{}"
   ) throws -> MigrationError? {
     do {
-      if predicate { _ = try holds(format, object: object, variables: variables) } else {
+      if predicate {
+        _ = try holds(format, object: object, variables: variables)
+      } else {
         _ = try value(format, object: object, variables: variables)
       }
       return nil

@@ -15,7 +15,9 @@ import Testing
   }
 
   /// A nil argument gives nil for every function that says so.
-  @Test(arguments: BuiltinFunction.all.filter { $0.nilGivesNil && $0.arity > 0 && $0.arguments.first != .collection }.map(\.name))
+  @Test(
+    arguments: BuiltinFunction.all.filter { $0.nilGivesNil && $0.arity > 0 && $0.arguments.first != .collection }.map(
+      \.name))
   func nilArgumentGivesNil(_ name: String) throws {
     let f = try #require(BuiltinFunction.named(name))
     let args = f.arguments.indices.map { i in i == 0 ? "nil" : f.arguments[i] == .className ? "'NSString'" : "1" }
@@ -28,7 +30,8 @@ import Testing
     ("add:to:(\"a\", 1)", "run-type-mismatch"), ("sqrt:(\"4\")", "run-type-mismatch"),
     ("uppercase:(1)", "run-type-mismatch"), ("bitwiseAnd:with:(1.5, 1)", "run-type-mismatch"),
     ("divide:by:(1, 0)", "run-arithmetic"), ("modulus:by:(1, 0)", "run-arithmetic"),
-    ("distanceToLocation:fromLocation:(1, 2)", "run-type-mismatch"), ("castObject:toType:(\"x\", \"NSDate\")", "run-cast"),
+    ("distanceToLocation:fromLocation:(1, 2)", "run-type-mismatch"),
+    ("castObject:toType:(\"x\", \"NSDate\")", "run-cast"),
     ("average:({\"a\"})", "run-type-mismatch"), ("objectFrom:withIndex:({1}, YES)", "run-type-mismatch"),
     ("max:({1, \"a\"})", "run-type-mismatch"), ("length:(5)", "run-type-mismatch"),
   ]
@@ -62,7 +65,9 @@ import Testing
     Row(format: "a.b.c", expected: #""x""#, object: #"{"a": {"b": {"c": "x"}}}"#),
     Row(format: "missing.key", expected: "null", object: #"{"missing": null}"#),
     Row(format: "items.name", expected: #"["p","q"]"#, object: #"{"items": [{"name": "p"}, {"name": "q"}]}"#),
-    Row(format: "items.@distinctUnionOfObjects.k", expected: "[1,2]", object: #"{"items": [{"k": 1}, {"k": 2}, {"k": 1}]}"#),
+    Row(
+      format: "items.@distinctUnionOfObjects.k", expected: "[1,2]",
+      object: #"{"items": [{"k": 1}, {"k": 2}, {"k": 1}]}"#),
     Row(format: "items.@unionOfObjects.k", expected: "[1,2,1]", object: #"{"items": [{"k": 1}, {"k": 2}, {"k": 1}]}"#),
     Row(format: "items.@min.k", expected: "1", object: #"{"items": [{"k": 1}, {"k": 2}]}"#),
     Row(format: "{1, 'a', nil}", expected: #"[1,"a",null]"#),

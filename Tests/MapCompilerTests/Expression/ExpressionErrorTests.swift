@@ -147,16 +147,20 @@ import Testing
   }
 
   @Test func messagesSayWhatToDo() throws {
-    #expect(expressionError("$source.size")?.message
-      == "'size' is a reserved word; write '#size' to use it as a key")
+    #expect(
+      expressionError("$source.size")?.message
+        == "'size' is a reserved word; write '#size' to use it as a key")
     #expect(expressionError("'abc")?.message == "unterminated string: no closing '")
-    #expect(expressionError("name == %@", predicate: true)?.message.hasPrefix(
-      "format argument '%@' cannot be used here") == true)
-    #expect(expressionError("FUNCTION($source, \"valueForKey:\")")?.message
-      == "selector 'valueForKey:' takes 1 argument but 0 were given")
+    #expect(
+      expressionError("name == %@", predicate: true)?.message.hasPrefix(
+        "format argument '%@' cannot be used here") == true)
+    #expect(
+      expressionError("FUNCTION($source, \"valueForKey:\")")?.message
+        == "selector 'valueForKey:' takes 1 argument but 0 were given")
     #expect(expressionError("uppercase(x)")?.message == "unknown function 'uppercase'; did you mean 'uppercase:'?")
-    #expect(expressionError("a", predicate: true)?.message.hasPrefix(
-      "expected a comparison operator (==, !=, <, <=, >, >=") == true)
+    #expect(
+      expressionError("a", predicate: true)?.message.hasPrefix(
+        "expected a comparison operator (==, !=, <, <=, >, >=") == true)
   }
 
   @Test func errorBecomesDiagnosticAtFileLocation() throws {

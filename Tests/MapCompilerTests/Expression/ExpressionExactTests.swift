@@ -41,7 +41,10 @@ import Testing
       B.fn("divide:by:", B.fn("from:subtract:", B.path(B.v("source"), "temperature"), B.dbl(32)), B.dbl(1.8)),
       "($source.temperature - 32.0) / 1.8"
     ),
-    ("$source.timeBudget * 60", B.fn("multiply:by:", B.path(B.v("source"), "timeBudget"), B.int(60)), "$source.timeBudget * 60"),
+    (
+      "$source.timeBudget * 60", B.fn("multiply:by:", B.path(B.v("source"), "timeBudget"), B.int(60)),
+      "$source.timeBudget * 60"
+    ),
     ("1 + 2 * 3", B.fn("add:to:", B.int(1), B.fn("multiply:by:", B.int(2), B.int(3))), "1 + 2 * 3"),
     ("(1 + 2) * 3", B.fn("multiply:by:", B.fn("add:to:", B.int(1), B.int(2)), B.int(3)), "(1 + 2) * 3"),
     ("a - b - c", B.fn("from:subtract:", B.fn("from:subtract:", B.key("a"), B.key("b")), B.key("c")), "a - b - c"),
@@ -58,9 +61,15 @@ import Testing
     ("a - -5", B.fn("from:subtract:", B.key("a"), B.int(-5)), "a - -5"),
     ("-(5)", B.fn("from:subtract:", B.int(0), B.int(5)), "0 - 5"),
     ("-5.foo", B.path(B.int(-5), "foo"), "-5.foo"),
-    ("CAST(-978307200, \"NSDate\")", Expression(.cast(value: B.int(-978_307_200), type: "NSDate")), "CAST(-978307200, \"NSDate\")"),
+    (
+      "CAST(-978307200, \"NSDate\")", Expression(.cast(value: B.int(-978_307_200), type: "NSDate")),
+      "CAST(-978307200, \"NSDate\")"
+    ),
     ("cast(0, 'NSDate')", Expression(.cast(value: B.int(0), type: "NSDate")), "CAST(0, \"NSDate\")"),
-    ("$source.answers[$index]", B.index(B.path(B.v("source"), "answers"), .expression(B.v("index"))), "$source.answers[$index]"),
+    (
+      "$source.answers[$index]", B.index(B.path(B.v("source"), "answers"), .expression(B.v("index"))),
+      "$source.answers[$index]"
+    ),
     ("a[FIRST].b", B.path(B.index(B.key("a"), .first), "b"), "a[FIRST].b"),
     ("a[last]", B.index(B.key("a"), .last), "a[LAST]"),
     ("a[Size]", B.index(B.key("a"), .size), "a[SIZE]"),
@@ -70,7 +79,10 @@ import Testing
     ("now()", B.fn("now"), "now()"),
     ("add:to:(1, 2)", B.fn("add:to:", B.int(1), B.int(2)), "1 + 2"),
     ("modulus:by:(a,b)", B.fn("modulus:by:", B.key("a"), B.key("b")), "modulus:by:(a, b)"),
-    ("count:({1, 2}).foo", B.path(B.fn("count:", Expression(.aggregate([B.int(1), B.int(2)]))), "foo"), "count:({1, 2}).foo"),
+    (
+      "count:({1, 2}).foo", B.path(B.fn("count:", Expression(.aggregate([B.int(1), B.int(2)]))), "foo"),
+      "count:({1, 2}).foo"
+    ),
     ("'it\\'s'", B.str("it's"), "\"it's\""),
     // Foundation escapes only `"` and `\` and writes control characters as they are.
     ("\"a\\\"b\\\\c\\n\\t\\r\\u00e9\"", B.str("a\"b\\c\n\t\r\u{e9}"), "\"a\\\"b\\\\c\n\t\r\u{e9}\""),
@@ -105,34 +117,65 @@ import Testing
     ("{}", Expression(.aggregate([])), "{}"),
     ("{1,'a' ,nil}", Expression(.aggregate([B.int(1), B.str("a"), .null])), "{1, \"a\", nil}"),
     ("$x := 5", Expression(.assignment(variable: "x", value: B.int(5))), "$x := 5"),
-    ("$x := $y := 1 + 1", Expression(.assignment(variable: "x", value: Expression(.assignment(variable: "y", value: B.fn("add:to:", B.int(1), B.int(1)))))), "$x := $y := 1 + 1"),
-    ("($x := 1) + 2", B.fn("add:to:", Expression(.assignment(variable: "x", value: B.int(1))), B.int(2)), "($x := 1) + 2"),
+    (
+      "$x := $y := 1 + 1",
+      Expression(
+        .assignment(
+          variable: "x", value: Expression(.assignment(variable: "y", value: B.fn("add:to:", B.int(1), B.int(1)))))),
+      "$x := $y := 1 + 1"
+    ),
+    (
+      "($x := 1) + 2", B.fn("add:to:", Expression(.assignment(variable: "x", value: B.int(1))), B.int(2)),
+      "($x := 1) + 2"
+    ),
     (
       "a UNION b intersect c",
       Expression(.setOperation(.intersect, Expression(.setOperation(.union, B.key("a"), B.key("b"))), B.key("c"))),
       "a UNION b INTERSECT c"
     ),
-    ("a MINUS (b UNION c)", Expression(.setOperation(.minus, B.key("a"), Expression(.setOperation(.union, B.key("b"), B.key("c"))))), "a MINUS (b UNION c)"),
-    ("a + b UNION c", Expression(.setOperation(.union, B.fn("add:to:", B.key("a"), B.key("b")), B.key("c"))), "a + b UNION c"),
-    ("(a UNION b).@count", B.path(Expression(.setOperation(.union, B.key("a"), B.key("b"))), "@count"), "(a UNION b).@count"),
+    (
+      "a MINUS (b UNION c)",
+      Expression(.setOperation(.minus, B.key("a"), Expression(.setOperation(.union, B.key("b"), B.key("c"))))),
+      "a MINUS (b UNION c)"
+    ),
+    (
+      "a + b UNION c", Expression(.setOperation(.union, B.fn("add:to:", B.key("a"), B.key("b")), B.key("c"))),
+      "a + b UNION c"
+    ),
+    (
+      "(a UNION b).@count", B.path(Expression(.setOperation(.union, B.key("a"), B.key("b"))), "@count"),
+      "(a UNION b).@count"
+    ),
     (
       "FETCH(FUNCTION($manager, \"fetchRequestForSourceEntityNamed:predicateString:\" , \"Note\", \"image != nil\"), $manager.sourceContext, NO)",
-      Expression(.fetch(
-        request: B.sel(B.v("manager"), "fetchRequestForSourceEntityNamed:predicateString:", B.str("Note"), B.str("image != nil")),
-        context: B.path(B.v("manager"), "sourceContext"), countOnly: false)),
+      Expression(
+        .fetch(
+          request: B.sel(
+            B.v("manager"), "fetchRequestForSourceEntityNamed:predicateString:", B.str("Note"), B.str("image != nil")),
+          context: B.path(B.v("manager"), "sourceContext"), countOnly: false)),
       "FETCH(FUNCTION($manager, \"fetchRequestForSourceEntityNamed:predicateString:\" , \"Note\", \"image != nil\"), $manager.sourceContext, NO)"
     ),
-    ("FETCH(a, b, true)", Expression(.fetch(request: B.key("a"), context: B.key("b"), countOnly: true)), "FETCH(a, b, YES)"),
+    (
+      "FETCH(a, b, true)", Expression(.fetch(request: B.key("a"), context: B.key("b"), countOnly: true)),
+      "FETCH(a, b, YES)"
+    ),
     (
       "TERNARY(a > 1, 'big', 'small')",
-      Expression(.ternary(condition: B.cmp(B.key("a"), .greaterThan, B.int(1)), then: B.str("big"), else: B.str("small"))),
+      Expression(
+        .ternary(condition: B.cmp(B.key("a"), .greaterThan, B.int(1)), then: B.str("big"), else: B.str("small"))),
       "TERNARY(a > 1, \"big\", \"small\")"
     ),
     (
       "SUBQUERY(xs, $x, $x.age > 3 AND $x.name != nil).@count",
-      B.path(Expression(.subquery(
-        collection: B.key("xs"), variable: "x",
-        predicate: Predicate(.and([B.cmp(B.path(B.v("x"), "age"), .greaterThan, B.int(3)), B.cmp(B.path(B.v("x"), "name"), .notEqual, .null)])))), "@count"),
+      B.path(
+        Expression(
+          .subquery(
+            collection: B.key("xs"), variable: "x",
+            predicate: Predicate(
+              .and([
+                B.cmp(B.path(B.v("x"), "age"), .greaterThan, B.int(3)),
+                B.cmp(B.path(B.v("x"), "name"), .notEqual, .null),
+              ])))), "@count"),
       "SUBQUERY(xs, $x, $x.age > 3 AND $x.name != nil).@count"
     ),
     ("  $source . name  ", B.path(B.v("source"), "name"), "$source.name"),
@@ -156,43 +199,91 @@ import Testing
     ("a => b", B.cmp(B.key("a"), .greaterThanOrEqual, B.key("b")), "a >= b"),
     ("a<b", B.cmp(B.key("a"), .lessThan, B.key("b")), "a < b"),
     ("postType == 'page'", B.cmp(B.key("postType"), .equal, B.str("page")), "postType == \"page\""),
-    ("name beginswith[cd] 'x'", B.cmp(B.key("name"), .beginsWith, B.str("x"), .direct, [.caseInsensitive, .diacriticInsensitive]), "name BEGINSWITH[cd] \"x\""),
-    ("name ==[DC] 'x'", B.cmp(B.key("name"), .equal, B.str("x"), .direct, [.caseInsensitive, .diacriticInsensitive]), "name ==[cd] \"x\""),
+    (
+      "name beginswith[cd] 'x'",
+      B.cmp(B.key("name"), .beginsWith, B.str("x"), .direct, [.caseInsensitive, .diacriticInsensitive]),
+      "name BEGINSWITH[cd] \"x\""
+    ),
+    (
+      "name ==[DC] 'x'", B.cmp(B.key("name"), .equal, B.str("x"), .direct, [.caseInsensitive, .diacriticInsensitive]),
+      "name ==[cd] \"x\""
+    ),
     ("name LIKE [n] 'x*'", B.cmp(B.key("name"), .like, B.str("x*"), .direct, [.normalized]), "name LIKE[n] \"x*\""),
-    ("topicList.title MATCHES '[a-hA-H].*'", B.cmp(B.key("topicList", "title"), .matches, B.str("[a-hA-H].*")), "topicList.title MATCHES \"[a-hA-H].*\""),
+    (
+      "topicList.title MATCHES '[a-hA-H].*'", B.cmp(B.key("topicList", "title"), .matches, B.str("[a-hA-H].*")),
+      "topicList.title MATCHES \"[a-hA-H].*\""
+    ),
     ("SOME xs.y > 3", B.cmp(B.key("xs", "y"), .greaterThan, B.int(3), .any), "ANY xs.y > 3"),
-    ("all xs.y ENDSWITH[c] 'z'", B.cmp(B.key("xs", "y"), .endsWith, B.str("z"), .all, [.caseInsensitive]), "ALL xs.y ENDSWITH[c] \"z\""),
+    (
+      "all xs.y ENDSWITH[c] 'z'", B.cmp(B.key("xs", "y"), .endsWith, B.str("z"), .all, [.caseInsensitive]),
+      "ALL xs.y ENDSWITH[c] \"z\""
+    ),
     // Foundation has no NONE modifier: NONE is NOT ANY.
-    ("NONE tags CONTAINS 'a'", Predicate(.not(B.cmp(B.key("tags"), .contains, B.str("a"), .any))), "NOT ANY tags CONTAINS \"a\""),
+    (
+      "NONE tags CONTAINS 'a'", Predicate(.not(B.cmp(B.key("tags"), .contains, B.str("a"), .any))),
+      "NOT ANY tags CONTAINS \"a\""
+    ),
     ("NOT a == b", Predicate(.not(B.cmp(B.key("a"), .equal, B.key("b")))), "NOT a == b"),
     ("!(a == b)", Predicate(.not(B.cmp(B.key("a"), .equal, B.key("b")))), "NOT a == b"),
     ("not not TRUEPREDICATE", Predicate(.not(Predicate(.not(.truePredicate)))), "NOT (NOT TRUEPREDICATE)"),
-    ("NOT (a == 1 OR b == 2)", Predicate(.not(Predicate(.or([B.cmp(B.key("a"), .equal, B.int(1)), B.cmp(B.key("b"), .equal, B.int(2))])))), "NOT (a == 1 OR b == 2)"),
+    (
+      "NOT (a == 1 OR b == 2)",
+      Predicate(.not(Predicate(.or([B.cmp(B.key("a"), .equal, B.int(1)), B.cmp(B.key("b"), .equal, B.int(2))])))),
+      "NOT (a == 1 OR b == 2)"
+    ),
     ("a & 3 == a", B.cmp(B.fn("bitwiseAnd:with:", B.key("a"), B.int(3)), .equal, B.key("a")), "a & 3 == a"),
-    ("(a | 1) ^ 2 > 0", B.cmp(B.fn("bitwiseXor:with:", B.fn("bitwiseOr:with:", B.key("a"), B.int(1)), B.int(2)), .greaterThan, B.int(0)), "a | 1 ^ 2 > 0"),
-    ("1 << 2 + 1 == 8", B.cmp(B.fn("leftshift:by:", B.int(1), B.fn("add:to:", B.int(2), B.int(1))), .equal, B.int(8)), "1 << 2 + 1 == 8"),
-    ("~a >> 1 == -1", B.cmp(B.fn("rightshift:by:", B.fn("onesComplement:", B.key("a")), B.int(1)), .equal, B.int(-1)), "~a >> 1 == -1"),
-    ("~(a + 1).b == 0", B.cmp(B.fn("onesComplement:", B.path(B.fn("add:to:", B.key("a"), B.int(1)), "b")), .equal, B.int(0)), "~(a + 1).b == 0"),
+    (
+      "(a | 1) ^ 2 > 0",
+      B.cmp(B.fn("bitwiseXor:with:", B.fn("bitwiseOr:with:", B.key("a"), B.int(1)), B.int(2)), .greaterThan, B.int(0)),
+      "a | 1 ^ 2 > 0"
+    ),
+    (
+      "1 << 2 + 1 == 8", B.cmp(B.fn("leftshift:by:", B.int(1), B.fn("add:to:", B.int(2), B.int(1))), .equal, B.int(8)),
+      "1 << 2 + 1 == 8"
+    ),
+    (
+      "~a >> 1 == -1", B.cmp(B.fn("rightshift:by:", B.fn("onesComplement:", B.key("a")), B.int(1)), .equal, B.int(-1)),
+      "~a >> 1 == -1"
+    ),
+    (
+      "~(a + 1).b == 0",
+      B.cmp(B.fn("onesComplement:", B.path(B.fn("add:to:", B.key("a"), B.int(1)), "b")), .equal, B.int(0)),
+      "~(a + 1).b == 0"
+    ),
     ("(~a).b == 0", B.cmp(B.path(B.fn("onesComplement:", B.key("a")), "b"), .equal, B.int(0)), "(~a).b == 0"),
     (
       "a == 1 && (b == 2 || c == 3)",
-      Predicate(.and([B.cmp(B.key("a"), .equal, B.int(1)), Predicate(.or([B.cmp(B.key("b"), .equal, B.int(2)), B.cmp(B.key("c"), .equal, B.int(3))]))])),
+      Predicate(
+        .and([
+          B.cmp(B.key("a"), .equal, B.int(1)),
+          Predicate(.or([B.cmp(B.key("b"), .equal, B.int(2)), B.cmp(B.key("c"), .equal, B.int(3))])),
+        ])),
       "a == 1 AND (b == 2 OR c == 3)"
     ),
     (
       "a == 1 OR b == 2 AND c == 3",
-      Predicate(.or([B.cmp(B.key("a"), .equal, B.int(1)), Predicate(.and([B.cmp(B.key("b"), .equal, B.int(2)), B.cmp(B.key("c"), .equal, B.int(3))]))])),
+      Predicate(
+        .or([
+          B.cmp(B.key("a"), .equal, B.int(1)),
+          Predicate(.and([B.cmp(B.key("b"), .equal, B.int(2)), B.cmp(B.key("c"), .equal, B.int(3))])),
+        ])),
       "a == 1 OR (b == 2 AND c == 3)"
     ),
     // Foundation nests a chain to the left and prints it so; both texts are the one chain.
     (
       "(a == 1 AND b == 2) AND c == 3",
-      Predicate(.and([B.cmp(B.key("a"), .equal, B.int(1)), B.cmp(B.key("b"), .equal, B.int(2)), B.cmp(B.key("c"), .equal, B.int(3))])),
+      Predicate(
+        .and([
+          B.cmp(B.key("a"), .equal, B.int(1)), B.cmp(B.key("b"), .equal, B.int(2)), B.cmp(B.key("c"), .equal, B.int(3)),
+        ])),
       "(a == 1 AND b == 2) AND c == 3"
     ),
     (
       "a == 1 AND b == 2 AND c == 3",
-      Predicate(.and([B.cmp(B.key("a"), .equal, B.int(1)), B.cmp(B.key("b"), .equal, B.int(2)), B.cmp(B.key("c"), .equal, B.int(3))])),
+      Predicate(
+        .and([
+          B.cmp(B.key("a"), .equal, B.int(1)), B.cmp(B.key("b"), .equal, B.int(2)), B.cmp(B.key("c"), .equal, B.int(3)),
+        ])),
       "(a == 1 AND b == 2) AND c == 3"
     ),
     (
@@ -202,7 +293,11 @@ import Testing
     ),
     (
       "a == 1 AND (b == 2 AND c == 3)",
-      Predicate(.and([B.cmp(B.key("a"), .equal, B.int(1)), Predicate(.and([B.cmp(B.key("b"), .equal, B.int(2)), B.cmp(B.key("c"), .equal, B.int(3))]))])),
+      Predicate(
+        .and([
+          B.cmp(B.key("a"), .equal, B.int(1)),
+          Predicate(.and([B.cmp(B.key("b"), .equal, B.int(2)), B.cmp(B.key("c"), .equal, B.int(3))])),
+        ])),
       "a == 1 AND (b == 2 AND c == 3)"
     ),
     (
@@ -211,11 +306,18 @@ import Testing
       "a == 1 AND (NOT b == 2)"
     ),
     ("x IN {1,2}", B.cmp(B.key("x"), .in, Expression(.aggregate([B.int(1), B.int(2)]))), "x IN {1, 2}"),
-    ("age BETWEEN {1, 10}", B.cmp(B.key("age"), .between, Expression(.aggregate([B.int(1), B.int(10)]))), "age BETWEEN {1, 10}"),
+    (
+      "age BETWEEN {1, 10}", B.cmp(B.key("age"), .between, Expression(.aggregate([B.int(1), B.int(10)]))),
+      "age BETWEEN {1, 10}"
+    ),
     ("TRUEPREDICATE", .truePredicate, "TRUEPREDICATE"),
     ("falsepredicate", Predicate(.constant(false)), "FALSEPREDICATE"),
     ("((TRUEPREDICATE))", .truePredicate, "TRUEPREDICATE"),
-    ("(a + b) * 2 > 3", B.cmp(B.fn("multiply:by:", B.fn("add:to:", B.key("a"), B.key("b")), B.int(2)), .greaterThan, B.int(3)), "(a + b) * 2 > 3"),
+    (
+      "(a + b) * 2 > 3",
+      B.cmp(B.fn("multiply:by:", B.fn("add:to:", B.key("a"), B.key("b")), B.int(2)), .greaterThan, B.int(3)),
+      "(a + b) * 2 > 3"
+    ),
     ("((a)) == 1", B.cmp(B.key("a"), .equal, B.int(1)), "a == 1"),
     ("(a).b[0] == 1", B.cmp(B.index(B.key("a", "b"), .expression(B.int(0))), .equal, B.int(1)), "a.b[0] == 1"),
     ("(a == 1)", B.cmp(B.key("a"), .equal, B.int(1)), "a == 1"),
@@ -224,7 +326,12 @@ import Testing
     ("SELF IN $set", B.cmp(B.selfObject, .in, B.v("set")), "SELF IN $set"),
     (
       "SUBQUERY(xs, $x, $x.age > 3).@count > 0",
-      B.cmp(B.path(Expression(.subquery(collection: B.key("xs"), variable: "x", predicate: B.cmp(B.path(B.v("x"), "age"), .greaterThan, B.int(3)))), "@count"), .greaterThan, B.int(0)),
+      B.cmp(
+        B.path(
+          Expression(
+            .subquery(
+              collection: B.key("xs"), variable: "x", predicate: B.cmp(B.path(B.v("x"), "age"), .greaterThan, B.int(3)))
+          ), "@count"), .greaterThan, B.int(0)),
       "SUBQUERY(xs, $x, $x.age > 3).@count > 0"
     ),
   ]

@@ -7,18 +7,24 @@ struct RandomExpressionTrees<R: RandomNumberGenerator> {
   var rng: R
 
   static var keys: [String] {
-    ["a", "b", "name", "title", "_x", "x1", "naïve", "größe", "size", "first", "AND", "Self", "in",
-     "count", "nilValue", "subquery"]
+    [
+      "a", "b", "name", "title", "_x", "x1", "naïve", "größe", "size", "first", "AND", "Self", "in",
+      "count", "nilValue", "subquery",
+    ]
   }
   static var variables: [String] { ["source", "manager", "x", "in", "SELF", "item", "index", "é"] }
   static var types: [String] { ["NSDate", "NSNumber", "NSString", "Class", "NSDecimalNumber"] }
   static var selectors: [String] {
-    ["valueForKey:", "uuid", "dateFromString:format:", "a:b:c:", "sourceContext",
-     "destinationInstancesForEntityMappingNamed:sourceInstances:"]
+    [
+      "valueForKey:", "uuid", "dateFromString:format:", "a:b:c:", "sourceContext",
+      "destinationInstancesForEntityMappingNamed:sourceInstances:",
+    ]
   }
   static var stringPieces: [String] {
-    ["a", "Z", "'", "\"", "\\", "\n", "\t", "\r", "\u{1}", "\u{7F}", "é", "🎸", "%@", " ", "e\u{301}", "$x",
-     "\u{2028}", "\u{0}"]
+    [
+      "a", "Z", "'", "\"", "\\", "\n", "\t", "\r", "\u{1}", "\u{7F}", "é", "🎸", "%@", " ", "e\u{301}", "$x",
+      "\u{2028}", "\u{0}",
+    ]
   }
 
   mutating func int(_ range: ClosedRange<Int>) -> Int { Int.random(in: range, using: &rng) }
@@ -39,7 +45,9 @@ struct RandomExpressionTrees<R: RandomNumberGenerator> {
     case 5:
       let value = Double(bitPattern: UInt64.random(in: .min ... .max, using: &rng))
       return .double(value.isFinite ? value : 0.5)
-    case 6: return .double(pick([0.1, 32.0, 1.8, -2.5, 1e100, .leastNonzeroMagnitude, 1.7976931348623157e308, 1e16, 1e15, 123456.789]))
+    case 6:
+      return .double(
+        pick([0.1, 32.0, 1.8, -2.5, 1e100, .leastNonzeroMagnitude, 1.7976931348623157e308, 1e16, 1e15, 123456.789]))
     case 7:
       // More digits than a Double keeps, or beyond Int64: stays exact text.
       let sign = chance(0.3) ? "-" : ""
@@ -99,30 +107,35 @@ struct RandomExpressionTrees<R: RandomNumberGenerator> {
     case 5:
       let selector = pick(Self.selectors)
       let arity = ExpressionSyntax.arity(ofSelector: selector)
-      return Expression(.selector(
-        target: expression(depth: depth - 1), selector: selector,
-        arguments: list(arity...arity, depth: depth)))
+      return Expression(
+        .selector(
+          target: expression(depth: depth - 1), selector: selector,
+          arguments: list(arity...arity, depth: depth)))
     case 6:
       return Expression(.aggregate(list(0...3, depth: depth)))
     case 7:
-      return Expression(.fetch(
-        request: expression(depth: depth - 1), context: expression(depth: depth - 1),
-        countOnly: chance(0.5)))
+      return Expression(
+        .fetch(
+          request: expression(depth: depth - 1), context: expression(depth: depth - 1),
+          countOnly: chance(0.5)))
     case 8:
       return Expression(.cast(value: expression(depth: depth - 1), type: pick(Self.types)))
     case 9:
-      return Expression(.ternary(
-        condition: predicate(depth: depth - 1), then: expression(depth: depth - 1),
-        else: expression(depth: depth - 1)))
+      return Expression(
+        .ternary(
+          condition: predicate(depth: depth - 1), then: expression(depth: depth - 1),
+          else: expression(depth: depth - 1)))
     case 10:
-      return Expression(.subquery(
-        collection: expression(depth: depth - 1), variable: pick(Self.variables),
-        predicate: predicate(depth: depth - 1)))
+      return Expression(
+        .subquery(
+          collection: expression(depth: depth - 1), variable: pick(Self.variables),
+          predicate: predicate(depth: depth - 1)))
     case 11:
       return Expression(.assignment(variable: pick(Self.variables), value: expression(depth: depth - 1)))
     case 12:
-      return Expression(.setOperation(
-        pick([.union, .intersect, .minus]), expression(depth: depth - 1), expression(depth: depth - 1)))
+      return Expression(
+        .setOperation(
+          pick([.union, .intersect, .minus]), expression(depth: depth - 1), expression(depth: depth - 1)))
     default:
       return leaf()
     }
@@ -139,9 +152,11 @@ struct RandomExpressionTrees<R: RandomNumberGenerator> {
       let op = pick(ComparisonOperator.allCases)
       var options: ComparisonOptions = []
       if op.acceptsOptions, chance(0.4) { options = ComparisonOptions(rawValue: UInt8(int(1...7))) }
-      return Predicate(.comparison(Comparison(
-        lhs: expression(depth: depth - 1), op: op, rhs: expression(depth: depth - 1),
-        modifier: pick([.direct, .any, .all]), options: options)))
+      return Predicate(
+        .comparison(
+          Comparison(
+            lhs: expression(depth: depth - 1), op: op, rhs: expression(depth: depth - 1),
+            modifier: pick([.direct, .any, .all]), options: options)))
     }
   }
 
@@ -161,7 +176,6 @@ struct RandomExpressionTrees<R: RandomNumberGenerator> {
     }
   }
 }
-
 
 extension Expression {
   /// The expressions directly inside this one (for shrinking failed property cases).
@@ -202,7 +216,8 @@ extension RandomExpressionTrees {
     while true {
       if let predicate = p {
         if predicate.height == target - 1 || chance(0.5) {
-          e = chance(0.5)
+          e =
+            chance(0.5)
             ? Expression(.ternary(condition: predicate, then: leaf(), else: leaf()))
             : Expression(.subquery(collection: leaf(), variable: "x", predicate: predicate))
           p = nil

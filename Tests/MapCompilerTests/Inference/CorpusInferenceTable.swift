@@ -5,12 +5,18 @@
 /// attributes mandatory without defaults and have a concrete entity with a concrete subentity.
 enum CorpusInferenceTable {
   static let outcomes: [String: String] = [
-    "ElijahButers/UnCloudNotes-App/UnCloudNotes/UnCloudNotesDataModel.xcdatamodeld: UnCloudNotesDataModel → UnCloudNotesDataModel v2": "inferred",
-    "ElijahButers/UnCloudNotes-App/UnCloudNotes/UnCloudNotesDataModel.xcdatamodeld: UnCloudNotesDataModel v2 → UnCloudNotesDataModel v 3": "inferred",
-    "ElijahButers/UnCloudNotes-App/UnCloudNotes/UnCloudNotesDataModel.xcdatamodeld: UnCloudNotesDataModel v 3 → UnCloudNotesDataModel v4": "inferred",
-    "JohnEstropia/CoreStore/Demo/Sources/Demos/Advanced/EvolutionDemo/Advanced.EvolutionDemo.V1.xcdatamodeld: Advanced.EvolutionDemo.V1 → Advanced.EvolutionDemo.V2": "inferred",
-    "JohnEstropia/CoreStore/Demo/Sources/Demos/Advanced/EvolutionDemo/Advanced.EvolutionDemo.xcdatamodeld: Advanced.EvolutionDemo → Advanced.EvolutionDemo.V2": "inferred",
-    "SwiftGen/SwiftGen/Sources/TestUtils/Fixtures/Resources/CoreData/Model.xcdatamodeld: Model → Model 2": "infer-concrete-parent,infer-mandatory-without-default",
+    "ElijahButers/UnCloudNotes-App/UnCloudNotes/UnCloudNotesDataModel.xcdatamodeld: UnCloudNotesDataModel → UnCloudNotesDataModel v2":
+      "inferred",
+    "ElijahButers/UnCloudNotes-App/UnCloudNotes/UnCloudNotesDataModel.xcdatamodeld: UnCloudNotesDataModel v2 → UnCloudNotesDataModel v 3":
+      "inferred",
+    "ElijahButers/UnCloudNotes-App/UnCloudNotes/UnCloudNotesDataModel.xcdatamodeld: UnCloudNotesDataModel v 3 → UnCloudNotesDataModel v4":
+      "inferred",
+    "JohnEstropia/CoreStore/Demo/Sources/Demos/Advanced/EvolutionDemo/Advanced.EvolutionDemo.V1.xcdatamodeld: Advanced.EvolutionDemo.V1 → Advanced.EvolutionDemo.V2":
+      "inferred",
+    "JohnEstropia/CoreStore/Demo/Sources/Demos/Advanced/EvolutionDemo/Advanced.EvolutionDemo.xcdatamodeld: Advanced.EvolutionDemo → Advanced.EvolutionDemo.V2":
+      "inferred",
+    "SwiftGen/SwiftGen/Sources/TestUtils/Fixtures/Resources/CoreData/Model.xcdatamodeld: Model → Model 2":
+      "infer-concrete-parent,infer-mandatory-without-default",
     "atomicbird/momcom/momcomTests/momcomTests.xcdatamodeld: momcTests → momcTests 2": "inferred",
     "billmoss/CoreDataMigrations-DefaultMigration/CoreDataMigration/Model.xcdatamodeld: Model1 → Model2": "inferred",
     "billmoss/CoreDataMigrations-DefaultMigration/CoreDataMigration/Model.xcdatamodeld: Model2 → Model3": "inferred",
@@ -20,20 +26,30 @@ enum CorpusInferenceTable {
     "billmoss/CoreDataMigrations-HybridMigration/CoreDataMigration/Model.xcdatamodeld: Model2 → Model3": "inferred",
     "billmoss/CoreDataMigrations-HybridMigration/CoreDataMigration/Model.xcdatamodeld: Model3 → Model4": "inferred",
     "billmoss/CoreDataMigrations-HybridMigration/CoreDataMigration/Model.xcdatamodeld: Model4 → Model5": "inferred",
-    "gurachevskaya/CoreDataMigrations/CoreDataMigrations/Groceries.xcdatamodeld: GroceryItem → GroceryItem2": "inferred",
-    "jdspoone/CoreDataMigrationExample/CoreDataMigration/CoreDataMigration.xcdatamodeld: CoreDataMigration-v1.0 → CoreDataMigration-v1.1": "inferred",
-    "jdspoone/CoreDataMigrationExample/CoreDataMigration/CoreDataMigration.xcdatamodeld: CoreDataMigration-v1.1 → CoreDataMigration-v1.2": "inferred",
-    "jdspoone/CoreDataMigrationExample/CoreDataMigration/CoreDataMigration.xcdatamodeld: CoreDataMigration-v1.2 → CoreDataMigration-v1.3": "infer-mandatory-without-default",
+    "gurachevskaya/CoreDataMigrations/CoreDataMigrations/Groceries.xcdatamodeld: GroceryItem → GroceryItem2":
+      "inferred",
+    "jdspoone/CoreDataMigrationExample/CoreDataMigration/CoreDataMigration.xcdatamodeld: CoreDataMigration-v1.0 → CoreDataMigration-v1.1":
+      "inferred",
+    "jdspoone/CoreDataMigrationExample/CoreDataMigration/CoreDataMigration.xcdatamodeld: CoreDataMigration-v1.1 → CoreDataMigration-v1.2":
+      "inferred",
+    "jdspoone/CoreDataMigrationExample/CoreDataMigration/CoreDataMigration.xcdatamodeld: CoreDataMigration-v1.2 → CoreDataMigration-v1.3":
+      "infer-mandatory-without-default",
     "objcio/core-data/Migrations/Migrations/Moody.xcdatamodeld: Moody → Moody 2": "inferred",
     "objcio/core-data/Migrations/Migrations/Moody.xcdatamodeld: Moody 2 → Moody 3": "infer-mandatory-without-default",
     "objcio/core-data/Migrations/Migrations/Moody.xcdatamodeld: Moody 3 → Moody 4": "inferred",
     "objcio/core-data/Migrations/Migrations/Moody.xcdatamodeld: Moody 4 → Moody 5": "inferred",
     "objcio/core-data/Migrations/Migrations/Moody.xcdatamodeld: Moody 5 → Moody 6": "inferred",
-    "wibosco/CoreDataMigration-Example/CoreDataMigration-Example/CoreData/Model/CoreDataMigration_Example.xcdatamodeld: CoreDataMigration_Example → CoreDataMigration_Example 2": "inferred",
-    "wibosco/CoreDataMigration-Example/CoreDataMigration-Example/CoreData/Model/CoreDataMigration_Example.xcdatamodeld: CoreDataMigration_Example 2 → CoreDataMigration_Example 3": "infer-mandatory-without-default",
-    "wibosco/CoreDataMigration-Example/CoreDataMigration-Example/CoreData/Model/CoreDataMigration_Example.xcdatamodeld: CoreDataMigration_Example 3 → CoreDataMigration_Example 4": "inferred",
-    "wibosco/CoreDataMigrationRevised-Example/CoreDataMigration-Example/CoreData/Model/CoreDataMigration_Example.xcdatamodeld: CoreDataMigration_Example → CoreDataMigration_Example 2": "inferred",
-    "wibosco/CoreDataMigrationRevised-Example/CoreDataMigration-Example/CoreData/Model/CoreDataMigration_Example.xcdatamodeld: CoreDataMigration_Example 2 → CoreDataMigration_Example 3": "infer-mandatory-without-default",
-    "wibosco/CoreDataMigrationRevised-Example/CoreDataMigration-Example/CoreData/Model/CoreDataMigration_Example.xcdatamodeld: CoreDataMigration_Example 3 → CoreDataMigration_Example 4": "inferred",
+    "wibosco/CoreDataMigration-Example/CoreDataMigration-Example/CoreData/Model/CoreDataMigration_Example.xcdatamodeld: CoreDataMigration_Example → CoreDataMigration_Example 2":
+      "inferred",
+    "wibosco/CoreDataMigration-Example/CoreDataMigration-Example/CoreData/Model/CoreDataMigration_Example.xcdatamodeld: CoreDataMigration_Example 2 → CoreDataMigration_Example 3":
+      "infer-mandatory-without-default",
+    "wibosco/CoreDataMigration-Example/CoreDataMigration-Example/CoreData/Model/CoreDataMigration_Example.xcdatamodeld: CoreDataMigration_Example 3 → CoreDataMigration_Example 4":
+      "inferred",
+    "wibosco/CoreDataMigrationRevised-Example/CoreDataMigration-Example/CoreData/Model/CoreDataMigration_Example.xcdatamodeld: CoreDataMigration_Example → CoreDataMigration_Example 2":
+      "inferred",
+    "wibosco/CoreDataMigrationRevised-Example/CoreDataMigration-Example/CoreData/Model/CoreDataMigration_Example.xcdatamodeld: CoreDataMigration_Example 2 → CoreDataMigration_Example 3":
+      "infer-mandatory-without-default",
+    "wibosco/CoreDataMigrationRevised-Example/CoreDataMigration-Example/CoreData/Model/CoreDataMigration_Example.xcdatamodeld: CoreDataMigration_Example 3 → CoreDataMigration_Example 4":
+      "inferred",
   ]
 }

@@ -28,7 +28,9 @@ struct CorpusInferenceTests {
           let compiled = MappingCompiler.compile(
             document,
             models: .init(source: a.model, destination: b.model, sourceHashes: a.hashes, destinationHashes: b.hashes))
-          #expect(compiled.plan != nil, "\(bundle) \(a.name) → \(b.name): the inferred mapping does not compile: \(compiled.diagnostics)")
+          #expect(
+            compiled.plan != nil,
+            "\(bundle) \(a.name) → \(b.name): the inferred mapping does not compile: \(compiled.diagnostics)")
           outcome = "inferred"
         } else {
           let errors = inferred.diagnostics.filter { $0.severity == .error }
@@ -50,7 +52,8 @@ struct CorpusInferenceTests {
   static func bundles(in corpus: URL) -> [String] {
     let found = FileManager.default.enumerator(atPath: corpus.path)?.compactMap { $0 as? String } ?? []
     return found.filter { $0.hasSuffix(".xcdatamodeld") }.filter { bundle in
-      let items = (try? FileManager.default.contentsOfDirectory(atPath: corpus.appendingPathComponent(bundle).path)) ?? []
+      let items =
+        (try? FileManager.default.contentsOfDirectory(atPath: corpus.appendingPathComponent(bundle).path)) ?? []
       return items.filter { $0.hasSuffix(".xcdatamodel") }.count >= 2
     }.sorted()
   }

@@ -9,11 +9,14 @@ struct MappingInferenceTests {
     ObjectModel(entities: entities, versionName: name, path: "/models/\(name)/contents")
   }
 
-  static func at(_ line: Int) -> MapRuntime.SourceLocation { MapRuntime.SourceLocation(file: "/models/contents", line: line, column: 5) }
+  static func at(_ line: Int) -> MapRuntime.SourceLocation {
+    MapRuntime.SourceLocation(file: "/models/contents", line: line, column: 5)
+  }
 
   static func infer(_ a: ObjectModel, _ b: ObjectModel) -> InferredMapping {
     let (ha, hb) = (VersionHasher.entityHashes(of: a), VersionHasher.entityHashes(of: b))
-    let result = MappingInference.infer(source: a, destination: b, sourceHashes: ha, destinationHashes: hb, path: "inferred")
+    let result = MappingInference.infer(
+      source: a, destination: b, sourceHashes: ha, destinationHashes: hb, path: "inferred")
     if let document = result.document {
       // Whatever is inferred compiles, with no warning.
       let compiled = MappingCompiler.compile(
@@ -33,46 +36,79 @@ struct MappingInferenceTests {
     return out
   }
 
-  static let v1 = model("V1", [
-    EntityDescription(name: "Note", attributes: [
-      AttributeDescription(name: "text", type: .string, isOptional: true),
-      AttributeDescription(name: "count", type: .integer16, isOptional: true),
-      AttributeDescription(name: "flag", type: .boolean, isOptional: true),
-    ], relationships: [RelationshipDescription(name: "folder", destinationEntity: "Folder", inverseName: "notes", isOptional: true)]),
-    EntityDescription(name: "Folder", attributes: [AttributeDescription(name: "name", type: .string)],
-      relationships: [RelationshipDescription(name: "notes", destinationEntity: "Note", inverseName: "folder", isOptional: true, isToMany: true, maxCount: 0)]),
-  ])
+  static let v1 = model(
+    "V1",
+    [
+      EntityDescription(
+        name: "Note",
+        attributes: [
+          AttributeDescription(name: "text", type: .string, isOptional: true),
+          AttributeDescription(name: "count", type: .integer16, isOptional: true),
+          AttributeDescription(name: "flag", type: .boolean, isOptional: true),
+        ],
+        relationships: [
+          RelationshipDescription(name: "folder", destinationEntity: "Folder", inverseName: "notes", isOptional: true)
+        ]),
+      EntityDescription(
+        name: "Folder", attributes: [AttributeDescription(name: "name", type: .string)],
+        relationships: [
+          RelationshipDescription(
+            name: "notes", destinationEntity: "Note", inverseName: "folder", isOptional: true, isToMany: true,
+            maxCount: 0)
+        ]),
+    ])
 
   @Test func renamesWideningsDefaultsAndRelationshipChangesAreInferred() {
-    let v2 = Self.model("V2", [
-      EntityDescription(name: "Memo", renamingIdentifier: "Note", attributes: [
-        AttributeDescription(name: "body", type: .string, isOptional: true, renamingIdentifier: "text"),
-        AttributeDescription(name: "count", type: .integer64, isOptional: true),
-        AttributeDescription(name: "flag", type: .integer32, isOptional: false, defaultValue: .integer(0)),
-        AttributeDescription(name: "added", type: .string, isOptional: false, defaultValue: .string("x")),
-      ], relationships: [RelationshipDescription(name: "folders", destinationEntity: "Folder", inverseName: "memos", isOptional: true, isToMany: true, maxCount: 0, renamingIdentifier: "folder")]),
-      EntityDescription(name: "Folder", attributes: [AttributeDescription(name: "name", type: .string)],
-        relationships: [RelationshipDescription(name: "memos", destinationEntity: "Memo", inverseName: "folders", isOptional: true, isToMany: true, isOrdered: true, maxCount: 0, renamingIdentifier: "notes")]),
-      EntityDescription(name: "Tag", attributes: [AttributeDescription(name: "name", type: .string, isOptional: true)]),
-    ])
+    let v2 = Self.model(
+      "V2",
+      [
+        EntityDescription(
+          name: "Memo", renamingIdentifier: "Note",
+          attributes: [
+            AttributeDescription(name: "body", type: .string, isOptional: true, renamingIdentifier: "text"),
+            AttributeDescription(name: "count", type: .integer64, isOptional: true),
+            AttributeDescription(name: "flag", type: .integer32, isOptional: false, defaultValue: .integer(0)),
+            AttributeDescription(name: "added", type: .string, isOptional: false, defaultValue: .string("x")),
+          ],
+          relationships: [
+            RelationshipDescription(
+              name: "folders", destinationEntity: "Folder", inverseName: "memos", isOptional: true, isToMany: true,
+              maxCount: 0, renamingIdentifier: "folder")
+          ]),
+        EntityDescription(
+          name: "Folder", attributes: [AttributeDescription(name: "name", type: .string)],
+          relationships: [
+            RelationshipDescription(
+              name: "memos", destinationEntity: "Memo", inverseName: "folders", isOptional: true, isToMany: true,
+              isOrdered: true, maxCount: 0, renamingIdentifier: "notes")
+          ]),
+        EntityDescription(
+          name: "Tag", attributes: [AttributeDescription(name: "name", type: .string, isOptional: true)]),
+      ])
     let r = Self.infer(Self.v1, v2)
     #expect(r.diagnostics.isEmpty)
-    #expect(Self.expressions(r) == [
-      "Memo.body": "$source.text",
-      "Memo.flag": "FUNCTION($entityPolicy, \"defaultValue:for:\", 0, $source.flag)",
-      "Memo.folders": "FUNCTION($manager, \"destinationInstancesForSourceRelationshipNamed:sourceInstances:\", \"folder\", $source.folder)",
-      "Folder.memos": "FUNCTION($manager, \"destinationInstancesForSourceRelationshipNamed:sourceInstances:\", \"notes\", $source.notes)",
-    ])
+    #expect(
+      Self.expressions(r) == [
+        "Memo.body": "$source.text",
+        "Memo.flag": "FUNCTION($entityPolicy, \"defaultValue:for:\", 0, $source.flag)",
+        "Memo.folders":
+          "FUNCTION($manager, \"destinationInstancesForSourceRelationshipNamed:sourceInstances:\", \"folder\", $source.folder)",
+        "Folder.memos":
+          "FUNCTION($manager, \"destinationInstancesForSourceRelationshipNamed:sourceInstances:\", \"notes\", $source.notes)",
+      ])
     #expect(r.addedEntities == ["Tag"])
     #expect(r.renames.contains("Note → Memo") && r.renames.contains("Note.text → Memo.body"))
   }
 
   @Test func aRenameIsNeverGuessed() {
     // Same type, same place, another name and no renaming identifier: removed and added.
-    let v2 = Self.model("V2", [
-      EntityDescription(name: "Note", attributes: [AttributeDescription(name: "content", type: .string, isOptional: true)]),
-      EntityDescription(name: "Folder", attributes: [AttributeDescription(name: "name", type: .string)]),
-    ])
+    let v2 = Self.model(
+      "V2",
+      [
+        EntityDescription(
+          name: "Note", attributes: [AttributeDescription(name: "content", type: .string, isOptional: true)]),
+        EntityDescription(name: "Folder", attributes: [AttributeDescription(name: "name", type: .string)]),
+      ])
     let r = Self.infer(Self.v1, v2)
     #expect(r.document != nil)
     #expect(Self.expressions(r).isEmpty)
@@ -80,22 +116,37 @@ struct MappingInferenceTests {
   }
 
   @Test func whatCannotBeInferredIsAnErrorAtTheElementWithTheMappingToWrite() {
-    let v2 = Self.model("V2", [
-      EntityDescription(name: "Note", attributes: [
-        AttributeDescription(name: "text", type: .date, isOptional: true, location: Self.at(3)),
-        AttributeDescription(name: "count", type: .integer16, isOptional: false, location: Self.at(4)),
-        AttributeDescription(name: "fresh", type: .string, isOptional: false, location: Self.at(5)),
-      ], relationships: [RelationshipDescription(name: "folder", destinationEntity: "Folder", inverseName: "notes", isOptional: true, location: Self.at(6))]),
-      EntityDescription(name: "Folder", attributes: [AttributeDescription(name: "name", type: .string)],
-        relationships: [RelationshipDescription(name: "notes", destinationEntity: "Note", inverseName: "folder", isOptional: true, location: Self.at(9))]),
-    ])
+    let v2 = Self.model(
+      "V2",
+      [
+        EntityDescription(
+          name: "Note",
+          attributes: [
+            AttributeDescription(name: "text", type: .date, isOptional: true, location: Self.at(3)),
+            AttributeDescription(name: "count", type: .integer16, isOptional: false, location: Self.at(4)),
+            AttributeDescription(name: "fresh", type: .string, isOptional: false, location: Self.at(5)),
+          ],
+          relationships: [
+            RelationshipDescription(
+              name: "folder", destinationEntity: "Folder", inverseName: "notes", isOptional: true, location: Self.at(6))
+          ]),
+        EntityDescription(
+          name: "Folder", attributes: [AttributeDescription(name: "name", type: .string)],
+          relationships: [
+            RelationshipDescription(
+              name: "notes", destinationEntity: "Note", inverseName: "folder", isOptional: true, location: Self.at(9))
+          ]),
+      ])
     let r = Self.infer(Self.v1, v2)
     #expect(r.document == nil)
-    let byLine = Dictionary(grouping: r.diagnostics, by: { $0.location?.line ?? 0 }).mapValues { (ds: [Diagnostic]) -> [String] in ds.map(\.id) }
-    #expect(byLine == [
-      3: ["infer-type-change"], 4: ["infer-mandatory-without-default"], 5: ["infer-mandatory-without-default"],
-      9: ["infer-to-many-into-to-one"],
-    ])
+    let byLine = Dictionary(grouping: r.diagnostics, by: { $0.location?.line ?? 0 }).mapValues {
+      (ds: [Diagnostic]) -> [String] in ds.map(\.id)
+    }
+    #expect(
+      byLine == [
+        3: ["infer-type-change"], 4: ["infer-mandatory-without-default"], 5: ["infer-mandatory-without-default"],
+        9: ["infer-to-many-into-to-one"],
+      ])
     let typeChange = r.diagnostics.first { $0.id == "infer-type-change" }!
     #expect(typeChange.message.contains("Note.text is Date but Note.text was String"))
     #expect(typeChange.message.contains("dateFromString:format:"))
@@ -103,36 +154,55 @@ struct MappingInferenceTests {
   }
 
   @Test func hierarchiesMoveButDoNotMerge() {
-    let a = Self.model("A", [
-      EntityDescription(name: "Cat", attributes: [AttributeDescription(name: "name", type: .string, isOptional: true)]),
-      EntityDescription(name: "Dog", attributes: [AttributeDescription(name: "name", type: .string, isOptional: true)]),
-    ])
-    let merged = Self.model("B", [
-      EntityDescription(name: "Pet", isAbstract: true, attributes: [AttributeDescription(name: "name", type: .string, isOptional: true)], location: Self.at(2)),
-      EntityDescription(name: "Cat", parentName: "Pet"),
-      EntityDescription(name: "Dog", parentName: "Pet"),
-    ])
+    let a = Self.model(
+      "A",
+      [
+        EntityDescription(
+          name: "Cat", attributes: [AttributeDescription(name: "name", type: .string, isOptional: true)]),
+        EntityDescription(
+          name: "Dog", attributes: [AttributeDescription(name: "name", type: .string, isOptional: true)]),
+      ])
+    let merged = Self.model(
+      "B",
+      [
+        EntityDescription(
+          name: "Pet", isAbstract: true,
+          attributes: [AttributeDescription(name: "name", type: .string, isOptional: true)], location: Self.at(2)),
+        EntityDescription(name: "Cat", parentName: "Pet"),
+        EntityDescription(name: "Dog", parentName: "Pet"),
+      ])
     #expect(Self.infer(a, merged).diagnostics.map(\.id) == ["infer-merged-hierarchy"])
     // One entity moved under a new abstract parent, the property moved up: inferred.
-    let single = Self.model("A", [
-      EntityDescription(name: "Cat", attributes: [AttributeDescription(name: "name", type: .string, isOptional: true)])
-    ])
-    let moved = Self.model("B", [
-      EntityDescription(name: "Pet", isAbstract: true, attributes: [AttributeDescription(name: "name", type: .string, isOptional: true)]),
-      EntityDescription(name: "Cat", parentName: "Pet"),
-    ])
+    let single = Self.model(
+      "A",
+      [
+        EntityDescription(
+          name: "Cat", attributes: [AttributeDescription(name: "name", type: .string, isOptional: true)])
+      ])
+    let moved = Self.model(
+      "B",
+      [
+        EntityDescription(
+          name: "Pet", isAbstract: true,
+          attributes: [AttributeDescription(name: "name", type: .string, isOptional: true)]),
+        EntityDescription(name: "Cat", parentName: "Pet"),
+      ])
     let r = Self.infer(single, moved)
     #expect(r.diagnostics.isEmpty && r.document?.entityMappings.count == 1)
   }
 
   @Test func duplicateRenamingIdentifiersAreRefused() {
-    let v2 = Self.model("V2", [
-      EntityDescription(name: "Note", attributes: [
-        AttributeDescription(name: "a", type: .string, isOptional: true, renamingIdentifier: "text"),
-        AttributeDescription(name: "b", type: .string, isOptional: true, renamingIdentifier: "text"),
-      ]),
-      EntityDescription(name: "Folder", renamingIdentifier: "Note", attributes: [], location: Self.at(7)),
-    ])
+    let v2 = Self.model(
+      "V2",
+      [
+        EntityDescription(
+          name: "Note",
+          attributes: [
+            AttributeDescription(name: "a", type: .string, isOptional: true, renamingIdentifier: "text"),
+            AttributeDescription(name: "b", type: .string, isOptional: true, renamingIdentifier: "text"),
+          ]),
+        EntityDescription(name: "Folder", renamingIdentifier: "Note", attributes: [], location: Self.at(7)),
+      ])
     let ids = Self.infer(Self.v1, v2).diagnostics.map(\.id)
     #expect(ids == ["infer-duplicate-renaming-id"])
   }

@@ -105,7 +105,8 @@ import Testing
   @Test func aCycleThroughAReservedSlot() throws {
     var b = KeyedArchiveBuilder()
     let parent = b.reserve()
-    let child = b.add("Child", classes: ["Child", "NSObject"], fields: [.init("parent", parent), .init("me", .uid(0))])
+    let child = b.add(
+      "Child", classes: ["Child", "NSObject"], fields: [.init("parent", parent), .init("me", .uid(0))])
     let children = b.array([child], className: "NSMutableArray")
     b.fill(parent, "Parent", classes: ["Parent", "NSObject"], fields: [.init("children", children)])
     let bytes = b.archive(root: parent)
@@ -118,7 +119,10 @@ import Testing
     #expect(c.className == "Child")
     #expect(try archive.reference(c["parent"]!, "parent") == archive.root)
     #expect(archive.isNull(c["me"]))
-    #expect(try archive.object(archive.reference(p["children"]!, "children")).classes == ["NSMutableArray", "NSArray", "NSObject"])
+    #expect(
+      try archive.object(archive.reference(p["children"]!, "children")).classes == [
+        "NSMutableArray", "NSArray", "NSObject",
+      ])
   }
 
   @Test func archivesAreDeterministicAndKeyedAsXcodeWritesThem() throws {
@@ -136,16 +140,22 @@ import Testing
   }
 
   @Test func classChains() {
-    #expect(KeyedArchiveBuilder.classes(of: "NSMutableDictionary") == ["NSMutableDictionary", "NSDictionary", "NSObject"])
+    #expect(
+      KeyedArchiveBuilder.classes(of: "NSMutableDictionary") == ["NSMutableDictionary", "NSDictionary", "NSObject"])
     #expect(KeyedArchiveBuilder.classes(of: "NSMutableArray") == ["NSMutableArray", "NSArray", "NSObject"])
     #expect(KeyedArchiveBuilder.classes(of: "NSSet") == ["NSSet", "NSObject"])
-    #expect(KeyedArchiveBuilder.classes(of: "NSKeyPathExpression") == ["NSKeyPathExpression", "NSFunctionExpression", "NSExpression", "NSObject"])
+    #expect(
+      KeyedArchiveBuilder.classes(of: "NSKeyPathExpression") == [
+        "NSKeyPathExpression", "NSFunctionExpression", "NSExpression", "NSObject",
+      ])
     #expect(KeyedArchiveBuilder.classes(of: "Unknown") == ["Unknown", "NSObject"])
     var b = KeyedArchiveBuilder()
     let set = b.array([.integer(1)], className: "NSSet")
-    #expect(b.objects.last == .dictionary([
-      .init("$classname", .string("NSSet")), .init("$classes", .array([.string("NSSet"), .string("NSObject")])),
-    ]))
+    #expect(
+      b.objects.last
+        == .dictionary([
+          .init("$classname", .string("NSSet")), .init("$classes", .array([.string("NSSet"), .string("NSObject")])),
+        ]))
     #expect(b.objects[Int(set.uidValue!)]["NS.objects"] == .array([.integer(1)]))
   }
 
@@ -167,22 +177,25 @@ import Testing
     let slot = cyclic.reserve()
     let label = cyclic.string("ünïcödé 🙂")
     cyclic.fill(slot, "Node", classes: ["Node", "NSObject"], fields: [.init("next", slot), .init("label", label)])
-    let built: [(KeyedArchiveBuilder, PropertyListValue)] = [(builder, root), (cyclic, slot), (KeyedArchiveBuilder(), .uid(0))]
+    let built: [(KeyedArchiveBuilder, PropertyListValue)] = [
+      (builder, root), (cyclic, slot), (KeyedArchiveBuilder(), .uid(0)),
+    ]
 
-    let script = PythonOracle.canonFunction + """
-      import collections
-      out = []
-      for i in range(count):
-          p = plistlib.loads(blob(i))
-          objs = p["$objects"]
-          out.append({
-              "keys": list(p.keys()), "version": p["$version"], "archiver": p["$archiver"],
-              "root": p["$top"]["root"].data, "first": objs[0], "count": len(objs),
-              "classes": collections.Counter(o["$classname"] for o in objs if isinstance(o, dict) and "$classname" in o),
-              "strings": [o for o in objs if isinstance(o, str)],
-          })
-      print(json.dumps(out))
-      """
+    let script =
+      PythonOracle.canonFunction + """
+        import collections
+        out = []
+        for i in range(count):
+            p = plistlib.loads(blob(i))
+            objs = p["$objects"]
+            out.append({
+                "keys": list(p.keys()), "version": p["$version"], "archiver": p["$archiver"],
+                "root": p["$top"]["root"].data, "first": objs[0], "count": len(objs),
+                "classes": collections.Counter(o["$classname"] for o in objs if isinstance(o, dict) and "$classname" in o),
+                "strings": [o for o in objs if isinstance(o, str)],
+            })
+        print(json.dumps(out))
+        """
     let output = try PythonOracle.run(script, blobs: built.map { $0.0.archive(root: $0.1) })
     let views = try JSONDecoder().decode([PythonView].self, from: Data(output.utf8))
     try #require(views.count == built.count)

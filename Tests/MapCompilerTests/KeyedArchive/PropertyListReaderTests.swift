@@ -53,15 +53,16 @@ import Testing
     .enabled(if: PythonOracle.available, Comment(rawValue: PythonOracle.absentMessage)))
   func objectCountsAndClassNamesEqualPlistlib() throws {
     let archives = PropertyListCorpus.archives
-    let script = PythonOracle.canonFunction + """
-      import collections
-      out = []
-      for i in range(count):
-          objs = plistlib.loads(blob(i))["$objects"]
-          names = collections.Counter(o["$classname"] for o in objs if isinstance(o, dict) and "$classname" in o)
-          out.append({"count": len(objs), "classes": names})
-      print(json.dumps(out))
-      """
+    let script =
+      PythonOracle.canonFunction + """
+        import collections
+        out = []
+        for i in range(count):
+            objs = plistlib.loads(blob(i))["$objects"]
+            names = collections.Counter(o["$classname"] for o in objs if isinstance(o, dict) and "$classname" in o)
+            out.append({"count": len(objs), "classes": names})
+        print(json.dumps(out))
+        """
     let output = try PythonOracle.run(script, blobs: archives.map(\.bytes))
     let oracle = try JSONDecoder().decode([OracleCounts].self, from: Data(output.utf8))
     try #require(oracle.count == archives.count)
@@ -89,7 +90,8 @@ import Testing
 
   /// The reader's error for `bytes` (nil when it reads), after checking it took well under a
   /// second.
-  func quickReadError(_ bytes: [UInt8], sourceLocation: Testing.SourceLocation = #_sourceLocation) -> PropertyListError? {
+  func quickReadError(_ bytes: [UInt8], sourceLocation: Testing.SourceLocation = #_sourceLocation) -> PropertyListError?
+  {
     let clock = ContinuousClock()
     let start = clock.now
     defer {
@@ -130,8 +132,10 @@ import Testing
 
   @Test func notABinaryPropertyList() {
     expectError([], "not a binary property list", offset: 0)
-    expectError(Array("hello, world: this is certainly not a property list".utf8), "not a binary property list", offset: 0)
-    expectError(Array("<?xml version=\"1.0\"?><plist version=\"1.0\"><dict/></plist>".utf8), "not a binary property list")
+    expectError(
+      Array("hello, world: this is certainly not a property list".utf8), "not a binary property list", offset: 0)
+    expectError(
+      Array("<?xml version=\"1.0\"?><plist version=\"1.0\"><dict/></plist>".utf8), "not a binary property list")
     expectError(Array("bplist00".utf8), "not a binary property list", offset: 0)
     var future = RawPlist.small
     future[6] = UInt8(ascii: "1")
@@ -139,7 +143,9 @@ import Testing
   }
 
   @Test func keyedArchiveWrapsTheReadersError() {
-    #expect(throws: KeyedArchiveError.self) { try KeyedArchive(bytes: Array("not a plist at all, but long enough to have a trailer".utf8)) }
+    #expect(throws: KeyedArchiveError.self) {
+      try KeyedArchive(bytes: Array("not a plist at all, but long enough to have a trailer".utf8))
+    }
     do {
       _ = try KeyedArchive(bytes: [])
     } catch {
@@ -183,7 +189,8 @@ import Testing
   @Test func aDeclaredCountOf2To62() {
     let huge = RawPlist.bigEndian(1 << 62, 8)
     for marker: UInt8 in [0xAF, 0xDF, 0x4F, 0x5F, 0x6F, 0xCF] {
-      expectError(RawPlist.make([[marker, 0x13] + huge]), "declared length 4611686018427387904 is larger than the file")
+      expectError(
+        RawPlist.make([[marker, 0x13] + huge]), "declared length 4611686018427387904 is larger than the file")
     }
     // The trailer's object count.
     expectError(RawPlist.make([[0x10, 1]], count: 1 << 62), "trailer declares 4611686018427387904 objects")
@@ -194,7 +201,8 @@ import Testing
 
   @Test func unknownMarkerBytes() {
     for marker: UInt8 in [0x01, 0x0F, 0x70, 0x7F, 0x90, 0xB0, 0xE1, 0xF0, 0xFF, 0x34] {
-      expectError(RawPlist.make([[marker, 0, 0, 0, 0, 0, 0, 0, 0]]), "unknown marker 0x\(String(marker, radix: 16))", offset: 8)
+      expectError(
+        RawPlist.make([[marker, 0, 0, 0, 0, 0, 0, 0, 0]]), "unknown marker 0x\(String(marker, radix: 16))", offset: 8)
     }
     expectError(RawPlist.make([[0x15] + [UInt8](repeating: 0, count: 32)]), "integer of 2^5 bytes")
     expectError(RawPlist.make([[0x21, 0, 0]]), "real of 2^1 bytes")
@@ -281,7 +289,8 @@ import Testing
     // The same as a binary file built byte by byte.
     let bytes = RawPlist.make([
       [0xD4, 1, 2, 3, 4, 5, 6, 7, 10],  // 0: the archive dictionary
-      RawPlist.ascii("$version"), RawPlist.ascii("$archiver"), RawPlist.ascii("$top"), RawPlist.ascii("$objects"),  // 1-4
+      // 1-4
+      RawPlist.ascii("$version"), RawPlist.ascii("$archiver"), RawPlist.ascii("$top"), RawPlist.ascii("$objects"),
       [0x12, 0x00, 0x01, 0x86, 0xA0],  // 5: 100000
       [0x5F, 0x10, 0x0F] + Array("NSKeyedArchiver".utf8),  // 6
       [0xD1, 8, 9], RawPlist.ascii("root"), [0x80, 99],  // 7: {root: UID 99}
@@ -315,7 +324,9 @@ import Testing
     ]
     for (classObject, fragment) in cases {
       let archive = try KeyedArchive(
-        plist: Self.keyedArchive(objects: [null, .dictionary([.init("$class", .uid(2)), .init("x", .integer(1))]), classObject]))
+        plist: Self.keyedArchive(objects: [
+          null, .dictionary([.init("$class", .uid(2)), .init("x", .integer(1))]), classObject,
+        ]))
       #expect(throws: KeyedArchiveError.self) { try archive.object(1) }
       do {
         _ = try archive.object(1)
@@ -325,11 +336,13 @@ import Testing
     }
     // $class that is not a reference, or refers past the table.
     for classRef: PropertyListValue in [.integer(2), .string("Thing"), .uid(40)] {
-      let archive = try KeyedArchive(plist: Self.keyedArchive(objects: [null, .dictionary([.init("$class", classRef)])]))
+      let archive = try KeyedArchive(
+        plist: Self.keyedArchive(objects: [null, .dictionary([.init("$class", classRef)])]))
       #expect(throws: KeyedArchiveError.self) { try archive.object(1) }
     }
     // An instance with no $class, and an index outside the table.
-    let archive = try KeyedArchive(plist: Self.keyedArchive(objects: [null, .dictionary([.init("x", .integer(1))]), Self.classDictionary]))
+    let archive = try KeyedArchive(
+      plist: Self.keyedArchive(objects: [null, .dictionary([.init("x", .integer(1))]), Self.classDictionary]))
     #expect(throws: KeyedArchiveError("object 1 is not a class instance")) { try archive.object(1) }
     #expect(throws: KeyedArchiveError("object 3 is past the object table (3 objects)")) { try archive.object(3) }
     #expect(throws: KeyedArchiveError("object -1 is past the object table (3 objects)")) { try archive.object(-1) }
@@ -353,7 +366,9 @@ import Testing
     }
     #expect(throws: KeyedArchiveError.self) { try archive.array(thing["items"], "items") }
     #expect(throws: KeyedArchiveError.self) { try archive.dictionary(thing["items"], "items") }
-    #expect(throws: KeyedArchiveError("plain is not an object reference")) { try archive.array(thing["plain"], "plain") }
+    #expect(throws: KeyedArchiveError("plain is not an object reference")) {
+      try archive.array(thing["plain"], "plain")
+    }
     #expect(try archive.resolve(thing["plain"], "plain") == .integer(5))
     #expect(try archive.resolve(thing["missing"], "missing") == nil)
     #expect(!archive.isNull(.uid(77)))
@@ -371,10 +386,15 @@ import Testing
       Self.classDictionary,
       .string("Ada"),
       .dictionary([.init("$class", .uid(5)), .init("NS.objects", .array([.uid(3), .integer(2)]))]),
-      .dictionary([.init("$classes", .array([.string("NSArray"), .string("NSObject")])), .init("$classname", .string("NSArray"))]),
-      .dictionary([.init("$class", .uid(7)), .init("NS.keys", .array([.uid(3)])), .init("NS.objects", .array([.uid(0)]))]),
       .dictionary([
-        .init("$classes", .array([.string("NSDictionary"), .string("NSObject")])), .init("$classname", .string("NSDictionary")),
+        .init("$classes", .array([.string("NSArray"), .string("NSObject")])), .init("$classname", .string("NSArray")),
+      ]),
+      .dictionary([
+        .init("$class", .uid(7)), .init("NS.keys", .array([.uid(3)])), .init("NS.objects", .array([.uid(0)])),
+      ]),
+      .dictionary([
+        .init("$classes", .array([.string("NSDictionary"), .string("NSObject")])),
+        .init("$classname", .string("NSDictionary")),
       ]),
       // 8: NSMutableString {NS.string: "mutable"}
       .dictionary([.init("$class", .uid(9)), .init("NS.string", .string("mutable"))]),

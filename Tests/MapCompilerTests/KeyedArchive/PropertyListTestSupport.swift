@@ -248,7 +248,8 @@ enum PropertyListCanon {
       return "[\"date\",\"\(Int64(d)).000000\"]"
     case .array(let items): return "[\"array\",[" + items.map(json).joined(separator: ",") + "]]"
     case .dictionary(let entries):
-      return "[\"dict\",[" + entries.map { "[\"\(hex(utf16: $0.key))\",\(json($0.value))]" }.joined(separator: ",") + "]]"
+      return "[\"dict\",[" + entries.map { "[\"\(hex(utf16: $0.key))\",\(json($0.value))]" }.joined(separator: ",")
+        + "]]"
     case .null: return "[\"other\",\"None\"]"
     }
   }

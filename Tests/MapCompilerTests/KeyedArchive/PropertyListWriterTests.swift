@@ -32,7 +32,9 @@ import Testing
       tableOffset = be(t + 24)
     }
     init(offsetSize: Int, refSize: Int, count: UInt64, top: UInt64 = 0, tableOffset: UInt64) {
-      (self.offsetSize, self.refSize, self.count, self.top, self.tableOffset) = (offsetSize, refSize, count, top, tableOffset)
+      (self.offsetSize, self.refSize, self.count, self.top, self.tableOffset) = (
+        offsetSize, refSize, count, top, tableOffset
+      )
     }
   }
 
@@ -51,7 +53,8 @@ import Testing
     .array([]), .dictionary([]),
     .array((0..<14).map { .integer($0) }), .array((0..<15).map { .integer($0) }), .array((0..<16).map { .integer($0) }),
     .dictionary((0..<15).map { .init("k\($0)", .integer(Int64($0))) }),
-    .dictionary([.init("zebra", .string("last")), .init("apple", .string("first")), .init("ünï", .array([.array([])]))]),
+    .dictionary([.init("zebra", .string("last")), .init("apple", .string("first")), .init("ünï", .array([.array([])]))]
+    ),
     .uid(0), .uid(255), .uid(256), .uid(0x1_0000_0000),
   ])
 
@@ -96,7 +99,8 @@ import Testing
     #expect(Self.body(.uid(0x1_0000_0000)) == [0x87, 0, 0, 0, 1, 0, 0, 0, 0])
     // Counts of 15 and more follow the marker as an integer.
     #expect(Self.body(.string(String(repeating: "x", count: 14))) == [0x5E] + Array(repeating: 0x78, count: 14))
-    #expect(Self.body(.string(String(repeating: "x", count: 15))) == [0x5F, 0x10, 15] + Array(repeating: 0x78, count: 15))
+    #expect(
+      Self.body(.string(String(repeating: "x", count: 15))) == [0x5F, 0x10, 15] + Array(repeating: 0x78, count: 15))
     #expect(Self.body(.data(Array(repeating: 1, count: 300))).prefix(4) == [0x4F, 0x11, 0x01, 0x2C])
     #expect(Self.body(.string(String(repeating: "é", count: 15))).prefix(5) == [0x6F, 0x10, 15, 0x00, 0xE9])
   }
@@ -118,7 +122,9 @@ import Testing
     #expect(Trailer(large).count == 256)
     // The offset size fits the offset table's position.
     #expect(Trailer(small).offsetSize == 2)
-    #expect(Trailer(BinaryPropertyListWriter.write(.array([]))) == Trailer(offsetSize: 1, refSize: 1, count: 1, tableOffset: 9))
+    #expect(
+      Trailer(BinaryPropertyListWriter.write(.array([])))
+        == Trailer(offsetSize: 1, refSize: 1, count: 1, tableOffset: 9))
   }
 
   @Test func objectsAreDepthFirstAndScalarsShared() throws {
@@ -184,15 +190,16 @@ import Testing
       .string("x"), .integer(Int64.min), .array([]),
       .dictionary([.init("$version", .integer(100_000)), .init("$top", .dictionary([.init("root", .uid(1))]))]),
     ]
-    let script = PythonOracle.canonFunction + """
-      out = []
-      for i in range(count):
-          b = blob(i)
-          v = plistlib.loads(b)
-          again = plistlib.dumps(v, fmt=plistlib.FMT_BINARY, sort_keys=False)
-          out.append({"canon": dump(canon(v)), "same": again == b})
-      print(json.dumps(out))
-      """
+    let script =
+      PythonOracle.canonFunction + """
+        out = []
+        for i in range(count):
+            b = blob(i)
+            v = plistlib.loads(b)
+            again = plistlib.dumps(v, fmt=plistlib.FMT_BINARY, sort_keys=False)
+            out.append({"canon": dump(canon(v)), "same": again == b})
+        print(json.dumps(out))
+        """
     let output = try PythonOracle.run(script, blobs: values.map(BinaryPropertyListWriter.write))
     struct Report: Decodable {
       var canon: String
@@ -238,13 +245,14 @@ import Testing
       blobs.append(archive.bytes)
       blobs.append(BinaryPropertyListWriter.write(try BinaryPropertyListReader.read(archive.bytes)))
     }
-    let script = PythonOracle.canonFunction + """
-      out = []
-      for i in range(0, count, 2):
-          original, ours = plistlib.loads(blob(i)), plistlib.loads(blob(i + 1))
-          out.append(dump(canon(original)) == dump(canon(ours)))
-      print(json.dumps(out))
-      """
+    let script =
+      PythonOracle.canonFunction + """
+        out = []
+        for i in range(0, count, 2):
+            original, ours = plistlib.loads(blob(i)), plistlib.loads(blob(i + 1))
+            out.append(dump(canon(original)) == dump(canon(ours)))
+        print(json.dumps(out))
+        """
     let output = try PythonOracle.run(script, blobs: blobs)
     let same = try JSONDecoder().decode([Bool].self, from: Data(output.utf8))
     try #require(same.count == archives.count)

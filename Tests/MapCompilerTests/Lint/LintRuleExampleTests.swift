@@ -14,7 +14,9 @@ import Testing
     let active = findings.filter(\.isActive)
     var expected: [String] = []
     for p in rule.bad.expectedMappingPositions { expected.append("\(id) \(rule.bad.fileName):\(p.line):\(p.column)") }
-    for p in rule.bad.expectedBaselinePositions { expected.append("\(id) \(LintExample.baselineFileName):\(p.line):\(p.column)") }
+    for p in rule.bad.expectedBaselinePositions {
+      expected.append("\(id) \(LintExample.baselineFileName):\(p.line):\(p.column)")
+    }
     #expect(!expected.isEmpty, "the bad example of \(id) marks no finding")
     let actual = active.map { f in
       "\(f.ruleId) \(((f.file ?? "") as NSString).lastPathComponent):\(f.diagnostic.location?.line ?? 0):\(f.diagnostic.location?.column ?? 0)"
@@ -47,7 +49,8 @@ import Testing
       #expect(ids.contains(id), "\(id) is missing from the catalogue")
     }
     for rule in LintRules.all {
-      #expect(rule.origin == .lint ? rule.id.hasPrefix("lint-") : (rule.id.hasPrefix("map-") || rule.id.hasPrefix("xcmap-")))
+      #expect(
+        rule.origin == .lint ? rule.id.hasPrefix("lint-") : (rule.id.hasPrefix("map-") || rule.id.hasPrefix("xcmap-")))
       #expect(!rule.title.isEmpty && rule.explanation.count > 200 && !rule.explanation.contains("\n"))
     }
   }

@@ -25,27 +25,31 @@ import Testing
     """
 
   @Test func implicitOptionalIntoMandatoryPointsAtTheEntityMapping() throws {
-    let f = try lint(source: Self.personOptional, destination: Self.personMandatory, mapping: """
-      <entityMapping name="P" type="transform" source="Person" destination="Person">
-        <attribute name="ownerLabel">$source.owner.label</attribute>
-      </entityMapping>
-      <entityMapping name="DropOwners" type="remove" source="Owner"/>
-      """)
+    let f = try lint(
+      source: Self.personOptional, destination: Self.personMandatory,
+      mapping: """
+        <entityMapping name="P" type="transform" source="Person" destination="Person">
+          <attribute name="ownerLabel">$source.owner.label</attribute>
+        </entityMapping>
+        <entityMapping name="DropOwners" type="remove" source="Owner"/>
+        """)
     #expect(positions(f) == ["lint-optional-into-mandatory 5:1"])
     #expect(f.first?.diagnostic.message.contains("fills it implicitly from Person.name, which is optional") == true)
   }
 
   @Test func nilLiteralAndOptionalRelationshipPaths() throws {
-    let f = try lint(source: Self.personOptional, destination: Self.personMandatory, mapping: """
-      <entityMapping name="P" type="transform" source="Person" destination="Person">
-        <attribute name="name">  nil</attribute>
-      </entityMapping>
-      <entityMapping name="Q" type="transform" source="Person" destination="Person">
-        <filter>name != nil</filter>
-        <attribute name="name">$source.owner.label</attribute>
-      </entityMapping>
-      <entityMapping name="DropOwners" type="remove" source="Owner"/>
-      """)
+    let f = try lint(
+      source: Self.personOptional, destination: Self.personMandatory,
+      mapping: """
+        <entityMapping name="P" type="transform" source="Person" destination="Person">
+          <attribute name="name">  nil</attribute>
+        </entityMapping>
+        <entityMapping name="Q" type="transform" source="Person" destination="Person">
+          <filter>name != nil</filter>
+          <attribute name="name">$source.owner.label</attribute>
+        </entityMapping>
+        <entityMapping name="DropOwners" type="remove" source="Owner"/>
+        """)
     #expect(positions(f) == ["lint-optional-into-mandatory 6:28", "lint-optional-into-mandatory 10:26"])
     #expect(f[0].diagnostic.message.contains("always nil"))
     #expect(f[1].diagnostic.message.contains("Person.owner is optional; Owner.label is optional"))
@@ -58,15 +62,19 @@ import Testing
           <attribute name="stamp" attributeType="Date" usesScalarValueType="NO"/>
       </entity>
       """
-    let withPolicy = try lint(source: Self.personOptional, destination: destination, mapping: """
-      <entityMapping name="P" type="transform" source="Person" destination="Person" policy="App.LegacyToModernPolicy"/>
-      <entityMapping name="DropOwners" type="remove" source="Owner"/>
-      """)
+    let withPolicy = try lint(
+      source: Self.personOptional, destination: destination,
+      mapping: """
+        <entityMapping name="P" type="transform" source="Person" destination="Person" policy="App.LegacyToModernPolicy"/>
+        <entityMapping name="DropOwners" type="remove" source="Owner"/>
+        """)
     #expect(positions(withPolicy).isEmpty)
-    let plain = try lint(source: Self.personOptional, destination: destination, mapping: """
-      <entityMapping name="DropOwners" type="remove" source="Owner"/>
-        <entityMapping name="P" type="transform" source="Person" destination="Person"/>
-      """)
+    let plain = try lint(
+      source: Self.personOptional, destination: destination,
+      mapping: """
+        <entityMapping name="DropOwners" type="remove" source="Owner"/>
+          <entityMapping name="P" type="transform" source="Person" destination="Person"/>
+        """)
     #expect(positions(plain) == ["lint-mandatory-attribute-unmapped 6:3"])
     #expect(plain.first?.diagnostic.message.hasPrefix("Person.stamp is mandatory") == true)
   }
@@ -88,13 +96,15 @@ import Testing
           <attribute name="price" attributeType="Integer 32" defaultValueString="0" usesScalarValueType="YES"/>
       </entity>
       """
-    let f = try lint(source: source, destination: destination, mapping: """
-      <entityMapping name="I" type="transform" source="Item" destination="Item">
-        <attribute name="code">FUNCTION($entityPolicy, "numberFromString:", $source.code)</attribute>
-        <attribute name="codeToo">$source.code.intValue</attribute>
-        <attribute name="flag">$source.price</attribute>
-      </entityMapping>
-      """)
+    let f = try lint(
+      source: source, destination: destination,
+      mapping: """
+        <entityMapping name="I" type="transform" source="Item" destination="Item">
+          <attribute name="code">FUNCTION($entityPolicy, "numberFromString:", $source.code)</attribute>
+          <attribute name="codeToo">$source.code.intValue</attribute>
+          <attribute name="flag">$source.price</attribute>
+        </entityMapping>
+        """)
     #expect(
       positions(f) == [
         "lint-narrowing-conversion 5:1", "lint-narrowing-conversion 5:1", "lint-narrowing-conversion 6:26",
@@ -103,7 +113,10 @@ import Testing
     let messages = f.map(\.diagnostic.message).joined(separator: "\n")
     #expect(messages.contains("Item.big (Integer 64) goes into Item.big (Integer 16) (implicit same-name mapping)"))
     #expect(messages.contains("values outside -32768…32767 do not fit in Integer 16"))
-    #expect(messages.contains("Item.price (Double) goes into Item.price (Integer 32) (implicit same-name mapping), which can lose data: the fraction is dropped"))
+    #expect(
+      messages.contains(
+        "Item.price (Double) goes into Item.price (Integer 32) (implicit same-name mapping), which can lose data: the fraction is dropped"
+      ))
     #expect(messages.contains("Item.code is a String read as a number (numberFromString:)"))
     #expect(messages.contains("Item.code is a String read as a number (intValue)"))
     #expect(messages.contains("every non-zero value becomes YES"))
@@ -135,14 +148,16 @@ import Testing
           <attribute name="notes" optional="YES" attributeType="Integer 64" usesScalarValueType="YES"/>
       </entity>
       """
-    let f = try lint(source: source, destination: destination, mapping: """
-      <entityMapping name="AnimalToPet" type="transform" source="Animal" destination="Pet">
-        <attribute name="notes">FETCH(FUNCTION($manager, "fetchRequestForSourceEntityNamed:predicateString:", "Note", "TRUEPREDICATE"), $manager.sourceContext, YES)</attribute>
-      </entityMapping>
-      <entityMapping name="TagToPet" type="transform" source="Tag" destination="Pet">
-        <attribute name="street">$source.address.street</attribute>
-      </entityMapping>
-      """)
+    let f = try lint(
+      source: source, destination: destination,
+      mapping: """
+        <entityMapping name="AnimalToPet" type="transform" source="Animal" destination="Pet">
+          <attribute name="notes">FETCH(FUNCTION($manager, "fetchRequestForSourceEntityNamed:predicateString:", "Note", "TRUEPREDICATE"), $manager.sourceContext, YES)</attribute>
+        </entityMapping>
+        <entityMapping name="TagToPet" type="transform" source="Tag" destination="Pet">
+          <attribute name="street">$source.address.street</attribute>
+        </entityMapping>
+        """)
     #expect(positions(f) == ["lint-source-entity-unread 3:3"])
     #expect(f.first?.diagnostic.message.contains("source entity Lost") == true)
   }
@@ -153,15 +168,17 @@ import Testing
           <attribute name="name" optional="YES" attributeType="String"/>
       </entity>
       """
-    let f = try lint(source: person, destination: person, mapping: """
-      <entityMapping name="PersonToPerson" type="transform" source="Person" destination="Person"/>
-      <entityMapping name="Nothing" type="add" destination="Person"/>
-      <entityMapping name="Empty" type="add" destination="Person">
-        <forEach>{}</forEach>
-      </entityMapping>
-      <entityMapping name="Drop" type="remove" source="Person"/>
-      <entityMapping name="Twice" type="transform" source="Person" destination="Person"/>
-      """)
+    let f = try lint(
+      source: person, destination: person,
+      mapping: """
+        <entityMapping name="PersonToPerson" type="transform" source="Person" destination="Person"/>
+        <entityMapping name="Nothing" type="add" destination="Person"/>
+        <entityMapping name="Empty" type="add" destination="Person">
+          <forEach>{}</forEach>
+        </entityMapping>
+        <entityMapping name="Drop" type="remove" source="Person"/>
+        <entityMapping name="Twice" type="transform" source="Person" destination="Person"/>
+        """)
     #expect(
       positions(f) == [
         "lint-unused-entity-mapping 6:1", "lint-unused-entity-mapping 7:1", "lint-unused-entity-mapping 10:1",
@@ -176,38 +193,47 @@ import Testing
 
   @Test func policiesNotRegisteredGiveANoteAndRegisteredOnesAHint() throws {
     let person = PolicyWithoutModuleFixture.person
-    let f = try lint(source: person, destination: person, mapping: """
-      <entityMapping name="A" type="transform" source="Person" destination="Person" policy="Other.UnknownPolicy">
-        <attribute name="title">FUNCTION($entityPolicy, "anything:", $source.title)</attribute>
-      </entityMapping>
-      <entityMapping name="B" type="transform" source="Person" destination="Person" policy="LegacyToModernPolicy">
-        <filter>FALSEPREDICATE</filter>
-      </entityMapping>
-      """)
-    #expect(positions(f) == ["lint-unknown-policy-selector 6:27", "lint-unused-entity-mapping 8:1", "lint-policy-without-module 8:87"])
+    let f = try lint(
+      source: person, destination: person,
+      mapping: """
+        <entityMapping name="A" type="transform" source="Person" destination="Person" policy="Other.UnknownPolicy">
+          <attribute name="title">FUNCTION($entityPolicy, "anything:", $source.title)</attribute>
+        </entityMapping>
+        <entityMapping name="B" type="transform" source="Person" destination="Person" policy="LegacyToModernPolicy">
+          <filter>FALSEPREDICATE</filter>
+        </entityMapping>
+        """)
+    #expect(
+      positions(f) == [
+        "lint-unknown-policy-selector 6:27", "lint-unused-entity-mapping 8:1", "lint-policy-without-module 8:87",
+      ])
     #expect(f[0].severity == .note)
     #expect(f[0].diagnostic.message.contains("policy Other.UnknownPolicy is not registered in this mapc"))
     #expect(f[2].diagnostic.message.contains("this mapc has App.LegacyToModernPolicy registered"))
   }
 
   @Test func suppressionScopes() throws {
-    let f = try lint(source: Self.personOptional, destination: Self.personMandatory, mapping: """
-      <!-- mapc-lint-disable lint-optional-into-mandatory: covers the whole mapping below -->
-      <entityMapping name="P" type="transform" source="Person" destination="Person">
-        <attribute name="name">$source.name</attribute>
-        <attribute name="ownerLabel">$source.owner.label</attribute>
-      </entityMapping>
-      <entityMapping name="DropPeople" type="remove" source="Person">
-        <!-- mapc-lint-disable lint-unused-entity-mapping: last child, so it covers its parent -->
-      </entityMapping>
-      <!-- mapc-lint-disable lint-optional-into-mandatry: misspelt -->
-      <entityMapping name="Q" type="transform" source="Person" destination="Person">
-        <filter>name != nil</filter>
-        <attribute name="name">$source.name</attribute>
-      </entityMapping>
-      """)
+    let f = try lint(
+      source: Self.personOptional, destination: Self.personMandatory,
+      mapping: """
+        <!-- mapc-lint-disable lint-optional-into-mandatory: covers the whole mapping below -->
+        <entityMapping name="P" type="transform" source="Person" destination="Person">
+          <attribute name="name">$source.name</attribute>
+          <attribute name="ownerLabel">$source.owner.label</attribute>
+        </entityMapping>
+        <entityMapping name="DropPeople" type="remove" source="Person">
+          <!-- mapc-lint-disable lint-unused-entity-mapping: last child, so it covers its parent -->
+        </entityMapping>
+        <!-- mapc-lint-disable lint-optional-into-mandatry: misspelt -->
+        <entityMapping name="Q" type="transform" source="Person" destination="Person">
+          <filter>name != nil</filter>
+          <attribute name="name">$source.name</attribute>
+        </entityMapping>
+        """)
     #expect(positions(f) == ["lint-unused-suppression 13:1", "lint-optional-into-mandatory 16:26"])
-    #expect(f[0].diagnostic.message.contains("no known rule lint-optional-into-mandatry; did you mean lint-optional-into-mandatory?"))
+    #expect(
+      f[0].diagnostic.message.contains(
+        "no known rule lint-optional-into-mandatry; did you mean lint-optional-into-mandatory?"))
   }
 
   @Test func wholeFileSuppressionBeforeTheRoot() throws {

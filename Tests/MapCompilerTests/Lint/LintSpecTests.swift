@@ -23,7 +23,9 @@ import Testing
       try text.write(toFile: Self.specPath, atomically: true, encoding: .utf8)
       return
     }
-    #expect(section == Self.generated, "Specs/lint-rules.md is out of date: run MAPC_WRITE_LINT_SPEC=1 swift test --filter LintSpecTests")
+    #expect(
+      section == Self.generated,
+      "Specs/lint-rules.md is out of date: run MAPC_WRITE_LINT_SPEC=1 swift test --filter LintSpecTests")
     for rule in LintRules.all {
       #expect(section.contains("### `\(rule.id)`"))
       #expect(section.contains("- Severity: **\(rule.severity.rawValue)**"))

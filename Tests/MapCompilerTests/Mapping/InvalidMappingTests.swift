@@ -154,12 +154,14 @@ import Testing
     body(
       "filter and sourceExpression together",
       person
-        + "<sourceExpression>FETCH(" + fetchSource + #""Person", "age > 1"), $manager.sourceContext, NO)</sourceExpression>"#
+        + "<sourceExpression>FETCH(" + fetchSource
+        + #""Person", "age > 1"), $manager.sourceContext, NO)</sourceExpression>"#
         + "<filter>1️⃣age > 2</filter></entityMapping>",
       error("map-source-and-filter", at: 1)),
     body(
       "source expression yielding another entity",
-      person + "<sourceExpression>1️⃣FETCH(" + fetchSource + #""Pet", "legs > 2"), $manager.sourceContext, NO)</sourceExpression></entityMapping>"#,
+      person + "<sourceExpression>1️⃣FETCH(" + fetchSource
+        + #""Pet", "legs > 2"), $manager.sourceContext, NO)</sourceExpression></entityMapping>"#,
       error("map-source-expression", at: 1)),
     body(
       "filter in an add mapping",
@@ -192,7 +194,8 @@ import Testing
       error("map-duplicate-property", at: 1)),
     body(
       "empty expressions",
-      person + "1️⃣<attribute name=\"age\">  </attribute>\n    2️⃣<relationship name=\"home\"></relationship></entityMapping>",
+      person
+        + "1️⃣<attribute name=\"age\">  </attribute>\n    2️⃣<relationship name=\"home\"></relationship></entityMapping>",
       error("map-empty-expression", at: 1), error("map-empty-expression", at: 2)),
     body(
       "string into an integer attribute",
@@ -224,7 +227,8 @@ import Testing
       error("map-relationship-source-objects", at: 1)),
     body(
       "destination objects of the wrong entity",
-      person + #"<relationship name="animals">1️⃣FETCH(FUNCTION($manager, "fetchRequestForDestinationEntityNamed:predicateString:", "Place", "TRUEPREDICATE"), $manager.destinationContext, NO)</relationship></entityMapping>"#,
+      person
+        + #"<relationship name="animals">1️⃣FETCH(FUNCTION($manager, "fetchRequestForDestinationEntityNamed:predicateString:", "Place", "TRUEPREDICATE"), $manager.destinationContext, NO)</relationship></entityMapping>"#,
       error("map-relationship-entity", at: 1)),
     body(
       "to-many value into a to-one relationship",
@@ -238,7 +242,8 @@ import Testing
       error("map-to-many-into-to-one", at: 1)),
     body(
       "unknown mapping name",
-      person + #"<relationship name="home">"# + instancesOf + #"1️⃣"AddressToPlce", $source.address)</relationship></entityMapping>"#
+      person + #"<relationship name="home">"# + instancesOf
+        + #"1️⃣"AddressToPlce", $source.address)</relationship></entityMapping>"#
         + #"<entityMapping name="AddressToPlace" source="Address" destination="Place"/>"#,
       error("map-unknown-mapping", at: 1)),
     body(
@@ -248,7 +253,8 @@ import Testing
       error("map-mapping-destination-mismatch", at: 1)),
     body(
       "source instances of another entity",
-      person + #"<relationship name="home">"# + instancesOf + #""B", 1️⃣$source.pets[FIRST])</relationship></entityMapping>"#
+      person + #"<relationship name="home">"# + instancesOf
+        + #""B", 1️⃣$source.pets[FIRST])</relationship></entityMapping>"#
         + #"<entityMapping name="B" source="Address" destination="Place"/>"#,
       warning("map-source-instances-entity", at: 1)),
   ]
@@ -290,31 +296,38 @@ import Testing
       error("map-unknown-selector", at: 1)),
     body(
       "unknown manager selector",
-      person + #"<relationship name="home">1️⃣FUNCTION($manager, "destinationInstancesForMapping:", $source)</relationship></entityMapping>"#,
+      person
+        + #"<relationship name="home">1️⃣FUNCTION($manager, "destinationInstancesForMapping:", $source)</relationship></entityMapping>"#,
       error("map-unknown-selector", at: 1)),
     body(
       "bad date format literal",
-      person + #"<attribute name="birthday">FUNCTION($entityPolicy, "dateFromString:format:", $source.born, 1️⃣"yyyy-QQQ")</attribute></entityMapping>"#,
+      person
+        + #"<attribute name="birthday">FUNCTION($entityPolicy, "dateFromString:format:", $source.born, 1️⃣"yyyy-QQQ")</attribute></entityMapping>"#,
       error("map-date-format", at: 1)),
     body(
       "FETCH with a predicate that is not a literal",
-      person + "<sourceExpression>FETCH(" + fetchSource + #""Person", 1️⃣$source.name), $manager.sourceContext, NO)</sourceExpression></entityMapping>"#,
+      person + "<sourceExpression>FETCH(" + fetchSource
+        + #""Person", 1️⃣$source.name), $manager.sourceContext, NO)</sourceExpression></entityMapping>"#,
       error("map-fetch-literal", at: 1)),
     body(
       "FETCH of an unknown entity",
-      person + "<sourceExpression>FETCH(" + fetchSource + #"1️⃣"Persons", "TRUEPREDICATE"), $manager.sourceContext, NO)</sourceExpression></entityMapping>"#,
+      person + "<sourceExpression>FETCH(" + fetchSource
+        + #"1️⃣"Persons", "TRUEPREDICATE"), $manager.sourceContext, NO)</sourceExpression></entityMapping>"#,
       error("map-unknown-entity", at: 1)),
     body(
       "FETCH of a source entity in the destination context",
-      person + "<sourceExpression>FETCH(" + fetchSource + #""Person", "TRUEPREDICATE"), 1️⃣$manager.destinationContext, NO)</sourceExpression></entityMapping>"#,
+      person + "<sourceExpression>FETCH(" + fetchSource
+        + #""Person", "TRUEPREDICATE"), 1️⃣$manager.destinationContext, NO)</sourceExpression></entityMapping>"#,
       error("map-fetch-context", at: 1)),
     body(
       "syntax error inside a predicate string, after escapes and references",
-      person + "<sourceExpression>FETCH(" + fetchSource + #""Person", "name == \"a\" AND age &gt; 1️⃣&gt; 3"), $manager.sourceContext, NO)</sourceExpression></entityMapping>"#,
+      person + "<sourceExpression>FETCH(" + fetchSource
+        + #""Person", "name == \"a\" AND age &gt; 1️⃣&gt; 3"), $manager.sourceContext, NO)</sourceExpression></entityMapping>"#,
       error("expr-syntax", at: 1)),
     body(
       "unknown key inside a predicate string",
-      person + "<sourceExpression>FETCH(" + fetchSource + #""Person", "name == \"\u00e9\" AND 1️⃣agee &lt; 3"), $manager.sourceContext, NO)</sourceExpression></entityMapping>"#,
+      person + "<sourceExpression>FETCH(" + fetchSource
+        + #""Person", "name == \"\u00e9\" AND 1️⃣agee &lt; 3"), $manager.sourceContext, NO)</sourceExpression></entityMapping>"#,
       error("map-unknown-key", at: 1)),
     body(
       "syntax error in a filter on its own line",

@@ -28,22 +28,29 @@ import Testing
     let person = plan.entityMappings[0]
     // Explicit mappings keep their text; name (inherited from Being) and age map implicitly;
     // petCount (derived) and cache (transient) get none.
-    let attributes = Dictionary(uniqueKeysWithValues: person.attributeMappings.map { ($0.name, $0.valueExpression.map { "\($0.expression)" } ?? "") })
-    #expect(attributes == [
-      "age": "$source.age", "name": "$source.name",
-      "birthday": #"FUNCTION($entityPolicy, "dateFromString:format:" , $source.born, "yyyy-MM-dd")"#,
-    ])
+    let attributes = Dictionary(
+      uniqueKeysWithValues: person.attributeMappings.map {
+        ($0.name, $0.valueExpression.map { "\($0.expression)" } ?? "")
+      })
+    #expect(
+      attributes == [
+        "age": "$source.age", "name": "$source.name",
+        "birthday": #"FUNCTION($entityPolicy, "dateFromString:format:" , $source.born, "yyyy-MM-dd")"#,
+      ])
     #expect(person.relationshipMappings.map(\.name).sorted() == ["animals", "home"])
     // The filter became the default FETCH, and both predicate strings were precompiled.
     #expect(
       person.sourceExpression.map { "\($0.expression)" }
-        == #"FETCH(FUNCTION($manager, "fetchRequestForSourceEntityNamed:predicateString:" , "Person", "age >= 18 AND name != nil"), $manager.sourceContext, NO)"#)
+        == #"FETCH(FUNCTION($manager, "fetchRequestForSourceEntityNamed:predicateString:" , "Person", "age >= 18 AND name != nil"), $manager.sourceContext, NO)"#
+    )
     #expect(plan.predicates.map(\.text) == ["TRUEPREDICATE", "age >= 18 AND name != nil", "city BEGINSWITH[c] 'a'"])
     // The implicit relationship of Pet.owner → Animal.owner goes through the source relationship.
     let pet = plan.entityMappings[1]
     #expect(
       pet.relationshipMappings.map { "\($0.name) = \($0.valueExpression!.expression)" }
-        == [#"owner = FUNCTION($manager, "destinationInstancesForSourceRelationshipNamed:sourceInstances:" , "owner", $source.owner)"#])
+        == [
+          #"owner = FUNCTION($manager, "destinationInstancesForSourceRelationshipNamed:sourceInstances:" , "owner", $source.owner)"#
+        ])
   }
 
   @Test func warningsDoNotBlockCompilation() throws {

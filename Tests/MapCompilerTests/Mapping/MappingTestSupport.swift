@@ -50,66 +50,68 @@ enum TestModels {
     <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" lastSavedToolsVersion="21513" systemVersion="22D68" minimumToolsVersion="Automatic" sourceLanguage="Swift"
     """
 
-  static let source = header + """
-     userDefinedModelVersionIdentifier="1">
-        <entity name="Person" syncable="YES">
-            <attribute name="name" optional="YES" attributeType="String"/>
-            <attribute name="age" attributeType="Integer 32" defaultValueString="0" usesScalarValueType="YES"/>
-            <attribute name="born" optional="YES" attributeType="String"/>
-            <attribute name="score" optional="YES" attributeType="Double" usesScalarValueType="YES"/>
-            <relationship name="pets" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Pet" inverseName="owner" inverseEntity="Pet"/>
-            <relationship name="address" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Address" inverseName="resident" inverseEntity="Address"/>
-        </entity>
-        <entity name="Pet" syncable="YES">
-            <attribute name="name" optional="YES" attributeType="String"/>
-            <attribute name="legs" attributeType="Integer 16" defaultValueString="4" usesScalarValueType="YES"/>
-            <relationship name="owner" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Person" inverseName="pets" inverseEntity="Person"/>
-        </entity>
-        <entity name="Address" syncable="YES">
-            <attribute name="city" optional="YES" attributeType="String"/>
-            <relationship name="resident" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Person" inverseName="address" inverseEntity="Person"/>
-        </entity>
-        <entity name="Note" syncable="YES">
-            <attribute name="text" optional="YES" attributeType="String"/>
-        </entity>
-        <entity name="Tag" syncable="YES">
-            <attribute name="label" optional="YES" attributeType="String"/>
-        </entity>
-    </model>
+  static let source =
+    header + """
+       userDefinedModelVersionIdentifier="1">
+          <entity name="Person" syncable="YES">
+              <attribute name="name" optional="YES" attributeType="String"/>
+              <attribute name="age" attributeType="Integer 32" defaultValueString="0" usesScalarValueType="YES"/>
+              <attribute name="born" optional="YES" attributeType="String"/>
+              <attribute name="score" optional="YES" attributeType="Double" usesScalarValueType="YES"/>
+              <relationship name="pets" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Pet" inverseName="owner" inverseEntity="Pet"/>
+              <relationship name="address" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Address" inverseName="resident" inverseEntity="Address"/>
+          </entity>
+          <entity name="Pet" syncable="YES">
+              <attribute name="name" optional="YES" attributeType="String"/>
+              <attribute name="legs" attributeType="Integer 16" defaultValueString="4" usesScalarValueType="YES"/>
+              <relationship name="owner" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Person" inverseName="pets" inverseEntity="Person"/>
+          </entity>
+          <entity name="Address" syncable="YES">
+              <attribute name="city" optional="YES" attributeType="String"/>
+              <relationship name="resident" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Person" inverseName="address" inverseEntity="Person"/>
+          </entity>
+          <entity name="Note" syncable="YES">
+              <attribute name="text" optional="YES" attributeType="String"/>
+          </entity>
+          <entity name="Tag" syncable="YES">
+              <attribute name="label" optional="YES" attributeType="String"/>
+          </entity>
+      </model>
 
-    """
+      """
 
-  static let destination = header + """
-     userDefinedModelVersionIdentifier="2">
-        <entity name="Being" isAbstract="YES" syncable="YES">
-            <attribute name="name" optional="YES" attributeType="String"/>
-        </entity>
-        <entity name="Person" parentEntity="Being" syncable="YES">
-            <attribute name="age" attributeType="Integer 32" defaultValueString="0" usesScalarValueType="YES"/>
-            <attribute name="birthday" optional="YES" attributeType="Date" usesScalarValueType="NO"/>
-            <attribute name="petCount" optional="YES" attributeType="Integer 64" derived="YES" derivationExpression="animals.@count" usesScalarValueType="YES"/>
-            <attribute name="cache" optional="YES" transient="YES" attributeType="String"/>
-            <relationship name="animals" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Animal" inverseName="owner" inverseEntity="Animal"/>
-            <relationship name="home" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Place" inverseName="residents" inverseEntity="Place"/>
-        </entity>
-        <entity name="Animal" syncable="YES">
-            <attribute name="name" optional="YES" attributeType="String"/>
-            <attribute name="legs" attributeType="Integer 16" defaultValueString="4" usesScalarValueType="YES"/>
-            <relationship name="owner" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Person" inverseName="animals" inverseEntity="Person"/>
-        </entity>
-        <entity name="Place" syncable="YES">
-            <attribute name="city" optional="YES" attributeType="String"/>
-            <relationship name="residents" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Person" inverseName="home" inverseEntity="Person"/>
-        </entity>
-        <entity name="Note" syncable="YES">
-            <attribute name="text" optional="YES" attributeType="String"/>
-        </entity>
-        <entity name="Tag" syncable="YES">
-            <attribute name="label" optional="YES" attributeType="Integer 32" usesScalarValueType="YES"/>
-        </entity>
-    </model>
+  static let destination =
+    header + """
+       userDefinedModelVersionIdentifier="2">
+          <entity name="Being" isAbstract="YES" syncable="YES">
+              <attribute name="name" optional="YES" attributeType="String"/>
+          </entity>
+          <entity name="Person" parentEntity="Being" syncable="YES">
+              <attribute name="age" attributeType="Integer 32" defaultValueString="0" usesScalarValueType="YES"/>
+              <attribute name="birthday" optional="YES" attributeType="Date" usesScalarValueType="NO"/>
+              <attribute name="petCount" optional="YES" attributeType="Integer 64" derived="YES" derivationExpression="animals.@count" usesScalarValueType="YES"/>
+              <attribute name="cache" optional="YES" transient="YES" attributeType="String"/>
+              <relationship name="animals" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Animal" inverseName="owner" inverseEntity="Animal"/>
+              <relationship name="home" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Place" inverseName="residents" inverseEntity="Place"/>
+          </entity>
+          <entity name="Animal" syncable="YES">
+              <attribute name="name" optional="YES" attributeType="String"/>
+              <attribute name="legs" attributeType="Integer 16" defaultValueString="4" usesScalarValueType="YES"/>
+              <relationship name="owner" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Person" inverseName="animals" inverseEntity="Person"/>
+          </entity>
+          <entity name="Place" syncable="YES">
+              <attribute name="city" optional="YES" attributeType="String"/>
+              <relationship name="residents" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Person" inverseName="home" inverseEntity="Person"/>
+          </entity>
+          <entity name="Note" syncable="YES">
+              <attribute name="text" optional="YES" attributeType="String"/>
+          </entity>
+          <entity name="Tag" syncable="YES">
+              <attribute name="label" optional="YES" attributeType="Integer 32" usesScalarValueType="YES"/>
+          </entity>
+      </model>
 
-    """
+      """
 
   /// A mapping file around `body`: the root element and both model references (lines 1–3).
   static func mapping(_ body: String) -> String {
@@ -152,8 +154,12 @@ struct ExpectedDiagnostic: Sendable, CustomStringConvertible {
   var description: String { "\(severity.rawValue) \(id) at \(marker)" }
 }
 
-func error(_ id: String, at marker: Int) -> ExpectedDiagnostic { ExpectedDiagnostic(severity: .error, id: id, marker: marker) }
-func warning(_ id: String, at marker: Int) -> ExpectedDiagnostic { ExpectedDiagnostic(severity: .warning, id: id, marker: marker) }
+func error(_ id: String, at marker: Int) -> ExpectedDiagnostic {
+  ExpectedDiagnostic(severity: .error, id: id, marker: marker)
+}
+func warning(_ id: String, at marker: Int) -> ExpectedDiagnostic {
+  ExpectedDiagnostic(severity: .warning, id: id, marker: marker)
+}
 
 /// Compiles a marked mapping and checks that its diagnostics are exactly `expected` (severity,
 /// id, file, line and column; the order of the list does not matter). Returns the output.

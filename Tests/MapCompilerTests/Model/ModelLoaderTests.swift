@@ -66,10 +66,11 @@ struct ModelLoaderCorpusTests {
     let loaded = try ModelLoader.load(path: Self.swiftGenBundle, version: "Model 2")
     let model = loaded.model
     let file = loaded.contentsPath
-    #expect(model.entities.map(\.name) == [
-      "AbstractEntity", "AutoClassGen", "AutoExtensionGen", "ChildEntity", "ImpossibleType",
-      "MainEntity", "NewEntity", "SecondaryEntity",
-    ])
+    #expect(
+      model.entities.map(\.name) == [
+        "AbstractEntity", "AutoClassGen", "AutoExtensionGen", "ChildEntity", "ImpossibleType",
+        "MainEntity", "NewEntity", "SecondaryEntity",
+      ])
     #expect(model.entity(named: "AbstractEntity")?.isAbstract == true)
 
     let child = try #require(model.entity(named: "ChildEntity"))
@@ -77,8 +78,11 @@ struct ModelLoaderCorpusTests {
     #expect(child.className == "SwiftGen.ChildEntity")
     #expect(child.userInfo["key"] == "value")
     let derived = child.attributes.map { "\($0.name)=\($0.derivationExpression ?? "")" }
-    #expect(derived == ["canonicalOptionalString=canonical:(optionalString)",
-      "derivedCount=oneToMany.@count", "now=now()"])
+    #expect(
+      derived == [
+        "canonicalOptionalString=canonical:(optionalString)",
+        "derivedCount=oneToMany.@count", "now=now()",
+      ])
     #expect(child.attributes.allSatisfy { $0.isDerived })
 
     let main = try #require(model.entity(named: "MainEntity"))
@@ -96,9 +100,10 @@ struct ModelLoaderCorpusTests {
     #expect(main.attribute(named: "uri")?.type == .uri)
     #expect(main.attribute(named: "uuid")?.type == .uuid)
     #expect(main.attribute(named: "attributedString")?.customClassName == "NSAttributedString")
-    #expect(main.attribute(named: "integerOptionSet")?.userInfo.entries.map(\.key) == [
-      "nonOptionalInit", "RawType", "unwrapOptional",
-    ])
+    #expect(
+      main.attribute(named: "integerOptionSet")?.userInfo.entries.map(\.key) == [
+        "nonOptionalInit", "RawType", "unwrapOptional",
+      ])
     let manyToMany = try #require(main.relationship(named: "manyToMany"))
     #expect(manyToMany.isToMany && !manyToMany.isOrdered && manyToMany.maxCount == 0)
     #expect(manyToMany.inverseName == "manyToMany" && manyToMany.inverseEntity == "SecondaryEntity")
@@ -113,13 +118,15 @@ struct ModelLoaderCorpusTests {
 
     let newEntity = try #require(model.entity(named: "NewEntity"))
     #expect(newEntity.uniquenessConstraints == [["identifier"]])
-    #expect(newEntity.fetchIndexes == [
-      FetchIndexDescription(name: "byIdentifierIndex", elements: [.init(property: "identifier")])
-    ])
+    #expect(
+      newEntity.fetchIndexes == [
+        FetchIndexDescription(name: "byIdentifierIndex", elements: [.init(property: "identifier")])
+      ])
 
-    #expect(model.fetchRequestTemplates.map(\.name) == [
-      "DictionaryFetchRequest", "ObjectFetchRequest", "ObjectIDFetchRequest",
-    ])
+    #expect(
+      model.fetchRequestTemplates.map(\.name) == [
+        "DictionaryFetchRequest", "ObjectFetchRequest", "ObjectIDFetchRequest",
+      ])
     #expect(model.fetchRequestTemplates.map(\.resultType) == [.dictionaries, .managedObjects, .objectIDs])
     let objects = model.fetchRequestTemplates[1]
     #expect(objects.predicateString == "uuid == $UUID")
@@ -134,7 +141,8 @@ struct ModelLoaderCorpusTests {
     let entity = try #require(model.entity(named: "Entity"))
     #expect(entity.renamingIdentifier == "myRenamingIdentifier")
     #expect(entity.versionHashModifier == "myVersionHashModifier")
-    #expect(entity.compoundIndexes == [["booleanAttribute", "dateAttribute"], ["decimalAttribute", "doubleAttribute"]])
+    #expect(
+      entity.compoundIndexes == [["booleanAttribute", "dateAttribute"], ["decimalAttribute", "doubleAttribute"]])
     let date = try #require(entity.attribute(named: "dateAttribute"))
     #expect(date.minValue == .date(284_000_400))
     #expect(date.maxValue == .date(602_395_200))
@@ -156,13 +164,16 @@ struct ModelLoaderCorpusTests {
 
 @Suite struct ModelLoaderPathTests {
   @Test func datesWrittenAsTextAreParsed() throws {
-    let loaded = try loadModel(modelText("""
-      <entity name="A">
-      <attribute name="d" attributeType="Date" defaultValueString="2013-04-23 12:00:00 +0000" minValueString="2010-01-01 01:00:00" maxValueString="2020-02-03 04:00"/>
-      <attribute name="s" attributeType="String" minValueString="1" maxValueString="20" regularExpressionString="[a-z]+"/>
-      <attribute name="blob" attributeType="Binary" allowsExternalBinaryDataStorage="YES"/>
-      </entity>
-      """)).get()
+    let loaded = try loadModel(
+      modelText(
+        """
+        <entity name="A">
+        <attribute name="d" attributeType="Date" defaultValueString="2013-04-23 12:00:00 +0000" minValueString="2010-01-01 01:00:00" maxValueString="2020-02-03 04:00"/>
+        <attribute name="s" attributeType="String" minValueString="1" maxValueString="20" regularExpressionString="[a-z]+"/>
+        <attribute name="blob" attributeType="Binary" allowsExternalBinaryDataStorage="YES"/>
+        </entity>
+        """)
+    ).get()
     let a = try #require(loaded.model.entity(named: "A"))
     // The same instants as the …DateTimeInterval values Xcode writes beside these strings.
     #expect(a.attribute(named: "d")?.defaultValue == .date(388_411_200))

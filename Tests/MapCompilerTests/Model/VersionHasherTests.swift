@@ -5,9 +5,10 @@ import MapTestSupport
 import Testing
 
 private func base64Hashes(_ model: ObjectModel) -> [String: String] {
-  Dictionary(uniqueKeysWithValues: VersionHasher.entityHashes(of: model).map {
-    ($0.entity, Data($0.hash).base64EncodedString())
-  })
+  Dictionary(
+    uniqueKeysWithValues: VersionHasher.entityHashes(of: model).map {
+      ($0.entity, Data($0.hash).base64EncodedString())
+    })
 }
 
 @Suite(.enabled(if: SharedPaths.shared != nil, Comment(rawValue: SharedPaths.absentMessage)))
@@ -72,11 +73,13 @@ struct VersionHasherCorpusTests {
   }
 
   @Test func onlyDocumentedInputsChangeTheHash() throws {
-    let base = try hashOf("""
+    let base = try hashOf(
+      """
       <entity name="A"><attribute name="x" attributeType="String"/><relationship name="r" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="A" inverseName="r" inverseEntity="A"/></entity>
       """)
     // Class name, user info, defaults, validation, delete rule, renaming ID: not hashed.
-    let cosmetic = try hashOf("""
+    let cosmetic = try hashOf(
+      """
       <entity name="A" representedClassName="Foo" elementID="old"><attribute name="x" attributeType="String" defaultValueString="d" minValueString="1" elementID="y"><userInfo><entry key="k" value="v"/></userInfo></attribute><relationship name="r" optional="YES" maxCount="1" deletionRule="Cascade" destinationEntity="A" inverseName="r" inverseEntity="A"/><fetchedProperty name="f"><fetchRequest name="q" entity="A"/></fetchedProperty></entity>
       """)
     #expect(cosmetic == base)
@@ -98,7 +101,9 @@ struct VersionHasherCorpusTests {
 
   @Test func transientPropertiesAreNotHashed() throws {
     let plain = try hashOf(#"<entity name="A"><attribute name="x" attributeType="String"/></entity>"#)
-    let withTransient = try hashOf(#"<entity name="A"><attribute name="x" attributeType="String"/><attribute name="t" optional="YES" transient="YES" attributeType="String"/></entity>"#)
+    let withTransient = try hashOf(
+      #"<entity name="A"><attribute name="x" attributeType="String"/><attribute name="t" optional="YES" transient="YES" attributeType="String"/></entity>"#
+    )
     #expect(plain == withTransient)
   }
 

@@ -53,13 +53,15 @@ import Testing
   @Test func truncationMessageGivesBothLengths() {
     let bytes = Self.small
     let body = bytes.count - 52
-    #expect(throws: PlanFormatError(
-      code: .truncated, message: "plan is truncated: expected \(body) bytes of body, found \(body - 34)",
-      offset: bytes.count - 34, path: "diary.cdm")
+    #expect(
+      throws: PlanFormatError(
+        code: .truncated, message: "plan is truncated: expected \(body) bytes of body, found \(body - 34)",
+        offset: bytes.count - 34, path: "diary.cdm")
     ) { try PlanReader.decode(Array(bytes.dropLast(34)), path: "diary.cdm") }
-    #expect(throws: PlanFormatError(
-      code: .truncated, message: "plan is truncated: expected a 52-byte header, found 30 bytes",
-      offset: 30, path: "diary.cdm")
+    #expect(
+      throws: PlanFormatError(
+        code: .truncated, message: "plan is truncated: expected a 52-byte header, found 30 bytes",
+        offset: 30, path: "diary.cdm")
     ) { try PlanReader.decode(Array(bytes.prefix(30)), path: "diary.cdm") }
   }
 
@@ -83,10 +85,11 @@ import Testing
   }
 
   @Test func extraBytesAfterTheBodyAreRefused() {
-    #expect(throws: PlanFormatError(
-      code: .malformed,
-      message: "plan is damaged: 1 unexpected byte after the \(Self.small.count - 52)-byte body",
-      offset: Self.small.count)
+    #expect(
+      throws: PlanFormatError(
+        code: .malformed,
+        message: "plan is damaged: 1 unexpected byte after the \(Self.small.count - 52)-byte body",
+        offset: Self.small.count)
     ) { try PlanReader.decode(Self.small + [0]) }
   }
 
@@ -161,8 +164,9 @@ import Testing
   @Test func wrongMagicIsRefused() {
     var bytes = Self.small
     bytes.replaceSubrange(0..<8, with: Array("bplist00".utf8))  // an Xcode-compiled .cdm
-    #expect(throws: PlanFormatError(
-      code: .badMagic, message: "not a mapc plan (bad magic bytes)", offset: 0, path: "diary.cdm")
+    #expect(
+      throws: PlanFormatError(
+        code: .badMagic, message: "not a mapc plan (bad magic bytes)", offset: 0, path: "diary.cdm")
     ) { try PlanReader.decode(bytes, path: "diary.cdm") }
     #expect(throws: PlanFormatError.self) { try PlanReader.decode(Array("{\"json\": 1}".utf8)) }
     let error = #expect(throws: PlanFormatError.self) { try PlanReader.decode(Array("hello".utf8)) }
@@ -172,10 +176,11 @@ import Testing
   @Test func futureFormatVersionIsRefused() {
     var bytes = Self.small
     bytes[8] = 7
-    #expect(throws: PlanFormatError(
-      code: .unsupportedVersion,
-      message: "plan format version 7 is newer than this mapc supports (1); recompile the mapping with this mapc",
-      offset: 8, path: "diary.cdm")
+    #expect(
+      throws: PlanFormatError(
+        code: .unsupportedVersion,
+        message: "plan format version 7 is newer than this mapc supports (1); recompile the mapping with this mapc",
+        offset: 8, path: "diary.cdm")
     ) { try PlanReader.decode(bytes, path: "diary.cdm") }
     // Even when the rest of the file is missing, the version is the better message.
     let error = #expect(throws: PlanFormatError.self) { try PlanReader.decode(Array(bytes.prefix(12))) }
@@ -199,7 +204,8 @@ import Testing
       return plan
     }
     let deepest = nested(PlanFormat.maximumExpressionDepth)
-    #expect(PlanFormat.nestingDepth(of: deepest.entityMappings[0].forEach!.expression) == PlanFormat.maximumExpressionDepth)
+    #expect(
+      PlanFormat.nestingDepth(of: deepest.entityMappings[0].forEach!.expression) == PlanFormat.maximumExpressionDepth)
     #expect(try PlanReader.decode(PlanWriter.encode(deepest)) == deepest)
     let tooDeep = nested(PlanFormat.maximumExpressionDepth + 1)
     let error = #expect(throws: PlanFormatError.self) { try PlanReader.decode(PlanWriter.encode(tooDeep)) }

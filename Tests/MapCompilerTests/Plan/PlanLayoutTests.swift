@@ -10,7 +10,9 @@ import Testing
     name: "N", mappingPath: "m.xml",
     sourceModel: ObjectModel(entities: [], versionIdentifiers: ["1"]),
     destinationModel: ObjectModel(
-      entities: [EntityDescription(name: "E", attributes: [AttributeDescription(name: "a", type: .string, isOptional: true)])],
+      entities: [
+        EntityDescription(name: "E", attributes: [AttributeDescription(name: "a", type: .string, isOptional: true)])
+      ],
       versionIdentifiers: ["1"]),
     sourceEntityHashes: [],
     destinationEntityHashes: [EntityHash(entity: "E", hash: [UInt8](repeating: 0xAA, count: 32))],
@@ -48,7 +50,8 @@ import Testing
     let sourceHashes: [UInt8] = [0]
     let destinationHashes: [UInt8] = [1, 3, 32] + [UInt8](repeating: 0xAA, count: 32)
     let mapping: [UInt8] =
-      [5, 2, 0, 1, 3, 0, 0, 0]  // "M", add (2), no source, destination "E", no policy, no user info, no source expression
+      // "M", add (2), no source, destination "E", no policy, no user info, no source expression
+      [5, 2, 0, 1, 3, 0, 0, 0]
       + [1, 1, 1, 1, 3, 2]  // forEach: span (-1, -1), constant, integer 1
       + [1, 2, 1, 6, 24]  // its source: text "1", m.xml:3:12
       + [1, 4, 1]  // 1 attribute mapping "a", with an expression
@@ -60,7 +63,9 @@ import Testing
     let mappings: [UInt8] = [1] + mapping
     let predicates: [UInt8] = [0]  // no precompiled predicates
     var body: [UInt8] = []
-    for (tag, payload) in [strings, planInfo, sourceModel, destinationModel, sourceHashes, destinationHashes, mappings, predicates].enumerated() {
+    for (tag, payload) in [
+      strings, planInfo, sourceModel, destinationModel, sourceHashes, destinationHashes, mappings, predicates,
+    ].enumerated() {
       body += [UInt8(tag + 1), UInt8(payload.count)] + payload
     }
     return body

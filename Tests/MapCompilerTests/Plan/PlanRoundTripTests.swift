@@ -106,7 +106,9 @@ import Testing
       "result type": ["managedObjects", "objectIDs", "dictionaries"],
     ]
     for (kind, cases) in expected.sorted(by: { $0.key < $1.key }) {
-      #expect(seen[kind, default: []].isSuperset(of: cases), "\(kind): missing \(cases.subtracting(seen[kind, default: []]).sorted())")
+      #expect(
+        seen[kind, default: []].isSuperset(of: cases),
+        "\(kind): missing \(cases.subtracting(seen[kind, default: []]).sorted())")
     }
   }
 

@@ -113,7 +113,8 @@ private func failure(bytes: [UInt8], path: String = "t.xml") -> Diagnostic? {
   @Test func billionLaughsIsRefusedQuickly() throws {
     var text = "<?xml version=\"1.0\"?>\n<!DOCTYPE lolz [\n  <!ENTITY lol \"lol\">\n"
     for i in 1...9 {
-      text += "  <!ENTITY lol\(i) \"" + String(repeating: "&lol\(i - 1 == 0 ? "" : String(i - 1));", count: 10) + "\">\n"
+      text +=
+        "  <!ENTITY lol\(i) \"" + String(repeating: "&lol\(i - 1 == 0 ? "" : String(i - 1));", count: 10) + "\">\n"
     }
     text += "]>\n<lolz>&lol9;</lolz>\n"
     let start = Date()
@@ -267,7 +268,9 @@ struct XMLReaderCorpusTests {
         var stack = [doc.root]
         while let element = stack.popLast() {
           let line = Array(lines[element.location.line - 1].unicodeScalars)
-          let tag = String(String.UnicodeScalarView(line.dropFirst(element.location.column - 1).prefix(element.name.unicodeScalars.count + 1)))
+          let tag = String(
+            String.UnicodeScalarView(
+              line.dropFirst(element.location.column - 1).prefix(element.name.unicodeScalars.count + 1)))
           #expect(tag == "<" + element.name, "\(url.path) \(element.location)")
           stack += element.elements
         }

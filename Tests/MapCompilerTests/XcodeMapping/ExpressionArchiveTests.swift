@@ -164,7 +164,8 @@ private struct CorpusBlob {
     let keys = ["n", "d", "t", "list"].map { b.string($0) }
     let list = b.array([b.string("a b"), b.object(.integer(2))])
     let values = [b.object(.integer(42)), b.object(.real(0.5)), b.object(.bool(true)), list]
-    b.fill(slot, "NSMutableDictionary", classes: ["NSMutableDictionary", "NSDictionary", "NSObject"],
+    b.fill(
+      slot, "NSMutableDictionary", classes: ["NSMutableDictionary", "NSDictionary", "NSObject"],
       fields: [.init("NS.keys", .array(keys)), .init("NS.objects", .array(values))])
     let info = try ExpressionArchiveReader.userInfo(b.archive(root: slot))
     #expect(info["n"] == "42")
@@ -189,17 +190,23 @@ private struct CorpusBlob {
   }
 
   /// An `NSFunctionExpression` sending `selector` to `operand`, with these fields replaced.
-  private static func function(_ b: inout KeyedArchiveBuilder, _ slot: PropertyListValue, operand: PropertyListValue, arguments: PropertyListValue? = nil) {
+  private static func function(
+    _ b: inout KeyedArchiveBuilder, _ slot: PropertyListValue, operand: PropertyListValue,
+    arguments: PropertyListValue? = nil
+  ) {
     let args = arguments ?? b.array([])
-    b.fill(slot, "NSFunctionExpression", classes: functionChain, fields: [
-      .init("NSExpressionType", .integer(4)), .init("NSSelectorName", b.string("description")),
-      .init("NSOperand", operand), .init("NSArguments", args),
-    ])
+    b.fill(
+      slot, "NSFunctionExpression", classes: functionChain,
+      fields: [
+        .init("NSExpressionType", .integer(4)), .init("NSSelectorName", b.string("description")),
+        .init("NSOperand", operand), .init("NSArguments", args),
+      ])
   }
 
   @Test func anUnknownClassIsNamed() {
     var b = KeyedArchiveBuilder()
-    let root = b.add("NSMysteryExpression", classes: ["NSMysteryExpression", "NSExpression", "NSObject"],
+    let root = b.add(
+      "NSMysteryExpression", classes: ["NSMysteryExpression", "NSExpression", "NSObject"],
       fields: [.init("NSExpressionType", .integer(99))])
     Self.readFails(b.archive(root: root), mentioning: ["NSMysteryExpression", "object 1"])
   }
@@ -216,7 +223,8 @@ private struct CorpusBlob {
   @Test func aTenThousandDeepChainIsRefusedQuickly() {
     var b = KeyedArchiveBuilder()
     let slots = (0..<10_000).map { _ in b.reserve() }
-    let end = b.add("NSSelfExpression", classes: ["NSSelfExpression", "NSExpression", "NSObject"],
+    let end = b.add(
+      "NSSelfExpression", classes: ["NSSelfExpression", "NSExpression", "NSObject"],
       fields: [.init("NSExpressionType", .integer(1))])
     for (i, slot) in slots.enumerated() {
       Self.function(&b, slot, operand: i + 1 < slots.count ? slots[i + 1] : end)
@@ -227,7 +235,8 @@ private struct CorpusBlob {
   @Test func argumentsThatAreNotAnArrayAreRefused() {
     var b = KeyedArchiveBuilder()
     let root = b.reserve()
-    let operand = b.add("NSSelfExpression", classes: ["NSSelfExpression", "NSExpression", "NSObject"],
+    let operand = b.add(
+      "NSSelfExpression", classes: ["NSSelfExpression", "NSExpression", "NSObject"],
       fields: [.init("NSExpressionType", .integer(1))])
     Self.function(&b, root, operand: operand, arguments: b.string("not a list"))
     Self.readFails(b.archive(root: root), mentioning: ["NSArguments", "NSFunctionExpression"])
@@ -243,18 +252,24 @@ private struct CorpusBlob {
   @Test func aSharedObjectIsDecodedOnceAndTheSizeIsBounded() {
     // Each level uses the next one twice: 2^60 nodes when expanded.
     var b = KeyedArchiveBuilder()
-    var below = b.add("NSSelfExpression", classes: ["NSSelfExpression", "NSExpression", "NSObject"],
+    var below = b.add(
+      "NSSelfExpression", classes: ["NSSelfExpression", "NSExpression", "NSObject"],
       fields: [.init("NSExpressionType", .integer(1))])
     for _ in 0..<60 {
       let slot = b.reserve()
       let selector = b.string("add:to:")
-      let operand = b.add("NSConstantValueExpression", classes: ["NSConstantValueExpression", "NSExpression", "NSObject"],
-        fields: [.init("NSExpressionType", .integer(0)), .init("NSConstantValueClassName", b.string("_NSPredicateUtilities"))])
+      let operand = b.add(
+        "NSConstantValueExpression", classes: ["NSConstantValueExpression", "NSExpression", "NSObject"],
+        fields: [
+          .init("NSExpressionType", .integer(0)), .init("NSConstantValueClassName", b.string("_NSPredicateUtilities")),
+        ])
       let args = b.array([below, below])
-      b.fill(slot, "NSFunctionExpression", classes: Self.functionChain, fields: [
-        .init("NSExpressionType", .integer(4)), .init("NSSelectorName", selector),
-        .init("NSOperand", operand), .init("NSArguments", args),
-      ])
+      b.fill(
+        slot, "NSFunctionExpression", classes: Self.functionChain,
+        fields: [
+          .init("NSExpressionType", .integer(4)), .init("NSSelectorName", selector),
+          .init("NSOperand", operand), .init("NSArguments", args),
+        ])
       below = slot
     }
     Self.readFails(b.archive(root: below), mentioning: ["\(ExpressionArchiveReader.maximumNodes) nodes"])

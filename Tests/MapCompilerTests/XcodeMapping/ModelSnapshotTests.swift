@@ -75,7 +75,8 @@ struct CorpusSnapshot: Sendable {
 /// Entity name → base64 version hash.
 func base64Hashes(of model: ObjectModel) -> [String: String] {
   Dictionary(
-    uniqueKeysWithValues: VersionHasher.entityHashes(of: model).map { ($0.entity, Data($0.hash).base64EncodedString()) })
+    uniqueKeysWithValues: VersionHasher.entityHashes(of: model).map { ($0.entity, Data($0.hash).base64EncodedString()) }
+  )
 }
 
 /// The entities whose hashes differ between two models (or that only one has), sorted.
@@ -94,50 +95,139 @@ struct ModelSnapshotTests {
   /// model file edited after the mapping was last refreshed) in fields that do not enter the
   /// hash: class names, user info, the version identifier.
   static let expected: [String: (model: String, hashes: [String], fields: [String])] = [
-    "ElijahButers/UnCloudNotes-App/UnCloudNotesMappingModel_v2_to_v3 source": (model: "UnCloudNotesDataModel v2.xcdatamodel", hashes: [], fields: []),
-    "ElijahButers/UnCloudNotes-App/UnCloudNotesMappingModel_v2_to_v3 destination": (model: "UnCloudNotesDataModel v 3.xcdatamodel", hashes: [], fields: []),
-    "ElijahButers/UnCloudNotes-App/UnCloudNotesMappingModel_v3_to_v4 source": (model: "UnCloudNotesDataModel v 3.xcdatamodel", hashes: [], fields: []),
-    "ElijahButers/UnCloudNotes-App/UnCloudNotesMappingModel_v3_to_v4 destination": (model: "UnCloudNotesDataModel v4.xcdatamodel", hashes: [], fields: ["ImageAttachment.className"]),
-    "JohnEstropia/CoreStore/Advanced.EvolutionDemo.V1.FromV2 source": (model: "Advanced.EvolutionDemo.V2.xcdatamodel", hashes: [], fields: []),
-    "JohnEstropia/CoreStore/Advanced.EvolutionDemo.V1.FromV2 destination": (model: "Advanced.EvolutionDemo.V1.xcdatamodel", hashes: [], fields: []),
-    "JohnEstropia/CoreStore/Advanced.EvolutionDemo.V2.FromV1 source": (model: "Advanced.EvolutionDemo.V1.xcdatamodel", hashes: [], fields: []),
-    "JohnEstropia/CoreStore/Advanced.EvolutionDemo.V2.FromV1 destination": (model: "Advanced.EvolutionDemo.V2.xcdatamodel", hashes: [], fields: []),
-    "billmoss/CoreDataMigrations-DefaultMigration/Model1ToModel2 source": (model: "Model1.xcdatamodel", hashes: [], fields: []),
-    "billmoss/CoreDataMigrations-DefaultMigration/Model1ToModel2 destination": (model: "Model2.xcdatamodel", hashes: [], fields: []),
-    "billmoss/CoreDataMigrations-DefaultMigration/Model3ToModel4 source": (model: "Model3.xcdatamodel", hashes: [], fields: []),
-    "billmoss/CoreDataMigrations-DefaultMigration/Model3ToModel4 destination": (model: "Model4.xcdatamodel", hashes: [], fields: ["Topic.timeBudget.userInfo"]),
-    "billmoss/CoreDataMigrations-DefaultMigration/Model4ToModel5 source": (model: "Model4.xcdatamodel", hashes: [], fields: []),
-    "billmoss/CoreDataMigrations-DefaultMigration/Model4ToModel5 destination": (model: "Model5.xcdatamodel", hashes: [], fields: []),
-    "billmoss/CoreDataMigrations-HybridMigration/Model1ToModel2 source": (model: "Model1.xcdatamodel", hashes: [], fields: []),
-    "billmoss/CoreDataMigrations-HybridMigration/Model1ToModel2 destination": (model: "Model2.xcdatamodel", hashes: [], fields: []),
-    "billmoss/CoreDataMigrations-HybridMigration/Model3ToModel4 source": (model: "Model3.xcdatamodel", hashes: [], fields: []),
-    "billmoss/CoreDataMigrations-HybridMigration/Model3ToModel4 destination": (model: "Model4.xcdatamodel", hashes: [], fields: ["Topic.timeBudget.userInfo"]),
-    "billmoss/CoreDataMigrations-HybridMigration/Model4ToModel5-1 source": (model: "Model4.xcdatamodel", hashes: [], fields: []),
-    "billmoss/CoreDataMigrations-HybridMigration/Model4ToModel5-1 destination": (model: "Model5.xcdatamodel", hashes: [], fields: []),
-    "billmoss/CoreDataMigrations-HybridMigration/Model4ToModel5-2 source": (model: "Model4.xcdatamodel", hashes: [], fields: []),
-    "billmoss/CoreDataMigrations-HybridMigration/Model4ToModel5-2 destination": (model: "Model5.xcdatamodel", hashes: [], fields: []),
-    "billmoss/CoreDataMigrations-HybridMigration/Model4ToModel5-3 source": (model: "Model4.xcdatamodel", hashes: [], fields: []),
-    "billmoss/CoreDataMigrations-HybridMigration/Model4ToModel5-3 destination": (model: "Model5.xcdatamodel", hashes: [], fields: []),
-    "jdspoone/CoreDataMigrationExample/v1.0-to-v1.1 source": (model: "CoreDataMigration-v1.0.xcdatamodel", hashes: [], fields: []),
-    "jdspoone/CoreDataMigrationExample/v1.0-to-v1.1 destination": (model: "CoreDataMigration-v1.1.xcdatamodel", hashes: [], fields: []),
-    "jdspoone/CoreDataMigrationExample/v1.1-to-v1.2 source": (model: "CoreDataMigration-v1.1.xcdatamodel", hashes: [], fields: []),
-    "jdspoone/CoreDataMigrationExample/v1.1-to-v1.2 destination": (model: "CoreDataMigration-v1.2.xcdatamodel", hashes: [], fields: []),
-    "jdspoone/CoreDataMigrationExample/v1.2-to-v1.3 source": (model: "CoreDataMigration-v1.2.xcdatamodel", hashes: [], fields: []),
-    "jdspoone/CoreDataMigrationExample/v1.2-to-v1.3 destination": (model: "CoreDataMigration-v1.3.xcdatamodel", hashes: [], fields: []),
-    "objcio/core-data/Moody 2-Moody 3 source": (model: "Moody 2.xcdatamodel", hashes: [], fields: ["Continent.className", "Country.className", "Mood.className"]),
-    "objcio/core-data/Moody 2-Moody 3 destination": (model: "Moody 3.xcdatamodel", hashes: [], fields: ["Continent.className", "Country.className", "Mood.className"]),
-    "objcio/core-data/Moody 3-Moody 4 source": (model: "Moody 3.xcdatamodel", hashes: [], fields: ["Continent.className", "Country.className", "Mood.className"]),
-    "objcio/core-data/Moody 3-Moody 4 destination": (model: "Moody 4.xcdatamodel", hashes: [], fields: ["Continent.className", "Country.className", "Mood.className", "versionIdentifiers"]),
-    "objcio/core-data/Moody 4-Moody 5 source": (model: "Moody 4.xcdatamodel", hashes: [], fields: ["Continent.className", "Country.className", "Mood.className"]),
-    "objcio/core-data/Moody 4-Moody 5 destination": (model: "Moody 5.xcdatamodel", hashes: [], fields: ["Country.className", "Mood.className"]),
-    "objcio/core-data/Moody 5-Moody 6 source": (model: "Moody 5.xcdatamodel", hashes: [], fields: ["Country.className", "Mood.className"]),
-    "objcio/core-data/Moody 5-Moody 6 destination": (model: "Moody 6.xcdatamodel", hashes: [], fields: ["Country.className", "Mood.className"]),
-    "wibosco/CoreDataMigration-Example/Migration1to2 source": (model: "CoreDataMigration_Example.xcdatamodel", hashes: [], fields: []),
-    "wibosco/CoreDataMigration-Example/Migration1to2 destination": (model: "CoreDataMigration_Example 2.xcdatamodel", hashes: [], fields: []),
-    "wibosco/CoreDataMigration-Example/Migration2to3 source": (model: "CoreDataMigration_Example 2.xcdatamodel", hashes: [], fields: []),
-    "wibosco/CoreDataMigration-Example/Migration2to3 destination": (model: "CoreDataMigration_Example 3.xcdatamodel", hashes: [], fields: []),
-    "wibosco/CoreDataMigrationRevised-Example/Migration2to3ModelMapping source": (model: "CoreDataMigration_Example 2.xcdatamodel", hashes: [], fields: []),
-    "wibosco/CoreDataMigrationRevised-Example/Migration2to3ModelMapping destination": (model: "CoreDataMigration_Example 3.xcdatamodel", hashes: [], fields: []),
+    "ElijahButers/UnCloudNotes-App/UnCloudNotesMappingModel_v2_to_v3 source": (
+      model: "UnCloudNotesDataModel v2.xcdatamodel", hashes: [], fields: []
+    ),
+    "ElijahButers/UnCloudNotes-App/UnCloudNotesMappingModel_v2_to_v3 destination": (
+      model: "UnCloudNotesDataModel v 3.xcdatamodel", hashes: [], fields: []
+    ),
+    "ElijahButers/UnCloudNotes-App/UnCloudNotesMappingModel_v3_to_v4 source": (
+      model: "UnCloudNotesDataModel v 3.xcdatamodel", hashes: [], fields: []
+    ),
+    "ElijahButers/UnCloudNotes-App/UnCloudNotesMappingModel_v3_to_v4 destination": (
+      model: "UnCloudNotesDataModel v4.xcdatamodel", hashes: [], fields: ["ImageAttachment.className"]
+    ),
+    "JohnEstropia/CoreStore/Advanced.EvolutionDemo.V1.FromV2 source": (
+      model: "Advanced.EvolutionDemo.V2.xcdatamodel", hashes: [], fields: []
+    ),
+    "JohnEstropia/CoreStore/Advanced.EvolutionDemo.V1.FromV2 destination": (
+      model: "Advanced.EvolutionDemo.V1.xcdatamodel", hashes: [], fields: []
+    ),
+    "JohnEstropia/CoreStore/Advanced.EvolutionDemo.V2.FromV1 source": (
+      model: "Advanced.EvolutionDemo.V1.xcdatamodel", hashes: [], fields: []
+    ),
+    "JohnEstropia/CoreStore/Advanced.EvolutionDemo.V2.FromV1 destination": (
+      model: "Advanced.EvolutionDemo.V2.xcdatamodel", hashes: [], fields: []
+    ),
+    "billmoss/CoreDataMigrations-DefaultMigration/Model1ToModel2 source": (
+      model: "Model1.xcdatamodel", hashes: [], fields: []
+    ),
+    "billmoss/CoreDataMigrations-DefaultMigration/Model1ToModel2 destination": (
+      model: "Model2.xcdatamodel", hashes: [], fields: []
+    ),
+    "billmoss/CoreDataMigrations-DefaultMigration/Model3ToModel4 source": (
+      model: "Model3.xcdatamodel", hashes: [], fields: []
+    ),
+    "billmoss/CoreDataMigrations-DefaultMigration/Model3ToModel4 destination": (
+      model: "Model4.xcdatamodel", hashes: [], fields: ["Topic.timeBudget.userInfo"]
+    ),
+    "billmoss/CoreDataMigrations-DefaultMigration/Model4ToModel5 source": (
+      model: "Model4.xcdatamodel", hashes: [], fields: []
+    ),
+    "billmoss/CoreDataMigrations-DefaultMigration/Model4ToModel5 destination": (
+      model: "Model5.xcdatamodel", hashes: [], fields: []
+    ),
+    "billmoss/CoreDataMigrations-HybridMigration/Model1ToModel2 source": (
+      model: "Model1.xcdatamodel", hashes: [], fields: []
+    ),
+    "billmoss/CoreDataMigrations-HybridMigration/Model1ToModel2 destination": (
+      model: "Model2.xcdatamodel", hashes: [], fields: []
+    ),
+    "billmoss/CoreDataMigrations-HybridMigration/Model3ToModel4 source": (
+      model: "Model3.xcdatamodel", hashes: [], fields: []
+    ),
+    "billmoss/CoreDataMigrations-HybridMigration/Model3ToModel4 destination": (
+      model: "Model4.xcdatamodel", hashes: [], fields: ["Topic.timeBudget.userInfo"]
+    ),
+    "billmoss/CoreDataMigrations-HybridMigration/Model4ToModel5-1 source": (
+      model: "Model4.xcdatamodel", hashes: [], fields: []
+    ),
+    "billmoss/CoreDataMigrations-HybridMigration/Model4ToModel5-1 destination": (
+      model: "Model5.xcdatamodel", hashes: [], fields: []
+    ),
+    "billmoss/CoreDataMigrations-HybridMigration/Model4ToModel5-2 source": (
+      model: "Model4.xcdatamodel", hashes: [], fields: []
+    ),
+    "billmoss/CoreDataMigrations-HybridMigration/Model4ToModel5-2 destination": (
+      model: "Model5.xcdatamodel", hashes: [], fields: []
+    ),
+    "billmoss/CoreDataMigrations-HybridMigration/Model4ToModel5-3 source": (
+      model: "Model4.xcdatamodel", hashes: [], fields: []
+    ),
+    "billmoss/CoreDataMigrations-HybridMigration/Model4ToModel5-3 destination": (
+      model: "Model5.xcdatamodel", hashes: [], fields: []
+    ),
+    "jdspoone/CoreDataMigrationExample/v1.0-to-v1.1 source": (
+      model: "CoreDataMigration-v1.0.xcdatamodel", hashes: [], fields: []
+    ),
+    "jdspoone/CoreDataMigrationExample/v1.0-to-v1.1 destination": (
+      model: "CoreDataMigration-v1.1.xcdatamodel", hashes: [], fields: []
+    ),
+    "jdspoone/CoreDataMigrationExample/v1.1-to-v1.2 source": (
+      model: "CoreDataMigration-v1.1.xcdatamodel", hashes: [], fields: []
+    ),
+    "jdspoone/CoreDataMigrationExample/v1.1-to-v1.2 destination": (
+      model: "CoreDataMigration-v1.2.xcdatamodel", hashes: [], fields: []
+    ),
+    "jdspoone/CoreDataMigrationExample/v1.2-to-v1.3 source": (
+      model: "CoreDataMigration-v1.2.xcdatamodel", hashes: [], fields: []
+    ),
+    "jdspoone/CoreDataMigrationExample/v1.2-to-v1.3 destination": (
+      model: "CoreDataMigration-v1.3.xcdatamodel", hashes: [], fields: []
+    ),
+    "objcio/core-data/Moody 2-Moody 3 source": (
+      model: "Moody 2.xcdatamodel", hashes: [], fields: ["Continent.className", "Country.className", "Mood.className"]
+    ),
+    "objcio/core-data/Moody 2-Moody 3 destination": (
+      model: "Moody 3.xcdatamodel", hashes: [], fields: ["Continent.className", "Country.className", "Mood.className"]
+    ),
+    "objcio/core-data/Moody 3-Moody 4 source": (
+      model: "Moody 3.xcdatamodel", hashes: [], fields: ["Continent.className", "Country.className", "Mood.className"]
+    ),
+    "objcio/core-data/Moody 3-Moody 4 destination": (
+      model: "Moody 4.xcdatamodel", hashes: [],
+      fields: ["Continent.className", "Country.className", "Mood.className", "versionIdentifiers"]
+    ),
+    "objcio/core-data/Moody 4-Moody 5 source": (
+      model: "Moody 4.xcdatamodel", hashes: [], fields: ["Continent.className", "Country.className", "Mood.className"]
+    ),
+    "objcio/core-data/Moody 4-Moody 5 destination": (
+      model: "Moody 5.xcdatamodel", hashes: [], fields: ["Country.className", "Mood.className"]
+    ),
+    "objcio/core-data/Moody 5-Moody 6 source": (
+      model: "Moody 5.xcdatamodel", hashes: [], fields: ["Country.className", "Mood.className"]
+    ),
+    "objcio/core-data/Moody 5-Moody 6 destination": (
+      model: "Moody 6.xcdatamodel", hashes: [], fields: ["Country.className", "Mood.className"]
+    ),
+    "wibosco/CoreDataMigration-Example/Migration1to2 source": (
+      model: "CoreDataMigration_Example.xcdatamodel", hashes: [], fields: []
+    ),
+    "wibosco/CoreDataMigration-Example/Migration1to2 destination": (
+      model: "CoreDataMigration_Example 2.xcdatamodel", hashes: [], fields: []
+    ),
+    "wibosco/CoreDataMigration-Example/Migration2to3 source": (
+      model: "CoreDataMigration_Example 2.xcdatamodel", hashes: [], fields: []
+    ),
+    "wibosco/CoreDataMigration-Example/Migration2to3 destination": (
+      model: "CoreDataMigration_Example 3.xcdatamodel", hashes: [], fields: []
+    ),
+    "wibosco/CoreDataMigrationRevised-Example/Migration2to3ModelMapping source": (
+      model: "CoreDataMigration_Example 2.xcdatamodel", hashes: [], fields: []
+    ),
+    "wibosco/CoreDataMigrationRevised-Example/Migration2to3ModelMapping destination": (
+      model: "CoreDataMigration_Example 3.xcdatamodel", hashes: [], fields: []
+    ),
   ]
 
   @Test func snapshotsAgreeWithTheirModelFiles() throws {
@@ -284,7 +374,9 @@ struct ModelSnapshotTests {
     let plain = ObjectModel(entities: [
       EntityDescription(
         name: "A", attributes: [AttributeDescription(name: "x", type: .integer32)],
-        relationships: [RelationshipDescription(name: "b", destinationEntity: "A", inverseName: "b", inverseEntity: "A")])
+        relationships: [
+          RelationshipDescription(name: "b", destinationEntity: "A", inverseName: "b", inverseEntity: "A")
+        ])
     ])
     let bytes = ModelSnapshotWriter.write(plain)
     #expect(try ModelSnapshotReader.read(bytes).entities.first?.relationships.first?.inverseName == "b")
@@ -292,7 +384,9 @@ struct ModelSnapshotTests {
     // An attribute of an unknown class.
     let renamed = try edit(bytes) { objects in
       for (i, o) in objects.enumerated() where o["$classname"] == .string("XDPMAttribute") {
-        objects[i] = .dictionary([.init("$classname", .string("XDPMGizmo")), .init("$classes", .array([.string("XDPMGizmo")]))])
+        objects[i] = .dictionary([
+          .init("$classname", .string("XDPMGizmo")), .init("$classes", .array([.string("XDPMGizmo")])),
+        ])
       }
     }
     #expect(message(renamed)?.contains("expected XDPMProperty") == true)
@@ -301,12 +395,15 @@ struct ModelSnapshotTests {
     let wrongType = try edit(bytes) { objects in
       for (i, o) in objects.enumerated() where o == .integer(200) { objects[i] = .string("200") }
     }
-    #expect(message(wrongType)?.contains("XD_PAttK_attributeType of attribute 'A.x': expected an integer, found a string") == true)
+    #expect(
+      message(wrongType)?.contains("XD_PAttK_attributeType of attribute 'A.x': expected an integer, found a string")
+        == true)
 
     // An entity without its name.
     let nameless = try edit(bytes) { objects in
       for (i, o) in objects.enumerated() {
-        guard case .dictionary(let fields) = o, fields.contains(where: { $0.key == "XDBucketForGeneralizationsstorage" })
+        guard case .dictionary(let fields) = o,
+          fields.contains(where: { $0.key == "XDBucketForGeneralizationsstorage" })
         else { continue }
         objects[i] = .dictionary(fields.filter { $0.key != "_name" })
       }

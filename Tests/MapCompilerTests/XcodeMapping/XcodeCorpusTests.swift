@@ -12,28 +12,49 @@ struct XcodeCorpusTests {
   /// reading each file: the one error is a real mistake in that tutorial's mapping (Note.attachments
   /// filled with the Note made by NoteToNote), which Core Data would raise on at run time.
   static let expectedFindings: [String: [String]] = [
-    "ElijahButers/UnCloudNotes-App/UnCloudNotes/UnCloudNotesMappingModel_v2_to_v3.xcmappingmodel": ["119:map-mapping-destination-mismatch"],
+    "ElijahButers/UnCloudNotes-App/UnCloudNotes/UnCloudNotesMappingModel_v2_to_v3.xcmappingmodel": [
+      "119:map-mapping-destination-mismatch"
+    ],
     "ElijahButers/UnCloudNotes-App/UnCloudNotes/UnCloudNotesMappingModel_v3_to_v4.xcmappingmodel": [],
-    "JohnEstropia/CoreStore/Demo/Sources/Demos/Advanced/EvolutionDemo/Advanced.EvolutionDemo.V1.FromV2.xcmappingmodel": [],
-    "JohnEstropia/CoreStore/Demo/Sources/Demos/Advanced/EvolutionDemo/Advanced.EvolutionDemo.V2.FromV1.xcmappingmodel": ["50:lint-policy-without-module"],
-    "billmoss/CoreDataMigrations-DefaultMigration/CoreDataMigration/Model1ToModel2.xcmappingmodel": ["95:lint-optional-into-mandatory"],
+    "JohnEstropia/CoreStore/Demo/Sources/Demos/Advanced/EvolutionDemo/Advanced.EvolutionDemo.V1.FromV2.xcmappingmodel":
+      [],
+    "JohnEstropia/CoreStore/Demo/Sources/Demos/Advanced/EvolutionDemo/Advanced.EvolutionDemo.V2.FromV1.xcmappingmodel":
+      ["50:lint-policy-without-module"],
+    "billmoss/CoreDataMigrations-DefaultMigration/CoreDataMigration/Model1ToModel2.xcmappingmodel": [
+      "95:lint-optional-into-mandatory"
+    ],
     "billmoss/CoreDataMigrations-DefaultMigration/CoreDataMigration/Model3ToModel4.xcmappingmodel": [],
-    "billmoss/CoreDataMigrations-DefaultMigration/CoreDataMigration/Model4ToModel5.xcmappingmodel": ["60:lint-unused-entity-mapping", "92:lint-policy-without-module"],
-    "billmoss/CoreDataMigrations-HybridMigration/CoreDataMigration/Model1ToModel2.xcmappingmodel": ["95:lint-optional-into-mandatory"],
+    "billmoss/CoreDataMigrations-DefaultMigration/CoreDataMigration/Model4ToModel5.xcmappingmodel": [
+      "60:lint-unused-entity-mapping", "92:lint-policy-without-module",
+    ],
+    "billmoss/CoreDataMigrations-HybridMigration/CoreDataMigration/Model1ToModel2.xcmappingmodel": [
+      "95:lint-optional-into-mandatory"
+    ],
     "billmoss/CoreDataMigrations-HybridMigration/CoreDataMigration/Model3ToModel4.xcmappingmodel": [],
-    "billmoss/CoreDataMigrations-HybridMigration/CoreDataMigration/Model4ToModel5-1.xcmappingmodel": ["60:lint-unused-entity-mapping", "93:lint-policy-without-module"],
-    "billmoss/CoreDataMigrations-HybridMigration/CoreDataMigration/Model4ToModel5-2.xcmappingmodel": ["60:lint-unused-entity-mapping", "93:lint-policy-without-module"],
-    "billmoss/CoreDataMigrations-HybridMigration/CoreDataMigration/Model4ToModel5-3.xcmappingmodel": ["60:lint-unused-entity-mapping", "93:lint-policy-without-module"],
+    "billmoss/CoreDataMigrations-HybridMigration/CoreDataMigration/Model4ToModel5-1.xcmappingmodel": [
+      "60:lint-unused-entity-mapping", "93:lint-policy-without-module",
+    ],
+    "billmoss/CoreDataMigrations-HybridMigration/CoreDataMigration/Model4ToModel5-2.xcmappingmodel": [
+      "60:lint-unused-entity-mapping", "93:lint-policy-without-module",
+    ],
+    "billmoss/CoreDataMigrations-HybridMigration/CoreDataMigration/Model4ToModel5-3.xcmappingmodel": [
+      "60:lint-unused-entity-mapping", "93:lint-policy-without-module",
+    ],
     "jdspoone/CoreDataMigrationExample/CoreDataMigration/v1.0-to-v1.1.xcmappingmodel": [],
-    "jdspoone/CoreDataMigrationExample/CoreDataMigration/v1.1-to-v1.2.xcmappingmodel": ["71:lint-unused-entity-mapping"],
+    "jdspoone/CoreDataMigrationExample/CoreDataMigration/v1.1-to-v1.2.xcmappingmodel": [
+      "71:lint-unused-entity-mapping"
+    ],
     "jdspoone/CoreDataMigrationExample/CoreDataMigration/v1.2-to-v1.3.xcmappingmodel": [],
     "objcio/core-data/Migrations/Migrations/Moody 2-Moody 3.xcmappingmodel": [],
     "objcio/core-data/Migrations/Migrations/Moody 3-Moody 4.xcmappingmodel": [],
     "objcio/core-data/Migrations/Migrations/Moody 4-Moody 5.xcmappingmodel": [],
     "objcio/core-data/Migrations/Migrations/Moody 5-Moody 6.xcmappingmodel": ["146:lint-unused-entity-mapping"],
-    "wibosco/CoreDataMigration-Example/CoreDataMigration-Example/CoreData/Migration/Mappings/Migration1to2.xcmappingmodel": [],
-    "wibosco/CoreDataMigration-Example/CoreDataMigration-Example/CoreData/Migration/Mappings/Migration2to3.xcmappingmodel": ["47:lint-unused-entity-mapping"],
-    "wibosco/CoreDataMigrationRevised-Example/CoreDataMigration-Example/CoreData/Migration/Mappings/Migration2to3ModelMapping.xcmappingmodel": ["84:lint-unused-entity-mapping"],
+    "wibosco/CoreDataMigration-Example/CoreDataMigration-Example/CoreData/Migration/Mappings/Migration1to2.xcmappingmodel":
+      [],
+    "wibosco/CoreDataMigration-Example/CoreDataMigration-Example/CoreData/Migration/Mappings/Migration2to3.xcmappingmodel":
+      ["47:lint-unused-entity-mapping"],
+    "wibosco/CoreDataMigrationRevised-Example/CoreDataMigration-Example/CoreData/Migration/Mappings/Migration2to3ModelMapping.xcmappingmodel":
+      ["84:lint-unused-entity-mapping"],
   ]
 
   static func path(_ relative: String) -> String { SharedPaths.corpus!.appendingPathComponent(relative).path }
@@ -79,20 +100,24 @@ struct XcodeCorpusTests {
       #expect(PlanWriter.encode(a, sourcePositions: false) == PlanWriter.encode(b, sourcePositions: false))
     } else {
       #expect(viaText.plan == nil)
-      #expect(direct.diagnostics.filter { $0.severity == .error }.map(\.id) == viaText.diagnostics.filter { $0.severity == .error }.map(\.id))
+      #expect(
+        direct.diagnostics.filter { $0.severity == .error }.map(\.id)
+          == viaText.diagnostics.filter { $0.severity == .error }.map(\.id))
     }
   }
 
   /// The objc.io tests document the expression Xcode compiles for Mood.continent; the import
   /// writes it from the key path and mapping name fields.
   @Test func keyPathRelationshipsBecomeTheDocumentedExpression() throws {
-    let compiled = MappingCompilation.compile(mappingPath: Self.path("objcio/core-data/Migrations/Migrations/Moody 2-Moody 3.xcmappingmodel"))
+    let compiled = MappingCompilation.compile(
+      mappingPath: Self.path("objcio/core-data/Migrations/Migrations/Moody 2-Moody 3.xcmappingmodel"))
     let plan = try #require(compiled.plan)
     let mood = try #require(plan.entityMappings.first { $0.name == "MoodToMood" })
     let continent = try #require(mood.relationshipMappings.first { $0.name == "continent" })
     #expect(
       continent.valueExpression.map { "\($0.expression)" }
-        == #"FUNCTION($manager, "destinationInstancesForEntityMappingNamed:sourceInstances:" , "ContinentToContinent", $source.country.continent)"#)
+        == #"FUNCTION($manager, "destinationInstancesForEntityMappingNamed:sourceInstances:" , "ContinentToContinent", $source.country.continent)"#
+    )
     // mappingnumber order, not idrefs order.
     #expect(plan.entityMappings.map(\.name) == ["MoodToMood", "CountryToCountry", "ContinentToContinent"])
   }

@@ -19,10 +19,12 @@ struct XcodeEnvelopeTests {
     let source = SharedPaths.corpus!.appendingPathComponent(project)
     let target = folder.appendingPathComponent("CoreDataMigration")
     try FileManager.default.createDirectory(at: target, withIntermediateDirectories: true)
-    try FileManager.default.copyItem(at: source.appendingPathComponent("Model.xcdatamodeld"), to: target.appendingPathComponent("Model.xcdatamodeld"))
+    try FileManager.default.copyItem(
+      at: source.appendingPathComponent("Model.xcdatamodeld"), to: target.appendingPathComponent("Model.xcdatamodeld"))
     let wrapper = target.appendingPathComponent("Model1ToModel2.xcmappingmodel")
     try FileManager.default.createDirectory(at: wrapper, withIntermediateDirectories: true)
-    let xml = try String(contentsOf: source.appendingPathComponent("Model1ToModel2.xcmappingmodel/xcmapping.xml"), encoding: .utf8)
+    let xml = try String(
+      contentsOf: source.appendingPathComponent("Model1ToModel2.xcmappingmodel/xcmapping.xml"), encoding: .utf8)
     try Data(edit(xml).utf8).write(to: wrapper.appendingPathComponent("xcmapping.xml"))
     let contents = target.appendingPathComponent("Model.xcdatamodeld/Model2.xcdatamodel/contents")
     let model = try String(contentsOf: contents, encoding: .utf8)
@@ -31,7 +33,9 @@ struct XcodeEnvelopeTests {
     return wrapper.path
   }
 
-  static func compile(edit: (String) -> String = { $0 }, editModel: (String) -> String = { $0 }) throws -> MappingCompilation.Output {
+  static func compile(edit: (String) -> String = { $0 }, editModel: (String) -> String = { $0 }) throws
+    -> MappingCompilation.Output
+  {
     let folder = try FileManagerTemp.folder("envelope")
     defer { FileManagerTemp.remove(folder.path) }
     return MappingCompilation.compile(mappingPath: try copy(in: folder, edit: edit, editModel: editModel))
@@ -52,7 +56,9 @@ struct XcodeEnvelopeTests {
     let output = try Self.compile(editModel: {
       $0.replacingOccurrences(
         of: #"<attribute name="content" optional="YES" attributeType="String" syncable="YES"/>"#,
-        with: #"<attribute name="content" attributeType="String" syncable="YES"/><attribute name="priority" optional="YES" attributeType="Integer 16" defaultValueString="0" syncable="YES"/>"#)
+        with:
+          #"<attribute name="content" attributeType="String" syncable="YES"/><attribute name="priority" optional="YES" attributeType="Integer 16" defaultValueString="0" syncable="YES"/>"#
+      )
     })
     #expect(output.plan == nil)
     let drift = try #require(output.diagnostics.first { $0.id == "xcmap-model-drift" })
@@ -65,7 +71,9 @@ struct XcodeEnvelopeTests {
   }
 
   @Test func aDanglingOrMistypedReferenceIsAnError() throws {
-    let dangling = try Self.compile(edit: { $0.replacingOccurrences(of: #"idrefs="z103 z102""#, with: #"idrefs="z103 z999""#) })
+    let dangling = try Self.compile(edit: {
+      $0.replacingOccurrences(of: #"idrefs="z103 z102""#, with: #"idrefs="z103 z999""#)
+    })
     #expect(dangling.plan == nil)
     #expect(Self.lines(dangling).contains("76:xcmap-dangling-reference"))
     let mistyped = try Self.compile(edit: {
@@ -77,7 +85,11 @@ struct XcodeEnvelopeTests {
   }
 
   @Test func aDuplicateIdIsAnErrorWithANoteAtTheFirst() throws {
-    let output = try Self.compile(edit: { $0.replacingOccurrences(of: #"<object type="XDDEVATTRIBUTEMAPPING" id="z106">"#, with: #"<object type="XDDEVATTRIBUTEMAPPING" id="z105">"#) })
+    let output = try Self.compile(edit: {
+      $0.replacingOccurrences(
+        of: #"<object type="XDDEVATTRIBUTEMAPPING" id="z106">"#,
+        with: #"<object type="XDDEVATTRIBUTEMAPPING" id="z105">"#)
+    })
     let d = try #require(output.diagnostics.first { $0.id == "xcmap-duplicate-id" })
     #expect(d.notes.count == 1)
     #expect(output.plan == nil)
@@ -85,10 +97,14 @@ struct XcodeEnvelopeTests {
 
   @Test func unknownObjectsAndFieldsAreWarningsAndTheRestCompiles() throws {
     let output = try Self.compile(edit: {
-      $0.replacingOccurrences(of: "</database>", with: "    <object type=\"XDDEVNEWTHING\" id=\"z900\"></object>\n</database>")
-        .replacingOccurrences(
-          of: #"<attribute name="sourcename" type="string">TopicList</attribute>"#,
-          with: #"<attribute name="sourcename" type="string">TopicList</attribute><attribute name="colour" type="string">red</attribute>"#)
+      $0.replacingOccurrences(
+        of: "</database>", with: "    <object type=\"XDDEVNEWTHING\" id=\"z900\"></object>\n</database>"
+      )
+      .replacingOccurrences(
+        of: #"<attribute name="sourcename" type="string">TopicList</attribute>"#,
+        with:
+          #"<attribute name="sourcename" type="string">TopicList</attribute><attribute name="colour" type="string">red</attribute>"#
+      )
     })
     #expect(output.plan != nil)
     #expect(output.diagnostics.map(\.id).sorted() == ["xcmap-unknown-field", "xcmap-unknown-object"])
@@ -97,7 +113,9 @@ struct XcodeEnvelopeTests {
 
   @Test func damagedBase64AndTruncatedArchivesAreErrorsAtTheirLine() throws {
     // Cut inside the archive: an odd number of base64 characters is not base64 at all.
-    let odd = try Self.compile(edit: { $0.replacingOccurrences(of: "YnBsaXN0MDDUAQIDBAUGXl9YJHZl", with: "YnBsaXN0MDDUAQIDBAUGXl9YJHZ") })
+    let odd = try Self.compile(edit: {
+      $0.replacingOccurrences(of: "YnBsaXN0MDDUAQIDBAUGXl9YJHZl", with: "YnBsaXN0MDDUAQIDBAUGXl9YJHZ")
+    })
     #expect(Self.lines(odd).contains("95:xcmap-base64"))
     // A whole archive cut after its first 24 bytes: valid base64, not a complete property list.
     let truncated = try Self.compile(edit: { xml in
@@ -116,7 +134,9 @@ struct XcodeEnvelopeTests {
     let output = try Self.compile(edit: {
       $0.replacingOccurrences(
         of: #"<attribute name="sourcename" type="string">Topic</attribute>"#,
-        with: #"<attribute name="sourcename" type="string">Topic</attribute><attribute name="sourcefilterpredicatestring" type="string">presenterName \u3c00 'm'</attribute>"#)
+        with:
+          #"<attribute name="sourcename" type="string">Topic</attribute><attribute name="sourcefilterpredicatestring" type="string">presenterName \u3c00 'm'</attribute>"#
+      )
     })
     let plan = try #require(output.plan, "\(output.diagnostics)")
     #expect(plan.predicates.map(\.text).contains("presenterName < 'm'"))

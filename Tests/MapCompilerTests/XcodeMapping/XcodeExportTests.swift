@@ -88,7 +88,8 @@ struct XcodeExportTests {
     let b = XcodeExport.text(mappingPath: text, outputPath: folder.appendingPathComponent("B.xcmappingmodel").path).text
     #expect(a != nil && a == b)
     // Key-path relationships go back into Xcode's two fields.
-    #expect(a?.contains(#"<attribute name="sourcekeypath" type="string">$source.country.continent</attribute>"#) == true)
+    #expect(
+      a?.contains(#"<attribute name="sourcekeypath" type="string">$source.country.continent</attribute>"#) == true)
     #expect(a?.contains(#"<attribute name="sourcemappingname" type="string">ContinentToContinent</attribute>"#) == true)
   }
 }
@@ -99,7 +100,8 @@ struct XcodeExportTests {
     let folder = try FileManagerTemp.folder("export-refused")
     defer { FileManagerTemp.remove(folder.path) }
     let mapping = SharedPaths.packageRoot.appendingPathComponent("Mappings/bookshelf/BookshelfV1ToV2.xml").path
-    let output = XcodeExport.text(mappingPath: mapping, outputPath: folder.appendingPathComponent("B.xcmappingmodel").path)
+    let output = XcodeExport.text(
+      mappingPath: mapping, outputPath: folder.appendingPathComponent("B.xcmappingmodel").path)
     #expect(output.text == nil)
     let refused = output.diagnostics.filter { $0.id == "xcmap-export-unsupported" }.map { $0.location?.line ?? 0 }
     // <forEach> of BookToTag (line 24) and the FETCH with a predicate of LoanToLoan (line 31) is

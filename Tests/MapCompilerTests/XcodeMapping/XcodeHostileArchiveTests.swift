@@ -14,10 +14,12 @@ struct XcodeHostileArchiveTests {
 
   static func function(_ b: inout KeyedArchiveBuilder, _ slot: PropertyListValue, operand: PropertyListValue) {
     let args = b.array([])
-    b.fill(slot, "NSFunctionExpression", classes: functionChain, fields: [
-      .init("NSExpressionType", .integer(4)), .init("NSSelectorName", b.string("description")),
-      .init("NSOperand", operand), .init("NSArguments", args),
-    ])
+    b.fill(
+      slot, "NSFunctionExpression", classes: functionChain,
+      fields: [
+        .init("NSExpressionType", .integer(4)), .init("NSSelectorName", b.string("description")),
+        .init("NSOperand", operand), .init("NSArguments", args),
+      ])
   }
 
   /// Archives nobody should accept, by name.
@@ -66,7 +68,8 @@ struct XcodeHostileArchiveTests {
   func aHostileValueExpressionIsAnErrorAtItsLine(_ index: Int) throws {
     let (name, bytes, words) = Self.archives[index]
     let start = ContinuousClock.now
-    let output = try XcodeEnvelopeTests.compile(edit: { Self.replaceBinary("valueexpressiondata", with: bytes, in: $0) })
+    let output = try XcodeEnvelopeTests.compile(edit: { Self.replaceBinary("valueexpressiondata", with: bytes, in: $0) }
+    )
     #expect(ContinuousClock.now - start < .seconds(5), "\(name)")
     #expect(output.plan == nil)
     let d = try #require(output.diagnostics.first { $0.id == "xcmap-archive" }, "\(name): \(output.diagnostics)")

@@ -21,7 +21,9 @@ import Testing
       if round % 4 == 0 { column.pad(to: stored) }  // padded and lazily grown columns alike
       let n = stored + Int(rng.next() % 50)
       for limit in [0, 1, 7, Int.max] {
-        #expect(column.nullRows(below: n, limit: limit) == expected(column, below: n, limit: limit), "round \(round), limit \(limit)")
+        #expect(
+          column.nullRows(below: n, limit: limit) == expected(column, below: n, limit: limit),
+          "round \(round), limit \(limit)")
       }
     }
   }
@@ -43,7 +45,8 @@ import Testing
   }
 
   @Test func strings() {
-    Self.check({ TextColumn() }) { c, row, rng in c.set(row, rng.next() % 2 == 0 ? .string(.native("s\(row)")) : .null) }
+    Self.check({ TextColumn() }) { c, row, rng in c.set(row, rng.next() % 2 == 0 ? .string(.native("s\(row)")) : .null)
+    }
   }
 
   @Test func toOneRelationships() {

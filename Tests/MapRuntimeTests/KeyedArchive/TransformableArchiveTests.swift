@@ -26,19 +26,29 @@ import Testing
   struct PythonFailed: Error { var message: String }
 
   static let cases: [(python: String, value: ArchivedValue, json: String)] = [
-    (#"["How did you sleep?", "Mood (1-10)?"]"#, .array([.string("How did you sleep?"), .string("Mood (1-10)?")]),
-     #"["How did you sleep?","Mood (1-10)?"]"#),
-    (#"["a", None, "a", "Größe 😀", ""]"#, .array([.string("a"), .null, .string("a"), .string("Größe 😀"), .string("")]),
-     #"["a",null,"a","Größe 😀",""]"#),
-    (#"{"b": 1, "a": [True, 2.5, -7], "z": {"x": b"\x00\x01"}}"#,
-     .dictionary([
-       .init("b", .integer(1)), .init("a", .array([.bool(true), .real(2.5), .integer(-7)])),
-       .init("z", .dictionary([.init("x", .data([0, 1]))])),
-     ]), #"{"b":1,"a":[true,2.5,-7],"z":{"x":{"$data":"AAE="}}}"#),
+    (
+      #"["How did you sleep?", "Mood (1-10)?"]"#, .array([.string("How did you sleep?"), .string("Mood (1-10)?")]),
+      #"["How did you sleep?","Mood (1-10)?"]"#
+    ),
+    (
+      #"["a", None, "a", "Größe 😀", ""]"#,
+      .array([.string("a"), .null, .string("a"), .string("Größe 😀"), .string("")]),
+      #"["a",null,"a","Größe 😀",""]"#
+    ),
+    (
+      #"{"b": 1, "a": [True, 2.5, -7], "z": {"x": b"\x00\x01"}}"#,
+      .dictionary([
+        .init("b", .integer(1)), .init("a", .array([.bool(true), .real(2.5), .integer(-7)])),
+        .init("z", .dictionary([.init("x", .data([0, 1]))])),
+      ]), #"{"b":1,"a":[true,2.5,-7],"z":{"x":{"$data":"AAE="}}}"#
+    ),
     (#""just a string""#, .string("just a string"), #""just a string""#),
     ("12345678901", .integer(12_345_678_901), "12345678901"),
     ("[Date(0.5), 3.0, False]", .array([.date(0.5), .real(3.0), .bool(false)]), #"[{"$date":0.5},3.0,false]"#),
-    ("[list(range(20))]", .array([.array((0..<20).map { .integer(Int64($0)) })]), "[[" + (0..<20).map(String.init).joined(separator: ",") + "]]"),
+    (
+      "[list(range(20))]", .array([.array((0..<20).map { .integer(Int64($0)) })]),
+      "[[" + (0..<20).map(String.init).joined(separator: ",") + "]]"
+    ),
   ]
 
   @Test func decodesAndEncodesPythonsArchives() throws {
@@ -109,17 +119,23 @@ import Testing
     func s(_ t: String) -> [UInt8] { [0x50 | UInt8(t.utf8.count)] + Array(t.utf8) }
     func r(_ n: Int) -> [UInt8] { [UInt8(n >> 8), UInt8(n & 255)] }
     // 9 "$null", 10 "NS.objects", 11 "$class", 12 "$classname", 13 "NSArray", 14 {$classname: NSArray}
-    let base: [[UInt8]] = [s("$null"), s("NS.objects"), s("$class"), s("$classname"), s("NSArray"), [0xD1] + r(12) + r(13)]
+    let base: [[UInt8]] = [
+      s("$null"), s("NS.objects"), s("$class"), s("$classname"), s("NSArray"), [0xD1] + r(12) + r(13),
+    ]
     // UIDs: 15 = uid 0, 16 = uid 1, 17 = uid 2 (class), 18 = uid 99
     let uids: [[UInt8]] = [[0x80, 0], [0x80, 1], [0x80, 2], [0x80, 99]]
     // An array that contains itself: $objects = [$null, array(uid 1), class]
-    let cycle = Self.archive(base + uids + [[0xD2] + r(10) + r(11) + r(20) + r(17), [0xA1] + r(16)], objects: [9, 19, 14], root: 1)
+    let cycle = Self.archive(
+      base + uids + [[0xD2] + r(10) + r(11) + r(20) + r(17), [0xA1] + r(16)], objects: [9, 19, 14], root: 1)
     #expect(TransformableArchive.decode(cycle) == nil)
     // A UID past $objects.
-    let outOfRange = Self.archive(base + uids + [[0xD2] + r(10) + r(11) + r(20) + r(17), [0xA1] + r(18)], objects: [9, 19, 14], root: 1)
+    let outOfRange = Self.archive(
+      base + uids + [[0xD2] + r(10) + r(11) + r(20) + r(17), [0xA1] + r(18)], objects: [9, 19, 14], root: 1)
     #expect(TransformableArchive.decode(outOfRange) == nil)
     // An array claiming 2^32 elements.
-    let huge = Self.archive(base + uids + [[0xD2] + r(10) + r(11) + r(20) + r(17), [0xAF, 0x12, 0xFF, 0xFF, 0xFF, 0xFF]], objects: [9, 19, 14], root: 1)
+    let huge = Self.archive(
+      base + uids + [[0xD2] + r(10) + r(11) + r(20) + r(17), [0xAF, 0x12, 0xFF, 0xFF, 0xFF, 0xFF]],
+      objects: [9, 19, 14], root: 1)
     #expect(TransformableArchive.decode(huge) == nil)
     // `levels` arrays, each holding the next one twice: 2^levels paths to the leaf string.
     func dag(_ levels: Int) -> [UInt8] {
@@ -135,7 +151,9 @@ import Testing
       }
       return Self.archive(entries, objects: objects, root: 3)
     }
-    let two = ArchivedValue.array([.array([.string("NSArray"), .string("NSArray")]), .array([.string("NSArray"), .string("NSArray")])])
+    let two = ArchivedValue.array([
+      .array([.string("NSArray"), .string("NSArray")]), .array([.string("NSArray"), .string("NSArray")]),
+    ])
     #expect(TransformableArchive.decode(dag(2)) == two)  // well formed
     let started = Date()
     #expect(TransformableArchive.decode(dag(40)) == nil)  // refused once the budget is spent

@@ -30,9 +30,10 @@ import Testing
   }
 
   @Test func emptyFileIsTruncated() {
-    #expect(throws: PlanFormatError(
-      code: .truncated, message: "plan is truncated: expected a 52-byte header, found 0 bytes",
-      offset: 0, path: "p.cdm")
+    #expect(
+      throws: PlanFormatError(
+        code: .truncated, message: "plan is truncated: expected a 52-byte header, found 0 bytes",
+        offset: 0, path: "p.cdm")
     ) { try PlanReader.decode([], path: "p.cdm") }
   }
 
@@ -59,8 +60,9 @@ import Testing
   @Test func checksumMismatch() {
     var bytes = Self.file(body: [1, 0, 2, 0])
     bytes[bytes.count - 1] = 9
-    #expect(throws: PlanFormatError(
-      code: .checksumMismatch, message: "plan is damaged: checksum mismatch", offset: 20, path: "x.cdm")
+    #expect(
+      throws: PlanFormatError(
+        code: .checksumMismatch, message: "plan is damaged: checksum mismatch", offset: 20, path: "x.cdm")
     ) { try PlanReader.decode(bytes, path: "x.cdm") }
   }
 
@@ -86,8 +88,9 @@ import Testing
 
   @Test func readingAMissingFileIsUnreadable() {
     let path = FileManagerTemp.path("none.cdm")
-    #expect(throws: PlanFormatError(
-      code: .unreadable, message: "cannot read plan: no such file", path: path)
+    #expect(
+      throws: PlanFormatError(
+        code: .unreadable, message: "cannot read plan: no such file", path: path)
     ) { try PlanReader.read(contentsOf: path) }
     let dir = FileManagerTemp.path("dir.cdm")
     try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)

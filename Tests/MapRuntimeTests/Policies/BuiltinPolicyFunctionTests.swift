@@ -5,7 +5,8 @@ import Testing
 
 /// A manager over an empty source store, for calling functions directly.
 func emptyManager(planName: String = "P", mappings: [String] = ["M1", "M2"]) throws -> MigrationManager {
-  let thing = EntityDescription(name: "Thing", attributes: [AttributeDescription(name: "name", type: .string, isOptional: true)])
+  let thing = EntityDescription(
+    name: "Thing", attributes: [AttributeDescription(name: "name", type: .string, isOptional: true)])
   let model = ObjectModel(entities: [thing])
   let plan = MigrationPlan(
     name: planName, mappingPath: "m.xml", sourceModel: model, destinationModel: model,
@@ -16,7 +17,8 @@ func emptyManager(planName: String = "P", mappings: [String] = ["M1", "M2"]) thr
 }
 
 /// Calls a built-in `$entityPolicy` function.
-func policyCall(_ m: MigrationManager, _ selector: String, _ args: [Value], frame: Frame = Frame(mapping: 0)) throws(MigrationError)
+func policyCall(_ m: MigrationManager, _ selector: String, _ args: [Value], frame: Frame = Frame(mapping: 0))
+  throws(MigrationError)
   -> Value
 {
   guard let v = try BuiltinPolicyFunctions.call(selector, args, frame: frame, manager: m.context) else {
@@ -58,9 +60,12 @@ func error(_ body: () throws(MigrationError) -> Value) -> MigrationError? {
     for (selector, arity) in BuiltinPolicyFunctions.arity {
       #expect(selector.filter { $0 == ":" }.count == arity, "\(selector)")
       let args = Array(repeating: Value.null, count: arity)
-      #expect((try? BuiltinPolicyFunctions.call(selector, args, frame: Frame(mapping: 0), manager: m.context)) != nil, "\(selector)")
+      #expect(
+        (try? BuiltinPolicyFunctions.call(selector, args, frame: Frame(mapping: 0), manager: m.context)) != nil,
+        "\(selector)")
     }
-    #expect(try BuiltinPolicyFunctions.call("noSuchThing:", [.null], frame: Frame(mapping: 0), manager: m.context) == nil)
+    #expect(
+      try BuiltinPolicyFunctions.call("noSuchThing:", [.null], frame: Frame(mapping: 0), manager: m.context) == nil)
   }
 
   @Test func dateFromStringFormats() throws {
@@ -102,11 +107,17 @@ func error(_ body: () throws(MigrationError) -> Value) -> MigrationError? {
       ("", "date 2018-01-02T03:04:00Z"),
     ]
     for (zone, want) in cases {
-      #expect(try call("dateFromString:format:timeZone:", "2018-01-02 03:04", "yyyy-MM-dd HH:mm", Value(zone)) == want, "\(zone)")
+      #expect(
+        try call("dateFromString:format:timeZone:", "2018-01-02 03:04", "yyyy-MM-dd HH:mm", Value(zone)) == want,
+        "\(zone)")
     }
-    #expect(try call("dateFromString:format:timeZone:", "2018-01-02 03:04", "yyyy-MM-dd HH:mm", .null) == "date 2018-01-02T03:04:00Z")
+    #expect(
+      try call("dateFromString:format:timeZone:", "2018-01-02 03:04", "yyyy-MM-dd HH:mm", .null)
+        == "date 2018-01-02T03:04:00Z")
     // An offset in the text wins over the zone argument.
-    #expect(try call("dateFromString:format:timeZone:", "2018-01-02 03:04 Z", "yyyy-MM-dd HH:mm X", "+05:00") == "date 2018-01-02T03:04:00Z")
+    #expect(
+      try call("dateFromString:format:timeZone:", "2018-01-02 03:04 Z", "yyyy-MM-dd HH:mm X", "+05:00")
+        == "date 2018-01-02T03:04:00Z")
     for bad in ["Europe/Berlin", "+", "+25:00", "+02:75", "+123456", "PST"] {
       let e = error { () throws(MigrationError) in
         try policyCall(m, "dateFromString:format:timeZone:", ["2018", "yyyy", Value(bad)])
@@ -121,14 +132,17 @@ func error(_ body: () throws(MigrationError) -> Value) -> MigrationError? {
     #expect(try call("stringFromDate:format:", t, "EEE, d MMM yyyy HH:mm:ss.SSS") == "\"Tue, 2 Jan 2018 03:04:05.500\"")
     #expect(try call("stringFromDate:format:", t, "EEEE MMMM yy h a") == "\"Tuesday January 18 3 AM\"")
     #expect(try call("stringFromDate:format:", t, "yyyy-MM-dd'T'HH:mm:ssXXX") == "\"2018-01-02T03:04:05Z\"")
-    #expect(try call("stringFromDate:format:timeZone:", t, "yyyy-MM-dd HH:mm xxx", "+05:30") == "\"2018-01-02 08:34 +05:30\"")
+    #expect(
+      try call("stringFromDate:format:timeZone:", t, "yyyy-MM-dd HH:mm xxx", "+05:30") == "\"2018-01-02 08:34 +05:30\"")
     #expect(try call("stringFromDate:format:timeZone:", t, "HH:mm Z", "-08:00") == "\"19:04 -0800\"")
     #expect(try call("stringFromDate:format:timeZone:", t, "HH:mm ZZZZZ", "-08:00") == "\"19:04 -08:00\"")
     #expect(try call("stringFromDate:format:", t, "HH:mm Z") == "\"03:04 +0000\"")
     #expect(try call("stringFromDate:format:", t, "HH:mm ZZZZZ") == "\"03:04 Z\"")
     #expect(try call("stringFromDate:format:", t, "HH:mm XX") == "\"03:04 Z\"")
     #expect(try call("stringFromDate:format:", t, "HH:mm xx") == "\"03:04 +0000\"")
-    let z = error { () throws(MigrationError) in try policyCall(m, "stringFromDate:format:timeZone:", [t, "yyyy", "+19:00"]) }
+    let z = error { () throws(MigrationError) in
+      try policyCall(m, "stringFromDate:format:timeZone:", [t, "yyyy", "+19:00"])
+    }
     #expect(z?.code == "run-time-zone")
     #expect(try call("stringFromDate:format:", .null, "yyyy") == "nil")
     #expect(try call("stringFromDate:format:", t, .null) == "nil")
@@ -137,7 +151,9 @@ func error(_ body: () throws(MigrationError) -> Value) -> MigrationError? {
     let p = error { () throws(MigrationError) in try policyCall(m, "stringFromDate:format:", [t, "yyyy-QQ"]) }
     #expect(p?.code == "run-date-pattern")
     // Round trip through text.
-    let back = try policyCall(m, "dateFromString:format:", [try policyCall(m, "stringFromDate:format:", [t, "yyyy-MM-dd HH:mm:ss.SSS"]), "yyyy-MM-dd HH:mm:ss.SSS"])
+    let back = try policyCall(
+      m, "dateFromString:format:",
+      [try policyCall(m, "stringFromDate:format:", [t, "yyyy-MM-dd HH:mm:ss.SSS"]), "yyyy-MM-dd HH:mm:ss.SSS"])
     #expect(show(m, back) == show(m, t))
   }
 
@@ -201,7 +217,8 @@ func error(_ body: () throws(MigrationError) -> Value) -> MigrationError? {
     let again = try policyCall(try emptyManager(), "uuid", [], frame: frame)
     #expect(show(m, a) == show(m, again))
     let text = m.string(a) ?? ""
-    #expect(text.wholeMatch(of: /[0-9A-F]{8}-[0-9A-F]{4}-5[0-9A-F]{3}-[89AB][0-9A-F]{3}-[0-9A-F]{12}/) != nil, "\(text)")
+    #expect(
+      text.wholeMatch(of: /[0-9A-F]{8}-[0-9A-F]{4}-5[0-9A-F]{3}-[89AB][0-9A-F]{3}-[0-9A-F]{12}/) != nil, "\(text)")
     var other = frame
     other.propertyIndex = 1
     var indexed = frame
@@ -233,10 +250,14 @@ func error(_ body: () throws(MigrationError) -> Value) -> MigrationError? {
     // Apple divides two integers as integers (NSExpression "7 / 2" is 3).
     #expect(try call("divide:by:", 7, 2) == "int 3")
     #expect(try call("divide:by:", 7.0, 2) == "double 3.5")
-    #expect(error { () throws(MigrationError) in try Builtins.call("divide:by:", [7, 0], m.context) }?.code == "run-arithmetic")
+    #expect(
+      error { () throws(MigrationError) in try Builtins.call("divide:by:", [7, 0], m.context) }?.code
+        == "run-arithmetic")
     #expect(try call("modulus:by:", 7, 3) == "int 1")
     #expect(try call("modulus:by:", .int(Int64.min), -1) == "int 0")  // no overflow trap
-    #expect(error { () throws(MigrationError) in try Builtins.call("modulus:by:", [7, 0], m.context) }?.code == "run-arithmetic")
+    #expect(
+      error { () throws(MigrationError) in try Builtins.call("modulus:by:", [7, 0], m.context) }?.code
+        == "run-arithmetic")
     #expect(try call("add:to:", .date(0), 86_400) == "date 2001-01-02T00:00:00Z")
     #expect(try call("from:subtract:", .date(100), .date(40)) == "double 60.0")
     #expect(try call("add:to:", .null, 1) == "nil")

@@ -11,14 +11,18 @@ final class HookRecorder: EntityMigrationPolicy, @unchecked Sendable {
   override func beginEntityMapping(_ mapping: EntityMapping, manager: MigrationManager) throws {
     log("begin", manager)
   }
-  override func createDestinationInstances(forSource source: ObjectRef?, mapping: EntityMapping, manager: MigrationManager) throws {
+  override func createDestinationInstances(
+    forSource source: ObjectRef?, mapping: EntityMapping, manager: MigrationManager
+  ) throws {
     log("create \(source.map { manager.sourceID($0) } ?? "nil")", manager)
     try super.createDestinationInstances(forSource: source, mapping: mapping, manager: manager)
   }
   override func endInstanceCreation(_ mapping: EntityMapping, manager: MigrationManager) throws {
     log("endInstanceCreation", manager)
   }
-  override func createRelationships(forDestination destination: ObjectRef, mapping: EntityMapping, manager: MigrationManager) throws {
+  override func createRelationships(
+    forDestination destination: ObjectRef, mapping: EntityMapping, manager: MigrationManager
+  ) throws {
     log("relationships \(manager.destinationID(destination))", manager)
     try super.createRelationships(forDestination: destination, mapping: mapping, manager: manager)
   }
@@ -36,7 +40,9 @@ final class HookRecorder: EntityMigrationPolicy, @unchecked Sendable {
     case "describe:":
       // Sees the calling expression's variables.
       let f = manager.currentFrame
-      return Value("\(selector) \(manager.string(arguments[0]) ?? "nil") item \(f?.item.intValue ?? -1) property \(f.flatMap { manager.propertyName($0) } ?? "-")")
+      return Value(
+        "\(selector) \(manager.string(arguments[0]) ?? "nil") item \(f?.item.intValue ?? -1) property \(f.flatMap { manager.propertyName($0) } ?? "-")"
+      )
     case "fail:":
       throw manager.error("failing on purpose", about: manager.currentFrame?.destination, code: "test-fail")
     case "throwPlain:":
@@ -62,18 +68,23 @@ final class FailingHookPolicy: EntityMigrationPolicy, @unchecked Sendable {
 }
 
 enum PolicyTestPlans {
-  static func x(_ k: MapRuntime.Expression.Kind) -> MapRuntime.Expression { MapRuntime.Expression(k, span: .synthesized) }
+  static func x(_ k: MapRuntime.Expression.Kind) -> MapRuntime.Expression {
+    MapRuntime.Expression(k, span: .synthesized)
+  }
   static func int(_ i: Int64) -> MapRuntime.Expression { x(.constant(.integer(i))) }
 
   /// Two `add` mappings over Thing, each with `forEach {1, 2}` and `name` from `nameExpression`.
   static func plan(policy: String?, nameExpression: MapRuntime.Expression? = nil) -> MigrationPlan {
-    let thing = EntityDescription(name: "Thing", attributes: [AttributeDescription(name: "name", type: .string, isOptional: true)])
+    let thing = EntityDescription(
+      name: "Thing", attributes: [AttributeDescription(name: "name", type: .string, isOptional: true)])
     let model = ObjectModel(entities: [thing])
     func mapping(_ name: String, line: Int) -> EntityMapping {
       EntityMapping(
         name: name, type: .add, sourceEntity: nil, destinationEntity: "Thing", policyName: policy,
         forEach: CompiledExpression(x(.aggregate([int(1), int(2)]))),
-        attributeMappings: nameExpression.map { [PropertyMapping(name: "name", valueExpression: CompiledExpression($0))] } ?? [],
+        attributeMappings: nameExpression.map {
+          [PropertyMapping(name: "name", valueExpression: CompiledExpression($0))]
+        } ?? [],
         location: SourceLocation(file: "m.xml", line: line, column: 3))
     }
     return MigrationPlan(
@@ -115,15 +126,20 @@ enum PolicyTestPlans {
     let m = try PolicyTestPlans.manager(PolicyTestPlans.plan(policy: "HookRecorder", nameExpression: call))
     try m.migrate()
     let names = try m.destinationInstances(ofEntity: "Thing").map { m.string(m.destinationValue($0, "name")) }
-    #expect(names == ["describe: hi item 1 property name", "describe: hi item 2 property name",
-                      "describe: hi item 1 property name", "describe: hi item 2 property name"])
+    #expect(
+      names == [
+        "describe: hi item 1 property name", "describe: hi item 2 property name",
+        "describe: hi item 1 property name", "describe: hi item 2 property name",
+      ])
     #expect(m.currentFrame == nil)
   }
 
   @Test func policyFunctionErrorsNameTheObjectAndFailTheRun() throws {
     func run(_ selector: String) throws -> MigrationFailure? {
       let call = PolicyTestPlans.x(
-        .selector(target: PolicyTestPlans.x(.variable("entityPolicy")), selector: selector, arguments: [PolicyTestPlans.int(1)]))
+        .selector(
+          target: PolicyTestPlans.x(.variable("entityPolicy")), selector: selector, arguments: [PolicyTestPlans.int(1)])
+      )
       let m = try PolicyTestPlans.manager(PolicyTestPlans.plan(policy: "HookRecorder", nameExpression: call))
       do throws(MigrationFailure) {
         try m.migrate()
@@ -145,10 +161,11 @@ enum PolicyTestPlans {
     var failure: MigrationFailure?
     do throws(MigrationFailure) { try m.migrate() } catch { failure = error }
     let errors = try #require(failure).errors
-    #expect(errors.map(\.description) == [
-      "m.xml:10:3: error: Thing/1 (created by M1): bad thing [run-policy-error]",
-      "m.xml:20:3: error: FailingHookPolicy.endInstanceCreation failed in mapping M2: oops [run-policy-error]",
-    ])
+    #expect(
+      errors.map(\.description) == [
+        "m.xml:10:3: error: Thing/1 (created by M1): bad thing [run-policy-error]",
+        "m.xml:20:3: error: FailingHookPolicy.endInstanceCreation failed in mapping M2: oops [run-policy-error]",
+      ])
   }
 
   @Test func unknownAndAmbiguousPolicyNames() throws {
@@ -172,11 +189,19 @@ enum PolicyTestPlans {
     #expect(PolicyRegistry.lookup("HookRecorder") == HookRecorder.self)
 
     for (name, text) in [
-      ("SamePolicy", "Couldn't create mapping policy for class named SamePolicy: the name is ambiguous, it could be ModA.SamePolicy or ModB.SamePolicy; write the module-qualified name"),
-      ("Nope.HookRecorder", "Couldn't create mapping policy for class named Nope.HookRecorder: no policy of that name is registered"),
+      (
+        "SamePolicy",
+        "Couldn't create mapping policy for class named SamePolicy: the name is ambiguous, it could be ModA.SamePolicy or ModB.SamePolicy; write the module-qualified name"
+      ),
+      (
+        "Nope.HookRecorder",
+        "Couldn't create mapping policy for class named Nope.HookRecorder: no policy of that name is registered"
+      ),
     ] {
       var failure: MigrationFailure?
-      do throws(MigrationFailure) { _ = try PolicyTestPlans.manager(PolicyTestPlans.plan(policy: name)) } catch { failure = error }
+      do throws(MigrationFailure) { _ = try PolicyTestPlans.manager(PolicyTestPlans.plan(policy: name)) } catch {
+        failure = error
+      }
       let errors = try #require(failure).errors
       #expect(errors.count == 2)  // one per mapping naming it
       #expect(errors.allSatisfy { $0.code == "run-unknown-policy" && $0.message.hasPrefix(text) }, "\(errors)")
@@ -193,7 +218,8 @@ enum PolicyTestPlans {
     #expect(d.doubleValue == 2.5 && i.doubleValue == 42 && Value.decimal("1.25").doubleValue == 1.25)
     #expect(b.boolValue == true && Value.int(0).boolValue == false && s.boolValue == nil)
     #expect(a.arrayValue?.count == 2)
-    #expect(Value(Date(timeIntervalSinceReferenceDate: 86_400)).dateValue == Date(timeIntervalSinceReferenceDate: 86_400))
+    #expect(
+      Value(Date(timeIntervalSinceReferenceDate: 86_400)).dateValue == Date(timeIntervalSinceReferenceDate: 86_400))
     #expect(Value(nil as String?).isNull)
     let r = ObjectRef(entity: 1, row: 2)
     #expect(Value.array([.destinationObject(r), .null, .sourceObject(r)]).destinationObjects == [r])

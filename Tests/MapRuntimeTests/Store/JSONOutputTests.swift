@@ -69,7 +69,9 @@ import Testing
   /// with the fast writer, must match the one-scalar-at-a-time reference escaping.
   @Test func randomStringsMatchReferenceEscaping() {
     var generator = SplitMix64(seed: 7)
-    let pieces: [String] = ["a", "bcdefgh", "\"", "\\", "\n", "\u{1}", "\u{1F}", " ", "é", "😀", "/", "\u{7F}", "~", "xyz12345"]
+    let pieces: [String] = [
+      "a", "bcdefgh", "\"", "\\", "\n", "\u{1}", "\u{1F}", " ", "é", "😀", "/", "\u{7F}", "~", "xyz12345",
+    ]
     for _ in 0..<2000 {
       var text = ""
       for _ in 0..<Int.random(in: 0..<24, using: &generator) {

@@ -64,7 +64,9 @@ import Testing
 
   @Test func validUTF8Boundaries() throws {
     // U+0080, U+07FF, U+0800, U+D7FF, U+E000, U+FFFF, U+10000, U+10FFFF, and U+007F raw.
-    let samples = ["\u{80}", "\u{7FF}", "\u{800}", "\u{D7FF}", "\u{E000}", "\u{FFFF}", "\u{10000}", "\u{10FFFF}", "\u{7F}"]
+    let samples = [
+      "\u{80}", "\u{7FF}", "\u{800}", "\u{D7FF}", "\u{E000}", "\u{FFFF}", "\u{10000}", "\u{10FFFF}", "\u{7F}",
+    ]
     for sample in samples {
       let text = "[\"a\(sample)b\(String(repeating: sample, count: 9))\"]"
       let tokens = try scanTokens(text)

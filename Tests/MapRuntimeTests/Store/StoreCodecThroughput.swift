@@ -67,7 +67,10 @@ import Testing
         }
       }
     }
-    print(String(format: "scan+validate: %d tokens, best %.3f s = %.0f MB/s (CPU %.3f s = %.0f MB/s)", tokens.count, best, megabytes / best, bestCPU, megabytes / bestCPU))
+    print(
+      String(
+        format: "scan+validate: %d tokens, best %.3f s = %.0f MB/s (CPU %.3f s = %.0f MB/s)", tokens.count, best,
+        megabytes / best, bestCPU, megabytes / bestCPU))
 
     for startsWriteback in [false, true] {
       try writeReplay(tokens, input, to: path + ".bench-out.json", startsWriteback: startsWriteback)
@@ -114,7 +117,12 @@ import Testing
     let written = Double(output.bytesFlushed) / 1e6
     try writer.commit()
     let committedSeconds = Self.now() - start
-    print(String(format: "write indented%@: %.1f MB in %.3f s = %.0f MB/s, CPU %.3f s = %.0f MB/s (with fsync and rename: %.3f s = %.0f MB/s)", startsWriteback ? " with early writeback" : "", written, writeSeconds, written / writeSeconds, writeCPU, written / writeCPU, committedSeconds, written / committedSeconds))
+    print(
+      String(
+        format:
+          "write indented%@: %.1f MB in %.3f s = %.0f MB/s, CPU %.3f s = %.0f MB/s (with fsync and rename: %.3f s = %.0f MB/s)",
+        startsWriteback ? " with early writeback" : "", written, writeSeconds, written / writeSeconds, writeCPU,
+        written / writeCPU, committedSeconds, written / committedSeconds))
     _ = unlink(outputPath)
   }
 }

@@ -29,7 +29,8 @@ import Testing
     try data.write(to: URL(fileURLWithPath: folder.path + "/big.bin"))
     let input = try InputBytes(contentsOf: folder.path + "/big.bin")
     #expect(input.count == size)
-    let same = data.withUnsafeBytes { d in input.withUnsafeBytes { memcmp(d.baseAddress!, $0.baseAddress!, size) == 0 } }
+    let same = data.withUnsafeBytes { d in input.withUnsafeBytes { memcmp(d.baseAddress!, $0.baseAddress!, size) == 0 }
+    }
     #expect(same)
     let padding = UnsafeRawBufferPointer(start: input.unsafeBytes.baseAddress! + size, count: InputBytes.paddingCount)
     #expect(padding.allSatisfy { $0 == 0 })
@@ -146,7 +147,8 @@ import Testing
     try folder.write("data/store.json", "old")
     _ = symlink("data/store.json", folder.path + "/link.json")
     let writer = try AtomicFileWriter(target: folder.path + "/link.json")
-    #expect(writer.temporaryPath.hasPrefix(writer.resolvedTargetPath.dropLast("store.json".count) + ".store.json.mapc-"))
+    #expect(
+      writer.temporaryPath.hasPrefix(writer.resolvedTargetPath.dropLast("store.json".count) + ".store.json.mapc-"))
     try writeAll(writer, "new")
     try writer.commit()
     #expect(try folder.read("data/store.json") == "\"new\"\n")

@@ -8,7 +8,8 @@ struct ScannedToken: Equatable, CustomStringConvertible {
 }
 
 /// Scans all of `bytes`, returning every token before `endOfInput`.
-func scanTokens(_ bytes: [UInt8], maxDepth: Int = JSONScanner.defaultMaxDepth) throws(JSONSyntaxError) -> [ScannedToken] {
+func scanTokens(_ bytes: [UInt8], maxDepth: Int = JSONScanner.defaultMaxDepth) throws(JSONSyntaxError) -> [ScannedToken]
+{
   let input = InputBytes(bytes)
   return try input.withUnsafeBytes { raw throws(JSONSyntaxError) in
     var scanner = JSONScanner(raw, maxDepth: maxDepth)

@@ -84,17 +84,41 @@ import Testing
     ("2018-01-01T24:00:00Z", .invalidDate, "'2018-01-01T24:00:00Z' is not a valid date: hour must be 00–23"),
     ("2018-01-01T00:60:00Z", .invalidDate, "'2018-01-01T00:60:00Z' is not a valid date: minute must be 00–59"),
     ("2016-12-31T23:59:60Z", .invalidDate, "'2016-12-31T23:59:60Z' is not a valid date: second must be 00–59"),
-    ("2018-01-01T00:00:00+24:00", .invalidDate, "'2018-01-01T00:00:00+24:00' has an impossible UTC offset (hours 00–23, minutes 00–59)"),
+    (
+      "2018-01-01T00:00:00+24:00", .invalidDate,
+      "'2018-01-01T00:00:00+24:00' has an impossible UTC offset (hours 00–23, minutes 00–59)"
+    ),
     ("2017-12-30", .invalidDate, "'2017-12-30' is not an ISO 8601 date-time like 2018-01-02T00:00:00Z"),
-    ("2018-01-02T00:00:00", .invalidDate, "'2018-01-02T00:00:00' is not an ISO 8601 date-time like 2018-01-02T00:00:00Z"),
-    ("2018-01-02 00:00:00Z", .invalidDate, "'2018-01-02 00:00:00Z' is not an ISO 8601 date-time like 2018-01-02T00:00:00Z"),
-    ("2018-01-02t00:00:00z", .invalidDate, "'2018-01-02t00:00:00z' is not an ISO 8601 date-time like 2018-01-02T00:00:00Z"),
-    ("2018-01-02T00:00:00.Z", .invalidDate, "'2018-01-02T00:00:00.Z' is not an ISO 8601 date-time like 2018-01-02T00:00:00Z"),
-    ("2018-01-02T00:00:00+0530", .invalidDate, "'2018-01-02T00:00:00+0530' is not an ISO 8601 date-time like 2018-01-02T00:00:00Z"),
-    ("2018-01-02T00:00:00ZZ", .invalidDate, "'2018-01-02T00:00:00ZZ' is not an ISO 8601 date-time like 2018-01-02T00:00:00Z"),
+    (
+      "2018-01-02T00:00:00", .invalidDate,
+      "'2018-01-02T00:00:00' is not an ISO 8601 date-time like 2018-01-02T00:00:00Z"
+    ),
+    (
+      "2018-01-02 00:00:00Z", .invalidDate,
+      "'2018-01-02 00:00:00Z' is not an ISO 8601 date-time like 2018-01-02T00:00:00Z"
+    ),
+    (
+      "2018-01-02t00:00:00z", .invalidDate,
+      "'2018-01-02t00:00:00z' is not an ISO 8601 date-time like 2018-01-02T00:00:00Z"
+    ),
+    (
+      "2018-01-02T00:00:00.Z", .invalidDate,
+      "'2018-01-02T00:00:00.Z' is not an ISO 8601 date-time like 2018-01-02T00:00:00Z"
+    ),
+    (
+      "2018-01-02T00:00:00+0530", .invalidDate,
+      "'2018-01-02T00:00:00+0530' is not an ISO 8601 date-time like 2018-01-02T00:00:00Z"
+    ),
+    (
+      "2018-01-02T00:00:00ZZ", .invalidDate,
+      "'2018-01-02T00:00:00ZZ' is not an ISO 8601 date-time like 2018-01-02T00:00:00Z"
+    ),
     ("18-01-02T00:00:00Z", .invalidDate, "'18-01-02T00:00:00Z' is not an ISO 8601 date-time like 2018-01-02T00:00:00Z"),
     ("", .invalidDate, "'' is not an ISO 8601 date-time like 2018-01-02T00:00:00Z"),
-    ("2018-01-02T00:00:00Z\n", .invalidDate, "'2018-01-02T00:00:00Z\\n' is not an ISO 8601 date-time like 2018-01-02T00:00:00Z"),
+    (
+      "2018-01-02T00:00:00Z\n", .invalidDate,
+      "'2018-01-02T00:00:00Z\\n' is not an ISO 8601 date-time like 2018-01-02T00:00:00Z"
+    ),
   ]
 
   @Test func invalidDatesAreRefusedWithReasons() {
@@ -218,8 +242,10 @@ import Testing
     (" 1", .invalidDecimal, "' 1' is not a decimal number like 12.50 or -3e-2"),
     ("1,5", .invalidDecimal, "'1,5' is not a decimal number like 12.50 or -3e-2"),
     ("NaN", .invalidDecimal, "'NaN' is not a decimal number like 12.50 or -3e-2"),
-    ("1234567890123456789012345678901234567891", .decimalOutOfRange,
-     "'1234567890123456789012345678901234567891' has 40 significant digits; a Decimal holds at most 38"),
+    (
+      "1234567890123456789012345678901234567891", .decimalOutOfRange,
+      "'1234567890123456789012345678901234567891' has 40 significant digits; a Decimal holds at most 38"
+    ),
     ("1e-129", .decimalOutOfRange, "'1e-129' is outside the range of a Decimal (about 1e-128 to 1e165)"),
     ("1e166", .decimalOutOfRange, "'1e166' is outside the range of a Decimal (about 1e-128 to 1e165)"),
     ("12e164", .decimalOutOfRange, "'12e164' is outside the range of a Decimal (about 1e-128 to 1e165)"),
@@ -260,7 +286,8 @@ import Testing
     #expect(try parse("9223372036854775807", .integer64) == .max)
     #expect(try parse("-0", .integer16) == 0)
     let big = #expect(throws: StoreValueError.self) { try parse("9223372036854775808", .integer64) }
-    #expect(big?.message == "9223372036854775808 is out of range for Integer 64 (-9223372036854775808…9223372036854775807)")
+    #expect(
+      big?.message == "9223372036854775808 is out of range for Integer 64 (-9223372036854775808…9223372036854775807)")
     let small = #expect(throws: StoreValueError.self) { try parse("-40000", .integer16) }
     #expect(small?.message == "-40000 is out of range for Integer 16 (-32768…32767)")
     let fraction = #expect(throws: StoreValueError.self) { try parse("1.5", .integer32) }

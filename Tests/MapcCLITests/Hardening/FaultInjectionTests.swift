@@ -47,7 +47,8 @@ import Testing
     let old = Array("previous contents\n".utf8)
     try Data(old).write(to: dir.appendingPathComponent("out.json"))
     let store = Hardening.bytes(dir.appendingPathComponent("s.json").path)
-    let r = try Self.runMapc(["run", "m.xml", "--store", "s.json", "--output", "out.json", "--quiet"], in: dir, fault: c.fault)
+    let r = try Self.runMapc(
+      ["run", "m.xml", "--store", "s.json", "--output", "out.json", "--quiet"], in: dir, fault: c.fault)
     #expect(r.code == 2, "\(r.stderr)")
     #expect(r.stderr.contains(c.message), "\(r.stderr)")
     #expect(Hardening.bytes(dir.appendingPathComponent("out.json").path) == old)
@@ -67,9 +68,12 @@ import Testing
     // The backup is made by a rename before the store's, so that one fails first.
     let message =
       c.fault == "rename"
-      ? "cannot create the backup 'old.json': input/output error" : c.message.replacingOccurrences(of: "out.json", with: "s.json")
+      ? "cannot create the backup 'old.json': input/output error"
+      : c.message.replacingOccurrences(of: "out.json", with: "s.json")
     #expect(r.stderr.contains(message), "\(r.stderr)")
-    #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("old.json").path) || c.fault == "folder-fsync" || c.fault == "rename")
+    #expect(
+      !FileManager.default.fileExists(atPath: dir.appendingPathComponent("old.json").path) || c.fault == "folder-fsync"
+        || c.fault == "rename")
     #expect(Hardening.bytes(dir.appendingPathComponent("s.json").path) == store)
     let names = try FileManager.default.contentsOfDirectory(atPath: dir.path)
     #expect(!names.contains { $0.hasSuffix(".tmp") }, "\(names)")
@@ -79,8 +83,11 @@ import Testing
   @Test func noFaultWrites() throws {
     let dir = try Hardening.folder("fault-none")
     defer { FileManagerTemp.remove(dir.path) }
-    let r = try Self.runMapc(["run", "m.xml", "--store", "s.json", "--output", "out.json", "--quiet"], in: dir, fault: "")
+    let r = try Self.runMapc(
+      ["run", "m.xml", "--store", "s.json", "--output", "out.json", "--quiet"], in: dir, fault: "")
     #expect(r.code == 0, "\(r.stderr)")
-    #expect(String(decoding: Hardening.bytes(dir.appendingPathComponent("out.json").path), as: UTF8.self).contains("\"label\""))
+    #expect(
+      String(decoding: Hardening.bytes(dir.appendingPathComponent("out.json").path), as: UTF8.self).contains(
+        "\"label\""))
   }
 }

@@ -55,7 +55,9 @@ enum Hardening {
     """
 
   /// A folder with v1/v2 model folders, `m.xml` (the mapping) and `s.json` (the store).
-  static func folder(_ label: String, mapping: String = Hardening.mapping(), store: String = Hardening.store) throws -> URL {
+  static func folder(_ label: String, mapping: String = Hardening.mapping(), store: String = Hardening.store) throws
+    -> URL
+  {
     let dir = try FileManagerTemp.folder(label)
     try writeModelFolder(sourceModel, named: "v1", in: dir)
     try writeModelFolder(destinationModel, named: "v2", in: dir)

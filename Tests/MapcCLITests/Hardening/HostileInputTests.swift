@@ -55,7 +55,9 @@ import Testing
     }
     let e = try #require(failure.errors.first)
     #expect(e.code == "run-date-out-of-range")
-    #expect(e.message.contains("Person/1 (created by PersonToPerson from p1): Person.label: cannot write the date"), "\(e.message)")
+    #expect(
+      e.message.contains("Person/1 (created by PersonToPerson from p1): Person.label: cannot write the date"),
+      "\(e.message)")
   }
 
   @Test func stringFromDateInRangeStillWorks() throws {
@@ -69,7 +71,9 @@ import Testing
 
   /// Int64 arithmetic that overflows becomes a Double (as Foundation's NSNumber arithmetic); a
   /// Double at or beyond ±2^63 going into an integer attribute is an error, not Int64.min/max.
-  @Test(arguments: ["-9223372036854775808 - 1", "9223372036854775807 + 1", "9223372036854775807 * 2", "-(-9223372036854775808)"])
+  @Test(arguments: [
+    "-9223372036854775808 - 1", "9223372036854775807 + 1", "9223372036854775807 * 2", "-(-9223372036854775808)",
+  ])
   func integerOverflowIsNotStoredSaturated(_ expression: String) throws {
     let outcome = try runInline(
       sourceModel: Hardening.sourceModel, destinationModel: Hardening.destinationModel,
@@ -84,7 +88,8 @@ import Testing
   /// ICU gives up on "ab"×150,000 + "c" MATCHES "(a|b)*c" (its backtracking stack fills):
   /// that was a silent "no match", which filtered the object out.
   @Test func regexEngineGivingUpIsAnError() throws {
-    let store = #"{"objects": {"Person": [{"id": "p1", "name": ""# + String(repeating: "ab", count: 150_000) + #"c"}]}}"#
+    let store =
+      #"{"objects": {"Person": [{"id": "p1", "name": ""# + String(repeating: "ab", count: 150_000) + #"c"}]}}"#
     let mapping = Hardening.mapping().replacingOccurrences(
       of: #"source="Person" destination="Person">"#,
       with: #"source="Person" destination="Person"><filter>name MATCHES "(a|b)*c"</filter>"#)

@@ -11,7 +11,10 @@ import Testing
 /// regular files are ever replaced; a symlinked store keeps its link (issue 17).
 @Suite struct OutputTargetTests {
   /// Runs mapc in `dir` and checks the store, the mapping and the models are byte-identical after.
-  func refused(_ arguments: [String], in dir: URL, mentioning text: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) {
+  func refused(
+    _ arguments: [String], in dir: URL, mentioning text: String,
+    sourceLocation: Testing.SourceLocation = #_sourceLocation
+  ) {
     let files = ["s.json", "m.xml", "v1.xcdatamodel/contents", "v2.xcdatamodel/contents"]
     let before = files.map { Hardening.bytes(dir.appendingPathComponent($0).path) }
     let r = runMapc(arguments, in: dir)
@@ -19,7 +22,8 @@ import Testing
     #expect(r.stderr.contains(text), "\(r.stderr)", sourceLocation: sourceLocation)
     let after = files.map { Hardening.bytes(dir.appendingPathComponent($0).path) }
     #expect(before == after, "an input changed", sourceLocation: sourceLocation)
-    let leftovers = (try? FileManager.default.contentsOfDirectory(atPath: dir.path))?.filter { $0.hasSuffix(".tmp") } ?? []
+    let leftovers =
+      (try? FileManager.default.contentsOfDirectory(atPath: dir.path))?.filter { $0.hasSuffix(".tmp") } ?? []
     #expect(leftovers.isEmpty, sourceLocation: sourceLocation)
   }
 
@@ -29,7 +33,9 @@ import Testing
     _ = link(dir.appendingPathComponent("s.json").path, dir.appendingPathComponent("hard.json").path)
     _ = symlink("s.json", dir.appendingPathComponent("soft.json").path)
     for backup in ["./s.json", "../\(dir.lastPathComponent)/s.json", dir.path + "/s.json", "hard.json", "soft.json"] {
-      refused(["run", "m.xml", "--store", "s.json", "--in-place", "--backup", backup], in: dir, mentioning: "is the input s.json")
+      refused(
+        ["run", "m.xml", "--store", "s.json", "--in-place", "--backup", backup], in: dir,
+        mentioning: "is the input s.json")
     }
   }
 
@@ -52,7 +58,8 @@ import Testing
     if Self.makeNullDevice(dir.appendingPathComponent("null").path) {
       _ = symlink("null", dir.appendingPathComponent("null-link").path)
       refused(["run", "m.xml", "--store", "s.json", "--output", "null"], in: dir, mentioning: "a character device")
-      refused(["run", "m.xml", "--store", "s.json", "--output", "null-link"], in: dir, mentioning: "a character device")
+      refused(
+        ["run", "m.xml", "--store", "s.json", "--output", "null-link"], in: dir, mentioning: "a character device")
       var device = stat()
       #expect(lstat(dir.appendingPathComponent("null").path, &device) == 0 && (device.st_mode & S_IFMT) == S_IFCHR)
     }
@@ -75,7 +82,8 @@ import Testing
     #expect(r.exitCode == 0, "\(r.stderr)")
     var info = stat()
     #expect(lstat(dir.appendingPathComponent("link.json").path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFLNK)
-    #expect(String(decoding: Hardening.bytes(dir.appendingPathComponent("s.json").path), as: UTF8.self).contains("\"label\""))
+    #expect(
+      String(decoding: Hardening.bytes(dir.appendingPathComponent("s.json").path), as: UTF8.self).contains("\"label\""))
     _ = symlink("fifo", dir.appendingPathComponent("fifo.json").path)
     #expect(mkfifo(dir.appendingPathComponent("fifo").path, 0o600) == 0)
     refused(["run", "m.xml", "--store", "fifo.json", "--in-place"], in: dir, mentioning: "a FIFO")
@@ -121,7 +129,8 @@ import Testing
     #expect(ftruncate(fd, off_t(Limits.physicalMemory) * 2) == 0)  // sparse: no disk used
     close(fd)
     let clock = ContinuousClock()
-    for (store, text) in [("fifo.json", "a FIFO"), ("/dev/zero", "a character device"), ("huge.json", "more than the")] {
+    for (store, text) in [("fifo.json", "a FIFO"), ("/dev/zero", "a character device"), ("huge.json", "more than the")]
+    {
       let start = clock.now
       let r = runMapc(["run", "m.xml", "--store", store, "--output", "out.json"], in: dir)
       #expect(r.exitCode == 2, "\(store): \(r.stderr)")

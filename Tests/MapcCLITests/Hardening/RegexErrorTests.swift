@@ -36,18 +36,20 @@ import Testing
   }
 
   @Test func attributeExpressionTimeout() throws {
-    let e = try #require(try failure(
-      mapping: Hardening.mapping(label: #"TERNARY($source.name MATCHES "\#(Self.slowPattern)", "y", "n")"#),
-      store: Self.store(name: Self.slowName), "regex-attribute"))
+    let e = try #require(
+      try failure(
+        mapping: Hardening.mapping(label: #"TERNARY($source.name MATCHES "\#(Self.slowPattern)", "y", "n")"#),
+        store: Self.store(name: Self.slowName), "regex-attribute"))
     #expect(e.code == "run-regex-timeout")
     #expect(e.message.hasPrefix("Person/1 (created by PersonToPerson from p1): Person.label: "), "\(e.message)")
     #expect(e.message.contains(#""\#(Self.slowPattern)""#), "\(e.message)")
   }
 
   @Test func attributeExpressionInvalidPatternFromTheStore() throws {
-    let e = try #require(try failure(
-      mapping: Hardening.mapping(label: #"TERNARY("abc" MATCHES $source.name, "y", "n")"#),
-      store: Self.store(name: "(ab"), "regex-attribute-invalid"))
+    let e = try #require(
+      try failure(
+        mapping: Hardening.mapping(label: #"TERNARY("abc" MATCHES $source.name, "y", "n")"#),
+        store: Self.store(name: "(ab"), "regex-attribute-invalid"))
     #expect(e.code == "run-regex")
     #expect(e.message.hasPrefix("Person/1 (created by PersonToPerson from p1): Person.label: "), "\(e.message)")
     #expect(e.message.contains(#""(ab""#), "\(e.message)")
@@ -57,8 +59,9 @@ import Testing
   /// object being made, so the error names it too.
   @Test func policyFunctionArgumentTimeout() throws {
     let label = #"FUNCTION($entityPolicy, "trim:", TERNARY($source.name MATCHES "\#(Self.slowPattern)", " y ", " n "))"#
-    let e = try #require(try failure(
-      mapping: Hardening.mapping(label: label), store: Self.store(name: Self.slowName), "regex-policy"))
+    let e = try #require(
+      try failure(
+        mapping: Hardening.mapping(label: label), store: Self.store(name: Self.slowName), "regex-policy"))
     #expect(e.code == "run-regex-timeout")
     #expect(e.message.hasPrefix("Person/1 (created by PersonToPerson from p1): Person.label: "), "\(e.message)")
     #expect(e.message.contains(#""\#(Self.slowPattern)""#), "\(e.message)")
@@ -66,17 +69,19 @@ import Testing
 
   /// A source filter runs before any destination object exists: it names the source object.
   @Test func sourceFilterTimeout() throws {
-    let e = try #require(try failure(
-      mapping: Self.filtered(#"name MATCHES "\#(Self.slowPattern)""#), store: Self.store(name: Self.slowName),
-      "regex-filter"))
+    let e = try #require(
+      try failure(
+        mapping: Self.filtered(#"name MATCHES "\#(Self.slowPattern)""#), store: Self.store(name: Self.slowName),
+        "regex-filter"))
     #expect(e.code == "run-regex-timeout")
     #expect(e.message.hasPrefix("source object p1: "), "\(e.message)")
     #expect(e.message.contains(#""\#(Self.slowPattern)""#), "\(e.message)")
   }
 
   @Test func sourceFilterInvalidPatternFromTheStore() throws {
-    let e = try #require(try failure(
-      mapping: Self.filtered(#""abc" MATCHES name"#), store: Self.store(name: "[z"), "regex-filter-invalid"))
+    let e = try #require(
+      try failure(
+        mapping: Self.filtered(#""abc" MATCHES name"#), store: Self.store(name: "[z"), "regex-filter-invalid"))
     #expect(e.code == "run-regex")
     #expect(e.message.hasPrefix("source object p1: "), "\(e.message)")
     #expect(e.message.contains(#""[z""#), "\(e.message)")
@@ -100,11 +105,14 @@ import Testing
   @Test func validationPatternTimeout() throws {
     let model = Hardening.destinationModel.replacingOccurrences(
       of: #"<attribute name="label" optional="YES" attributeType="String"/>"#,
-      with: #"<attribute name="label" optional="YES" attributeType="String" regularExpressionString="\#(Self.slowPattern)"/>"#)
+      with:
+        #"<attribute name="label" optional="YES" attributeType="String" regularExpressionString="\#(Self.slowPattern)"/>"#
+    )
     #expect(model != Hardening.destinationModel)
-    let e = try #require(try failure(
-      mapping: Hardening.mapping(), store: Self.store(name: Self.slowName), destinationModel: model,
-      "regex-validation"))
+    let e = try #require(
+      try failure(
+        mapping: Hardening.mapping(), store: Self.store(name: Self.slowName), destinationModel: model,
+        "regex-validation"))
     #expect(e.code == "run-regex-timeout")
     #expect(e.message.contains("Person/1"), "\(e.message)")
     #expect(e.message.contains(#""\#(Self.slowPattern)""#), "\(e.message)")

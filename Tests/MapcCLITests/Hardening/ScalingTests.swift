@@ -24,8 +24,10 @@ import Testing
     let dir = try FileManagerTemp.folder("scaling-model")
     defer { FileManagerTemp.remove(dir.path) }
     let n = 1500
-    try Self.model(dir, "cycle", (0..<n).map { "<entity name=\"E\($0)\" parentEntity=\"E\(($0 + n - 1) % n)\"/>\n" }.joined())
-    try Self.model(dir, "attrs", "<entity name=\"E\" " + (0..<20_000).map { "a\($0)=\"x\"" }.joined(separator: " ") + "/>\n")
+    try Self.model(
+      dir, "cycle", (0..<n).map { "<entity name=\"E\($0)\" parentEntity=\"E\(($0 + n - 1) % n)\"/>\n" }.joined())
+    try Self.model(
+      dir, "attrs", "<entity name=\"E\" " + (0..<20_000).map { "a\($0)=\"x\"" }.joined(separator: " ") + "/>\n")
     let (cycle, t1) = Self.timed(["hash", "cycle.xcdatamodel"], in: dir)
     #expect(cycle.exitCode == 1 && cycle.stderr.contains("[model-inheritance-cycle]"), "\(cycle.stderr.prefix(300))")
     #expect(t1 < .seconds(8), "\(t1)")
@@ -45,9 +47,11 @@ import Testing
     let (run, t1) = Self.timed(["run", "m.xml", "--store", "s.json", "--output", "out.json", "--quiet"], in: dir)
     #expect(run.exitCode == 0, "\(run.stderr)")
     #expect(t1 < .seconds(10), "\(t1)")
-    let bad = "{\"objects\":{\"Pet\":[" + (0..<n).map { "{\"id\":\"x\($0)\",\"name\":\($0)}" }.joined(separator: ",") + "]}}"
+    let bad =
+      "{\"objects\":{\"Pet\":[" + (0..<n).map { "{\"id\":\"x\($0)\",\"name\":\($0)}" }.joined(separator: ",") + "]}}"
     try bad.write(to: dir.appendingPathComponent("bad.json"), atomically: true, encoding: .utf8)
-    let (errors, t2) = Self.timed(["run", "m.xml", "--store", "bad.json", "--dry-run", "--max-errors", "0", "--quiet"], in: dir)
+    let (errors, t2) = Self.timed(
+      ["run", "m.xml", "--store", "bad.json", "--dry-run", "--max-errors", "0", "--quiet"], in: dir)
     #expect(errors.exitCode == 2)
     #expect(errors.stderr.components(separatedBy: "[store-wrong-type]").count == n + 1)
     #expect(t2 < .seconds(10), "\(t2)")

@@ -29,16 +29,22 @@ struct LintBaselineAndPinTests {
 
     // Lines added above the finding do not matter.
     var text = try box.read("maps/m.xml")
-    text = text.replacingOccurrences(of: "<mappingModel", with: "<!-- a comment\n     over two lines -->\n<mappingModel")
+    text = text.replacingOccurrences(
+      of: "<mappingModel", with: "<!-- a comment\n     over two lines -->\n<mappingModel")
     try box.write("maps/m.xml", text)
     #expect(box.lint(["maps/m.xml", "--baseline", "ci/base.json", "--strict"]).exitCode == 0)
 
     // Changing the line makes it a new finding, and the old entry stale.
-    try box.write("maps/m.xml", text.replacingOccurrences(of: "$source.name</attribute>", with: "$source.name.lowercaseString</attribute>"))
+    try box.write(
+      "maps/m.xml",
+      text.replacingOccurrences(of: "$source.name</attribute>", with: "$source.name.lowercaseString</attribute>"))
     let changed = box.lint(["maps/m.xml", "--baseline", "ci/base.json"])
     #expect(changed.exitCode == 0)
     #expect(changed.stderr.contains("m.xml:8:28: warning: Person.name is mandatory"))
-    #expect(changed.stderr.contains("ci/base.json:4:5: warning: baseline entry for lint-optional-into-mandatory in ../maps/m.xml matches no finding"))
+    #expect(
+      changed.stderr.contains(
+        "ci/base.json:4:5: warning: baseline entry for lint-optional-into-mandatory in ../maps/m.xml matches no finding"
+      ))
     #expect(changed.stderr.contains("[lint-unused-baseline-entry]"))
     _ = mapping
   }
@@ -49,7 +55,10 @@ struct LintBaselineAndPinTests {
     try box.models(source: optionalName, destination: mandatoryName)
     try box.mapping("m.xml", warningBody)
     #expect(box.lint(["m.xml", "--write-baseline", "b.json"]).exitCode == 0)
-    try box.write("b.json", try box.read("b.json").replacingOccurrences(of: "\"reason\": \"\"", with: "\"reason\": \"names were required in v1\""))
+    try box.write(
+      "b.json",
+      try box.read("b.json").replacingOccurrences(
+        of: "\"reason\": \"\"", with: "\"reason\": \"names were required in v1\""))
     #expect(box.lint(["m.xml", "--baseline", "b.json", "--write-baseline", "b.json"]).exitCode == 0)
     #expect(try box.read("b.json").contains("\"reason\": \"names were required in v1\""))
   }
@@ -58,18 +67,24 @@ struct LintBaselineAndPinTests {
     let box = try LintSandbox()
     defer { box.remove() }
     try box.models(source: optionalName, destination: optionalName)
-    try box.mapping("m.xml", """
+    try box.mapping(
+      "m.xml",
+      """
         <!-- mapc-lint-disable map-unknown-entity: not yet -->
         <entityMapping name="X" type="transform" source="Persn" destination="Person"/>
       """)
     let first = box.lint(["m.xml"])
     #expect(first.exitCode == 1)
     #expect(first.stderr.contains("m.xml:6:52: error: the source model has no entity Persn"))
-    #expect(first.stderr.contains("m.xml:5:3: warning: map-unknown-entity is a compiler error here, and compiler errors cannot be suppressed"))
+    #expect(
+      first.stderr.contains(
+        "m.xml:5:3: warning: map-unknown-entity is a compiler error here, and compiler errors cannot be suppressed"))
     #expect(box.lint(["m.xml", "--write-baseline", "b.json"]).exitCode == 1)
     let written = try box.read("b.json")
     #expect(!written.contains("\"rule\": \"map-unknown-entity\""))
-    #expect(written.contains("\"rule\": \"lint-source-entity-unread\""), "lint findings are baselined (Person is read by no mapping)")
+    #expect(
+      written.contains("\"rule\": \"lint-source-entity-unread\""),
+      "lint findings are baselined (Person is read by no mapping)")
     let r = box.lint(["m.xml", "--baseline", "b.json"])
     #expect(r.exitCode == 1)
     #expect(r.stderr.contains("m.xml:6:52: error: the source model has no entity Persn"))
@@ -99,7 +114,9 @@ struct LintBaselineAndPinTests {
     try box.write("m.xml", original)
     let before = box.lint(["m.xml"])
     #expect(before.exitCode == 1)
-    #expect(before.stderr.contains("m.xml:6:3: error: entity Person of the source model changed since this mapping was written"))
+    #expect(
+      before.stderr.contains(
+        "m.xml:6:3: error: entity Person of the source model changed since this mapping was written"))
     #expect(before.stderr.contains("m.xml:7:3: error: the source model no longer has entity Removed"))
 
     let updated = box.lint(["m.xml", "--update-pins"])
@@ -107,22 +124,29 @@ struct LintBaselineAndPinTests {
     #expect(updated.stderr.contains("m.xml: pins updated"))
     let hashes = runMapc(["hash", box.folder + "/Source.xcdatamodel", "--format", "json"])
     let person = try #require(
-      ((try JSONSerialization.jsonObject(with: Data(hashes.stdout.utf8)) as? [String: Any])?["entityVersionHashes"] as? [String: String])?["Person"])
+      ((try JSONSerialization.jsonObject(with: Data(hashes.stdout.utf8)) as? [String: Any])?["entityVersionHashes"]
+        as? [String: String])?["Person"])
     let destinationHashes = runMapc(["hash", box.folder + "/Destination.xcdatamodel", "--format", "json"])
     let destinationPerson = try #require(
-      ((try JSONSerialization.jsonObject(with: Data(destinationHashes.stdout.utf8)) as? [String: Any])?["entityVersionHashes"] as? [String: String])?["Person"])
+      ((try JSONSerialization.jsonObject(with: Data(destinationHashes.stdout.utf8)) as? [String: Any])?[
+        "entityVersionHashes"] as? [String: String])?["Person"])
     let text = try box.read("m.xml")
     let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
     #expect(lines[0...2] == original.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)[0...2])
-    #expect(lines[3].hasPrefix("\t<sourceModel path=\"Source.xcdatamodel\" versionHash=\"") && lines[3].hasSuffix("=\">"))
+    #expect(
+      lines[3].hasPrefix("\t<sourceModel path=\"Source.xcdatamodel\" versionHash=\"") && lines[3].hasSuffix("=\">"))
     #expect(!lines[3].contains("stale"))
     #expect(lines[4] == "\t\t<!-- kept -->")
     #expect(lines[5] == "\t\t<entityVersionHash entity=\"Person\" hash=\"\(person)\"/>")
     #expect(lines[6] == "\t</sourceModel>")
-    #expect(lines[7].hasPrefix("\t<destinationModel path=\"Destination.xcdatamodel\" versionHash=\"") && lines[7].hasSuffix("\" >"))
+    #expect(
+      lines[7].hasPrefix("\t<destinationModel path=\"Destination.xcdatamodel\" versionHash=\"")
+        && lines[7].hasSuffix("\" >"))
     #expect(lines[8] == "\t\t<entityVersionHash entity=\"Person\" hash=\"\(destinationPerson)\"/>")
     #expect(lines[9] == "\t</destinationModel>")
-    #expect(Array(lines[10...]) == Array(original.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)[9...]))
+    #expect(
+      Array(lines[10...])
+        == Array(original.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)[9...]))
     // Idempotent, and the pins now pass.
     let again = box.lint(["m.xml", "--update-pins", "--strict"])
     #expect(again.exitCode == 0)

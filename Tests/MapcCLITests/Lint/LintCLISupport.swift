@@ -40,7 +40,8 @@ struct LintSandbox {
   @discardableResult
   func write(_ name: String, _ text: String) throws -> String {
     let path = folder + "/" + name
-    try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(
+      atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
     try Data(text.utf8).write(to: URL(fileURLWithPath: path))
     return path
   }

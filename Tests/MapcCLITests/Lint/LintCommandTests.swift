@@ -9,19 +9,25 @@ struct LintCommandTests {
     let box = try LintSandbox()
     defer { box.remove() }
     try box.models(source: optionalName, destination: mandatoryNameAndDate)
-    try box.mapping("clean.xml", """
+    try box.mapping(
+      "clean.xml",
+      """
         <entityMapping name="PersonToPerson" type="transform" source="Person" destination="Person">
           <attribute name="name">FUNCTION($entityPolicy, "defaultValue:for:", "?", $source.name)</attribute>
           <attribute name="createdAt">CAST(0, "NSDate")</attribute>
         </entityMapping>
       """)
-    try box.mapping("warning.xml", """
+    try box.mapping(
+      "warning.xml",
+      """
         <entityMapping name="PersonToPerson" type="transform" source="Person" destination="Person">
           <attribute name="name">$source.name</attribute>
           <attribute name="createdAt">CAST(0, "NSDate")</attribute>
         </entityMapping>
       """)
-    try box.mapping("error.xml", """
+    try box.mapping(
+      "error.xml",
+      """
         <entityMapping name="PersonToPerson" type="transform" source="Person" destination="Person">
           <attribute name="name">FUNCTION($entityPolicy, "defaultValue:for:", "?", $source.name)</attribute>
         </entityMapping>
@@ -42,7 +48,10 @@ struct LintCommandTests {
     let box = try LintSandbox()
     defer { box.remove() }
     try box.write("other.xml", "<model/>\n")
-    for args in [[], ["missing.xml"], ["--format", "yaml", "other.xml"], ["--explain", "lint-no-such-rule"], ["."], ["--jobs", "-1", "."]] {
+    for args in [
+      [], ["missing.xml"], ["--format", "yaml", "other.xml"], ["--explain", "lint-no-such-rule"], ["."],
+      ["--jobs", "-1", "."],
+    ] {
       let r = box.lint(args)
       #expect(r.exitCode == 64, "\(args): \(r.stderr)")
       #expect(!r.stderr.isEmpty)
@@ -76,14 +85,18 @@ struct LintCommandTests {
     let box = try LintSandbox()
     defer { box.remove() }
     try box.models(source: optionalName, destination: mandatoryName)
-    try box.mapping("m.xml", """
+    try box.mapping(
+      "m.xml",
+      """
         <entityMapping name="PersonToPerson" type="transform" source="Person" destination="Person">
         \t<attribute name="name">$source.name</attribute>
         </entityMapping>
       """)
     let r = box.lint(["m.xml"])
     let lines = r.stderr.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-    #expect(lines[0].hasPrefix("m.xml:6:27: warning: Person.name is mandatory, but this value may be nil (Person.name is optional)"))
+    #expect(
+      lines[0].hasPrefix(
+        "m.xml:6:27: warning: Person.name is mandatory, but this value may be nil (Person.name is optional)"))
     #expect(lines[0].hasSuffix("[lint-optional-into-mandatory]"))
     #expect(lines[1] == "  \t<attribute name=\"name\">$source.name</attribute>")
     #expect(lines[2] == "  \t" + String(repeating: " ", count: 23) + "^")
@@ -100,7 +113,10 @@ struct LintCommandTests {
     let r = box.lint(["--format", "github", "dir, with: comma/m.xml"])
     #expect(r.exitCode == 0)
     let line = try #require(r.stdout.split(separator: "\n").first.map(String.init))
-    #expect(line.hasPrefix("::warning file=dir%2C with%3A comma/m.xml,line=6,col=28,title=lint-optional-into-mandatory::Person.name is mandatory"))
+    #expect(
+      line.hasPrefix(
+        "::warning file=dir%2C with%3A comma/m.xml,line=6,col=28,title=lint-optional-into-mandatory::Person.name is mandatory"
+      ))
     #expect(line.hasSuffix("[lint-optional-into-mandatory]"))
     #expect(r.stdout.split(separator: "\n").count == 1)
   }
@@ -109,7 +125,9 @@ struct LintCommandTests {
     let box = try LintSandbox()
     defer { box.remove() }
     try box.models(source: optionalName, destination: mandatoryName)
-    try box.mapping("m.xml", """
+    try box.mapping(
+      "m.xml",
+      """
         <!-- mapc-lint-disable lint-optional-into-mandatory: checked by hand -->
         <entityMapping name="PersonToPerson" type="transform" source="Person" destination="Person">
           <attribute name="name">$source.name</attribute>

@@ -7,7 +7,8 @@ import Testing
 /// Tests/TestData/sarif) with Python's jsonschema, and uses SARIF's fields as intended.
 @Suite(.enabled(if: mapcExecutable != nil, "the mapc executable has not been built"))
 struct LintSARIFTests {
-  static let schema = SharedPaths.packageRoot.appendingPathComponent("Tests/TestData/sarif/sarif-schema-2.1.0.json").path
+  static let schema = SharedPaths.packageRoot.appendingPathComponent("Tests/TestData/sarif/sarif-schema-2.1.0.json")
+    .path
 
   /// Validates a SARIF file; fails the test (never skips) when python3 or jsonschema is missing.
   static func validate(_ sarifPath: String) -> (ok: Bool, output: String) {
@@ -46,7 +47,9 @@ struct LintSARIFTests {
     let box = try LintSandbox()
     defer { box.remove() }
     try box.models(source: optionalName, destination: mandatoryNameAndDate)
-    try box.mapping("maps/with space.xml", """
+    try box.mapping(
+      "maps/with space.xml",
+      """
         <!-- mapc-lint-disable lint-optional-into-mandatory: names were required in v1 -->
         <entityMapping name="PersonToPerson" type="transform" source="Person" destination="Person">
           <attribute name="name">$source.name</attribute>
@@ -94,7 +97,8 @@ struct LintSARIFTests {
       let artifact = location?["artifactLocation"] as? [String: Any]
       let region = location?["region"] as? [String: Any]
       let suppressed = (result["suppressions"] as? [[String: Any]])?.first?["kind"] as? String ?? "-"
-      return "\(result["ruleId"]!) \(result["level"]!) \(artifact?["uri"] ?? "") \(artifact?["uriBaseId"] ?? "") \(region?["startLine"] ?? 0):\(region?["startColumn"] ?? 0) \(suppressed)"
+      return
+        "\(result["ruleId"]!) \(result["level"]!) \(artifact?["uri"] ?? "") \(artifact?["uriBaseId"] ?? "") \(region?["startLine"] ?? 0):\(region?["startColumn"] ?? 0) \(suppressed)"
     }
     #expect(
       results.map(describe) == [
@@ -115,7 +119,9 @@ struct LintSARIFTests {
     let duplicate = try #require(results.first { $0["ruleId"] as? String == "map-duplicate-property" })
     let related = try #require((duplicate["relatedLocations"] as? [[String: Any]])?.first)
     #expect((related["message"] as? [String: Any])?["text"] as? String == "first mapped here")
-    let snippet = (((duplicate["locations"] as? [[String: Any]])?.first?["physicalLocation"] as? [String: Any])?["region"] as? [String: Any])?["snippet"] as? [String: Any]
+    let snippet =
+      (((duplicate["locations"] as? [[String: Any]])?.first?["physicalLocation"] as? [String: Any])?["region"]
+      as? [String: Any])?["snippet"] as? [String: Any]
     #expect(snippet?["text"] as? String == "    <attribute name=\"name\">\"twice\"</attribute>")
   }
 
@@ -137,7 +143,9 @@ struct LintSARIFTests {
     let box = try LintSandbox()
     defer { box.remove() }
     let path = try box.write(
-      "bad.sarif", "{\"version\": \"2.1.0\", \"runs\": [{\"tool\": {\"driver\": {\"name\": \"mapc\"}}, \"results\": [{\"ruleId\": \"x\"}]}]}")
+      "bad.sarif",
+      "{\"version\": \"2.1.0\", \"runs\": [{\"tool\": {\"driver\": {\"name\": \"mapc\"}}, \"results\": [{\"ruleId\": \"x\"}]}]}"
+    )
     let validation = Self.validate(path)
     #expect(!validation.ok)
     #expect(validation.output.contains("'message' is a required property"))

@@ -19,18 +19,24 @@ struct ChainLintTests {
     try text.replacingOccurrences(of: "TasksV3ToV4", with: "Copy")
       .write(toFile: work.appendingPathComponent("B.xml").path, atomically: true, encoding: .utf8)
     // Tasks 2 → Tasks 4 directly: never used, since chains go one version at a time.
-    try text.replacingOccurrences(of: "TasksV3ToV4", with: "Skip").replacingOccurrences(of: "version=\"Tasks 3\"", with: "version=\"Tasks 2\"")
-      .replacingOccurrences(of: "source=\"Project\"", with: "source=\"TaskList\"")
-      .write(toFile: work.appendingPathComponent("C.xml").path, atomically: true, encoding: .utf8)
+    try text.replacingOccurrences(of: "TasksV3ToV4", with: "Skip").replacingOccurrences(
+      of: "version=\"Tasks 3\"", with: "version=\"Tasks 2\""
+    )
+    .replacingOccurrences(of: "source=\"Project\"", with: "source=\"TaskList\"")
+    .write(toFile: work.appendingPathComponent("C.xml").path, atomically: true, encoding: .utf8)
     let r = runMapc(["lint", MigrateChainTests.bundle, work.path])
     #expect(r.exitCode == 1)
     #expect(r.stderr.contains("[chain-duplicate-mapping]"), "\(r.stderr)")
-    #expect(r.stderr.contains("skipping versions; mapc migrate goes one version at a time and never uses it [chain-mapping-skips]"), "\(r.stderr)")
+    #expect(
+      r.stderr.contains(
+        "skipping versions; mapc migrate goes one version at a time and never uses it [chain-mapping-skips]"),
+      "\(r.stderr)")
   }
 
   @Test(.enabled(if: SharedPaths.corpus != nil, Comment(rawValue: SharedPaths.absentMessage)))
   func realXcodeMappingModelsCoverTheStepsInferenceCannot() {
-    let root = SharedPaths.corpus!.appendingPathComponent("wibosco/CoreDataMigration-Example/CoreDataMigration-Example/CoreData")
+    let root = SharedPaths.corpus!.appendingPathComponent(
+      "wibosco/CoreDataMigration-Example/CoreDataMigration-Example/CoreData")
     let bundle = root.appendingPathComponent("Model/CoreDataMigration_Example.xcdatamodeld").path
     let without = runMapc(["lint", bundle])
     #expect(without.exitCode == 1)

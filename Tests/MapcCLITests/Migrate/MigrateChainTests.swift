@@ -26,7 +26,8 @@ struct MigrateChainTests {
     defer { FileManagerTemp.remove(work.path) }
     let r = runMapc(["migrate", "--model", Self.bundle, "--store", store, "--mappings", Self.mappings])
     #expect(r.exitCode == 0, "\(r.stderr)")
-    #expect(try Self.bytes(store) == Self.bytes(Self.folder.appendingPathComponent("expected-from-v\(version).json").path))
+    #expect(
+      try Self.bytes(store) == Self.bytes(Self.folder.appendingPathComponent("expected-from-v\(version).json").path))
     #expect(r.stderr.contains("in \(4 - version) step"))
     // Nothing is left beside the store.
     #expect(try FileManager.default.contentsOfDirectory(atPath: work.path) == ["store.json"])
@@ -65,7 +66,10 @@ struct MigrateChainTests {
     try Data(text.utf8).write(to: URL(fileURLWithPath: store))
     let r = runMapc(["migrate", "--model", Self.bundle, "--store", store])
     #expect(r.exitCode == 2)
-    #expect(r.stderr.contains("match no version of \(Self.bundle); the closest is 'Tasks 2', which differs in TaskList [migrate-unknown-version]"), "\(r.stderr)")
+    #expect(
+      r.stderr.contains(
+        "match no version of \(Self.bundle); the closest is 'Tasks 2', which differs in TaskList [migrate-unknown-version]"
+      ), "\(r.stderr)")
     #expect(r.stderr.contains("is unchanged"))
     #expect(String(decoding: try Self.bytes(store), as: UTF8.self) == text)
   }
@@ -87,7 +91,9 @@ struct MigrateChainTests {
     defer { FileManagerTemp.remove(work.path) }
     let before = try Self.bytes(store)
     let backup = work.appendingPathComponent("old.json").path
-    let r = runMapc(["migrate", "--model", Self.bundle, "--store", store, "--to", "Tasks 3", "--backup", backup, "--quiet"])
+    let r = runMapc([
+      "migrate", "--model", Self.bundle, "--store", store, "--to", "Tasks 3", "--backup", backup, "--quiet",
+    ])
     #expect(r.exitCode == 0, "\(r.stderr)")
     #expect(r.stderr.isEmpty)
     #expect(try Self.bytes(backup) == before)
@@ -115,7 +121,9 @@ struct MigrateChainTests {
     let work = try FileManagerTemp.folder("infer")
     defer { FileManagerTemp.remove(work.path) }
     let out = work.appendingPathComponent("m.xml").path
-    let r = runMapc(["infer", Self.bundle, Self.bundle, "--source-version", "Tasks 2", "--destination-version", "Tasks 3", "-o", out])
+    let r = runMapc([
+      "infer", Self.bundle, Self.bundle, "--source-version", "Tasks 2", "--destination-version", "Tasks 3", "-o", out,
+    ])
     #expect(r.exitCode == 0, "\(r.stderr)")
     let text = try String(contentsOfFile: out, encoding: .utf8)
     #expect(text.contains("<attribute name=\"body\">$source.details</attribute>"))
@@ -124,7 +132,9 @@ struct MigrateChainTests {
     #expect(compiled.exitCode == 0, "\(compiled.stderr)")
     // Tasks 3 → Tasks 4 is inferable (with defaults), Tasks → Tasks 3 directly loses `note`:
     // `body`'s renaming identifier is `details`, which Tasks does not have.
-    let direct = runMapc(["infer", Self.bundle, Self.bundle, "--source-version", "Tasks", "--destination-version", "Tasks 3", "-o", out])
+    let direct = runMapc([
+      "infer", Self.bundle, Self.bundle, "--source-version", "Tasks", "--destination-version", "Tasks 3", "-o", out,
+    ])
     #expect(direct.exitCode == 0)
     #expect(!(try String(contentsOfFile: out, encoding: .utf8)).contains("body"))
   }

@@ -31,18 +31,25 @@ struct MigrateKillTests {
       let note = i % 3 == 0 ? "null" : "\"note \(i) with some text to carry along\""
       let priority = i % 5 == 0 ? "null" : String(i % 4)
       let done = i % 4 == 0 ? "null" : (i % 2 == 0 ? "true" : "false")
-      out += (i == 0 ? "" : ",") + "{\"id\": \"t\(i)\", \"title\": \"Task number \(i)\", \"note\": \(note), \"priority\": \(priority), \"done\": \(done), \"list\": \"l\(list)\"}"
+      out +=
+        (i == 0 ? "" : ",")
+        + "{\"id\": \"t\(i)\", \"title\": \"Task number \(i)\", \"note\": \(note), \"priority\": \(priority), \"done\": \(done), \"list\": \"l\(list)\"}"
     }
     out += "], \"TaskList\": ["
     for l in 0..<lists {
-      out += (l == 0 ? "" : ",") + "{\"id\": \"l\(l)\", \"name\": \"List \(l)\", \"tasks\": [\(members[l].reversed().joined(separator: ","))]}"
+      out +=
+        (l == 0 ? "" : ",")
+        + "{\"id\": \"l\(l)\", \"name\": \"List \(l)\", \"tasks\": [\(members[l].reversed().joined(separator: ","))]}"
     }
     out += "]}}\n"
     try Data(out.utf8).write(to: URL(fileURLWithPath: path))
   }
 
   static func arguments(_ store: String) -> [String] {
-    ["migrate", "--model", MigrateChainTests.bundle, "--store", store, "--mappings", MigrateChainTests.mappings, "--quiet"]
+    [
+      "migrate", "--model", MigrateChainTests.bundle, "--store", store, "--mappings", MigrateChainTests.mappings,
+      "--quiet",
+    ]
   }
 
   @Test func killedChainsLeaveOriginalOrResultAndRerunsFinishTheSame() throws {
@@ -95,7 +102,9 @@ struct MigrateKillTests {
       } else if after == reference {
         keptNew += 1
       } else {
-        Issue.record("kill \(i + 1) after \(delay) s left a store that is neither the original nor the result (\(after.count) bytes)")
+        Issue.record(
+          "kill \(i + 1) after \(delay) s left a store that is neither the original nor the result (\(after.count) bytes)"
+        )
       }
       let rerun = runMapc(Array(Self.arguments(victim).dropLast()))
       #expect(rerun.exitCode == 0, "\(rerun.stderr)")
@@ -105,6 +114,8 @@ struct MigrateKillTests {
     }
     #expect(keptOld + keptNew == Self.kills)
     #expect(keptOld > 0, "no kill landed before the final rename; the chain took \(duration) s")
-    print("migrate kills: \(count) tasks, chain \(String(format: "%.2f", duration)) s; \(keptOld) kills kept the original, \(keptNew) the result; \(resumed) reruns resumed from intermediate stores")
+    print(
+      "migrate kills: \(count) tasks, chain \(String(format: "%.2f", duration)) s; \(keptOld) kills kept the original, \(keptNew) the result; \(resumed) reruns resumed from intermediate stores"
+    )
   }
 }

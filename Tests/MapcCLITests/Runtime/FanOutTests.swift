@@ -71,7 +71,8 @@ import Testing
     #expect(lines.map { $0["text"] as? String } == ["a", "b", "c", "a", "b", "q\"uote", "tab\t", "d", "p", "q"])
     #expect(lines.map { $0["order"] as? Int } == [0, 1, 2, 0, 1, 0, 1, 0, 0, 1])
     #expect(lines.map { $0["answer"] as? String } == ["x", nil, "7", nil, nil, "only", nil, nil, "P", nil])
-    #expect(lines.map { $0["label"] as? String } == ["one", "one", "one", "two", "two", nil, nil, "five", "sub", "sub"])
+    #expect(
+      lines.map { $0["label"] as? String } == ["one", "one", "one", "two", "two", nil, nil, "five", "sub", "sub"])
     #expect(lines.allSatisfy { $0["kind"] as? String == "line" })
   }
 }

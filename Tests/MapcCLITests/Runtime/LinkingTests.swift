@@ -73,7 +73,9 @@ import Testing
     ]}}
     """#
 
-  static func run(_ mapping: String, _ label: String) throws -> Result<(text: String, summary: MigrationRun.Summary), MigrationFailure> {
+  static func run(_ mapping: String, _ label: String) throws -> Result<
+    (text: String, summary: MigrationRun.Summary), MigrationFailure
+  > {
     try runInline(
       sourceModel: sourceModel, destinationModel: destinationModel, mapping: mapping, store: store, label: label)
   }

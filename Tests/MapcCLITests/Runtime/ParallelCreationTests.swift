@@ -94,7 +94,8 @@ import Testing
       objects.append("{" + fields.joined(separator: ", ") + "}")
     }
     if let odd { objects[at ?? count - 2] = odd }
-    let specials = special ? #", "SpecialSheet": [{"id": "x1", "label": "sub", "questions": ["p", "q"], "answers": ["P"]}]"# : ""
+    let specials =
+      special ? #", "SpecialSheet": [{"id": "x1", "label": "sub", "questions": ["p", "q"], "answers": ["P"]}]"# : ""
     return #"{"objects": {"Sheet": ["# + objects.joined(separator: ",\n") + "]" + specials + "}}"
   }
 
@@ -153,8 +154,13 @@ import Testing
   @Test func givingUpLeavesTheSerialResult() throws {
     let cases: [(odd: String?, special: Bool, parallel: [String], why: String)] = [
       (nil, true, [], "a source object of a subentity"),
-      (#"{"id": "odd", "questions": ["a"], "answers": {"not": "a list"}}"#, false, ["SheetToDay"], "answers not a list"),
-      (#"{"id": "odd", "questions": ["a", "b"], "scores": [2.75, true]}"#, false, ["SheetToDay"], "scores that need converting"),
+      (
+        #"{"id": "odd", "questions": ["a"], "answers": {"not": "a list"}}"#, false, ["SheetToDay"], "answers not a list"
+      ),
+      (
+        #"{"id": "odd", "questions": ["a", "b"], "scores": [2.75, true]}"#, false, ["SheetToDay"],
+        "scores that need converting"
+      ),
       (#"{"id": "odd", "day": "2020\u002d01-05", "label": "esc"}"#, false, ["SheetToLine"], "a date with an escape"),
     ]
     for c in cases {

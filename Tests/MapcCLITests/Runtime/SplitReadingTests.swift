@@ -50,7 +50,9 @@ import Testing
   /// `count` nodes in a tree (node i's parent is node i / 2, written on the child's side
   /// only, so the reader fills in `children`), with escapes, nils and nested notes. `notes`
   /// gives node i's notes JSON; `replace` swaps in other JSON for the objects at those indexes.
-  static func store(count: Int, notes: (Int) -> String = { #"[{"n": \#($0)}, {"m": "x\"y"}]"# }, replace: [Int: String] = [:])
+  static func store(
+    count: Int, notes: (Int) -> String = { #"[{"n": \#($0)}, {"m": "x\"y"}]"# }, replace: [Int: String] = [:]
+  )
     -> String
   {
     var objects: [String] = []

@@ -50,7 +50,8 @@ import Testing
 
   static let cases: [Case] = [
     Case(
-      objects: #""Person": [{"id": "p1", "age": 40000}]"#, code: "store-integer-out-of-range", at: "40000", message: "p1.age"),
+      objects: #""Person": [{"id": "p1", "age": 40000}]"#, code: "store-integer-out-of-range", at: "40000",
+      message: "p1.age"),
     Case(
       objects: #""Person": [{"id": "p1", "age": "forty"}]"#, code: "store-wrong-type", at: "\"forty\"",
       message: "p1.age: Integer 16 attribute needs an integer, not a string"),
@@ -98,11 +99,15 @@ import Testing
   }
 
   @Test func validStoreReadsCleanly() throws {
-    #expect(try Self.errors(#""Person": [{"id": "p1", "age": 41, "pets": ["x1"]}], "Pet": [{"id": "x1", "name": "Rex"}]"#).isEmpty)
+    #expect(
+      try Self.errors(#""Person": [{"id": "p1", "age": 41, "pets": ["x1"]}], "Pet": [{"id": "x1", "name": "Rex"}]"#)
+        .isEmpty)
   }
 
   /// An id is its decoded string: escapes in the id or in a reference to it do not matter.
   @Test func idsAndReferencesCompareDecoded() throws {
-    #expect(try Self.errors(#""Person": [{"id": "p\u0031", "pets": ["x1"]}], "Pet": [{"id": "\u00781", "owner": "p1"}]"#).isEmpty)
+    #expect(
+      try Self.errors(#""Person": [{"id": "p\u0031", "pets": ["x1"]}], "Pet": [{"id": "\u00781", "owner": "p1"}]"#)
+        .isEmpty)
   }
 }

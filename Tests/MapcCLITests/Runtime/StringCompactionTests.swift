@@ -47,7 +47,9 @@ import Testing
       let k = Int(rng.next() % UInt64(Self.texts.count))
       picks += Array(repeating: k, count: 1 + Int(rng.next() % 3))
     }
-    let objects = picks.enumerated().map { i, k in "{\"id\": \"i\(i)\", \"label\": \"L\(i % 7)\", \"notes\": \(Self.texts[k].input)}" }
+    let objects = picks.enumerated().map { i, k in
+      "{\"id\": \"i\(i)\", \"label\": \"L\(i % 7)\", \"notes\": \(Self.texts[k].input)}"
+    }
     let text = "{\"objects\": {\"Item\": [\n" + objects.joined(separator: ",\n") + "\n]}}\n"
     let (graph, _) = try StoreReader.read(InputBytes(Array(text.utf8), path: "s.json"), layout: layout)
     let table = graph.tables[0]

@@ -17,15 +17,21 @@ struct RealStore: CustomTestStringConvertible, Sendable {
     else { return [] }
     var result: [RealStore] = []
     for line in text.split(separator: "\n") where line.hasPrefix("| ") {
-      let cells = line.split(separator: "|", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+      let cells = line.split(separator: "|", omittingEmptySubsequences: false).map {
+        $0.trimmingCharacters(in: .whitespaces)
+      }
       guard cells.count > 5, Int(cells[1]) != nil else { continue }
       let repo = root.appendingPathComponent(cells[2].replacingOccurrences(of: "/", with: "+"))
-      let quoted = cells[4].split(separator: "`", omittingEmptySubsequences: false).enumerated().filter { $0.offset % 2 == 1 }.map { String($0.element) }
+      let quoted = cells[4].split(separator: "`", omittingEmptySubsequences: false).enumerated().filter {
+        $0.offset % 2 == 1
+      }.map { String($0.element) }
       let storePath = cells[3].split(separator: "`", omittingEmptySubsequences: false)
       guard storePath.count > 1, quoted.count >= 2 else { continue }
       guard let bundle = resolve(quoted[0], in: repo) else { continue }
       let version = quoted[1].hasSuffix(".xcdatamodel") ? String(quoted[1].dropLast(".xcdatamodel".count)) : quoted[1]
-      result.append(RealStore(number: cells[1], store: repo.appendingPathComponent(String(storePath[1])), bundle: bundle, version: version))
+      result.append(
+        RealStore(
+          number: cells[1], store: repo.appendingPathComponent(String(storePath[1])), bundle: bundle, version: version))
     }
     return result
   }()
@@ -34,7 +40,9 @@ struct RealStore: CustomTestStringConvertible, Sendable {
   static func resolve(_ path: String, in repo: URL) -> URL? {
     guard path.hasPrefix("…/") else { return repo.appendingPathComponent(path) }
     let tail = String(path.dropFirst(2))
-    let found = FileManager.default.enumerator(atPath: repo.path)?.compactMap { $0 as? String }.first { $0.hasSuffix(tail) }
+    let found = FileManager.default.enumerator(atPath: repo.path)?.compactMap { $0 as? String }.first {
+      $0.hasSuffix(tail)
+    }
     return found.map { repo.appendingPathComponent($0) }
   }
 

@@ -6,7 +6,8 @@ import Testing
 /// the version SOURCES.md names equal the store's own `NSStoreModelVersionHashes`, and
 /// `mapc store export` reads every row (objects per entity = rows per `Z_ENT`), both checked
 /// against python3's sqlite3 and plistlib, and leaves the store's files as they were.
-@Suite(.enabled(if: mapcExecutableProblem == nil && SharedPaths.stores != nil, "needs the built mapc and ../shared/stores"))
+@Suite(
+  .enabled(if: mapcExecutableProblem == nil && SharedPaths.stores != nil, "needs the built mapc and ../shared/stores"))
 struct RealStoreTests {
   @Test func catalogueNamesEveryVersionedStore() {
     // Every one of the 18 stores names its model version (SOURCES.md, "Stores").
@@ -40,9 +41,14 @@ struct RealStoreTests {
       // lacks that version's ZCUSTOMDATA and its join table names a missing message. Core
       // Data discards it; mapc refuses it, naming both.
       #expect(r.exitCode == 2)
-      #expect(r.stderr.contains("error: table ZATRECORD has no column ZCUSTOMDATA for ATAbstractMessage.customData [sqlite-layout]"), "\(r.stderr)")
+      #expect(
+        r.stderr.contains(
+          "error: table ZATRECORD has no column ZCUSTOMDATA for ATAbstractMessage.customData [sqlite-layout]"),
+        "\(r.stderr)")
       #expect(!r.stderr.contains("ATTextMessage.customData"), "one error per column: \(r.stderr)")
-      #expect(r.stderr.contains("error: Z_5DISPLAYTYPES.Z_5MESSAGES = 1 is no Z_PK of ZATRECORD [sqlite-dangling]"), "\(r.stderr)")
+      #expect(
+        r.stderr.contains("error: Z_5DISPLAYTYPES.Z_5MESSAGES = 1 is no Z_PK of ZATRECORD [sqlite-dangling]"),
+        "\(r.stderr)")
       #expect(!FileManager.default.fileExists(atPath: out.path))
       return
     }

@@ -7,7 +7,8 @@ import Testing
 /// (version 1, every row) or the complete new one (version 2, every row), and python3's sqlite3
 /// finds it intact (`PRAGMA integrity_check` = ok). The store is wibosco's real v1 store grown
 /// to 20,000 posts.
-@Suite(.enabled(if: mapcExecutableProblem == nil && SharedPaths.stores != nil, "needs the built mapc and ../shared/stores"))
+@Suite(
+  .enabled(if: mapcExecutableProblem == nil && SharedPaths.stores != nil, "needs the built mapc and ../shared/stores"))
 struct SQLiteKillTests {
   static let posts = 20_000
 
@@ -73,7 +74,8 @@ struct SQLiteKillTests {
     let full = runMapc(["run", mapping, "--store", store, "--in-place", "--quiet"])
     try #require(full.exitCode == 0, "\(full.stderr)")
     let duration = clock.now - start
-    let done = try RealStore(number: "", store: URL(fileURLWithPath: store), bundle: v1.bundle, version: "").independent()
+    let done = try RealStore(number: "", store: URL(fileURLWithPath: store), bundle: v1.bundle, version: "")
+      .independent()
     #expect(done.hashes == v2Hashes && done.rows["Post"] == Self.posts && done.integrity == "ok")
 
     var outcomes = (old: 0, new: 0)
@@ -87,10 +89,14 @@ struct SQLiteKillTests {
       process.standardError = FileHandle.nullDevice
       try process.run()
       let fraction = Double(random.next() % 1000) / 1000
-      Thread.sleep(forTimeInterval: max(0.005, fraction * Double(duration.components.seconds) + fraction * Double(duration.components.attoseconds) / 1e18))
+      Thread.sleep(
+        forTimeInterval: max(
+          0.005,
+          fraction * Double(duration.components.seconds) + fraction * Double(duration.components.attoseconds) / 1e18))
       kill(process.processIdentifier, SIGKILL)
       process.waitUntilExit()
-      let state = try RealStore(number: "", store: URL(fileURLWithPath: store), bundle: v1.bundle, version: "").independent()
+      let state = try RealStore(number: "", store: URL(fileURLWithPath: store), bundle: v1.bundle, version: "")
+        .independent()
       #expect(state.integrity == "ok", "kill \(k)")
       #expect(state.rows["Post"] == Self.posts, "kill \(k): \(state.rows)")
       if state.hashes == v2Hashes {

@@ -6,7 +6,8 @@ import Testing
 /// JSON; the imported store has the original's tables, columns, declared types, indexes,
 /// `Z_PRIMARYKEY` entities and rows per table; the empty store mapc writes for a version has the
 /// real store's schema. Schemas are read by python3's sqlite3 (`core_data_schema.py`).
-@Suite(.enabled(if: mapcExecutableProblem == nil && SharedPaths.stores != nil, "needs the built mapc and ../shared/stores"))
+@Suite(
+  .enabled(if: mapcExecutableProblem == nil && SharedPaths.stores != nil, "needs the built mapc and ../shared/stores"))
 struct SQLiteRoundTripTests {
   static let readable = RealStore.all.filter { !$0.store.path.contains("/v2CorruptDatabase/") }
 
@@ -53,7 +54,10 @@ struct SQLiteRoundTripTests {
   @Test(arguments: readable) func exportImportExportIsIdentical(_ s: RealStore) throws {
     let dir = try FileManagerTemp.folder("sqlite-round-trip")
     defer { try? FileManager.default.removeItem(at: dir) }
-    let (a, b, c) = (dir.appendingPathComponent("a.json").path, dir.appendingPathComponent("b.sqlite").path, dir.appendingPathComponent("c.json").path)
+    let (a, b, c) = (
+      dir.appendingPathComponent("a.json").path, dir.appendingPathComponent("b.sqlite").path,
+      dir.appendingPathComponent("c.json").path
+    )
     for args in [
       ["store", "export", s.store.path, "--model", s.bundle.path, "-o", a],
       ["store", "import", a, "--model", s.bundle.path, "-o", b],
@@ -78,10 +82,12 @@ struct SQLiteRoundTripTests {
     #expect(imported.indexes == original.indexes)
     #expect(imported.primaryKeys == original.primaryKeys)
     #expect(imported.rows == original.rows)
-    let exported = try JSONSerialization.jsonObject(with: try Data(contentsOf: URL(fileURLWithPath: a))) as? [String: Any]
+    let exported =
+      try JSONSerialization.jsonObject(with: try Data(contentsOf: URL(fileURLWithPath: a))) as? [String: Any]
     let metadata = exported?["metadata"] as? [String: Any]
     #expect((metadata?["entityVersionHashes"] as? [String: String]) == (try s.independent().hashes))
-    let written = try RealStore(number: s.number, store: URL(fileURLWithPath: b), bundle: s.bundle, version: s.version).independent()
+    let written = try RealStore(number: s.number, store: URL(fileURLWithPath: b), bundle: s.bundle, version: s.version)
+      .independent()
     let source = try s.independent()
     #expect(written.hashes == source.hashes)
     #expect(written.uuid == source.uuid)
@@ -113,6 +119,7 @@ struct SQLiteRoundTripTests {
     #expect(created.indexes == original.indexes)
     #expect(created.primaryKeys == original.primaryKeys)
     #expect(created.rows.values.allSatisfy { $0 == 0 } == false)  // Z_PRIMARYKEY and Z_METADATA have rows
-    #expect(created.rows.filter { !$0.key.hasPrefix("Z_PRIMARYKEY") && $0.key != "Z_METADATA" }.values.allSatisfy { $0 == 0 })
+    #expect(
+      created.rows.filter { !$0.key.hasPrefix("Z_PRIMARYKEY") && $0.key != "Z_METADATA" }.values.allSatisfy { $0 == 0 })
   }
 }

@@ -7,7 +7,8 @@ import Testing
 /// that version's hashes (checked with python3's sqlite3), the input is replaced atomically
 /// with its old bytes kept as the backup, and SIGKILLs at random moments leave the old store or
 /// the new one, both passing `PRAGMA integrity_check`.
-@Suite(.enabled(if: mapcExecutableProblem == nil && SharedPaths.stores != nil, "needs the built mapc and ../shared/stores"))
+@Suite(
+  .enabled(if: mapcExecutableProblem == nil && SharedPaths.stores != nil, "needs the built mapc and ../shared/stores"))
 struct SQLiteRunTests {
   static func store(_ name: String) -> RealStore? { RealStore.all.first { $0.store.lastPathComponent == name } }
 
@@ -22,13 +23,16 @@ struct SQLiteRunTests {
     return mapping
   }
 
-  func expectLayout(_ path: String, like real: RealStore, rows: Int, sourceLocation: SourceLocation = #_sourceLocation) throws {
+  func expectLayout(_ path: String, like real: RealStore, rows: Int, sourceLocation: SourceLocation = #_sourceLocation)
+    throws
+  {
     let got = try SQLiteRoundTripTests.schema(path)
     let want = try SQLiteRoundTripTests.schema(real.store.path)
     #expect(got.tables == want.tables, sourceLocation: sourceLocation)
     #expect(got.indexes == want.indexes, sourceLocation: sourceLocation)
     #expect(got.primaryKeys == want.primaryKeys, sourceLocation: sourceLocation)
-    let info = try RealStore(number: "", store: URL(fileURLWithPath: path), bundle: real.bundle, version: real.version).independent()
+    let info = try RealStore(number: "", store: URL(fileURLWithPath: path), bundle: real.bundle, version: real.version)
+      .independent()
     #expect(info.hashes == (try real.independent().hashes), sourceLocation: sourceLocation)
     #expect(info.rows.values.reduce(0, +) == rows, sourceLocation: sourceLocation)
   }
@@ -66,8 +70,9 @@ struct SQLiteRunTests {
   @Test func migrateAnSQLiteStore() throws {
     let v1 = try #require(Self.store("CoreDataMigration_Example_1.sqlite"))
     let v2 = try #require(Self.store("CoreDataMigration_Example_2.sqlite"))
-    let mappings = try #require(SharedPaths.corpus?.appendingPathComponent(
-      "wibosco/CoreDataMigrationRevised-Example/CoreDataMigration-Example/CoreData/Migration/Mappings"))
+    let mappings = try #require(
+      SharedPaths.corpus?.appendingPathComponent(
+        "wibosco/CoreDataMigrationRevised-Example/CoreDataMigration-Example/CoreData/Migration/Mappings"))
     let dir = try FileManagerTemp.folder("sqlite-migrate")
     defer { try? FileManager.default.removeItem(at: dir) }
     let copy = dir.appendingPathComponent("store.sqlite").path
@@ -77,7 +82,10 @@ struct SQLiteRunTests {
     #expect(all.exitCode == 2, "\(all.stderr)")
     #expect(all.stderr.contains("[run-unknown-policy]"), "\(all.stderr)")
     #expect(FileManager.default.contents(atPath: copy) == original)
-    let toV2 = runMapc(["migrate", "--model", v1.bundle.path, "--store", copy, "--to", "CoreDataMigration_Example 2", "--backup", dir.appendingPathComponent("v1.sqlite").path])
+    let toV2 = runMapc([
+      "migrate", "--model", v1.bundle.path, "--store", copy, "--to", "CoreDataMigration_Example 2", "--backup",
+      dir.appendingPathComponent("v1.sqlite").path,
+    ])
     #expect(toV2.exitCode == 0, "\(toV2.stderr)")
     try expectLayout(copy, like: v2, rows: 10)
     #expect(FileManager.default.contents(atPath: dir.appendingPathComponent("v1.sqlite").path) == original)

@@ -11,13 +11,18 @@ import Testing
 struct SQLiteTransformableTests {
   static let scripts = SharedPaths.packageRoot.appendingPathComponent("Benchmarks/sqlite")
 
-  static func python(_ script: String, _ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) -> MapcResult {
-    let r = runExecutable(URL(fileURLWithPath: "/usr/bin/env"), ["python3", scripts.appendingPathComponent(script).path] + arguments)
+  static func python(_ script: String, _ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation)
+    -> MapcResult
+  {
+    let r = runExecutable(
+      URL(fileURLWithPath: "/usr/bin/env"), ["python3", scripts.appendingPathComponent(script).path] + arguments)
     #expect(r.exitCode == 0, "\(script): \(r.stdout) \(r.stderr)", sourceLocation: sourceLocation)
     return r
   }
 
-  static var diaryModel: String { SharedPaths.fixtures!.appendingPathComponent("diary/SimpleQADiary.xcdatamodeld").path }
+  static var diaryModel: String {
+    SharedPaths.fixtures!.appendingPathComponent("diary/SimpleQADiary.xcdatamodeld").path
+  }
 
   @Test func diaryMigratesLikeThePythonPeer() throws {
     let dir = try FileManagerTemp.folder("sqlite-diary")
@@ -25,7 +30,9 @@ struct SQLiteTransformableTests {
     let store = dir.appendingPathComponent("diary.sqlite").path
     _ = Self.python("gen_diary_sqlite.py", ["300", store, "--seed", "2"])
     let plan = dir.appendingPathComponent("diary.cdm").path
-    let compiled = runMapc(["compile", SharedPaths.fixtures!.appendingPathComponent("diary/SQADMappingModel1_2.xml").path, "-o", plan])
+    let compiled = runMapc([
+      "compile", SharedPaths.fixtures!.appendingPathComponent("diary/SQADMappingModel1_2.xml").path, "-o", plan,
+    ])
     #expect(compiled.exitCode == 0, "\(compiled.stderr)")
     let before = try Data(contentsOf: URL(fileURLWithPath: store))
     let out = dir.appendingPathComponent("out.sqlite").path
@@ -43,11 +50,19 @@ struct SQLiteTransformableTests {
     #expect(export.exitCode == 0, "\(export.stderr)")
     let reference = dir.appendingPathComponent("reference.json").path
     let gen = runExecutable(
-      URL(fileURLWithPath: "/usr/bin/env"), ["python3", SharedPaths.bench!.appendingPathComponent("gen_diary_store.py").path, "300", reference, "--seed", "2"])
+      URL(fileURLWithPath: "/usr/bin/env"),
+      [
+        "python3", SharedPaths.bench!.appendingPathComponent("gen_diary_store.py").path, "300", reference, "--seed",
+        "2",
+      ])
     #expect(gen.exitCode == 0, "\(gen.stderr)")
     let same = runExecutable(
       URL(fileURLWithPath: "/usr/bin/env"),
-      ["python3", "-c", "import json,sys; a,b=(json.load(open(p)) for p in sys.argv[1:]); sys.exit(a['objects'] != b['objects'])", exported, reference])
+      [
+        "python3", "-c",
+        "import json,sys; a,b=(json.load(open(p)) for p in sys.argv[1:]); sys.exit(a['objects'] != b['objects'])",
+        exported, reference,
+      ])
     #expect(same.exitCode == 0, "the export's objects differ from gen_diary_store.py's")
     // And importing it gives the generator's rows back, archives byte for byte.
     let imported = dir.appendingPathComponent("imported.sqlite").path

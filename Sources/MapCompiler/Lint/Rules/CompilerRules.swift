@@ -27,12 +27,14 @@ enum CompilerRules {
     origin: .compiler,
     bad: LintExample(
       source: person, destination: personWithAge,
-      mapping: exampleMapping("""
+      mapping: exampleMapping(
+        """
           <entityMapping name="PersonToPerson" type="‸copy" source="Person" destination="Person"/>
         """)),
     good: LintExample(
       source: person, destination: personWithAge,
-      mapping: exampleMapping("""
+      mapping: exampleMapping(
+        """
           <entityMapping name="PersonToPerson" type="transform" source="Person" destination="Person"/>
         """)))
 
@@ -58,7 +60,8 @@ enum CompilerRules {
     origin: .compiler,
     bad: LintExample(
       source: person, destination: person,
-      mapping: exampleMapping("""
+      mapping: exampleMapping(
+        """
           <entityMapping name="PersonToPerson" type="transform" source="Person" destination="Person"/>
         """,
         models: """
@@ -69,7 +72,8 @@ enum CompilerRules {
           """)),
     good: LintExample(
       source: person, destination: person,
-      mapping: exampleMapping("""
+      mapping: exampleMapping(
+        """
           <entityMapping name="PersonToPerson" type="transform" source="Person" destination="Person"/>
         """,
         models: """
@@ -95,7 +99,8 @@ enum CompilerRules {
     origin: .compiler,
     bad: LintExample(
       source: ImplicitToManyIntoToOne.authorAndBooks, destination: ImplicitToManyIntoToOne.authorAndOneBook,
-      mapping: exampleMapping("""
+      mapping: exampleMapping(
+        """
           <entityMapping name="AuthorToAuthor" type="transform" source="Author" destination="Author">
             <relationship name="books">‸FUNCTION($manager, "destinationInstancesForEntityMappingNamed:sourceInstances:", "BookToBook", $source.books)</relationship>
           </entityMapping>
@@ -103,7 +108,8 @@ enum CompilerRules {
         """)),
     good: LintExample(
       source: ImplicitToManyIntoToOne.authorAndBooks, destination: ImplicitToManyIntoToOne.authorAndOneBook,
-      mapping: exampleMapping("""
+      mapping: exampleMapping(
+        """
           <entityMapping name="AuthorToAuthor" type="transform" source="Author" destination="Author">
             <relationship name="books">FUNCTION($manager, "destinationInstancesForEntityMappingNamed:sourceInstances:", "BookToBook", $source.books[FIRST])</relationship>
           </entityMapping>

@@ -8,12 +8,13 @@ struct DestinationEntityUnproduced: LintCheck {
         <attribute name="name" optional="YES" attributeType="String"/>
     </entity>
     """
-  static let personAndSettings = person + """
+  static let personAndSettings =
+    person + """
 
-    <entity name="Settings" representedClassName="Settings" syncable="YES">
-        <attribute name="theme" optional="YES" attributeType="String"/>
-    </entity>
-    """
+      <entity name="Settings" representedClassName="Settings" syncable="YES">
+          <attribute name="theme" optional="YES" attributeType="String"/>
+      </entity>
+      """
 
   static let rule = LintRule(
     id: "lint-destination-entity-unproduced", severity: .warning,
@@ -32,12 +33,16 @@ struct DestinationEntityUnproduced: LintCheck {
     suppression: "on the <destinationModel> element",
     bad: LintExample(
       source: person, destination: personAndSettings,
-      mapping: exampleMapping("""
+      mapping: exampleMapping(
+        """
           <entityMapping name="PersonToPerson" type="transform" source="Person" destination="Person"/>
-        """, models: "  <sourceModel path=\"Source.xcdatamodel\"/>\n  ‸<destinationModel path=\"Destination.xcdatamodel\"/>")),
+        """,
+        models: "  <sourceModel path=\"Source.xcdatamodel\"/>\n  ‸<destinationModel path=\"Destination.xcdatamodel\"/>")
+    ),
     good: LintExample(
       source: person, destination: personAndSettings,
-      mapping: exampleMapping("""
+      mapping: exampleMapping(
+        """
           <entityMapping name="PersonToPerson" type="transform" source="Person" destination="Person"/>
           <entityMapping name="AddSettings" type="add" destination="Settings">
             <forEach>{1}</forEach>

@@ -41,13 +41,15 @@ struct ImplicitToManyIntoToOne: LintCheck {
     suppression: "on the <entityMapping> element",
     bad: LintExample(
       source: authorAndBooks, destination: authorAndOneBook,
-      mapping: exampleMapping("""
+      mapping: exampleMapping(
+        """
           ‸<entityMapping name="AuthorToAuthor" type="transform" source="Author" destination="Author"/>
           <entityMapping name="BookToBook" type="transform" source="Book" destination="Book"/>
         """)),
     good: LintExample(
       source: authorAndBooks, destination: authorAndOneBook,
-      mapping: exampleMapping("""
+      mapping: exampleMapping(
+        """
           <entityMapping name="AuthorToAuthor" type="transform" source="Author" destination="Author">
             <relationship name="books">FUNCTION($manager, "destinationInstancesForEntityMappingNamed:sourceInstances:", "BookToBook", $source.books[FIRST])</relationship>
           </entityMapping>

@@ -37,10 +37,12 @@ struct InverseUnmapped: LintCheck {
       migration (Core Data error 1570). Map the inverse in the other entity mapping as well, \
       or make it optional. Mappings with a policy are assumed to set it in code.
       """,
-    suppression: "on the <relationship> element that sets the mapped side (or on its <entityMapping> when that side is implicit)",
+    suppression:
+      "on the <relationship> element that sets the mapped side (or on its <entityMapping> when that side is implicit)",
     bad: LintExample(
       source: folderAndNote, destination: folderAndParent,
-      mapping: exampleMapping("""
+      mapping: exampleMapping(
+        """
           <entityMapping name="FolderToFolder" type="transform" source="Folder" destination="Folder">
             ‸<relationship name="notes">FUNCTION($manager, "destinationInstancesForEntityMappingNamed:sourceInstances:", "NoteToNote", $source.notes)</relationship>
           </entityMapping>
@@ -48,7 +50,8 @@ struct InverseUnmapped: LintCheck {
         """)),
     good: LintExample(
       source: folderAndNote, destination: folderAndParent,
-      mapping: exampleMapping("""
+      mapping: exampleMapping(
+        """
           <entityMapping name="FolderToFolder" type="transform" source="Folder" destination="Folder">
             <relationship name="notes">FUNCTION($manager, "destinationInstancesForEntityMappingNamed:sourceInstances:", "NoteToNote", $source.notes)</relationship>
           </entityMapping>

@@ -29,7 +29,8 @@ struct MandatoryAttributeUnmapped: LintCheck {
             <attribute name="name" optional="YES" attributeType="String"/>
         </entity>
         """,
-      mapping: exampleMapping("""
+      mapping: exampleMapping(
+        """
           ‸<entityMapping name="PersonToPerson" type="transform" source="Person" destination="Person"/>
         """)),
     good: LintExample(
@@ -44,7 +45,8 @@ struct MandatoryAttributeUnmapped: LintCheck {
             <attribute name="name" optional="YES" attributeType="String"/>
         </entity>
         """,
-      mapping: exampleMapping("""
+      mapping: exampleMapping(
+        """
           <entityMapping name="PersonToPerson" type="transform" source="Person" destination="Person">
             <attribute name="createdAt">CAST(0, "NSDate")</attribute>
           </entityMapping>

@@ -30,7 +30,8 @@ struct NarrowingConversion: LintCheck {
             <attribute name="hits" attributeType="Integer 16" defaultValueString="0" usesScalarValueType="YES"/>
         </entity>
         """,
-      mapping: exampleMapping("""
+      mapping: exampleMapping(
+        """
           <entityMapping name="CounterToCounter" type="transform" source="Counter" destination="Counter">
             <attribute name="hits">‸$source.hits</attribute>
           </entityMapping>
@@ -46,7 +47,8 @@ struct NarrowingConversion: LintCheck {
             <attribute name="hits" attributeType="Integer 16" defaultValueString="0" usesScalarValueType="YES"/>
         </entity>
         """,
-      mapping: exampleMapping("""
+      mapping: exampleMapping(
+        """
           <entityMapping name="CounterToCounter" type="transform" source="Counter" destination="Counter">
             <attribute name="hits">$source.hits</attribute>
           </entityMapping>
@@ -67,7 +69,8 @@ struct NarrowingConversion: LintCheck {
         let expr: Expression
         let at: SourceLocation
         if let element {
-          guard let text = element.expression, case .success(let e) = ExpressionParsing.parseExpression(text.text) else { continue }
+          guard let text = element.expression, case .success(let e) = ExpressionParsing.parseExpression(text.text)
+          else { continue }
           expr = e
           at = context.start(of: text)
         } else if let e = compiled?.expression {
@@ -107,8 +110,12 @@ struct NarrowingConversion: LintCheck {
         if let a = model.allAttributes(of: entity).first(where: { $0.name == key }) {
           let rest = path.dropFirst(i + 1)
           if rest.isEmpty { return .attribute(entity, a) }
-          let conversions: Set<String> = ["intValue", "integerValue", "longLongValue", "doubleValue", "floatValue", "boolValue"]
-          if a.type == .string, rest.count == 1, let c = rest.first, conversions.contains(c) { return .stringAsNumber(entity, a, how: c) }
+          let conversions: Set<String> = [
+            "intValue", "integerValue", "longLongValue", "doubleValue", "floatValue", "boolValue",
+          ]
+          if a.type == .string, rest.count == 1, let c = rest.first, conversions.contains(c) {
+            return .stringAsNumber(entity, a, how: c)
+          }
           return nil
         }
         guard let r = model.allRelationships(of: entity).first(where: { $0.name == key }), !r.isToMany,
@@ -123,7 +130,8 @@ struct NarrowingConversion: LintCheck {
       else { return nil }
       return .stringAsNumber(se, sa, how: "numberFromString:")
     case .cast(let value, let type) where type == "NSNumber" || type == "NSDecimalNumber":
-      guard case .attribute(let se, let sa)? = origin(of: value, context: context, mapping: m), sa.type == .string else { return nil }
+      guard case .attribute(let se, let sa)? = origin(of: value, context: context, mapping: m), sa.type == .string
+      else { return nil }
       return .stringAsNumber(se, sa, how: "CAST to \(type)")
     default:
       return nil
@@ -144,7 +152,9 @@ struct NarrowingConversion: LintCheck {
     switch (s, d) {
     case _ where s.isInteger && d.isInteger:
       guard width(d) < width(s), let range = d.integerRange else { return nil }
-      if case .integer(let lo)? = source.minValue, case .integer(let hi)? = source.maxValue, range.contains(lo), range.contains(hi) {
+      if case .integer(let lo)? = source.minValue, case .integer(let hi)? = source.maxValue, range.contains(lo),
+        range.contains(hi)
+      {
         return nil
       }
       return "values outside \(range.lowerBound)…\(range.upperBound) do not fit in \(d.rawValue)"

@@ -29,7 +29,8 @@ struct OptionalIntoMandatory: LintCheck {
             <attribute name="name" attributeType="String"/>
         </entity>
         """,
-      mapping: exampleMapping("""
+      mapping: exampleMapping(
+        """
           <entityMapping name="PersonToPerson" type="transform" source="Person" destination="Person">
             <attribute name="name">‸$source.name</attribute>
           </entityMapping>
@@ -45,7 +46,8 @@ struct OptionalIntoMandatory: LintCheck {
             <attribute name="name" attributeType="String"/>
         </entity>
         """,
-      mapping: exampleMapping("""
+      mapping: exampleMapping(
+        """
           <entityMapping name="PersonToPerson" type="transform" source="Person" destination="Person">
             <attribute name="name">FUNCTION($entityPolicy, "defaultValue:for:", "Unnamed", $source.name)</attribute>
           </entityMapping>
@@ -55,7 +57,8 @@ struct OptionalIntoMandatory: LintCheck {
     var result: [Diagnostic] = []
     for m in context.mappings {
       guard let d = m.destinationEntity, m.type != .remove else { continue }
-      for (a, element, compiled) in context.attributeMappings(of: m) where !a.isOptional && !a.isTransient && !a.isDerived {
+      for (a, element, compiled) in context.attributeMappings(of: m)
+      where !a.isOptional && !a.isTransient && !a.isDerived {
         if let element {
           guard let text = element.expression, let (expr, t) = context.typed(text, in: m) else { continue }
           if t.type == .null {

@@ -26,12 +26,14 @@ struct PolicyWithoutModule: LintCheck {
     suppression: "on the <entityMapping> element",
     bad: LintExample(
       source: personWithTitle, destination: personWithTitle,
-      mapping: exampleMapping("""
+      mapping: exampleMapping(
+        """
           <entityMapping name="PersonToPerson" type="transform" source="Person" destination="Person" policy="‸LegacyToModernPolicy"/>
         """)),
     good: LintExample(
       source: personWithTitle, destination: personWithTitle,
-      mapping: exampleMapping("""
+      mapping: exampleMapping(
+        """
           <entityMapping name="PersonToPerson" type="transform" source="Person" destination="Person" policy="App.LegacyToModernPolicy"/>
         """)))
 

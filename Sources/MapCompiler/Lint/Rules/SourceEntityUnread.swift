@@ -4,12 +4,13 @@ import MapRuntime
 /// dropped.
 struct SourceEntityUnread: LintCheck {
   static let person = DestinationEntityUnproduced.person
-  static let personAndLog = person + """
+  static let personAndLog =
+    person + """
 
-    <entity name="Log" representedClassName="Log" syncable="YES">
-        <attribute name="line" optional="YES" attributeType="String"/>
-    </entity>
-    """
+      <entity name="Log" representedClassName="Log" syncable="YES">
+          <attribute name="line" optional="YES" attributeType="String"/>
+      </entity>
+      """
 
   static let rule = LintRule(
     id: "lint-source-entity-unread", severity: .warning,
@@ -24,12 +25,16 @@ struct SourceEntityUnread: LintCheck {
     suppression: "on the <sourceModel> element (better: a remove mapping)",
     bad: LintExample(
       source: personAndLog, destination: person,
-      mapping: exampleMapping("""
+      mapping: exampleMapping(
+        """
           <entityMapping name="PersonToPerson" type="transform" source="Person" destination="Person"/>
-        """, models: "  ‸<sourceModel path=\"Source.xcdatamodel\"/>\n  <destinationModel path=\"Destination.xcdatamodel\"/>")),
+        """,
+        models: "  ‸<sourceModel path=\"Source.xcdatamodel\"/>\n  <destinationModel path=\"Destination.xcdatamodel\"/>")
+    ),
     good: LintExample(
       source: personAndLog, destination: person,
-      mapping: exampleMapping("""
+      mapping: exampleMapping(
+        """
           <entityMapping name="PersonToPerson" type="transform" source="Person" destination="Person"/>
           <entityMapping name="DropLogs" type="remove" source="Log"/>
         """)))
@@ -45,7 +50,9 @@ struct SourceEntityUnread: LintCheck {
       if let s = m.element.source?.value { addWithSubentities(s) }
       for text in m.texts {
         guard case .success(let e) = ExpressionParsing.parseExpression(text.text) else { continue }
-        for (name, _) in ExpressionWalk.managerCalls(in: e, selector: "fetchRequestForSourceEntityNamed:predicateString:") {
+        for (name, _) in ExpressionWalk.managerCalls(
+          in: e, selector: "fetchRequestForSourceEntityNamed:predicateString:")
+        {
           addWithSubentities(name)
         }
         ExpressionWalk.each(e) { x in

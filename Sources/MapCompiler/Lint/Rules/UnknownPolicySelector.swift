@@ -28,14 +28,16 @@ struct UnknownPolicySelector: LintCheck {
     suppression: "on the <attribute> or <relationship> element that calls it",
     bad: LintExample(
       source: titleOnly, destination: titleAndSlug,
-      mapping: exampleMapping("""
+      mapping: exampleMapping(
+        """
           <entityMapping name="PersonToPerson" type="transform" source="Person" destination="Person" policy="App.LegacyToModernPolicy">
             <attribute name="slug">‸FUNCTION($entityPolicy, "slugForTitle:", $source.title)</attribute>
           </entityMapping>
         """)),
     good: LintExample(
       source: titleOnly, destination: titleAndSlug,
-      mapping: exampleMapping("""
+      mapping: exampleMapping(
+        """
           <entityMapping name="PersonToPerson" type="transform" source="Person" destination="Person" policy="App.LegacyToModernPolicy">
             <attribute name="slug">FUNCTION($entityPolicy, "slugFromTitle:", $source.title)</attribute>
           </entityMapping>
@@ -57,7 +59,10 @@ struct UnknownPolicySelector: LintCheck {
           if let type {
             let known = type.selectors
             guard !known.contains(selector) else { return }
-            let list = known.isEmpty ? "it declares no selectors (class var selectors)" : "it declares \(known.sorted().joined(separator: ", "))"
+            let list =
+              known.isEmpty
+              ? "it declares no selectors (class var selectors)"
+              : "it declares \(known.sorted().joined(separator: ", "))"
             result.append(
               Self.rule.finding(
                 "policy \(policy) does not implement \(selector) (\(list)), and no built-in policy function has that name\(suggestion(selector, known + Array(builtins.keys))): the migration stops with \"unrecognized selector sent to instance\"",

@@ -20,7 +20,8 @@ struct UnusedEntityMapping: LintCheck {
     suppression: "on the <entityMapping> element",
     bad: LintExample(
       source: person, destination: person,
-      mapping: exampleMapping("""
+      mapping: exampleMapping(
+        """
           <entityMapping name="PersonToPerson" type="transform" source="Person" destination="Person"/>
           ‸<entityMapping name="ArchivedPersonToPerson" type="transform" source="Person" destination="Person">
             <filter>FALSEPREDICATE</filter>
@@ -28,7 +29,8 @@ struct UnusedEntityMapping: LintCheck {
         """)),
     good: LintExample(
       source: person, destination: person,
-      mapping: exampleMapping("""
+      mapping: exampleMapping(
+        """
           <entityMapping name="PersonToPerson" type="transform" source="Person" destination="Person"/>
         """)))
 
@@ -46,7 +48,9 @@ struct UnusedEntityMapping: LintCheck {
 
   private func reason(_ m: DraftMapping, context: LintContext, earlier: [DraftMapping]) -> String? {
     let e = m.element
-    if let filter = e.filter, case .success(let p) = ExpressionParsing.parsePredicate(filter.text), p.kind == .constant(false) {
+    if let filter = e.filter, case .success(let p) = ExpressionParsing.parsePredicate(filter.text),
+      p.kind == .constant(false)
+    {
       return "can never create anything: its filter is FALSEPREDICATE"
     }
     if let text = e.sourceExpression, case .success(let x) = ExpressionParsing.parseExpression(text.text),
@@ -57,17 +61,22 @@ struct UnusedEntityMapping: LintCheck {
     {
       return "can never create anything: its source fetch is FALSEPREDICATE"
     }
-    if let text = e.forEach, case .success(let x) = ExpressionParsing.parseExpression(text.text), x.kind == .aggregate([]) {
+    if let text = e.forEach, case .success(let x) = ExpressionParsing.parseExpression(text.text),
+      x.kind == .aggregate([])
+    {
       return "can never create anything: its forEach is the empty collection {}"
     }
     if m.type == .add && e.forEach == nil && e.sourceExpression == nil {
-      return "creates nothing: an add mapping has no source instances, so it needs <forEach> (for one object: <forEach>{1}</forEach>)"
+      return
+        "creates nothing: an add mapping has no source instances, so it needs <forEach> (for one object: <forEach>{1}</forEach>)"
     }
     if let s = m.sourceEntity, s.isAbstract, context.source.subentities(of: s.name).isEmpty {
       return "can never create anything: its source entity \(s.name) is abstract and has no subentities"
     }
     if m.type == .remove, let s = e.source?.value {
-      if let other = context.mappings.first(where: { $0.type != .remove && $0.element.source.map { context.source.isKind(s, of: $0.value) } == true }) {
+      if let other = context.mappings.first(where: {
+        $0.type != .remove && $0.element.source.map { context.source.isKind(s, of: $0.value) } == true
+      }) {
         return "says to drop \(s) objects, but mapping \(other.name) migrates them"
       }
       return nil
@@ -80,7 +89,8 @@ struct UnusedEntityMapping: LintCheck {
       })
     {
       let d = compiled.destinationEntity ?? ""
-      return "repeats mapping \(first.name): every \(compiled.sourceEntity ?? d) it reads yields a second \(d); delete one, or give them different source instances"
+      return
+        "repeats mapping \(first.name): every \(compiled.sourceEntity ?? d) it reads yields a second \(d); delete one, or give them different source instances"
     }
     return nil
   }

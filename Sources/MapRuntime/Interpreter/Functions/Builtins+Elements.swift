@@ -59,6 +59,7 @@ enum Geodesy {
     }
     throw MigrationError(
       "run-type-mismatch",
-      "distanceToLocation:fromLocation: needs locations (objects with latitude and longitude, or {latitude, longitude}), got \(m.describe(v))")
+      "distanceToLocation:fromLocation: needs locations (objects with latitude and longitude, or {latitude, longitude}), got \(m.describe(v))"
+    )
   }
 }

@@ -72,7 +72,8 @@ enum Builtins {
       case .string(let t): return .int(Int64(m.utf16Length(t)))
       case .null: return .null
       case .array, .json: return .int(Int64(m.elements(args[0]).count))
-      default: throw MigrationError("run-type-mismatch", "length: needs a string or a collection, got \(m.describe(args[0]))")
+      default:
+        throw MigrationError("run-type-mismatch", "length: needs a string or a collection, got \(m.describe(args[0]))")
       }
     case "now": return .date(m.options.now)
     case "random": return .double(m.nextRandom())
@@ -92,7 +93,8 @@ enum Builtins {
     case "noindex:": return args[0]
     case "castObject:toType:":
       guard case .string(let type) = args[1] else {
-        throw MigrationError("run-type-mismatch", "castObject:toType: needs a class name string, got \(m.describe(args[1]))")
+        throw MigrationError(
+          "run-type-mismatch", "castObject:toType: needs a class name string, got \(m.describe(args[1]))")
       }
       return try Casts.cast(args[0], to: m.string(type), m)
     case "objectFrom:withIndex:": return try element(of: args[0], at: args[1], m)
@@ -104,7 +106,8 @@ enum Builtins {
 
   /// `add:to:`, `from:subtract:`, `multiply:by:`: integers stay integers unless they overflow;
   /// a date plus or minus seconds is a date; two dates subtract to seconds.
-  static func arithmetic(_ name: String, _ a: Value, _ b: Value, _ m: MigrationContext) throws(MigrationError) -> Value {
+  static func arithmetic(_ name: String, _ a: Value, _ b: Value, _ m: MigrationContext) throws(MigrationError) -> Value
+  {
     if a.isNull || b.isNull { return .null }
     if case .int(let x) = a, case .int(let y) = b {
       let (r, overflow): (Int64, Bool)
@@ -178,7 +181,10 @@ enum Builtins {
         var counts: [Double: Int] = [:]
         for x in xs { counts[x, default: 0] += 1 }
         let top = counts.values.max() ?? 0
-        return .array(xs.filter { counts[$0] == top }.reduce(into: [Double]()) { if !$0.contains($1) { $0.append($1) } }.map { .double($0) })
+        return .array(
+          xs.filter { counts[$0] == top }.reduce(into: [Double]()) { if !$0.contains($1) { $0.append($1) } }.map {
+            .double($0)
+          })
       case "stddev:":
         let mean = xs.reduce(0, +) / Double(xs.count)
         let v = xs.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(xs.count)
@@ -189,7 +195,9 @@ enum Builtins {
     }
   }
 
-  private static func numbers(_ name: String, _ items: [Value], _ m: MigrationContext) throws(MigrationError) -> [Double] {
+  private static func numbers(_ name: String, _ items: [Value], _ m: MigrationContext) throws(MigrationError)
+    -> [Double]
+  {
     var out: [Double] = []
     for x in items {
       guard let d = m.number(x) else {

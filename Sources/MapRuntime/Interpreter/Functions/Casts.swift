@@ -56,7 +56,9 @@ enum ObjectMethods {
     "hasPrefix:": 1, "hasSuffix:": 1, "componentsSeparatedByString:": 1,
   ]
 
-  static func call(_ receiver: Value, _ selector: String, _ args: [Value], _ m: MigrationContext) throws(MigrationError) -> Value {
+  static func call(_ receiver: Value, _ selector: String, _ args: [Value], _ m: MigrationContext) throws(MigrationError)
+    -> Value
+  {
     if receiver.isNull { return .null }
     guard let n = arity[selector] else {
       throw MigrationError("run-unknown-selector", "\(m.describe(receiver)) does not respond to \(selector)")

@@ -16,7 +16,10 @@ enum Coercion {
         // Strictly inside ±2^63: integer arithmetic that overflows Int64 yields a Double
         // (Specs/limits.md), and -2^63 - 1 rounds to exactly -2^63, which must not become Int64.min.
         guard d.isFinite, d > -9.223372036854775808e18, d < 9.223372036854775808e18 else {
-          throw MigrationError("run-integer-range", "\(NumberText.decimalText(d)) is out of range for \(type.rawValue) (an integer result that overflowed 64 bits becomes a double)")
+          throw MigrationError(
+            "run-integer-range",
+            "\(NumberText.decimalText(d)) is out of range for \(type.rawValue) (an integer result that overflowed 64 bits becomes a double)"
+          )
         }
         n = Int64(d)  // truncates toward zero, as NSNumber's integer accessors do
       case .decimal(let s):
@@ -76,7 +79,8 @@ enum Coercion {
     case .transformable, .undefined, .composite, .objectID:
       switch v {
       case .sourceObject, .destinationObject, .special:
-        throw MigrationError("run-type-mismatch", "\(manager.describe(v)) cannot be stored in a \(type.rawValue) attribute")
+        throw MigrationError(
+          "run-type-mismatch", "\(manager.describe(v)) cannot be stored in a \(type.rawValue) attribute")
       default: return v
       }
     }

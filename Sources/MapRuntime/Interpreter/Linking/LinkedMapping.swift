@@ -79,7 +79,8 @@ final class CreationPlan: @unchecked Sendable {
   let isDirect: Bool
 
   init(
-    table: EntityTable, entity: Int, codes: [LinkedCode], columns: [Int], ops: [AttributeOp], associations: Associations,
+    table: EntityTable, entity: Int, codes: [LinkedCode], columns: [Int], ops: [AttributeOp],
+    associations: Associations,
     hasForEach: Bool
   ) {
     self.table = table

@@ -50,7 +50,10 @@ extension Linker {
           } catch let e as MigrationError {
             throw located(e)
           } catch {
-            throw located(MigrationError("run-policy-error", "\(m.plan.entityMappings[frame.mapping].policyName ?? "policy") \(selector) failed: \(error)"))
+            throw located(
+              MigrationError(
+                "run-policy-error",
+                "\(m.plan.entityMappings[frame.mapping].policyName ?? "policy") \(selector) failed: \(error)"))
           }
         }
         do throws(MigrationError) {
@@ -67,7 +70,9 @@ extension Linker {
       let receiver = try t(&frame)
       var values: [Value] = []
       for c in codes { values.append(try c(&frame)) }
-      do throws(MigrationError) { return try ObjectMethods.call(receiver, selector, values, m) } catch { throw located(error) }
+      do throws(MigrationError) { return try ObjectMethods.call(receiver, selector, values, m) } catch {
+        throw located(error)
+      }
     }
   }
 
@@ -136,20 +141,28 @@ extension Linker {
           return nil
         }
         do {
-          return .array(try m.sourceInstances(forEntityMappingNamed: m.string(t), destinationInstances: refs).map { .sourceObject($0) })
-        } catch let e as MigrationError { throw located(e) } catch { throw located(MigrationError("run-error", "\(error)")) }
+          return .array(
+            try m.sourceInstances(forEntityMappingNamed: m.string(t), destinationInstances: refs).map {
+              .sourceObject($0)
+            })
+        } catch let e as MigrationError { throw located(e) } catch {
+          throw located(MigrationError("run-error", "\(error)"))
+        }
       }
     case "fetchRequestForSourceEntityNamed:predicateString:", "fetchRequestForDestinationEntityNamed:predicateString:":
       guard let entity = constantString(args[0]), let text = constantString(args[1]) else {
-        throw MigrationError("run-plan-inconsistent", "\(selector) needs literal entity name and predicate strings", at: loc)
+        throw MigrationError(
+          "run-plan-inconsistent", "\(selector) needs literal entity name and predicate strings", at: loc)
       }
       let isSource = selector.hasPrefix("fetchRequestForSource")
       let graph = isSource ? m.source : m.destination
       guard graph.layout.entityIndex(entity) != nil else {
-        throw MigrationError("run-plan-inconsistent", "the \(isSource ? "source" : "destination") model has no entity \(entity)", at: loc)
+        throw MigrationError(
+          "run-plan-inconsistent", "the \(isSource ? "source" : "destination") model has no entity \(entity)", at: loc)
       }
       guard let predicate = m.predicates[text] else {
-        throw MigrationError("run-plan-inconsistent", "predicate string \"\(text)\" was not compiled into the plan", at: loc)
+        throw MigrationError(
+          "run-plan-inconsistent", "predicate string \"\(text)\" was not compiled into the plan", at: loc)
       }
       let request = Value.special(.fetchRequest(FetchRequest(entity: entity, predicate: predicate)))
       return { _ in request }
@@ -160,7 +173,9 @@ extension Linker {
           throw located(MigrationError("run-type-mismatch", "\(selector) needs a string key"))
         }
         let path = m.string(t).split(separator: ".").map(String.init)
-        do throws(MigrationError) { return try m.value(of: .special(.manager), path: ArraySlice(path)) } catch { throw located(error) }
+        do throws(MigrationError) { return try m.value(of: .special(.manager), path: ArraySlice(path)) } catch {
+          throw located(error)
+        }
       }
     }
   }
@@ -182,7 +197,8 @@ extension Linker {
       case .special(.sourceContext): graph = m.source
       case .special(.destinationContext): graph = m.destination
       default:
-        throw located(MigrationError("run-type-mismatch", "FETCH needs $manager.sourceContext or $manager.destinationContext"))
+        throw located(
+          MigrationError("run-type-mismatch", "FETCH needs $manager.sourceContext or $manager.destinationContext"))
       }
       guard let e = graph.layout.entityIndex(f.entity) else {
         throw located(MigrationError("run-unknown-entity", "no entity \(f.entity) to fetch"))
@@ -210,7 +226,8 @@ extension Linker {
               // A filter that cannot decide for an object (a regex past its time limit, an
               // invalid pattern from the store) names the object: never a silent "no match".
               let who = side ? "source object \(m.sourceID(ref))" : "destination object \(m.destinationID(ref))"
-              throw located(MigrationError(error.code, "\(who): \(error.message)", at: error.location, file: error.file))
+              throw located(
+                MigrationError(error.code, "\(who): \(error.message)", at: error.location, file: error.file))
             }
             guard kept else { continue }
           }
@@ -251,7 +268,8 @@ extension MigrationContext {
     default:
       for s in elements(sources) {
         guard case .sourceObject(let ref) = s else {
-          throw located(MigrationError("run-type-mismatch", "sourceInstances must be source objects, got \(describe(s))"))
+          throw located(
+            MigrationError("run-type-mismatch", "sourceInstances must be source objects, got \(describe(s))"))
         }
         a.forEachDestination(forSourceKey: sourceKey(ref)) { out.append(.destinationObject($0)) }
       }
@@ -262,7 +280,8 @@ extension MigrationContext {
   /// Core Data's `destinationInstancesForSourceRelationshipNamed:sourceInstances:`: the
   /// destination instances of every mapping from the source relationship's entity to the
   /// destination relationship's entity.
-  func destinationsForSourceRelationship(_ name: String, _ sources: Value, frame: Frame) throws(MigrationError) -> Value {
+  func destinationsForSourceRelationship(_ name: String, _ sources: Value, frame: Frame) throws(MigrationError) -> Value
+  {
     let em = plan.entityMappings[frame.mapping]
     guard let srcEntity = em.sourceEntity, let se = source.layout.entity(srcEntity),
       let sp = se.propertyIndex(name), let srcRel = se.properties[sp].relationship
@@ -273,7 +292,8 @@ extension MigrationContext {
       let de = destination.layout.entity(destEntity), let dp = de.propertyIndex(prop),
       let destRel = de.properties[dp].relationship
     else {
-      throw MigrationError("run-unknown-key", "destinationInstancesForSourceRelationshipNamed: must be used in a relationship mapping")
+      throw MigrationError(
+        "run-unknown-key", "destinationInstancesForSourceRelationshipNamed: must be used in a relationship mapping")
     }
     var out: [Value] = []
     let refs = elements(sources)

@@ -30,12 +30,16 @@ extension Linker {
           case .sourceObject(let ref):
             let t = m.source.tables[Int(ref.entity)]
             let p = cache.index(t, key)
-            guard p >= 0 else { throw located(MigrationError("run-unknown-key", "\(t.layout.name) has no property \(key)")) }
+            guard p >= 0 else {
+              throw located(MigrationError("run-unknown-key", "\(t.layout.name) has no property \(key)"))
+            }
             return t.columns[p].read(Int(ref.row))
           case .destinationObject(let ref):
             let t = m.destination.tables[Int(ref.entity)]
             let p = cache.index(t, key)
-            guard p >= 0 else { throw located(MigrationError("run-unknown-key", "\(t.layout.name) has no property \(key)")) }
+            guard p >= 0 else {
+              throw located(MigrationError("run-unknown-key", "\(t.layout.name) has no property \(key)"))
+            }
             return t.columns[p].read(Int(ref.row))
           case .null:
             return .null

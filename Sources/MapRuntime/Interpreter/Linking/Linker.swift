@@ -17,11 +17,15 @@ final class Linker {
     policyIsDefault = m.policies[index] is DefaultEntityMigrationPolicy
     let dest = em.destinationEntity.flatMap { m.destination.layout.entityIndex($0) }
     if let name = em.destinationEntity, dest == nil {
-      throw MigrationError("run-plan-inconsistent", "entity mapping \(em.name) names destination entity \(name), which the plan's destination model lacks", at: em.location)
+      throw MigrationError(
+        "run-plan-inconsistent",
+        "entity mapping \(em.name) names destination entity \(name), which the plan's destination model lacks",
+        at: em.location)
     }
     let src = em.sourceEntity.flatMap { m.source.layout.entityIndex($0) }
     var attributes: [(name: String, column: Int, code: LinkedCode, location: SourceLocation?)] = []
-    var relationships: [(name: String, column: Int, code: LinkedCode, location: SourceLocation?, isToMany: Bool, link: Int)] = []
+    var relationships:
+      [(name: String, column: Int, code: LinkedCode, location: SourceLocation?, isToMany: Bool, link: Int)] = []
     if let dest {
       let layout = m.destination.layout.entities[dest]
       for pm in em.attributeMappings {
@@ -130,7 +134,9 @@ final class Linker {
   /// gives the single instance itself rather than a one-element array: the value goes straight
   /// into the relationship, where both mean the same, and no array is made per object.
   private func topRelationship(_ e: CompiledExpression, _ loc: SourceLocation?) throws(MigrationError) -> LinkedCode {
-    guard case .selector(let target, "destinationInstancesForEntityMappingNamed:sourceInstances:", let args) = e.expression.kind,
+    guard
+      case .selector(let target, "destinationInstancesForEntityMappingNamed:sourceInstances:", let args) = e.expression
+        .kind,
       case .variable("manager") = target.kind, args.count == 2, case .constant(.string(let name)) = args[0].kind,
       let i = m.plan.entityMappings.firstIndex(where: { $0.name == name })
     else { return try top(e, loc) }

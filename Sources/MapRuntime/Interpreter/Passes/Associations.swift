@@ -54,7 +54,9 @@ final class Associations: @unchecked Sendable {
   func addRun(sourceKey key: Int, first: ObjectRef, count n: Int) {
     guard n > 0 else { return }
     let k = instanceCount
-    if destinations.isEmpty, runFirst == nil || (first.entity == runFirst!.entity && Int(first.row) == Int(runFirst!.row) + k) {
+    if destinations.isEmpty,
+      runFirst == nil || (first.entity == runFirst!.entity && Int(first.row) == Int(runFirst!.row) + k)
+    {
       if runFirst == nil { runFirst = first }
     } else {
       for i in 0..<n { addDestination(ObjectRef(entity: Int(first.entity), row: Int(first.row) + i), at: k + i) }
@@ -66,7 +68,11 @@ final class Associations: @unchecked Sendable {
   /// Records that instances `first..<first + n` were made from source key `key`.
   @inline(__always) private func addKey(_ key: Int, first k: Int, count n: Int) {
     if key < Int(Self.wide) {
-      if n == 1 { sourceKeys.append(UInt32(key)) } else { sourceKeys.append(contentsOf: repeatElement(UInt32(key), count: n)) }
+      if n == 1 {
+        sourceKeys.append(UInt32(key))
+      } else {
+        sourceKeys.append(contentsOf: repeatElement(UInt32(key), count: n))
+      }
     } else {
       for i in k..<(k + n) {
         sourceKeys.append(Self.wide)

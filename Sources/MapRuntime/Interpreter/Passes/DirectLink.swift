@@ -16,7 +16,10 @@ struct DirectLink {
   let inverseMany: Unmanaged<ToManyColumn>?
 
   /// Nil when a target could be of several entities.
-  init?(column: Int, of entity: Int, linking a: Associations, madeBy mapping: LinkedMapping, in graph: ObjectGraph, _ inverses: InverseTable) {
+  init?(
+    column: Int, of entity: Int, linking a: Associations, madeBy mapping: LinkedMapping, in graph: ObjectGraph,
+    _ inverses: InverseTable
+  ) {
     guard let target = mapping.destinationEntity,
       graph.layout.entities[target].kindIndexes == [target]
     else { return nil }
@@ -58,7 +61,9 @@ struct DirectLink {
       if let toMany {
         if n == 0 { return true }
         return toMany._withUnsafeGuaranteedRef { col in
-          guard n <= ToManyColumn.linearLimit, col.count(row) == 0, inversesAreFree(a, first, n, of: d) else { return false }
+          guard n <= ToManyColumn.linearLimit, col.count(row) == 0, inversesAreFree(a, first, n, of: d) else {
+            return false
+          }
           col.reserve(row, extra: n)
           for k in first..<(first + n) {
             let t = a.destination(at: k)

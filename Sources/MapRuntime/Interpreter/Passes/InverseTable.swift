@@ -127,7 +127,8 @@ extension ObjectGraph {
   }
 
   /// Sets the inverse of `owner`'s to-many relationship at `column` on a target just added.
-  @inline(__always) func addInverse(_ owner: ObjectRef, _ column: Int, _ target: ObjectRef, _ entry: InverseTable.Entry) {
+  @inline(__always) func addInverse(_ owner: ObjectRef, _ column: Int, _ target: ObjectRef, _ entry: InverseTable.Entry)
+  {
     let e = Int(target.entity)
     if let one = entry.inverseOne[e] {
       let previous = one.target(Int(target.row))

@@ -14,7 +14,8 @@ extension MigrationContext {
   }
 
   /// `defaultCreate` with a frame reused from one source object to the next.
-  func defaultCreate(_ lm: LinkedMapping, forSource sourceRef: ObjectRef?, frame: inout Frame) throws(MigrationFailure) {
+  func defaultCreate(_ lm: LinkedMapping, forSource sourceRef: ObjectRef?, frame: inout Frame) throws(MigrationFailure)
+  {
     guard let plan = lm.creation else { return }
     frame.reset(mapping: currentMappingIndex, source: sourceRef.map { .sourceObject($0) } ?? .null)
     var target = CreationTarget(plan: plan, source: sourceRef, sourceKey: sourceRef.map(sourceKey))
@@ -67,7 +68,8 @@ extension MigrationContext {
         }
         perSource[k] = list
       case .sourceDate(let e, let c, let pattern):
-        guard Int(s.entity) == e, let date = try? sourceDate(source.tables[e].columns[c].get(Int(s.row)), pattern) else {
+        guard Int(s.entity) == e, let date = try? sourceDate(source.tables[e].columns[c].get(Int(s.row)), pattern)
+        else {
           return false
         }
         perSource[k] = date
@@ -161,7 +163,10 @@ extension MigrationContext {
         if !error.code.hasPrefix("run-") || error.message.hasPrefix(who + ":") {
           try record(error)
         } else {
-          try record(MigrationError(error.code, "\(who): \(t.table.layout.name).\(name): \(error.message)", at: error.location, file: error.file))
+          try record(
+            MigrationError(
+              error.code, "\(who): \(t.table.layout.name).\(name): \(error.message)", at: error.location,
+              file: error.file))
         }
         continue
       }
@@ -251,7 +256,8 @@ extension MigrationContext {
       let ref = ObjectRef(entity: table.layout.index, row: row)
       let name = table.layout.properties[column].name
       let who = lm.map { objectDescription(ref, origin: origin, mapping: $0.mapping) } ?? destinationID(ref)
-      let location = lm.flatMap { propertyIndex >= 0 ? $0.propertyLocations[propertyIndex] : nil } ?? lm?.mapping.location
+      let location =
+        lm.flatMap { propertyIndex >= 0 ? $0.propertyLocations[propertyIndex] : nil } ?? lm?.mapping.location
       throw MigrationError(
         error.code, "\(who): \(table.layout.name).\(name): \(error.message)", at: location, file: plan.mappingPath)
     }

@@ -17,7 +17,8 @@ extension MigrationContext {
     try defaultRelationships(linked[i], d, source: sourceRef)
   }
 
-  func defaultRelationships(_ lm: LinkedMapping, _ d: ObjectRef, source sourceRef: ObjectRef?) throws(MigrationFailure) {
+  func defaultRelationships(_ lm: LinkedMapping, _ d: ObjectRef, source sourceRef: ObjectRef?) throws(MigrationFailure)
+  {
     var frame = Frame(mapping: currentMappingIndex)
     try defaultRelationships(lm, d, source: sourceRef, frame: &frame)
   }
@@ -53,7 +54,9 @@ extension MigrationContext {
     let sourceKey = sourceRef.map(sourceKey)
     for k in 0..<columns.count {
       frame.propertyIndex = base + k
-      if sameEntity, links[k] >= 0, let sourceKey, linkDirectly(d, columns[k], toMany[k], associations[links[k]], sourceKey) {
+      if sameEntity, links[k] >= 0, let sourceKey,
+        linkDirectly(d, columns[k], toMany[k], associations[links[k]], sourceKey)
+      {
         continue
       }
       do throws(MigrationError) {

@@ -63,7 +63,8 @@ extension MigrationContext {
         location = lm.location(ofProperty: name)
       }
       appendError(
-        MigrationError(f.code, "\(who): \(table.layout.name).\(name) \(f.message)", at: location, file: plan.mappingPath))
+        MigrationError(
+          f.code, "\(who): \(table.layout.name).\(name) \(f.message)", at: location, file: plan.mappingPath))
     }
   }
 
@@ -104,10 +105,16 @@ extension MigrationContext {
         let shown = doubles.isDate ? ISO8601.format(v) : "\(v)"
         if let lo, v < lo {
           let bound = doubles.isDate ? ISO8601.format(lo) : "\(lo)"
-          fail(row, "run-validation-range", "is \(shown), \(doubles.isDate ? "earlier" : "less") than the minimum \(bound) (Core Data error \(doubles.isDate ? 1630 : 1620))")
+          fail(
+            row, "run-validation-range",
+            "is \(shown), \(doubles.isDate ? "earlier" : "less") than the minimum \(bound) (Core Data error \(doubles.isDate ? 1630 : 1620))"
+          )
         } else if let hi, v > hi {
           let bound = doubles.isDate ? ISO8601.format(hi) : "\(hi)"
-          fail(row, "run-validation-range", "is \(shown), \(doubles.isDate ? "later" : "greater") than the maximum \(bound) (Core Data error \(doubles.isDate ? 1640 : 1610))")
+          fail(
+            row, "run-validation-range",
+            "is \(shown), \(doubles.isDate ? "later" : "greater") than the maximum \(bound) (Core Data error \(doubles.isDate ? 1640 : 1610))"
+          )
         }
         if failures.count >= limit { return }
       }
@@ -121,16 +128,21 @@ extension MigrationContext {
         if lo != nil || hi != nil {
           let length = utf16Length(text, atLeast: lo, atMost: hi)
           if let lo, length < lo {
-            fail(row, "run-validation-length", "is \(length) characters long, shorter than the minimum \(lo) (Core Data error 1670)")
+            fail(
+              row, "run-validation-length",
+              "is \(length) characters long, shorter than the minimum \(lo) (Core Data error 1670)")
           } else if let hi, length > hi {
-            fail(row, "run-validation-length", "is \(length) characters long, longer than the maximum \(hi) (Core Data error 1660)")
+            fail(
+              row, "run-validation-length",
+              "is \(length) characters long, longer than the maximum \(hi) (Core Data error 1660)")
           }
         }
         if let pattern {
           let s = string(text)
           do {
             if try !RegexCache.shared.match(pattern, s) {
-              fail(row, "run-validation-pattern", "\"\(s)\" does not match the pattern \(pattern) (Core Data error 1680)")
+              fail(
+                row, "run-validation-pattern", "\"\(s)\" does not match the pattern \(pattern) (Core Data error 1680)")
             }
           } catch {
             // A pattern that runs out of time (or is invalid) is said so, not "does not match".
@@ -169,9 +181,12 @@ extension MigrationContext {
         if n == 0 && !r.isOptional {
           fail(row, "run-validation-mandatory", "is a mandatory relationship but is empty (Core Data error 1570)")
         } else if n > 0 && r.minCount > 0 && n < r.minCount {
-          fail(row, "run-validation-count", "has \(n) objects, fewer than the minimum \(r.minCount) (Core Data error 1580)")
+          fail(
+            row, "run-validation-count", "has \(n) objects, fewer than the minimum \(r.minCount) (Core Data error 1580)"
+          )
         } else if r.maxCount > 0 && n > r.maxCount {
-          fail(row, "run-validation-count", "has \(n) objects, more than the maximum \(r.maxCount) (Core Data error 1590)")
+          fail(
+            row, "run-validation-count", "has \(n) objects, more than the maximum \(r.maxCount) (Core Data error 1590)")
         }
         if failures.count >= limit { return }
       }

@@ -184,7 +184,8 @@ public struct ParallelCreation: @unchecked Sendable {
     var row = first
     for i in 0..<n where counts[i] > 0 {
       guard case .sourceObject(let s) = sources[i] else { continue }
-      plan.associations.addRun(sourceKey: sourceKey(s), first: ObjectRef(entity: plan.entity, row: row), count: Int(counts[i]))
+      plan.associations.addRun(
+        sourceKey: sourceKey(s), first: ObjectRef(entity: plan.entity, row: row), count: Int(counts[i]))
       row += Int(counts[i])
     }
     return true
@@ -220,7 +221,9 @@ public struct ParallelCreation: @unchecked Sendable {
 
   /// Instances each source object of `range` makes, into `counts`; their sum, or nil when the
   /// chunk gives up.
-  private func count(_ sources: UnsafeBufferPointer<Value>, _ range: Range<Int>, _ counts: UnsafeMutableBufferPointer<Int32>)
+  private func count(
+    _ sources: UnsafeBufferPointer<Value>, _ range: Range<Int>, _ counts: UnsafeMutableBufferPointer<Int32>
+  )
     -> Int?
   {
     // forEach values of a column that are equal share their bytes (see `StringCompaction`),

@@ -68,7 +68,9 @@ final class PassEngine {
           seen += 1
         }
       }
-      return c.plan.entityMappings.reduce(0) { sum, m in sum + (m.sourceExpression == nil ? 0 : m.sourceEntity.flatMap { counts[$0] } ?? 0) }
+      return c.plan.entityMappings.reduce(0) { sum, m in
+        sum + (m.sourceExpression == nil ? 0 : m.sourceEntity.flatMap { counts[$0] } ?? 0)
+      }
     case .createRelationships:
       return c.associations.reduce(0) { $0 + $1.instanceCount }
     case .validate:
