@@ -54,7 +54,7 @@ public final class InputBytes: @unchecked Sendable {
       throw StoreIOError(
         code: .notRegularFile, path: path, operation: "read",
         reason:
-          "it is \(OutputTarget.describe(info.st_mode & S_IFMT)), not a regular file; a store must be a regular file")
+          "it is \(FileKind.describe(info.st_mode & S_IFMT)), not a regular file; a store must be a regular file")
     }
     if Int(info.st_size) > maxBytes {
       throw StoreIOError(

@@ -65,7 +65,7 @@ public struct AtomicFileWriter: ~Copyable, Sendable {
         throw StoreIOError(
           code: .notRegularFile, path: given, operation: "write",
           reason:
-            "it is \(OutputTarget.describe(existing.st_mode & S_IFMT)), not a regular file; mapc replaces only regular files"
+            "it is \(FileKind.describe(existing.st_mode & S_IFMT)), not a regular file; mapc replaces only regular files"
         )
       }
       keepMode = existing.st_mode & 0o7777

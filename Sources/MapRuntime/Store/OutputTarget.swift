@@ -28,7 +28,7 @@ public enum OutputTarget {
         return "\(option) \(path) is a folder; give a file path"
       }
       if kind != S_IFREG && kind != S_IFDIR {
-        return "\(option) \(path) is \(describe(kind)), not a regular file; mapc writes only regular files"
+        return "\(option) \(path) is \(FileKind.describe(kind)), not a regular file; mapc writes only regular files"
       }
     }
     let resolvedPath = resolved(path)
@@ -53,19 +53,6 @@ public enum OutputTarget {
   public static func isRegularFile(_ path: String) -> Bool {
     var info = stat()
     return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
-  }
-
-  /// "a FIFO", "a character device", … for a file type from `st_mode`.
-  public static func describe(_ kind: mode_t) -> String {
-    switch kind {
-    case S_IFIFO: return "a FIFO (named pipe)"
-    case S_IFCHR: return "a character device"
-    case S_IFBLK: return "a block device"
-    case S_IFSOCK: return "a socket"
-    case S_IFDIR: return "a folder"
-    case S_IFLNK: return "a symbolic link"
-    default: return "not a regular file"
-    }
   }
 
   /// The absolute path with every symbolic link resolved: of `path` when it exists, else of

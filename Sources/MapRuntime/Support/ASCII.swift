@@ -1,4 +1,4 @@
-/// Byte values of the ASCII characters the JSON grammar uses.
+/// Byte values of the ASCII characters the JSON grammar and the property-list readers use.
 @usableFromInline enum ASCII {
   @inlinable static var quote: UInt8 { 0x22 }
   @inlinable static var backslash: UInt8 { 0x5C }
