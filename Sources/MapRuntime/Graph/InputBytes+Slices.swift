@@ -11,7 +11,7 @@ extension InputBytes {
   static func decodeString(_ raw: UnsafeRawBufferPointer, hasEscapes: Bool) -> String {
     if !hasEscapes { return String(decoding: raw, as: UTF8.self) }
     return String(unsafeUninitializedCapacity: raw.count) { out in
-      JSONScanner.decodeEscapes(raw, into: out.baseAddress!)
+      EscapedText.decode(raw, into: out.baseAddress!)
     }
   }
 }

@@ -154,12 +154,12 @@ extension JSONOutput {
         count += j - i
       }
       if j >= n { return }
-      let (scalar, length) = JSONScanner.decodeEscape(p + j, available: n - j)
+      let (scalar, length) = EscapedText.decodeEscape(p + j, available: n - j)
       if scalar < 0x20 || scalar == 0x22 || scalar == 0x5C {
         writeEscape(of: scalar)
       } else {
         reserve(4)
-        count += JSONScanner.writeUTF8(scalar, to: buffer + count)
+        count += EscapedText.writeUTF8(scalar, to: buffer + count)
       }
       i = j + length
     }

@@ -123,23 +123,13 @@ extension JSONScanner {
   func hex4(at i: Int, escapeAt: Int) throws(JSONSyntaxError) -> UInt32 {
     var value: UInt32 = 0
     for k in 0..<4 {
-      guard i + k < count, let digit = JSONScanner.hexValue(base[i + k]) else {
+      guard i + k < count, let digit = EscapedText.hexValue(base[i + k]) else {
         throw JSONSyntaxError(
           .invalidEscape, "\\u must be followed by four hexadecimal digits", at: escapeAt)
       }
       value = value << 4 | UInt32(digit)
     }
     return value
-  }
-
-  @inline(__always)
-  static func hexValue(_ c: UInt8) -> UInt8? {
-    switch c {
-    case ASCII.zero...ASCII.nine: c &- ASCII.zero
-    case UInt8(ascii: "a")...UInt8(ascii: "f"): c &- UInt8(ascii: "a") &+ 10
-    case UInt8(ascii: "A")...UInt8(ascii: "F"): c &- UInt8(ascii: "A") &+ 10
-    default: nil
-    }
   }
 
   /// Validates the UTF-8 sequence whose lead byte (>= 0x80) is at `i` (RFC 3629: no overlong
