@@ -85,7 +85,8 @@ package enum Base64Codec {
           c == UInt8(ascii: "=")
           ? "'=' before the end"
           : c >= 0x20 && c < 0x7F
-            ? "'\(Character(UnicodeScalar(c)))'" : "byte 0x\(JSONScanner.hex(UInt32(c), digits: 2))"
+            ? "'\(Character(UnicodeScalar(c)))'"
+            : "byte 0x\((c < 16 ? "0" : "") + String(c, radix: 16, uppercase: true))"
         return StoreValueError(
           .invalidBase64, "invalid base64: \(shown) at character \(at + 1) of \(n)")
       }
@@ -145,18 +146,5 @@ package enum Base64Codec {
   /// The bytes of a base64 text, strictly checked.
   package static func decode(_ text: String) throws(StoreValueError) -> [UInt8] {
     try withUTF8Bytes(of: text) { bytes throws(StoreValueError) in try decode(bytes) }
-  }
-}
-
-extension JSONOutput {
-  /// Writes `bytes` as a quoted base64 string.
-  package mutating func writeBase64(_ bytes: UnsafeRawBufferPointer) {
-    beginElement()
-    let length = Base64Codec.encodedLength(bytes.count)
-    reserve(length + 2)
-    buffer[count] = ASCII.quote
-    Base64Codec.encode(bytes, into: buffer + count + 1)
-    buffer[count + 1 + length] = ASCII.quote
-    count += length + 2
   }
 }

@@ -216,21 +216,6 @@ func quoted(_ bytes: UnsafeRawBufferPointer) -> String {
   return "'\(shown)'"
 }
 
-extension JSONOutput {
-  /// Writes a date (seconds since 2001-01-01T00:00:00Z) as a quoted ISO 8601 string. A date
-  /// that cannot be written throws and writes nothing.
-  package mutating func writeDate(_ seconds: Double) throws(StoreValueError) {
-    var text: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
-    try withUnsafeMutableBytes(of: &text) { raw throws(StoreValueError) in
-      let p = raw.baseAddress!.assumingMemoryBound(to: UInt8.self)
-      p[0] = ASCII.quote
-      let length = try ISO8601DateCodec.format(seconds, into: p + 1)
-      p[length + 1] = ASCII.quote
-      writeEncodedValue(UnsafeRawBufferPointer(start: p, count: length + 2))
-    }
-  }
-}
-
 /// Calls `body` with the UTF-8 bytes of `text` (no copy for native strings).
 func withUTF8Bytes<R, E: Error>(
   of text: String, _ body: (UnsafeRawBufferPointer) throws(E) -> R
