@@ -125,16 +125,8 @@ public struct JSONOutput: ~Copyable {
   /// writeback when asked to.
   mutating func writeToFile(_ bytes: UnsafePointer<UInt8>, _ length: Int) {
     guard error == nil else { return }
-    var done = 0
-    while done < length {
-      let n = WriteCalls.write(fileDescriptor, bytes + done, length - done)
-      if n >= 0 {
-        done += n
-      } else if errno != EINTR {
-        error = StoreIOError.system(errno, path: path, operation: "write")
-        break
-      }
-    }
+    let (done, failed) = WriteCalls.writeAll(fileDescriptor, bytes, length)
+    if failed != 0 { error = StoreIOError.system(failed, path: path, operation: "write") }
     if let writeback, done > 0 {
       writeback.start(at: bytesFlushed, length: done)
     }

@@ -314,13 +314,7 @@ public enum TransformableArchive {
           for r in values { BinaryPropertyListWriter.appendBigEndian(UInt64(r), size: refSize, to: &out) }
         }
       }
-      let tableOffset = out.count
-      let offsetSize = BinaryPropertyListWriter.byteCount(UInt64(tableOffset))
-      for o in offsets { BinaryPropertyListWriter.appendBigEndian(UInt64(o), size: offsetSize, to: &out) }
-      out.append(contentsOf: [0, 0, 0, 0, 0, 0, UInt8(offsetSize), UInt8(refSize)])
-      BinaryPropertyListWriter.appendBigEndian(UInt64(objects.count), size: 8, to: &out)
-      BinaryPropertyListWriter.appendBigEndian(0, size: 8, to: &out)
-      BinaryPropertyListWriter.appendBigEndian(UInt64(tableOffset), size: 8, to: &out)
+      BinaryPropertyListWriter.appendOffsetTableAndTrailer(offsets, referenceSize: refSize, to: &out)
       return out
     }
   }

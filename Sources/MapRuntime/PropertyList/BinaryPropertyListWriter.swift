@@ -95,17 +95,22 @@ public enum BinaryPropertyListWriter {
           }
         }
       }
-      let tableOffset = out.count
-      let offsetSize = BinaryPropertyListWriter.byteCount(UInt64(tableOffset))
-      for o in offsets { BinaryPropertyListWriter.appendBigEndian(UInt64(o), size: offsetSize, to: &out) }
-      // Trailer: 5 unused bytes, sort version, offset size, reference size, object count, top
-      // object, offset table position.
-      out.append(contentsOf: [0, 0, 0, 0, 0, 0, UInt8(offsetSize), UInt8(refSize)])
-      BinaryPropertyListWriter.appendBigEndian(UInt64(objects.count), size: 8, to: &out)
-      BinaryPropertyListWriter.appendBigEndian(0, size: 8, to: &out)
-      BinaryPropertyListWriter.appendBigEndian(UInt64(tableOffset), size: 8, to: &out)
+      BinaryPropertyListWriter.appendOffsetTableAndTrailer(offsets, referenceSize: refSize, to: &out)
       return out
     }
+  }
+
+  /// Ends a property list whose objects start at `offsets` (object 0 the top one): the offset
+  /// table, then the trailer (5 unused bytes, sort version, offset size, reference size, object
+  /// count, top object, offset table position).
+  static func appendOffsetTableAndTrailer(_ offsets: [Int], referenceSize: Int, to out: inout [UInt8]) {
+    let tableOffset = out.count
+    let offsetSize = byteCount(UInt64(tableOffset))
+    for o in offsets { appendBigEndian(UInt64(o), size: offsetSize, to: &out) }
+    out.append(contentsOf: [0, 0, 0, 0, 0, 0, UInt8(offsetSize), UInt8(referenceSize)])
+    appendBigEndian(UInt64(offsets.count), size: 8, to: &out)
+    appendBigEndian(0, size: 8, to: &out)
+    appendBigEndian(UInt64(tableOffset), size: 8, to: &out)
   }
 
   /// The smallest of 1, 2, 4 and 8 bytes that holds `value`.

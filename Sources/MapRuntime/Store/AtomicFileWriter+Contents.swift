@@ -14,16 +14,13 @@ extension AtomicFileWriter {
   /// no temporary file is left.
   public static func replaceContents(of path: String, with bytes: [UInt8]) throws(StoreIOError) {
     let writer = try AtomicFileWriter(target: path)
-    var written = 0
-    while written < bytes.count {
-      let n = bytes[written...].withUnsafeBytes { WriteCalls.write(writer.fileDescriptor, $0.baseAddress!, $0.count) }
-      if n < 0 && errno == EINTR { continue }
-      if n <= 0 {
-        let err = n < 0 ? errno : EIO
-        writer.abandon()
-        throw StoreIOError.system(err, path: path, operation: "write")
-      }
-      written += n
+    let failed = bytes.withUnsafeBytes { raw -> Int32 in
+      guard let base = raw.baseAddress else { return 0 }  // nothing to write
+      return WriteCalls.writeAll(writer.fileDescriptor, base, raw.count).error
+    }
+    if failed != 0 {
+      writer.abandon()
+      throw StoreIOError.system(failed, path: path, operation: "write")
     }
     try writer.commit()
   }

@@ -220,15 +220,10 @@ public enum FileBackup {
         failure = StoreIOError.system(errno, path: source, operation: "back up")
         break
       }
-      var done = 0
-      while done < n {
-        let w = WriteCalls.write(output, buffer + done, n - done)
-        if w < 0 {
-          if errno == EINTR { continue }
-          failure = StoreIOError.system(errno, path: destination, operation: "write the backup")
-          break copying
-        }
-        done += w
+      let failed = WriteCalls.writeAll(output, buffer, n).error
+      if failed != 0 {
+        failure = StoreIOError.system(failed, path: destination, operation: "write the backup")
+        break copying
       }
     }
     if failure == nil && WriteCalls.fsync(output) != 0 {

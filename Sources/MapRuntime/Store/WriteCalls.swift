@@ -65,6 +65,24 @@ enum WriteCalls {
     return n
   }
 
+  /// Writes all `count` bytes through `write`, going on after short writes and EINTR. Returns
+  /// how many bytes were written and 0, or with the errno of the write that failed (EIO when a
+  /// write wrote nothing).
+  static func writeAll(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> (written: Int, error: Int32) {
+    var done = 0
+    while done < count {
+      let n = write(fd, bytes + done, count - done)
+      if n > 0 {
+        done += n
+      } else if n < 0 && errno == EINTR {
+        continue
+      } else {
+        return (done, n < 0 ? errno : EIO)
+      }
+    }
+    return (done, 0)
+  }
+
   static func fsync(_ fd: Int32) -> Int32 {
     if faults?.fsync == true {
       errno = EIO
