@@ -90,7 +90,7 @@ extension MapcCommand {
       let names = versions.names
       if from == target {
         ChainRun.cleanUp(storePath: store)
-        say("mapc: \(store) is already at version '\(names[target])', the target; nothing to do")
+        Console.say("mapc: \(store) is already at version '\(names[target])', the target; nothing to do")
         return
       }
       if from > target {
@@ -155,7 +155,7 @@ extension MapcCommand {
         if !quiet {
           let resumed =
             reused > 0 ? " (resumed after \(reused) step\(reused == 1 ? "" : "s") of an interrupted run)" : ""
-          say(
+          Console.say(
             "mapc: migrated \(store) from '\(names[chain.steps.first!.from])' to '\(names[chain.steps.last!.to])' in \(total) step\(total == 1 ? "" : "s")\(resumed)"
           )
         }
@@ -175,8 +175,6 @@ extension MapcCommand {
       let how = step.mappingPath.map { "mapping \($0)" } ?? "inferred"
       return "'\(names[step.from])' → '\(names[step.to])' (\(how))"
     }
-
-    private func say(_ text: String) { Console.say(text) }
 
     /// A store problem: exit 2, the store unchanged.
     private func storeFailure(_ failure: MigrationFailure) -> ExitCode {

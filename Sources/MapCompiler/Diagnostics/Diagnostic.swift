@@ -5,18 +5,7 @@ import MapRuntime
 /// Rendered as `path:line:column: error|warning|note: message [rule-id]` (`Specs/diagnostics.md`).
 /// Rule ids are stable kebab-case names listed in `Specs/diagnostics.md`.
 public struct Diagnostic: Sendable, Hashable, Codable, Error, CustomStringConvertible {
-  public enum Severity: String, Sendable, Hashable, Codable, Comparable {
-    case note, warning, error
-
-    private var rank: Int {
-      switch self {
-      case .note: 0
-      case .warning: 1
-      case .error: 2
-      }
-    }
-    public static func < (a: Severity, b: Severity) -> Bool { a.rank < b.rank }
-  }
+  public typealias Severity = DiagnosticLine.Severity
 
   /// Extra context attached to a diagnostic (for example "inverse declared here").
   public struct Note: Sendable, Hashable, Codable {
@@ -66,13 +55,7 @@ public struct Diagnostic: Sendable, Hashable, Codable, Error, CustomStringConver
   /// (rendered by `DiagnosticLine`, like every diagnostic mapc prints).
   public var description: String {
     let place = DiagnosticLine.place(location, file: file)
-    let kind: DiagnosticLine.Severity =
-      switch severity {
-      case .error: .error
-      case .warning: .warning
-      case .note: .note
-      }
-    var text = DiagnosticLine.render(kind, message, id: id, place: place)
+    var text = DiagnosticLine.render(severity, message, id: id, place: place)
     for note in notes {
       text +=
         "\n" + DiagnosticLine.render(.note, note.message, id: nil, place: note.location.map(\.description) ?? place)

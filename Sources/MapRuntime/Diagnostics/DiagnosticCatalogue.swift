@@ -21,14 +21,6 @@ public enum DiagnosticCatalogue {
   /// Every id of every family.
   public static let ids: Set<String> = Set(families.flatMap { $0.entries.map(\.id) })
 
-  /// What `id` reports, or nil when it is not in the catalogue.
-  public static func reports(_ id: String) -> String? {
-    for family in families {
-      if let entry = family.entries.first(where: { $0.id == id }) { return entry.reports }
-    }
-    return nil
-  }
-
   /// The Markdown of `Specs/diagnostics.md` §3's tables, as generated.
   public static var specSection: String {
     var text = ""

@@ -4,8 +4,19 @@
 /// `PATH:LINE:COLUMN: SEVERITY: MESSAGE [ID]`; without a position `PATH: SEVERITY: MESSAGE
 /// [ID]`; without a file `mapc: SEVERITY: MESSAGE [ID]`. Notes have no id.
 public enum DiagnosticLine {
-  public enum Severity: String, Sendable {
-    case error, warning, note
+  /// How bad: a note gives context, a warning never blocks, an error does. Ordered note <
+  /// warning < error.
+  public enum Severity: String, Sendable, Hashable, Codable, Comparable {
+    case note, warning, error
+
+    private var rank: Int {
+      switch self {
+      case .note: 0
+      case .warning: 1
+      case .error: 2
+      }
+    }
+    public static func < (a: Severity, b: Severity) -> Bool { a.rank < b.rank }
   }
 
   /// `place` is `file:line:column`, a file, or nil for `mapc`.
