@@ -35,4 +35,13 @@ public enum SharedPaths {
 
   /// Message for `.enabled(if:)` traits.
   public static let absentMessage = "../shared is absent: corpus and fixture tests are skipped"
+
+  /// Every Swift file below `folder` of the package (for example "Sources/MapRuntime"), as its
+  /// path relative to that folder and its text, in a stable order.
+  public static func swiftFiles(under folder: String) throws -> [(relative: String, text: String)] {
+    let root = packageRoot.appendingPathComponent(folder)
+    let names = (FileManager.default.enumerator(atPath: root.path)?.compactMap { $0 as? String } ?? [])
+      .filter { $0.hasSuffix(".swift") }.sorted()
+    return try names.map { ($0, try String(contentsOf: root.appendingPathComponent($0), encoding: .utf8)) }
+  }
 }

@@ -6,7 +6,6 @@ import Testing
 /// allows: a folder uses another when it names a type declared at the top level of a file there.
 /// A new dependency fails this test until the table (and the picture) say it is intended.
 @Suite struct LayeringTests {
-  static let runtime = SharedPaths.packageRoot.appendingPathComponent("Sources/MapRuntime")
   static let declaration = try! NSRegularExpression(
     pattern:
       "^(?:@\\w+(?:\\([^)]*\\))?\\s+)*(?:(?:public|package|internal|fileprivate|private|final|indirect)\\s+)*(?:struct|class|enum|protocol|actor|typealias)\\s+(\\w+)",
@@ -17,11 +16,8 @@ import Testing
   /// (folder, text without comments) of every Swift file of MapRuntime.
   static func files() throws -> [(folder: String, text: String)] {
     var result: [(String, String)] = []
-    let walker = FileManager.default.enumerator(atPath: runtime.path)
-    while let relative = walker?.nextObject() as? String {
-      guard relative.hasSuffix(".swift"), let folder = relative.split(separator: "/").first, relative.contains("/")
-      else { continue }
-      let text = try String(contentsOf: runtime.appendingPathComponent(relative), encoding: .utf8)
+    for (relative, text) in try SharedPaths.swiftFiles(under: "Sources/MapRuntime") {
+      guard let folder = relative.split(separator: "/").first, relative.contains("/") else { continue }
       let code = text.split(separator: "\n", omittingEmptySubsequences: false).map { line -> Substring in
         guard let r = line.range(of: "//") else { return line }
         return line[..<r.lowerBound]

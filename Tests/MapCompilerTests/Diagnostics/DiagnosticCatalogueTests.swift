@@ -19,11 +19,8 @@ import Testing
     let pattern = try NSRegularExpression(
       pattern: "(?:\"|\\[)((?:\(families.joined(separator: "|")))-[a-z0-9]+(?:-[a-z0-9]+)*)(?:\"|\\])")
     var found: [String: String] = [:]
-    let root = SharedPaths.packageRoot.appendingPathComponent("Sources")
-    let walker = FileManager.default.enumerator(atPath: root.path)
-    while let relative = walker?.nextObject() as? String {
-      guard relative.hasSuffix(".swift"), !relative.contains("DiagnosticCatalogue") else { continue }
-      let text = try String(contentsOf: root.appendingPathComponent(relative), encoding: .utf8)
+    for (relative, text) in try SharedPaths.swiftFiles(under: "Sources") where !relative.contains("DiagnosticCatalogue")
+    {
       let ns = text as NSString
       for m in pattern.matches(in: text, range: NSRange(location: 0, length: ns.length)) {
         let id = ns.substring(with: m.range(at: 1))
