@@ -35,7 +35,7 @@ extension CoreDataWriter {
       switch v {
       case .data(let bytes):
         return .blob(bytes)
-      case .json(let slice):
+      case .transformable(let slice):
         guard let input else { return .null }
         return .blob(try TransformableText.bytes(json: ObjectGraph.rawJSON(slice, input: input), archiving: archiving))
       default:
@@ -66,7 +66,7 @@ extension CoreDataWriter {
     case .string(let t): return .string(ObjectGraph.string(t, input: input))
     case .date(let t): return .date(t)
     case .data(let d): return .data(d)
-    case .json(let slice):
+    case .transformable(let slice):
       guard let input else { return .null }
       switch try ArchivedValueJSON.parse(ObjectGraph.rawJSON(slice, input: input)) {
       case .value(let x): return x

@@ -19,7 +19,7 @@ public struct SQLiteStoreFormat: StoreFormat {
     let graph = try reader.read()
     let (input, extra) = CoreDataMetadataJSON.render(
       metadata.carriedKeys, path: path, prefix: reader.transformables.text)
-    graph.finishBuilding(input: input)
+    graph.finishBuilding(input: input, transformableCodec: TransformableText.codec)
     var result = StoreMetadata()
     result.modelVersionIdentifiers = metadata.identifiers
     result.entityVersionHashes = metadata.hashes.map { ($0.entity, Base64Codec.encode($0.hash)) }

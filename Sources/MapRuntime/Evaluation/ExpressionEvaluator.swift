@@ -73,5 +73,19 @@ package final class ExpressionEvaluator {
   }
 
   /// `value` as JSON text (`ValueJSON.render`).
-  package func json(_ value: Value) -> String { ValueJSON.render(value, manager.context) }
+  package func json(_ value: Value) -> String { ValueJSON.render(plain(value)) }
+
+  /// `value` with strings decoded, Transformable payloads read, and objects and handles such as
+  /// `$manager` replaced by the string describing them.
+  private func plain(_ value: Value) -> Value {
+    let m = manager.context
+    switch value {
+    case .string(let t): return .string(.native(m.string(t)))
+    case .transformable(let s): return plain((try? m.transformableValue(s)) ?? .null)
+    case .array(let items): return .array(items.map(plain))
+    case .dictionary(let pairs): return .dictionary(pairs.map { ($0.0, plain($0.1)) })
+    case .sourceObject, .destinationObject, .special: return .string(.native(m.describe(value)))
+    default: return value
+    }
+  }
 }

@@ -21,10 +21,11 @@ extension ObjectGraph {
     (tables[Int(object.entity)].columns[property] as! ToManyColumn).add(Int(object.row), target)
   }
 
-  /// Pads every column and replaces the input bytes (which `.json` values and metadata slices
-  /// refer to).
-  package func finishBuilding(input: InputBytes?) {
+  /// Pads every column and replaces the input bytes (which `.transformable` values and
+  /// metadata slices refer to), whose Transformable payloads `transformableCodec` reads.
+  package func finishBuilding(input: InputBytes?, transformableCodec: (any TransformableCodec.Type)?) {
     if let input { replaceInput(input) }
+    self.transformableCodec = transformableCodec
     finalize()
   }
 }
@@ -39,7 +40,7 @@ extension ObjectGraph {
     }
   }
 
-  /// The raw JSON text of a `.json` value (a Transformable read from a JSON store).
+  /// The payload bytes of a `.transformable` value (JSON text for the stores read today).
   package static func rawJSON(_ s: ByteSlice, input: InputBytes?) -> [UInt8] {
     guard let input else { return [] }
     return Array(input.buffer(s))

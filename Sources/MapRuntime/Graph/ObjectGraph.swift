@@ -8,15 +8,20 @@ public final class ObjectGraph: @unchecked Sendable {
   /// The bytes that string slices refer to (source stores); nil for a store built in memory.
   /// After reading, these are the strings moved out of the input (see `StringCompaction`).
   @exclusivity(unchecked) package private(set) var input: InputBytes?
+  /// How the Transformable payloads in `input` are encoded; nil for a store built in memory.
+  package internal(set) var transformableCodec: (any TransformableCodec.Type)?
 
   /// True for the store being migrated (objects are `.sourceObject`), false for the one built.
   package let isSource: Bool
   /// Entities whose objects the store reader read on two threads.
   package internal(set) var splitEntities: [String] = []
 
-  package init(layout: StoreLayout, input: InputBytes?, isSource: Bool) {
+  package init(
+    layout: StoreLayout, input: InputBytes?, isSource: Bool, transformableCodec: (any TransformableCodec.Type)? = nil
+  ) {
     self.layout = layout
     self.input = input
+    self.transformableCodec = transformableCodec
     self.isSource = isSource
     self.tables = layout.entities.map { EntityTable(layout: $0, isSource: isSource) }
   }

@@ -17,13 +17,13 @@ struct EvaluationState {
 
   // MARK: - Caches
 
-  /// Where the two Transformable values parsed last start in the input (a forEach collection
+  /// Where the two Transformable values read last start in the input (a forEach collection
   /// and a value indexed by `$index` are the usual pair), and their values.
-  var jsonCacheStart = (-1, -1)
-  var jsonCacheValue0: Value = .null
-  var jsonCacheValue1: Value = .null
+  var transformableCacheStart = (-1, -1)
+  var transformableCacheValue0: Value = .null
+  var transformableCacheValue1: Value = .null
   /// Which of the two was used last (the other is replaced next).
-  var jsonCacheLast = 0
+  var transformableCacheLast = 0
   /// Compiled date patterns by pattern text.
   var datePatterns: [String: DatePattern] = [:]
   /// SplitMix64's state for `random`, `randomn:` and `random:`.

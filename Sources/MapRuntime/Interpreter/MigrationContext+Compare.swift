@@ -18,10 +18,10 @@ extension MigrationContext {
     case (.sourceObject(let x), .sourceObject(let y)): return x == y
     case (.destinationObject(let x), .destinationObject(let y)): return x == y
     case (.data(let x), .data(let y)): return x == y
-    case (.json(let x), _):
-      return equal((try? parseJSON(x)) ?? .null, b, options: options)
-    case (_, .json(let y)):
-      return equal(a, (try? parseJSON(y)) ?? .null, options: options)
+    case (.transformable(let x), _):
+      return equal((try? transformableValue(x)) ?? .null, b, options: options)
+    case (_, .transformable(let y)):
+      return equal(a, (try? transformableValue(y)) ?? .null, options: options)
     case (.array(let xs), .array(let ys)):
       return xs.count == ys.count && zip(xs, ys).allSatisfy { equal($0, $1, options: options) }
     case (.dictionary(let xs), .dictionary(let ys)):

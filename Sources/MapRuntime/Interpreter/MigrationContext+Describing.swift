@@ -5,8 +5,8 @@ extension MigrationContext {
     switch v {
     case .null: return []
     case .array(let a): return a
-    case .json(let s):
-      if case .array(let a) = (try? parseJSON(s)) ?? .null { return a }
+    case .transformable(let s):
+      if case .array(let a) = (try? transformableValue(s)) ?? .null { return a }
       return [v]
     default: return [v]
     }
@@ -36,7 +36,7 @@ extension MigrationContext {
       return "the string \"\(s.count > 40 ? String(s.prefix(40)) + "…" : s)\""
     case .date(let t): return "the date \(ISO8601.format(t))"
     case .data(let d): return "\(d.count) bytes of data"
-    case .json: return "a Transformable value"
+    case .transformable: return "a Transformable value"
     case .sourceObject(let r): return "source object \(sourceID(r))"
     case .destinationObject(let r): return "destination object \(destinationID(r))"
     case .array(let a): return "a collection of \(a.count)"

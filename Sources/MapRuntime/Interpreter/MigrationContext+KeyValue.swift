@@ -24,8 +24,8 @@ extension MigrationContext {
       out.reserveCapacity(items.count)
       for x in items { out.append(try value(of: x, key: key)) }
       return .array(out)
-    case .json(let s):
-      return try value(of: parseJSON(s), key: key)
+    case .transformable(let s):
+      return try value(of: transformableValue(s), key: key)
     case .dictionary(let pairs):
       return pairs.first { $0.0 == key }?.1 ?? .null
     case .string(let t):

@@ -1,6 +1,7 @@
 /// Reads a JSON value that the store reader already validated (so no checks are repeated),
-/// keeping strings as slices of the input.
-enum RawJSON {
+/// keeping strings as slices of the input: the codec of the Transformable payloads of a graph
+/// read from JSON (or given as JSON, `TransformableText`).
+enum RawJSON: TransformableCodec {
   static func value(_ input: InputBytes, _ s: ByteSlice) throws(JSONSyntaxError) -> Value {
     let base = input.unsafeBytes.baseAddress!.assumingMemoryBound(to: UInt8.self)
     var i = s.start

@@ -190,7 +190,7 @@ extension StoreReader {
       case .transformable, .undefined, .objectID, .composite:
         let range = try scanner.skipValue()
         if range.count == 4 && bytes[range.lowerBound] == UInt8(ascii: "n") { return nil }
-        column.set(row, .json(ByteSlice(start: range.lowerBound, count: range.count, hasEscapes: true)))
+        column.set(row, .transformable(ByteSlice(start: range.lowerBound, count: range.count, hasEscapes: true)))
         return nil
       default:
         break

@@ -64,7 +64,7 @@ public struct StoreReader {
     self.splitMinimum = splitMinimum
     self.input = input
     self.layout = layout
-    self.graph = ObjectGraph(layout: layout, input: input, isSource: true)
+    self.graph = ObjectGraph(layout: layout, input: input, isSource: true, transformableCodec: RawJSON.self)
     self.bytes = input.unsafeBytes
     self.scanner = JSONScanner(input.unsafeBytes)
     self.maxErrors = maxErrors

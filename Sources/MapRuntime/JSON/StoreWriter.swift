@@ -162,7 +162,7 @@ public struct StoreWriter {
     case .date(let t):
       do { try out.writeDate(t) } catch { throw .value(error, "a date") }
     case .data(let bytes): bytes.withUnsafeBytes { out.writeBase64($0) }
-    case .json(let s): try copyJSON(s, from: w.input, to: &out)
+    case .transformable(let s): try copyJSON(s, from: w.input, to: &out)
     case .array(let items):
       out.beginArray()
       for x in items { try writeValue(x, to: &out, w) }

@@ -112,8 +112,8 @@ struct StringCompaction: @unchecked Sendable {
     interner.startColumn()
     for i in column.values.indices {
       switch column.values[i] {
-      case .json(let s):
-        column.values[i] = .json(moveJSON(s, &interner))
+      case .transformable(let s):
+        column.values[i] = .transformable(moveJSON(s, &interner))
       case .string(.slice(let s)):
         column.values[i] = .string(.slice(moveString(s, &interner)))
       default:
@@ -366,7 +366,7 @@ extension ValueColumn {
     var n = 0
     for v in values {
       switch v {
-      case .json(let s), .string(.slice(let s)): n += Int(s.count)
+      case .transformable(let s), .string(.slice(let s)): n += Int(s.count)
       default: break
       }
     }

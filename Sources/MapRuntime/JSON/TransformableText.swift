@@ -1,5 +1,5 @@
 /// Transformable values of a store that keeps them as bytes (Core Data's SQLite store), as the
-/// JSON texts a graph's `.json` values hold: the same values a JSON store gives a mapping
+/// JSON texts a graph's `.transformable` values hold: the same values a JSON store gives a mapping
 /// (Specs/sqlite-store.md §5.1).
 ///
 /// Bytes become their archived value's JSON when they are an archive of property-list classes
@@ -7,7 +7,7 @@
 /// imported again has the same bytes); any other bytes become `{"$bytes": "base64"}`, and are
 /// written back unchanged.
 public struct TransformableText: Sendable {
-  /// The JSON texts, one after another; the `.json` slices returned point into them (offset
+  /// The JSON texts, one after another; the `.transformable` slices returned point into them (offset
   /// by `base`).
   public private(set) var text: [UInt8] = []
   public let base: Int
@@ -18,10 +18,13 @@ public struct TransformableText: Sendable {
 
   public init(base: Int = 0) { self.base = base }
 
+  /// The codec of the payloads `value(_:decoding:)` returns (their JSON text).
+  package static var codec: any TransformableCodec.Type { RawJSON.self }
+
   /// The value of a Transformable column's bytes. `decoding`: false for an attribute with a
   /// custom value transformer, whose bytes are never taken as an archive.
   public mutating func value(_ blob: [UInt8], decoding: Bool) -> Value {
-    for r in recent where r.blob == blob { return .json(r.slice) }
+    for r in recent where r.blob == blob { return .transformable(r.slice) }
     let start = text.count
     Self.appendJSON(blob, decoding: decoding, to: &text)
     let slice = ByteSlice(start: base + start, count: text.count - start, hasEscapes: true)
@@ -31,7 +34,7 @@ public struct TransformableText: Sendable {
       recent[next] = (blob, slice)
       next = (next + 1) % 8
     }
-    return .json(slice)
+    return .transformable(slice)
   }
 
   /// Appends the JSON form of stored bytes.

@@ -14,14 +14,16 @@ public enum Value: Sendable {
   /// Seconds since 2001-01-01T00:00:00Z.
   case date(Double)
   case data([UInt8])
-  /// A JSON value of the input store kept unparsed (Transformable attributes); parsed when an
-  /// expression looks inside it.
-  case json(ByteSlice)
+  /// A Transformable attribute's value as the input store encodes it, kept unread (a slice of
+  /// the source graph's input); read with the graph's `TransformableCodec` when an expression
+  /// looks inside it.
+  case transformable(ByteSlice)
   case sourceObject(ObjectRef)
   case destinationObject(ObjectRef)
   /// Arrays, sets and ordered sets (order is kept; sets are de-duplicated when built).
   case array([Value])
-  /// A JSON object held by a Transformable attribute; keys sorted for determinism on output.
+  /// An object (string keys) held by a Transformable attribute; keys sorted for determinism on
+  /// output.
   case dictionary([(String, Value)])
   /// A value that only exists inside expressions: `$manager`, a fetch request, a context, …
   case special(Special)

@@ -57,7 +57,7 @@ import Testing
     let input = try #require(graph.input)
     var starts: Set<Int> = []
     for (row, k) in picks.enumerated() {
-      guard case .json(let slice) = table.value(row, notes) else {
+      guard case .transformable(let slice) = table.value(row, notes) else {
         Issue.record("row \(row): notes is not raw JSON")
         return
       }

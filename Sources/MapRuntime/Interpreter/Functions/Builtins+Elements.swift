@@ -6,9 +6,9 @@ extension Builtins {
   static func element(of v: Value, at k: Value, _ m: MigrationContext) throws(MigrationError) -> Value {
     switch (v, k) {
     case (.null, _): return .null
-    case (.json(let s), .int(let n)):
+    case (.transformable(let s), .int(let n)):
       // `$source.answers[$index]`: index the cached parse of the Transformable value.
-      guard case .array(let items) = try m.parseJSON(s) else { return .null }
+      guard case .array(let items) = try m.transformableValue(s) else { return .null }
       return n >= 0 && n < items.count ? items[Int(n)] : .null
     case (.dictionary(let pairs), .string(let t)):
       let key = m.string(t)
@@ -19,7 +19,7 @@ extension Builtins {
       let items = m.elements(v)
       return n >= 0 && n < items.count ? items[Int(n)] : .null
     default:
-      if case .json = v, case .string(let t) = k, case .dictionary(let pairs) = m.elements(v).first ?? .null {
+      if case .transformable = v, case .string(let t) = k, case .dictionary(let pairs) = m.elements(v).first ?? .null {
         let key = m.string(t)
         return pairs.first { $0.0 == key }?.1 ?? .null
       }

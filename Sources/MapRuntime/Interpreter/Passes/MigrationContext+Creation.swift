@@ -215,8 +215,8 @@ extension MigrationContext {
     switch v {
     case .null:
       return .null
-    case .json(let js):
-      let parsed = try parseJSON(js)
+    case .transformable(let js):
+      let parsed = try transformableValue(js)
       guard case .array = parsed else { return nil }
       return parsed
     default:

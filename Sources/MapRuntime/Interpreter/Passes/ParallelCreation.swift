@@ -62,10 +62,13 @@ public struct ParallelCreation: @unchecked Sendable {
   let forEachColumn: Int?
   let source: ObjectGraph
   let input: InputBytes
+  /// How the Transformable payloads of `input` are read (forEach collections).
+  let codec: any TransformableCodec.Type
 
   /// Nil when the mapping cannot be made this way.
   init?(_ lm: LinkedMapping, source: ObjectGraph) {
     guard let plan = lm.creation, plan.isDirect, let sourceEntity = lm.sourceEntity, let input = source.input,
+      let codec = source.transformableCodec,
       lm.forEach == nil || lm.forEachColumn != nil, Set(plan.columns).count == plan.columns.count
     else { return nil }
     var cells: [Cell] = []
@@ -118,6 +121,7 @@ public struct ParallelCreation: @unchecked Sendable {
     self.forEachColumn = lm.forEachColumn
     self.source = source
     self.input = input
+    self.codec = codec
   }
 
   /// Makes the instances of every source object in `sources`, appending them to the
@@ -238,9 +242,9 @@ public struct ParallelCreation: @unchecked Sendable {
         switch sourceColumns[fc]._withUnsafeGuaranteedRef({ $0.get(Int(s.row)) }) {
         case .null:
           n = 0
-        case .json(let js):
+        case .transformable(let js):
           if js.start != lastStart {
-            guard let k = RawJSON.arrayCount(input, js) else { return nil }
+            guard let k = codec.arrayCount(input, js) else { return nil }
             lastCount = k
             lastStart = js.start
           }
@@ -278,8 +282,8 @@ public struct ParallelCreation: @unchecked Sendable {
       let n = Int(counts[i])
       guard n > 0, case .sourceObject(let s) = sources[i] else { continue }
       let r = Int(s.row)
-      if let fc = forEachColumn, case .json(let js) = get(fc, r), js.start != lastStart {
-        guard RawJSON.elements(input, js, into: &items), items.count == n else { return false }
+      if let fc = forEachColumn, case .transformable(let js) = get(fc, r), js.start != lastStart {
+        guard codec.elements(input, js, into: &items), items.count == n else { return false }
         lastStart = js.start
       }
       for k in steps.indices {
@@ -290,8 +294,8 @@ public struct ParallelCreation: @unchecked Sendable {
           switch get(c, r) {
           case .null:
             lists[k].removeAll(keepingCapacity: true)
-          case .json(let js):
-            guard RawJSON.elements(input, js, into: &lists[k]) else { return false }
+          case .transformable(let js):
+            guard codec.elements(input, js, into: &lists[k]) else { return false }
           default:
             return false
           }

@@ -26,14 +26,16 @@ package enum ValueJSON {
   /// Compact JSON text of `value`: numbers as NSNumber prints them (`4`, `3.5`, `1e+100`; `NaN`,
   /// `Infinity`, `-Infinity` for non-finite doubles, as Python's json reads them), dates as
   /// ISO 8601 strings, binary data as base64, decimals as their digits; objects of a store and
-  /// handles such as `$manager` as a string describing them.
-  static func render(_ value: Value, _ m: MigrationContext) -> String {
+  /// handles such as `$manager` as a string describing them. `value` is plain: its strings are
+  /// native, and Transformable payloads, objects and handles were turned into what they hold or
+  /// a description (`ExpressionEvaluator.json`); any left are written as `null`.
+  package static func render(_ value: Value) -> String {
     var out = JSONOutput(style: .compact, initialCapacity: 256)
-    write(value, to: &out, m)
+    write(value, to: &out)
     return out.string
   }
 
-  private static func write(_ value: Value, to out: inout JSONOutput, _ m: MigrationContext) {
+  private static func write(_ value: Value, to out: inout JSONOutput) {
     switch value {
     case .null: out.writeNull()
     case .bool(let b): out.writeBool(b)
@@ -42,23 +44,22 @@ package enum ValueJSON {
       let text = d.isNaN ? "NaN" : d.isInfinite ? (d < 0 ? "-Infinity" : "Infinity") : NumberText.shortest(d)
       Array(text.utf8).withUnsafeBytes { out.writeEncodedValue($0) }
     case .decimal(let s): Array(s.utf8).withUnsafeBytes { out.writeEncodedValue($0) }
-    case .string(let t): out.writeString(m.string(t))
+    case .string(let t): out.writeString(ObjectGraph.string(t, input: nil))
     case .date(let t): out.writeString(ISO8601.format(t))
     case .data(let bytes): bytes.withUnsafeBytes { out.writeBase64($0) }
-    case .json(let s): write((try? m.parseJSON(s)) ?? .null, to: &out, m)
     case .array(let items):
       out.beginArray()
-      for item in items { write(item, to: &out, m) }
+      for item in items { write(item, to: &out) }
       out.endArray()
     case .dictionary(let pairs):
       out.beginObject()
       for (key, item) in pairs {
         out.writeKey(key)
-        write(item, to: &out, m)
+        write(item, to: &out)
       }
       out.endObject()
-    case .sourceObject, .destinationObject, .special:
-      out.writeString(m.describe(value))
+    case .transformable, .sourceObject, .destinationObject, .special:
+      out.writeNull()
     }
   }
 }

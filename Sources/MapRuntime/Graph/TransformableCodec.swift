@@ -1,0 +1,17 @@
+/// How the payloads of a graph's Transformable values (`Value.transformable`, slices of its
+/// input bytes) are encoded. The store format that reads a graph supplies the codec with the
+/// bytes (`ObjectGraph.transformableCodec`); the interpreter looks inside a payload only
+/// through it, so it knows no store's encoding.
+package protocol TransformableCodec {
+  /// The value a payload holds: strings as slices of `input`, arrays as `.array`, objects as
+  /// `.dictionary`.
+  static func value(_ input: InputBytes, _ payload: ByteSlice) throws -> Value
+
+  /// The elements of a payload that holds an array, into `items` (emptied first, its storage
+  /// reused); false, with `items` empty, for any other value.
+  static func elements(_ input: InputBytes, _ payload: ByteSlice, into items: inout [Value]) -> Bool
+
+  /// How many elements a payload that holds an array has, without reading them; nil for any
+  /// other value.
+  static func arrayCount(_ input: InputBytes, _ payload: ByteSlice) -> Int?
+}
