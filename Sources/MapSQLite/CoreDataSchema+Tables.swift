@@ -227,7 +227,9 @@ extension CoreDataSchema {
     statements.append(
       "CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER)")
     statements.append("CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB)")
-    if frameworkVersion >= 640 { statements.append("CREATE TABLE Z_MODELCACHE (Z_CONTENT BLOB)") }
+    if frameworkVersion >= CoreDataModelCache.firstFrameworkVersion {
+      statements.append("CREATE TABLE Z_MODELCACHE (Z_CONTENT BLOB)")
+    }
     return statements + indexes
   }
 }

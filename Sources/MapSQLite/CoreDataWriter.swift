@@ -228,5 +228,6 @@ struct CoreDataWriter {
     try meta.bind(0, .text(metadata.uuid))
     try meta.bind(1, .blob(BinaryPropertyListWriter.write(metadata.plist())))
     _ = try meta.step()
+    try CoreDataModelCache.write(schema.model, frameworkVersion: metadata.frameworkVersion, to: db)
   }
 }
