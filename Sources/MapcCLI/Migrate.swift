@@ -132,9 +132,8 @@ extension MapcCommand {
       var key = SHA256()
       for s in chain.steps { key.update(data: PlanWriter.encode(s.plan, sourcePositions: false)) }
       var options = ChainRun.Options(
-        chainKey: key.finalize().map { String(format: "%02x", $0) }.joined(), backup: backup)
+        chainKey: key.finalize().map { String(format: "%02x", $0) }.joined(), storeFormat: format, backup: backup)
       options.previousRecords = previous
-      options.storeFormat = format
       options.now = Run.fixedNow()
       let total = steps.count
       let quiet = self.quiet

@@ -83,18 +83,18 @@ extension MapcCommand {
       let migrationPlan = try loadPlan()
       let out: MigrationRun.Output = dryRun ? .none : (inPlace ? .inPlace(backup: backup) : .file(output!))
       let bar = quiet || progress == .none ? nil : ProgressReporter(mode: progress)
-      var options = MigrationRun.Options(
-        output: out, style: compact ? .compact : .indented, maxErrors: maxErrors == 0 ? Int.max : maxErrors,
-        now: Self.fixedNow())
-      options.reportPhases = ProcessInfo.processInfo.environment["MAPC_PHASES"] == "1"
-      if let bar {
-        options.progress = { pass, done, total in bar.pass(pass, done, total) }
-        options.ioProgress = { phase, done, total in bar.io(phase, done, total) }
-      }
       let storePath = store
       let formatName = storeFormat
+      let (compact, maxErrors) = (compact, maxErrors)
       let result = Result { () throws(MigrationFailure) -> MigrationRun.Summary in
-        options.storeFormat = try StoreFormatChoice.resolve(formatName, path: storePath)
+        var options = MigrationRun.Options(
+          output: out, storeFormat: try StoreFormatChoice.resolve(formatName, path: storePath, compact: compact),
+          maxErrors: maxErrors == 0 ? Int.max : maxErrors, now: Self.fixedNow())
+        options.reportPhases = ProcessInfo.processInfo.environment["MAPC_PHASES"] == "1"
+        if let bar {
+          options.progress = { pass, done, total in bar.pass(pass, done, total) }
+          options.ioProgress = { phase, done, total in bar.io(phase, done, total) }
+        }
         return try MigrationRun.run(plan: migrationPlan, storePath: storePath, options: options)
       }
       bar?.finish()

@@ -31,8 +31,9 @@ extension MapcCommand {
 
     func run() throws {
       try StoreConversion.convert(
-        store, bundle: model, output: output, from: SQLiteStoreFormat(), to: JSONStoreFormat(),
-        options: StoreWriteOptions(style: compact ? .compact : .indented), verb: "exported")
+        store, bundle: model, output: output, from: SQLiteStoreFormat(),
+        to: JSONStoreFormat(style: compact ? .compact : .indented),
+        options: StoreWriteOptions(), verb: "exported")
     }
   }
 }

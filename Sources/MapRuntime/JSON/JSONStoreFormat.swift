@@ -9,7 +9,15 @@
 /// The JSON object store of `Specs/store-format.md`, read by `StoreReader` and written by
 /// `StoreWriter` through `AtomicFileWriter`.
 package struct JSONStoreFormat: StoreFormat {
-  package init() {}
+  /// Indented (`Specs/store-format.md`) or compact (`--compact`).
+  package var style: JSONOutput.Style
+  /// See `StoreReader.read`.
+  package var splitMinimum: Int
+
+  package init(style: JSONOutput.Style = .indented, splitMinimum: Int = StoreReader.defaultSplitMinimum) {
+    self.style = style
+    self.splitMinimum = splitMinimum
+  }
 
   package var name: String { "json" }
 
@@ -30,8 +38,7 @@ package struct JSONStoreFormat: StoreFormat {
     } catch {
       throw MigrationFailure([MigrationError(error.code.rawValue, error.description, file: path)])
     }
-    return try StoreReader.read(
-      input, layout: layout, maxErrors: options.maxErrors, splitMinimum: options.splitMinimum)
+    return try StoreReader.read(input, layout: layout, maxErrors: options.maxErrors, splitMinimum: splitMinimum)
   }
 
   package func peekMetadata(_ path: String) throws(MigrationFailure) -> StoreMetadataPeek {
@@ -39,7 +46,7 @@ package struct JSONStoreFormat: StoreFormat {
   }
 
   package func write(
-    _ graph: ObjectGraph, source: ObjectGraph?, metadata: StoreWriter.Metadata, to target: String?,
+    _ graph: ObjectGraph, source: ObjectGraph?, metadata: StoreWriteMetadata, to target: String?,
     backup: String?, options: StoreWriteOptions
   ) throws(MigrationFailure) {
     var writer = StoreWriter(graph: graph, input: source?.input ?? graph.input)
@@ -47,7 +54,7 @@ package struct JSONStoreFormat: StoreFormat {
       if let target {
         let file = try AtomicFileWriter(target: target)
         var out = JSONOutput(
-          fileDescriptor: file.fileDescriptor, path: target, style: options.style, startsWriteback: true)
+          fileDescriptor: file.fileDescriptor, path: target, style: style, startsWriteback: true)
         if let report = options.progress {
           report(0, nil)
           out.onFlush = { report($0, nil) }
@@ -58,7 +65,7 @@ package struct JSONStoreFormat: StoreFormat {
       } else {
         let fd = open("/dev/null", O_WRONLY | O_CLOEXEC)
         defer { if fd >= 0 { _ = close(fd) } }
-        var out = JSONOutput(fileDescriptor: fd, path: "/dev/null", style: options.style)
+        var out = JSONOutput(fileDescriptor: fd, path: "/dev/null", style: style)
         try writer.write(metadata: metadata, to: &out)
       }
     } catch let e as StoreWriteError {
@@ -68,5 +75,12 @@ package struct JSONStoreFormat: StoreFormat {
     } catch {
       throw MigrationFailure([MigrationError("run-write", "\(error)", file: target ?? "")])
     }
+  }
+
+  /// Compact: intermediate stores are read only by mapc.
+  package var forIntermediateStores: any StoreFormat {
+    var format = self
+    format.style = .compact
+    return format
   }
 }

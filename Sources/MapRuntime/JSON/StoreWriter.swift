@@ -4,23 +4,8 @@ import Foundation
 /// entities by name, objects in creation order, `id` first and properties by name, every
 /// property present (`null`, `[]`).
 public struct StoreWriter {
-  public struct Metadata: Sendable {
-    package var modelVersionIdentifiers: [String]
-    package var entityHashes: [EntityHash]
-    /// Extra metadata keys carried over from the input, with their raw JSON in `input`.
-    package var extra: [(key: String, json: ByteSlice)]
-    /// Keys mapc writes itself; one of these replaces an `extra` key of the same name.
-    package var generated: [(key: String, value: MetadataValue)]
-    package init(
-      modelVersionIdentifiers: [String], entityHashes: [EntityHash], extra: [(key: String, json: ByteSlice)] = [],
-      generated: [(key: String, value: MetadataValue)] = []
-    ) {
-      self.modelVersionIdentifiers = modelVersionIdentifiers
-      self.entityHashes = entityHashes
-      self.extra = extra
-      self.generated = generated
-    }
-  }
+  /// What a store records besides its objects (the same for every format).
+  public typealias Metadata = StoreWriteMetadata
 
   /// The bytes string slices refer to (the source store's input), if any.
   let input: InputBytes?

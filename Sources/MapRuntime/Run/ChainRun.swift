@@ -19,7 +19,6 @@ package enum ChainRun {
   package struct Options: Sendable {
     /// Where to keep the original store (made when the final result replaces it).
     package var backup: String?
-    package var style: JSONOutput.Style = .indented
     package var maxErrors = 50
     package var now: Double = 0
     /// Identifies the chain's plans: intermediate stores of another chain are not reused.
@@ -31,11 +30,13 @@ package enum ChainRun {
     /// Called before each step with its index.
     package var stepStarting: (@Sendable (Int) -> Void)?
     package var progress: (@Sendable (MigrationManager.Pass, Int, Int) -> Void)?
-    /// The store's format (intermediate stores use it too); nil finds it from the content.
-    package var storeFormat: (any StoreFormat)?
+    /// The store's format, the result's too; intermediate stores are in its
+    /// `forIntermediateStores`.
+    package var storeFormat: any StoreFormat
 
-    package init(chainKey: String, backup: String? = nil) {
+    package init(chainKey: String, storeFormat: any StoreFormat, backup: String? = nil) {
       self.chainKey = chainKey
+      self.storeFormat = storeFormat
       self.backup = backup
     }
   }
@@ -65,9 +66,8 @@ package enum ChainRun {
       let input = k == 0 ? storePath : work.stepPath(k)
       var runOptions = MigrationRun.Options(
         output: last ? .replace(target: storePath, backup: options.backup) : .file(work.stepPath(k + 1)),
-        style: last ? options.style : .compact, maxErrors: options.maxErrors, now: options.now,
-        progress: options.progress)
-      runOptions.storeFormat = options.storeFormat
+        storeFormat: last ? options.storeFormat : options.storeFormat.forIntermediateStores,
+        maxErrors: options.maxErrors, now: options.now, progress: options.progress)
       runOptions.generatedMetadata = [
         (StoreMetadataPeek.migrationsKey, .array(options.previousRecords + steps[...k].map(\.record)))
       ]

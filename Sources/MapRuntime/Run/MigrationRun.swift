@@ -24,7 +24,10 @@ public enum MigrationRun {
 
   public struct Options: Sendable {
     public var output: Output
-    public var style: JSONOutput.Style
+    /// The store's format, which the migrated store is written in too, with its own settings
+    /// (JSON: indented or compact). The program that runs the plan picks it, by name or from the
+    /// file's content (`StoreFormats`).
+    public var storeFormat: any StoreFormat
     public var maxErrors: Int
     /// `now()`, seconds since 2001-01-01.
     public var now: Double
@@ -36,20 +39,15 @@ public enum MigrationRun {
     public var reportPhases = false
     /// See `MigrationManager.Options.parallelMinimum`.
     public var parallelMinimum = ParallelCreation.defaultMinimum
-    /// See `StoreReader.read`.
-    public var splitMinimum = StoreReader.defaultSplitMinimum
-    /// Metadata keys to write in place of the input's (`StoreWriter.Metadata.generated`).
+    /// Metadata keys to write in place of the input's (`StoreWriteMetadata.generated`).
     public var generatedMetadata: [(key: String, value: MetadataValue)] = []
-    /// The store's format; nil finds it from the file's content among `StoreFormats.builtIn`.
-    /// The migrated store is written in the same format.
-    public var storeFormat: (any StoreFormat)?
 
     public init(
-      output: Output, style: JSONOutput.Style = .indented, maxErrors: Int = 50, now: Double = 0,
+      output: Output, storeFormat: any StoreFormat, maxErrors: Int = 50, now: Double = 0,
       progress: (@Sendable (MigrationManager.Pass, Int, Int) -> Void)? = nil
     ) {
       self.output = output
-      self.style = style
+      self.storeFormat = storeFormat
       self.maxErrors = maxErrors
       self.now = now
       self.progress = progress
@@ -86,10 +84,9 @@ public enum MigrationRun {
     let phases = PhaseTimer(enabled: options.reportPhases)
     let storeBytes = fileSize(storePath) ?? 0
     options.ioProgress?(.read, 0, storeBytes)
-    let format = options.storeFormat ?? StoreFormats.detect(storePath)
+    let format = options.storeFormat
     let (graph, metadata) = try format.read(
-      storePath, layout: StoreLayout(model: plan.sourceModel),
-      options: StoreReadOptions(maxErrors: options.maxErrors, splitMinimum: options.splitMinimum))
+      storePath, layout: StoreLayout(model: plan.sourceModel), options: StoreReadOptions(maxErrors: options.maxErrors))
     options.ioProgress?(.read, storeBytes, storeBytes)
     let differing = metadata.entitiesWithDifferentHashes(plan.sourceEntityHashes)
     if !differing.isEmpty {
@@ -120,10 +117,10 @@ public enum MigrationRun {
       target = t
       backup = b
     }
-    let writerMetadata = StoreWriter.Metadata(
+    let writerMetadata = StoreWriteMetadata(
       modelVersionIdentifiers: plan.destinationModel.versionIdentifiers,
       entityHashes: plan.destinationEntityHashes, extra: metadata.extra, generated: options.generatedMetadata)
-    var writeOptions = StoreWriteOptions(style: options.style)
+    var writeOptions = StoreWriteOptions()
     if let report = options.ioProgress, target != nil { writeOptions.progress = { report(.write, $0, $1) } }
     do throws(MigrationFailure) {
       try format.write(

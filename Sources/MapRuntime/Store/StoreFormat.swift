@@ -2,8 +2,9 @@
 /// the migrated graph goes back to disk. `MigrationRun` and `ChainRun` talk to stores only
 /// through this protocol; the interpreter and validation see only `ObjectGraph`.
 ///
-/// `JSONStoreFormat` (`Specs/store-format.md`) is the first implementation. A format adds one
-/// type conforming to this protocol and a line in `StoreFormats.all`.
+/// The seam knows none of its implementations: JSON (`Specs/store-format.md`) and SQLite each
+/// conform beside their codecs, and the program that runs plans lists the formats it knows
+/// (`StoreFormats`). A format's own settings (JSON's indentation) are properties of its value.
 public protocol StoreFormat: Sendable {
   /// The name `--store-format` takes and `mapc store info` prints (`json`, `sqlite`).
   var name: String { get }
@@ -30,34 +31,36 @@ public protocol StoreFormat: Sendable {
   /// `source` is the graph the values were read from: strings and raw values of `graph` may
   /// refer to its input bytes.
   func write(
-    _ graph: ObjectGraph, source: ObjectGraph?, metadata: StoreWriter.Metadata, to target: String?,
+    _ graph: ObjectGraph, source: ObjectGraph?, metadata: StoreWriteMetadata, to target: String?,
     backup: String?, options: StoreWriteOptions
   ) throws(MigrationFailure)
+
+  /// The format to write the intermediate stores of a `mapc migrate` chain in, which only mapc
+  /// reads back (JSON: compact). Default: the format itself.
+  var forIntermediateStores: any StoreFormat { get }
+}
+
+extension StoreFormat {
+  public var forIntermediateStores: any StoreFormat { self }
 }
 
 /// How to read a store.
 public struct StoreReadOptions: Sendable {
   /// Stop after this many errors.
   public var maxErrors: Int
-  /// See `StoreReader.read` (JSON only).
-  public var splitMinimum: Int
 
-  public init(maxErrors: Int = 50, splitMinimum: Int = StoreReader.defaultSplitMinimum) {
+  public init(maxErrors: Int = 50) {
     self.maxErrors = maxErrors
-    self.splitMinimum = splitMinimum
   }
 }
 
-/// How to write a store. Options a format has no use for are ignored.
+/// How to write a store, in any format.
 public struct StoreWriteOptions: Sendable {
-  /// Indented or compact (JSON only).
-  public var style: JSONOutput.Style
   /// Called as the store is written, with the bytes written so far and, once known (at the
   /// end), the total.
   public var progress: (@Sendable (Int, Int?) -> Void)?
 
-  public init(style: JSONOutput.Style = .indented, progress: (@Sendable (Int, Int?) -> Void)? = nil) {
-    self.style = style
+  public init(progress: (@Sendable (Int, Int?) -> Void)? = nil) {
     self.progress = progress
   }
 }

@@ -7,30 +7,27 @@
 #endif
 
 /// How a store's format is found: by name (`--store-format`) or from the first bytes of the file,
-/// among a list of formats (the runtime knows JSON; `mapc` adds SQLite, from `MapSQLite`).
+/// among the formats a program knows, which it lists itself (`mapc`: SQLite, then JSON).
 package enum StoreFormats {
-  /// The formats MapRuntime itself provides.
-  package static let builtIn: [any StoreFormat] = [JSONStoreFormat()]
-
   /// Bytes of a file `recognizes(prefix:)` sees.
   package static let prefixLength = 64
 
   /// The format named `name` (case-insensitive).
-  package static func named(_ name: String, among formats: [any StoreFormat] = builtIn) -> (any StoreFormat)? {
+  package static func named(_ name: String, among formats: [any StoreFormat]) -> (any StoreFormat)? {
     formats.first { $0.name == name.lowercased() }
   }
 
   /// The format of the file at `path` from its first bytes: the first of `formats` that
-  /// recognizes them, else the last one (JSON, which reports what is wrong with the file when
-  /// it reads it, a missing file included).
-  package static func detect(_ path: String, among formats: [any StoreFormat] = builtIn) -> any StoreFormat {
+  /// recognizes them, else the last one (the format of last resort, which reports what is
+  /// wrong with the file when it reads it, a missing file included: mapc's is JSON).
+  package static func detect(_ path: String, among formats: [any StoreFormat]) -> any StoreFormat {
     let prefix = firstBytes(of: path)
     return formats.first { $0.recognizes(prefix: prefix) } ?? formats[formats.count - 1]
   }
 
   /// The format named `name`, else the one of the file's content.
   package static func resolve(
-    _ name: String?, path: String, among formats: [any StoreFormat] = builtIn
+    _ name: String?, path: String, among formats: [any StoreFormat]
   ) throws(MigrationFailure) -> any StoreFormat {
     guard let name else { return detect(path, among: formats) }
     guard let format = named(name, among: formats) else {

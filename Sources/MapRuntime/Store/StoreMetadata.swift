@@ -24,3 +24,24 @@ public struct StoreMetadata: Sendable {
     return names.filter { stored[$0] != wanted[$0] }.sorted()
   }
 }
+
+/// The metadata a store format writes: the destination model's version identifiers and entity
+/// hashes, the input's other keys carried over, and the keys mapc writes itself.
+public struct StoreWriteMetadata: Sendable {
+  package var modelVersionIdentifiers: [String]
+  package var entityHashes: [EntityHash]
+  /// Extra metadata keys carried over from the input, with their values as the input store
+  /// encodes them (slices of the source graph's input).
+  package var extra: [(key: String, json: ByteSlice)]
+  /// Keys mapc writes itself; one of these replaces an `extra` key of the same name.
+  package var generated: [(key: String, value: MetadataValue)]
+  package init(
+    modelVersionIdentifiers: [String], entityHashes: [EntityHash], extra: [(key: String, json: ByteSlice)] = [],
+    generated: [(key: String, value: MetadataValue)] = []
+  ) {
+    self.modelVersionIdentifiers = modelVersionIdentifiers
+    self.entityHashes = entityHashes
+    self.extra = extra
+    self.generated = generated
+  }
+}

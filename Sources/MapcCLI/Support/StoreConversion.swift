@@ -22,7 +22,7 @@ enum StoreConversion {
       let version = try Self.version(of: try source.peekMetadata(store), in: versions, bundle: bundle, path: store)
       let (graph, metadata) = try source.read(
         store, layout: StoreLayout(model: version.model), options: StoreReadOptions())
-      let out = StoreWriter.Metadata(
+      let out = StoreWriteMetadata(
         modelVersionIdentifiers: metadata.modelVersionIdentifiers ?? version.model.versionIdentifiers,
         entityHashes: version.hashes, extra: metadata.extra)
       try destination.write(graph, source: nil, metadata: out, to: output, backup: nil, options: options)

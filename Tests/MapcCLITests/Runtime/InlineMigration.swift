@@ -53,9 +53,8 @@ func runInline(
   #expect(!compiled.diagnostics.hasErrors, "\(compiled.diagnostics)")
   let plan = try #require(compiled.plan)
   let out = dir.appendingPathComponent("out.json").path
-  var options = MigrationRun.Options(output: .file(out))
+  var options = MigrationRun.Options(output: .file(out), storeFormat: JSONStoreFormat(splitMinimum: splitMinimum))
   options.parallelMinimum = parallelMinimum
-  options.splitMinimum = splitMinimum
   let summary: MigrationRun.Summary
   do {
     summary = try MigrationRun.run(plan: plan, storePath: dir.appendingPathComponent("in.json").path, options: options)
