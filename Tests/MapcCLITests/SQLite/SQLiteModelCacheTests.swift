@@ -107,6 +107,21 @@ struct SQLiteModelCacheTests {
     #expect(c.other?.sha256 != c.real.sha256)
   }
 
+  /// `mapc migrate` of wibosco's version 1 store writes version 2's cache: Core Data's own
+  /// migration of that store differs from it by exactly the listed exceptions.
+  @Test(.enabled(if: SharedPaths.stores != nil, "needs ../shared/stores")) func migrateWritesTheCache() throws {
+    let v1 = try #require(Self.cached.first { $0.number == "41" })
+    let v2 = try #require(Self.cached.first { $0.number == "42" })
+    let dir = try FileManagerTemp.folder("sqlite-model-cache-migrate")
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let store = dir.appendingPathComponent("s.sqlite").path
+    try FileManager.default.copyItem(atPath: v1.store.path, toPath: store)
+    let r = runMapc(["migrate", "--model", v1.bundle.path, "--store", store, "--to", v2.version, "--quiet"])
+    try #require(r.exitCode == 0, "\(r.stderr)")
+    let found = try Self.compare(v2.store.path, with: store).differences ?? []
+    #expect(Set(found) == Self.exceptions(v2, entities: ["Post"]) && found.count == 6, "\(found)")
+  }
+
   /// A model with what no real cache shows: a three-level hierarchy, user info, a renaming
   /// identifier, version hash modifiers, a transient, a Decimal and a Date default, an indexed
   /// attribute, a two-element fetch index, a uniqueness constraint, external storage, an
