@@ -1,22 +1,26 @@
 /// One run of a plan as its expressions see it: the plan, the source graph and the destination
-/// graph being built, the linked entity mappings, their association tables and policies (all
-/// fixed once the context is made), and the evaluation state that changes as the passes run.
+/// graph being built, the linked entity mappings, their association tables and which use the
+/// default policy (all fixed once the context is made), and the evaluation state that changes
+/// as the passes run.
 ///
-/// `PassEngine` runs Core Data's passes over it; `MigrationManager` is the public face that
-/// policies see. Linked expressions evaluate against the context.
+/// `PassEngine` runs Core Data's passes over it, calling policies through `hooks`;
+/// `MigrationManager` (in `Policies/`, above) is the public face that policies see. Linked
+/// expressions evaluate against the context.
 final class MigrationContext: @unchecked Sendable {
   let plan: MigrationPlan
   let source: ObjectGraph
   let destination: ObjectGraph
-  let options: MigrationManager.Options
-  /// The manager policies receive (set by `MigrationManager` as soon as it exists; the
-  /// manager owns the context).
-  unowned(unsafe) var manager: MigrationManager?
+  let options: MigrationManagerOptions
+  /// The policies' hooks (set by `MigrationManager` as soon as it exists; the manager owns
+  /// the context and them).
+  unowned(unsafe) var hooks: (any PolicyHooks)?
 
   /// One per entity mapping, in plan order.
   @exclusivity(unchecked) private(set) var linked: [LinkedMapping] = []
   let associations: [Associations]
-  let policies: [EntityMigrationPolicy]
+  /// Per entity mapping: whether its policy is the default one (the passes and the linker take
+  /// their fast paths; a custom policy may create and associate objects its own way).
+  let usesDefaultPolicy: [Bool]
   /// Global number of each source table's first object (see `sourceKey`).
   let sourceBase: [Int]
   let sourceObjectCount: Int
@@ -29,7 +33,12 @@ final class MigrationContext: @unchecked Sendable {
   /// The errors so far.
   @exclusivity(unchecked) var log: ErrorLog
 
-  init(plan: MigrationPlan, source: ObjectGraph, options: MigrationManager.Options) throws(MigrationFailure) {
+  /// `problems`: what is already wrong with the run (policies that could not be made); they are
+  /// thrown with any linking error.
+  init(
+    plan: MigrationPlan, source: ObjectGraph, options: MigrationManagerOptions, usesDefaultPolicy: [Bool],
+    problems: [MigrationError]
+  ) throws(MigrationFailure) {
     self.plan = plan
     self.source = source
     self.options = options
@@ -60,8 +69,8 @@ final class MigrationContext: @unchecked Sendable {
     for p in plan.predicates { preds[p.text] = p.predicate }
     self.predicates = preds
     self.destinationInverses = InverseTable(layout: destination.layout)
-    var problems: [MigrationError] = []
-    self.policies = Self.makePolicies(plan, &problems)
+    var problems = problems
+    self.usesDefaultPolicy = usesDefaultPolicy
     destinationInverses.bind(to: destination)
     do {
       let linker = Linker(context: self)
@@ -95,38 +104,6 @@ final class MigrationContext: @unchecked Sendable {
     for e in destination.tables.indices {
       for (column, value) in destinationDefaults(e) { destination.tables[e].columns[column].setFill(value) }
     }
-  }
-
-  /// One policy instance per entity mapping (the default policy where none is named or the
-  /// named one cannot be made, with the problem added to `problems`).
-  private static func makePolicies(_ plan: MigrationPlan, _ problems: inout [MigrationError]) -> [EntityMigrationPolicy]
-  {
-    var policies: [EntityMigrationPolicy] = []
-    for m in plan.entityMappings {
-      guard let name = m.policyName, !name.isEmpty else {
-        policies.append(DefaultEntityMigrationPolicy())
-        continue
-      }
-      switch PolicyRegistry.resolve(name) {
-      case .found(let type):
-        policies.append(type.init())
-      case .ambiguous(let candidates):
-        policies.append(DefaultEntityMigrationPolicy())
-        problems.append(
-          MigrationError(
-            "run-unknown-policy",
-            "Couldn't create mapping policy for class named \(name): the name is ambiguous, it could be \(candidates.joined(separator: " or ")); write the module-qualified name",
-            at: m.location, file: plan.mappingPath))
-      case .missing:
-        policies.append(DefaultEntityMigrationPolicy())
-        problems.append(
-          MigrationError(
-            "run-unknown-policy",
-            "Couldn't create mapping policy for class named \(name): no policy of that name is registered in this executable (see Specs/functions.md, custom policies)",
-            at: m.location, file: plan.mappingPath))
-      }
-    }
-    return policies
   }
 
   /// The entity mapping whose hook or expression runs.

@@ -6,30 +6,14 @@
 /// The manager is the public face of a run: the passes are `PassEngine`'s, the linked mappings,
 /// association tables and evaluation state `MigrationContext`'s.
 public final class MigrationManager: @unchecked Sendable {
-  public struct Options: Sendable {
-    /// Stop collecting after this many errors.
-    public var maxErrors: Int = 50
-    /// What `now()` returns (seconds since 2001-01-01); fixed so runs are reproducible.
-    public var now: Double = 0
-    /// Source objects an entity mapping needs before pass 1 spreads it over the cores (see
-    /// `ParallelCreation`); the result is the same either way.
-    public var parallelMinimum: Int = ParallelCreation.defaultMinimum
-    public init(maxErrors: Int = 50, now: Double = 0, parallelMinimum: Int = ParallelCreation.defaultMinimum) {
-      self.maxErrors = maxErrors
-      self.now = now
-      self.parallelMinimum = parallelMinimum
-    }
-  }
-
+  public typealias Options = MigrationManagerOptions
   /// The three passes, for progress reports.
-  public enum Pass: String, Sendable {
-    case createInstances = "create instances"
-    case createRelationships = "create relationships"
-    case validate = "validate"
-  }
+  public typealias Pass = MigrationPass
 
   /// The run: plan, graphs, linked mappings, association tables, evaluation state.
   let context: MigrationContext
+  /// One policy instance per entity mapping, which the passes call through `context.hooks`.
+  let policies: MappingPolicies
 
   public var plan: MigrationPlan { context.plan }
   public var source: ObjectGraph { context.source }
@@ -50,14 +34,20 @@ public final class MigrationManager: @unchecked Sendable {
   public var currentFrame: Frame? { context.state.currentFrame }
 
   public init(plan: MigrationPlan, source: ObjectGraph, options: Options = Options()) throws(MigrationFailure) {
-    context = try MigrationContext(plan: plan, source: source, options: options)
-    context.manager = self
+    var problems: [MigrationError] = []
+    let policies = MappingPolicies.make(plan, &problems)
+    self.policies = policies
+    context = try MigrationContext(
+      plan: plan, source: source, options: options,
+      usesDefaultPolicy: policies.policies.map { $0 is DefaultEntityMigrationPolicy }, problems: problems)
+    policies.manager = self
+    context.hooks = policies
   }
 
   /// Runs every pass. On failure nothing should be written: the destination graph is incomplete.
   public func migrate() throws(MigrationFailure) { try migrate(phases: PhaseTimer(enabled: false)) }
 
   func migrate(phases: PhaseTimer) throws(MigrationFailure) {
-    try PassEngine(context, manager: self, progress: progress).run(phases: phases)
+    try PassEngine(context, progress: progress).run(phases: phases)
   }
 }

@@ -40,13 +40,12 @@ extension Linker {
         var values: [Value] = []
         values.reserveCapacity(codes.count)
         for c in codes { values.append(try c(&frame)) }
-        let policy = m.policies[frame.mapping]
-        if !(policy is DefaultEntityMigrationPolicy), let manager = m.manager {
+        if !m.usesDefaultPolicy[frame.mapping], let hooks = m.hooks {
           let saved = m.state.currentFrame
           m.state.currentFrame = frame
           defer { m.state.currentFrame = saved }
           do {
-            if let v = try policy.perform(selector: selector, arguments: values, manager: manager) { return v }
+            if let v = try hooks.perform(selector: selector, arguments: values, mapping: frame.mapping) { return v }
           } catch let e as MigrationError {
             throw located(e)
           } catch {

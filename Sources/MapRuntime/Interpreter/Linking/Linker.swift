@@ -14,7 +14,7 @@ final class Linker {
 
   func link(_ em: EntityMapping, index: Int) throws(MigrationError) -> LinkedMapping {
     fallbackLocation = em.location
-    policyIsDefault = m.policies[index] is DefaultEntityMigrationPolicy
+    policyIsDefault = m.usesDefaultPolicy[index]
     let dest = em.destinationEntity.flatMap { m.destination.layout.entityIndex($0) }
     if let name = em.destinationEntity, dest == nil {
       throw MigrationError(
@@ -124,7 +124,7 @@ final class Linker {
       let made = m.plan.entityMappings[i].destinationEntity,
       m.plan.destinationModel.isKind(made, of: r.destinationEntity),
       m.plan.destinationModel.subentities(of: made).isEmpty,
-      m.policies[i] is DefaultEntityMigrationPolicy  // a custom policy may associate other objects
+      m.usesDefaultPolicy[i]  // a custom policy may associate other objects
     else { return -1 }
     return i
   }

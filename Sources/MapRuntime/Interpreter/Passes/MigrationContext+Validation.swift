@@ -13,7 +13,7 @@ extension MigrationContext {
   /// its final save: mandatory values, numeric and date bounds, string lengths and patterns,
   /// relationship counts. Checks run column by column; failures are reported by mapping and
   /// object, naming the source each object came from.
-  func validateDestination(progress: (@Sendable (MigrationManager.Pass, Int, Int) -> Void)?) {
+  func validateDestination(progress: (@Sendable (MigrationPass, Int, Int) -> Void)?) {
     var failures: [ValidationFailure] = []
     let limit = options.maxErrors - log.errors.count
     let total = destination.objectCount

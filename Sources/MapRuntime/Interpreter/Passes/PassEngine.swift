@@ -5,17 +5,17 @@
 /// model, then each mapping's `performCustomValidation` and `endEntityMapping`. Made by
 /// `MigrationManager.migrate()` for one run.
 final class PassEngine {
-  typealias Pass = MigrationManager.Pass
+  typealias Pass = MigrationPass
 
   let c: MigrationContext
-  /// What the policies' hooks receive.
-  unowned(unsafe) let manager: MigrationManager
+  /// The policies' hooks.
+  unowned(unsafe) let hooks: any PolicyHooks
   /// Called now and then with the pass, objects done and objects in the pass.
   let progress: (@Sendable (Pass, Int, Int) -> Void)?
 
-  init(_ context: MigrationContext, manager: MigrationManager, progress: (@Sendable (Pass, Int, Int) -> Void)?) {
+  init(_ context: MigrationContext, progress: (@Sendable (Pass, Int, Int) -> Void)?) {
     self.c = context
-    self.manager = manager
+    self.hooks = context.hooks!
     self.progress = progress
   }
 
@@ -32,10 +32,10 @@ final class PassEngine {
     c.validateDestination(progress: progress)
     phases.mark("validate")
     try c.stopIfErrors()
-    for (i, m) in c.plan.entityMappings.enumerated() {
+    for i in c.plan.entityMappings.indices {
       c.state.currentMappingIndex = i
-      hook(i, "performCustomValidation") { try c.policies[i].performCustomValidation(m, manager: manager) }
-      hook(i, "endEntityMapping") { try c.policies[i].endEntityMapping(m, manager: manager) }
+      hook(i, "performCustomValidation") { try hooks.performCustomValidation(i) }
+      hook(i, "endEntityMapping") { try hooks.endEntityMapping(i) }
     }
     try c.stopIfErrors()
   }
@@ -88,10 +88,10 @@ final class PassEngine {
     }
     for (i, m) in c.plan.entityMappings.enumerated() {
       c.state.currentMappingIndex = i
-      let policy = c.policies[i]
+      let isDefault = c.usesDefaultPolicy[i]
       switch pass {
       case .createInstances:
-        hook(i, "beginEntityMapping") { try policy.beginEntityMapping(m, manager: manager) }
+        hook(i, "beginEntityMapping") { try hooks.beginEntityMapping(i) }
         let lm = c.linked[i]
         if let code = lm.sourceExpression {
           var frame = Frame(mapping: i)
@@ -103,7 +103,6 @@ final class PassEngine {
             continue
           }
           let all = c.elements(sources)
-          let isDefault = policy is DefaultEntityMigrationPolicy
           if isDefault, all.count >= c.options.parallelMinimum, let parallel = ParallelCreation(lm, source: c.source),
             parallel.run(all, sourceKey: c.sourceKey)
           {
@@ -115,14 +114,13 @@ final class PassEngine {
           report(pass, 0)
         } else if lm.forEach != nil {
           hook(i, "createDestinationInstances") {
-            try policy.createDestinationInstances(forSource: nil, mapping: m, manager: manager)
+            try hooks.createDestinationInstances(forSource: nil, mapping: i)
           }
         }
-        hook(i, "endInstanceCreation") { try policy.endInstanceCreation(m, manager: manager) }
+        hook(i, "endInstanceCreation") { try hooks.endInstanceCreation(i) }
         phases.mark("  \(m.name)")
       case .createRelationships:
         let n = c.associations[i].instanceCount
-        let isDefault = policy is DefaultEntityMigrationPolicy
         let lm = c.linked[i]
         var frame = Frame(mapping: i)
         let a = c.associations[i]
@@ -145,7 +143,7 @@ final class PassEngine {
               }
             } else {
               hook(i, "createRelationships") {
-                try policy.createRelationships(forDestination: d, mapping: m, manager: manager)
+                try hooks.createRelationships(forDestination: d, mapping: i)
               }
               try c.checkLimit()
             }
@@ -155,7 +153,7 @@ final class PassEngine {
         }
         passDone += n
         c.state.currentInstanceIndex = -1
-        hook(i, "endRelationshipCreation") { try policy.endRelationshipCreation(m, manager: manager) }
+        hook(i, "endRelationshipCreation") { try hooks.endRelationshipCreation(i) }
         phases.mark("  \(m.name)")
       case .validate:
         break
@@ -168,7 +166,6 @@ final class PassEngine {
     throws(MigrationFailure)
   {
     let m = c.plan.entityMappings[i]
-    let policy = c.policies[i]
     let table = lm.creation?.table
     let before = table?.count ?? 0
     // Room for the instances to come, so columns do not grow by copying: one per source, or for
@@ -192,7 +189,7 @@ final class PassEngine {
         try c.defaultCreate(lm, forSource: ref, frame: &frame)
       } else {
         hook(i, "createDestinationInstances") {
-          try policy.createDestinationInstances(forSource: ref, mapping: m, manager: manager)
+          try hooks.createDestinationInstances(forSource: ref, mapping: i)
         }
         try c.checkLimit()
       }

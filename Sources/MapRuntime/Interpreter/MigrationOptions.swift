@@ -1,0 +1,22 @@
+/// How a run of a plan is made (`MigrationManager.Options`).
+public struct MigrationManagerOptions: Sendable {
+  /// Stop collecting after this many errors.
+  public var maxErrors: Int = 50
+  /// What `now()` returns (seconds since 2001-01-01); fixed so runs are reproducible.
+  public var now: Double = 0
+  /// Source objects an entity mapping needs before pass 1 spreads it over the cores (see
+  /// `ParallelCreation`); the result is the same either way.
+  public var parallelMinimum: Int = ParallelCreation.defaultMinimum
+  public init(maxErrors: Int = 50, now: Double = 0, parallelMinimum: Int = ParallelCreation.defaultMinimum) {
+    self.maxErrors = maxErrors
+    self.now = now
+    self.parallelMinimum = parallelMinimum
+  }
+}
+
+/// Core Data's three passes, for progress reports (`MigrationManager.Pass`).
+public enum MigrationPass: String, Sendable {
+  case createInstances = "create instances"
+  case createRelationships = "create relationships"
+  case validate = "validate"
+}

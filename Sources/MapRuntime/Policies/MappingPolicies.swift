@@ -1,0 +1,70 @@
+/// The policies of one run, one instance per entity mapping in plan order: what the passes
+/// call through `PolicyHooks`, each hook given its mapping and the run's `MigrationManager`.
+final class MappingPolicies: PolicyHooks {
+  let policies: [EntityMigrationPolicy]
+  let mappings: [EntityMapping]
+  /// What the hooks receive (set by the manager, which owns this).
+  unowned(unsafe) var manager: MigrationManager!
+
+  init(_ policies: [EntityMigrationPolicy], plan: MigrationPlan) {
+    self.policies = policies
+    self.mappings = plan.entityMappings
+  }
+
+  /// One policy instance per entity mapping (the default policy where none is named or the
+  /// named one cannot be made, with the problem added to `problems`).
+  static func make(_ plan: MigrationPlan, _ problems: inout [MigrationError]) -> MappingPolicies {
+    var policies: [EntityMigrationPolicy] = []
+    for m in plan.entityMappings {
+      guard let name = m.policyName, !name.isEmpty else {
+        policies.append(DefaultEntityMigrationPolicy())
+        continue
+      }
+      switch PolicyRegistry.resolve(name) {
+      case .found(let type):
+        policies.append(type.init())
+      case .ambiguous(let candidates):
+        policies.append(DefaultEntityMigrationPolicy())
+        problems.append(
+          MigrationError(
+            "run-unknown-policy",
+            "Couldn't create mapping policy for class named \(name): the name is ambiguous, it could be \(candidates.joined(separator: " or ")); write the module-qualified name",
+            at: m.location, file: plan.mappingPath))
+      case .missing:
+        policies.append(DefaultEntityMigrationPolicy())
+        problems.append(
+          MigrationError(
+            "run-unknown-policy",
+            "Couldn't create mapping policy for class named \(name): no policy of that name is registered in this executable (see Specs/functions.md, custom policies)",
+            at: m.location, file: plan.mappingPath))
+      }
+    }
+    return MappingPolicies(policies, plan: plan)
+  }
+
+  func beginEntityMapping(_ i: Int) throws { try policies[i].beginEntityMapping(mappings[i], manager: manager) }
+
+  func createDestinationInstances(forSource source: ObjectRef?, mapping i: Int) throws {
+    try policies[i].createDestinationInstances(forSource: source, mapping: mappings[i], manager: manager)
+  }
+
+  func endInstanceCreation(_ i: Int) throws { try policies[i].endInstanceCreation(mappings[i], manager: manager) }
+
+  func createRelationships(forDestination destination: ObjectRef, mapping i: Int) throws {
+    try policies[i].createRelationships(forDestination: destination, mapping: mappings[i], manager: manager)
+  }
+
+  func endRelationshipCreation(_ i: Int) throws {
+    try policies[i].endRelationshipCreation(mappings[i], manager: manager)
+  }
+
+  func performCustomValidation(_ i: Int) throws {
+    try policies[i].performCustomValidation(mappings[i], manager: manager)
+  }
+
+  func endEntityMapping(_ i: Int) throws { try policies[i].endEntityMapping(mappings[i], manager: manager) }
+
+  func perform(selector: String, arguments: [Value], mapping i: Int) throws -> Value? {
+    try policies[i].perform(selector: selector, arguments: arguments, manager: manager)
+  }
+}
