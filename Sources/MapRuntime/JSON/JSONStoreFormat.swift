@@ -8,28 +8,28 @@
 
 /// The JSON object store of `Specs/store-format.md`, read by `StoreReader` and written by
 /// `StoreWriter` through `AtomicFileWriter`.
-package struct JSONStoreFormat: StoreFormat {
+public struct JSONStoreFormat: StoreFormat {
   /// Indented (`Specs/store-format.md`) or compact (`--compact`).
-  package var style: JSONOutput.Style
+  public var style: JSONOutput.Style
   /// See `StoreReader.read`.
-  package var splitMinimum: Int
+  public var splitMinimum: Int
 
-  package init(style: JSONOutput.Style = .indented, splitMinimum: Int = StoreReader.defaultSplitMinimum) {
+  public init(style: JSONOutput.Style = .indented, splitMinimum: Int = StoreReader.defaultSplitMinimum) {
     self.style = style
     self.splitMinimum = splitMinimum
   }
 
-  package var name: String { "json" }
+  public var name: String { "json" }
 
   /// A JSON store starts with `{` after optional whitespace; JSON is also the format of last
   /// resort, so a file no format recognizes is read as JSON and its errors come from there.
-  package func recognizes(prefix: [UInt8]) -> Bool {
+  public func recognizes(prefix: [UInt8]) -> Bool {
     prefix.first { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 } == UInt8(ascii: "{")
   }
 
   /// Reads and checks the store. The file's bytes are freed on return: the graph keeps only
   /// the strings it needs (see `StringCompaction`).
-  package func read(_ path: String, layout: StoreLayout, options: StoreReadOptions) throws(MigrationFailure)
+  public func read(_ path: String, layout: StoreLayout, options: StoreReadOptions) throws(MigrationFailure)
     -> (ObjectGraph, StoreMetadata)
   {
     let input: InputBytes
@@ -41,11 +41,11 @@ package struct JSONStoreFormat: StoreFormat {
     return try StoreReader.read(input, layout: layout, maxErrors: options.maxErrors, splitMinimum: splitMinimum)
   }
 
-  package func peekMetadata(_ path: String) throws(MigrationFailure) -> StoreMetadataPeek {
+  public func peekMetadata(_ path: String) throws(MigrationFailure) -> StoreMetadataPeek {
     try StoreMetadataPeek.read(path)
   }
 
-  package func write(
+  public func write(
     _ graph: ObjectGraph, source: ObjectGraph?, metadata: StoreWriteMetadata, to target: String?,
     backup: String?, options: StoreWriteOptions
   ) throws(MigrationFailure) {
@@ -78,7 +78,7 @@ package struct JSONStoreFormat: StoreFormat {
   }
 
   /// Compact: intermediate stores are read only by mapc.
-  package var forIntermediateStores: any StoreFormat {
+  public var forIntermediateStores: any StoreFormat {
     var format = self
     format.style = .compact
     return format

@@ -8,7 +8,8 @@
 /// write the new store atomically (temporary file in the target folder, fsync, rename). When
 /// anything fails nothing is written and the input is untouched.
 ///
-/// Apps that link MapRuntime can call this directly with a plan read by `PlanReader`.
+/// Apps that link MapRuntime can call this directly with a plan read by `PlanReader` and the
+/// store's format (`JSONStoreFormat()`, or `SQLiteStoreFormat()` from MapSQLite).
 public enum MigrationRun {
   public enum Output: Sendable {
     /// Write a new file (replacing it if it exists).
