@@ -8,16 +8,17 @@ enum CoreDataMetadataJSON {
     _ entries: [PropertyListValue.Entry], path: String, prefix: [UInt8] = []
   ) -> (InputBytes, [(key: String, json: ByteSlice)]) {
     var out = JSONOutput(style: .compact, initialCapacity: 1024)
-    var bytes = prefix
+    // The metadata is rendered apart and joined to the (large) prefix in one copy.
+    var tail: [UInt8] = []
     var extra: [(key: String, json: ByteSlice)] = []
     for e in entries.sorted(by: { $0.key < $1.key }) {
       out = JSONOutput(style: .compact, initialCapacity: 256)
       write(e.value, to: &out)
       let rendered = out.bytes
-      extra.append((e.key, ByteSlice(start: bytes.count, count: rendered.count, hasEscapes: true)))
-      bytes += rendered
+      extra.append((e.key, ByteSlice(start: prefix.count + tail.count, count: rendered.count, hasEscapes: true)))
+      tail += rendered
     }
-    return (InputBytes(bytes, path: path), extra)
+    return (InputBytes(joining: prefix, tail, path: path), extra)
   }
 
   static func write(_ v: PropertyListValue, to out: inout JSONOutput) {

@@ -141,18 +141,37 @@ public final class InputBytes: @unchecked Sendable {
   }
 
   /// Wraps a copy of `bytes` (for tests and for stores that do not come from a file).
-  public init(_ bytes: some Collection<UInt8>, path: String = "<memory>") {
+  public convenience init(_ bytes: some Collection<UInt8>, path: String = "<memory>") {
+    self.init(joining: bytes, EmptyCollection(), path: path)
+  }
+
+  /// Wraps a copy of `head` followed by `tail`, in one buffer (a store's values and what is
+  /// rendered after them): contiguous collections are copied with one `memcpy` each.
+  public init(joining head: some Collection<UInt8>, _ tail: some Collection<UInt8>, path: String = "<memory>") {
     self.path = path
-    self.count = bytes.count
-    allocated = bytes.count + InputBytes.paddingCount
+    let total = head.count + tail.count
+    self.count = total
+    allocated = total + InputBytes.paddingCount
     storage = LargeBuffer.allocate(byteCount: allocated)
-    let typed = storage.bindMemory(to: UInt8.self, capacity: bytes.count + InputBytes.paddingCount)
+    let filled = Self.copy(head, to: storage)
+    _ = Self.copy(tail, to: storage + filled)
+    (storage + total).initializeMemory(as: UInt8.self, repeating: 0, count: InputBytes.paddingCount)
+  }
+
+  /// Copies `bytes` to `target`; returns how many were copied.
+  private static func copy(_ bytes: some Collection<UInt8>, to target: UnsafeMutableRawPointer) -> Int {
+    let copied = bytes.withContiguousStorageIfAvailable { p -> Int in
+      if let base = p.baseAddress { target.copyMemory(from: base, byteCount: p.count) }
+      return p.count
+    }
+    if let copied { return copied }
+    let typed = target.bindMemory(to: UInt8.self, capacity: bytes.count)
     var i = 0
     for byte in bytes {
       typed[i] = byte
       i += 1
     }
-    (typed + i).initialize(repeating: 0, count: InputBytes.paddingCount)
+    return i
   }
 
   /// Takes over a buffer of `allocated` bytes from `LargeBuffer.allocate` that holds `count`
