@@ -15,6 +15,7 @@ final class SQLiteDatabase {
   /// Opens `path` (read-only unless `writable`). `create` makes a new database.
   init(path: String, writable: Bool = false, create: Bool = false) throws(Failure) {
     self.path = path
+    _ = Self.configured
     var flags = writable ? SQLITE_OPEN_READWRITE : SQLITE_OPEN_READONLY
     if create { flags |= SQLITE_OPEN_CREATE }
     flags |= SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI
@@ -31,6 +32,10 @@ final class SQLiteDatabase {
   }
 
   deinit { sqlite3_close_v2(handle) }
+
+  /// Process-wide settings, made once before the first connection: no memory statistics (they
+  /// take a global lock on every allocation SQLite makes; mapc never reads them).
+  private static let configured: Bool = csqlite_disable_memory_statistics() == SQLITE_OK
 
   var lastError: String { handle.map { String(cString: sqlite3_errmsg($0)) } ?? "closed" }
 
@@ -147,6 +152,47 @@ final class SQLiteStatement {
     case .blob(let b):
       rc = b.withUnsafeBytes { sqlite3_bind_blob(statement, c, $0.baseAddress, Int32($0.count), csqlite_transient()) }
     }
+    if rc != SQLITE_OK { throw SQLiteDatabase.Failure(message: database.lastError) }
+  }
+
+  // Binding without building a `SQLiteValue` first: the writer's per-cell path.
+
+  func bindNull(_ i: Int) throws(SQLiteDatabase.Failure) {
+    try check(sqlite3_bind_null(statement, Int32(i + 1)))
+  }
+
+  func bindInteger(_ i: Int, _ n: Int64) throws(SQLiteDatabase.Failure) {
+    try check(sqlite3_bind_int64(statement, Int32(i + 1), n))
+  }
+
+  func bindReal(_ i: Int, _ d: Double) throws(SQLiteDatabase.Failure) {
+    try check(sqlite3_bind_double(statement, Int32(i + 1), d))
+  }
+
+  /// Binds UTF-8 text that stays valid and unchanged until the statement is stepped (SQLite
+  /// does not copy it).
+  func bindTextNoCopy(_ i: Int, _ utf8: UnsafeRawBufferPointer) throws(SQLiteDatabase.Failure) {
+    guard let p = utf8.baseAddress, utf8.count > 0 else {
+      return try check(csqlite_bind_empty_text(statement, Int32(i + 1)))
+    }
+    try check(
+      sqlite3_bind_text(
+        statement, Int32(i + 1), p.assumingMemoryBound(to: CChar.self), Int32(utf8.count), csqlite_static()))
+  }
+
+  /// Binds text that SQLite copies.
+  func bindText(_ i: Int, _ s: String) throws(SQLiteDatabase.Failure) {
+    var s = s
+    let rc = s.withUTF8 { u in
+      guard let p = u.baseAddress, u.count > 0 else { return csqlite_bind_empty_text(statement, Int32(i + 1)) }
+      return sqlite3_bind_text(
+        statement, Int32(i + 1), UnsafeRawPointer(p).assumingMemoryBound(to: CChar.self), Int32(u.count),
+        csqlite_transient())
+    }
+    try check(rc)
+  }
+
+  private func check(_ rc: Int32) throws(SQLiteDatabase.Failure) {
     if rc != SQLITE_OK { throw SQLiteDatabase.Failure(message: database.lastError) }
   }
 }

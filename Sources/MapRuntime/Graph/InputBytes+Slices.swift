@@ -14,4 +14,10 @@ extension InputBytes {
       EscapedText.decode(raw, into: out.baseAddress!)
     }
   }
+
+  /// The UTF-8 bytes of the string a slice holds when they are the input's own (the slice has
+  /// no escapes); nil when the string must be decoded (`ObjectGraph.string`).
+  package func plainStringBytes(_ s: ByteSlice) -> UnsafeRawBufferPointer? {
+    s.hasEscapes ? nil : buffer(s)
+  }
 }

@@ -1,0 +1,172 @@
+import MapRuntime
+
+extension CoreDataWriter {
+  /// What one column of an entity table holds for the rows of one entity, worked out once per
+  /// entity so the per-row loop only reads values and binds them.
+  enum Cell {
+    /// Another entity's column of the same table: NULL.
+    case none
+    /// An attribute: its property index, and its slot in `Slots.attributes`.
+    case attribute(property: Int, slot: Int)
+    /// A to-one's foreign key (the destination's `Z_PK`).
+    case foreignKey(property: Int)
+    /// A to-one's entity column (the destination's `Z_ENT`).
+    case entityKey(property: Int)
+    /// An ordered member's position (`Z_FOK_`), from `Slots.orders[column]`.
+    case order(column: Int)
+    /// The owner key of a to-many without inverse, from `Slots.hiddenOwner[column]`.
+    case hiddenKey(column: Int)
+  }
+
+  /// An attribute column: its type for the per-row switch, its description for the rest.
+  struct AttributeSlot {
+    var description: AttributeDescription
+    var type: AttributeType
+  }
+
+  /// One table's per-column data: positions, hidden owners, attributes.
+  struct Slots {
+    var orders: [[[Int64]]] = []
+    var hiddenOwner: [[ObjectRef: ObjectRef]] = []
+    var attributes: [AttributeSlot] = []
+  }
+
+  mutating func writeRows(_ db: SQLiteDatabase) throws {
+    let layout = graph.layout
+    let entityNumbers = layout.entities.map { Int64(schema.number($0.name)) }
+    for table in schema.tables() {
+      var slots = try slots(of: table)
+      let names = ["Z_PK", "Z_ENT", "Z_OPT"] + table.columns.map(\.name)
+      let insert = try db.prepare(
+        "INSERT INTO \(table.name) (\(names.joined(separator: ", "))) VALUES (\(names.map { _ in "?" }.joined(separator: ", ")))"
+      )
+      for e in schema.hierarchy(table.root) {
+        let entity = layout.entities[e.index]
+        let values = graph.tables[e.index]
+        let cells = cells(of: table, for: e, entity: entity, slots: &slots)
+        let number = Int64(e.number)
+        for row in 0..<values.count {
+          insert.reset()
+          try insert.bindInteger(0, keys[e.index][row])
+          try insert.bindInteger(1, number)
+          try insert.bindInteger(2, 1)
+          for c in cells.indices {
+            let column = 3 + c
+            switch cells[c] {
+            case .none:
+              continue
+            case .attribute(let p, let k):
+              try bindAttribute(values.value(row, p), slots.attributes[k].type, k, slots, column, insert) {
+                "\(entity.name)/\(row + 1).\(slots.attributes[k].description.name)"
+              }
+            case .foreignKey(let p):
+              if let r = Self.ref(values.value(row, p)) { try insert.bindInteger(column, key(r)) }
+            case .entityKey(let p):
+              if let r = Self.ref(values.value(row, p)) { try insert.bindInteger(column, entityNumbers[Int(r.entity)]) }
+            case .order(let k):
+              let positions = slots.orders[k][e.index]
+              if !positions.isEmpty, positions[row] != 0 { try insert.bindInteger(column, positions[row]) }
+            case .hiddenKey(let k):
+              if let owner = slots.hiddenOwner[k][ObjectRef(entity: e.index, row: row)] {
+                try insert.bindInteger(column, key(owner))
+              }
+            }
+          }
+          _ = try insert.step()
+        }
+      }
+    }
+  }
+
+  /// Positions and hidden owners of a table's columns, computed once for the table.
+  private mutating func slots(of table: CoreDataSchema.Table) throws -> Slots {
+    let layout = graph.layout
+    var slots = Slots()
+    slots.orders = [[[Int64]]](repeating: [], count: table.columns.count)
+    slots.hiddenOwner = [[ObjectRef: ObjectRef]](repeating: [:], count: table.columns.count)
+    for (c, column) in table.columns.enumerated() {
+      switch column.role {
+      case .order(_, let r):
+        slots.orders[c] = positions(r.destinationEntity, r.inverseName!)
+      case .hiddenOrder(let owner, let r):
+        slots.orders[c] = positions(owner, r.name)
+      case .hiddenKey(let owner, let r):
+        var map: [ObjectRef: ObjectRef] = [:]
+        for o in objects(ofKind: owner) {
+          guard let p = layout.entities[Int(o.entity)].propertyIndex(r.name) else { continue }
+          for m in members(o, p) {
+            if map[m] != nil {
+              errors.append(
+                "\(layout.entities[Int(m.entity)].name)/\(m.row + 1) is a member of \(owner).\(r.name) of two objects; without an inverse Core Data stores one owner (column \(table.name).\(column.name))"
+              )
+            }
+            map[m] = o
+          }
+        }
+        slots.hiddenOwner[c] = map
+      case .attribute(_, let a):
+        slots.attributes.append(AttributeSlot(description: a, type: a.type))
+      default: break
+      }
+    }
+    return slots
+  }
+
+  /// What each column of `table` holds for entity `e`'s rows.
+  private func cells(
+    of table: CoreDataSchema.Table, for e: CoreDataSchema.Entity, entity: EntityLayout, slots: inout Slots
+  ) -> [Cell] {
+    let model = graph.layout.model
+    var attribute = 0
+    return table.columns.enumerated().map { c, column in
+      switch column.role {
+      case .attribute(let owner, let a):
+        defer { attribute += 1 }
+        guard model.isKind(e.name, of: owner), let p = entity.propertyIndex(a.name) else { return .none }
+        return .attribute(property: p, slot: attribute)
+      case .foreignKey(let owner, let r):
+        guard model.isKind(e.name, of: owner), let p = entity.propertyIndex(r.name) else { return .none }
+        return .foreignKey(property: p)
+      case .entityKey(let owner, let r):
+        guard model.isKind(e.name, of: owner), let p = entity.propertyIndex(r.name) else { return .none }
+        return .entityKey(property: p)
+      case .order(let owner, _):
+        return model.isKind(e.name, of: owner) ? .order(column: c) : .none
+      case .hiddenOrder(_, let r):
+        return model.isKind(e.name, of: r.destinationEntity) ? .order(column: c) : .none
+      case .hiddenKey(_, let r):
+        return model.isKind(e.name, of: r.destinationEntity) ? .hiddenKey(column: c) : .none
+      }
+    }
+  }
+
+  /// Binds an attribute value as Core Data stores it (reference §4.2): the common kinds
+  /// straight from the graph, the rest through `encode`.
+  private mutating func bindAttribute(
+    _ v: Value, _ type: AttributeType, _ k: Int, _ slots: Slots, _ column: Int, _ insert: SQLiteStatement,
+    at place: () -> String
+  ) throws {
+    switch (v, type) {
+    case (.null, _):
+      return
+    case (_, .transformable), (.string, .uuid), (.data, _), (.decimal, _):
+      try insert.bind(column, encode(v, slots.attributes[k].description, at: place()))
+    case (.int(let i), _):
+      try insert.bindInteger(column, type == .boolean ? (i != 0 ? 1 : 0) : i)
+    case (.bool(let b), _):
+      try insert.bindInteger(column, b ? 1 : 0)
+    case (.double(let d), _), (.date(let d), _):
+      try insert.bindReal(column, d)
+    case (.string(.slice(let s)), _):
+      if let bytes = input?.plainStringBytes(s) {
+        try insert.bindTextNoCopy(column, bytes)
+      } else {
+        try insert.bindText(column, ObjectGraph.string(.slice(s), input: input))
+      }
+    case (.string(.native(let s)), _):
+      try insert.bindText(column, s)
+    default:
+      try insert.bind(column, encode(v, slots.attributes[k].description, at: place()))
+    }
+  }
+}
