@@ -15,26 +15,12 @@ extension MappingCompiler {
     var seen: [String: SourceLocation] = [:]
 
     for p in e.attributes {
+      guard firstMention(p, seen: &seen) else { continue }
       let name = p.name.value
-      if let first = seen[name] {
-        error(
-          "map-duplicate-property", "\(name) is mapped twice", at: p.name.location,
-          notes: [Diagnostic.Note("first mapped here", at: first)])
-        continue
-      }
-      seen[name] = p.name.location
       guard let a = properties?.attribute(name) else {
-        if properties?.relationship(name) != nil {
-          error(
-            "map-unknown-attribute",
-            "\(name) is a relationship of \(destination.name); map it with <relationship name=\"\(name)\">",
-            at: p.name.location)
-        } else {
-          error(
-            "map-unknown-attribute",
-            "destination entity \(destination.name) has no attribute \(name)\(suggestion(name, attributes.map(\.name)))",
-            at: p.name.location)
-        }
+        unknownProperty(
+          p, of: .attribute, in: destination, isOtherKind: properties?.relationship(name) != nil,
+          candidates: attributes.map(\.name))
         continue
       }
       if a.isDerived {
@@ -49,60 +35,32 @@ extension MappingCompiler {
           "map-transient-attribute",
           "\(destination.name).\(name) is transient and is not stored; this mapping has no effect", at: p.name.location)
       }
-      guard let text = p.expression else {
-        error("map-empty-expression", "<attribute name=\"\(name)\"> has no expression", at: p.location)
-        continue
-      }
-      guard let expr = parse(text) else { continue }
+      guard let (text, expr) = parsedExpression(of: p, .attribute) else { continue }
       var checker = base
       checker.text = text
       let t = checker.check(expr)
       absorb(&checker)
       checkAssignable(t.type, to: a, in: destination, at: text.location)
-      explicitAttributes[name] = PropertyMapping(
-        name: name,
-        valueExpression: CompiledExpression(expr, source: ExpressionSource(text: text.text, location: text.location)),
-        userInfo: p.userInfo, location: p.location)
+      explicitAttributes[name] = Self.explicitMapping(p, text, expr)
     }
 
     for p in e.relationships {
+      guard firstMention(p, seen: &seen) else { continue }
       let name = p.name.value
-      if let first = seen[name] {
-        error(
-          "map-duplicate-property", "\(name) is mapped twice", at: p.name.location,
-          notes: [Diagnostic.Note("first mapped here", at: first)])
-        continue
-      }
-      seen[name] = p.name.location
       guard let r = properties?.relationship(name) else {
-        if properties?.attribute(name) != nil {
-          error(
-            "map-unknown-relationship",
-            "\(name) is an attribute of \(destination.name); map it with <attribute name=\"\(name)\">",
-            at: p.name.location)
-        } else {
-          error(
-            "map-unknown-relationship",
-            "destination entity \(destination.name) has no relationship \(name)\(suggestion(name, relationships.map(\.name)))",
-            at: p.name.location)
-        }
+        unknownProperty(
+          p, of: .relationship, in: destination, isOtherKind: properties?.attribute(name) != nil,
+          candidates: relationships.map(\.name))
         continue
       }
-      guard let text = p.expression else {
-        error("map-empty-expression", "<relationship name=\"\(name)\"> has no expression", at: p.location)
-        continue
-      }
-      guard let expr = parse(text) else { continue }
+      guard let (text, expr) = parsedExpression(of: p, .relationship) else { continue }
       var checker = base
       checker.text = text
       checker.relationship = r
       let t = checker.check(expr)
       absorb(&checker)
       checkRelationshipValue(t.type, r, in: destination, at: text.location)
-      explicitRelationships[name] = PropertyMapping(
-        name: name,
-        valueExpression: CompiledExpression(expr, source: ExpressionSource(text: text.text, location: text.location)),
-        userInfo: p.userInfo, location: p.location)
+      explicitRelationships[name] = Self.explicitMapping(p, text, expr)
     }
 
     // Implicit mappings (Xcode fills these in for properties present in both entities).
@@ -137,6 +95,66 @@ extension MappingCompiler {
       }
     }
     return (attributeMappings, relationshipMappings)
+  }
+
+  /// The two kinds of property element, as their messages name them.
+  enum PropertyKind: String {
+    case attribute, relationship
+
+    var other: PropertyKind { self == .attribute ? .relationship : .attribute }
+    /// The kind with its article, as in "… is a relationship of …".
+    var withArticle: String { self == .attribute ? "an attribute" : "a relationship" }
+    /// The id of an element naming no property of this kind.
+    var unknownID: String { self == .attribute ? "map-unknown-attribute" : "map-unknown-relationship" }
+  }
+
+  /// Whether `p` is the first element that maps its property; reports a repeated one
+  /// (`map-duplicate-property`, attributes and relationships sharing one name space).
+  private mutating func firstMention(_ p: PropertyElement, seen: inout [String: SourceLocation]) -> Bool {
+    let name = p.name.value
+    if let first = seen[name] {
+      error(
+        "map-duplicate-property", "\(name) is mapped twice", at: p.name.location,
+        notes: [Diagnostic.Note("first mapped here", at: first)])
+      return false
+    }
+    seen[name] = p.name.location
+    return true
+  }
+
+  /// Reports an element naming no property of its kind (`map-unknown-attribute`,
+  /// `map-unknown-relationship`): a property of the other kind, or a name with a suggestion.
+  private mutating func unknownProperty(
+    _ p: PropertyElement, of kind: PropertyKind, in destination: EntityDescription, isOtherKind: Bool,
+    candidates: [String]
+  ) {
+    let name = p.name.value
+    let other = kind.other
+    let message =
+      isOtherKind
+      ? "\(name) is \(other.withArticle) of \(destination.name); map it with <\(other.rawValue) name=\"\(name)\">"
+      : "destination entity \(destination.name) has no \(kind.rawValue) \(name)\(suggestion(name, candidates))"
+    error(kind.unknownID, message, at: p.name.location)
+  }
+
+  /// The element's expression, parsed; nil (reported) when it has none or it does not parse.
+  private mutating func parsedExpression(of p: PropertyElement, _ kind: PropertyKind) -> (ExpressionText, Expression)? {
+    guard let text = p.expression else {
+      error("map-empty-expression", "<\(kind.rawValue) name=\"\(p.name.value)\"> has no expression", at: p.location)
+      return nil
+    }
+    guard let expr = parse(text) else { return nil }
+    return (text, expr)
+  }
+
+  /// The mapping an explicit element gives, once its expression is checked.
+  private static func explicitMapping(_ p: PropertyElement, _ text: ExpressionText, _ expr: Expression)
+    -> PropertyMapping
+  {
+    PropertyMapping(
+      name: p.name.value,
+      valueExpression: CompiledExpression(expr, source: ExpressionSource(text: text.text, location: text.location)),
+      userInfo: p.userInfo, location: p.location)
   }
 
   /// The source attribute an unmentioned destination attribute takes its value from: same name,
