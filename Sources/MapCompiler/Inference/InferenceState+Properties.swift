@@ -12,18 +12,13 @@ extension InferenceState {
     let sourceAttributes = source.allAttributes(of: s).filter { !$0.isTransient }
     var attributes: [PropertyElement] = []
     for a in destination.allAttributes(of: d) where !a.isTransient && !a.isDerived {
-      let key = MatchKey.wanted(name: a.name, renamingIdentifier: a.renamingIdentifier)
-      let candidates = MatchKey.candidates(
-        key, in: sourceAttributes, name: \.name, renamingIdentifier: \.renamingIdentifier)
       let at = a.location ?? d.location
-      if candidates.count > 1 {
-        problem(
-          "infer-ambiguous-match",
-          "attribute \(d.name).\(a.name) (renaming identifier \(key)) matches several attributes of \(s.name): \(candidates.map(\.name).joined(separator: ", ")); make the renaming identifiers unique",
-          at: at, in: destination)
-        continue
-      }
-      guard let sa = candidates.first else {
+      guard
+        let (_, match) = uniqueMatch(
+          "attribute", a.name, a.renamingIdentifier, in: sourceAttributes, name: \.name,
+          renamingIdentifier: \.renamingIdentifier, s, d, at: at)
+      else { continue }
+      guard let sa = match else {
         if !a.isOptional && a.defaultValue == nil {
           problem(
             "infer-mandatory-without-default",
@@ -65,18 +60,13 @@ extension InferenceState {
     let sourceRelationships = source.allRelationships(of: s).filter { !$0.isTransient }
     var result: [PropertyElement] = []
     for r in destination.allRelationships(of: d) where !r.isTransient {
-      let key = MatchKey.wanted(name: r.name, renamingIdentifier: r.renamingIdentifier)
-      let candidates = MatchKey.candidates(
-        key, in: sourceRelationships, name: \.name, renamingIdentifier: \.renamingIdentifier)
       let at = r.location ?? d.location
-      if candidates.count > 1 {
-        problem(
-          "infer-ambiguous-match",
-          "relationship \(d.name).\(r.name) (renaming identifier \(key)) matches several relationships of \(s.name): \(candidates.map(\.name).joined(separator: ", ")); make the renaming identifiers unique",
-          at: at, in: destination)
-        continue
-      }
-      guard let sr = candidates.first else {
+      guard
+        let (key, match) = uniqueMatch(
+          "relationship", r.name, r.renamingIdentifier, in: sourceRelationships, name: \.name,
+          renamingIdentifier: \.renamingIdentifier, s, d, at: at)
+      else { continue }
+      guard let sr = match else {
         if !r.isOptional {
           problem(
             "infer-mandatory-without-default",
@@ -113,6 +103,27 @@ extension InferenceState {
         ))
     }
     return result
+  }
+
+  /// The match key of destination property `name` of `d` (a `kind`) and the one source
+  /// property of `s` it designates (nil: none); nil after reporting several
+  /// (`infer-ambiguous-match`).
+  private mutating func uniqueMatch<P>(
+    _ kind: String, _ name: String, _ renamingIdentifier: String?, in sourceProperties: [P],
+    name propertyName: (P) -> String, renamingIdentifier propertyIdentifier: (P) -> String?,
+    _ s: EntityDescription, _ d: EntityDescription, at: SourceLocation?
+  ) -> (key: String, match: P?)? {
+    let key = MatchKey.wanted(name: name, renamingIdentifier: renamingIdentifier)
+    let candidates = MatchKey.candidates(
+      key, in: sourceProperties, name: propertyName, renamingIdentifier: propertyIdentifier)
+    guard candidates.count <= 1 else {
+      problem(
+        "infer-ambiguous-match",
+        "\(kind) \(d.name).\(name) (renaming identifier \(key)) matches several \(kind)s of \(s.name): \(candidates.map(propertyName).joined(separator: ", ")); make the renaming identifiers unique",
+        at: at, in: destination)
+      return nil
+    }
+    return (key, candidates.first)
   }
 
   private func element(_ name: String, _ expression: String) -> PropertyElement {
