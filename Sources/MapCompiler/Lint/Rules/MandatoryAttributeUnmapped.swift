@@ -3,6 +3,13 @@ import MapRuntime
 /// `lint-mandatory-attribute-unmapped`: a mandatory destination attribute that an entity
 /// mapping leaves without a value.
 struct MandatoryAttributeUnmapped: LintCheck {
+  static let personWithCreatedAt = """
+    <entity name="Person" representedClassName="Person" syncable="YES">
+        <attribute name="createdAt" attributeType="Date" usesScalarValueType="NO"/>
+        <attribute name="name" optional="YES" attributeType="String"/>
+    </entity>
+    """
+
   static let rule = LintRule(
     id: "lint-mandatory-attribute-unmapped", severity: .error,
     title: "A mandatory destination attribute gets no value",
@@ -18,33 +25,13 @@ struct MandatoryAttributeUnmapped: LintCheck {
       """,
     suppression: "on the <entityMapping> element",
     bad: LintExample(
-      source: """
-        <entity name="Person" representedClassName="Person" syncable="YES">
-            <attribute name="name" optional="YES" attributeType="String"/>
-        </entity>
-        """,
-      destination: """
-        <entity name="Person" representedClassName="Person" syncable="YES">
-            <attribute name="createdAt" attributeType="Date" usesScalarValueType="NO"/>
-            <attribute name="name" optional="YES" attributeType="String"/>
-        </entity>
-        """,
+      source: DestinationEntityUnproduced.person, destination: personWithCreatedAt,
       mapping: exampleMapping(
         """
           ‸<entityMapping name="PersonToPerson" type="transform" source="Person" destination="Person"/>
         """)),
     good: LintExample(
-      source: """
-        <entity name="Person" representedClassName="Person" syncable="YES">
-            <attribute name="name" optional="YES" attributeType="String"/>
-        </entity>
-        """,
-      destination: """
-        <entity name="Person" representedClassName="Person" syncable="YES">
-            <attribute name="createdAt" attributeType="Date" usesScalarValueType="NO"/>
-            <attribute name="name" optional="YES" attributeType="String"/>
-        </entity>
-        """,
+      source: DestinationEntityUnproduced.person, destination: personWithCreatedAt,
       mapping: exampleMapping(
         """
           <entityMapping name="PersonToPerson" type="transform" source="Person" destination="Person">

@@ -3,6 +3,12 @@ import MapRuntime
 /// `lint-narrowing-conversion`: a source attribute's value goes into a destination attribute
 /// of a type that cannot hold every value.
 struct NarrowingConversion: LintCheck {
+  static let counter16 = """
+    <entity name="Counter" representedClassName="Counter" syncable="YES">
+        <attribute name="hits" attributeType="Integer 16" defaultValueString="0" usesScalarValueType="YES"/>
+    </entity>
+    """
+
   static let rule = LintRule(
     id: "lint-narrowing-conversion", severity: .warning,
     title: "An attribute type narrowing that can lose data",
@@ -25,11 +31,7 @@ struct NarrowingConversion: LintCheck {
             <attribute name="hits" attributeType="Integer 64" defaultValueString="0" usesScalarValueType="YES"/>
         </entity>
         """,
-      destination: """
-        <entity name="Counter" representedClassName="Counter" syncable="YES">
-            <attribute name="hits" attributeType="Integer 16" defaultValueString="0" usesScalarValueType="YES"/>
-        </entity>
-        """,
+      destination: counter16,
       mapping: exampleMapping(
         """
           <entityMapping name="CounterToCounter" type="transform" source="Counter" destination="Counter">
@@ -42,11 +44,7 @@ struct NarrowingConversion: LintCheck {
             <attribute name="hits" attributeType="Integer 64" minValueString="0" maxValueString="32767" defaultValueString="0" usesScalarValueType="YES"/>
         </entity>
         """,
-      destination: """
-        <entity name="Counter" representedClassName="Counter" syncable="YES">
-            <attribute name="hits" attributeType="Integer 16" defaultValueString="0" usesScalarValueType="YES"/>
-        </entity>
-        """,
+      destination: counter16,
       mapping: exampleMapping(
         """
           <entityMapping name="CounterToCounter" type="transform" source="Counter" destination="Counter">

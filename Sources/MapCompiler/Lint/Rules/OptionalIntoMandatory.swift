@@ -19,16 +19,7 @@ struct OptionalIntoMandatory: LintCheck {
       """,
     suppression: "on the <attribute> element (implicit mappings: on the <entityMapping> element)",
     bad: LintExample(
-      source: """
-        <entity name="Person" representedClassName="Person" syncable="YES">
-            <attribute name="name" optional="YES" attributeType="String"/>
-        </entity>
-        """,
-      destination: """
-        <entity name="Person" representedClassName="Person" syncable="YES">
-            <attribute name="name" attributeType="String"/>
-        </entity>
-        """,
+      source: DestinationEntityUnproduced.person, destination: SuppressionRules.mandatoryName,
       mapping: exampleMapping(
         """
           <entityMapping name="PersonToPerson" type="transform" source="Person" destination="Person">
@@ -36,16 +27,7 @@ struct OptionalIntoMandatory: LintCheck {
           </entityMapping>
         """)),
     good: LintExample(
-      source: """
-        <entity name="Person" representedClassName="Person" syncable="YES">
-            <attribute name="name" optional="YES" attributeType="String"/>
-        </entity>
-        """,
-      destination: """
-        <entity name="Person" representedClassName="Person" syncable="YES">
-            <attribute name="name" attributeType="String"/>
-        </entity>
-        """,
+      source: DestinationEntityUnproduced.person, destination: SuppressionRules.mandatoryName,
       mapping: exampleMapping(
         """
           <entityMapping name="PersonToPerson" type="transform" source="Person" destination="Person">
