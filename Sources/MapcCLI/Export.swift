@@ -35,13 +35,9 @@ extension MapcCommand {
       let result = XcodeExport.text(
         mappingPath: mapping, outputPath: output, source: models.sourceOverride, destination: models.destinationOverride
       )
-      Console.report(result.diagnostics)
-      guard let text = result.text else { throw ExitCode(.inputErrors) }
-      do {
-        try XcodeExport.write(text, toWrapper: output)
-      } catch {
-        throw Console.writeFailure("mapping model", path: output, error: error)
-      }
+      try Console.writeGenerated(
+        result.text, diagnostics: result.diagnostics, as: "mapping model", to: output,
+        with: XcodeExport.write(_:toWrapper:))
     }
   }
 }

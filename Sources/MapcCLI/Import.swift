@@ -28,13 +28,9 @@ extension MapcCommand {
       let result = XcodeImport.text(
         xcmappingPath: mapping, outputPath: output, source: models.sourceOverride,
         destination: models.destinationOverride)
-      Console.report(result.diagnostics)
-      guard let text = result.text else { throw ExitCode(.inputErrors) }
-      do {
-        try AtomicFileWriter.replaceContents(of: output, with: text)
-      } catch {
-        throw Console.writeFailure("mapping", path: output, error: error)
-      }
+      try Console.writeGenerated(
+        result.text, diagnostics: result.diagnostics, as: "mapping", to: output,
+        with: { try AtomicFileWriter.replaceContents(of: $1, with: $0) })
     }
   }
 }

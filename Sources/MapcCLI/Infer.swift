@@ -35,13 +35,9 @@ extension MapcCommand {
         source: .init(path: source, version: sourceVersion),
         destination: .init(path: destination, version: destinationVersion),
         outputPath: output)
-      Console.report(result.diagnostics)
-      guard let text = result.text else { throw ExitCode(.inputErrors) }
-      do {
-        try AtomicFileWriter.replaceContents(of: output, with: text)
-      } catch {
-        throw Console.writeFailure("mapping", path: output, error: error)
-      }
+      try Console.writeGenerated(
+        result.text, diagnostics: result.diagnostics, as: "mapping", to: output,
+        with: { try AtomicFileWriter.replaceContents(of: $1, with: $0) })
     }
   }
 }

@@ -62,6 +62,22 @@ enum Console {
     return ExitCode(.inputErrors)
   }
 
+  /// Prints the diagnostics of a command that generates a file, then writes its text with
+  /// `write(text, path)`; exit 1 when there is no text (its errors are printed) or it cannot be
+  /// written (`writeFailure`).
+  static func writeGenerated(
+    _ text: String?, diagnostics: [Diagnostic], as what: String, to path: String,
+    with write: (String, String) throws -> Void
+  ) throws {
+    report(diagnostics)
+    guard let text else { throw ExitCode(.inputErrors) }
+    do {
+      try write(text, path)
+    } catch {
+      throw writeFailure(what, path: path, error: error)
+    }
+  }
+
   /// `PATH: error: cannot write the WHAT: REASON [io-write]`; exit 1.
   static func writeFailure(_ what: String, path: String, error: any Error) -> ExitCode {
     let reason = (error as? StoreIOError)?.reason ?? "\(error)"
