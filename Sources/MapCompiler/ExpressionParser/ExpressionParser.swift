@@ -17,21 +17,29 @@ public enum ExpressionParser {
 
   /// Parses one expression that fills the whole of `text`.
   public static func parseExpression(_ text: String) throws(ExpressionSyntaxError) -> Expression {
-    var grammar = try ExpressionGrammar(text)
-    return try grammar.withSufficientStack { grammar throws(ExpressionSyntaxError) in
-      let expression = try grammar.parseExpression()
-      try grammar.expectEnd(of: "expression")
-      return expression.node
+    try parseWhole(text, as: "expression") { grammar throws(ExpressionSyntaxError) in
+      try grammar.parseExpression().node
     }
   }
 
   /// Parses one predicate that fills the whole of `text`.
   public static func parsePredicate(_ text: String) throws(ExpressionSyntaxError) -> Predicate {
+    try parseWhole(text, as: "predicate") { grammar throws(ExpressionSyntaxError) in
+      try grammar.parsePredicateArgument().node
+    }
+  }
+
+  /// The node `parse` reads from the start of `text`, which must be all of it (`what` names
+  /// the node in the error about text left over).
+  private static func parseWhole<Node: Sendable>(
+    _ text: String, as what: String,
+    _ parse: @escaping @Sendable (inout ExpressionGrammar) throws(ExpressionSyntaxError) -> Node
+  ) throws(ExpressionSyntaxError) -> Node {
     var grammar = try ExpressionGrammar(text)
     return try grammar.withSufficientStack { grammar throws(ExpressionSyntaxError) in
-      let predicate = try grammar.parsePredicateArgument()
-      try grammar.expectEnd(of: "predicate")
-      return predicate.node
+      let node = try parse(&grammar)
+      try grammar.expectEnd(of: what)
+      return node
     }
   }
 }

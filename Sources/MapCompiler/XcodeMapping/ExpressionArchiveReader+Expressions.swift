@@ -6,13 +6,9 @@ extension ExpressionArchiveDecoder {
   mutating func expression(at index: Int, depth: Int) throws(ExpressionArchiveError)
     -> DecodedNode<Expression>
   {
-    if let done = expressions[index] { return done }
-    try enter(index, depth: depth)
-    defer { inProgress.remove(index) }
-    let o = try instance(index)
-    let decoded = try decodeExpression(o, depth: depth + 1)
-    expressions[index] = decoded
-    return decoded
+    try decodeOnce(index, depth: depth, cache: \.expressions) { d, o, depth throws(ExpressionArchiveError) in
+      try d.decodeExpression(o, depth: depth)
+    }
   }
 
   /// The expression a field of `o` refers to, which must be there.

@@ -6,13 +6,9 @@ extension ExpressionArchiveDecoder {
   mutating func predicate(at index: Int, depth: Int) throws(ExpressionArchiveError)
     -> DecodedNode<Predicate>
   {
-    if let done = predicates[index] { return done }
-    try enter(index, depth: depth)
-    defer { inProgress.remove(index) }
-    let o = try instance(index)
-    let decoded = try decodePredicate(o, depth: depth + 1)
-    predicates[index] = decoded
-    return decoded
+    try decodeOnce(index, depth: depth, cache: \.predicates) { d, o, depth throws(ExpressionArchiveError) in
+      try d.decodePredicate(o, depth: depth)
+    }
   }
 
   private mutating func decodePredicate(_ o: ArchivedObject, depth: Int)

@@ -83,6 +83,21 @@ struct ExpressionArchiveDecoder {
     }
   }
 
+  /// The object at `index`, decoded once by `decode` (given the object and the depth of its
+  /// children) and kept in `cache`: expressions and predicates share the cycle and depth checks.
+  mutating func decodeOnce<Node>(
+    _ index: Int, depth: Int, cache: WritableKeyPath<ExpressionArchiveDecoder, [Int: DecodedNode<Node>]>,
+    _ decode: (inout ExpressionArchiveDecoder, ArchivedObject, Int) throws(ExpressionArchiveError) -> DecodedNode<Node>
+  ) throws(ExpressionArchiveError) -> DecodedNode<Node> {
+    if let done = self[keyPath: cache][index] { return done }
+    try enter(index, depth: depth)
+    defer { inProgress.remove(index) }
+    let o = try instance(index)
+    let decoded = try decode(&self, o, depth + 1)
+    self[keyPath: cache][index] = decoded
+    return decoded
+  }
+
   /// The object at `index` as a class instance.
   func instance(_ index: Int) throws(ExpressionArchiveError) -> ArchivedObject {
     do {
