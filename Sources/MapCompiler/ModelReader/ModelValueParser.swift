@@ -32,16 +32,11 @@ enum ModelValueParser {
   /// has no bounds.
   static func bound(_ text: String, for type: AttributeType) -> ModelConstant? {
     switch type {
-    case .integer16, .integer32, .integer64:
-      return integer(text, in: type.integerRange!).map(ModelConstant.integer)
-    case .double, .float:
-      return double(text).map(ModelConstant.double)
-    case .decimal:
-      return isDecimal(text) ? .decimal(text.trimmingXMLSpace) : nil
+    case .integer16, .integer32, .integer64, .double, .float, .decimal, .date:
+      // A number or date bound is written as a default value of the type is.
+      return defaultValue(text, for: type)
     case .string, .binary:
       return integer(text, in: 0...Int64.max).map(ModelConstant.integer)
-    case .date:
-      return date(text).map(ModelConstant.date)
     default:
       return nil
     }
