@@ -81,6 +81,14 @@ let package = Package(
       path: "Examples/SongbookSimple/Sources"
     ),
 
+    // Worked example (Examples/WiboscoPosts/README.md): wibosco's real Core Data migration from
+    // model version 2 to 3, as a text mapping whose section titles come from a small policy.
+    .executableTarget(
+      name: "WiboscoPosts",
+      dependencies: ["MapcCLI", "MapRuntime"],
+      path: "Examples/WiboscoPosts/Sources"
+    ),
+
     // Tests
     .target(
       name: "MapTestSupport",
@@ -104,6 +112,7 @@ let package = Package(
       // The independent python3 readers of Core Data stores the SQLite tests run.
       exclude: [
         "SQLite/core_data_store.py", "SQLite/core_data_schema.py", "SQLite/store_copy.py", "SQLite/model_cache.py",
+        "SQLite/wibosco_2to3_rows.py",
       ]
     ),
   ],
