@@ -18,6 +18,10 @@ public enum ArchivedValueJSON {
 
   /// `{"$bytes":"…"}` for bytes kept as they are.
   public static func appendBytes(_ bytes: [UInt8], to out: inout [UInt8]) {
+    bytes.withUnsafeBytes { appendBytes($0, to: &out) }
+  }
+
+  public static func appendBytes(_ bytes: UnsafeRawBufferPointer, to out: inout [UInt8]) {
     out.append(contentsOf: #"{"$bytes":""#.utf8)
     out.append(contentsOf: Base64Codec.encode(bytes).utf8)
     out.append(contentsOf: #""}"#.utf8)

@@ -15,6 +15,7 @@ public struct TransformableText: Sendable {
   /// store's do (`StringCompaction`), which the interpreter's caches rely on.
   private var recent: [(blob: [UInt8], slice: ByteSlice)] = []
   private var next = 0
+  private var converter = Converter()
 
   public init(base: Int = 0) { self.base = base }
 
@@ -26,7 +27,7 @@ public struct TransformableText: Sendable {
   public mutating func value(_ blob: [UInt8], decoding: Bool) -> Value {
     for r in recent where r.blob == blob { return .transformable(r.slice) }
     let start = text.count
-    Self.appendJSON(blob, decoding: decoding, to: &text)
+    blob.withUnsafeBytes { converter.appendJSON($0, decoding: decoding, to: &text) }
     let slice = ByteSlice(start: base + start, count: text.count - start, hasEscapes: true)
     if recent.count < 8 {
       recent.append((blob, slice))
@@ -39,18 +40,33 @@ public struct TransformableText: Sendable {
 
   /// Appends the JSON form of stored bytes.
   public static func appendJSON(_ blob: [UInt8], decoding: Bool, to out: inout [UInt8]) {
-    if decoding, let v = TransformableArchive.decode(blob), (try? TransformableArchive.encode(v)) == blob {
-      let mark = out.count
-      if ArchivedValueJSON.append(v, to: &out) {
-        // Only a value whose JSON form reads back as itself (an NSDictionary `{"$date": 1}`
-        // would come back as an NSDate) is given as a value.
-        if !Self.hasDictionary(v) { return }
-        let parsed = out[mark...].withUnsafeBytes { try? ArchivedValueJSON.parse($0) }
-        if parsed == .value(v) { return }
-        out.removeSubrange(mark...)
+    var converter = Converter()
+    blob.withUnsafeBytes { converter.appendJSON($0, decoding: decoding, to: &out) }
+  }
+
+  /// Appends the JSON form of stored bytes, keeping its scratch memory from one call to the
+  /// next: one per thread.
+  public struct Converter: Sendable {
+    var verifier = TransformableArchive.Verifier()
+
+    public init() {}
+
+    /// Appends the JSON form of `blob`: its archived value when `TransformableArchive.encode`
+    /// gives back exactly these bytes (`TransformableArchive.Verifier`), else `{"$bytes": …}`.
+    public mutating func appendJSON(_ blob: UnsafeRawBufferPointer, decoding: Bool, to out: inout [UInt8]) {
+      if decoding, let v = TransformableArchive.decode(blob), verifier.matches(v, blob) {
+        let mark = out.count
+        if ArchivedValueJSON.append(v, to: &out) {
+          // Only a value whose JSON form reads back as itself (an NSDictionary `{"$date": 1}`
+          // would come back as an NSDate) is given as a value.
+          if !TransformableText.hasDictionary(v) { return }
+          let parsed = out[mark...].withUnsafeBytes { try? ArchivedValueJSON.parse($0) }
+          if parsed == .value(v) { return }
+          out.removeSubrange(mark...)
+        }
       }
+      ArchivedValueJSON.appendBytes(blob, to: &out)
     }
-    ArchivedValueJSON.appendBytes(blob, to: &out)
   }
 
   /// Only a dictionary's JSON can read back as something else (`{"$date": …}`, `{"$bytes": …}`).

@@ -10,12 +10,16 @@ extension TransformableArchive {
   /// The objects are read straight from the bytes (no `PropertyListValue` tree): Core Data
   /// stores hold hundreds of thousands of small archives.
   public static func decode(_ bytes: [UInt8]) -> ArchivedValue? {
-    guard bytes.count <= maximumBytes else { return nil }
-    return bytes.withUnsafeBufferPointer { b -> ArchivedValue? in
-      guard let view = PlistView(b) else { return nil }
-      var reader = Reader(view: view)
-      return reader.archive()
-    }
+    bytes.withUnsafeBytes { decode($0) }
+  }
+
+  /// `decode` of bytes in place.
+  public static func decode(_ bytes: UnsafeRawBufferPointer) -> ArchivedValue? {
+    guard bytes.count <= maximumBytes, let base = bytes.baseAddress else { return nil }
+    let b = UnsafeBufferPointer(start: base.assumingMemoryBound(to: UInt8.self), count: bytes.count)
+    guard let view = PlistView(b) else { return nil }
+    var reader = Reader(view: view)
+    return reader.archive()
   }
 
   /// A binary property list's objects, read in place. Every offset, reference and length is
