@@ -129,17 +129,9 @@ extension ExpressionArchiveDecoder {
       rest += 86_400
       days -= 1
     }
-    // Days since 2001-01-01 to a civil date (proleptic Gregorian), from 0000-03-01 eras.
-    let z = days + 730_791  // days since 0000-03-01
-    let era = (z >= 0 ? z : z - 146_096) / 146_097
-    let dayOfEra = z - era * 146_097
-    let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-    let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-    let mp = (5 * dayOfYear + 2) / 153
-    let day = dayOfYear - (153 * mp + 2) / 5 + 1
-    let month = mp < 10 ? mp + 3 : mp - 9
-    let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-    func two(_ n: Int64) -> String { n < 10 ? "0\(n)" : "\(n)" }
+    // 2001-01-01 is day 11 323 after 1970-01-01.
+    let (year, month, day) = CivilDate.civil(days: Int(days) + 11_323)
+    func two<N: BinaryInteger>(_ n: N) -> String { n < 10 ? "0\(n)" : "\(n)" }
     return "\(year)-\(two(month))-\(two(day)) \(two(rest / 3600)):\(two(rest / 60 % 60)):\(two(rest % 60)) +0000"
   }
 
