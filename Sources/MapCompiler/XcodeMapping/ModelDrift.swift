@@ -37,60 +37,54 @@ public enum ModelDrift {
       out.append("parent entity \(a.parentName ?? "none") → \(b.parentName ?? "none")")
     }
     if a.versionHashModifier != b.versionHashModifier { out.append("versionHashModifier changed") }
-    let oldAttributes = Dictionary(a.attributes.map { ($0.name, $0) }, uniquingKeysWith: { x, _ in x })
-    let newAttributes = Dictionary(b.attributes.map { ($0.name, $0) }, uniquingKeysWith: { x, _ in x })
-    for name in Set(oldAttributes.keys).union(newAttributes.keys).sorted() {
-      switch (oldAttributes[name], newAttributes[name]) {
-      case (nil, let n?): out.append("attribute \(name) added (\(n.type.rawValue))")
-      case (_?, nil): out.append("attribute \(name) removed")
-      case (let o?, let n?):
-        if o.type != n.type { out.append("attribute \(name) type \(o.type.rawValue) → \(n.type.rawValue)") }
-        if o.isOptional != n.isOptional {
-          out.append("attribute \(name) \(n.isOptional ? "became optional" : "became mandatory")")
-        }
-        if o.isTransient != n.isTransient {
-          out.append("attribute \(name) \(n.isTransient ? "became transient" : "no longer transient")")
-        }
-        if o.allowsExternalBinaryDataStorage != n.allowsExternalBinaryDataStorage {
-          out.append("attribute \(name) external storage changed")
-        }
-        if o.versionHashModifier != n.versionHashModifier {
-          out.append("attribute \(name) versionHashModifier changed")
-        }
-      default: break
-      }
+    out += propertyChanges("attribute", a.attributes, b.attributes, name: \.name, added: \.type.rawValue) { o, n in
+      var c: [String] = []
+      if o.type != n.type { c.append("type \(o.type.rawValue) → \(n.type.rawValue)") }
+      if o.isOptional != n.isOptional { c.append(n.isOptional ? "became optional" : "became mandatory") }
+      if o.isTransient != n.isTransient { c.append(n.isTransient ? "became transient" : "no longer transient") }
+      if o.allowsExternalBinaryDataStorage != n.allowsExternalBinaryDataStorage { c.append("external storage changed") }
+      if o.versionHashModifier != n.versionHashModifier { c.append("versionHashModifier changed") }
+      return c
     }
-    let oldRelationships = Dictionary(a.relationships.map { ($0.name, $0) }, uniquingKeysWith: { x, _ in x })
-    let newRelationships = Dictionary(b.relationships.map { ($0.name, $0) }, uniquingKeysWith: { x, _ in x })
-    for name in Set(oldRelationships.keys).union(newRelationships.keys).sorted() {
-      switch (oldRelationships[name], newRelationships[name]) {
-      case (nil, let n?): out.append("relationship \(name) added (to \(n.destinationEntity))")
-      case (_?, nil): out.append("relationship \(name) removed")
-      case (let o?, let n?):
-        if o.destinationEntity != n.destinationEntity {
-          out.append("relationship \(name) destination \(o.destinationEntity) → \(n.destinationEntity)")
-        }
-        if o.isToMany != n.isToMany {
-          out.append("relationship \(name) \(n.isToMany ? "became to-many" : "became to-one")")
-        }
-        if o.isOrdered != n.isOrdered {
-          out.append("relationship \(name) \(n.isOrdered ? "became ordered" : "no longer ordered")")
-        }
-        if o.isOptional != n.isOptional {
-          out.append("relationship \(name) \(n.isOptional ? "became optional" : "became mandatory")")
-        }
-        if o.inverseName != n.inverseName {
-          out.append("relationship \(name) inverse \(o.inverseName ?? "none") → \(n.inverseName ?? "none")")
-        }
-        if o.minCount != n.minCount || o.maxCount != n.maxCount {
-          out.append("relationship \(name) count limits changed")
-        }
-        if o.isTransient != n.isTransient { out.append("relationship \(name) transient changed") }
-      default: break
+    out += propertyChanges(
+      "relationship", a.relationships, b.relationships, name: \.name, added: { "to \($0.destinationEntity)" }
+    ) { o, n in
+      var c: [String] = []
+      if o.destinationEntity != n.destinationEntity {
+        c.append("destination \(o.destinationEntity) → \(n.destinationEntity)")
       }
+      if o.isToMany != n.isToMany { c.append(n.isToMany ? "became to-many" : "became to-one") }
+      if o.isOrdered != n.isOrdered { c.append(n.isOrdered ? "became ordered" : "no longer ordered") }
+      if o.isOptional != n.isOptional { c.append(n.isOptional ? "became optional" : "became mandatory") }
+      if o.inverseName != n.inverseName {
+        c.append("inverse \(o.inverseName ?? "none") → \(n.inverseName ?? "none")")
+      }
+      if o.minCount != n.minCount || o.maxCount != n.maxCount { c.append("count limits changed") }
+      if o.isTransient != n.isTransient { c.append("transient changed") }
+      return c
     }
     if a.uniquenessConstraints != b.uniquenessConstraints { out.append("uniqueness constraints changed") }
     if out.isEmpty { out.append("inherited properties or hash inputs changed") }
+    return out
+  }
+
+  /// The changes of one kind of property, in name order: `KIND NAME added (…)` (`added` says
+  /// what it is), `KIND NAME removed`, or one `KIND NAME …` for each change `changed` lists.
+  private static func propertyChanges<P>(
+    _ kind: String, _ old: [P], _ new: [P], name: (P) -> String, added: (P) -> String,
+    changed: (P, P) -> [String]
+  ) -> [String] {
+    let oldByName = Dictionary(old.map { (name($0), $0) }, uniquingKeysWith: { x, _ in x })
+    let newByName = Dictionary(new.map { (name($0), $0) }, uniquingKeysWith: { x, _ in x })
+    var out: [String] = []
+    for property in Set(oldByName.keys).union(newByName.keys).sorted() {
+      switch (oldByName[property], newByName[property]) {
+      case (nil, let n?): out.append("\(kind) \(property) added (\(added(n)))")
+      case (_?, nil): out.append("\(kind) \(property) removed")
+      case (let o?, let n?): out += changed(o, n).map { "\(kind) \(property) \($0)" }
+      default: break
+      }
+    }
     return out
   }
 }

@@ -3,11 +3,7 @@ import MapRuntime
 extension SnapshotModelReader {
   /// An `XDPMAttribute`: `XD_PPropStereotype` and `XD_PAtt_Stereotype`.
   func attribute(_ p: PropertyRecord) throws(ModelSnapshotError) -> AttributeDescription {
-    let d = decoder
-    let what = "attribute '\(p.entity).\(p.name)'"
-    let all = try d.stereotypes(of: p.object, what)
-    let s = try d.stereotype(XDPM.propertyStereotype, in: all, of: p.object, what)
-    let a = try d.stereotype(XDPM.attributeStereotype, in: all, of: p.object, what)
+    let (what, s, a) = try stereotypes(p, "attribute", XDPM.attributeStereotype)
     let code = try a.integer(XDPM.AttributeKey.attributeType, nil)
     guard let type = XDPM.attributeType(code: code) else {
       throw ModelSnapshotError(
@@ -40,11 +36,7 @@ extension SnapshotModelReader {
 
   /// An `XDPMRelationship`: `XD_PPropStereotype` and `XD_PR_Stereotype`.
   func relationship(_ p: PropertyRecord) throws(ModelSnapshotError) -> RelationshipDescription {
-    let d = decoder
-    let what = "relationship '\(p.entity).\(p.name)'"
-    let all = try d.stereotypes(of: p.object, what)
-    let s = try d.stereotype(XDPM.propertyStereotype, in: all, of: p.object, what)
-    let r = try d.stereotype(XDPM.relationshipStereotype, in: all, of: p.object, what)
+    let (what, s, r) = try stereotypes(p, "relationship", XDPM.relationshipStereotype)
     guard let destinationObject = try r.object(XDPM.RelationshipKey.destination, classes: [XDPM.entity]) else {
       throw ModelSnapshotError(
         "\(XDPM.RelationshipKey.destination) of \(what) (\(SnapshotDecoder.describe(p.object))) is missing or null")
@@ -90,5 +82,16 @@ extension SnapshotModelReader {
       renamingIdentifier: try s.text(XDPM.PropertyKey.elementID),
       versionHashModifier: try s.text(XDPM.PropertyKey.versionHashModifier),
       userInfo: try s.userInfo(XDPM.PropertyKey.userInfo))
+  }
+
+  /// How messages name property `p` (a `kind`), and its two stereotypes: the property one
+  /// (`XD_PPropStereotype`) and `kindStereotype`.
+  private func stereotypes(_ p: PropertyRecord, _ kind: String, _ kindStereotype: String)
+    throws(ModelSnapshotError) -> (what: String, property: Stereotype, kind: Stereotype)
+  {
+    let what = "\(kind) '\(p.entity).\(p.name)'"
+    let all = try decoder.stereotypes(of: p.object, what)
+    let property = try decoder.stereotype(XDPM.propertyStereotype, in: all, of: p.object, what)
+    return (what, property, try decoder.stereotype(kindStereotype, in: all, of: p.object, what))
   }
 }
