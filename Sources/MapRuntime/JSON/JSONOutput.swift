@@ -273,23 +273,21 @@ public struct JSONOutput: ~Copyable {
   }
 
   @inline(__always)
-  package mutating func beginObject() {
+  private mutating func beginContainer(_ open: UInt8) {
     beginElement()
-    writeRawByte(ASCII.openBrace)
+    writeRawByte(open)
     depth += 1
     containerIsEmpty = true
   }
+
+  @inline(__always)
+  package mutating func beginObject() { beginContainer(ASCII.openBrace) }
 
   @inline(__always)
   package mutating func endObject() { endContainer(ASCII.closeBrace) }
 
   @inline(__always)
-  package mutating func beginArray() {
-    beginElement()
-    writeRawByte(ASCII.openBracket)
-    depth += 1
-    containerIsEmpty = true
-  }
+  package mutating func beginArray() { beginContainer(ASCII.openBracket) }
 
   @inline(__always)
   package mutating func endArray() { endContainer(ASCII.closeBracket) }

@@ -48,23 +48,8 @@ package enum DecimalText {
       }
       guard i > fractionStart else { throw syntax() }
     }
-    if i < n && (p[i] | 0x20) == UInt8(ascii: "e") {
-      i += 1
-      var exponentNegative = false
-      if i < n && (p[i] == ASCII.plus || p[i] == ASCII.minus) {
-        exponentNegative = p[i] == ASCII.minus
-        i += 1
-      }
-      let exponentStart = i
-      var written = 0
-      while i < n, p[i] &- ASCII.zero < 10 {
-        if written < 1_000_000 { written = written * 10 + Int(p[i] &- ASCII.zero) }
-        i += 1
-      }
-      guard i > exponentStart else { throw syntax() }
-      exponent += exponentNegative ? -written : written
-    }
-    guard i == n else { throw syntax() }
+    guard let written = JSONNumberParser.exponentPart(p, n, &i, cap: 1_000_000), i == n else { throw syntax() }
+    exponent += written
 
     if digits.isEmpty { return "0" }
     while digits.last == ASCII.zero {

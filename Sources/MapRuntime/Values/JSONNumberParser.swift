@@ -89,24 +89,8 @@ package enum JSONNumberParser {
         i += 1
       }
     }
-    if i < n && (p[i] | 0x20) == UInt8(ascii: "e") {
-      i += 1
-      var exponentNegative = false
-      if i < n && (p[i] == ASCII.plus || p[i] == ASCII.minus) {
-        exponentNegative = p[i] == ASCII.minus
-        i += 1
-      }
-      var written = 0
-      var sawExponentDigit = false
-      while i < n, p[i] &- ASCII.zero < 10 {
-        if written < 100_000 { written = written * 10 + Int(p[i] &- ASCII.zero) }
-        sawExponentDigit = true
-        i += 1
-      }
-      guard sawExponentDigit else { return nil }
-      exponent += exponentNegative ? -written : written
-    }
-    guard i == n else { return nil }
+    guard let written = exponentPart(p, n, &i, cap: 100_000), i == n else { return nil }
+    exponent += written
 
     if significant == 0 { return negative ? -0.0 : 0.0 }
     if significant <= 15 && exponent >= -22 && exponent <= 22 {
@@ -119,6 +103,28 @@ package enum JSONNumberParser {
       return negative ? -value : value
     }
     return viaStrtod(text)
+  }
+
+  /// The exponent part `[eE][+-]?[0-9]+` of a number text at `i`, if there is one: its value
+  /// (0 when there is none), with `i` moved past it; nil when an `e` has no digits. Digits
+  /// after `written` reaches `cap` are read but not added, so a huge exponent stays huge.
+  @inline(__always)
+  package static func exponentPart(_ p: UnsafePointer<UInt8>, _ n: Int, _ i: inout Int, cap: Int) -> Int? {
+    guard i < n && (p[i] | 0x20) == UInt8(ascii: "e") else { return 0 }
+    i += 1
+    var negative = false
+    if i < n && (p[i] == ASCII.plus || p[i] == ASCII.minus) {
+      negative = p[i] == ASCII.minus
+      i += 1
+    }
+    let start = i
+    var written = 0
+    while i < n, p[i] &- ASCII.zero < 10 {
+      if written < cap { written = written * 10 + Int(p[i] &- ASCII.zero) }
+      i += 1
+    }
+    guard i > start else { return nil }
+    return negative ? -written : written
   }
 
   /// Converts with `strtod` from a NUL-terminated copy. The text is a JSON number, which only
