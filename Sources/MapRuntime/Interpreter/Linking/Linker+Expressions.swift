@@ -26,26 +26,25 @@ extension Linker {
         let cache = KeyCache()
         return { (frame: inout Frame) throws(MigrationError) -> Value in
           let v = try b(&frame)
+          let t: EntityTable
+          let row: Int
           switch v {
           case .sourceObject(let ref):
-            let t = m.source.tables[Int(ref.entity)]
-            let p = cache.index(t, key)
-            guard p >= 0 else {
-              throw located(MigrationError("run-unknown-key", "\(t.layout.name) has no property \(key)"))
-            }
-            return t.columns[p].read(Int(ref.row))
+            t = m.source.tables[Int(ref.entity)]
+            row = Int(ref.row)
           case .destinationObject(let ref):
-            let t = m.destination.tables[Int(ref.entity)]
-            let p = cache.index(t, key)
-            guard p >= 0 else {
-              throw located(MigrationError("run-unknown-key", "\(t.layout.name) has no property \(key)"))
-            }
-            return t.columns[p].read(Int(ref.row))
+            t = m.destination.tables[Int(ref.entity)]
+            row = Int(ref.row)
           case .null:
             return .null
           default:
             do throws(MigrationError) { return try m.value(of: v, key: key) } catch { throw located(error) }
           }
+          let p = cache.index(t, key)
+          guard p >= 0 else {
+            throw located(MigrationError("run-unknown-key", "\(t.layout.name) has no property \(key)"))
+          }
+          return t.columns[p].read(row)
         }
       }
       let path = ArraySlice(components)
