@@ -18,24 +18,18 @@ extension CoreDataWriter {
     case hiddenKey(column: Int)
   }
 
-  /// An attribute column: its type for the per-row switch, its description for the rest.
-  struct AttributeSlot {
-    var description: AttributeDescription
-    var type: AttributeType
-  }
-
   /// One table's per-column data: positions, hidden owners, attributes.
   struct Slots {
     var orders: [[[Int64]]] = []
     var hiddenOwner: [[ObjectRef: ObjectRef]] = []
-    var attributes: [AttributeSlot] = []
+    var attributes: [AttributeDescription] = []
   }
 
   mutating func writeRows(_ db: SQLiteDatabase) throws {
     let layout = graph.layout
     let entityNumbers = layout.entities.map { Int64(schema.number($0.name)) }
     for table in schema.tables() {
-      var slots = try slots(of: table)
+      let slots = slots(of: table)
       let names = ["Z_PK", "Z_ENT", "Z_OPT"] + table.columns.map(\.name)
       let insert = try db.prepare(
         "INSERT INTO \(table.name) (\(names.joined(separator: ", "))) VALUES (\(names.map { _ in "?" }.joined(separator: ", ")))"
@@ -43,7 +37,7 @@ extension CoreDataWriter {
       for e in schema.hierarchy(table.root) {
         let entity = layout.entities[e.index]
         let values = graph.tables[e.index]
-        let cells = cells(of: table, for: e, entity: entity, slots: &slots)
+        let cells = cells(of: table, for: e, entity: entity)
         let number = Int64(e.number)
         for row in 0..<values.count {
           insert.reset()
@@ -57,7 +51,7 @@ extension CoreDataWriter {
               continue
             case .attribute(let p, let k):
               try bindAttribute(values.value(row, p), slots.attributes[k].type, k, slots, column, insert) {
-                "\(entity.name)/\(row + 1).\(slots.attributes[k].description.name)"
+                "\(entity.name)/\(row + 1).\(slots.attributes[k].name)"
               }
             case .foreignKey(let p):
               if let r = Self.ref(values.value(row, p)) { try insert.bindInteger(column, key(r)) }
@@ -79,7 +73,7 @@ extension CoreDataWriter {
   }
 
   /// Positions and hidden owners of a table's columns, computed once for the table.
-  private mutating func slots(of table: CoreDataSchema.Table) throws -> Slots {
+  private mutating func slots(of table: CoreDataSchema.Table) -> Slots {
     let layout = graph.layout
     var slots = Slots()
     slots.orders = [[[Int64]]](repeating: [], count: table.columns.count)
@@ -105,7 +99,7 @@ extension CoreDataWriter {
         }
         slots.hiddenOwner[c] = map
       case .attribute(_, let a):
-        slots.attributes.append(AttributeSlot(description: a, type: a.type))
+        slots.attributes.append(a)
       default: break
       }
     }
@@ -114,7 +108,7 @@ extension CoreDataWriter {
 
   /// What each column of `table` holds for entity `e`'s rows.
   private func cells(
-    of table: CoreDataSchema.Table, for e: CoreDataSchema.Entity, entity: EntityLayout, slots: inout Slots
+    of table: CoreDataSchema.Table, for e: CoreDataSchema.Entity, entity: EntityLayout
   ) -> [Cell] {
     let model = graph.layout.model
     var attribute = 0
@@ -150,7 +144,7 @@ extension CoreDataWriter {
     case (.null, _):
       return
     case (_, .transformable), (.string, .uuid), (.data, _), (.decimal, _):
-      try insert.bind(column, encode(v, slots.attributes[k].description, at: place()))
+      try insert.bind(column, encode(v, slots.attributes[k], at: place()))
     case (.int(let i), _):
       try insert.bindInteger(column, type == .boolean ? (i != 0 ? 1 : 0) : i)
     case (.bool(let b), _):
@@ -166,7 +160,7 @@ extension CoreDataWriter {
     case (.string(.native(let s)), _):
       try insert.bindText(column, s)
     default:
-      try insert.bind(column, encode(v, slots.attributes[k].description, at: place()))
+      try insert.bind(column, encode(v, slots.attributes[k], at: place()))
     }
   }
 }
