@@ -259,6 +259,16 @@ struct CoreDataReader {
       try report("sqlite-unreadable", "cannot read table \(table): \(error.message)")
       return
     }
+    var archiveColumns: [Int: Bool] = [:]
+    for plan in plans.values {
+      for i in plan.archives.indices where plan.archives[i] != 0 {
+        archiveColumns[plan.columns[i]] = plan.archives[i] == 1
+      }
+    }
+    let prefetch = TransformablePrefetch(
+      location: store.sharedLocation, database: store.database, table: table, columns: selected,
+      archives: archiveColumns)
+    var cursor = TransformablePrefetch.Cursor()
     var byKey: [Int64: ObjectRef] = [:]
     var pendingHidden: [(member: ObjectRef, owner: Int64, order: Int64, key: Int64, hidden: HiddenKey)] = []
     while true {
@@ -288,11 +298,19 @@ struct CoreDataReader {
       let object = graph.appendObject(entity: schema.entities[k].index)
       byKey[pk] = object
       for i in plan.attributes.indices {
-        let stored = statement.value(plan.columns[i])
-        if plan.archives[i] != 0, case .blob(let b) = stored {
-          graph.set(object, property: plan.properties[i], transformables.value(b, decoding: plan.archives[i] == 1))
+        if plan.archives[i] != 0, let prefetch,
+          let v = prefetch.value(key: pk, column: plan.columns[i], cursor: &cursor, into: &transformables)
+        {
+          graph.set(object, property: plan.properties[i], v)
           continue
         }
+        if plan.archives[i] != 0,
+          let v = statement.withBlob(plan.columns[i], { transformables.value($0, decoding: plan.archives[i] == 1) })
+        {
+          graph.set(object, property: plan.properties[i], v)
+          continue
+        }
+        let stored = statement.value(plan.columns[i])
         let a = plan.attributes[i]
         do throws(CoreDataValues.Mismatch) {
           let v = try CoreDataValues.decode(stored, a.attribute, externalFolder: externalFolder)

@@ -4,13 +4,16 @@ import MapRuntime
 /// A Core Data SQLite store opened for reading, never written: its metadata (`Z_METADATA`), its
 /// entity rows (`Z_PRIMARYKEY`) and its schema.
 ///
-/// A store whose newest rows may sit in a `-wal` beside it (WAL journal mode, or any sibling
-/// journal) is read from a private copy of the file and its `-wal`, so that SQLite's recovery
-/// and its `-shm` index never touch the originals; a rollback-journal store without a journal
-/// beside it is opened read-only in place.
+/// A store whose newest rows may sit in a journal beside it (a `-wal` or `-journal`) is read from
+/// a private copy of the file and its journal, so that SQLite's recovery and its `-shm` index
+/// never touch the originals. A store without a journal beside it is read in place: read-only,
+/// and a WAL-mode one as immutable (SQLite then creates no `-shm` and takes no lock).
 final class CoreDataStoreFile {
   let path: String
   let database: SQLiteDatabase
+  /// What a second connection opens to read the same rows (the path, or the immutable URI),
+  /// or nil when the store is read from a private copy, which only `database` can still see.
+  private(set) var sharedLocation: String?
   private var copyFolder: String?
 
   struct PrimaryKeyRow {
@@ -43,9 +46,18 @@ final class CoreDataStoreFile {
       throw Self.failure("sqlite-not-a-database", "the file is not an SQLite database", path)
     }
     let fm = FileManager.default
-    let sidecars = ["-wal", "-journal"].filter { fm.fileExists(atPath: path + $0) }
+    // An empty journal holds nothing (Core Data leaves an empty `-wal` after a checkpoint).
+    let sidecars = ["-wal", "-journal"].filter {
+      var sibling = stat()
+      return stat(path + $0, &sibling) == 0 && ((sibling.st_mode & S_IFMT) != S_IFREG || sibling.st_size > 0)
+    }
     var openPath = path
-    if header[18] == 2 || header[19] == 2 || !sidecars.isEmpty {
+    var immutable = false
+    if sidecars.isEmpty {
+      // No journal beside it: the main file holds every row. A WAL-mode store is opened as
+      // immutable (no `-shm` is created, nothing is locked or written), a rollback one read-only.
+      immutable = header[18] == 2 || header[19] == 2
+    } else {
       Self.removeStaleCopies()
       let folder = NSTemporaryDirectory() + "\(Self.copyPrefix)\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
       do {
@@ -62,7 +74,9 @@ final class CoreDataStoreFile {
     }
     do {
       // The copy is opened writable so that SQLite can recover from its -wal.
-      database = try SQLiteDatabase(path: openPath, writable: copyFolder != nil)
+      let location = immutable ? SQLiteDatabase.immutableURI(openPath) : openPath
+      database = try SQLiteDatabase(path: location, writable: copyFolder != nil)
+      sharedLocation = copyFolder == nil ? location : nil
       let fixed = try database.rows(
         "SELECT name FROM sqlite_master WHERE type = 'table' AND name IN ('Z_METADATA', 'Z_PRIMARYKEY')")
       let names = Set(fixed.compactMap { $0.first?.text })

@@ -65,6 +65,25 @@ final class SQLiteDatabase {
     return result
   }
 
+  /// The URI that opens the file at `path` as immutable (read-only, no locks, no `-shm`): for a
+  /// WAL-mode file known to have no `-wal` beside it.
+  static func immutableURI(_ path: String) -> String {
+    let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+    var uri = "file:"
+    for byte in absolute.utf8 {
+      switch byte {
+      case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+        UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "/"), UInt8(ascii: "-"), UInt8(ascii: "_"),
+        UInt8(ascii: "."), UInt8(ascii: "~"):
+        uri.unicodeScalars.append(Unicode.Scalar(byte))
+      default:
+        let hex = Array("0123456789ABCDEF".unicodeScalars)
+        uri.unicodeScalars.append(contentsOf: ["%", hex[Int(byte >> 4)], hex[Int(byte & 15)]])
+      }
+    }
+    return uri + "?immutable=1"
+  }
+
   /// Quotes a name for SQL (`"name"`).
   static func quote(_ name: String) -> String { "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
 }
@@ -139,6 +158,15 @@ final class SQLiteStatement {
       return .blob(Array(UnsafeRawBufferPointer(start: p, count: n)))
     default: return .null
     }
+  }
+
+  /// The bytes of column `i` when it holds a BLOB (nil otherwise), valid only inside `body`:
+  /// read without copying them into an array.
+  func withBlob<R>(_ i: Int, _ body: (UnsafeRawBufferPointer) -> R) -> R? {
+    let c = Int32(i)
+    guard sqlite3_column_type(statement, c) == SQLITE_BLOB else { return nil }
+    let n = Int(sqlite3_column_bytes(statement, c))
+    return body(UnsafeRawBufferPointer(start: n > 0 ? sqlite3_column_blob(statement, c) : nil, count: n))
   }
 
   func bind(_ i: Int, _ v: SQLiteValue) throws(SQLiteDatabase.Failure) {

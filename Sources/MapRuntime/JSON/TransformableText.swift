@@ -1,3 +1,5 @@
+import Foundation
+
 /// Transformable values of a store that keeps them as bytes (Core Data's SQLite store), as the
 /// JSON texts a graph's `.transformable` values hold: the same values a JSON store gives a mapping
 /// (Specs/sqlite-store.md §5.1).
@@ -25,17 +27,36 @@ public struct TransformableText: Sendable {
   /// The value of a Transformable column's bytes. `decoding`: false for an attribute with a
   /// custom value transformer, whose bytes are never taken as an archive.
   public mutating func value(_ blob: [UInt8], decoding: Bool) -> Value {
-    for r in recent where r.blob == blob { return .transformable(r.slice) }
+    blob.withUnsafeBytes { value($0, decoding: decoding) }
+  }
+
+  /// The value of bytes that are valid only during the call (a column read in place): copied
+  /// only when they are not one of the last few values.
+  public mutating func value(_ blob: UnsafeRawBufferPointer, decoding: Bool) -> Value {
+    for r in recent where r.blob.count == blob.count {
+      let same = r.blob.withUnsafeBytes { kept in
+        blob.count == 0 || memcmp(kept.baseAddress!, blob.baseAddress!, blob.count) == 0
+      }
+      if same { return .transformable(r.slice) }
+    }
     let start = text.count
-    blob.withUnsafeBytes { converter.appendJSON($0, decoding: decoding, to: &text) }
+    converter.appendJSON(blob, decoding: decoding, to: &text)
     let slice = ByteSlice(start: base + start, count: text.count - start, hasEscapes: true)
     if recent.count < 8 {
-      recent.append((blob, slice))
+      recent.append((Array(blob), slice))
     } else {
-      recent[next] = (blob, slice)
+      recent[next] = (Array(blob), slice)
       next = (next + 1) % 8
     }
     return .transformable(slice)
+  }
+
+  /// Appends the texts of another reader's values (one that read other rows of the same store);
+  /// returns what to add to the start of its slices.
+  public mutating func append(_ other: TransformableText) -> Int {
+    let shift = base + text.count - other.base
+    text.append(contentsOf: other.text)
+    return shift
   }
 
   /// Appends the JSON form of stored bytes.

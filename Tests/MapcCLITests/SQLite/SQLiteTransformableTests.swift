@@ -24,11 +24,19 @@ struct SQLiteTransformableTests {
     SharedPaths.fixtures!.appendingPathComponent("diary/SimpleQADiary.xcdatamodeld").path
   }
 
-  @Test func diaryMigratesLikeThePythonPeer() throws {
+  /// 25,000 records: the records table is read by two threads (`TransformablePrefetch`, from
+  /// 20,000 rows).
+  @Test(arguments: [300, 25_000])
+  func diaryMigratesLikeThePythonPeer(records: Int) throws {
     let dir = try FileManagerTemp.folder("sqlite-diary")
     defer { try? FileManager.default.removeItem(at: dir) }
     let store = dir.appendingPathComponent("diary.sqlite").path
-    _ = Self.python("gen_diary_sqlite.py", ["300", store, "--seed", "2"])
+    _ = Self.python("gen_diary_sqlite.py", ["\(records)", store, "--seed", "2"])
+    // A WAL-mode store with no -wal beside it: read in place, nothing created next to it.
+    let header = try FileHandle(forReadingFrom: URL(fileURLWithPath: store)).read(upToCount: 20) ?? Data()
+    #expect(header.count == 20 && header[18] == 2, "the generator writes a WAL-mode store")
+    let files = try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted()
+    #expect(files == ["diary.sqlite"])
     let plan = dir.appendingPathComponent("diary.cdm").path
     let compiled = runMapc([
       "compile", SharedPaths.fixtures!.appendingPathComponent("diary/SQADMappingModel1_2.xml").path, "-o", plan,
@@ -39,6 +47,10 @@ struct SQLiteTransformableTests {
     let run = runMapc(["run", plan, "--store", store, "--output", out])
     #expect(run.exitCode == 0, "\(run.stderr)")
     #expect(try Data(contentsOf: URL(fileURLWithPath: store)) == before)
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() == [
+        "diary.cdm", "diary.sqlite", "out.sqlite",
+      ])
     let peer = dir.appendingPathComponent("peer.sqlite").path
     _ = Self.python("diary_sqlite.py", [store, peer])
     let compared = Self.python("compare_sqlite.py", [out, peer])
@@ -52,8 +64,8 @@ struct SQLiteTransformableTests {
     let gen = runExecutable(
       URL(fileURLWithPath: "/usr/bin/env"),
       [
-        "python3", SharedPaths.bench!.appendingPathComponent("gen_diary_store.py").path, "300", reference, "--seed",
-        "2",
+        "python3", SharedPaths.bench!.appendingPathComponent("gen_diary_store.py").path, "\(records)", reference,
+        "--seed", "2",
       ])
     #expect(gen.exitCode == 0, "\(gen.stderr)")
     let same = runExecutable(
@@ -88,6 +100,28 @@ struct SQLiteTransformableTests {
       #expect(check.stdout.contains("\"decoded\": 2"), "\(check.stdout)")
       #expect(try String(contentsOfFile: json, encoding: .utf8).contains("\"richard@richardpiazza.com\""))
     }
+  }
+
+  /// A WAL-mode store is opened through a `file:` URI (immutable): characters a URI gives a
+  /// meaning (`%41` would be read as `A`, `?` and `#` would end the path) must reach the file.
+  @Test func storeAtAPathWithURICharactersReadsInPlace() throws {
+    let dir = try FileManagerTemp.folder("sqlite-uri")
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let plain = dir.appendingPathComponent("diary.sqlite").path
+    _ = Self.python("gen_diary_sqlite.py", ["40", plain, "--seed", "3"])
+    let odd = dir.appendingPathComponent("odd ?#% folder")
+    try FileManager.default.createDirectory(at: odd, withIntermediateDirectories: false)
+    let store = odd.appendingPathComponent("diary %41?x=1#é.sqlite").path
+    try FileManager.default.copyItem(atPath: plain, toPath: store)
+    var exports: [Data] = []
+    for (k, path) in [plain, store].enumerated() {
+      let json = dir.appendingPathComponent("export-\(k).json").path
+      let r = runMapc(["store", "export", path, "--model", Self.diaryModel, "-o", json])
+      #expect(r.exitCode == 0, "\(r.stderr)")
+      exports.append(try Data(contentsOf: URL(fileURLWithPath: json)))
+    }
+    #expect(exports[0] == exports[1] && !exports[0].isEmpty)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: odd.path) == ["diary %41?x=1#é.sqlite"])
   }
 
   @Test func hostileArchivesInAStoreStayBytes() throws {
