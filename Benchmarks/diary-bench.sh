@@ -3,6 +3,9 @@
 # 300,000-record store, same input, outputs compared byte for byte, medians of timed runs.
 #
 #   Benchmarks/diary-bench.sh [WORKDIR] [RUNS]
+#   MAPC=path     use this mapc binary instead of building one
+#   MAPC_BASE=path  also run this (older) mapc in every round, as "mapc-base", to compare two
+#                   commits side by side against the same peers
 #
 # Builds mapc in release mode, generates the store once (checking its sha256), compiles the plan
 # outside the timing, warms the page cache with one mapc run, then runs RUNS rounds (default 3)
@@ -15,8 +18,12 @@ work="${1:-$root/Benchmarks/work}"
 runs="${2:-3}"
 mkdir -p "$work"
 cd "$root"
-swift build -c release >/dev/null
-mapc="$root/.build/release/mapc"
+if [ -z "${MAPC:-}" ]; then
+  swift build -c release >/dev/null
+  MAPC="$root/.build/release/mapc"
+fi
+mapc="$MAPC"
+base="${MAPC_BASE:-}"
 cd "$work"
 
 store=diary-300k.json
@@ -40,6 +47,10 @@ one() {  # round name form command...
 }
 "$mapc" run diary.cdm --store "$store" --output out-mapc.json --quiet  # warm-up: input in the page cache
 for round in $(seq 1 "$runs"); do
+  if [ -n "$base" ]; then
+    one "$round" mapc-base indented "$base" run diary.cdm --store "$store" --output out-base.json --quiet
+    one "$round" mapc-base compact "$base" run diary.cdm --store "$store" --output out-base-c.json --compact --quiet
+  fi
   one "$round" mapc indented "$mapc" run diary.cdm --store "$store" --output out-mapc.json --quiet
   one "$round" jq indented sh -c "jq -f '$bench/diary.jq' '$store' > out-jq.json"
   one "$round" python indented python3 "$bench/diary.py" "$store" out-py.json
@@ -51,6 +62,9 @@ done
 status="equal"
 cmp -s out-mapc.json out-py.json && cmp -s out-mapc.json out-jq.json || status="DIFFERENT (indented)"
 cmp -s out-mapc-c.json out-py-c.json && cmp -s out-mapc-c.json out-jq-c.json || status="$status; DIFFERENT (compact)"
+if [ -n "$base" ]; then
+  cmp -s out-mapc.json out-base.json && cmp -s out-mapc-c.json out-base-c.json || status="$status; DIFFERENT (base)"
+fi
 
 python3 - "$log" "$status" "$(stat -L -c %s "$store")" <<'PY'
 import sys, statistics
@@ -68,7 +82,9 @@ print("| tool | form | wall time (rounds) | median | peak RSS | peer time / mapc
 print("|---|---|---|---|---|---|---|")
 for form in ("indented", "compact"):
     mt, mm, _ = med(("mapc", form))
-    for name in ("mapc", "jq", "python"):
+    for name in ("mapc-base", "mapc", "jq", "python"):
+        if (name, form) not in rows:
+            continue
         t, m, all_ = med((name, form))
         if name == "mapc":
             ratio, rss = "—", "—"
@@ -81,4 +97,14 @@ print()
 for form in ("indented", "compact"):
     mt, mm, _ = med(("mapc", form))
     print(f"mapc peak RSS / input size ({form}): {mm*1024/size:.2f}")
+if ("mapc-base", "indented") in rows:
+    print()
+    print("| peer | form | peer / mapc-base (median) | peer / mapc (median) |")
+    print("|---|---|---|---|")
+    for form in ("indented", "compact"):
+        bt, _, _ = med(("mapc-base", form))
+        mt, _, _ = med(("mapc", form))
+        for name in ("jq", "python"):
+            t, _, _ = med((name, form))
+            print(f"| {name} | {form} | {t / bt:.1f}x | {t / mt:.1f}x |")
 PY
