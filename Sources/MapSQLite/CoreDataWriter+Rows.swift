@@ -39,34 +39,35 @@ extension CoreDataWriter {
         let values = graph.tables[e.index]
         let cells = cells(of: table, for: e, entity: entity)
         let number = Int64(e.number)
-        for row in 0..<values.count {
-          insert.reset()
-          try insert.bindInteger(0, keys[e.index][row])
-          try insert.bindInteger(1, number)
-          try insert.bindInteger(2, 1)
-          for c in cells.indices {
-            let column = 3 + c
-            switch cells[c] {
-            case .none:
-              continue
-            case .attribute(let p, let k):
-              try bindAttribute(values.value(row, p), slots.attributes[k].type, k, slots, column, insert) {
-                "\(entity.name)/\(row + 1).\(slots.attributes[k].name)"
+        let source = RowSource(
+          table: values, cells: cells, slots: slots, keys: keys, entityNumbers: entityNumbers, entity: e.index,
+          input: input)
+        let entityKeys = keys[e.index]
+        try Self.pipelined(source, count: values.count) { chunk in
+          var i = 0
+          for row in chunk.rows {
+            insert.reset()
+            try insert.bindInteger(0, entityKeys[row])
+            try insert.bindInteger(1, number)
+            try insert.bindInteger(2, 1)
+            for c in cells.indices {
+              let column = 3 + c
+              switch chunk.kinds[i] {
+              case .null: break
+              case .integer: try insert.bindInteger(column, chunk.payloads[i])
+              case .real: try insert.bindReal(column, Double(bitPattern: UInt64(bitPattern: chunk.payloads[i])))
+              case .text: try insert.bindTextNoCopy(column, chunk.texts[Int(chunk.payloads[i])])
+              case .string: try insert.bindText(column, chunk.strings[Int(chunk.payloads[i])])
+              case .slow:
+                guard case .attribute(let p, let k) = cells[c] else { break }
+                try bindAttribute(values.value(row, p), slots.attributes[k].type, k, slots, column, insert) {
+                  "\(entity.name)/\(row + 1).\(slots.attributes[k].name)"
+                }
               }
-            case .foreignKey(let p):
-              if let r = Self.ref(values.value(row, p)) { try insert.bindInteger(column, key(r)) }
-            case .entityKey(let p):
-              if let r = Self.ref(values.value(row, p)) { try insert.bindInteger(column, entityNumbers[Int(r.entity)]) }
-            case .order(let k):
-              let positions = slots.orders[k][e.index]
-              if !positions.isEmpty, positions[row] != 0 { try insert.bindInteger(column, positions[row]) }
-            case .hiddenKey(let k):
-              if let owner = slots.hiddenOwner[k][ObjectRef(entity: e.index, row: row)] {
-                try insert.bindInteger(column, key(owner))
-              }
+              i += 1
             }
+            _ = try insert.step()
           }
-          _ = try insert.step()
         }
       }
     }
