@@ -69,6 +69,18 @@ public enum ArchivedValueJSON {
   /// and U+0000–U+001F (`\b \t \n \f \r`, else `\u00xx`); everything else raw UTF-8.
   static func writeString(_ s: String, _ out: inout [UInt8]) {
     out.append(UInt8(ascii: "\""))
+    // Most strings need no escape: they are copied in one go.
+    let plain = s.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
+      guard !bytes.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else {
+        return false
+      }
+      out.append(contentsOf: bytes)
+      return true
+    }
+    if plain == true {
+      out.append(UInt8(ascii: "\""))
+      return
+    }
     for b in s.utf8 {
       switch b {
       case UInt8(ascii: "\""): out.append(contentsOf: [0x5C, 0x22])
