@@ -60,7 +60,7 @@ extension CoreDataWriter {
               case .string: try insert.bindText(column, chunk.strings[Int(chunk.payloads[i])])
               case .slow:
                 guard case .attribute(let p, let k) = cells[c] else { break }
-                try bindAttribute(values.value(row, p), slots.attributes[k].type, k, slots, column, insert) {
+                try bindAttribute(values.value(row, p), k, slots, column, insert) {
                   "\(entity.name)/\(row + 1).\(slots.attributes[k].name)"
                 }
               }
@@ -135,33 +135,11 @@ extension CoreDataWriter {
     }
   }
 
-  /// Binds an attribute value as Core Data stores it (reference §4.2): the common kinds
-  /// straight from the graph, the rest through `encode`.
+  /// Binds an attribute value that `RowSource` left to this thread (`RowChunk.Kind.slow`) as
+  /// Core Data stores it (reference §4.2); what cannot be stored is reported by `encode`.
   private mutating func bindAttribute(
-    _ v: Value, _ type: AttributeType, _ k: Int, _ slots: Slots, _ column: Int, _ insert: SQLiteStatement,
-    at place: () -> String
+    _ v: Value, _ k: Int, _ slots: Slots, _ column: Int, _ insert: SQLiteStatement, at place: () -> String
   ) throws {
-    switch (v, type) {
-    case (.null, _):
-      return
-    case (_, .transformable), (.string, .uuid), (.data, _), (.decimal, _):
-      try insert.bind(column, encode(v, slots.attributes[k], at: place()))
-    case (.int(let i), _):
-      try insert.bindInteger(column, type == .boolean ? (i != 0 ? 1 : 0) : i)
-    case (.bool(let b), _):
-      try insert.bindInteger(column, b ? 1 : 0)
-    case (.double(let d), _), (.date(let d), _):
-      try insert.bindReal(column, d)
-    case (.string(.slice(let s)), _):
-      if let bytes = input?.plainStringBytes(s) {
-        try insert.bindTextNoCopy(column, bytes)
-      } else {
-        try insert.bindText(column, ObjectGraph.string(.slice(s), input: input))
-      }
-    case (.string(.native(let s)), _):
-      try insert.bindText(column, s)
-    default:
-      try insert.bind(column, encode(v, slots.attributes[k], at: place()))
-    }
+    try insert.bind(column, encode(v, slots.attributes[k], at: place()))
   }
 }

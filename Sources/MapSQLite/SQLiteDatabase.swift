@@ -176,7 +176,7 @@ final class SQLiteStatement {
     case .null: rc = sqlite3_bind_null(statement, c)
     case .integer(let n): rc = sqlite3_bind_int64(statement, c, n)
     case .real(let d): rc = sqlite3_bind_double(statement, c, d)
-    case .text(let s): rc = sqlite3_bind_text(statement, c, s, -1, csqlite_transient())
+    case .text(let s): return try bindText(i, s)  // with its length: a U+0000 inside is kept
     case .blob(let b):
       rc = b.withUnsafeBytes { sqlite3_bind_blob(statement, c, $0.baseAddress, Int32($0.count), csqlite_transient()) }
     }

@@ -124,6 +124,29 @@ struct SQLiteTransformableTests {
     #expect(try FileManager.default.contentsOfDirectory(atPath: odd.path) == ["diary %41?x=1#é.sqlite"])
   }
 
+  /// A string with U+0000 inside (escaped in the JSON store) is stored whole: SQLite is given
+  /// its length, not a C string.
+  @Test func textWithANulCharacterIsStoredWhole() throws {
+    let dir = try FileManagerTemp.folder("sqlite-nul")
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let source = try String(
+      contentsOf: SharedPaths.fixtures!.appendingPathComponent("diary/store-v1.json"), encoding: .utf8)
+    let json = dir.appendingPathComponent("store.json")
+    try source.replacingOccurrences(of: "\"date\": \"2017-12-30\"", with: "\"date\": \"a\\u0000b\"")
+      .write(to: json, atomically: false, encoding: .utf8)
+    let out = dir.appendingPathComponent("out.sqlite").path
+    let r = runMapc(["store", "import", json.path, "--model", Self.diaryModel, "-o", out])
+    #expect(r.exitCode == 0, "\(r.stderr)")
+    let check = runExecutable(
+      URL(fileURLWithPath: "/usr/bin/env"),
+      [
+        "python3", "-c",
+        "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute('SELECT hex(ZDATE) FROM ZRECORDS WHERE Z_PK = 1').fetchone()[0])",
+        out,
+      ])
+    #expect(check.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "610062", "\(check.stdout) \(check.stderr)")
+  }
+
   @Test func hostileArchivesInAStoreStayBytes() throws {
     let dir = try FileManagerTemp.folder("sqlite-hostile-archives")
     defer { try? FileManager.default.removeItem(at: dir) }
