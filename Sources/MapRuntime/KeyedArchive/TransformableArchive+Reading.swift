@@ -129,8 +129,8 @@ extension TransformableArchive {
         units.reserveCapacity(n)
         for i in 0..<n { units.append(UInt16(b[at + 2 * i]) << 8 | UInt16(b[at + 2 * i + 1])) }
         // Lone surrogates would come back as U+FFFD: such a string is not taken as text.
-        guard String(validating: units, as: UTF16.self) != nil else { return nil }
-        return .string(String(decoding: units, as: UTF16.self))
+        guard let text = String(validating: units, as: UTF16.self) else { return nil }
+        return .string(text)
       case 0x8:
         let size = Int(marker & 0x0F) + 1
         guard size <= 8, at + size <= table else { return nil }
