@@ -298,14 +298,10 @@ struct CoreDataReader {
       let object = graph.appendObject(entity: schema.entities[k].index)
       byKey[pk] = object
       for i in plan.attributes.indices {
-        if plan.archives[i] != 0, let prefetch,
-          let v = prefetch.value(key: pk, column: plan.columns[i], cursor: &cursor, into: &transformables)
-        {
-          graph.set(object, property: plan.properties[i], v)
-          continue
-        }
+        // A Transformable BLOB: converted by the prefetch, else here.
         if plan.archives[i] != 0,
-          let v = statement.withBlob(plan.columns[i], { transformables.value($0, decoding: plan.archives[i] == 1) })
+          let v = prefetch?.value(key: pk, column: plan.columns[i], cursor: &cursor, into: &transformables)
+            ?? statement.withBlob(plan.columns[i], { transformables.value($0, decoding: plan.archives[i] == 1) })
         {
           graph.set(object, property: plan.properties[i], v)
           continue

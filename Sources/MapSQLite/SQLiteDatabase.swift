@@ -1,5 +1,6 @@
 internal import CSQLite
 import Foundation
+import MapRuntime
 
 /// The one place mapc talks to the SQLite library: a connection, prepared statements and rows.
 /// Errors carry SQLite's own message and the file.
@@ -68,20 +69,10 @@ final class SQLiteDatabase {
   /// The URI that opens the file at `path` as immutable (read-only, no locks, no `-shm`): for a
   /// WAL-mode file known to have no `-wal` beside it.
   static func immutableURI(_ path: String) -> String {
+    // Made absolute without folding `..` (SQLite opens the path as the file system resolves it);
+    // `file://` + an absolute path leaves the URI's authority empty.
     let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
-    var uri = "file:"
-    for byte in absolute.utf8 {
-      switch byte {
-      case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-        UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "/"), UInt8(ascii: "-"), UInt8(ascii: "_"),
-        UInt8(ascii: "."), UInt8(ascii: "~"):
-        uri.unicodeScalars.append(Unicode.Scalar(byte))
-      default:
-        let hex = Array("0123456789ABCDEF".unicodeScalars)
-        uri.unicodeScalars.append(contentsOf: ["%", hex[Int(byte >> 4)], hex[Int(byte & 15)]])
-      }
-    }
-    return uri + "?immutable=1"
+    return "file://" + PathText.uriEncoded(absolute) + "?immutable=1"
   }
 
   /// Quotes a name for SQL (`"name"`).

@@ -174,22 +174,17 @@ public enum SARIFReporter {
     }
   }
 
-  private static let uriAllowed = CharacterSet(
-    charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~/")
-
-  static func encode(_ path: String) -> String { path.addingPercentEncoding(withAllowedCharacters: uriAllowed) ?? path }
-
   /// `uri` (relative to SRCROOT, or an absolute `file:` URI) and `uriBaseId` for a path.
   static func uriMembers(_ path: String) -> [(String, JSONValue)] {
-    if path.hasPrefix("/") { return [("uri", .string("file://" + encode(path)))] }
+    if path.hasPrefix("/") { return [("uri", .string("file://" + PathText.uriEncoded(path)))] }
     var p = path
     while p.hasPrefix("./") { p.removeFirst(2) }
-    return [("uri", .string(encode(p))), ("uriBaseId", .string("SRCROOT"))]
+    return [("uri", .string(PathText.uriEncoded(p))), ("uriBaseId", .string("SRCROOT"))]
   }
 
   static func directoryURI(_ path: String) -> String {
     let p = path.hasSuffix("/") ? path : path + "/"
-    return "file://" + encode(p)
+    return "file://" + PathText.uriEncoded(p)
   }
 }
 

@@ -8,6 +8,15 @@ package enum PathText {
     normalized(path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path)
   }
 
+  /// `path` as the path of a `file:` URI: every byte but ASCII letters, digits and `-._~/`
+  /// percent-encoded (so `%`, `?`, `#` and spaces reach the file as they are).
+  package static func uriEncoded(_ path: String) -> String {
+    path.addingPercentEncoding(withAllowedCharacters: uriAllowed) ?? path
+  }
+
+  private static let uriAllowed = CharacterSet(
+    charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~/")
+
   /// An absolute path with `.` and `..` components folded (`..` above the root stays at the root).
   package static func normalized(_ absolute: String) -> String {
     var parts: [Substring] = []
