@@ -74,7 +74,7 @@ final class CoreDataStoreFile {
     }
     do {
       // The copy is opened writable so that SQLite can recover from its -wal.
-      let location = immutable ? SQLiteDatabase.immutableURI(openPath) : openPath
+      let location = immutable ? SQLiteDatabase.immutableURI(openPath) : SQLiteDatabase.fileLocation(openPath)
       database = try SQLiteDatabase(path: location, writable: copyFolder != nil)
       sharedLocation = copyFolder == nil ? location : nil
       let fixed = try database.rows(

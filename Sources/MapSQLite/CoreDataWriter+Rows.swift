@@ -25,15 +25,32 @@ extension CoreDataWriter {
     var attributes: [AttributeDescription] = []
   }
 
+  /// Rows bound into one `INSERT` (a multi-row `VALUES`): stepping a statement has a cost of its
+  /// own (its cursor is opened and closed), which 16 rows share; the rows are inserted in order.
+  static let batchRows = 16
+  /// Bound parameters per statement at most (SQLite's oldest default limit).
+  static let maximumParameters = 999
+
+  /// Inserts the rows of every entity table, in the schema's order.
   mutating func writeRows(_ db: SQLiteDatabase) throws {
     let layout = graph.layout
     let entityNumbers = layout.entities.map { Int64(schema.number($0.name)) }
     for table in schema.tables() {
       let slots = slots(of: table)
       let names = ["Z_PK", "Z_ENT", "Z_OPT"] + table.columns.map(\.name)
-      let insert = try db.prepare(
-        "INSERT INTO \(table.name) (\(names.joined(separator: ", "))) VALUES (\(names.map { _ in "?" }.joined(separator: ", ")))"
-      )
+      let perBatch = max(1, min(Self.batchRows, Self.maximumParameters / names.count))
+      func insert(rows n: Int) throws(SQLiteDatabase.Failure) -> SQLiteStatement {
+        let row = "(" + names.map { _ in "?" }.joined(separator: ", ") + ")"
+        return try db.prepare(
+          "INSERT INTO \(table.name) (\(names.joined(separator: ", "))) VALUES "
+            + repeatElement(row, count: n).joined(separator: ", "))
+      }
+      let single = try insert(rows: 1)
+      let batch = perBatch > 1 ? try insert(rows: perBatch) : single
+      // The rows go in batches, and those after the last whole batch one by one.
+      let total = schema.hierarchy(table.root).reduce(0) { $0 + graph.tables[$1.index].count }
+      let batched = total - total % perBatch
+      var done = 0
       for e in schema.hierarchy(table.root) {
         let entity = layout.entities[e.index]
         let values = graph.tables[e.index]
@@ -46,27 +63,35 @@ extension CoreDataWriter {
         try Self.pipelined(source, count: values.count) { chunk in
           var i = 0
           for row in chunk.rows {
-            insert.reset()
-            try insert.bindInteger(0, entityKeys[row])
-            try insert.bindInteger(1, number)
-            try insert.bindInteger(2, 1)
+            let insert = done < batched ? batch : single
+            let base = insert === batch ? (done % perBatch) * names.count : 0
+            try insert.bindInteger(base, entityKeys[row])
+            try insert.bindInteger(base + 1, number)
+            try insert.bindInteger(base + 2, 1)
             for c in cells.indices {
-              let column = 3 + c
+              let column = base + 3 + c
               switch chunk.kinds[i] {
-              case .null: break
+              case .null: try insert.bindNull(column)
               case .integer: try insert.bindInteger(column, chunk.payloads[i])
               case .real: try insert.bindReal(column, Double(bitPattern: UInt64(bitPattern: chunk.payloads[i])))
               case .text: try insert.bindTextNoCopy(column, chunk.texts[Int(chunk.payloads[i])])
               case .string: try insert.bindText(column, chunk.strings[Int(chunk.payloads[i])])
               case .slow:
-                guard case .attribute(let p, let k) = cells[c] else { break }
+                guard case .attribute(let p, let k) = cells[c] else {
+                  try insert.bindNull(column)
+                  break
+                }
                 try bindAttribute(values.value(row, p), k, slots, column, insert) {
                   "\(entity.name)/\(row + 1).\(slots.attributes[k].name)"
                 }
               }
               i += 1
             }
-            _ = try insert.step()
+            done += 1
+            if insert !== batch || done % perBatch == 0 {
+              _ = try insert.step()
+              insert.rewind()
+            }
           }
         }
       }

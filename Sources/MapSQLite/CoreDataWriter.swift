@@ -60,17 +60,29 @@ struct CoreDataWriter {
   /// (`[entity][row]`, 0 for an object that is no member: positions start at 2048.)
   func positions(_ entity: String, _ relationship: String) -> [[Int64]] {
     var result = graph.tables.map { [Int64](repeating: 0, count: $0.count) }
-    for owner in objects(ofKind: entity) {
-      guard let p = graph.layout.entities[Int(owner.entity)].propertyIndex(relationship) else { continue }
-      for (i, m) in members(owner, p).enumerated() { result[Int(m.entity)][Int(m.row)] = 2048 + 1024 * Int64(i) }
+    guard let e = graph.layout.entityIndex(entity) else { return result }
+    // Read in place, entity by entity: no list of owners or of members is built.
+    for k in graph.layout.entities[e].kindIndexes {
+      guard let p = graph.layout.entities[k].propertyIndex(relationship) else { continue }
+      let table = graph.tables[k]
+      for row in 0..<table.count {
+        guard case .array(let items) = table.value(row, p) else { continue }
+        var position: Int64 = 2048
+        for item in items {
+          guard let m = Self.ref(item) else { continue }
+          result[Int(m.entity)][Int(m.row)] = position
+          position += 1024
+        }
+      }
     }
     return result
   }
 
+  /// Writes the store into `path` (a new file, or `:memory:`).
   mutating func write(to path: String) throws(Failure) {
     let db: SQLiteDatabase
     do {
-      db = try SQLiteDatabase(path: path, writable: true, create: true)
+      db = try SQLiteDatabase(path: SQLiteDatabase.fileLocation(path), writable: true, create: true)
       try db.execute(
         "PRAGMA page_size = 4096; PRAGMA auto_vacuum = 2; PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; "
           + "PRAGMA cache_size = -65536;")

@@ -75,6 +75,13 @@ final class SQLiteDatabase {
     return "file://" + PathText.uriEncoded(absolute) + "?immutable=1"
   }
 
+  /// A file path as SQLite must be given it: connections are opened with URI file names on, so a
+  /// relative path that starts with `file:` (a folder or file of that name) is made `./file:…`.
+  static func fileLocation(_ path: String) -> String { path.hasPrefix("file:") ? "./" + path : path }
+
+  /// A string as an SQL literal (`'text'`).
+  static func literal(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "''") + "'" }
+
   /// Quotes a name for SQL (`"name"`).
   static func quote(_ name: String) -> String { "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
 }
@@ -127,6 +134,10 @@ final class SQLiteStatement {
     sqlite3_reset(statement)
     sqlite3_clear_bindings(statement)
   }
+
+  /// Makes the statement ready to run again, keeping its bindings (for a caller that binds
+  /// every parameter each time).
+  func rewind() { sqlite3_reset(statement) }
 
   var columnCount: Int { Int(sqlite3_column_count(statement)) }
 
