@@ -79,9 +79,6 @@ final class SQLiteDatabase {
   /// relative path that starts with `file:` (a folder or file of that name) is made `./file:…`.
   static func fileLocation(_ path: String) -> String { path.hasPrefix("file:") ? "./" + path : path }
 
-  /// A string as an SQL literal (`'text'`).
-  static func literal(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "''") + "'" }
-
   /// Quotes a name for SQL (`"name"`).
   static func quote(_ name: String) -> String { "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
 }
