@@ -69,15 +69,17 @@ public enum ArchivedValueJSON {
   /// and U+0000–U+001F (`\b \t \n \f \r`, else `\u00xx`); everything else raw UTF-8.
   static func writeString(_ s: String, _ out: inout [UInt8]) {
     out.append(UInt8(ascii: "\""))
-    // Most strings need no escape: they are copied in one go.
-    let plain = s.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
+    // Most strings need no escape: they are copied in one go (a small string too: `withUTF8`
+    // gives its bytes where `utf8.withContiguousStorageIfAvailable` gives none).
+    var s = s
+    let plain = s.withUTF8 { bytes -> Bool in
       guard !bytes.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else {
         return false
       }
       out.append(contentsOf: bytes)
       return true
     }
-    if plain == true {
+    if plain {
       out.append(UInt8(ascii: "\""))
       return
     }

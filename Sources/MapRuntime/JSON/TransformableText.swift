@@ -45,7 +45,10 @@ public struct TransformableText: Sendable {
     if recent.count < 8 {
       recent.append((Array(blob), slice))
     } else {
-      recent[next] = (Array(blob), slice)
+      // The slot's bytes are replaced in the memory they had (no allocation per value).
+      recent[next].slice = slice
+      recent[next].blob.removeAll(keepingCapacity: true)
+      recent[next].blob.append(contentsOf: blob)
       next = (next + 1) % 8
     }
     return .transformable(slice)

@@ -121,7 +121,7 @@ extension TransformableArchive {
       case 0x5:
         guard let n = length(marker, &at), at + n <= table else { return nil }
         let slice = UnsafeBufferPointer(rebasing: b[at..<at + n])
-        guard !slice.contains(where: { $0 >= 0x80 }) else { return nil }
+        guard TransformableArchive.Verifier.isASCII(UnsafeRawBufferPointer(slice)) else { return nil }
         return .string(String(decoding: slice, as: UTF8.self))
       case 0x6:
         guard let n = length(marker, &at), n <= (table - at) / 2 else { return nil }

@@ -164,7 +164,8 @@ extension TransformableArchive {
         return u
       }
       let u = try add(item)
-      archived.add(item, u, hash: hash(item))
+      let pool = self.pool
+      archived.add(item, u) { Self.hash($0, pool) }
       return u
     }
   }

@@ -60,10 +60,12 @@ extension TransformableArchive.Verifier {
   }
 
   /// Objects by value: a list while small, with a hash table of positions beyond. Lookups
-  /// compare bytes in the verifier's pool (`find`); every key's hash is kept.
+  /// compare bytes in the verifier's pool (`find`); keys are hashed only once the table has
+  /// more than `listed` of them (most archives never do).
   struct ScalarTable {
     var keys: [Item] = []
     var numbers: [Int] = []
+    /// The keys' hashes, once there is a hash table (empty before).
     var hashes: [Int] = []
     /// Position in `keys` plus one, 0 for an empty slot; empty while `keys` is short.
     var slots: [Int] = []
@@ -77,12 +79,12 @@ extension TransformableArchive.Verifier {
       slots.removeAll(keepingCapacity: true)
     }
 
-    /// Adds `k` (not in the table) as object `number`.
-    mutating func add(_ k: Item, _ number: Int, hash: Int) {
+    /// Adds `k` (not in the table) as object `number`; `hash` gives a key's hash.
+    mutating func add(_ k: Item, _ number: Int, hash: (Item) -> Int) {
       keys.append(k)
       numbers.append(number)
-      hashes.append(hash)
       if keys.count <= Self.listed { return }
+      for i in hashes.count..<keys.count { hashes.append(hash(keys[i])) }
       if slots.count < 2 * keys.count {
         slots.removeAll(keepingCapacity: true)
         // A power of two (probes wrap with a mask), at least twice the keys.
@@ -103,7 +105,9 @@ extension TransformableArchive.Verifier {
     }
   }
 
-  func hash(_ k: Item) -> Int {
+  func hash(_ k: Item) -> Int { Self.hash(k, pool) }
+
+  static func hash(_ k: Item, _ pool: [UInt8]) -> Int {
     var h: UInt64 = 0xcbf2_9ce4_8422_2325 ^ UInt64(k.kind.rawValue)
     if k.kind == .string || k.kind == .data {
       pool.withUnsafeBufferPointer { p in
@@ -292,7 +296,10 @@ extension TransformableArchive.Verifier {
       try expectPool(e.a, e.b)
     default: throw Mismatch()
     }
-    if share { written.add(e, n, hash: hash(e)) }
+    if share {
+      let pool = self.pool
+      written.add(e, n) { Self.hash($0, pool) }
+    }
     return n
   }
 
@@ -338,6 +345,9 @@ extension TransformableArchive.Verifier {
   /// A string as CoreFoundation writes it: ASCII (`0x5n`) when every byte is, else UTF-16BE.
   mutating func expectString(_ start: Int, _ count: Int) throws(Mismatch) {
     let (ascii, units) = pool.withUnsafeBufferPointer { p -> (Bool, Int) in
+      if Self.isASCII(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: p[start..<start + count]))) {
+        return (true, count)
+      }
       var ascii = true
       var units = 0
       for i in start..<start + count {
@@ -377,5 +387,20 @@ extension TransformableArchive.Verifier {
         try expect(UInt64(scalar), size: 2)
       }
     }
+  }
+
+  /// True when every byte is below 0x80, read eight at a time.
+  static func isASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    var i = 0
+    var high: UInt64 = 0
+    while i + 8 <= bytes.count {
+      high |= bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+      i += 8
+    }
+    while i < bytes.count {
+      high |= UInt64(bytes[i])
+      i += 1
+    }
+    return high & 0x8080_8080_8080_8080 == 0
   }
 }
