@@ -32,7 +32,11 @@ final class TransformablePrefetch: @unchecked Sendable {
   init?(location: String?, database: SQLiteDatabase, table: String, columns: [String], archives: [Int: Bool]) {
     guard let location, !archives.isEmpty else { return nil }
     let quoted = SQLiteDatabase.quote(table)
-    guard let range = try? database.rows("SELECT min(Z_PK), max(Z_PK) FROM \(quoted)").first,
+    // Two subqueries: SQLite reads only the ends of the table for a lone min() or max(), but
+    // scans every row for `SELECT min(Z_PK), max(Z_PK)`.
+    guard
+      let range = try? database.rows("SELECT (SELECT min(Z_PK) FROM \(quoted)), (SELECT max(Z_PK) FROM \(quoted))")
+        .first,
       range.count == 2, let low = range[0].integer, let high = range[1].integer, high - low >= Self.minimumRows
     else { return nil }
     split = low + (high - low) / 2
