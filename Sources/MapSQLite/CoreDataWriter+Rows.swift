@@ -31,31 +31,32 @@ extension CoreDataWriter {
   /// Bound parameters per statement at most (SQLite's oldest default limit).
   static let maximumParameters = 999
 
-  /// Inserts the rows of every entity table, in the schema's order.
+  /// Inserts the rows of every entity table, in the schema's order: each entity's rows with
+  /// statements that hold its `Z_ENT` and `Z_OPT` 1 as constants, in batches, and the rows after
+  /// its last whole batch one by one.
   mutating func writeRows(_ db: SQLiteDatabase) throws {
     let layout = graph.layout
     let entityNumbers = layout.entities.map { Int64(schema.number($0.name)) }
     for table in schema.tables() {
       let slots = slots(of: table)
       let names = ["Z_PK", "Z_ENT", "Z_OPT"] + table.columns.map(\.name)
-      let perBatch = max(1, min(Self.batchRows, Self.maximumParameters / names.count))
-      func insert(rows n: Int) throws(SQLiteDatabase.Failure) -> SQLiteStatement {
-        let row = "(" + names.map { _ in "?" }.joined(separator: ", ") + ")"
-        return try db.prepare(
-          "INSERT INTO \(table.name) (\(names.joined(separator: ", "))) VALUES "
-            + repeatElement(row, count: n).joined(separator: ", "))
-      }
-      let single = try insert(rows: 1)
-      let batch = perBatch > 1 ? try insert(rows: perBatch) : single
-      // The rows go in batches, and those after the last whole batch one by one.
-      let total = schema.hierarchy(table.root).reduce(0) { $0 + graph.tables[$1.index].count }
-      let batched = total - total % perBatch
-      var done = 0
+      // Bound per row: Z_PK and the table's columns.
+      let parameters = 1 + table.columns.count
+      let perBatch = max(1, min(Self.batchRows, Self.maximumParameters / parameters))
       for e in schema.hierarchy(table.root) {
         let entity = layout.entities[e.index]
         let values = graph.tables[e.index]
+        guard values.count > 0 else { continue }
         let cells = cells(of: table, for: e, entity: entity)
-        let number = Int64(e.number)
+        func insert(rows n: Int) throws(SQLiteDatabase.Failure) -> SQLiteStatement {
+          let row = "(?, \(e.number), 1" + String(repeating: ", ?", count: table.columns.count) + ")"
+          return try db.prepare(
+            "INSERT INTO \(table.name) (\(names.joined(separator: ", "))) VALUES "
+              + repeatElement(row, count: n).joined(separator: ", "))
+        }
+        let batched = values.count - values.count % perBatch
+        let single = try insert(rows: 1)
+        let batch = batched > 0 && perBatch > 1 ? try insert(rows: perBatch) : single
         let source = RowSource(
           table: values, cells: cells, slots: slots, keys: keys, entityNumbers: entityNumbers, entity: e.index,
           input: input)
@@ -63,13 +64,12 @@ extension CoreDataWriter {
         try Self.pipelined(source, count: values.count) { chunk in
           var i = 0
           for row in chunk.rows {
-            let insert = done < batched ? batch : single
-            let base = insert === batch ? (done % perBatch) * names.count : 0
+            let inBatch = row < batched
+            let insert = inBatch ? batch : single
+            let base = inBatch ? (row % perBatch) * parameters : 0
             try insert.bindInteger(base, entityKeys[row])
-            try insert.bindInteger(base + 1, number)
-            try insert.bindInteger(base + 2, 1)
             for c in cells.indices {
-              let column = base + 3 + c
+              let column = base + 1 + c
               switch chunk.kinds[i] {
               case .null: try insert.bindNull(column)
               case .integer: try insert.bindInteger(column, chunk.payloads[i])
@@ -87,8 +87,7 @@ extension CoreDataWriter {
               }
               i += 1
             }
-            done += 1
-            if insert !== batch || done % perBatch == 0 {
+            if !inBatch || (row + 1) % perBatch == 0 {
               _ = try insert.step()
               insert.rewind()
             }
