@@ -125,11 +125,8 @@ extension TransformableArchive {
         return .string(String(decoding: slice, as: UTF8.self))
       case 0x6:
         guard let n = length(marker, &at), n <= (table - at) / 2 else { return nil }
-        var units: [UInt16] = []
-        units.reserveCapacity(n)
-        for i in 0..<n { units.append(UInt16(b[at + 2 * i]) << 8 | UInt16(b[at + 2 * i + 1])) }
         // Lone surrogates would come back as U+FFFD: such a string is not taken as text.
-        guard let text = String(validating: units, as: UTF16.self) else { return nil }
+        guard let text = Self.utf16BigEndian(b, at, n) else { return nil }
         return .string(text)
       case 0x8:
         let size = Int(marker & 0x0F) + 1
@@ -145,6 +142,52 @@ extension TransformableArchive {
       default:
         return .other
       }
+    }
+
+    /// `count` UTF-16 code units, big-endian, from byte `at`, as a string; nil when a
+    /// surrogate is unpaired. Transcoded straight to UTF-8 (the standard library's validating
+    /// UTF-16 initializer is generic and several times slower).
+    static func utf16BigEndian(_ b: UnsafeBufferPointer<UInt8>, _ at: Int, _ count: Int) -> String? {
+      var paired = true
+      // At most 3 UTF-8 bytes per unit (a pair of units gives 4).
+      let text = String(unsafeUninitializedCapacity: 3 * count) { out -> Int in
+        var w = 0
+        var i = 0
+        func unit(_ k: Int) -> UInt32 { UInt32(b[at + 2 * k]) << 8 | UInt32(b[at + 2 * k + 1]) }
+        while i < count {
+          var scalar = unit(i)
+          i += 1
+          if scalar >= 0xD800 && scalar < 0xE000 {
+            guard scalar < 0xDC00, i < count, case let low = unit(i), low >= 0xDC00 && low < 0xE000 else {
+              paired = false
+              return 0
+            }
+            i += 1
+            scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+          }
+          if scalar < 0x80 {
+            out[w] = UInt8(scalar)
+            w += 1
+          } else if scalar < 0x800 {
+            out[w] = 0xC0 | UInt8(scalar >> 6)
+            out[w + 1] = 0x80 | UInt8(scalar & 0x3F)
+            w += 2
+          } else if scalar < 0x10000 {
+            out[w] = 0xE0 | UInt8(scalar >> 12)
+            out[w + 1] = 0x80 | UInt8(scalar >> 6 & 0x3F)
+            out[w + 2] = 0x80 | UInt8(scalar & 0x3F)
+            w += 3
+          } else {
+            out[w] = 0xF0 | UInt8(scalar >> 18)
+            out[w + 1] = 0x80 | UInt8(scalar >> 12 & 0x3F)
+            out[w + 2] = 0x80 | UInt8(scalar >> 6 & 0x3F)
+            out[w + 3] = 0x80 | UInt8(scalar & 0x3F)
+            w += 4
+          }
+        }
+        return w
+      }
+      return paired ? text : nil
     }
 
     /// True when object `index` is the ASCII string `text`.
