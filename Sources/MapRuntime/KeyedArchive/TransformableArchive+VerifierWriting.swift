@@ -310,12 +310,14 @@ extension TransformableArchive.Verifier {
     at += 1
   }
 
+  /// The low `size` bytes of `value`, big-endian (`size` 0 to 8).
   mutating func expect(_ value: UInt64, size: Int) throws(Mismatch) {
     guard size <= blob.count - at else { throw Mismatch() }
-    for i in stride(from: size - 1, through: 0, by: -1) {
-      guard blob[at] == UInt8(truncatingIfNeeded: value >> UInt64(8 * i)) else { throw Mismatch() }
-      at += 1
-    }
+    var found: UInt64 = 0
+    for i in 0..<size { found = found << 8 | UInt64(blob[at + i]) }
+    let low = size >= 8 ? value : value & ((1 << UInt64(8 * size)) - 1)
+    guard found == low else { throw Mismatch() }
+    at += size
   }
 
   mutating func expectInteger(_ value: Int64) throws(Mismatch) {
