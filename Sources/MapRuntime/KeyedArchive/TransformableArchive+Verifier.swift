@@ -40,6 +40,9 @@ extension TransformableArchive {
     /// Per class of `Constants.classNames`, its class dictionary's object (-1: none yet).
     var classObjects = [-1, -1, -1, -1]
     var nullObject = -1
+    /// Per constant of `Constants.shared`, its object in the property list once written (-1:
+    /// not yet), for the shared ones.
+    var constantObjects: [Int]
     var offsets: [Int] = []
     var blob = UnsafeRawBufferPointer(start: nil, count: 0)
     var at = 0
@@ -54,6 +57,7 @@ extension TransformableArchive {
       pool = Constants.shared.bytes
       constantCount = pool.count
       ranges = Constants.shared.ranges
+      constantObjects = [Int](repeating: -1, count: ranges.count)
       chains = Constants.shared.chains
     }
 
@@ -69,6 +73,7 @@ extension TransformableArchive {
       archived.reset()
       written.reset()
       for k in classObjects.indices { classObjects[k] = -1 }
+      for k in constantObjects.indices { constantObjects[k] = -1 }
       nullObject = -1
       offsets.removeAll(keepingCapacity: true)
       self.blob = blob

@@ -240,7 +240,11 @@ extension TransformableArchive.Verifier {
 
   mutating func constant(_ k: Int) throws(Mismatch) -> Int {
     let r = ranges[k]
-    return try scalar(Item(kind: .string, a: r.start, b: r.count), share: r.shared)
+    // A shared constant's object, once known, is what `find` would give again.
+    if r.shared, constantObjects[k] >= 0 { return constantObjects[k] }
+    let n = try scalar(Item(kind: .string, a: r.start, b: r.count), share: r.shared)
+    if r.shared { constantObjects[k] = n }
+    return n
   }
 
   mutating func newObject() -> Int {
