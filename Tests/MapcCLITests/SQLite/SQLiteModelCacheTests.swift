@@ -164,18 +164,8 @@ struct SQLiteModelCacheTests {
 
   /// An empty store of the feature model written by `mapc store import` at `frameworkVersion`.
   static func emptyStore(in dir: URL, frameworkVersion: Int, name: String) throws -> String {
-    let bundle = dir.appendingPathComponent("F.xcdatamodeld")
-    let version = bundle.appendingPathComponent("F.xcdatamodel")
-    if !FileManager.default.fileExists(atPath: version.path) {
-      try FileManager.default.createDirectory(at: version, withIntermediateDirectories: true)
-      try featureModel.write(to: version.appendingPathComponent("contents"), atomically: true, encoding: .utf8)
-    }
-    let hash = runMapc(["hash", bundle.path, "--format", "json"])
-    try #require(hash.exitCode == 0, "\(hash.stderr)")
-    var metadata = try #require(try JSONSerialization.jsonObject(with: Data(hash.stdout.utf8)) as? [String: Any])
-    metadata["versionName"] = nil
-    metadata["format"] = "mapc-store"
-    metadata["formatVersion"] = 1
+    let bundle = try ModelBundles.bundle(featureModel, named: "F", in: dir)
+    var metadata = try ModelBundles.storeMetadata(bundle)
     metadata["NSPersistenceFrameworkVersion"] = frameworkVersion
     let json = dir.appendingPathComponent("\(name).json")
     try JSONSerialization.data(withJSONObject: ["metadata": metadata, "objects": [String: Any]()]).write(to: json)

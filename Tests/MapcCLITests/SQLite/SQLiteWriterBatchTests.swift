@@ -29,16 +29,8 @@ struct SQLiteWriterBatchTests {
   /// 37 items (two batches and 5 rows), 16 books (one batch) and 5 novels (one by one): 58 rows
   /// in ZITEM.
   static func store(in dir: URL) throws -> (json: URL, bundle: URL, expected: [String]) {
-    let bundle = dir.appendingPathComponent("B.xcdatamodeld")
-    let version = bundle.appendingPathComponent("B.xcdatamodel")
-    try FileManager.default.createDirectory(at: version, withIntermediateDirectories: true)
-    try model.write(to: version.appendingPathComponent("contents"), atomically: true, encoding: .utf8)
-    let hash = runMapc(["hash", bundle.path, "--format", "json"])
-    try #require(hash.exitCode == 0, "\(hash.stderr)")
-    var metadata = try #require(try JSONSerialization.jsonObject(with: Data(hash.stdout.utf8)) as? [String: Any])
-    metadata["versionName"] = nil
-    metadata["format"] = "mapc-store"
-    metadata["formatVersion"] = 1
+    let bundle = try ModelBundles.bundle(model, named: "B", in: dir)
+    let metadata = try ModelBundles.storeMetadata(bundle)
     var objects: [String: [[String: Any]]] = [:]
     var expected: [String] = []
     for (entity, count) in [("Item", 37), ("Book", 16), ("Novel", 5)] {
