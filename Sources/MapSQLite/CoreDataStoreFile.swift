@@ -13,7 +13,7 @@ final class CoreDataStoreFile {
   let database: SQLiteDatabase
   /// What a second connection opens to read the same rows (the path, or the immutable URI),
   /// or nil when the store is read from a private copy, which only `database` can still see.
-  private(set) var sharedLocation: String?
+  private(set) var sharedLocation: SQLiteDatabase.Location?
   private var copyFolder: String?
 
   struct PrimaryKeyRow {
@@ -74,8 +74,9 @@ final class CoreDataStoreFile {
     }
     do {
       // The copy is opened writable so that SQLite can recover from its -wal.
-      let location = immutable ? SQLiteDatabase.immutableURI(openPath) : SQLiteDatabase.fileLocation(openPath)
-      database = try SQLiteDatabase(path: location, writable: copyFolder != nil)
+      let location: SQLiteDatabase.Location =
+        immutable ? .uri(SQLiteDatabase.immutableURI(openPath)) : .path(openPath)
+      database = try SQLiteDatabase(location, writable: copyFolder != nil)
       sharedLocation = copyFolder == nil ? location : nil
       let fixed = try database.rows(
         "SELECT name FROM sqlite_master WHERE type = 'table' AND name IN ('Z_METADATA', 'Z_PRIMARYKEY')")

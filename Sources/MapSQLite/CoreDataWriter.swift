@@ -82,7 +82,7 @@ struct CoreDataWriter {
   mutating func write(to path: String) throws(Failure) {
     let db: SQLiteDatabase
     do {
-      db = try SQLiteDatabase(path: SQLiteDatabase.fileLocation(path), writable: true, create: true)
+      db = try SQLiteDatabase(path: path, writable: true, create: true)
       try db.execute(
         "PRAGMA page_size = 4096; PRAGMA auto_vacuum = 2; PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; "
           + "PRAGMA cache_size = -65536;")

@@ -13,8 +13,29 @@ final class SQLiteDatabase {
     var description: String { message }
   }
 
-  /// Opens `path` (read-only unless `writable`). `create` makes a new database.
-  init(path: String, writable: Bool = false, create: Bool = false) throws(Failure) {
+  /// What a connection opens: a file by its path, or an SQLite `file:` URI.
+  enum Location {
+    case path(String)
+    case uri(String)
+
+    /// The name SQLite is given. Connections are opened with URI names on, so a relative path
+    /// that starts with `file:` (a folder or file of that name) is given as `./file:…`.
+    var name: String {
+      switch self {
+      case .path(let p): p.hasPrefix("file:") ? "./" + p : p
+      case .uri(let u): u
+      }
+    }
+  }
+
+  /// Opens the file at `path` (read-only unless `writable`). `create` makes a new database.
+  convenience init(path: String, writable: Bool = false, create: Bool = false) throws(Failure) {
+    try self.init(.path(path), writable: writable, create: create)
+  }
+
+  /// Opens `location` (read-only unless `writable`). `create` makes a new database.
+  init(_ location: Location, writable: Bool = false, create: Bool = false) throws(Failure) {
+    let path = location.name
     self.path = path
     _ = Self.configured
     var flags = writable ? SQLITE_OPEN_READWRITE : SQLITE_OPEN_READONLY
@@ -74,10 +95,6 @@ final class SQLiteDatabase {
     let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
     return "file://" + PathText.uriEncoded(absolute) + "?immutable=1"
   }
-
-  /// A file path as SQLite must be given it: connections are opened with URI file names on, so a
-  /// relative path that starts with `file:` (a folder or file of that name) is made `./file:…`.
-  static func fileLocation(_ path: String) -> String { path.hasPrefix("file:") ? "./" + path : path }
 
   /// Quotes a name for SQL (`"name"`).
   static func quote(_ name: String) -> String { "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }

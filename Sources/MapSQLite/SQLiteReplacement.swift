@@ -30,7 +30,7 @@ enum SQLiteReplacement {
     let resolved = file.resolvedTargetPath
     if siblings.contains(where: { fm.fileExists(atPath: resolved + $0) }) && fm.fileExists(atPath: resolved) {
       do {
-        let old = try SQLiteDatabase(path: SQLiteDatabase.fileLocation(resolved), writable: true)
+        let old = try SQLiteDatabase(path: resolved, writable: true)
         _ = try old.rows("SELECT count(*) FROM sqlite_master")
         _ = try old.rows("PRAGMA wal_checkpoint(TRUNCATE)")
       } catch {

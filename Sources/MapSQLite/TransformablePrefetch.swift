@@ -29,7 +29,10 @@ final class TransformablePrefetch: @unchecked Sendable {
   /// Starts converting, or returns nil when the table is too small or has no archive column.
   /// `columns`: the query's selected column names; `archives`: selected column → true for an
   /// archive, false for a custom transformer's bytes.
-  init?(location: String?, database: SQLiteDatabase, table: String, columns: [String], archives: [Int: Bool]) {
+  init?(
+    location: SQLiteDatabase.Location?, database: SQLiteDatabase, table: String, columns: [String],
+    archives: [Int: Bool]
+  ) {
     guard let location, !archives.isEmpty else { return nil }
     let quoted = SQLiteDatabase.quote(table)
     // Two subqueries: SQLite reads only the ends of the table for a lone min() or max(), but
@@ -52,10 +55,10 @@ final class TransformablePrefetch: @unchecked Sendable {
     DispatchQueue.global().async { self.convert(location: location, sql: sql, decoding: decoding) }
   }
 
-  private func convert(location: String, sql: String, decoding: [Bool]) {
+  private func convert(location: SQLiteDatabase.Location, sql: String, decoding: [Bool]) {
     defer { finished.signal() }
     do {
-      let connection = try SQLiteDatabase(path: location)
+      let connection = try SQLiteDatabase(location)
       let statement = try connection.prepare(sql)
       while try statement.step() {
         keys.append(statement.int64(0))
