@@ -159,7 +159,7 @@ extension JSONOutput {
         writeEscape(of: scalar)
       } else {
         reserve(4)
-        count += EscapedText.writeUTF8(scalar, to: buffer + count)
+        count += UTF8Encoding.write(scalar, to: buffer + count)
       }
       i = j + length
     }

@@ -121,7 +121,7 @@ extension TransformableArchive {
       case 0x5:
         guard let n = length(marker, &at), at + n <= table else { return nil }
         let slice = UnsafeBufferPointer(rebasing: b[at..<at + n])
-        guard TransformableArchive.Verifier.isASCII(UnsafeRawBufferPointer(slice)) else { return nil }
+        guard TransformableArchive.isASCII(UnsafeRawBufferPointer(slice)) else { return nil }
         return .string(String(decoding: slice, as: UTF8.self))
       case 0x6:
         guard let n = length(marker, &at), n <= (table - at) / 2 else { return nil }
@@ -165,25 +165,7 @@ extension TransformableArchive {
             i += 1
             scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
           }
-          if scalar < 0x80 {
-            out[w] = UInt8(scalar)
-            w += 1
-          } else if scalar < 0x800 {
-            out[w] = 0xC0 | UInt8(scalar >> 6)
-            out[w + 1] = 0x80 | UInt8(scalar & 0x3F)
-            w += 2
-          } else if scalar < 0x10000 {
-            out[w] = 0xE0 | UInt8(scalar >> 12)
-            out[w + 1] = 0x80 | UInt8(scalar >> 6 & 0x3F)
-            out[w + 2] = 0x80 | UInt8(scalar & 0x3F)
-            w += 3
-          } else {
-            out[w] = 0xF0 | UInt8(scalar >> 18)
-            out[w + 1] = 0x80 | UInt8(scalar >> 12 & 0x3F)
-            out[w + 2] = 0x80 | UInt8(scalar >> 6 & 0x3F)
-            out[w + 3] = 0x80 | UInt8(scalar & 0x3F)
-            w += 4
-          }
+          w += UTF8Encoding.write(scalar, to: out.baseAddress! + w)
         }
         return w
       }
@@ -320,5 +302,22 @@ extension TransformableArchive {
       }
       return items
     }
+  }
+}
+
+extension TransformableArchive {
+  /// True when every byte is below 0x80, read eight at a time.
+  static func isASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    var i = 0
+    var high: UInt64 = 0
+    while i + 8 <= bytes.count {
+      high |= bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+      i += 8
+    }
+    while i < bytes.count {
+      high |= UInt64(bytes[i])
+      i += 1
+    }
+    return high & 0x8080_8080_8080_8080 == 0
   }
 }

@@ -350,22 +350,18 @@ extension TransformableArchive.Verifier {
 
   /// A string as CoreFoundation writes it: ASCII (`0x5n`) when every byte is, else UTF-16BE.
   mutating func expectString(_ start: Int, _ count: Int) throws(Mismatch) {
-    let (ascii, units) = pool.withUnsafeBufferPointer { p -> (Bool, Int) in
-      if Self.isASCII(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: p[start..<start + count]))) {
-        return (true, count)
-      }
-      var ascii = true
-      var units = 0
-      for i in start..<start + count {
-        let b = p[i]
-        if b >= 0x80 { ascii = false }
-        units += b < 0x80 || (b >= 0xC0 && b < 0xF0) ? 1 : b >= 0xF0 ? 2 : 0
-      }
-      return (ascii, units)
+    let ascii = pool.withUnsafeBytes {
+      TransformableArchive.isASCII(UnsafeRawBufferPointer(rebasing: $0[start..<start + count]))
     }
     if ascii {
       try expectMarker(0x50, count: count)
       return try expectPool(start, count)
+    }
+    // UTF-16 units: one per UTF-8 lead byte, two for a 4-byte sequence.
+    let units = pool.withUnsafeBufferPointer { p in
+      var units = 0
+      for b in p[start..<start + count] { units += b < 0x80 || (b >= 0xC0 && b < 0xF0) ? 1 : b >= 0xF0 ? 2 : 0 }
+      return units
     }
     try expectMarker(0x60, count: units)
     guard 2 * units <= blob.count - at else { throw Mismatch() }
@@ -395,18 +391,4 @@ extension TransformableArchive.Verifier {
     }
   }
 
-  /// True when every byte is below 0x80, read eight at a time.
-  static func isASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {
-    var i = 0
-    var high: UInt64 = 0
-    while i + 8 <= bytes.count {
-      high |= bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-      i += 8
-    }
-    while i < bytes.count {
-      high |= UInt64(bytes[i])
-      i += 1
-    }
-    return high & 0x8080_8080_8080_8080 == 0
-  }
 }

@@ -23,7 +23,7 @@ package enum EscapedText {
       }
       if j >= n { break }
       let (scalar, length) = decodeEscape(p + j, available: n - j)
-      o += writeUTF8(scalar, to: output + o)
+      o += UTF8Encoding.write(scalar, to: output + o)
       i = j + length
     }
     return o
@@ -55,31 +55,6 @@ package enum EscapedText {
     var value: UInt32 = 0
     for k in 0..<4 { value = value << 4 | UInt32(hexValue(p[k]) ?? 0) }
     return value
-  }
-
-  /// Writes `scalar` as UTF-8 at `p`; returns the number of bytes (1 to 4).
-  @inline(__always)
-  package static func writeUTF8(_ scalar: UInt32, to p: UnsafeMutablePointer<UInt8>) -> Int {
-    if scalar < 0x80 {
-      p[0] = UInt8(truncatingIfNeeded: scalar)
-      return 1
-    }
-    if scalar < 0x800 {
-      p[0] = UInt8(truncatingIfNeeded: 0xC0 | scalar >> 6)
-      p[1] = UInt8(truncatingIfNeeded: 0x80 | scalar & 0x3F)
-      return 2
-    }
-    if scalar < 0x10000 {
-      p[0] = UInt8(truncatingIfNeeded: 0xE0 | scalar >> 12)
-      p[1] = UInt8(truncatingIfNeeded: 0x80 | scalar >> 6 & 0x3F)
-      p[2] = UInt8(truncatingIfNeeded: 0x80 | scalar & 0x3F)
-      return 3
-    }
-    p[0] = UInt8(truncatingIfNeeded: 0xF0 | scalar >> 18)
-    p[1] = UInt8(truncatingIfNeeded: 0x80 | scalar >> 12 & 0x3F)
-    p[2] = UInt8(truncatingIfNeeded: 0x80 | scalar >> 6 & 0x3F)
-    p[3] = UInt8(truncatingIfNeeded: 0x80 | scalar & 0x3F)
-    return 4
   }
 
   @inline(__always)
