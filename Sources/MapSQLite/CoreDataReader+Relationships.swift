@@ -80,9 +80,9 @@ extension CoreDataReader {
   mutating func readJoinTable(_ entity: String, _ r: RelationshipDescription) throws(Stop) {
     let inv = r.inverseName!
     let invDeclaring = schema.declaring(inv, of: r.destinationEntity)?.name ?? r.destinationEntity
-    let ownerColumn =
+    var ownerColumn =
       "Z_\(number(layout.model.allRelationships(of: layout.model.entity(named: r.destinationEntity)!).first { $0.name == inv }!.destinationEntity))\(CoreDataSchema.upper(inv))"
-    let memberColumn = "Z_\(number(r.destinationEntity))\(CoreDataSchema.upper(r.name))"
+    var memberColumn = "Z_\(number(r.destinationEntity))\(CoreDataSchema.upper(r.name))"
     let candidates = [
       "Z_\(number(entity))\(CoreDataSchema.upper(r.name))", "Z_\(number(invDeclaring))\(CoreDataSchema.upper(inv))",
     ]
@@ -92,6 +92,10 @@ extension CoreDataReader {
         "the store has no join table \(candidates[0]) (or \(candidates[1])) for \(entity).\(r.name) and its inverse \(r.destinationEntity).\(inv)"
       )
       return
+    }
+    // Two key columns of one name: the second, the naming side's members, has a `1`.
+    if ownerColumn == memberColumn {
+      if table == candidates[0] { memberColumn += "1" } else { ownerColumn += "1" }
     }
     let columns = Set(tables[table]!)
     for c in [ownerColumn, memberColumn] where !columns.contains(c) {

@@ -157,11 +157,16 @@ extension CoreDataSchema {
         guard !done.contains("\(e.name).\(r.name)") else { continue }
         done.insert("\(e.name).\(r.name)")
         done.insert("\(invOwner).\(inv)")
-        // Walking in Z_ENT order meets (e, r) first; the old rule takes the other side.
+        // Walking in Z_ENT order meets (e, r) first; the old rule takes the other side. Both
+        // sides on one entity: the later name (DuckDuckGo's Z_1FAVORITES, not FAVORITEFOLDERS).
         let (owner, named, other) =
-          frameworkVersion >= 500 || invOwner == e.name ? (e.name, r, inverse) : (invOwner, inverse, r)
+          invOwner == e.name
+          ? (e.name, r.name >= inverse.name ? r : inverse, r.name >= inverse.name ? inverse : r)
+          : frameworkVersion >= 500 ? (e.name, r, inverse) : (invOwner, inverse, r)
         let first = "Z_\(number(other.destinationEntity))\(Self.upper(other.name))"
-        let second = "Z_\(number(named.destinationEntity))\(Self.upper(named.name))"
+        var second = "Z_\(number(named.destinationEntity))\(Self.upper(named.name))"
+        // Two key columns of one name: the second gets a number (reference §5.1, `Z_22USERS1`).
+        if second == first { second += "1" }
         result.append(
           JoinTable(
             name: "Z_\(number(owner))\(Self.upper(named.name))", owner: owner, relationship: named, inverse: other,

@@ -51,6 +51,16 @@ struct SQLiteRoundTripTests {
     return try JSONDecoder().decode(Schema.self, from: Data(r.stdout.utf8))
   }
 
+  /// The real store's indexes less those an earlier model version left behind: an index the
+  /// written store lacks whose table and columns are those of an index both stores have
+  /// (DuckDuckGo's `Z_BookmarkEntity_uuid` beside the model's `byUUID`; Specs/sqlite-store.md §9).
+  static func modelIndexes(_ original: [String: Schema.IndexInfo], besides written: [String: Schema.IndexInfo])
+    -> [String: Schema.IndexInfo]
+  {
+    let shared = original.filter { written[$0.key] == $0.value }.values
+    return original.filter { written[$0.key] != nil || !shared.contains($0.value) }
+  }
+
   @Test(arguments: readable) func exportImportExportIsIdentical(_ s: RealStore) throws {
     let dir = try FileManagerTemp.folder("sqlite-round-trip")
     defer { try? FileManager.default.removeItem(at: dir) }
@@ -77,7 +87,7 @@ struct SQLiteRoundTripTests {
     // with Core Data's in SQLiteModelCacheTests).
     #expect(imported.rows["Z_MODELCACHE"] == original.rows["Z_MODELCACHE"])
     #expect(imported.tables == original.tables)
-    #expect(imported.indexes == original.indexes)
+    #expect(imported.indexes == Self.modelIndexes(original.indexes, besides: imported.indexes))
     #expect(imported.primaryKeys == original.primaryKeys)
     #expect(imported.rows == original.rows)
     let exported =
@@ -114,7 +124,7 @@ struct SQLiteRoundTripTests {
     let original = try Self.schema(s.store.path)
     let created = try Self.schema(out)
     #expect(created.tables == original.tables)
-    #expect(created.indexes == original.indexes)
+    #expect(created.indexes == Self.modelIndexes(original.indexes, besides: created.indexes))
     #expect(created.primaryKeys == original.primaryKeys)
     #expect(created.rows.values.allSatisfy { $0 == 0 } == false)  // Z_PRIMARYKEY and Z_METADATA have rows
     #expect(
