@@ -170,4 +170,25 @@ final class ToManyColumn: Column, @unchecked Sendable {
   }
 
   func targets(_ row: Int) -> [ObjectRef] { members(row).map { ObjectRef(packed: $0) } }
+
+  /// Puts the members of `row` that `first` names first, in `first`'s order, and the others
+  /// after them in the order they had: what setting an ordered relationship to a value does
+  /// to members an inverse added before.
+  func order(_ row: Int, first: [ObjectRef]) {
+    let n = count(row)
+    guard n > 1 else { return }
+    let s = start[row]
+    let current = Array(pool[s..<(s + n)])
+    let present = Set(current)
+    var placed = Set<UInt64>()
+    var k = s
+    for ref in first where present.contains(ref.packed) && placed.insert(ref.packed).inserted {
+      pool[k] = ref.packed
+      k += 1
+    }
+    for p in current where !placed.contains(p) {
+      pool[k] = p
+      k += 1
+    }
+  }
 }

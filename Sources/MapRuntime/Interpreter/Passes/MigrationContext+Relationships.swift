@@ -160,8 +160,17 @@ extension MigrationContext {
       if items.count > 1 {
         (destination.tables[Int(d.entity)].columns[column] as? ToManyColumn)?.reserve(Int(d.row), extra: items.count)
       }
+      var targets: [ObjectRef] = []
+      targets.reserveCapacity(items.count)
       for x in items {
-        destination.addToMany(d, column, try target(x), destinationInverses)
+        let t = try target(x)
+        destination.addToMany(d, column, t, destinationInverses)
+        targets.append(t)
+      }
+      // An ordered relationship takes the value's order, also for members an inverse added
+      // before (a child whose `parent` was set first): as setting an NSOrderedSet does.
+      if items.count > 1, destination.table(d).layout.properties[column].relationship?.isOrdered == true {
+        (destination.tables[Int(d.entity)].columns[column] as? ToManyColumn)?.order(Int(d.row), first: targets)
       }
     } else {
       let items = elements(v)
