@@ -292,9 +292,11 @@ def tasks():
     NO, TaskList becomes Project and `list` becomes `project`. Tasks 3 → Tasks 4 is the explicit
     mapping `mappings/TasksV3ToV4.xml`. Every step creates Task objects first, then the list
     entity (the order of the destination model, and of the explicit mapping); setting a Task's
-    to-one list appends the Task to the list's tasks, and the list's own mapping then adds
-    the tasks not yet there, in its source order. Returns the input stores at versions 1-3
-    and the expected results of migrating each to Tasks 4.
+    to-one list appends the Task to the list's tasks, and the list's own mapping then sets its
+    tasks to its source value: `tasks` is ordered in Tasks 2-4, so the value's order (the
+    source array's order) comes first, and tasks the value does not name keep their place after
+    it (Specs/functions.md §8.3). Returns the input stores at versions 1-3 and the expected
+    results of migrating each to Tasks 4.
     """
     folder = os.path.join(HERE, "tasks")
     bundle = os.path.join(folder, "Tasks.xcdatamodeld")
@@ -320,11 +322,8 @@ def tasks():
         for l in lists_in:
             o = convert_list(l)
             o["id"] = list_id[l["id"]]
-            tasks = members[o["id"]]
-            for t in l["tasks"]:
-                if task_id[t] not in tasks:
-                    tasks.append(task_id[t])
-            o["tasks"] = tasks
+            value = [task_id[t] for t in l["tasks"]]
+            o["tasks"] = value + [t for t in members[o["id"]] if t not in value]
             lists_out.append(o)
         return {"Task": tasks_out, to_list: lists_out}
 

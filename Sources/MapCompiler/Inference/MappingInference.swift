@@ -137,14 +137,6 @@ struct InferenceState {
         at: d.location, in: destination)
       return nil
     }
-    let concreteChildren = source.subentities(of: s.name).filter { !$0.isAbstract }
-    if !concreteChildren.isEmpty {
-      problem(
-        "infer-concrete-parent",
-        "source entity \(s.name) is concrete and has concrete subentities (\(concreteChildren.map(\.name).joined(separator: ", "))); mapc's fetch of \(s.name) includes their instances, so an inferred mapping would migrate them twice: write a mapping whose <filter> selects \(s.name)'s own instances",
-        at: s.location, in: source)
-      return nil
-    }
     let (attributes, relationships) = propertyElements(s, d)
     return EntityMappingElement(
       source: Located(s.name, at: here), destination: Located(d.name, at: here),

@@ -299,7 +299,6 @@ extension DiagnosticCatalogue {
         ),
         ("infer-merged-hierarchy", "entities without a common parent in the source share one in the destination"),
         ("infer-abstract-destination", "a concrete source entity's counterpart is abstract"),
-        ("infer-concrete-parent", "a concrete source entity with concrete subentities (mapc's limit)"),
         ("chain-duplicate-mapping", "two mappings cover the same step"),
         ("chain-step-uncovered", "a step no mapping covers and inference cannot"),
         ("chain-unreachable-version", "versions whose stores cannot reach the current version (lint)"),

@@ -6,8 +6,9 @@ import Testing
 
 /// forEach fan-out with parallel lists, the shape of the diary migration, on the odd cases:
 /// a missing answers list, a shorter one, an empty question list, a Transformable that is not
-/// an array, escapes, and a
-/// subentity source (which takes the general path). Every expected value is written out here.
+/// an array, escapes, and a subentity, whose objects its own entity mapping migrates (the
+/// parent's fetch does not include them, as Core Data's does not). Every expected value is
+/// written out here.
 @Suite struct FanOutTests {
   static let sourceModel = """
     <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
@@ -39,6 +40,14 @@ import Testing
       <sourceModel path="v1.xcdatamodel"/>
       <destinationModel path="v2.xcdatamodel"/>
       <entityMapping name="SheetToLine" type="transform" source="Sheet" destination="Line">
+        <forEach>$source.questions</forEach>
+        <attribute name="answer">$source.answers[$index]</attribute>
+        <attribute name="kind">"line"</attribute>
+        <attribute name="label">$source.label</attribute>
+        <attribute name="order">$index</attribute>
+        <attribute name="text">$item</attribute>
+      </entityMapping>
+      <entityMapping name="SpecialSheetToLine" type="transform" source="SpecialSheet" destination="Line">
         <forEach>$source.questions</forEach>
         <attribute name="answer">$source.answers[$index]</attribute>
         <attribute name="kind">"line"</attribute>

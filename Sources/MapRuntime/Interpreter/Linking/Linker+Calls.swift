@@ -208,7 +208,9 @@ extension Linker {
         if case .constant(true) = p.kind { return nil }
         return try filters.test(p)
       }
-      for k in graph.layout.entities[e].kindIndexes {
+      // The entity's own instances: the migration manager's fetch requests do not include
+      // subentities (each entity of a hierarchy has its own entity mapping).
+      for k in [e] {
         let n = graph.tables[k].count
         result.reserveCapacity(result.count + n)
         for row in 0..<n {

@@ -52,22 +52,13 @@ final class PassEngine {
   }
 
   /// The objects a pass will go through: pass 1, the instances of every mapping's source entity
-  /// (subentities included; a filter only makes it finish early); pass 2, the instances pass 1
-  /// made.
+  /// (its own, as the fetch takes them; a filter only makes it finish early); pass 2, the
+  /// instances pass 1 made.
   private func total(of pass: Pass) -> Int {
     switch pass {
     case .createInstances:
       var counts: [String: Int] = [:]
-      for t in c.source.tables {
-        counts[t.layout.name, default: 0] += t.count
-        var parent = c.plan.sourceModel.entity(named: t.layout.name)?.parentName
-        var seen = 0
-        while let p = parent, seen < c.plan.sourceModel.entities.count {
-          counts[p, default: 0] += t.count
-          parent = c.plan.sourceModel.entity(named: p)?.parentName
-          seen += 1
-        }
-      }
+      for t in c.source.tables { counts[t.layout.name, default: 0] += t.count }
       return c.plan.entityMappings.reduce(0) { sum, m in
         sum + (m.sourceExpression == nil ? 0 : m.sourceEntity.flatMap { counts[$0] } ?? 0)
       }
