@@ -119,6 +119,8 @@ struct CoreDataReader {
       }
       entityOfNumber[r.number] = k
       numberOfEntity[schema.entities[k].name] = r.number
+      // Z_MAX of a root: the highest Z_PK ever given in its table, kept for the next write.
+      if r.superNumber == 0, r.max > 0 { graph.keyHighWater[schema.entities[k].name] = r.max }
     }
     for e in schema.entities {
       guard let n = numberOfEntity[e.name] else {
@@ -297,6 +299,7 @@ struct CoreDataReader {
       }
       let object = graph.appendObject(entity: schema.entities[k].index)
       byKey[pk] = object
+      graph.tables[Int(object.entity)].setObjectKey(Int(object.row), pk)
       for i in plan.attributes.indices {
         // A Transformable BLOB: converted by the prefetch, else here.
         if plan.archives[i] != 0,

@@ -22,16 +22,40 @@ struct CoreDataWriter {
     self.schema = CoreDataSchema(model: graph.layout.model)
     self.metadata = metadata
     keys = graph.tables.map { [Int64](repeating: 0, count: $0.count) }
-    for root in schema.roots {
-      var next: Int64 = 0
-      for e in schema.hierarchy(root) {
-        for row in 0..<graph.tables[e.index].count {
+    for root in schema.roots { number(root) }
+  }
+
+  /// Gives the objects of a hierarchy their `Z_PK`: the graph's own numbers where its objects
+  /// have them (a store read from SQLite, or migrated by an inferred step), the others the
+  /// numbers after the highest one; `Z_MAX` is the highest, or the source's `Z_MAX` when that
+  /// is higher (objects were deleted). Numbers that repeat within the hierarchy are not
+  /// kept: every object is numbered from 1 in `Z_ENT` order, as a graph without numbers is.
+  private mutating func number(_ root: Int) {
+    let hierarchy = schema.hierarchy(root)
+    var seen = Set<Int64>()
+    var repeated = false
+    for e in hierarchy {
+      let t = graph.tables[e.index]
+      for row in 0..<t.count {
+        let k = t.objectKey(row)
+        if k > 0 && !seen.insert(k).inserted { repeated = true }
+      }
+    }
+    let high = repeated ? 0 : max(seen.max() ?? 0, graph.keyHighWater[schema.entities[root].name] ?? 0)
+    var next = high
+    for e in hierarchy {
+      let t = graph.tables[e.index]
+      for row in 0..<t.count {
+        let k = repeated ? 0 : t.objectKey(row)
+        if k > 0 {
+          keys[e.index][row] = k
+        } else {
           next += 1
           keys[e.index][row] = next
         }
       }
-      maxKey[root] = next
     }
+    maxKey[root] = max(next, high)
   }
 
   struct Failure: Error { var message: String }

@@ -127,7 +127,7 @@ extension MapcCommand {
           record: .object([
             .init("from", .string(names[s.from])), .init("to", .string(names[s.to])),
             .init("mapping", .string(Self.mappingName(s))),
-          ]))
+          ]), keepsObjectKeys: s.inferred != nil)
       }
       var key = SHA256()
       for s in chain.steps { key.update(data: PlanWriter.encode(s.plan, sourcePositions: false)) }

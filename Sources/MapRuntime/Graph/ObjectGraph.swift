@@ -15,6 +15,9 @@ public final class ObjectGraph: @unchecked Sendable {
   package let isSource: Bool
   /// Entities whose objects the store reader read on two threads.
   package internal(set) var splitEntities: [String] = []
+  /// Per root entity, the highest object number the store ever gave (a Core Data store's
+  /// `Z_MAX`, above its highest `Z_PK` when objects were deleted); see `ObjectKeys.swift`.
+  package var keyHighWater: [String: Int64] = [:]
 
   package init(
     layout: StoreLayout, input: InputBytes?, isSource: Bool, transformableCodec: (any TransformableCodec.Type)? = nil
@@ -66,6 +69,8 @@ package final class EntityTable: @unchecked Sendable {
   let attributeTypes: [AttributeType?]
   /// The `id` of each object as read from the input (source stores only).
   let ids: TextColumn?
+  /// The store's number of each object, where the store has them (`ObjectKeys.swift`).
+  @exclusivity(unchecked) package internal(set) var objectKeys: [Int64] = []
 
   init(layout: EntityLayout, isSource: Bool) {
     self.layout = layout
@@ -107,12 +112,18 @@ package final class EntityTable: @unchecked Sendable {
   func append(_ other: EntityTable) {
     for (c, column) in columns.enumerated() { column.append(other.columns[c], rows: other.count, at: count) }
     if let ids, let more = other.ids { ids.append(more, rows: other.count, at: count) }
+    if !other.objectKeys.isEmpty {
+      for row in 0..<other.count { setObjectKey(count + row, other.objectKey(row)) }
+    }
     count += other.count
   }
 
   /// Takes back objects added last (see `ParallelCreation`); their columns are truncated by
   /// the caller.
-  func truncate(to n: Int) { count = min(count, n) }
+  func truncate(to n: Int) {
+    count = min(count, n)
+    if objectKeys.count > count { objectKeys.removeLast(objectKeys.count - count) }
+  }
 
   func reserve(_ n: Int) {
     for c in columns { c.reserve(n) }

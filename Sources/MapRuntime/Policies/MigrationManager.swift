@@ -50,4 +50,19 @@ public final class MigrationManager: @unchecked Sendable {
   func migrate(phases: PhaseTimer) throws(MigrationFailure) {
     try PassEngine(context, progress: progress).run(phases: phases)
   }
+
+  /// Gives every destination object the number (`Z_PK`) of the source object it was made from,
+  /// and the destination the source's highest numbers: for a step Core Data migrates as a
+  /// lightweight migration, which keeps both (`ObjectKeys.swift`). Objects made from no source
+  /// object, or from one without a number, are numbered by the store writer.
+  package func keepSourceObjectKeys() {
+    let (source, destination) = (context.source, context.destination)
+    for a in context.associations {
+      for k in 0..<a.instanceCount {
+        guard let s = a.source(at: k) else { continue }
+        destination.takeObjectKey(of: s, in: source, for: a.destination(at: k))
+      }
+    }
+    destination.takeKeyHighWater(from: source)
+  }
 }

@@ -10,9 +10,12 @@ package enum ChainRun {
     package var plan: MigrationPlan
     /// What the result's `mapcMigrations` records for this step.
     package var record: MetadataValue
-    package init(plan: MigrationPlan, record: MetadataValue) {
+    /// An inferred (lightweight) step: objects keep their numbers (`MigrationRun.Options`).
+    package var keepsObjectKeys: Bool
+    package init(plan: MigrationPlan, record: MetadataValue, keepsObjectKeys: Bool = false) {
       self.plan = plan
       self.record = record
+      self.keepsObjectKeys = keepsObjectKeys
     }
   }
 
@@ -68,6 +71,7 @@ package enum ChainRun {
         output: last ? .replace(target: storePath, backup: options.backup) : .file(work.stepPath(k + 1)),
         storeFormat: last ? options.storeFormat : options.storeFormat.forIntermediateStores,
         maxErrors: options.maxErrors, now: options.now, progress: options.progress)
+      runOptions.keepObjectKeys = steps[k].keepsObjectKeys
       runOptions.generatedMetadata = [
         (StoreMetadataPeek.migrationsKey, .array(options.previousRecords + steps[...k].map(\.record)))
       ]

@@ -42,6 +42,9 @@ public enum MigrationRun {
     public var parallelMinimum = ParallelCreation.defaultMinimum
     /// Metadata keys to write in place of the input's (`StoreWriteMetadata.generated`).
     public var generatedMetadata: [(key: String, value: MetadataValue)] = []
+    /// Objects keep the numbers (`Z_PK`, `Z_MAX`) of the source objects they are made from, as
+    /// Core Data's lightweight migration keeps them: for inferred steps of `mapc migrate`.
+    public var keepObjectKeys = false
 
     public init(
       output: Output, storeFormat: any StoreFormat, maxErrors: Int = 50, now: Double = 0,
@@ -105,6 +108,7 @@ public enum MigrationRun {
     manager.progress = options.progress
     phases.mark("read store")
     try manager.migrate(phases: phases)
+    if options.keepObjectKeys { manager.keepSourceObjectKeys() }
 
     let target: String?
     var backup: String? = nil

@@ -1,0 +1,72 @@
+import Foundation
+import MapTestSupport
+import Testing
+
+/// Issue 24, item 7: a step Core Data migrates as a lightweight migration keeps every object's
+/// `Z_PK`, every root's `Z_MAX` and every value it does not change. Each real store of
+/// `../shared/stores` is migrated one version on (to the next version of its bundle that a real
+/// store of the catalogue holds) with `mapc migrate --to` and no mappings; python3's sqlite3
+/// compares the migrated store with the original (`kept_rows.py`: same `Z_PK`s and entities,
+/// same `Z_MAX`, every non-NULL value of a column both have unchanged, byte for byte). A step
+/// mapc refuses leaves the store as it was.
+@Suite(
+  .enabled(if: mapcExecutableProblem == nil && SharedPaths.stores != nil, "needs the built mapc and ../shared/stores"))
+struct InferredStepKeepsRowsTests {
+  struct Step: CustomTestStringConvertible, Sendable {
+    var store: RealStore
+    var to: String
+    var testDescription: String { "\(store.testDescription) → \(to)" }
+  }
+
+  static let steps: [Step] = RealStore.all.filter { !$0.store.path.contains("/v2CorruptDatabase/") }.compactMap { s in
+    let later = Set(RealStore.all.filter { $0.bundle == s.bundle }.map(\.version)).filter {
+      $0.compare(s.version, options: .numeric) == .orderedDescending
+    }
+    return later.min { $0.compare($1, options: .numeric) == .orderedAscending }.map { Step(store: s, to: $0) }
+  }
+
+  struct Kept: Decodable {
+    var objects: Int
+    var problems: [String]
+  }
+
+  @Test(arguments: steps) func inferredStepKeepsEveryRow(_ step: Step) throws {
+    let dir = try FileManagerTemp.folder("kept-rows")
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let copy = dir.appendingPathComponent(step.store.store.lastPathComponent).path
+    let before = step.store.files()
+    for (suffix, data) in before { try data.write(to: URL(fileURLWithPath: copy + suffix)) }
+    let r = runMapc(["migrate", "--model", step.store.bundle.path, "--store", copy, "--to", step.to, "--quiet"])
+    guard r.exitCode == 0 else {
+      // Refused (not inferable, or data it would drop): the copy is as it was.
+      #expect([1, 2].contains(r.exitCode), "\(r.stderr)")
+      #expect(FileManager.default.contents(atPath: copy) == before[""])
+      return
+    }
+    let script = SharedPaths.packageRoot.appendingPathComponent("Tests/MapcCLITests/SQLite/kept_rows.py")
+    let p = runExecutable(
+      URL(fileURLWithPath: "/usr/bin/env"), ["python3", script.path, step.store.store.path, copy])
+    try #require(p.exitCode == 0, "\(p.stderr)")
+    let kept = try JSONDecoder().decode(Kept.self, from: Data(p.stdout.utf8))
+    #expect(kept.problems == [], "\(step.testDescription)")
+  }
+
+  /// The steps above that mapc infers include DuckDuckGo's four and apptentive's 2→3 and 3→4
+  /// (a hierarchy whose steps add optional attributes).
+  @Test func theInferredStepsAreThere() throws {
+    let expected = [
+      "Bookmarks_V1.sqlite", "Bookmarks_V2.sqlite", "Bookmarks_V3.sqlite", "Bookmarks_V4.sqlite",
+      "ATDataModelv2.sqlite", "ATDataModelv3.sqlite",
+    ]
+    for name in expected {
+      let step = try #require(Self.steps.first { $0.store.store.lastPathComponent == name }, "\(name)")
+      let dir = try FileManagerTemp.folder("kept-rows-plan")
+      defer { try? FileManager.default.removeItem(at: dir) }
+      let r = runMapc([
+        "migrate", "--model", step.store.bundle.path, "--store", step.store.store.path, "--to", step.to, "--plan",
+      ])
+      #expect(r.exitCode == 0, "\(name): \(r.stderr)")
+      #expect(r.stdout.contains("inferred"), "\(name): \(r.stdout)")
+    }
+  }
+}
