@@ -356,6 +356,21 @@ struct ModelSnapshotTests {
     }
   }
 
+  /// A numeric default that is not a number (apptentive's Integer 32 `pendingState` has
+  /// `defaultValueString="YES"`, read by hand from its model files) reads from a snapshot as the
+  /// model loader reads it: 0, what Foundation's `NSString integerValue` gives for a text that
+  /// does not begin with a number (Apple's documentation), and what the real apptentive store
+  /// holds (Specs/sqlite-store.md). Before, the snapshot reader left it nil.
+  @Test func lenientDefaultsReadAsTheModelLoaderReadsThem() throws {
+    var pending = AttributeDescription(name: "pendingState", type: .integer32, defaultValueString: "YES")
+    pending.defaultValue = .integer(0)
+    let model = ObjectModel(entities: [EntityDescription(name: "ATMessage", attributes: [pending])])
+    let again = try ModelSnapshotReader.read(ModelSnapshotWriter.write(model))
+    let read = try #require(again.entity(named: "ATMessage")?.attribute(named: "pendingState"))
+    #expect(read.defaultValueString == "YES")
+    #expect(read.defaultValue == .integer(0))
+  }
+
   // MARK: - Hostile archives
 
   /// A cycle of parents, a destination that is no entity, unknown classes, values of the wrong
