@@ -1,6 +1,13 @@
 import MapRuntime
 
 extension ModelValueParser {
+  /// A default value as the model loader reads `defaultValueString`: the type's value, else a
+  /// numeric default read leniently (`lenientNumber`), else nil. Readers of other forms of a
+  /// model (the snapshots in mapping models) use it so that a model reads alike from either.
+  static func loadedDefaultValue(_ text: String, for type: AttributeType) -> ModelConstant? {
+    defaultValue(text, for: type) ?? lenientNumber(text, for: type)?.value
+  }
+
   /// A numeric default as Foundation reads text that is not a number (`NSString`'s
   /// `integerValue`/`doubleValue`): leading white space, an optional sign and the longest
   /// run of digits (and, for Double and Float, one fraction), else 0. Nil for types that are

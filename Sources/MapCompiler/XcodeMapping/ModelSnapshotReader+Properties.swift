@@ -26,9 +26,10 @@ extension SnapshotModelReader {
       renamingIdentifier: try s.text(XDPM.PropertyKey.elementID),
       versionHashModifier: try s.text(XDPM.PropertyKey.versionHashModifier),
       userInfo: try s.userInfo(XDPM.PropertyKey.userInfo))
-    // Parsed as the model loader parses the same texts; a text that is not a value of the
-    // type leaves the parsed value nil (the text is kept).
-    result.defaultValue = result.defaultValueString.flatMap { ModelValueParser.defaultValue($0, for: type) }
+    // Parsed as the model loader parses the same texts, a numeric default that is not a number
+    // leniently too (apptentive's "YES" for an Integer 32 is 0); a text that is not a value of
+    // the type leaves the parsed value nil (the text is kept).
+    result.defaultValue = result.defaultValueString.flatMap { ModelValueParser.loadedDefaultValue($0, for: type) }
     result.minValue = result.minValueString.flatMap { ModelValueParser.bound($0, for: type) }
     result.maxValue = result.maxValueString.flatMap { ModelValueParser.bound($0, for: type) }
     return result

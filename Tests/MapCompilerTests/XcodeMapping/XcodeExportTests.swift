@@ -10,7 +10,8 @@ import Testing
 @Suite(.enabled(if: SharedPaths.corpus != nil, Comment(rawValue: SharedPaths.absentMessage)))
 struct XcodeExportTests {
   /// The shape of an `xcmapping.xml`: `type.attribute:valueType` / `type.relationship` for every
-  /// field of every object, and, per binary field name and archive class, the keys of its objects.
+  /// field of every object, and, per object type, binary field name and archive class, the keys
+  /// of its objects.
   struct Shape: Equatable {
     var fields: Set<String> = []
     var archiveClasses: [String: Set<String>] = [:]
@@ -28,7 +29,7 @@ struct XcodeExportTests {
         let archive = try KeyedArchive(bytes: [UInt8](bytes))
         for index in archive.objects.indices {
           guard let o = try? archive.object(index) else { continue }
-          shape.archiveClasses["\(a.name) \(o.className)", default: []].formUnion(o.fields.map(\.key))
+          shape.archiveClasses["\(object.type) \(a.name) \(o.className)", default: []].formUnion(o.fields.map(\.key))
         }
       }
       for r in object.relationships { shape.fields.insert("\(object.type).\(r.name)") }
@@ -72,6 +73,26 @@ struct XcodeExportTests {
     // policy means none, and mapc writes none.
     if relative.hasSuffix("Moody 2-Moody 3.xcmappingmodel") {
       expected.fields.remove("XDDEVENTITYMAPPING.migrationpolicyclassname:string")
+    }
+    // Xcode holds the Boolean default texts of older snapshots as NSMutableString, mapc writes
+    // strings (ModelSnapshotTests.writtenSnapshotsHaveXcodesStructure).
+    for side in ["sourcemodeldata", "destinationmodeldata"] {
+      expected.archiveClasses["XDDEVMAPPINGMODEL \(side) NSMutableString"] = nil
+    }
+    // apptentive's v4 to v5 holds its two relationship expressions, FUNCTION($manager,
+    // "destinationInstancesForEntityMappingNamed:sourceInstances:" , NAME, $source.KEY) (decoded
+    // with plistlib), as valueexpressiondata; mapc exports that form as sourcekeypath and
+    // sourcemappingname, as Xcode does in objc.io's files (Specs/xcmappingmodel.md §8), and the
+    // plans compared above are the same. Its entity mappings ATTextMessageToATMessage,
+    // ATFileMessageToATMessage and ATAutomatedMessageToATMessage carry a name equal to Xcode's
+    // default (source + "To" + destination), which mapc leaves out (§8; same plan names).
+    if relative.hasSuffix("ATDataModel v4 to v5.xcmappingmodel") {
+      expected.fields.remove("XDDEVENTITYMAPPING.name:string")
+      expected.fields.remove("XDDEVRELATIONSHIPMAPPING.valueexpressiondata:binary")
+      expected.fields.formUnion([
+        "XDDEVRELATIONSHIPMAPPING.sourcekeypath:string", "XDDEVRELATIONSHIPMAPPING.sourcemappingname:string",
+      ])
+      expected.archiveClasses = expected.archiveClasses.filter { !$0.key.hasPrefix("XDDEVRELATIONSHIPMAPPING ") }
     }
     #expect(actual.fields == expected.fields)
     #expect(actual.archiveClasses == expected.archiveClasses)
