@@ -18,8 +18,9 @@ extension MapcCommand {
         and a run that was killed is resumed by the next one. Applied steps are recorded in \
         metadata.mapcMigrations (mapc repository: Specs/migrate.md). Exit status: 0 migrated or already at \
         the target, 1 a model or mapping is wrong or a step cannot be inferred, 2 the store \
-        cannot be migrated (unknown version, run or validation errors; it is unchanged), \
-        64 usage error.
+        cannot be migrated (unknown version, run or validation errors, or a step would drop \
+        objects or values the store holds without --allow-data-loss or --allow-drop; it is \
+        unchanged), 64 usage error.
         """)
 
     @Option(help: "The model bundle (.xcdatamodeld) whose versions the store goes through.")

@@ -13,7 +13,8 @@ extension MapcCommand {
         store: to a temporary file in the target folder, flushed to disk and renamed over the \
         target. A failed or interrupted run leaves the input store and any existing output \
         untouched. PLAN may also be a mapping XML file, compiled in memory first. Exit status: \
-        0 migrated, 1 the mapping does not compile, 2 the run failed (nothing written), \
+        0 migrated, 1 the mapping does not compile, 2 the run failed or the plan would drop data \
+        the store holds without --allow-data-loss or --allow-drop (nothing written), \
         64 usage error.
         """)
 
