@@ -18,8 +18,9 @@ extension MapcCommand {
         and a run that was killed is resumed by the next one. Applied steps are recorded in \
         metadata.mapcMigrations (mapc repository: Specs/migrate.md). Exit status: 0 migrated or already at \
         the target, 1 a model or mapping is wrong or a step cannot be inferred, 2 the store \
-        cannot be migrated (unknown version, run or validation errors; it is unchanged), \
-        64 usage error.
+        cannot be migrated (unknown version, run or validation errors, or a step would drop \
+        objects or values the store holds without --allow-data-loss or --allow-drop; it is \
+        unchanged), 64 usage error.
         """)
 
     @Option(help: "The model bundle (.xcdatamodeld) whose versions the store goes through.")
@@ -37,18 +38,58 @@ extension MapcCommand {
     @Option(help: "The version to migrate to (default: the bundle's current version).")
     var to: String?
 
-    @Flag(help: "Print the steps and run nothing.")
+    @Flag(
+      help: "Print the steps, what each does to every entity and property with the store's counts, and run nothing.")
     var plan = false
+
+    @Option(help: "With --plan: text (default) or json.")
+    var format: PlanFormat = .text
+
+    @Flag(help: "Run every step (policies and validation included) but write nothing.")
+    var dryRun = false
+
+    @Option(help: "Write the result here and leave the store as it is.")
+    var output: String?
 
     @Option(help: "Keep the original store at this path.")
     var backup: String?
 
+    @Option(help: "Write what each step read, made and dropped, per entity mapping, as JSON to this file.")
+    var report: String?
+
+    @OptionGroup var consentOptions: ConsentOptions
+
     @Flag(help: "No per-step lines and no summary.")
     var quiet = false
 
-    func run() throws {
-      try checkOutput(store, option: "--store", inputs: [model])
+    enum PlanFormat: String, ExpressibleByArgument, CaseIterable {
+      case text, json
+    }
+
+    func checkOptions() throws {
+      if [plan, dryRun, output != nil].filter({ $0 }).count > 1 {
+        throw ValidationError("give at most one of --plan, --dry-run and --output PATH")
+      }
+      if format != .text && !plan { throw ValidationError("--format is only used with --plan") }
+      if backup != nil && (plan || dryRun || output != nil) {
+        throw ValidationError(
+          "--backup is only used when the store is replaced (not with --plan, --dry-run or --output)")
+      }
+      if !plan && !dryRun && output == nil { try checkOutput(store, option: "--store", inputs: [model]) }
+      if let report { try checkOutput(report, option: "--report", inputs: [store, model]) }
       if let backup { try checkOutput(backup, option: "--backup", inputs: [store, model]) }
+      if let output {
+        if OutputTarget.problem(output, option: "--output", inputs: [store]) != nil
+          && OutputTarget.isRegularFile(output)
+        {
+          throw ValidationError("--output \(output) is the store; leave --output out to replace it")
+        }
+        try checkOutput(output, option: "--output", inputs: [store, model])
+      }
+    }
+
+    func run() throws {
+      try checkOptions()
       let versions: ModelVersions
       do {
         versions = try ModelVersions.load(bundle: model)
@@ -108,58 +149,19 @@ extension MapcCommand {
       let (chain, diagnostics) = MigrationChain.plan(versions: versions, mappings: explicit, from: from, to: target)
       Console.report(diagnostics)
       guard let chain else { throw ExitCode(.inputErrors) }
+      let analyses = chain.steps.map { StepAnalysis.analyze($0.plan) }
       if plan {
-        print(
-          "\(store): version '\(names[from])' → '\(names[target])', \(chain.steps.count) step\(chain.steps.count == 1 ? "" : "s"):"
-        )
-        for (k, step) in chain.steps.enumerated() { print("  \(k + 1). \(Self.describe(step, names))") }
+        try printPlan(chain, analyses: analyses, names: names, format: format)
         return
       }
-      try runChain(chain, names: names, previous: peek.migrations, format: format)
-    }
-
-    private func runChain(
-      _ chain: MigrationChain, names: [String], previous: [MetadataValue], format: any StoreFormat
-    ) throws {
-      let steps = chain.steps.map { s in
-        ChainRun.Step(
-          plan: s.plan,
-          record: .object([
-            .init("from", .string(names[s.from])), .init("to", .string(names[s.to])),
-            .init("mapping", .string(Self.mappingName(s))),
-          ]), keepsObjectKeys: s.inferred != nil)
+      let steps = chain.steps
+      let check = DataLossCheck(analyses: analyses, consent: consentOptions.consent, store: store) { k in
+        "step \(k + 1) \(Self.describe(steps[k], names))"
       }
-      var key = SHA256()
-      for s in chain.steps { key.update(data: PlanWriter.encode(s.plan, sourcePositions: false)) }
-      var options = ChainRun.Options(
-        chainKey: key.finalize().map { String(format: "%02x", $0) }.joined(), storeFormat: format, backup: backup)
-      options.previousRecords = previous
-      options.now = Run.fixedNow()
-      let total = steps.count
-      let quiet = self.quiet
-      options.stepFinished = { k, summary in
-        guard !quiet else { return }
-        let step = chain.steps[k]
-        let objects = summary.read.reduce(0) { $0 + $1.count }
-        Console.say(
-          "mapc: step \(k + 1)/\(total) \(Self.describe(step, names)): \(objects) objects in \(String(format: "%.2f", summary.seconds)) s"
-        )
-      }
-      let storePath = store
-      let result = Result { () throws(MigrationFailure) -> Int in
-        try ChainRun.run(steps: steps, storePath: storePath, options: options)
-      }
-      switch result {
-      case .success(let reused):
-        if !quiet {
-          let resumed =
-            reused > 0 ? " (resumed after \(reused) step\(reused == 1 ? "" : "s") of an interrupted run)" : ""
-          Console.say(
-            "mapc: migrated \(store) from '\(names[chain.steps.first!.from])' to '\(names[chain.steps.last!.to])' in \(total) step\(total == 1 ? "" : "s")\(resumed)"
-          )
-        }
-      case .failure(let failure):
-        throw storeFailure(failure)
+      if dryRun {
+        try dryRunChain(chain, names: names, format: format, check: check)
+      } else {
+        try runChain(chain, names: names, previous: peek.migrations, format: format, check: check)
       }
     }
 
@@ -175,13 +177,26 @@ extension MapcCommand {
       return "'\(names[step.from])' → '\(names[step.to])' (\(how))"
     }
 
-    /// A store problem: exit 2, the store unchanged.
-    private func storeFailure(_ failure: MigrationFailure) -> ExitCode {
-      Console.failure(failure, notes: ["nothing was written; \(store) is unchanged"])
+    /// A store problem: exit 2, the store unchanged; after a refused loss, the ways forward.
+    func storeFailure(_ failure: MigrationFailure, check: DataLossCheck? = nil, chain: MigrationChain? = nil)
+      -> ExitCode
+    {
+      var notes: [String] = []
+      if let check, let k = check.refusedStep, let step = chain?.steps[k] {
+        let names = chain!.versions.names
+        let infer =
+          "mapc infer \(model) \(model) --source-version '\(names[step.from])' --destination-version '\(names[step.to])' -o MAPPING.xml"
+        let keep =
+          step.mappingPath == nil
+          ? "to keep the data, write a mapping for this step into the --mappings folder (`\(infer)` writes the inferred one to start from)"
+          : "to keep the data, map it in \(step.mappingPath!) (an entity mapping of type remove says that an entity's objects are meant to go)"
+        notes = check.notes(keep: keep)
+      }
+      return Console.failure(failure, notes: notes + ["nothing was written; \(store) is unchanged"])
     }
 
     /// A store problem found by the command itself: exit 2, the store unchanged.
-    private func storeFailure(_ message: String, id: String) -> ExitCode {
+    func storeFailure(_ message: String, id: String) -> ExitCode {
       Console.error(message, id: id, place: store)
       Console.note("nothing was written; \(store) is unchanged")
       return ExitCode(.runFailed)

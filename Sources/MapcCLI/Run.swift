@@ -13,7 +13,8 @@ extension MapcCommand {
         store: to a temporary file in the target folder, flushed to disk and renamed over the \
         target. A failed or interrupted run leaves the input store and any existing output \
         untouched. PLAN may also be a mapping XML file, compiled in memory first. Exit status: \
-        0 migrated, 1 the mapping does not compile, 2 the run failed (nothing written), \
+        0 migrated, 1 the mapping does not compile, 2 the run failed or the plan would drop data \
+        the store holds without --allow-data-loss or --allow-drop (nothing written), \
         64 usage error.
         """)
 
@@ -43,6 +44,11 @@ extension MapcCommand {
 
     @Option(help: "Stop after this many errors; 0 reports every error.")
     var maxErrors = 50
+
+    @Option(help: "Write what the run read, made and dropped, per entity mapping, as JSON to this file.")
+    var report: String?
+
+    @OptionGroup var consentOptions: ConsentOptions
 
     @Flag(help: "No progress and no summary line (same as --progress none, without the summary).")
     var quiet = false
@@ -74,6 +80,7 @@ extension MapcCommand {
         try checkOutput(store, option: "--in-place: the store", inputs: [plan])
       }
       if let backup { try checkOutput(backup, option: "--backup", inputs: [store, plan]) }
+      if let report { try checkOutput(report, option: "--report", inputs: [store, plan]) }
       if maxErrors < 0 { throw ValidationError("--max-errors must be 0 (no limit) or more") }
     }
 
@@ -86,10 +93,14 @@ extension MapcCommand {
       let storePath = store
       let formatName = storeFormat
       let (compact, maxErrors) = (compact, maxErrors)
+      let check = DataLossCheck(
+        analyses: [StepAnalysis.analyze(migrationPlan)], consent: consentOptions.consent, store: store
+      ) { [plan] _ in "the plan \(plan)" }
       let result = Result { () throws(MigrationFailure) -> MigrationRun.Summary in
         var options = MigrationRun.Options(
           output: out, storeFormat: try StoreFormatChoice.resolve(formatName, path: storePath, compact: compact),
           maxErrors: maxErrors == 0 ? Int.max : maxErrors, now: Self.fixedNow())
+        options.checkSource = { graph throws(MigrationFailure) in try check.check(0, graph) }
         options.reportPhases = ProcessInfo.processInfo.environment["MAPC_PHASES"] == "1"
         if let bar {
           options.progress = { pass, done, total in bar.pass(pass, done, total) }
@@ -100,9 +111,19 @@ extension MapcCommand {
       bar?.finish()
       switch result {
       case .success(let summary):
-        if !quiet { Console.say(Self.summaryLine(summary)) }
+        let step = RunReport.step(summary, mapping: plan, dropped: check.accepted(0))
+        if !quiet {
+          for line in RunReport.lines(step) { Console.say(line) }
+          Console.say(Self.summaryLine(summary))
+        }
+        if let report {
+          try RunReport(command: "run", store: store, output: summary.writtenTo, steps: [step]).write(to: report)
+        }
       case .failure(let failure):
-        var notes: [String] = []
+        var notes = check.notes(
+          keep:
+            "to keep the data, map it in \(plan) (an entity mapping of type remove says that an entity's objects are meant to go)"
+        )
         if failure.truncated {
           notes.append(
             "stopped after \(maxErrors) errors (--max-errors \(maxErrors)); there may be more: --max-errors 0 reports them all"

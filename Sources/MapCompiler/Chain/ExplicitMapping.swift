@@ -16,13 +16,14 @@ public struct ExplicitMapping: Sendable {
   /// Consecutive steps `(i, i + 1)` this mapping covers.
   public var steps: [Int] { sourceVersions.filter { destinationVersions.contains($0 + 1) } }
 
-  /// Reads and compiles every mapping file under `paths` (folders searched as `mapc lint`
-  /// searches them) and matches each to the bundle's versions. Compiler errors are returned
-  /// as diagnostics; such a mapping is left out.
+  /// Reads and compiles every mapping file under `paths` (every `*.xml` of a folder, whatever
+  /// its root, and every `.xcmappingmodel`; hidden files and folders skipped) and matches each
+  /// to the bundle's versions. Compiler errors are returned as diagnostics (a file that is
+  /// empty, not XML or not a `<mappingModel>` among them); such a mapping is left out.
   public static func find(in paths: [String], versions: ModelVersions) -> ([ExplicitMapping], [Diagnostic]) {
     let files: [String]
     do {
-      files = try MappingFileFinder.find(paths)
+      files = try MappingFileFinder.find(paths, everyXML: true)
     } catch {
       return ([], [.error("chain-mappings", error.description, at: nil, file: paths.first)])
     }

@@ -3,13 +3,15 @@ import Foundation
 /// The mapping files named on the command line: files (and `.xcmappingmodel` folders) as given,
 /// and in folders every `*.xml` (recursively, hidden folders skipped) whose root element is
 /// `<mappingModel>` and every Xcode mapping model (`X.xcmappingmodel`, linted as its
-/// `xcmapping.xml`).
+/// `xcmapping.xml`). With `everyXML` (`mapc migrate --mappings`), every `*.xml` of a folder is
+/// taken whatever its root, so that a file that is not a readable mapping is an error rather
+/// than skipped.
 public enum MappingFileFinder {
   public struct Failure: Error, Sendable, CustomStringConvertible {
     public var description: String
   }
 
-  public static func find(_ paths: [String]) throws(Failure) -> [String] {
+  public static func find(_ paths: [String], everyXML: Bool = false) throws(Failure) -> [String] {
     let fm = FileManager.default
     var result: [String] = []
     for path in paths {
@@ -39,7 +41,9 @@ public enum MappingFileFinder {
         guard name.lowercased().hasSuffix(".xml") else { continue }
         let full = base + "/" + relative
         var dir: ObjCBool = false
-        if fm.fileExists(atPath: full, isDirectory: &dir), !dir.boolValue, isMappingFile(full) { found.append(full) }
+        if fm.fileExists(atPath: full, isDirectory: &dir), !dir.boolValue, everyXML || isMappingFile(full) {
+          found.append(full)
+        }
       }
       result += found.sorted()
     }

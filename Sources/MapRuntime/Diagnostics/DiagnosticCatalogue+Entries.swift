@@ -311,6 +311,10 @@ extension DiagnosticCatalogue {
           "the store records no hashes, or they match no version (names the closest and the differing entities)"
         ),
         ("migrate-backwards", "the store is at a version after the target"),
+        (
+          "migrate-data-loss",
+          "a step (`mapc migrate`) or plan (`mapc run`) would drop objects, values or links the store holds, without `--allow-data-loss`, `--allow-drop` or a `remove` entity mapping"
+        ),
       ]),
     Family(
       "`run-*`: running a plan",

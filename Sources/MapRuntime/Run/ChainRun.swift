@@ -22,6 +22,8 @@ package enum ChainRun {
   package struct Options: Sendable {
     /// Where to keep the original store (made when the final result replaces it).
     package var backup: String?
+    /// Where the result goes instead of replacing the store (`mapc migrate --output`).
+    package var output: String?
     package var maxErrors = 50
     package var now: Double = 0
     /// Identifies the chain's plans: intermediate stores of another chain are not reused.
@@ -33,6 +35,9 @@ package enum ChainRun {
     /// Called before each step with its index.
     package var stepStarting: (@Sendable (Int) -> Void)?
     package var progress: (@Sendable (MigrationManager.Pass, Int, Int) -> Void)?
+    /// Called with each step's index and source graph before the step runs (see
+    /// `MigrationRun.Options.checkSource`).
+    package var checkSource: (@Sendable (Int, ObjectGraph) throws(MigrationFailure) -> Void)?
     /// The store's format, the result's too; intermediate stores are in its
     /// `forIntermediateStores`.
     package var storeFormat: any StoreFormat
@@ -68,10 +73,14 @@ package enum ChainRun {
       let last = k == steps.count - 1
       let input = k == 0 ? storePath : work.stepPath(k)
       var runOptions = MigrationRun.Options(
-        output: last ? .replace(target: storePath, backup: options.backup) : .file(work.stepPath(k + 1)),
+        output: last
+          ? .replace(target: options.output ?? storePath, backup: options.backup) : .file(work.stepPath(k + 1)),
         storeFormat: last ? options.storeFormat : options.storeFormat.forIntermediateStores,
         maxErrors: options.maxErrors, now: options.now, progress: options.progress)
       runOptions.keepObjectKeys = steps[k].keepsObjectKeys
+      if let check = options.checkSource {
+        runOptions.checkSource = { graph throws(MigrationFailure) in try check(k, graph) }
+      }
       runOptions.generatedMetadata = [
         (StoreMetadataPeek.migrationsKey, .array(options.previousRecords + steps[...k].map(\.record)))
       ]

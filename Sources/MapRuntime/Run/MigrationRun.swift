@@ -45,6 +45,9 @@ public enum MigrationRun {
     /// Objects keep the numbers (`Z_PK`, `Z_MAX`) of the source objects they are made from, as
     /// Core Data's lightweight migration keeps them: for inferred steps of `mapc migrate`.
     public var keepObjectKeys = false
+    /// Called with the source graph once it is read and matches the plan, before anything runs
+    /// or is written: a throw stops the run (`mapc`'s data-loss consent check).
+    package var checkSource: (@Sendable (ObjectGraph) throws(MigrationFailure) -> Void)?
 
     public init(
       output: Output, storeFormat: any StoreFormat, maxErrors: Int = 50, now: Double = 0,
@@ -75,6 +78,8 @@ public enum MigrationRun {
     public var splitEntities: [String]
     /// Where the store was written (nil for a dry run).
     public var writtenTo: String?
+    /// Per entity mapping, in plan order: objects read and made.
+    public var mappings: [MigrationManager.MappingCount] = []
   }
 
   static func fileSize(_ path: String) -> Int? {
@@ -101,6 +106,7 @@ public enum MigrationRun {
           file: storePath)
       ])
     }
+    try options.checkSource?(graph)
     let manager = try MigrationManager(
       plan: plan, source: graph,
       options: MigrationManager.Options(
@@ -148,6 +154,7 @@ public enum MigrationRun {
     }
     return Summary(
       read: counts(graph), created: counts(manager.destination), seconds: seconds,
-      parallelMappings: manager.parallelMappings, splitEntities: graph.splitEntities, writtenTo: target)
+      parallelMappings: manager.parallelMappings, splitEntities: graph.splitEntities, writtenTo: target,
+      mappings: manager.mappingCounts)
   }
 }

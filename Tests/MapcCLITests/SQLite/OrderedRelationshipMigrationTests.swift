@@ -40,7 +40,10 @@ struct OrderedRelationshipMigrationTests {
     let dir = try FileManagerTemp.folder("ordered-sqlite")
     defer { try? FileManager.default.removeItem(at: dir) }
     let store = try Self.copy(from, to: dir)
-    let r = runMapc(["migrate", "--model", from.bundle.path, "--store", store, "--to", to.version, "--quiet"])
+    // V2 → V3 removes `isFavorite` (the app's own change): consent to that loss.
+    let r = runMapc([
+      "migrate", "--model", from.bundle.path, "--store", store, "--to", to.version, "--quiet", "--allow-data-loss",
+    ])
     try #require(r.exitCode == 0, "\(r.stderr)")
     let expected = try Self.ordered(to.store.path)
     #expect(expected.values.contains { $0.values.contains { $0.count > 2 } }, "a store with orders to keep")
@@ -55,7 +58,7 @@ struct OrderedRelationshipMigrationTests {
     let back = dir.appendingPathComponent("back.sqlite").path
     for args in [
       ["store", "export", from.store.path, "--model", from.bundle.path, "-o", json],
-      ["migrate", "--model", from.bundle.path, "--store", json, "--to", to.version, "--quiet"],
+      ["migrate", "--model", from.bundle.path, "--store", json, "--to", to.version, "--quiet", "--allow-data-loss"],
       ["store", "import", json, "--model", to.bundle.path, "-o", back],
     ] {
       let r = runMapc(args)

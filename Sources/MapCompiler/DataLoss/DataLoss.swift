@@ -1,0 +1,59 @@
+import MapRuntime
+
+/// Data a step would lose from a store: the objects of an entity no entity mapping reads, or
+/// the non-nil values (links) of a property nothing reads.
+public struct DataLoss: Sendable, Hashable, Codable {
+  public var entity: String
+  /// Nil for the entity's objects.
+  public var property: String?
+  public var isRelationship: Bool
+  /// Objects, values or links.
+  public var count: Int
+
+  /// `Entity` or `Entity.property`, as `--allow-drop` names it.
+  public var name: String { property.map { "\(entity).\($0)" } ?? entity }
+
+  /// `3 objects`, `1 value`, `2 links`.
+  public var countText: String {
+    let unit = property == nil ? "object" : (isRelationship ? "link" : "value")
+    return "\(count) \(unit)\(count == 1 ? "" : "s")"
+  }
+}
+
+extension StepAnalysis {
+  /// The properties whose values decide what is lost: every property of a dropped entity, and
+  /// the dropped properties of migrated ones.
+  public var propertiesToCount: [(entity: String, property: String)] {
+    sourceEntities.flatMap { e in
+      e.properties.filter { p in
+        if case .dropped = e.fate { return true }
+        if case .dropped = p.fate, case .migrated = e.fate { return true }
+        return false
+      }.map { (e.name, $0.name) }
+    }
+  }
+
+  /// What this step loses of a store with `counts`: entities first, each followed by its
+  /// properties; nothing that the store holds none of.
+  public func losses(_ counts: StoreCounts) -> [DataLoss] {
+    var result: [DataLoss] = []
+    for e in sourceEntities where !e.isAbstract {
+      let objects = counts.objects[e.name] ?? 0
+      guard objects > 0 else { continue }
+      let lostEntity: Bool
+      switch e.fate {
+      case .removed: continue
+      case .dropped: lostEntity = true
+      case .migrated: lostEntity = false
+      }
+      if lostEntity {
+        result.append(DataLoss(entity: e.name, property: nil, isRelationship: false, count: objects))
+      }
+      for p in e.properties {
+        guard lostEntity || p.fate == .dropped, let n = counts.values[e.name + "." + p.name], n > 0 else { continue }
+        result.append(DataLoss(entity: e.name, property: p.name, isRelationship: p.isRelationship, count: n))
+      }
+    }
+    return result
+  }
+}

@@ -1,0 +1,159 @@
+import ArgumentParser
+import Crypto
+import Foundation
+import MapCompiler
+import MapRuntime
+
+extension MapcCommand.Migrate {
+  /// Runs the chain: intermediate stores in the work folder, the result replacing the store
+  /// (or written to `--output`); each step's losses checked before it runs.
+  func runChain(
+    _ chain: MigrationChain, names: [String], previous: [MetadataValue], format: any StoreFormat,
+    check: DataLossCheck
+  ) throws {
+    let steps = chain.steps.map { s in
+      ChainRun.Step(
+        plan: s.plan,
+        record: .object([
+          .init("from", .string(names[s.from])), .init("to", .string(names[s.to])),
+          .init("mapping", .string(Self.mappingName(s))),
+        ]), keepsObjectKeys: s.inferred != nil)
+    }
+    var key = SHA256()
+    for s in chain.steps { key.update(data: PlanWriter.encode(s.plan, sourcePositions: false)) }
+    var options = ChainRun.Options(
+      chainKey: key.finalize().map { String(format: "%02x", $0) }.joined(), storeFormat: format, backup: backup)
+    options.output = output
+    options.previousRecords = previous
+    options.now = MapcCommand.Run.fixedNow()
+    options.checkSource = { k, graph throws(MigrationFailure) in try check.check(k, graph) }
+    let log = StepLog(chain: chain, names: names, quiet: quiet, check: check)
+    options.stepFinished = { k, summary in log.finished(k, summary) }
+    let storePath = store
+    let result = Result { () throws(MigrationFailure) -> Int in
+      try ChainRun.run(steps: steps, storePath: storePath, options: options)
+    }
+    switch result {
+    case .success(let reused):
+      let total = steps.count
+      if !quiet {
+        let resumed =
+          reused > 0 ? " (resumed after \(reused) step\(reused == 1 ? "" : "s") of an interrupted run)" : ""
+        let written = output.map { "; wrote \($0), \(store) is unchanged" } ?? ""
+        Console.say(
+          "mapc: migrated \(store) from '\(names[chain.steps.first!.from])' to '\(names[chain.steps.last!.to])' in \(total) step\(total == 1 ? "" : "s")\(resumed)\(written)"
+        )
+      }
+      try writeReport(log, writtenTo: output ?? store)
+    case .failure(let failure):
+      throw storeFailure(failure, check: check, chain: chain)
+    }
+  }
+
+  /// `--dry-run`: every step runs, each result kept only as a temporary file for the next step
+  /// (in the system's temporary folder, removed after); nothing is written beside the store.
+  func dryRunChain(_ chain: MigrationChain, names: [String], format: any StoreFormat, check: DataLossCheck) throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mapc-dry-run-\(UUID().uuidString)")
+    do {
+      try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    } catch {
+      throw Console.writeFailure("temporary folder", path: folder.path, error: error)
+    }
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let log = StepLog(chain: chain, names: names, quiet: quiet, check: check)
+    var input = store
+    for k in chain.steps.indices {
+      let last = k == chain.steps.count - 1
+      let next = folder.appendingPathComponent("step-\(k + 1)").path
+      var options = MigrationRun.Options(
+        output: last ? .none : .file(next), storeFormat: last ? format : format.forIntermediateStores,
+        now: MapcCommand.Run.fixedNow())
+      options.checkSource = { graph throws(MigrationFailure) in try check.check(k, graph) }
+      let from = input
+      let result = Result { () throws(MigrationFailure) -> MigrationRun.Summary in
+        try MigrationRun.run(plan: chain.steps[k].plan, storePath: from, options: options)
+      }
+      switch result {
+      case .success(let summary): log.finished(k, summary)
+      case .failure(let failure): throw storeFailure(failure, check: check, chain: chain)
+      }
+      input = next
+    }
+    if !quiet {
+      Console.say(
+        "mapc: dry run of \(chain.steps.count) step\(chain.steps.count == 1 ? "" : "s") from '\(names[chain.steps.first!.from])' to '\(names[chain.steps.last!.to])' succeeded; nothing was written"
+      )
+    }
+    try writeReport(log, writtenTo: nil)
+  }
+
+  private func writeReport(_ log: StepLog, writtenTo: String?) throws {
+    guard let report else { return }
+    try RunReport(command: "migrate", store: store, output: writtenTo, steps: log.steps).write(to: report)
+  }
+
+  /// `--plan`: the steps and, per step, the table of `StepTable`, with the store's counts for
+  /// the first step.
+  func printPlan(_ chain: MigrationChain, analyses: [StepAnalysis], names: [String], format: any StoreFormat) throws {
+    let first = chain.steps[0].plan
+    let counts: StoreCounts
+    do {
+      let (graph, _) = try format.read(
+        store, layout: StoreLayout(model: first.sourceModel), options: StoreReadOptions())
+      counts = StoreCounts.count(graph, properties: analyses[0].propertiesToCount)
+    } catch {
+      throw storeFailure(error)
+    }
+    let tables = analyses.enumerated().map { k, a in
+      StepTable(analysis: a, counts: k == 0 ? counts : nil, consent: consentOptions.consent)
+    }
+    let (from, to) = (names[chain.steps.first!.from], names[chain.steps.last!.to])
+    if self.format == .json {
+      let steps = zip(chain.steps, tables).map { s, t in
+        t.json(from: names[s.from], to: names[s.to], mapping: s.mappingPath ?? "inferred")
+      }
+      FileHandle.standardOutput.write(
+        Data(StepTable.encode(StepTable.Plan(store: store, from: from, to: to, steps: steps)).utf8))
+      return
+    }
+    var out = "\(store): version '\(from)' → '\(to)', \(chain.steps.count) step\(chain.steps.count == 1 ? "" : "s"):\n"
+    for (k, step) in chain.steps.enumerated() {
+      out += "  \(k + 1). \(Self.describe(step, names))\n"
+      for line in tables[k].lines { out += "     \(line)\n" }
+    }
+    FileHandle.standardOutput.write(Data(out.utf8))
+  }
+}
+
+/// Collects each step's summary for the per-step lines and the report.
+final class StepLog: @unchecked Sendable {
+  let chain: MigrationChain
+  let names: [String]
+  let quiet: Bool
+  let check: DataLossCheck
+  private let lock = NSLock()
+  private var done: [RunReport.Step] = []
+
+  init(chain: MigrationChain, names: [String], quiet: Bool, check: DataLossCheck) {
+    self.chain = chain
+    self.names = names
+    self.quiet = quiet
+    self.check = check
+  }
+
+  var steps: [RunReport.Step] { lock.withLock { done } }
+
+  func finished(_ k: Int, _ summary: MigrationRun.Summary) {
+    let step = chain.steps[k]
+    let entry = RunReport.step(
+      summary, mapping: step.mappingPath ?? "inferred", from: names[step.from], to: names[step.to],
+      dropped: check.accepted(k))
+    lock.withLock { done.append(entry) }
+    guard !quiet else { return }
+    let total = chain.steps.count
+    Console.say(
+      "mapc: step \(k + 1)/\(total) \(MapcCommand.Migrate.describe(step, names)): \(entry.objectsRead) objects in \(String(format: "%.2f", summary.seconds)) s"
+    )
+    for line in RunReport.lines(entry) { Console.say(line) }
+  }
+}

@@ -1,0 +1,18 @@
+import ArgumentParser
+import MapCompiler
+
+/// `--allow-data-loss` and `--allow-drop`, for the commands that refuse a step that would lose
+/// data without consent (`mapc run`, `mapc migrate`; `Specs/migrate.md` §6).
+struct ConsentOptions: ParsableArguments {
+  @Flag(help: "Run even when a step drops data the store holds (objects, values, links).")
+  var allowDataLoss = false
+
+  @Option(
+    name: .customLong("allow-drop"),
+    help: ArgumentHelp(
+      "Accept losing this entity's objects (and all its properties), or this property's values (repeatable).",
+      valueName: "Entity[.property]"))
+  var allowDrop: [String] = []
+
+  var consent: DropConsent { DropConsent(all: allowDataLoss, names: allowDrop) }
+}

@@ -1,0 +1,61 @@
+import Foundation
+import MapCompiler
+import MapRuntime
+
+/// The consent check of `mapc run` and `mapc migrate` (`Specs/migrate.md` §6): before a step
+/// runs, what it would lose of the store just read, refused unless `--allow-data-loss` or
+/// `--allow-drop` accepts it. Records what was accepted, for the summary and the report.
+final class DataLossCheck: @unchecked Sendable {
+  let analyses: [StepAnalysis]
+  let consent: DropConsent
+  /// How the message names step `k` (`step 1 'A' → 'B' (inferred)`).
+  let describe: @Sendable (Int) -> String
+  let store: String
+  private let lock = NSLock()
+  private var acceptedLosses: [Int: [DataLoss]] = [:]
+  private var refusedLosses: [DataLoss] = []
+  private var refusedAt: Int?
+
+  init(analyses: [StepAnalysis], consent: DropConsent, store: String, describe: @escaping @Sendable (Int) -> String) {
+    self.analyses = analyses
+    self.consent = consent
+    self.store = store
+    self.describe = describe
+  }
+
+  /// The losses of step `k` the run accepted.
+  func accepted(_ k: Int) -> [DataLoss] { lock.withLock { acceptedLosses[k] ?? [] } }
+  /// The losses that stopped the run (empty when none did).
+  var refused: [DataLoss] { lock.withLock { refusedLosses } }
+  /// The step whose losses stopped the run.
+  var refusedStep: Int? { lock.withLock { refusedAt } }
+
+  /// Checks step `k` against its source graph; throws `migrate-data-loss` for losses without
+  /// consent.
+  func check(_ k: Int, _ graph: ObjectGraph) throws(MigrationFailure) {
+    let analysis = analyses[k]
+    let losses = analysis.losses(StoreCounts.count(graph, properties: analysis.propertiesToCount))
+    let refused = consent.refused(losses)
+    lock.withLock {
+      acceptedLosses[k] = losses.filter(consent.covers)
+      refusedLosses = refused
+      if !refused.isEmpty { refusedAt = k }
+    }
+    guard !refused.isEmpty else { return }
+    throw MigrationFailure([
+      MigrationError(
+        "migrate-data-loss",
+        "\(describe(k)) would drop data the store holds: \(DataLoss.describe(refused))", file: store)
+    ])
+  }
+
+  /// The two ways forward after a refusal: `keep` says how to keep the data.
+  func notes(keep: String) -> [String] {
+    let refused = self.refused
+    guard !refused.isEmpty else { return [] }
+    return [
+      keep,
+      "or accept the loss: --allow-data-loss (everything), or \(DataLoss.allowDropOptions(refused))",
+    ]
+  }
+}

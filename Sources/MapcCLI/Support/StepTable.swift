@@ -1,0 +1,156 @@
+import Foundation
+import MapCompiler
+import MapRuntime
+
+/// The table `mapc migrate --plan` prints per step (`Specs/migrate.md` §6): each source entity
+/// with its objects and what happens to it and its properties, each destination entity with
+/// where its objects come from, and what the step would drop. `counts` is nil for a step whose
+/// input does not exist yet (counted when it runs).
+struct StepTable {
+  var analysis: StepAnalysis
+  var counts: StoreCounts?
+  var consent: DropConsent
+
+  var losses: [DataLoss]? { counts.map { analysis.losses($0) } }
+
+  /// Indented lines, after the step's own line.
+  var lines: [String] {
+    var result: [String] = []
+    for e in analysis.sourceEntities where !e.isAbstract {
+      let objects = counts.map { c in ", " + Self.plural(c.objects[e.name] ?? 0, "object") } ?? ""
+      let fate: String
+      switch e.fate {
+      case .migrated(let mappings): fate = "by \(mappings.joined(separator: ", "))"
+      case .removed(let mapping): fate = "removed by \(mapping)"
+      case .dropped: fate = "dropped"
+      }
+      let properties = e.properties.map { p in
+        let n = counts?.values[e.name + "." + p.name].map {
+          " (\(Self.plural($0, p.isRelationship ? "link" : "value")))"
+        }
+        return "\(p.name) \(p.fate.label)\(n ?? "")"
+      }
+      result.append(
+        "\(e.name)\(objects): \(fate)" + (properties.isEmpty ? "" : "; " + properties.joined(separator: ", ")))
+    }
+    for d in analysis.destinationEntities {
+      let from = d.madeBy.map { m in m.source.map { "from \($0) (\(m.mapping))" } ?? "by \(m.mapping)" }
+      result.append("→ \(d.name): \(from.isEmpty ? "left empty" : from.joined(separator: ", "))")
+    }
+    if let losses {
+      let refused = consent.refused(losses)
+      let accepted = losses.filter(consent.covers)
+      if losses.isEmpty { result.append("drops nothing this store holds") }
+      if !accepted.isEmpty { result.append("drops (accepted): \(DataLoss.describe(accepted))") }
+      if !refused.isEmpty { result.append("drops without consent: \(DataLoss.describe(refused))") }
+    } else {
+      result.append("what it drops is counted when the step runs (its input is the step before's result)")
+    }
+    return result
+  }
+
+  static func plural(_ n: Int, _ unit: String) -> String { "\(n) \(unit)\(n == 1 ? "" : "s")" }
+
+  /// The step for `--format json`.
+  func json(from: String, to: String, mapping: String) -> Step {
+    Step(
+      from: from, to: to, mapping: mapping,
+      sourceEntities: analysis.sourceEntities.filter { !$0.isAbstract }.map { e in
+        let (fate, mappings): (String, [String]) =
+          switch e.fate {
+          case .migrated(let m): ("migrated", m)
+          case .removed(let m): ("removed", [m])
+          case .dropped: ("dropped", [])
+          }
+        return Entity(
+          name: e.name, objects: counts?.objects[e.name] ?? (counts == nil ? nil : 0), fate: fate, mappings: mappings,
+          properties: e.properties.map { p in
+            Property(
+              name: p.name, kind: p.isRelationship ? "relationship" : "attribute", fate: Self.fateName(p.fate),
+              to: Self.target(p.fate), count: counts?.values[e.name + "." + p.name])
+          })
+      },
+      destinationEntities: analysis.destinationEntities.map { d in
+        Destination(name: d.name, madeBy: d.madeBy.map { Maker(mapping: $0.mapping, source: $0.source) })
+      },
+      losses: losses.map { l in l.map { Loss(loss: $0, accepted: consent.covers($0)) } })
+  }
+
+  static func fateName(_ f: StepAnalysis.PropertyFate) -> String {
+    switch f {
+    case .kept: "kept"
+    case .renamed: "renamed"
+    case .converted: "converted"
+    case .defaulted: "defaulted"
+    case .read: "read"
+    case .dropped: "dropped"
+    }
+  }
+
+  static func target(_ f: StepAnalysis.PropertyFate) -> String? {
+    switch f {
+    case .renamed(let t), .converted(let t), .defaulted(let t): t
+    default: nil
+    }
+  }
+
+  struct Plan: Encodable {
+    var store: String
+    var from: String
+    var to: String
+    var steps: [Step]
+  }
+
+  struct Step: Encodable {
+    var from, to, mapping: String
+    var sourceEntities: [Entity]
+    var destinationEntities: [Destination]
+    /// Nil when the step's input is not counted yet.
+    var losses: [Loss]?
+  }
+
+  struct Entity: Encodable {
+    var name: String
+    var objects: Int?
+    var fate: String
+    var mappings: [String]
+    var properties: [Property]
+  }
+
+  struct Property: Encodable {
+    var name, kind, fate: String
+    var to: String?
+    var count: Int?
+  }
+
+  struct Destination: Encodable {
+    var name: String
+    var madeBy: [Maker]
+  }
+
+  struct Maker: Encodable {
+    var mapping: String
+    var source: String?
+  }
+
+  struct Loss: Encodable {
+    var entity: String
+    var property: String?
+    var count: Int
+    var accepted: Bool
+
+    init(loss: DataLoss, accepted: Bool) {
+      entity = loss.entity
+      property = loss.property
+      count = loss.count
+      self.accepted = accepted
+    }
+  }
+
+  /// Pretty JSON with sorted keys, ending with a newline.
+  static func encode(_ value: some Encodable) -> String {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    return String(decoding: (try? encoder.encode(value)) ?? Data(), as: UTF8.self) + "\n"
+  }
+}
