@@ -49,6 +49,7 @@ enum CoreDataMetadataJSON {
   static func metadataValue(_ v: PropertyListValue) -> MetadataValue? {
     switch v {
     case .string(let s): return .string(s)
+    case .integer(let i): return .int(i)
     case .array(let items): return .array(items.compactMap(metadataValue))
     case .dictionary(let entries):
       return .object(entries.compactMap { e in metadataValue(e.value).map { .init(e.key, $0) } })

@@ -67,6 +67,7 @@ struct CoreDataMetadataOut {
   static func plist(_ v: MetadataValue) -> PropertyListValue {
     switch v {
     case .string(let s): return .string(s)
+    case .int(let i): return .integer(i)
     case .array(let items): return .array(items.map(plist))
     case .object(let fields): return .dictionary(fields.map { .init($0.key, plist($0.value)) })
     }

@@ -6,13 +6,15 @@ struct CellWriting {
   /// All prefixes one after another; entity `e`'s is `prefixStart[e]..<prefixStart[e + 1]`.
   let prefixes: UnsafeRawPointer
   let prefixStart: UnsafePointer<Int>
+  /// Per entity, the objects' own numbers for their ids, or nil for `row + 1`.
+  let numbers: UnsafePointer<UnsafePointer<Int64>?>
 
   @inline(__always) func writeID(_ ref: ObjectRef, to out: inout JSONOutput) {
     let e = Int(ref.entity)
     let start = prefixStart[e]
     out.writeString(
       encodedPrefix: UnsafeRawBufferPointer(start: prefixes + start, count: prefixStart[e + 1] - start),
-      number: Int64(ref.row) + 1)
+      number: numbers[e].map { $0[Int(ref.row)] } ?? Int64(ref.row) + 1)
   }
 
   @inline(__always) func writeText(_ t: Text, to out: inout JSONOutput) {

@@ -3,7 +3,7 @@ extension JSONOutput {
   /// Writes a date (seconds since 2001-01-01T00:00:00Z) as a quoted ISO 8601 string. A date
   /// that cannot be written throws and writes nothing.
   package mutating func writeDate(_ seconds: Double) throws(StoreValueError) {
-    var text: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+    var text: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0)
     try withUnsafeMutableBytes(of: &text) { raw throws(StoreValueError) in
       let p = raw.baseAddress!.assumingMemoryBound(to: UInt8.self)
       p[0] = ASCII.quote

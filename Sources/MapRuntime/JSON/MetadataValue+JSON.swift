@@ -3,6 +3,7 @@ extension MetadataValue {
   func write(to out: inout JSONOutput) {
     switch self {
     case .string(let s): out.writeString(s)
+    case .int(let i): out.writeInt(i)
     case .array(let items):
       out.beginArray()
       for item in items { item.write(to: &out) }

@@ -46,6 +46,8 @@ public struct StoreReader {
       reader.graph.finalize()
       reader.resolveReferences()
       if reader.errors.isEmpty {
+        ObjectKeysJSON.readNumbers(reader.graph)
+        reader.takeKeyHighWater()
         reader.metadata.extra = StringCompaction.compact(reader.graph, extra: reader.metadata.extra)
       }
     } catch let e as JSONSyntaxError {

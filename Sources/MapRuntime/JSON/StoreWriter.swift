@@ -37,11 +37,13 @@ public struct StoreWriter {
       h.hash.withUnsafeBytes { out.writeBase64($0) }
     }
     out.endObject()
-    let generatedKeys = Set(metadata.generated.map(\.key))
+    var generated = metadata.generated
+    if let keyMax = ObjectKeysJSON.metadataValue(graph) { generated.append((ObjectKeysJSON.metadataKey, keyMax)) }
+    let generatedKeys = Set(generated.map(\.key))
     let copied = metadata.extra.filter { !generatedKeys.contains($0.key) }.map {
       ($0.key, $0.json as ByteSlice?, nil as MetadataValue?)
     }
-    for (key, json, value) in (copied + metadata.generated.map { ($0.key, nil, $0.value) }).sorted(by: { $0.0 < $1.0 })
+    for (key, json, value) in (copied + generated.map { ($0.key, nil, $0.value) }).sorted(by: { $0.0 < $1.0 })
     {
       out.writeKey(key)
       if let value {
@@ -65,15 +67,28 @@ public struct StoreWriter {
     let inputBase = input.map { UnsafeRawPointer($0.unsafeBytes.baseAddress!) }
     let blob = UnsafeMutableRawBufferPointer.allocate(byteCount: max(prefixBlob.count, 1), alignment: 1)
     let starts = UnsafeMutableBufferPointer<Int>.allocate(capacity: prefixStart.count)
+    // Ids by the objects' own numbers where a table has them (`ObjectKeys+JSON.swift`).
+    let numbers = ObjectKeysJSON.idNumbers(graph).map { n in
+      n.map { n in
+        let b = UnsafeMutableBufferPointer<Int64>.allocate(capacity: n.count)
+        _ = b.initialize(from: n)
+        return b
+      }
+    }
+    let numberTable = UnsafeMutableBufferPointer<UnsafePointer<Int64>?>.allocate(capacity: max(numbers.count, 1))
     defer {
       blob.deallocate()
       starts.deallocate()
+      for n in numbers { n?.deallocate() }
+      numberTable.deallocate()
       withExtendedLifetime(input) {}
     }
     prefixBlob.withUnsafeBytes { blob.copyMemory(from: $0) }
     _ = starts.initialize(from: prefixStart)
+    for (e, n) in numbers.enumerated() { numberTable[e] = n.map { UnsafePointer($0.baseAddress!) } }
     let cells = CellWriting(
-      input: inputBase, prefixes: UnsafeRawPointer(blob.baseAddress!), prefixStart: UnsafePointer(starts.baseAddress!))
+      input: inputBase, prefixes: UnsafeRawPointer(blob.baseAddress!), prefixStart: UnsafePointer(starts.baseAddress!),
+      numbers: UnsafePointer(numberTable.baseAddress!))
     for e in order {
       out.writeKey(graph.tables[e].layout.name)
       out.beginArray()

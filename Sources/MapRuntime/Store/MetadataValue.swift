@@ -2,6 +2,7 @@
 /// `mapcMigrations`, the steps `mapc migrate` applied (`Specs/migrate.md` §5).
 public indirect enum MetadataValue: Sendable, Equatable {
   case string(String)
+  case int(Int64)
   case array([MetadataValue])
   /// Keys in the order given.
   case object([Field])

@@ -3,7 +3,10 @@
 ///
 /// Written form: `YYYY-MM-DDTHH:MM:SSZ` in UTC, with `.` and up to six fractional-second
 /// digits (rounded to the microsecond, ties to even, trailing zeros dropped) only when the
-/// fraction is not zero: `2018-01-02T00:00:00Z`, `2018-01-02T00:00:00.25Z`.
+/// fraction is not zero: `2018-01-02T00:00:00Z`, `2018-01-02T00:00:00.25Z`. When that text
+/// would read back as another double (a time Core Data stored to the tenth of a microsecond
+/// and beyond), the fewest digits from 7 on that read back as the very same double are
+/// written instead (`2004-10-24T07:38:08.92925799Z`), so a date survives a JSON store exactly.
 ///
 /// Accepted form: `YYYY-MM-DDTHH:MM:SS`, optionally `.` and one or more digits, then `Z` or an
 /// offset `+hh:mm` / `-hh:mm` (hh 00–23, mm 00–59). Upper-case `T` and `Z` only. Day, month,
@@ -12,8 +15,11 @@
 package enum ISO8601DateCodec {
   /// Seconds from 1970-01-01T00:00:00Z to 2001-01-01T00:00:00Z.
   package static let referenceDateUnixOffset: Int64 = 978_307_200
-  /// Largest number of bytes `format` writes (`9999-12-31T23:59:59.999999Z`).
-  package static let maximumLength = 27
+  /// Largest number of bytes `format` writes (`9999-12-31T23:59:59.` and 20 digits, `Z`).
+  package static let maximumLength = 41
+  /// Most fraction digits of an exact date (enough for every double of at least a second from
+  /// the reference date; nearer ones keep the microsecond form).
+  static let maximumFractionDigits = 20
 
   // MARK: Reading
 
@@ -112,7 +118,7 @@ package enum ISO8601DateCodec {
 
   /// The ISO 8601 text of a date given as seconds since 2001-01-01T00:00:00Z.
   package static func string(_ seconds: Double) throws(StoreValueError) -> String {
-    var buffer: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+    var buffer: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0)
     return try withUnsafeMutableBytes(of: &buffer) { raw throws(StoreValueError) in
       let p = raw.baseAddress!.assumingMemoryBound(to: UInt8.self)
       let n = try format(seconds, into: p)
@@ -123,6 +129,66 @@ package enum ISO8601DateCodec {
   /// Writes the ISO 8601 text (no quotes) at `output`, which has room for `maximumLength`
   /// bytes; returns its length.
   package static func format(
+    _ seconds: Double, into output: UnsafeMutablePointer<UInt8>
+  ) throws(StoreValueError) -> Int {
+    let n = try formatToMicroseconds(seconds, into: output)
+    // Whole seconds are exact; other times are checked by reading the text back.
+    if seconds == seconds.rounded(.down) || reads(output, n, as: seconds) { return n }
+    if let exact = exactFraction(seconds, into: output) { return exact }
+    return try formatToMicroseconds(seconds, into: output)  // the candidates wrote over it
+  }
+
+  private static func reads(_ text: UnsafeMutablePointer<UInt8>, _ n: Int, as seconds: Double) -> Bool {
+    guard let back = try? parse(UnsafeRawBufferPointer(start: text, count: n)) else { return false }
+    return back.bitPattern == seconds.bitPattern
+  }
+
+  /// The whole seconds' text, then `.` and the fewest digits (7 or more) that read back as
+  /// `seconds`: the fraction's exact digits cut after n places, or those plus one in the last
+  /// place. Nil when the fraction has more than 60 binary places (within a second of the
+  /// reference date) or no such text is found.
+  private static func exactFraction(_ seconds: Double, into output: UnsafeMutablePointer<UInt8>) -> Int? {
+    let whole = seconds.rounded(.down)
+    let fraction = seconds - whole  // exact
+    guard fraction > 0 else { return nil }
+    // fraction = rest / 2^places, with rest odd (a multiple of the date's own precision).
+    var rest = UInt64(fraction.significandBitPattern | (1 << UInt64(Double.significandBitCount)))
+    let zeros = rest.trailingZeroBitCount
+    rest >>= UInt64(zeros)
+    let places = -Int(fraction.exponent) + Double.significandBitCount - zeros
+    guard places <= 60, let base = try? formatToMicroseconds(whole, into: output) else { return nil }
+    let mask: UInt64 = (1 << UInt64(places)) - 1
+    var digits: [UInt8] = []
+    let start = base - 1  // over the `Z`
+    output[start] = UInt8(ascii: ".")
+    while digits.count < maximumFractionDigits {
+      rest *= 10
+      digits.append(UInt8(rest >> UInt64(places)))
+      rest &= mask
+      guard digits.count >= 7 else { continue }
+      var candidate = digits
+      for roundUp in [false, true] {
+        if roundUp {
+          var k = candidate.count - 1
+          while k >= 0 && candidate[k] == 9 {
+            candidate[k] = 0
+            k -= 1
+          }
+          guard k >= 0 else { break }
+          candidate[k] += 1
+        }
+        var length = candidate.count
+        while length > 1 && candidate[length - 1] == 0 { length -= 1 }
+        for k in 0..<length { output[start + 1 + k] = ASCII.zero + candidate[k] }
+        output[start + 1 + length] = UInt8(ascii: "Z")
+        if reads(output, start + length + 2, as: seconds) { return start + length + 2 }
+      }
+    }
+    return nil
+  }
+
+  /// The text with at most six fraction digits, rounded to the microsecond.
+  private static func formatToMicroseconds(
     _ seconds: Double, into output: UnsafeMutablePointer<UInt8>
   ) throws(StoreValueError) -> Int {
     // 0000-01-01 to 9999-12-31, in seconds since 2001 (with a margin for the rounding below).

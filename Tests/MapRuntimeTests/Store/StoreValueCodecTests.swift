@@ -43,10 +43,56 @@ import Testing
     #expect(try ISO8601DateCodec.string(-0.25) == "2000-12-31T23:59:59.75Z")
     #expect(try ISO8601DateCodec.string(536_544_000.123456) == "2018-01-02T00:00:00.123456Z")
     #expect(try ISO8601DateCodec.string(536_544_000.1) == "2018-01-02T00:00:00.1Z")
-    // Rounded to the microsecond: 0.0000004 disappears, 0.9999996 carries into the next second.
+    // Within a second of the reference date, rounded to the microsecond: 0.0000004 disappears.
     #expect(try ISO8601DateCodec.string(0.0000004) == "2001-01-01T00:00:00Z")
-    #expect(try ISO8601DateCodec.string(59.9999996) == "2001-01-01T00:01:00Z")
+    // -1 + float("0.9999999") is not -0.0000001: no text of this form reads back as it, so the
+    // microsecond form is written.
     #expect(try ISO8601DateCodec.string(-0.0000001) == "2001-01-01T00:00:00Z")
+    // Further away, a time the microsecond would change keeps its digits (python3:
+    // 59 + float("0.9999996") == 59.9999996, while 60.0 is not): no carry into the minute.
+    #expect(try ISO8601DateCodec.string(59.9999996) == "2001-01-01T00:00:59.9999996Z")
+    // A time of SurfJournal's real store (Z_PK 154): python3's float("0.00203001") added to the
+    // whole seconds gives the stored double 154213869.00203001; "…09.00203Z" (the microsecond
+    // form) gives 154213869.00203, another double.
+    #expect(try ISO8601DateCodec.string(154_213_869.002_030_01) == "2005-11-20T21:11:09.00203001Z")
+  }
+
+  /// Every double of at least a second from the reference date is written as a text that
+  /// python3 reads back as the same double (whole seconds from its datetime, plus the float of
+  /// the fraction's digits): the exact date Core Data stored survives a JSON store.
+  @Test func datesAreWrittenExactly() throws {
+    var generator = SplitMix64(seed: 11)
+    var texts: [String] = []
+    var bits: [String] = []
+    for k in 0..<4000 {
+      let magnitude = [1e3, 1e6, 1e8, 6e8, 3e9, 6e10][k % 6]
+      var seconds = Double.random(in: -magnitude...magnitude, using: &generator)
+      if abs(seconds) < 1 { seconds += 2 }
+      texts.append(try ISO8601DateCodec.string(seconds))
+      bits.append(String(seconds.bitPattern))
+    }
+    let script = """
+      import datetime, struct, sys
+      lines = open(sys.argv[1]).read().split("\\n")
+      n = len(lines) // 2
+      bad = []
+      for text, bits in zip(lines[:n], lines[n:2 * n]):
+          expected = struct.unpack("<d", struct.pack("<Q", int(bits)))[0]
+          whole, _, fraction = text[:-1].partition(".")
+          t = datetime.datetime.strptime(whole, "%Y-%m-%dT%H:%M:%S").replace(tzinfo=datetime.timezone.utc)
+          seconds = (t - datetime.datetime(2001, 1, 1, tzinfo=datetime.timezone.utc)) // datetime.timedelta(seconds=1)
+          value = float(seconds) + (float("0." + fraction) if fraction else 0.0)
+          if value != expected:
+              bad.append(f"{text} reads as {value!r}, not {expected!r}")
+      print(len(bad)); print("\\n".join(bad[:5]))
+      """
+    let dir = try FileManagerTemp.folder("exact-dates")
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let file = dir.appendingPathComponent("dates.txt")
+    try Data((texts + bits).joined(separator: "\n").utf8).write(to: file)
+    let r = runExecutable(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", script, file.path])
+    #expect(r.exitCode == 0, "\(r.stderr)")
+    #expect(r.stdout.hasPrefix("0\n"), "\(r.stdout)")
   }
 
   @Test func roundTripOverManyDates() throws {

@@ -4,7 +4,8 @@ import Testing
 
 /// Issue 16's writer acceptance on the real stores: export → import → export gives the same
 /// JSON; the imported store has the original's tables, columns, declared types, indexes,
-/// `Z_PRIMARYKEY` entities and rows per table; the empty store mapc writes for a version has the
+/// `Z_PRIMARYKEY` entities and rows per table, and (issue 24) every row byte for byte, primary
+/// keys, `Z_MAX` and the exact doubles of dates included (`same_rows.py`); the empty store mapc writes for a version has the
 /// real store's schema. Schemas are read by python3's sqlite3 (`core_data_schema.py`).
 @Suite(
   .enabled(if: mapcExecutableProblem == nil && SharedPaths.stores != nil, "needs the built mapc and ../shared/stores"))
@@ -90,6 +91,13 @@ struct SQLiteRoundTripTests {
     #expect(imported.indexes == Self.modelIndexes(original.indexes, besides: imported.indexes))
     #expect(imported.primaryKeys == original.primaryKeys)
     #expect(imported.rows == original.rows)
+    // Every row byte for byte, Z_PK and Z_MAX included (Z_OPT aside): python3's sqlite3.
+    let script = SharedPaths.packageRoot.appendingPathComponent("Tests/MapcCLITests/SQLite/same_rows.py")
+    let same = runExecutable(URL(fileURLWithPath: "/usr/bin/env"), ["python3", script.path, s.store.path, b])
+    try #require(same.exitCode == 0, "\(same.stderr)")
+    let compared = try #require(
+      try JSONSerialization.jsonObject(with: Data(same.stdout.utf8)) as? [String: Any])
+    #expect((compared["problems"] as? [String]) == [], "\(s.testDescription)")
     let exported =
       try JSONSerialization.jsonObject(with: try Data(contentsOf: URL(fileURLWithPath: a))) as? [String: Any]
     let metadata = exported?["metadata"] as? [String: Any]

@@ -1,0 +1,50 @@
+"""Whether two Core Data SQLite stores hold byte-identical rows, read with python3's sqlite3 alone:
+every table but Z_METADATA and Z_MODELCACHE (compared elsewhere), its rows as sets of values
+with their SQLite types (a REAL is compared as its exact double, a BLOB byte for byte), the
+column Z_OPT aside (Core Data counts saves in it). Prints JSON: the differences found, at most
+20 per table, and the number of rows compared.
+
+usage: same_rows.py ORIGINAL WRITTEN
+"""
+import json
+import sqlite3
+import sys
+from urllib.parse import quote
+
+
+def open_store(path):
+    return sqlite3.connect("file:" + quote(path) + "?mode=ro", uri=True)
+
+
+def tables(db):
+    return {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")} - {
+        "Z_METADATA", "Z_MODELCACHE"}
+
+
+def rows(db, table):
+    columns = sorted(r[1] for r in db.execute(f'PRAGMA table_info("{table}")') if r[1] != "Z_OPT")
+    select = ", ".join(f'"{c}", typeof("{c}")' for c in columns)
+    result = {}
+    for r in db.execute(f'SELECT {select} FROM "{table}"'):
+        row = tuple((columns[i], r[2 * i + 1], r[2 * i].hex() if isinstance(r[2 * i], bytes) else r[2 * i])
+                    for i in range(len(columns)))
+        result[row] = result.get(row, 0) + 1
+    return result
+
+
+a, b = open_store(sys.argv[1]), open_store(sys.argv[2])
+problems = []
+count = 0
+for t in sorted(tables(a) | tables(b)):
+    if t not in tables(b) or t not in tables(a):
+        problems.append(f"table {t} only in {'the original' if t in tables(a) else 'the written store'}")
+        continue
+    ra, rb = rows(a, t), rows(b, t)
+    count += sum(ra.values())
+    only_a = [r for r in ra if ra[r] != rb.get(r, 0)]
+    only_b = [r for r in rb if rb[r] != ra.get(r, 0)]
+    for r in only_a[:10]:
+        problems.append(f"{t}: original row {dict((c, v) for c, _, v in r)} not written as it was")
+    for r in only_b[:10]:
+        problems.append(f"{t}: written row {dict((c, v) for c, _, v in r)} not in the original")
+print(json.dumps({"rows": count, "problems": problems}, default=str))
