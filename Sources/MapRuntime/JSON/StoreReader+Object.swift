@@ -17,6 +17,9 @@ extension StoreReader {
     let shapes: [PropertyShape]
     let columns: [Unmanaged<Column>]
     let ids: TextColumn
+    /// The key that holds an object's id: `id`, or `@id` where the entity has a property
+    /// named `id` (format version 2, `ObjectIdentityKey`).
+    let identityKey: String
 
     init(_ table: EntityTable) {
       self.table = table
@@ -26,6 +29,7 @@ extension StoreReader {
       shapes = layout.shapes
       columns = table.columns.map { Unmanaged.passUnretained($0) }
       ids = table.ids!
+      identityKey = ObjectIdentityKey.key(for: layout)
     }
   }
 
@@ -48,9 +52,9 @@ extension StoreReader {
       var p = -1
       if cursor < names.count && !key.hasEscapes && names[cursor].withUnsafeBytes({ scanner.stringEquals(key, $0) }) {
         p = cursor
-      } else if scanner.string(key, equals: "id") {
+      } else if scanner.string(key, equals: r.identityKey) || scanner.string(key, equals: ObjectIdentityKey.version2) {
         if idToken != nil {
-          problems.append(duplicateKey("id", key))
+          problems.append(duplicateKey(text(key), key))
           _ = try scanner.skipValue()
           continue
         }
@@ -95,7 +99,8 @@ extension StoreReader {
       if let problem { problems.append(problem) }
     }
     guard let idToken else {
-      try report("store-missing-id", "an \(entityLayout.name) object has no \"id\"", at: open.start)
+      try report(
+        "store-missing-id", "an \(entityLayout.name) object has no \"\(r.identityKey)\"", at: open.start)
       return
     }
     let idSlice = ByteSlice(start: idToken.start, count: idToken.end - idToken.start, hasEscapes: idToken.hasEscapes)

@@ -154,10 +154,10 @@ public struct StoreReader {
         metadata.format = text(t)
       case "formatVersion":
         let t = try scanner.next()
-        guard let v = scanner.int64(t), v == 1 else {
+        guard let v = scanner.int64(t), v == 1 || v == 2 else {
           try report(
             "store-format-version",
-            "store format version \(String(decoding: scanner.rawBytes(t), as: UTF8.self)) is not supported; this mapc reads version 1",
+            "store format version \(String(decoding: scanner.rawBytes(t), as: UTF8.self)) is not supported; this mapc reads versions 1 and 2",
             at: quoteStart(t))
           try skipRest(t)
           continue

@@ -25,7 +25,7 @@ public struct StoreWriter {
     out.writeKey(PreparedKey("format"))
     out.writeString("mapc-store")
     out.writeKey(PreparedKey("formatVersion"))
-    out.writeInt(1)
+    out.writeInt(ObjectIdentityKey.formatVersion(graph.layout))
     out.writeKey(PreparedKey("modelVersionIdentifiers"))
     out.beginArray()
     for v in metadata.modelVersionIdentifiers { out.writeString(v) }
@@ -57,7 +57,7 @@ public struct StoreWriter {
     out.writeKey(PreparedKey("objects"))
     out.beginObject()
     let order = graph.tables.indices.sorted { graph.tables[$0].layout.name < graph.tables[$1].layout.name }
-    let idKey = PreparedKey("id")
+    let idKey = PreparedKey(ObjectIdentityKey.writtenKey(graph.layout))
     var prefixBlob: [UInt8] = []
     var prefixStart: [Int] = [0]
     for t in graph.tables {
