@@ -43,8 +43,7 @@ public struct StoreWriter {
     let copied = metadata.extra.filter { !generatedKeys.contains($0.key) }.map {
       ($0.key, $0.json as ByteSlice?, nil as MetadataValue?)
     }
-    for (key, json, value) in (copied + generated.map { ($0.key, nil, $0.value) }).sorted(by: { $0.0 < $1.0 })
-    {
+    for (key, json, value) in (copied + generated.map { ($0.key, nil, $0.value) }).sorted(by: { $0.0 < $1.0 }) {
       out.writeKey(key)
       if let value {
         value.write(to: &out)
