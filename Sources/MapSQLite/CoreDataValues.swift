@@ -75,6 +75,7 @@ enum CoreDataValues {
       case .integer(let i): return .int(i)
       case .real(let d): return .double(d)
       case .null: return .null
+      case .malformedText: throw wrong(v, a)
       }
     }
   }
@@ -117,6 +118,7 @@ enum CoreDataValues {
   static func describe(_ v: SQLiteValue) -> String {
     switch v {
     case .blob(let b): "a \(b.count)-byte BLOB"
+    case .malformedText(let n, let offset): "a \(n)-byte TEXT that is not UTF-8 (from byte \(offset) on)"
     default: v.typeName
     }
   }

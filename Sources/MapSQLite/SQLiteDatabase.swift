@@ -107,6 +107,9 @@ enum SQLiteValue: Equatable {
   case real(Double)
   case text(String)
   case blob([UInt8])
+  /// TEXT whose bytes are not UTF-8: never decoded with replacement characters, so that a value
+  /// is carried exactly or refused (`byteCount` bytes, the first bad one at `offset`).
+  case malformedText(byteCount: Int, offset: Int)
 
   var integer: Int64? { if case .integer(let i) = self { i } else { nil } }
   var text: String? { if case .text(let t) = self { t } else { nil } }
@@ -117,7 +120,7 @@ enum SQLiteValue: Equatable {
     case .null: "NULL"
     case .integer: "INTEGER"
     case .real: "REAL"
-    case .text: "TEXT"
+    case .text, .malformedText: "TEXT"
     case .blob: "BLOB"
     }
   }
@@ -167,7 +170,9 @@ final class SQLiteStatement {
     case SQLITE_TEXT:
       let n = Int(sqlite3_column_bytes(statement, c))
       guard let p = sqlite3_column_text(statement, c) else { return .text("") }
-      return .text(String(decoding: UnsafeBufferPointer(start: p, count: n), as: UTF8.self))
+      let bytes = UnsafeBufferPointer(start: p, count: n)
+      if let s = String(validating: bytes, as: UTF8.self) { return .text(s) }
+      return .malformedText(byteCount: n, offset: Self.firstInvalidUTF8(bytes))
     case SQLITE_BLOB:
       let n = Int(sqlite3_column_bytes(statement, c))
       guard n > 0, let p = sqlite3_column_blob(statement, c) else { return .blob([]) }
@@ -195,6 +200,7 @@ final class SQLiteStatement {
     case .text(let s): return try bindText(i, s)  // with its length: a U+0000 inside is kept
     case .blob(let b):
       rc = b.withUnsafeBytes { sqlite3_bind_blob(statement, c, $0.baseAddress, Int32($0.count), csqlite_transient()) }
+    case .malformedText: throw SQLiteDatabase.Failure(message: "text that is not UTF-8 cannot be written")
     }
     if rc != SQLITE_OK { throw SQLiteDatabase.Failure(message: database.lastError) }
   }
@@ -238,5 +244,16 @@ final class SQLiteStatement {
 
   private func check(_ rc: Int32) throws(SQLiteDatabase.Failure) {
     if rc != SQLITE_OK { throw SQLiteDatabase.Failure(message: database.lastError) }
+  }
+}
+
+extension SQLiteStatement {
+  /// The offset of the first byte that breaks UTF-8.
+  static func firstInvalidUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+    var parser = Unicode.UTF8.ForwardParser()
+    var iterator = bytes.makeIterator()
+    var offset = 0
+    while case .valid(let scalar) = parser.parseScalar(from: &iterator) { offset += scalar.count }
+    return offset
   }
 }
