@@ -13,6 +13,13 @@ extension CoreDataWriter {
     case .double(let d), .date(let d): return .real(d)
     case .decimal(let text):
       // Declared DECIMAL: NUMERIC affinity stores a number as INTEGER or REAL, as Core Data's do.
+      // A decimal that would come back as another number is refused, not rounded.
+      guard Self.decimalReadsBack(text) else {
+        errors.append(
+          "\(place()): the Decimal \(text) cannot be stored exactly: an SQLite DECIMAL column keeps it as a double, which reads back as another number"
+        )
+        return .null
+      }
       return .text(text)
     case .string(let t):
       let s = ObjectGraph.string(t, input: input)
@@ -24,6 +31,16 @@ extension CoreDataWriter {
       errors.append("\(place()): \(a.type.rawValue) value cannot be stored in SQLite")
       return .null
     }
+  }
+
+  /// Whether a decimal's canonical text comes back as the same decimal from a DECIMAL column:
+  /// SQLite keeps a 64-bit integer as INTEGER, another number as the nearest double (checked
+  /// against python3's sqlite3 3.40: correctly rounded), which the reader prints and reads as a
+  /// decimal again (`CoreDataValues.decode`).
+  static func decimalReadsBack(_ text: String) -> Bool {
+    if Int64(text) != nil { return true }
+    guard let d = Double(text), d.isFinite else { return false }
+    return (try? DecimalText.canonical("\(d)")) == text
   }
 
   /// A Transformable value as Core Data stores it (Specs/sqlite-store.md §5.1): its JSON form
