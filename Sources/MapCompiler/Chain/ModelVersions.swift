@@ -40,19 +40,62 @@ public struct ModelVersions: Sendable {
       ])
     }
     var versions: [ModelVersion] = []
-    var errors: [Diagnostic] = []
+    var errors: [(version: String, diagnostics: [Diagnostic])] = []
     for name in names {
       do {
         versions.append(ModelVersion(name: name, model: try ModelLoader.load(path: bundle, version: name).model))
       } catch {
-        errors += error.diagnostics
+        errors.append((name, error.diagnostics))
       }
     }
-    if !errors.isEmpty { throw DiagnosticsError(errors) }
+    if !errors.isEmpty { throw DiagnosticsError(grouped(errors)) }
     // Without a readable .xccurrentversion, the last version is the current one.
     let currentName = (try? ModelLoader.resolve(path: bundle))?.versionName
     let current = currentName.flatMap { names.firstIndex(of: $0) } ?? names.count - 1
     return ModelVersions(bundlePath: bundle, versions: versions, current: current)
+  }
+
+  /// One cause, one message: the findings of a bundle's versions with each repeated finding
+  /// (same severity, id and message: the same problem of the same property name, in other
+  /// entities or versions) reported once, at its first place, with how often and in which
+  /// versions it occurs (`Specs/model-input.md` §4).
+  static func grouped(_ found: [(version: String, diagnostics: [Diagnostic])]) -> [Diagnostic] {
+    struct Key: Hashable {
+      var severity: Diagnostic.Severity
+      var id: String
+      var message: String
+    }
+    var order: [Key] = []
+    var first: [Key: Diagnostic] = [:]
+    var count: [Key: Int] = [:]
+    var versions: [Key: [String]] = [:]
+    for (version, diagnostics) in found {
+      for d in diagnostics {
+        let key = Key(severity: d.severity, id: d.id, message: d.message)
+        if first[key] == nil {
+          order.append(key)
+          first[key] = d
+        }
+        count[key, default: 0] += 1
+        if versions[key]?.last != version { versions[key, default: []].append(version) }
+      }
+    }
+    return order.map { key in
+      var d = first[key]!
+      let (n, names) = (count[key]!, versions[key]!)
+      guard n > 1 else { return d }
+      let quoted = names.map { "'\($0)'" }
+      let shown = quoted.count <= 4 ? quoted : quoted.prefix(3) + ["…", quoted.last!]
+      let listed = shown.joined(separator: ", ")
+      if names.count == 1 {
+        d.message += " (\(n) times)"
+      } else if n == names.count {
+        d.message += " (in \(names.count) versions: \(listed))"
+      } else {
+        d.message += " (\(n) times in \(names.count) versions: \(listed))"
+      }
+      return d
+    }
   }
 
   public func index(named name: String) -> Int? {

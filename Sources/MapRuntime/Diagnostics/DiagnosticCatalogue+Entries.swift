@@ -31,6 +31,10 @@ extension DiagnosticCatalogue {
         ("model-root", "the `contents` root is not `<model>`"),
         ("model-missing-attribute", "an element lacks a required attribute (`name`, `attributeType`, …)"),
         ("model-unknown-attribute-type", "an `attributeType` Core Data does not have"),
+        (
+          "model-untyped-attribute",
+          "a non-transient attribute without `attributeType` (or of type `Undefined`): only transient ones may be untyped"
+        ),
         ("model-unknown-delete-rule", "a `deletionRule` Core Data does not have"),
         ("model-invalid-number", "a count or number attribute that is not an integer"),
         ("model-invalid-default", "a default value that does not fit the attribute's type"),
