@@ -28,6 +28,10 @@ extension DiagnosticCatalogue {
         ("model-xcode3-format", "an Xcode 3 binary model (not supported)"),
         ("model-version-not-found", "the requested version is not in the bundle"),
         ("model-current-version", "the bundle's current version cannot be determined"),
+        (
+          "model-version-order",
+          "a declared version order (`.mapc-version-order`, `--version-order`) that does not list every version once"
+        ),
         ("model-root", "the `contents` root is not `<model>`"),
         ("model-missing-attribute", "an element lacks a required attribute (`name`, `attributeType`, …)"),
         ("model-unknown-attribute-type", "an `attributeType` Core Data does not have"),
