@@ -38,6 +38,12 @@ extension MapcCommand {
     @Option(help: "The version to migrate to (default: the bundle's current version).")
     var to: String?
 
+    @Option(
+      help: ArgumentHelp(
+        "The bundle's versions in chain order, comma-separated (default: the bundle's .mapc-version-order file, else the order of their names).",
+        valueName: "a,b,c"))
+    var versionOrder: String?
+
     @Flag(
       help: "Print the steps, what each does to every entity and property with the store's counts, and run nothing.")
     var plan = false
@@ -92,7 +98,9 @@ extension MapcCommand {
       try checkOptions()
       let versions: ModelVersions
       do {
-        versions = try ModelVersions.load(bundle: model)
+        versions = try ModelVersions.load(
+          bundle: model,
+          order: versionOrder.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } })
       } catch {
         throw Console.failure(error)
       }
@@ -136,7 +144,7 @@ extension MapcCommand {
       }
       if from > target {
         throw storeFailure(
-          "the store is at version '\(names[from])', after the target '\(names[target])'; mapc does not migrate backwards",
+          "the store is at version '\(names[from])', after the target '\(names[target])'; mapc does not migrate backwards (\(versions.orderNote))",
           id: "migrate-backwards")
       }
       var explicit: [ExplicitMapping] = []

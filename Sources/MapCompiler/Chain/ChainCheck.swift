@@ -13,6 +13,8 @@ public enum ChainCheck {
     let (mappings, found) = mappingPaths.isEmpty ? ([], []) : ExplicitMapping.find(in: mappingPaths, versions: versions)
     var diagnostics = found
     let names = versions.names
+    // Every finding that depends on the order of the versions says which order was assumed.
+    let order = [Diagnostic.Note(versions.orderNote)]
     for m in mappings {
       let at = m.location
       if m.sourceVersions.isEmpty || m.destinationVersions.isEmpty {
@@ -30,11 +32,11 @@ public enum ChainCheck {
             ? .error(
               "chain-mapping-cycle",
               "the mapping goes backwards (\(pairs.joined(separator: ", "))) and would make a cycle; mapc migrate only moves forwards, one version at a time",
-              at: at, file: m.path)
+              at: at, file: m.path, notes: order)
             : .warning(
               "chain-mapping-skips",
               "the mapping goes from \(pairs.joined(separator: ", ")), skipping versions; mapc migrate goes one version at a time and never uses it",
-              at: at, file: m.path))
+              at: at, file: m.path, notes: order))
       }
     }
     var uncovered: [Int] = []
@@ -53,7 +55,7 @@ public enum ChainCheck {
         .error(
           "chain-unreachable-version",
           "stores at \(stranded) cannot be migrated to the current version '\(names[versions.current])': the step '\(names[last])' → '\(names[last + 1])' is neither covered by a mapping nor inferable",
-          at: nil, file: bundle))
+          at: nil, file: bundle, notes: order))
     }
     return diagnostics
   }

@@ -66,7 +66,7 @@ public struct MigrationChain: Sendable {
       let note = Diagnostic.error(
         "chain-step-uncovered",
         "no mapping covers the step \(a.name) → \(b.name) and it cannot be inferred (the errors above say why); add a mapping for it to the mappings folder",
-        at: nil, file: versions.bundlePath)
+        at: nil, file: versions.bundlePath, notes: [.init(versions.orderNote)])
       return (nil, inferred.diagnostics + [note])
     }
     let models = MappingCompiler.Models(

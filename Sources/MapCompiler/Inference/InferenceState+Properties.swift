@@ -67,10 +67,17 @@ extension InferenceState {
           renamingIdentifier: \.renamingIdentifier, s, d, at: at)
       else { continue }
       guard let sr = match else {
-        if !r.isOptional {
+        // Core Data infers a new mandatory to-many whose minimum count is 0: the existing
+        // objects get an empty one, which passes validation. A to-one, or a to-many that must
+        // hold objects, would have none.
+        if !r.isOptional && (!r.isToMany || r.minCount > 0) {
+          let what =
+            r.isToMany
+            ? "is new and must hold at least \(r.minCount) object\(r.minCount == 1 ? "" : "s")"
+            : "is a new mandatory to-one relationship"
           problem(
             "infer-mandatory-without-default",
-            "relationship \(d.name).\(r.name) is new and mandatory, so existing \(s.name) objects would have none; make it optional, or write a mapping with <relationship name=\"\(r.name)\">EXPRESSION</relationship> in <entityMapping source=\"\(s.name)\" destination=\"\(d.name)\">",
+            "relationship \(d.name).\(r.name) \(what), so existing \(s.name) objects would have none (Core Data infers a new mandatory relationship only when it is to-many with a minimum count of 0: an empty one); make it optional, or write a mapping with <relationship name=\"\(r.name)\">EXPRESSION</relationship> in <entityMapping source=\"\(s.name)\" destination=\"\(d.name)\">",
             at: at, in: destination)
         } else if sourceRelationships.contains(where: {
           $0.name == r.name || MatchKey.wanted(name: $0.name, renamingIdentifier: $0.renamingIdentifier) == key

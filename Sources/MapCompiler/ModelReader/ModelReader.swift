@@ -165,9 +165,20 @@ struct ModelReader {
   }
 
   private mutating func readAttribute(_ element: XML.Element) -> AttributeDescription? {
-    let name = required(element, "name")
-    let typeName = required(element, "attributeType")
-    guard let name, let typeName else { return nil }
+    guard let name = required(element, "name") else { return nil }
+    let isTransient = flag(element, "transient")
+    // Xcode saves an attribute of type Undefined without `attributeType`; it allows that type
+    // only for a transient attribute, as Core Data does (NSUndefinedAttributeType, 0).
+    let typeName = element[attribute: "attributeType"] ?? AttributeType.undefined.rawValue
+    if typeName == AttributeType.undefined.rawValue, !isTransient {
+      let stated = element.attribute("attributeType") == nil ? "has no attributeType" : "is of type Undefined"
+      diagnostics.append(
+        .error(
+          "model-untyped-attribute",
+          "attribute '\(name)' \(stated); Core Data allows an attribute without a type (Undefined) only when it is transient: give it a type or make it transient",
+          at: element.attribute("attributeType")?.valueLocation ?? element.location))
+      return nil
+    }
     guard let type = AttributeType(rawValue: typeName) else {
       let known = AttributeType.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
       diagnostics.append(
@@ -180,7 +191,7 @@ struct ModelReader {
     var a = AttributeDescription(
       name: name, type: type,
       isOptional: flag(element, "optional"),
-      isTransient: flag(element, "transient"),
+      isTransient: isTransient,
       isDerived: flag(element, "derived"),
       derivationExpression: element[attribute: "derivationExpression"],
       defaultValueString: element[attribute: "defaultValueString"],

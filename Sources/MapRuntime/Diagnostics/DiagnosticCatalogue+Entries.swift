@@ -28,9 +28,17 @@ extension DiagnosticCatalogue {
         ("model-xcode3-format", "an Xcode 3 binary model (not supported)"),
         ("model-version-not-found", "the requested version is not in the bundle"),
         ("model-current-version", "the bundle's current version cannot be determined"),
+        (
+          "model-version-order",
+          "a declared version order (`.mapc-version-order`, `--version-order`) that does not list every version once"
+        ),
         ("model-root", "the `contents` root is not `<model>`"),
         ("model-missing-attribute", "an element lacks a required attribute (`name`, `attributeType`, …)"),
         ("model-unknown-attribute-type", "an `attributeType` Core Data does not have"),
+        (
+          "model-untyped-attribute",
+          "a non-transient attribute without `attributeType` (or of type `Undefined`): only transient ones may be untyped"
+        ),
         ("model-unknown-delete-rule", "a `deletionRule` Core Data does not have"),
         ("model-invalid-number", "a count or number attribute that is not an integer"),
         ("model-invalid-default", "a default value that does not fit the attribute's type"),
@@ -288,7 +296,7 @@ extension DiagnosticCatalogue {
         ("infer-type-change", "an attribute changes type other than between numbers and Booleans"),
         (
           "infer-mandatory-without-default",
-          "a value becomes (or is new and) mandatory with no default; a new mandatory relationship"
+          "a value becomes (or is new and) mandatory with no default; a new mandatory to-one, or to-many with a minimum"
         ),
         ("infer-to-many-into-to-one", "a to-many relationship becomes to-one"),
         ("infer-relationship", "a relationship's destination entity has no or another counterpart"),
@@ -362,7 +370,10 @@ extension DiagnosticCatalogue {
           "run-plan-inconsistent",
           "the plan lacks something the compiler guarantees (a precompiled predicate, literal arguments)"
         ),
-        ("run-validation-mandatory", "a mandatory attribute or relationship is nil after migration (Core Data 1570)"),
+        (
+          "run-validation-mandatory",
+          "a mandatory attribute or to-one is nil, or a mandatory to-many with a minimum count is empty, after migration (Core Data 1570)"
+        ),
         ("run-validation-range", "a number or date outside its attribute's bounds (Core Data 1610–1640)"),
         ("run-validation-length", "a string shorter or longer than its bounds (Core Data 1660/1670)"),
         ("run-validation-pattern", "a string that does not match its regular expression (Core Data 1680)"),

@@ -1,8 +1,10 @@
 /// Recorded outcomes of `CorpusInferenceTests`: every pair of consecutive versions of the corpus's
-/// model bundles (natural version order), "inferred" or the ids of the errors. Four refused steps
-/// add a mandatory relationship, and each of them has an Xcode mapping model in the corpus (its
-/// authors could not rely on lightweight migration either); SwiftGen's test models make
-/// attributes mandatory without defaults. apptentive's ATDataModel: two steps change which entity
+/// model bundles (natural version order), "inferred" or the ids of the errors. Four steps add a
+/// mandatory relationship, and each of them has an Xcode mapping model in the corpus: three add a
+/// mandatory to-many with a minimum count of 0, which Core Data infers (the existing objects get an
+/// empty one, which passes validation), so they are inferred; wibosco's first example adds a
+/// mandatory to-one (`Post.color`), which stays refused. SwiftGen's test models make attributes
+/// mandatory without defaults. apptentive's ATDataModel: two steps change which entity
 /// a relationship holds (each with a mapping model in the corpus); its hierarchy (a concrete
 /// entity with concrete subentities) is inferred as Core Data does, each entity its own mapping.
 enum CorpusInferenceTable {
@@ -52,23 +54,27 @@ enum CorpusInferenceTable {
       "inferred",
     "jdspoone/CoreDataMigrationExample/CoreDataMigration/CoreDataMigration.xcdatamodeld: CoreDataMigration-v1.1 → CoreDataMigration-v1.2":
       "inferred",
+    // A new mandatory to-many (Note.images, minCount 0): Core Data infers it, each Note gets none.
     "jdspoone/CoreDataMigrationExample/CoreDataMigration/CoreDataMigration.xcdatamodeld: CoreDataMigration-v1.2 → CoreDataMigration-v1.3":
-      "infer-mandatory-without-default",
+      "inferred",
     "objcio/core-data/Migrations/Migrations/Moody.xcdatamodeld: Moody → Moody 2": "inferred",
-    "objcio/core-data/Migrations/Migrations/Moody.xcdatamodeld: Moody 2 → Moody 3": "infer-mandatory-without-default",
+    // A new mandatory to-many (Continent.moods, minCount 0): inferred, each Continent gets none.
+    "objcio/core-data/Migrations/Migrations/Moody.xcdatamodeld: Moody 2 → Moody 3": "inferred",
     "objcio/core-data/Migrations/Migrations/Moody.xcdatamodeld: Moody 3 → Moody 4": "inferred",
     "objcio/core-data/Migrations/Migrations/Moody.xcdatamodeld: Moody 4 → Moody 5": "inferred",
     "objcio/core-data/Migrations/Migrations/Moody.xcdatamodeld: Moody 5 → Moody 6": "inferred",
     "wibosco/CoreDataMigration-Example/CoreDataMigration-Example/CoreData/Model/CoreDataMigration_Example.xcdatamodeld: CoreDataMigration_Example → CoreDataMigration_Example 2":
       "inferred",
+    // A new mandatory to-one (Post.color): each Post would have none; refused as by Core Data.
     "wibosco/CoreDataMigration-Example/CoreDataMigration-Example/CoreData/Model/CoreDataMigration_Example.xcdatamodeld: CoreDataMigration_Example 2 → CoreDataMigration_Example 3":
       "infer-mandatory-without-default",
     "wibosco/CoreDataMigration-Example/CoreDataMigration-Example/CoreData/Model/CoreDataMigration_Example.xcdatamodeld: CoreDataMigration_Example 3 → CoreDataMigration_Example 4":
       "inferred",
     "wibosco/CoreDataMigrationRevised-Example/CoreDataMigration-Example/CoreData/Model/CoreDataMigration_Example.xcdatamodeld: CoreDataMigration_Example → CoreDataMigration_Example 2":
       "inferred",
+    // A new mandatory to-many (Post.sections, minCount 0): inferred, each Post gets none.
     "wibosco/CoreDataMigrationRevised-Example/CoreDataMigration-Example/CoreData/Model/CoreDataMigration_Example.xcdatamodeld: CoreDataMigration_Example 2 → CoreDataMigration_Example 3":
-      "infer-mandatory-without-default",
+      "inferred",
     "wibosco/CoreDataMigrationRevised-Example/CoreDataMigration-Example/CoreData/Model/CoreDataMigration_Example.xcdatamodeld: CoreDataMigration_Example 3 → CoreDataMigration_Example 4":
       "inferred",
   ]

@@ -153,6 +153,45 @@ struct MappingInferenceTests {
     #expect(r.diagnostics.allSatisfy { $0.location?.file == "/models/contents" })
   }
 
+  /// Core Data infers a new mandatory to-many with a minimum count of 0 (the existing objects get
+  /// an empty one, which passes validation); a new mandatory to-one, or a to-many that must hold
+  /// objects, would leave the existing objects without, and is refused with the reason.
+  @Test func aNewMandatoryToManyIsInferredAToOneIsNot() {
+    func v2(_ extra: RelationshipDescription) -> ObjectModel {
+      Self.model(
+        "V2",
+        [
+          Self.v1.entities[0],
+          EntityDescription(
+            name: "Folder", attributes: [AttributeDescription(name: "name", type: .string)],
+            relationships: Self.v1.entities[1].relationships + [extra]),
+          EntityDescription(name: "Label", attributes: [AttributeDescription(name: "name", type: .string)]),
+        ])
+    }
+    let labels = RelationshipDescription(
+      name: "labels", destinationEntity: "Label", isOptional: false, isToMany: true, minCount: 0, maxCount: 0,
+      location: Self.at(7))
+    let inferred = Self.infer(Self.v1, v2(labels))
+    #expect(inferred.document != nil)
+    #expect(inferred.diagnostics.isEmpty, "\(inferred.diagnostics)")
+    #expect(Self.expressions(inferred).isEmpty)  // nothing to set: every Folder gets no labels
+
+    var atLeastTwo = labels
+    atLeastTwo.minCount = 2
+    let owner = RelationshipDescription(
+      name: "owner", destinationEntity: "Label", isOptional: false, maxCount: 1, location: Self.at(7))
+    for (relationship, reason) in [
+      (atLeastTwo, "Folder.labels is new and must hold at least 2 objects"),
+      (owner, "Folder.owner is a new mandatory to-one relationship"),
+    ] {
+      let r = Self.infer(Self.v1, v2(relationship))
+      #expect(r.document == nil)
+      #expect(r.diagnostics.map(\.id) == ["infer-mandatory-without-default"])
+      #expect(r.diagnostics.first?.location?.line == 7)
+      #expect(r.diagnostics.first?.message.contains(reason) == true, "\(r.diagnostics)")
+    }
+  }
+
   @Test func hierarchiesMoveButDoNotMerge() {
     let a = Self.model(
       "A",

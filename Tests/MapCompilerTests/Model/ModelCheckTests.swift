@@ -215,7 +215,7 @@ import Testing
       </entity>
       <entity representedClassName="Nameless"/>
       """)
-    #expect(errors.map(\.id) == ["model-missing-attribute", "model-missing-attribute"])
+    #expect(errors.map(\.id) == ["model-untyped-attribute", "model-missing-attribute"])
     #expect(
       errors.map(\.location) == [
         SourceLocation(file: "m/contents", line: 4, column: 3),

@@ -29,7 +29,8 @@ struct InverseUnmapped: LintCheck {
     title: "A relationship is set on one side only, and its mandatory inverse is not mapped",
     explanation: """
       Setting a relationship also sets its inverse, so mapping one side is usually enough. But \
-      when the inverse is mandatory (not optional, or with a minimum count) and the entity \
+      when the inverse is mandatory (a to-one that is not optional, or a to-many with a minimum \
+      count: an empty to-many passes validation otherwise) and the entity \
       mapping that creates the objects on the other side does not set it, those objects get it \
       only if some object reaches them through the mapped side. Any object that is not reached \
       (a filtered fetch, a source object whose relationship was empty, a different \
@@ -68,7 +69,8 @@ struct InverseUnmapped: LintCheck {
       for r in model.allRelationships(of: a) where m.setsRelationship(r.name) && !r.isTransient {
         guard let inverseName = r.inverseName, let b = model.entity(named: r.destinationEntity),
           let inverse = model.allRelationships(of: b).first(where: { $0.name == inverseName }),
-          !inverse.isOptional || inverse.minCount > 0
+          // An empty to-many passes validation unless it has a minimum count (as in Core Data).
+          inverse.isToMany ? inverse.minCount > 0 : !inverse.isOptional
         else { continue }
         for p in context.producers(of: b.name) where !p.hasPolicy && !p.setsRelationship(inverse.name) {
           let at = m.relationshipElement(r.name)?.location ?? m.element.location

@@ -174,11 +174,12 @@ extension MigrationContext {
       failures.append(ValidationFailure(ref: ObjectRef(entity: e, row: row), column: c, code: code, message: message))
     }
     if let many = table.columns[c] as? ToManyColumn {
-      let checkMin = !r.isOptional || r.minCount > 0
-      guard checkMin || r.maxCount > 0 else { return }
+      // As Core Data: a mandatory to-many with a minimum count of 0 accepts an empty set; an
+      // optional one accepts an empty set whatever its minimum.
+      guard r.minCount > 0 || r.maxCount > 0 else { return }
       for row in 0..<table.count {
         let n = many.count(row)
-        if n == 0 && !r.isOptional {
+        if n == 0 && !r.isOptional && r.minCount > 0 {
           fail(row, "run-validation-mandatory", "is a mandatory relationship but is empty (Core Data error 1570)")
         } else if n > 0 && r.minCount > 0 && n < r.minCount {
           fail(
