@@ -131,7 +131,7 @@ public struct ModelVersions: Sendable {
   public var orderNote: String {
     let list = names.map { "'\($0)'" }.joined(separator: ", ")
     let how =
-      "to declare another, list the versions one a line in \(Self.orderFileName) in the bundle, or pass --version-order A,B,C"
+      "to declare another, list the versions one a line in \(Self.orderFileName) in the bundle (or give mapc migrate --version-order A,B,C)"
     switch orderSource {
     case .option:
       return "versions in the order given by --version-order: \(list)"

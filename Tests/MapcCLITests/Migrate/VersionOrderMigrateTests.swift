@@ -66,7 +66,7 @@ struct VersionOrderMigrateTests {
     #expect(back.stderr.contains("[migrate-backwards]"))
     #expect(
       back.stderr.contains(
-        "versions in the order of their names: 'New', 'Old' (names do not tell 'New' before 'Old': ordered by full name); to declare another, list the versions one a line in .mapc-version-order in the bundle, or pass --version-order A,B,C"
+        "versions in the order of their names: 'New', 'Old' (names do not tell 'New' before 'Old': ordered by full name); to declare another, list the versions one a line in .mapc-version-order in the bundle (or give mapc migrate --version-order A,B,C)"
       ), "\(back.stderr)")
     let option = runMapc(["migrate", "--model", bundle, "--store", store, "--to", "New", "--version-order", "Old,New"])
     #expect(option.exitCode == 0, "\(option.stderr)")
