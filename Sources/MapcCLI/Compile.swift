@@ -13,7 +13,8 @@ extension MapcCommand {
         destination models it names (or --source/--destination), checks every entity mapping \
         and expression, and writes the plan. Every problem is reported as \
         path:line:column: error: message [rule-id]. Exit status: 0 plan written (warnings may \
-        be printed), 1 errors in the input (nothing written), 64 usage error.
+        be printed), 1 errors in the input (nothing written), 64 usage error or an output that \
+        would write over an input (nothing read or written).
         """)
 
     @Argument(help: "The mapping XML file.")
@@ -34,11 +35,15 @@ extension MapcCommand {
     var quiet = false
 
     func run() throws {
+      var files = models.files(reading: mapping, as: "mapping")
+      files.writes(output, option: "--output")
+      try files.refuseClash()
       let result = MappingCompilation.compile(
         mappingPath: mapping, source: models.sourceOverride, destination: models.destinationOverride)
       Console.report(result.diagnostics)
       guard let plan = result.plan else { throw ExitCode(.inputErrors) }
-      try checkOutput(output, option: "--output", inputs: [mapping] + modelPaths(result))
+      files.reads(modelPaths(result), as: "model")
+      try files.refuseClash()
       do {
         // Paths in the plan are relative to the plan's own folder: the same plan from any
         // working directory, and `mapc run`/`dump` resolve them against where the plan is.
@@ -95,5 +100,14 @@ struct ModelOptions: ParsableArguments {
 
   var destinationOverride: MappingCompilation.ModelOverride? {
     destination.map { MappingCompilation.ModelOverride(path: $0, version: destinationVersion) }
+  }
+
+  /// What a command with these options reads: `mapping` (as `role`) and the models given.
+  func files(reading mapping: String, as role: String) -> OutputTarget {
+    var files = OutputTarget()
+    files.reads(mapping, as: role)
+    files.reads(source, as: "model")
+    files.reads(destination, as: "model")
+    return files
   }
 }

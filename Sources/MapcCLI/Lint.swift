@@ -111,6 +111,14 @@ extension MapcCommand {
           "no mapping files (*.xml with a <mappingModel> root, or .xcmappingmodel) in \(paths.joined(separator: ", "))")
       }
 
+      var inputs = OutputTarget()
+      inputs.reads(files, as: "mapping")
+      inputs.reads(bundles, as: "model")
+      inputs.reads(baseline, as: "baseline")
+      // Rewriting the baseline given with --baseline is what --write-baseline is for.
+      inputs.writes(writeBaseline, option: "--write-baseline", replacing: "baseline")
+      try inputs.refuseClash()
+
       var accepted: LintBaseline?
       if let baseline {
         do {

@@ -203,6 +203,10 @@ extension DiagnosticCatalogue {
         ),
         ("limit-input-size", "a file larger than mapc reads, with its size and the limit (`Specs/limits.md`)"),
         ("io-write", "`mapc compile` cannot write the plan"),
+        (
+          "io-output-is-input",
+          "an output path names an input (or another output), lies inside an input folder or holds an input, after resolving links (`Specs/diagnostics.md` §4); exit 64, nothing read or written"
+        ),
       ]),
     Family(
       "`json-*`: JSON syntax of stores",
