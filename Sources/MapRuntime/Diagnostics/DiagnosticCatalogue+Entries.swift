@@ -316,6 +316,10 @@ extension DiagnosticCatalogue {
         ),
         ("migrate-backwards", "the store is at a version after the target"),
         (
+          "migrate-resume-untrusted",
+          "an intermediate store of an interrupted run whose bytes differ from the digest recorded when it was written (warning; the chain starts over from the store)"
+        ),
+        (
           "migrate-data-loss",
           "a step (`mapc migrate`) or plan (`mapc run`) would drop objects, values or links the store holds, without `--allow-data-loss`, `--allow-drop` or a `remove` entity mapping"
         ),
