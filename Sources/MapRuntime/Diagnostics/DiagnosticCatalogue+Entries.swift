@@ -311,6 +311,18 @@ extension DiagnosticCatalogue {
         ("chain-mapping-unmatched", "a mapping whose hashes match no version of the bundle (lint)"),
         ("chain-mappings", "the mappings folder cannot be searched"),
         (
+          "chain-step-drops-data",
+          "an inferred step that drops entities, attributes or relationships (no store needed: from the plan; lint, warning)"
+        ),
+        (
+          "chain-version-unchanged",
+          "a version with the same entity version hashes as the one before it: Core Data does not see it as new, a forgotten versionHashModifier (lint, warning)"
+        ),
+        (
+          "chain-identical-versions",
+          "two versions, not consecutive, with the same entity version hashes: their stores cannot be told apart (lint, warning)"
+        ),
+        (
           "migrate-unknown-version",
           "the store records no hashes, or they match no version (names the closest and the differing entities)"
         ),
