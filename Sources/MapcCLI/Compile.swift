@@ -42,7 +42,9 @@ extension MapcCommand {
         mappingPath: mapping, source: models.sourceOverride, destination: models.destinationOverride)
       Console.report(result.diagnostics)
       guard let plan = result.plan else { throw ExitCode(.inputErrors) }
-      files.reads(modelPaths(result), as: "model")
+      files.reads(
+        result.modelPaths(mapping: mapping, source: models.sourceOverride, destination: models.destinationOverride),
+        as: "model")
       try files.refuseClash()
       do {
         // Paths in the plan are relative to the plan's own folder: the same plan from any
@@ -61,22 +63,6 @@ extension MapcCommand {
         throw Console.writeFailure("plan", path: output, error: error)
       }
     }
-  }
-}
-
-extension MapcCommand.Compile {
-  /// The model files and folders a compilation read: the overrides, else the mapping's
-  /// references (relative to the mapping's folder).
-  func modelPaths(_ result: MappingCompilation.Output) -> [String] {
-    let folder = PlanReader.folder(of: mapping)
-    func resolve(_ p: String?) -> String? {
-      guard let p else { return nil }
-      return p.hasPrefix("/") ? p : folder + "/" + p
-    }
-    return [
-      models.source ?? resolve(result.document?.sourceModel?.path.value),
-      models.destination ?? resolve(result.document?.destinationModel?.path.value),
-    ].compactMap { $0 }
   }
 }
 

@@ -38,6 +38,8 @@ extension MapcCommand {
       let result = XcodeExport.text(
         mappingPath: mapping, outputPath: output, source: models.sourceOverride, destination: models.destinationOverride
       )
+      files.reads(result.models, as: "model")
+      if result.text != nil { try files.refuseClash() }
       try Console.writeGenerated(
         result.text, diagnostics: result.diagnostics, as: "mapping model", to: output,
         with: XcodeExport.write(_:toWrapper:))

@@ -31,6 +31,8 @@ extension MapcCommand {
       let result = XcodeImport.text(
         xcmappingPath: mapping, outputPath: output, source: models.sourceOverride,
         destination: models.destinationOverride)
+      files.reads(result.models, as: "model")
+      if result.text != nil { try files.refuseClash() }
       try Console.writeGenerated(
         result.text, diagnostics: result.diagnostics, as: "mapping", to: output,
         with: { try AtomicFileWriter.replaceContents(of: $1, with: $0) })

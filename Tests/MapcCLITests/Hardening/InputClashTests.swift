@@ -129,6 +129,27 @@ struct InputClashTests {
       naming: ["--output v1.xcdatamodel/contents is the input model"])
   }
 
+  /// The models a mapping names are inputs too, known once the mapping is read (still before
+  /// anything is written): `import -o` onto the model an `.xcmappingmodel` names, `export -o`
+  /// into a model folder.
+  @Test func importAndExportOntoTheModelsTheMappingNames() throws {
+    let dir = try FileManagerTemp.folder("clash-import-models")
+    defer { FileManagerTemp.remove(dir.path) }
+    let notes = SharedPaths.packageRoot.appendingPathComponent("Mappings/notes")
+    for name in ["Notes.xcdatamodeld", "NotesV1ToV2.xcmappingmodel", "NotesV1ToV2.xml"] {
+      try FileManager.default.copyItem(at: notes.appendingPathComponent(name), to: dir.appendingPathComponent(name))
+    }
+    refused(
+      ["import", "NotesV1ToV2.xcmappingmodel", "-o", "Notes.xcdatamodeld/Notes 2.xcdatamodel/contents"], in: dir,
+      naming: ["--output Notes.xcdatamodeld/Notes 2.xcdatamodel/contents is the input model"])
+    refused(
+      ["export", "NotesV1ToV2.xml", "-o", "Notes.xcdatamodeld/Notes.xcdatamodel/N.xcmappingmodel"], in: dir,
+      naming: ["lies inside the input model"])
+    refused(
+      ["compile", "NotesV1ToV2.xml", "-o", "Notes.xcdatamodeld/Notes.xcdatamodel/contents"], in: dir,
+      naming: ["is the input model"])
+  }
+
   /// A Core Data store with a `-wal`, and its bundle, copied from ../shared.
   static func walStore(_ label: String) throws -> URL? {
     guard let stores = SharedPaths.stores else { return nil }
