@@ -144,6 +144,9 @@ extension MapcCommand {
       if !bundles.isEmpty { ChainCheck.add(bundles: bundles, mappingPaths: mappingPaths, to: &report) }
 
       if let target = writeBaseline {
+        // The models the mappings name are inputs too, known now that the mappings are read.
+        inputs.reads(report.models, as: "model")
+        try inputs.refuseClash()
         let previous = (try? LintBaseline.load(path: target)) ?? accepted
         let text = LintBaseline.render(accepting: report.findings, path: target, previous: previous)
         do {

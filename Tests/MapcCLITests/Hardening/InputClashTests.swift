@@ -78,6 +78,10 @@ struct InputClashTests {
     refused(
       ["lint", "Tasks.xcdatamodeld", "mappings", "--write-baseline", "Tasks.xcdatamodeld/Tasks.xcdatamodel/contents"],
       in: dir, naming: ["is the input model"])
+    // The models the linted mapping names, known once it is read.
+    refused(
+      ["lint", "mappings", "--write-baseline", "Tasks.xcdatamodeld/Tasks 3.xcdatamodel/contents"], in: dir,
+      naming: ["--write-baseline Tasks.xcdatamodeld/Tasks 3.xcdatamodel/contents is the input model"])
     // Rewriting the baseline given with --baseline is what --write-baseline is for.
     let first = runMapc(["lint", "mappings", "--write-baseline", "b.json"], in: dir)
     #expect(first.exitCode == 0, "\(first.stderr)")
