@@ -221,6 +221,17 @@ struct InputClashTests {
         "{ echo before; '\(mapc)' run m.xml --store s.json --output /dev/stdout --quiet; echo after; } > grouped.log",
       ], in: dir)
     #expect(grouped.exitCode == 0, "\(grouped.stderr)")
+    // --report too (it was written with Foundation's atomic write, renamed over the link).
+    let report = runExecutable(
+      URL(fileURLWithPath: "/bin/sh"),
+      ["-c", "'\(mapc)' run m.xml --store s.json --dry-run --quiet --report /dev/stdout >> appended.log"], in: dir)
+    #expect(report.exitCode == 0, "\(report.stderr)")
+    let log2 = Hardening.bytes(log.path)
+    let prefix = Array("earlier line 1\nearlier line 2\n".utf8) + plan
+    #expect(Array(log2.prefix(prefix.count)) == prefix)
+    #expect(String(decoding: log2.dropFirst(prefix.count), as: UTF8.self).hasPrefix("{\n  \"command\" : \"run\""))
+    var link = stat()
+    #expect(lstat("/dev/stdout", &link) == 0 && (link.st_mode & S_IFMT) == S_IFLNK)
     let between =
       Hardening.bytes(dir.appendingPathComponent("grouped.log").path)
       == Array("before\n".utf8) + plan + Array("after\n".utf8)
