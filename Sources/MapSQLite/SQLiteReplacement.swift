@@ -20,7 +20,7 @@ enum SQLiteReplacement {
   ) throws(MigrationFailure) {
     let file: AtomicFileWriter
     do {
-      file = try AtomicFileWriter(target: target)
+      file = try AtomicFileWriter(target: target, streams: false)
     } catch {
       throw MigrationFailure([MigrationError(error.code.rawValue, error.description, file: target)])
     }

@@ -13,7 +13,8 @@ extension MapcCommand {
         destination models it names (or --source/--destination), checks every entity mapping \
         and expression, and writes the plan. Every problem is reported as \
         path:line:column: error: message [rule-id]. Exit status: 0 plan written (warnings may \
-        be printed), 1 errors in the input (nothing written), 64 usage error.
+        be printed), 1 errors in the input (nothing written), 64 usage error or an output that \
+        would write over an input (nothing read or written).
         """)
 
     @Argument(help: "The mapping XML file.")
@@ -34,11 +35,17 @@ extension MapcCommand {
     var quiet = false
 
     func run() throws {
+      var files = models.files(reading: mapping, as: "mapping")
+      files.writes(output, option: "--output")
+      try files.refuseClash()
       let result = MappingCompilation.compile(
         mappingPath: mapping, source: models.sourceOverride, destination: models.destinationOverride)
       Console.report(result.diagnostics)
       guard let plan = result.plan else { throw ExitCode(.inputErrors) }
-      try checkOutput(output, option: "--output", inputs: [mapping] + modelPaths(result))
+      files.reads(
+        result.modelPaths(mapping: mapping, source: models.sourceOverride, destination: models.destinationOverride),
+        as: "model")
+      try files.refuseClash()
       do {
         // Paths in the plan are relative to the plan's own folder: the same plan from any
         // working directory, and `mapc run`/`dump` resolve them against where the plan is.
@@ -56,22 +63,6 @@ extension MapcCommand {
         throw Console.writeFailure("plan", path: output, error: error)
       }
     }
-  }
-}
-
-extension MapcCommand.Compile {
-  /// The model files and folders a compilation read: the overrides, else the mapping's
-  /// references (relative to the mapping's folder).
-  func modelPaths(_ result: MappingCompilation.Output) -> [String] {
-    let folder = PlanReader.folder(of: mapping)
-    func resolve(_ p: String?) -> String? {
-      guard let p else { return nil }
-      return p.hasPrefix("/") ? p : folder + "/" + p
-    }
-    return [
-      models.source ?? resolve(result.document?.sourceModel?.path.value),
-      models.destination ?? resolve(result.document?.destinationModel?.path.value),
-    ].compactMap { $0 }
   }
 }
 
@@ -95,5 +86,14 @@ struct ModelOptions: ParsableArguments {
 
   var destinationOverride: MappingCompilation.ModelOverride? {
     destination.map { MappingCompilation.ModelOverride(path: $0, version: destinationVersion) }
+  }
+
+  /// What a command with these options reads: `mapping` (as `role`) and the models given.
+  func files(reading mapping: String, as role: String) -> OutputTarget {
+    var files = OutputTarget()
+    files.reads(mapping, as: role)
+    files.reads(source, as: "model")
+    files.reads(destination, as: "model")
+    return files
   }
 }

@@ -13,7 +13,8 @@ extension MapcCommand {
         destination property, both models as embedded snapshots, value expressions as \
         NSKeyedArchiver archives. <forEach> and source expressions other than the default \
         fetch have no counterpart in Xcode's format and are errors. Exit status: 0 written, \
-        1 errors in the input (nothing written), 64 usage error.
+        1 errors in the input (nothing written), 64 usage error or an output that \
+        would write over an input (nothing read or written).
         """)
 
     @Argument(help: "The mapping XML file (or an .xcmappingmodel).")
@@ -31,10 +32,14 @@ extension MapcCommand {
     }
 
     func run() throws {
-      try checkOutput(output, option: "--output", inputs: [mapping, models.source, models.destination], isFolder: true)
+      var files = models.files(reading: mapping, as: "mapping")
+      files.writes(output, option: "--output", kind: .folder)
+      try files.refuseClash()
       let result = XcodeExport.text(
         mappingPath: mapping, outputPath: output, source: models.sourceOverride, destination: models.destinationOverride
       )
+      files.reads(result.models, as: "model")
+      if result.text != nil { try files.refuseClash() }
       try Console.writeGenerated(
         result.text, diagnostics: result.diagnostics, as: "mapping model", to: output,
         with: XcodeExport.write(_:toWrapper:))

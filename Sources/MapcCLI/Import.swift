@@ -12,7 +12,8 @@ extension MapcCommand {
         implicit), referring to the model files the mapping belongs to when they are found \
         (else to the .xcmappingmodel's embedded snapshots). Compiling the result gives the same \
         plan as compiling the .xcmappingmodel (compare with compile --no-source-positions). \
-        Exit status: 0 written, 1 errors in the input (nothing written), 64 usage error.
+        Exit status: 0 written, 1 errors in the input (nothing written), 64 usage error or an output that \
+        would write over an input (nothing read or written).
         """)
 
     @Argument(help: "The Xcode mapping model (X.xcmappingmodel or its xcmapping.xml).")
@@ -24,10 +25,14 @@ extension MapcCommand {
     var output: String
 
     func run() throws {
-      try checkOutput(output, option: "--output", inputs: [mapping, models.source, models.destination])
+      var files = models.files(reading: mapping, as: "mapping model")
+      files.writes(output, option: "--output")
+      try files.refuseClash()
       let result = XcodeImport.text(
         xcmappingPath: mapping, outputPath: output, source: models.sourceOverride,
         destination: models.destinationOverride)
+      files.reads(result.models, as: "model")
+      if result.text != nil { try files.refuseClash() }
       try Console.writeGenerated(
         result.text, diagnostics: result.diagnostics, as: "mapping", to: output,
         with: { try AtomicFileWriter.replaceContents(of: $1, with: $0) })

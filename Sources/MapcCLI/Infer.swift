@@ -12,7 +12,8 @@ extension MapcCommand {
         and writes the inferred mapping as a mapping XML file to start from and edit \
         (mapc repository: Specs/migrate.md). What cannot be inferred is reported at the model element at \
         fault, with the mapping to write instead. Exit status: 0 written, 1 the change \
-        cannot be inferred or a model cannot be read (nothing written), 64 usage error.
+        cannot be inferred or a model cannot be read (nothing written), 64 usage error or an output that \
+        would write over an input (nothing read or written).
         """)
 
     @Argument(help: "The source model (.xcdatamodeld bundle, .xcdatamodel folder or contents file).")
@@ -31,6 +32,11 @@ extension MapcCommand {
     var output: String
 
     func run() throws {
+      var files = OutputTarget()
+      files.reads(source, as: "model")
+      files.reads(destination, as: "model")
+      files.writes(output, option: "--output")
+      try files.refuseClash()
       let result = InferredMappingFile.text(
         source: .init(path: source, version: sourceVersion),
         destination: .init(path: destination, version: destinationVersion),

@@ -19,13 +19,15 @@ extension MapcCommand {
         repository has them all in Specs/lint-rules.md). PATH may be a mapping XML file, an \
         Xcode .xcmappingmodel, a folder (searched recursively for both), or a .xcdatamodeld \
         bundle: then the migration chain through its versions is checked too, with the \
-        mappings given beside it, as mapc migrate would take it. Files are linted in parallel and reported together, sorted by file, line and column. Text goes \
+        mappings given beside it, as mapc migrate would take it (steps that cannot be made, \
+        inferred steps that would drop data, versions Core Data would not see as new or cannot \
+        tell apart). Files are linted in parallel and reported together, sorted by file, line and column. Text goes \
         to standard error, with the source line and a caret (coloured on a terminal unless \
         NO_COLOR is set); json, sarif and github go to standard output. Silence a finding \
         with <!-- mapc-lint-disable RULE: reason --> before the element it points at, or \
         accept today's findings with --write-baseline FILE and --baseline FILE. Exit status: \
         0 clean, 1 a finding at error level (or at warning level with --strict), 64 usage \
-        error.
+        error or --write-baseline naming a file it lints.
         """)
 
     enum Format: String, ExpressibleByArgument, CaseIterable {
@@ -111,6 +113,14 @@ extension MapcCommand {
           "no mapping files (*.xml with a <mappingModel> root, or .xcmappingmodel) in \(paths.joined(separator: ", "))")
       }
 
+      var inputs = OutputTarget()
+      inputs.reads(files, as: "mapping")
+      inputs.reads(bundles, as: "model")
+      inputs.reads(baseline, as: "baseline")
+      // Rewriting the baseline given with --baseline is what --write-baseline is for.
+      inputs.writes(writeBaseline, option: "--write-baseline", replacing: "baseline")
+      try inputs.refuseClash()
+
       var accepted: LintBaseline?
       if let baseline {
         do {
@@ -134,6 +144,9 @@ extension MapcCommand {
       if !bundles.isEmpty { ChainCheck.add(bundles: bundles, mappingPaths: mappingPaths, to: &report) }
 
       if let target = writeBaseline {
+        // The models the mappings name are inputs too, known now that the mappings are read.
+        inputs.reads(report.models, as: "model")
+        try inputs.refuseClash()
         let previous = (try? LintBaseline.load(path: target)) ?? accepted
         let text = LintBaseline.render(accepting: report.findings, path: target, previous: previous)
         do {

@@ -27,6 +27,14 @@ extension MapcCommand.Migrate {
     options.previousRecords = previous
     options.now = MapcCommand.Run.fixedNow()
     options.checkSource = { k, graph throws(MigrationFailure) in try check.check(k, graph) }
+    let original = store
+    options.untrusted = { path in
+      Console.say(
+        DiagnosticLine.render(
+          .warning,
+          "this intermediate store of an interrupted run differs from the SHA-256 recorded when it was written (damaged or replaced); not trusted: starting again from \(original)",
+          id: "migrate-resume-untrusted", place: path))
+    }
     let log = StepLog(chain: chain, names: names, quiet: quiet, check: check)
     options.stepFinished = { k, summary in log.finished(k, summary) }
     let storePath = store

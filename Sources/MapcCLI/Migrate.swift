@@ -20,7 +20,8 @@ extension MapcCommand {
         the target, 1 a model or mapping is wrong or a step cannot be inferred, 2 the store \
         cannot be migrated (unknown version, run or validation errors, or a step would drop \
         objects or values the store holds without --allow-data-loss or --allow-drop; it is \
-        unchanged), 64 usage error.
+        unchanged), 64 usage error or an output that \
+        would write over an input (nothing read or written).
         """)
 
     @Option(help: "The model bundle (.xcdatamodeld) whose versions the store goes through.")
@@ -81,17 +82,40 @@ extension MapcCommand {
         throw ValidationError(
           "--backup is only used when the store is replaced (not with --plan, --dry-run or --output)")
       }
-      if !plan && !dryRun && output == nil { try checkOutput(store, option: "--store", inputs: [model]) }
-      if let report { try checkOutput(report, option: "--report", inputs: [store, model]) }
-      if let backup { try checkOutput(backup, option: "--backup", inputs: [store, model]) }
-      if let output {
-        if OutputTarget.problem(output, option: "--output", inputs: [store]) != nil
-          && OutputTarget.isRegularFile(output)
-        {
-          throw ValidationError("--output \(output) is the store; leave --output out to replace it")
-        }
-        try checkOutput(output, option: "--output", inputs: [store, model])
+      try files().refuseClash { clash in
+        clash.option == "--output" && clash.role == "store" ? ["leave --output out to replace the store"] : []
       }
+    }
+
+    /// What the run reads (the bundle, the store, every file of `--mappings`) and writes (the
+    /// store or `--output`, `--backup`, `--report`, and the work folder beside the store).
+    func files() throws -> OutputTarget {
+      var files = OutputTarget()
+      files.reads(model, as: "model")
+      files.reads(store, as: "store", kind: .store)
+      if let mappings {
+        do {
+          files.reads(try MappingFileFinder.find([mappings], everyXML: true), as: "mapping")
+        } catch {
+          Console.say(error.description)
+          throw ExitCode(.inputErrors)
+        }
+      }
+      if !plan && !dryRun {
+        if output == nil {
+          files.writes(store, option: "--store", kind: .replacedStore, replacing: "store")
+        }
+        files.writes(output, option: "--output", kind: .store)
+        files.writes(backup, option: "--backup", kind: .replacedFile)
+        let (folder, name) = (
+          (store as NSString).deletingLastPathComponent, (store as NSString).lastPathComponent
+        )
+        files.writes(
+          (folder.isEmpty ? "." : folder) + "/.\(name).mapc-migrate", option: "the work folder",
+          kind: .removedFolder)
+      }
+      files.writes(report, option: "--report")
+      return files
     }
 
     func run() throws {

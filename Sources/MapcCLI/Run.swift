@@ -15,7 +15,8 @@ extension MapcCommand {
         untouched. PLAN may also be a mapping XML file, compiled in memory first. Exit status: \
         0 migrated, 1 the mapping does not compile, 2 the run failed or the plan would drop data \
         the store holds without --allow-data-loss or --allow-drop (nothing written), \
-        64 usage error.
+        64 usage error or an output that \
+        would write over an input (nothing read or written).
         """)
 
     @Argument(help: "A plan written by `mapc compile`, a mapping XML file, or an Xcode .xcmappingmodel.")
@@ -67,27 +68,35 @@ extension MapcCommand {
         throw ValidationError("give exactly one of --output PATH, --in-place or --dry-run")
       }
       if backup != nil && !inPlace { throw ValidationError("--backup is only used with --in-place") }
-      if let output {
-        if OutputTarget.problem(output, option: "--output", inputs: [store]) != nil
-          && OutputTarget.isRegularFile(output)
-        {
-          throw ValidationError("--output \(output) is the input store; use --in-place to replace it")
-        }
-        try checkOutput(output, option: "--output", inputs: [store, plan])
-      }
-      if inPlace {
-        // The store is replaced: it (or the file its link points to) must be a regular file.
-        try checkOutput(store, option: "--in-place: the store", inputs: [plan])
-      }
-      if let backup { try checkOutput(backup, option: "--backup", inputs: [store, plan]) }
-      if let report { try checkOutput(report, option: "--report", inputs: [store, plan]) }
       if maxErrors < 0 { throw ValidationError("--max-errors must be 0 (no limit) or more") }
+      try files.refuseClash(notes: Self.hint)
+    }
+
+    /// What the run reads and writes (`OutputTarget`); the plan's models are added once it is read.
+    var files: OutputTarget {
+      var files = OutputTarget()
+      files.reads(plan, as: "plan")
+      files.reads(store, as: "store", kind: .store)
+      files.writes(output, option: "--output", kind: .store)
+      // The store is replaced: it (or the file its link points to) must be a regular file.
+      if inPlace { files.writes(store, option: "--in-place: the store", kind: .replacedStore, replacing: "store") }
+      files.writes(backup, option: "--backup", kind: .replacedFile)
+      files.writes(report, option: "--report")
+      return files
+    }
+
+    static func hint(_ clash: OutputTarget.Clash) -> [String] {
+      clash.option == "--output" && clash.role == "store" ? ["use --in-place to replace the store"] : []
     }
 
     func run() throws {
       try checkDestination()
       TemporaryFiles.installSignalHandlers()
       let migrationPlan = try loadPlan()
+      var withModels = files
+      withModels.reads(migrationPlan.sourceModel.path, as: "model")
+      withModels.reads(migrationPlan.destinationModel.path, as: "model")
+      try withModels.refuseClash(notes: Self.hint)
       let out: MigrationRun.Output = dryRun ? .none : (inPlace ? .inPlace(backup: backup) : .file(output!))
       let bar = quiet || progress == .none ? nil : ProgressReporter(mode: progress)
       let storePath = store

@@ -14,7 +14,8 @@ extension MapcCommand {
         reads every object of the store with that version's model, and writes the JSON \
         store of mapc run (atomically). The store is only read; its -wal is honoured. Exit \
         status: 0 written, 1 the model cannot be read, 2 the store cannot be read or matches \
-        no version (nothing written), 64 usage error.
+        no version (nothing written), 64 usage error or an output that \
+        would write over an input (nothing read or written).
         """)
 
     @Argument(help: "The Core Data SQLite store.")
@@ -30,6 +31,11 @@ extension MapcCommand {
     var compact = false
 
     func run() throws {
+      var files = OutputTarget()
+      files.reads(store, as: "store", kind: .store)
+      files.reads(model, as: "model")
+      files.writes(output, option: "--output")
+      try files.refuseClash()
       try StoreConversion.convert(
         store, bundle: model, output: output, from: SQLiteStoreFormat(),
         to: JSONStoreFormat(style: compact ? .compact : .indented),

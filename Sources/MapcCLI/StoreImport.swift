@@ -15,7 +15,8 @@ extension MapcCommand {
         layout Core Data creates for that version, replacing OUTPUT (with its -wal and -shm) \
         atomically. The store UUID and the metadata keys the JSON store carries are kept. Exit \
         status: 0 written, 1 the model cannot be read, 2 the store cannot be read, matches no \
-        version or cannot be written (nothing written), 64 usage error.
+        version or cannot be written (nothing written), 64 usage error or an output that \
+        would write over an input (nothing read or written).
         """)
 
     @Argument(help: "The JSON store.")
@@ -28,6 +29,11 @@ extension MapcCommand {
     var output: String
 
     func run() throws {
+      var files = OutputTarget()
+      files.reads(store, as: "store")
+      files.reads(model, as: "model")
+      files.writes(output, option: "--output", kind: .store)
+      try files.refuseClash()
       TemporaryFiles.installSignalHandlers()
       try StoreConversion.convert(
         store, bundle: model, output: output, from: JSONStoreFormat(), to: SQLiteStoreFormat(),

@@ -40,8 +40,10 @@ public enum ChainCheck {
       }
     }
     var uncovered: [Int] = []
+    var steps: [MigrationChain.Step?] = []
     for i in versions.versions.indices.dropLast() {
       let (step, problems) = MigrationChain.planStep(versions: versions, mappings: mappings, from: i)
+      steps.append(step)
       if step == nil {
         uncovered.append(i)
         diagnostics += problems
@@ -57,7 +59,7 @@ public enum ChainCheck {
           "stores at \(stranded) cannot be migrated to the current version '\(names[versions.current])': the step '\(names[last])' → '\(names[last + 1])' is neither covered by a mapping nor inferable",
           at: nil, file: bundle, notes: order))
     }
-    return diagnostics
+    return diagnostics + history(versions, steps: steps)
   }
 }
 

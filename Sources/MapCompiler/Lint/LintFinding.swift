@@ -49,6 +49,9 @@ public struct LintReport: Sendable {
   /// The mapping files linted, sorted.
   public var files: [String]
   public var findings: [LintFinding]
+  /// The model files and folders the linted mappings name (inputs `--write-baseline` may not
+  /// name).
+  public var models: [String] = []
 
   public init(files: [String], findings: [LintFinding]) {
     self.files = files

@@ -11,10 +11,10 @@ public enum LintRunner {
     let next = Counter()
     DispatchQueue.concurrentPerform(iterations: min(max(width, 1), max(files.count, 1))) { _ in
       while let i = next.take(below: files.count) {
-        results.set(i, Linter.lint(path: files[i]))
+        results.set(i, Linter.lintReadingModels(path: files[i]))
       }
     }
-    var findings = results.all.flatMap { $0 }
+    var findings = results.all.flatMap(\.findings)
     if let baseline {
       let unused = baseline.apply(to: &findings, lintedFiles: files)
       let lines = SourceLines()
@@ -22,19 +22,21 @@ public enum LintRunner {
         LintFinding(diagnostic: d, sourceLine: d.location.flatMap { lines.line($0.line, of: $0.file) })
       }
     }
-    return LintReport(files: files.sorted(), findings: Linter.sorted(findings))
+    var report = LintReport(files: files.sorted(), findings: Linter.sorted(findings))
+    report.models = Array(Set(results.all.flatMap(\.models))).sorted()
+    return report
   }
 
   private final class ResultSlots: @unchecked Sendable {
     private let lock = NSLock()
-    private var slots: [[LintFinding]]
-    init(count: Int) { slots = Array(repeating: [], count: count) }
-    func set(_ i: Int, _ value: [LintFinding]) {
+    private var slots: [(findings: [LintFinding], models: [String])]
+    init(count: Int) { slots = Array(repeating: ([], []), count: count) }
+    func set(_ i: Int, _ value: (findings: [LintFinding], models: [String])) {
       lock.lock()
       slots[i] = value
       lock.unlock()
     }
-    var all: [[LintFinding]] {
+    var all: [(findings: [LintFinding], models: [String])] {
       lock.lock()
       defer { lock.unlock() }
       return slots

@@ -4,8 +4,12 @@ import MapRuntime
 /// Lints one mapping file: every compiler diagnostic, then every lint rule, then the file's
 /// suppression comments.
 public enum Linter {
-  public static func lint(path: String) -> [LintFinding] {
+  public static func lint(path: String) -> [LintFinding] { lintReadingModels(path: path).findings }
+
+  /// `lint(path:)`, and the model files the mapping names (what it read besides itself).
+  public static func lintReadingModels(path: String) -> (findings: [LintFinding], models: [String]) {
     let compiled = MappingCompilation.compile(mappingPath: path)
+    let modelPaths = compiled.modelPaths(mapping: path, source: nil, destination: nil)
     var diagnostics = compiled.diagnostics
     if let document = compiled.document, let models = compiled.models {
       let context = LintContext(document: document, models: models)
@@ -20,7 +24,7 @@ public enum Linter {
       let extra = SuppressionRules.apply(document.suppressions, to: &findings, file: document.path)
       findings += extra.map(finding)
     }
-    return sorted(findings)
+    return (sorted(findings), modelPaths)
   }
 
   /// By file, line, column, then rule id and message, so output never depends on rule order.

@@ -222,3 +222,22 @@ public enum PinCheck {
     return result
   }
 }
+
+extension MappingCompilation.Output {
+  /// The model files and folders a compilation of `mapping` read: the overrides given, else the
+  /// models the mapping names (relative to the mapping's folder). For the output check of the
+  /// commands that write files (`OutputTarget`).
+  public func modelPaths(
+    mapping: String, source: MappingCompilation.ModelOverride?, destination: MappingCompilation.ModelOverride?
+  ) -> [String] {
+    let folder = PlanReader.folder(of: mapping)
+    func resolve(_ p: String?) -> String? {
+      guard let p else { return nil }
+      return p.hasPrefix("/") ? p : folder + "/" + p
+    }
+    return [
+      source?.path ?? resolve(document?.sourceModel?.path.value),
+      destination?.path ?? resolve(document?.destinationModel?.path.value),
+    ].compactMap { $0 }
+  }
+}

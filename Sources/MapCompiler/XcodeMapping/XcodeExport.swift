@@ -12,6 +12,8 @@ public enum XcodeExport {
   public struct Output: Sendable {
     public var text: String?
     public var diagnostics: [Diagnostic]
+    /// The model files the mapping was compiled against (`MappingCompilation.Output.modelPaths`).
+    public var models: [String] = []
   }
 
   public static func text(
@@ -26,7 +28,9 @@ public enum XcodeExport {
     writer.diagnostics = compiled.diagnostics
     let text = writer.write(document: document, plan: plan, models: models)
     let diagnostics = writer.diagnostics.sortedByLocation()
-    return Output(text: diagnostics.hasErrors ? nil : text, diagnostics: diagnostics)
+    return Output(
+      text: diagnostics.hasErrors ? nil : text, diagnostics: diagnostics,
+      models: compiled.modelPaths(mapping: mappingPath, source: source, destination: destination))
   }
 
   /// Writes `text` as `folder/xcmapping.xml`, creating the `.xcmappingmodel` folder if needed.

@@ -9,6 +9,8 @@ public enum XcodeImport {
   public struct Output: Sendable {
     public var text: String?
     public var diagnostics: [Diagnostic]
+    /// The model files the mapping model names that were found, and the overrides given.
+    public var models: [String] = []
   }
 
   public static func text(
@@ -28,14 +30,17 @@ public enum XcodeImport {
     let diagnostics = (readDiagnostics + documentDiagnostics).sortedByLocation()
     guard !diagnostics.hasErrors else { return Output(text: nil, diagnostics: diagnostics) }
     let folder = (PathText.absolute(outputPath) as NSString).deletingLastPathComponent
+    var models: [String] = []
     let wrapper = (PathText.absolute(documentPath) as NSString).deletingLastPathComponent
     func reference(_ override: MappingCompilation.ModelOverride?, _ recorded: Located<String>?)
       -> MappingTextWriter.ModelPath
     {
       if let override {
+        models.append(override.path)
         return .init(path: PathText.relative(PathText.absolute(override.path), from: folder), version: override.version)
       }
       if let recorded, let found = XcodeModelLocator.locate(recorded.value, mappingPath: documentPath) {
+        models.append(found)
         return .init(path: PathText.relative(PathText.absolute(found), from: folder))
       }
       return .init(path: PathText.relative(wrapper, from: folder))
@@ -44,6 +49,6 @@ public enum XcodeImport {
       document, source: reference(source, mapping.sourceModelPath),
       destination: reference(destination, mapping.destinationModelPath),
       comment: "Imported by mapc import from \((wrapper as NSString).lastPathComponent); compiles to the same plan.")
-    return Output(text: text, diagnostics: diagnostics)
+    return Output(text: text, diagnostics: diagnostics, models: models)
   }
 }

@@ -211,6 +211,10 @@ extension DiagnosticCatalogue {
         ),
         ("limit-input-size", "a file larger than mapc reads, with its size and the limit (`Specs/limits.md`)"),
         ("io-write", "`mapc compile` cannot write the plan"),
+        (
+          "io-output-is-input",
+          "an output path names an input (or another output), lies inside an input folder or holds an input, after resolving links (`Specs/diagnostics.md` §4); exit 64, nothing read or written"
+        ),
       ]),
     Family(
       "`json-*`: JSON syntax of stores",
@@ -315,10 +319,26 @@ extension DiagnosticCatalogue {
         ("chain-mapping-unmatched", "a mapping whose hashes match no version of the bundle (lint)"),
         ("chain-mappings", "the mappings folder cannot be searched"),
         (
+          "chain-step-drops-data",
+          "an inferred step that drops entities, attributes or relationships (no store needed: from the plan; lint, warning)"
+        ),
+        (
+          "chain-version-unchanged",
+          "a version with the same entity version hashes as the one before it: Core Data does not see it as new, a forgotten versionHashModifier (lint, warning)"
+        ),
+        (
+          "chain-identical-versions",
+          "two versions, not consecutive, with the same entity version hashes: their stores cannot be told apart (lint, warning)"
+        ),
+        (
           "migrate-unknown-version",
           "the store records no hashes, or they match no version (names the closest and the differing entities)"
         ),
         ("migrate-backwards", "the store is at a version after the target"),
+        (
+          "migrate-resume-untrusted",
+          "an intermediate store of an interrupted run whose bytes differ from the digest recorded when it was written (warning; the chain starts over from the store)"
+        ),
         (
           "migrate-data-loss",
           "a step (`mapc migrate`) or plan (`mapc run`) would drop objects, values or links the store holds, without `--allow-data-loss`, `--allow-drop` or a `remove` entity mapping"

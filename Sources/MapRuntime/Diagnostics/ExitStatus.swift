@@ -14,7 +14,7 @@ public enum ExitStatus: Int32, CaseIterable, Sendable {
     case .runFailed:
       "a run failed: store errors, plan errors in `mapc run`, migration or validation errors; nothing was written and the input store is untouched"
     case .usage:
-      "usage error (unknown option, missing argument, an output path that names an input or is not a regular file)"
+      "usage error (unknown option, missing argument, an output path that would write over an input or another output, or that is the wrong kind of file: `io-output-is-input`, §4)"
     }
   }
 

@@ -41,6 +41,9 @@ package enum ChainRun {
     /// The store's format, the result's too; intermediate stores are in its
     /// `forIntermediateStores`.
     package var storeFormat: any StoreFormat
+    /// Called with the path of an intermediate store of a killed run whose bytes differ from
+    /// the digest recorded when it was written, before the chain starts over from the store.
+    package var untrusted: (@Sendable (String) -> Void)?
 
     package init(chainKey: String, storeFormat: any StoreFormat, backup: String? = nil) {
       self.chainKey = chainKey
@@ -54,7 +57,9 @@ package enum ChainRun {
   package static func run(steps: [Step], storePath: String, options: Options) throws(MigrationFailure) -> Int {
     precondition(!steps.isEmpty)
     let work = try ChainWorkFolder(storePath: storePath, chainKey: options.chainKey)
-    let done = try work.prepare(stepCount: steps.count)
+    let resume = try work.prepare(stepCount: steps.count)
+    if let untrusted = resume.untrusted { options.untrusted?(untrusted) }
+    let done = resume.done
     do throws(MigrationFailure) {
       try runSteps(steps, from: done, storePath: storePath, work: work, options: options)
     } catch {
@@ -85,6 +90,7 @@ package enum ChainRun {
         (StoreMetadataPeek.migrationsKey, .array(options.previousRecords + steps[...k].map(\.record)))
       ]
       let summary = try MigrationRun.run(plan: steps[k].plan, storePath: input, options: runOptions)
+      if !last { try work.recordDigest(step: k + 1) }
       options.stepFinished?(k, summary)
     }
   }

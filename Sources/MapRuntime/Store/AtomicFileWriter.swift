@@ -17,6 +17,13 @@
 /// gone) are removed when a new writer starts. A new target gets the permissions `0666` minus the umask; an
 /// existing one keeps its permission bits.
 ///
+/// A target that is not a file to replace is written to instead (`isStream`): a name of an
+/// open descriptor (`/dev/stdout`, `/dev/stderr`, `/dev/fd/N`, `/proc/self/fd/N`) writes to
+/// that descriptor, at its offset (a log redirected with `>>` keeps its earlier lines), and an
+/// existing FIFO or character device is opened for writing; nothing is renamed over them.
+/// `commit()` then only closes. With `streams: false` (an SQLite store, which needs a file)
+/// they are refused.
+///
 /// ```swift
 /// var file = try AtomicFileWriter(target: "out.json")
 /// var output = JSONOutput(
@@ -36,13 +43,42 @@ public struct AtomicFileWriter: ~Copyable, Sendable {
   public let temporaryPath: String
   /// Where to write the contents (do not close it).
   public let fileDescriptor: Int32
+  /// The target is written to directly (a descriptor, a FIFO, a character device): there is
+  /// no temporary file (`temporaryPath` is empty) and nothing is renamed.
+  public let isStream: Bool
   private var finished = false
   private let slot: Int?
 
   /// Creates the temporary file beside `target` (beside the file it links to, when `target`
-  /// is a symbolic link to an existing file).
-  public init(target given: String) throws(StoreIOError) {
+  /// is a symbolic link to an existing file), or opens a stream target for writing (see the
+  /// type's description; `streams: false` refuses them).
+  public init(target given: String, streams: Bool = true) throws(StoreIOError) {
+    let opened = try Self.open(given, streams: streams)
     targetPath = given
+    resolvedTargetPath = opened.resolved
+    temporaryPath = opened.temporary
+    fileDescriptor = opened.fd
+    slot = opened.slot
+    isStream = opened.isStream
+  }
+
+  private struct Opened {
+    var resolved: String
+    var temporary: String
+    var fd: Int32
+    var slot: Int?
+    var isStream: Bool
+  }
+
+  private static func open(_ given: String, streams: Bool) throws(StoreIOError) -> Opened {
+    if streams, let stream = try Self.openStream(given) {
+      return Opened(resolved: given, temporary: "", fd: stream, slot: nil, isStream: true)
+    }
+    if Self.descriptorNamed(given) != nil {
+      throw StoreIOError(
+        code: .notRegularFile, path: given, operation: "write",
+        reason: "it names an open descriptor, not a file; this output must be a regular file")
+    }
     var target = given
     var linkInfo = stat()
     if lstat(given, &linkInfo) == 0 && (linkInfo.st_mode & S_IFMT) == S_IFLNK,
@@ -51,7 +87,6 @@ public struct AtomicFileWriter: ~Copyable, Sendable {
       target = String(cString: resolved)
       free(resolved)
     }
-    resolvedTargetPath = target
     var existing = stat()
     var keepMode: mode_t? = nil
     if stat(target, &existing) == 0 {
@@ -65,7 +100,7 @@ public struct AtomicFileWriter: ~Copyable, Sendable {
         throw StoreIOError(
           code: .notRegularFile, path: given, operation: "write",
           reason:
-            "it is \(FileKind.describe(existing.st_mode & S_IFMT)), not a regular file; mapc replaces only regular files"
+            "it is \(FileKind.describe(existing.st_mode & S_IFMT)), not a regular file; this output must be a regular file"
         )
       }
       keepMode = existing.st_mode & 0o7777
@@ -77,13 +112,10 @@ public struct AtomicFileWriter: ~Copyable, Sendable {
       let candidate = temporaryName(folder: folder, name: name)
       // Registered before it exists, so that a signal between open and register cannot leave it.
       let registered = TemporaryFiles.register(candidate)
-      let fd = open(candidate, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
+      let fd = Glibc.open(candidate, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
       if fd >= 0 {
         if let keepMode { _ = fchmod(fd, keepMode) }
-        temporaryPath = candidate
-        fileDescriptor = fd
-        slot = registered
-        return
+        return Opened(resolved: target, temporary: candidate, fd: fd, slot: registered, isStream: false)
       }
       TemporaryFiles.unregister(registered)
       let err = errno
@@ -99,6 +131,17 @@ public struct AtomicFileWriter: ~Copyable, Sendable {
   /// temporary file is removed and the target is unchanged.
   public consuming func commit(backupPath: String? = nil) throws(StoreIOError) {
     finished = true
+    if isStream {
+      // A pipe or terminal cannot be flushed to disk; a file behind a descriptor is the
+      // caller's (the shell's) to keep.
+      let failed = close(fileDescriptor) != 0 ? errno : 0
+      if backupPath != nil {
+        throw StoreIOError(
+          code: .notRegularFile, path: targetPath, operation: "back up", reason: "it is a stream, not a file")
+      }
+      if failed != 0 && failed != EINTR { throw StoreIOError.system(failed, path: targetPath, operation: "write") }
+      return
+    }
     do throws(StoreIOError) {
       if WriteCalls.fsync(fileDescriptor) != 0 {
         let err = errno
@@ -140,9 +183,46 @@ public struct AtomicFileWriter: ~Copyable, Sendable {
   deinit {
     if !finished {
       _ = close(fileDescriptor)
+      if isStream { return }
       _ = unlink(temporaryPath)
       TemporaryFiles.unregister(slot)
     }
+  }
+}
+
+extension AtomicFileWriter {
+  /// Whether a file of kind `kind` (from `st_mode`) is written to rather than replaced: a FIFO
+  /// or a character device.
+  public static func streams(_ kind: mode_t) -> Bool { kind == S_IFIFO || kind == S_IFCHR }
+
+  /// The descriptor a path names (`/dev/stdout`, `/dev/stderr`, `/dev/fd/N`,
+  /// `/proc/self/fd/N`, `/proc/PID/fd/N` of this process), or nil.
+  public static func descriptorNamed(_ path: String) -> Int32? {
+    switch path {
+    case "/dev/stdout": return 1
+    case "/dev/stderr": return 2
+    default: break
+    }
+    for prefix in ["/dev/fd/", "/proc/self/fd/", "/proc/\(getpid())/fd/"] where path.hasPrefix(prefix) {
+      return Int32(path.dropFirst(prefix.count))
+    }
+    return nil
+  }
+
+  /// A descriptor to write `path` through when it is a stream target: a duplicate of the
+  /// descriptor it names, or the FIFO or character device opened for writing. Nil for a path
+  /// to replace.
+  static func openStream(_ path: String) throws(StoreIOError) -> Int32? {
+    if let named = descriptorNamed(path) {
+      let fd = fcntl(named, F_DUPFD_CLOEXEC, 3)
+      if fd < 0 { throw StoreIOError.system(errno, path: path, operation: "write") }
+      return fd
+    }
+    var info = stat()
+    guard stat(path, &info) == 0, streams(info.st_mode & S_IFMT) else { return nil }
+    let fd = Glibc.open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY)
+    if fd < 0 { throw StoreIOError.system(errno, path: path, operation: "write") }
+    return fd
   }
 }
 

@@ -43,7 +43,9 @@ struct RunReport: Encodable {
   /// Writes the report; exit 1 when it cannot be written.
   func write(to path: String) throws {
     do {
-      try Data(StepTable.encode(self).utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+      // The one way mapc writes a file: replaced atomically, or written to when it is a stream
+      // (`--report /dev/stdout`).
+      try AtomicFileWriter.replaceContents(of: path, with: StepTable.encode(self))
     } catch {
       throw Console.writeFailure("report", path: path, error: error)
     }

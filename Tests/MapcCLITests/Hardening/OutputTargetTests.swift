@@ -35,7 +35,7 @@ import Testing
     for backup in ["./s.json", "../\(dir.lastPathComponent)/s.json", dir.path + "/s.json", "hard.json", "soft.json"] {
       refused(
         ["run", "m.xml", "--store", "s.json", "--in-place", "--backup", backup], in: dir,
-        mentioning: "is the input s.json")
+        mentioning: "is the input store s.json")
     }
   }
 
@@ -47,26 +47,62 @@ import Testing
     for output in ["./s.json", "hard.json", "soft.json"] {
       refused(["run", "m.xml", "--store", "s.json", "--output", output], in: dir, mentioning: "is the input store")
     }
-    refused(["run", "m.xml", "--store", "s.json", "--output", "./m.xml"], in: dir, mentioning: "is the input m.xml")
+    refused(
+      ["run", "m.xml", "--store", "s.json", "--output", "./m.xml"], in: dir, mentioning: "is the input plan m.xml")
   }
 
-  @Test func outputThatIsNotARegularFile() throws {
+  /// A FIFO or a character device as an output is written to, never renamed over (it stays what
+  /// it is); a symbolic link to one too.
+  @Test func outputThatIsNotARegularFileIsWrittenTo() throws {
     let dir = try Hardening.folder("output-device")
     defer { FileManagerTemp.remove(dir.path) }
-    #expect(mkfifo(dir.appendingPathComponent("fifo").path, 0o600) == 0)
-    // Never the real /dev/null: a mapc without this check (as root) would replace it.
+    let fifo = dir.appendingPathComponent("fifo").path
+    #expect(mkfifo(fifo, 0o600) == 0)
+    // Never the real /dev/null: a mapc that renamed over it (as root) would replace it.
     if Self.makeNullDevice(dir.appendingPathComponent("null").path) {
       _ = symlink("null", dir.appendingPathComponent("null-link").path)
-      refused(["run", "m.xml", "--store", "s.json", "--output", "null"], in: dir, mentioning: "a character device")
-      refused(
-        ["run", "m.xml", "--store", "s.json", "--output", "null-link"], in: dir, mentioning: "a character device")
+      for output in ["null", "null-link"] {
+        let r = runMapc(["run", "m.xml", "--store", "s.json", "--output", output, "--quiet"], in: dir)
+        #expect(r.exitCode == 0, "\(r.stderr)")
+      }
       var device = stat()
       #expect(lstat(dir.appendingPathComponent("null").path, &device) == 0 && (device.st_mode & S_IFMT) == S_IFCHR)
     }
-    refused(["run", "m.xml", "--store", "s.json", "--output", "fifo"], in: dir, mentioning: "a FIFO")
-    refused(["compile", "m.xml", "-o", "fifo"], in: dir, mentioning: "a FIFO")
+    for arguments in [["run", "m.xml", "--store", "s.json", "--output", "fifo"], ["compile", "m.xml", "-o", "fifo"]] {
+      let expected = dir.appendingPathComponent("expected").path
+      let direct = runMapc(Array(arguments.dropLast()) + [expected, "--quiet"], in: dir)
+      try #require(direct.exitCode == 0, "\(direct.stderr)")
+      let received = Self.readingFIFO(fifo) { runMapc(arguments + ["--quiet"], in: dir) }
+      #expect(received.result.exitCode == 0, "\(received.result.stderr)")
+      #expect(received.bytes == Hardening.bytes(expected))
+    }
     var info = stat()
-    #expect(lstat(dir.appendingPathComponent("fifo").path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFIFO)
+    #expect(lstat(fifo, &info) == 0 && (info.st_mode & S_IFMT) == S_IFIFO)
+  }
+
+  /// Runs `body` while another thread reads everything written to the FIFO `path`.
+  static func readingFIFO(_ path: String, _ body: () -> MapcResult) -> (result: MapcResult, bytes: [UInt8]) {
+    final class Box: @unchecked Sendable { var bytes: [UInt8] = [] }
+    let box = Box()
+    let done = DispatchSemaphore(value: 0)
+    let thread = Thread {
+      let fd = open(path, O_RDONLY)
+      var buffer = [UInt8](repeating: 0, count: 65536)
+      while fd >= 0 {
+        let n = read(fd, &buffer, buffer.count)
+        if n <= 0 { break }
+        box.bytes += buffer[..<n]
+      }
+      if fd >= 0 { close(fd) }
+      done.signal()
+    }
+    thread.start()
+    let result = body()
+    // Releases a reader still waiting to open the FIFO (when mapc never opened it).
+    let writer = open(path, O_WRONLY | O_NONBLOCK)
+    if writer >= 0 { close(writer) }
+    done.wait()
+    return (result, box.bytes)
   }
 
   /// A private character device like /dev/null at `path` (needs root; false otherwise).
@@ -96,17 +132,17 @@ import Testing
   @Test func compileOntoItsInputs() throws {
     let dir = try Hardening.folder("compile-self")
     defer { FileManagerTemp.remove(dir.path) }
-    refused(["compile", "m.xml", "-o", "m.xml"], in: dir, mentioning: "is the input m.xml")
-    refused(["compile", "m.xml", "-o", "./m.xml"], in: dir, mentioning: "is the input m.xml")
-    refused(["compile", "m.xml", "-o", "v1.xcdatamodel/contents"], in: dir, mentioning: "lies inside the input")
-    refused(["compile", "m.xml", "-o", "v2.xcdatamodel/contents"], in: dir, mentioning: "lies inside the input")
+    refused(["compile", "m.xml", "-o", "m.xml"], in: dir, mentioning: "is the input mapping m.xml")
+    refused(["compile", "m.xml", "-o", "./m.xml"], in: dir, mentioning: "is the input mapping m.xml")
+    refused(["compile", "m.xml", "-o", "v1.xcdatamodel/contents"], in: dir, mentioning: "is the input model")
+    refused(["compile", "m.xml", "-o", "v2.xcdatamodel/new.cdm"], in: dir, mentioning: "lies inside the input model")
     #expect(runMapc(["compile", "m.xml", "-o", "m.cdm", "--quiet"], in: dir).exitCode == 0)
   }
 
   @Test func importAndExportOntoTheirInputs() throws {
     let dir = try Hardening.folder("import-export-self")
     defer { FileManagerTemp.remove(dir.path) }
-    refused(["import", "m.xml", "-o", "./m.xml"], in: dir, mentioning: "is the input m.xml")
+    refused(["import", "m.xml", "-o", "./m.xml"], in: dir, mentioning: "is the input mapping model m.xml")
     let export = runMapc(["export", "m.xml", "-o", "M.xcmappingmodel"], in: dir)
     try #require(export.exitCode == 0, "\(export.stderr)")
     let xml = "M.xcmappingmodel/xcmapping.xml"
@@ -146,7 +182,7 @@ import Testing
     try Data("{}".utf8).write(to: dir.appendingPathComponent("s.json"))
     let bundle = SharedPaths.packageRoot.appendingPathComponent("Mappings/tasks/Tasks.xcdatamodeld").path
     let r = runMapc(["migrate", "--model", bundle, "--store", "s.json", "--backup", "./s.json"], in: dir)
-    #expect(r.exitCode == 64 && r.stderr.contains("is the input s.json"), "\(r.stderr)")
+    #expect(r.exitCode == 64 && r.stderr.contains("is the input store s.json"), "\(r.stderr)")
     #expect(Hardening.bytes(dir.appendingPathComponent("s.json").path) == Array("{}".utf8))
   }
 }
