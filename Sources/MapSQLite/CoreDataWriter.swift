@@ -22,6 +22,7 @@ struct CoreDataWriter {
     self.schema = CoreDataSchema(model: graph.layout.model)
     self.metadata = metadata
     keys = graph.tables.map { [Int64](repeating: 0, count: $0.count) }
+    graph.resolveObjectKeys()
     for root in schema.roots { number(root) }
   }
 

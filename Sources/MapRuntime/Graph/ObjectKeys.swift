@@ -13,6 +13,14 @@ extension EntityTable {
 }
 
 extension ObjectGraph {
+  /// Reads the objects' numbers where they are still in their ids (a JSON store's); a graph
+  /// whose reader set them, or that has none, is left as it is.
+  package func resolveObjectKeys() {
+    guard objectKeysInIDs else { return }
+    objectKeysInIDs = false
+    ObjectKeysJSON.readNumbers(self)
+  }
+
   /// Gives `d` the number of `s`, an object of `source`, if it has one.
   @inline(__always) package func takeObjectKey(of s: ObjectRef, in source: ObjectGraph, for d: ObjectRef) {
     let key = source.tables[Int(s.entity)].objectKey(Int(s.row))

@@ -8,7 +8,8 @@ enum ObjectKeysJSON {
   /// Each table's numbers for its ids, or nil where the table's objects are numbered by row:
   /// a table whose objects all have distinct numbers uses them.
   static func idNumbers(_ graph: ObjectGraph) -> [[Int64]?] {
-    graph.tables.map { t in
+    graph.resolveObjectKeys()
+    return graph.tables.map { t in
       guard t.count > 0, t.objectKeys.count >= t.count else { return nil }
       var seen = Set<Int64>(minimumCapacity: t.count)
       for row in 0..<t.count {

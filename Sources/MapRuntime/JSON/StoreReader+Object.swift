@@ -19,7 +19,7 @@ extension StoreReader {
     let ids: TextColumn
     /// The key that holds an object's id: `id`, or `@id` where the entity has a property
     /// named `id` (format version 2, `ObjectIdentityKey`).
-    let identityKey: String
+    let identityKey: StaticString
 
     init(_ table: EntityTable) {
       self.table = table

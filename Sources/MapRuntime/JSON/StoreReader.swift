@@ -46,7 +46,7 @@ public struct StoreReader {
       reader.graph.finalize()
       reader.resolveReferences()
       if reader.errors.isEmpty {
-        ObjectKeysJSON.readNumbers(reader.graph)
+        reader.graph.objectKeysInIDs = true
         reader.takeKeyHighWater()
         reader.metadata.extra = StringCompaction.compact(reader.graph, extra: reader.metadata.extra)
       }

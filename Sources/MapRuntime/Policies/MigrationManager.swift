@@ -57,6 +57,7 @@ public final class MigrationManager: @unchecked Sendable {
   /// object, or from one without a number, are numbered by the store writer.
   package func keepSourceObjectKeys() {
     let (source, destination) = (context.source, context.destination)
+    source.resolveObjectKeys()
     for a in context.associations {
       for k in 0..<a.instanceCount {
         guard let s = a.source(at: k) else { continue }
