@@ -182,6 +182,12 @@ extension MapcCommand {
       Console.report(diagnostics)
       guard let chain else { throw ExitCode(.inputErrors) }
       let analyses = chain.steps.map { StepAnalysis.analyze($0.plan) }
+      // Every policy class a step names must be registered here: checked before anything
+      // runs, --plan included (the run would stop on it with the same error).
+      let unregistered = chain.steps.flatMap { PolicyRegistry.problems($0.plan) }
+      if !unregistered.isEmpty {
+        throw Console.failure(MigrationFailure(unregistered), notes: ["nothing was run; \(store) is unchanged"])
+      }
       if plan {
         try printPlan(chain, analyses: analyses, names: names, format: format)
         return

@@ -10,6 +10,14 @@ import Foundation
 /// MapcCommand.main()
 /// ```
 public enum PolicyRegistry {
+  /// The `run-unknown-policy` problems of a plan in this executable (a policy class a mapping
+  /// names that is not registered, or ambiguous), found without running: `mapc migrate --plan`.
+  package static func problems(_ plan: MigrationPlan) -> [MigrationError] {
+    var problems: [MigrationError] = []
+    _ = MappingPolicies.make(plan, &problems)
+    return problems
+  }
+
   /// What a policy name written in a mapping stands for.
   public enum Resolution: Sendable {
     case found(EntityMigrationPolicy.Type)
