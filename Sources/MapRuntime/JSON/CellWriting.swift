@@ -47,7 +47,7 @@ extension CellWriting {
         return
       }
       do {
-        if c.isDate { try out.writeDate(c.values[row]) } else { try out.writeDouble(c.values[row]) }
+        if c.isDate { try out.writeDateAttribute(c.values[row]) } else { try out.writeDouble(c.values[row]) }
       } catch {
         throw .value(error, c.isDate ? "a date" : "a number")
       }

@@ -12,4 +12,19 @@ extension JSONOutput {
       writeEncodedValue(UnsafeRawBufferPointer(start: p, count: length + 2))
     }
   }
+
+  /// Writes a Date attribute's value: the ISO 8601 string, or for a finite date outside the
+  /// years 0000–9999 (a real store may hold one) `{"$date": seconds since 2001}`, the form
+  /// Transformable values and metadata use, so that the value is carried, not refused.
+  package mutating func writeDateAttribute(_ seconds: Double) throws(StoreValueError) {
+    do {
+      try writeDate(seconds)
+    } catch {
+      guard seconds.isFinite else { throw error }
+      beginObject()
+      writeKey(ArchivedValueJSON.dateKey)
+      try writeDouble(seconds)
+      endObject()
+    }
+  }
 }

@@ -240,6 +240,23 @@ extension StoreReader {
         let s = slice(t)
         column.set(row, TextColumn.fitsPacked(s) ? .string(.slice(s)) : .string(.native(text(t))))
       case .date:
+        if t.kind == .beginObject {
+          // {"$date": seconds since 2001}: a date outside the years an ISO 8601 text holds.
+          guard let key = try scanner.nextKey(), scanner.string(key, equals: "$date") else {
+            try skipRest(t)
+            return problem("store-wrong-type", "a Date attribute's object form is {\"$date\": seconds since 2001}", t)
+          }
+          let n = try scanner.next()
+          if n.kind == .beginObject || n.kind == .beginArray { try skipRest(n) }
+          guard n.kind == .number, let seconds = scanner.double(n), seconds.isFinite,
+            try scanner.nextKey() == nil
+          else {
+            try skipRest(t)
+            return problem("store-wrong-type", "a Date attribute's object form is {\"$date\": seconds since 2001}", t)
+          }
+          column.set(row, .date(seconds))
+          return nil
+        }
         guard t.kind == .string else {
           try skipRest(t)
           return problem(
