@@ -93,7 +93,8 @@ extension CoreDataWriter {
       case (.bool(let b), _):
         chunk.add(.integer, b ? 1 : 0)
       case (.double(let d), _), (.date(let d), _):
-        chunk.add(.real, Int64(bitPattern: d.bitPattern))
+        // -0.0 is refused by `encode` (Specs/sqlite-store.md §7).
+        if d == 0 && d.sign == .minus { chunk.add(.slow) } else { chunk.add(.real, Int64(bitPattern: d.bitPattern)) }
       case (.string(.slice(let s)), _):
         if let bytes = input?.plainStringBytes(s) {
           chunk.texts.append(bytes)

@@ -10,7 +10,14 @@ extension CoreDataWriter {
     case .null: return .null
     case .int(let i): return a.type == .boolean ? .integer(i != 0 ? 1 : 0) : .integer(i)
     case .bool(let b): return .integer(b ? 1 : 0)
-    case .double(let d), .date(let d): return .real(d)
+    case .double(let d), .date(let d):
+      // SQLite stores a REAL without fraction as an integer: -0.0 would come back as 0.0.
+      if d == 0 && d.sign == .minus {
+        errors.append(
+          "\(place()): -0.0 cannot be stored: an SQLite column gives it back as 0.0 (write 0.0, or keep the store as JSON)")
+        return .null
+      }
+      return .real(d)
     case .decimal(let text):
       // Declared DECIMAL: NUMERIC affinity stores a number as INTEGER or REAL, as Core Data's do.
       // A decimal that would come back as another number is refused, not rounded.

@@ -58,3 +58,31 @@ struct UnwritableDecimalTests {
     #expect(p.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "[0.1, 9223372036854775807, -2.5, 1e+160]")
   }
 }
+
+/// -0.0 in a Double attribute: SQLite gives it back as 0.0 (python3's sqlite3 3.40 reads 0.0 for
+/// an inserted -0.0 in a FLOAT column), so it is refused like a decimal that would change.
+@Suite(.enabled(if: mapcExecutableProblem == nil, "needs the built mapc"))
+struct NegativeZeroTests {
+  @Test func negativeZeroIsRefused() throws {
+    let dir = try FileManagerTemp.folder("negative-zero")
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let folder = dir.appendingPathComponent("M.xcdatamodeld/M.xcdatamodel")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let model = UnwritableDecimalTests.model.replacingOccurrences(
+      of: #"attributeType="Decimal""#, with: #"attributeType="Double" usesScalarValueType="YES""#)
+    try Data(model.utf8).write(to: folder.appendingPathComponent("contents"))
+    let bundle = dir.appendingPathComponent("M.xcdatamodeld").path
+    let h = runMapc(["hash", bundle, "--format", "json"])
+    let hashes = (try JSONSerialization.jsonObject(with: Data(h.stdout.utf8)) as? [String: Any])?["entityVersionHashes"]
+    let json = dir.appendingPathComponent("s.json")
+    try Data(
+      #"{"metadata": {"entityVersionHashes": \#(String(decoding: try JSONSerialization.data(withJSONObject: hashes ?? [:]), as: UTF8.self))}, "objects": {"Item": [{"id": "Item/1", "amount": -0.0}]}}"#
+        .utf8
+    ).write(to: json)
+    let out = dir.appendingPathComponent("s.sqlite").path
+    let r = runMapc(["store", "import", json.path, "--model", bundle, "-o", out])
+    #expect(r.exitCode == 2, "\(r.stderr)")
+    #expect(r.stderr.contains("Item/1.amount: -0.0 cannot be stored"), "\(r.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: out))
+  }
+}
