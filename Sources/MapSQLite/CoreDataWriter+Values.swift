@@ -14,7 +14,8 @@ extension CoreDataWriter {
       // SQLite stores a REAL without fraction as an integer: -0.0 would come back as 0.0.
       if d == 0 && d.sign == .minus {
         errors.append(
-          "\(place()): -0.0 cannot be stored: an SQLite column gives it back as 0.0 (write 0.0, or keep the store as JSON)")
+          "\(place()): -0.0 cannot be stored: an SQLite column gives it back as 0.0 (write 0.0, or keep the store as JSON)"
+        )
         return .null
       }
       return .real(d)
