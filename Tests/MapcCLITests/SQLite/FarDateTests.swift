@@ -19,15 +19,11 @@ struct FarDateTests {
   @Test func aDateBeyondYear9999IsCarried() throws {
     let dir = try FileManagerTemp.folder("far-date")
     defer { try? FileManager.default.removeItem(at: dir) }
-    let folder = dir.appendingPathComponent("M.xcdatamodeld/M.xcdatamodel")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    try Data(Self.model.utf8).write(to: folder.appendingPathComponent("contents"))
-    let bundle = dir.appendingPathComponent("M.xcdatamodeld").path
-    let h = runMapc(["hash", bundle, "--format", "json"])
-    let hashes = (try JSONSerialization.jsonObject(with: Data(h.stdout.utf8)) as? [String: Any])?["entityVersionHashes"]
+    let bundleURL = try ModelBundles.bundle(Self.model, named: "M", in: dir)
+    let bundle = bundleURL.path
     let json = dir.appendingPathComponent("s.json")
     try JSONSerialization.data(withJSONObject: [
-      "metadata": ["entityVersionHashes": hashes ?? [:]],
+      "metadata": try ModelBundles.storeMetadata(bundleURL),
       "objects": ["Item": [["id": "Item/1", "when": "2001-01-01T00:00:10Z"], ["id": "Item/2", "when": NSNull()]]],
     ]).write(to: json)
     let store = dir.appendingPathComponent("s.sqlite").path

@@ -19,16 +19,12 @@ struct UnwritableDecimalTests {
 
   func importing(_ amounts: [String]) throws -> (MapcResult, String, URL) {
     let dir = try FileManagerTemp.folder("decimal")
-    let folder = dir.appendingPathComponent("M.xcdatamodeld/M.xcdatamodel")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    try Data(Self.model.utf8).write(to: folder.appendingPathComponent("contents"))
-    let bundle = dir.appendingPathComponent("M.xcdatamodeld").path
-    let h = runMapc(["hash", bundle, "--format", "json"])
-    let hashes = (try JSONSerialization.jsonObject(with: Data(h.stdout.utf8)) as? [String: Any])?["entityVersionHashes"]
+    let bundleURL = try ModelBundles.bundle(Self.model, named: "M", in: dir)
+    let bundle = bundleURL.path
     let objects = amounts.enumerated().map { ["id": "Item/\($0.offset + 1)", "amount": $0.element] }
     let json = dir.appendingPathComponent("s.json")
     try JSONSerialization.data(withJSONObject: [
-      "metadata": ["entityVersionHashes": hashes ?? [:]], "objects": ["Item": objects],
+      "metadata": try ModelBundles.storeMetadata(bundleURL), "objects": ["Item": objects],
     ]).write(to: json)
     let out = dir.appendingPathComponent("s.sqlite").path
     return (runMapc(["store", "import", json.path, "--model", bundle, "-o", out]), out, dir)
@@ -66,19 +62,16 @@ struct NegativeZeroTests {
   @Test func negativeZeroIsRefused() throws {
     let dir = try FileManagerTemp.folder("negative-zero")
     defer { try? FileManager.default.removeItem(at: dir) }
-    let folder = dir.appendingPathComponent("M.xcdatamodeld/M.xcdatamodel")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     let model = UnwritableDecimalTests.model.replacingOccurrences(
       of: #"attributeType="Decimal""#, with: #"attributeType="Double" usesScalarValueType="YES""#)
-    try Data(model.utf8).write(to: folder.appendingPathComponent("contents"))
-    let bundle = dir.appendingPathComponent("M.xcdatamodeld").path
-    let h = runMapc(["hash", bundle, "--format", "json"])
-    let hashes = (try JSONSerialization.jsonObject(with: Data(h.stdout.utf8)) as? [String: Any])?["entityVersionHashes"]
+    let bundleURL = try ModelBundles.bundle(model, named: "M", in: dir)
+    let bundle = bundleURL.path
+    var metadata = try ModelBundles.storeMetadata(bundleURL)
+    metadata["formatVersion"] = nil
+    let header = String(decoding: try JSONSerialization.data(withJSONObject: metadata), as: UTF8.self)
+    // Written by hand: JSONSerialization would write -0.0 as 0.
     let json = dir.appendingPathComponent("s.json")
-    try Data(
-      #"{"metadata": {"entityVersionHashes": \#(String(decoding: try JSONSerialization.data(withJSONObject: hashes ?? [:]), as: UTF8.self))}, "objects": {"Item": [{"id": "Item/1", "amount": -0.0}]}}"#
-        .utf8
-    ).write(to: json)
+    try Data(#"{"metadata": \#(header), "objects": {"Item": [{"id": "Item/1", "amount": -0.0}]}}"#.utf8).write(to: json)
     let out = dir.appendingPathComponent("s.sqlite").path
     let r = runMapc(["store", "import", json.path, "--model", bundle, "-o", out])
     #expect(r.exitCode == 2, "\(r.stderr)")
