@@ -196,8 +196,6 @@ public enum PinUpdater {
     return result + strip(String(rest))
   }
 
-  static func escape(_ s: String) -> String {
-    s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-      .replacingOccurrences(of: "\"", with: "&quot;")
-  }
+  /// Attribute text, escaped as the mapping writer escapes it (`>` and line breaks included).
+  static func escape(_ s: String) -> String { MappingTextWriter.attribute(s) }
 }
