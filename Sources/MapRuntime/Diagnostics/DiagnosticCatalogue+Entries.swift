@@ -210,6 +210,10 @@ extension DiagnosticCatalogue {
           "a store, plan or XML file, or an output, that is a device, FIFO or socket (`Specs/limits.md`)"
         ),
         ("limit-input-size", "a file larger than mapc reads, with its size and the limit (`Specs/limits.md`)"),
+        (
+          "limit-expanded-size",
+          "a property list or keyed archive in a file (a store's `Z_METADATA`, a mapping model's user info) that expands to more values or bytes than mapc builds, an object referred to from several places counted at each (`Specs/limits.md`)"
+        ),
         ("io-write", "`mapc compile` cannot write the plan"),
         (
           "io-output-is-input",
