@@ -41,6 +41,8 @@ extension MapcCommand {
     @Flag(help: "Print the canonical format of FORMAT instead of its value.")
     var canonical = false
 
+    @OptionGroup var regexBudgetOption: RegexBudgetOption
+
     func validate() throws {
       if predicate == expression {
         throw ValidationError("give exactly one of --predicate and --expression")
@@ -54,6 +56,7 @@ extension MapcCommand {
     }
 
     func run() throws {
+      regexBudgetOption.apply()
       let text =
         format == "-" ? String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self) : format
       let self_ = try Self.json(object, option: "--object") ?? .null

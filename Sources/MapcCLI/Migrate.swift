@@ -66,6 +66,8 @@ extension MapcCommand {
 
     @OptionGroup var consentOptions: ConsentOptions
 
+    @OptionGroup var regexBudgetOption: RegexBudgetOption
+
     @Flag(help: "No per-step lines and no summary.")
     var quiet = false
 
@@ -120,6 +122,7 @@ extension MapcCommand {
 
     func run() throws {
       try checkOptions()
+      regexBudgetOption.apply()
       let versions: ModelVersions
       do {
         versions = try ModelVersions.load(

@@ -376,6 +376,10 @@ extension DiagnosticCatalogue {
           "a `MATCHES` or validation pattern that backtracks for more than 0.25 s (a catastrophic pattern)"
         ),
         (
+          "run-regex-budget",
+          "all `MATCHES` and validation patterns of a run together took longer than its budget (`--regex-budget`, default 60 s; `Specs/limits.md`), naming the last pattern"
+        ),
+        (
           "run-regex-failed", "ICU gave up on a `MATCHES` (its backtracking stack is full): never a silent \"no match\""
         ),
         (
