@@ -99,7 +99,7 @@ extension MapcCommand {
         do {
           files.reads(try MappingFileFinder.find([mappings], everyXML: true), as: "mapping")
         } catch {
-          Console.say(error.description)
+          Console.sayRendered(error.description)
           throw ExitCode(.inputErrors)
         }
       }
