@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import MapRuntime
 
 /// The `mapc` command. An app that links `MapcCLI` can register its own migration policies
 /// (see `PolicyRegistry` in MapRuntime) and then call `MapcCommand.main()`.
@@ -17,4 +18,12 @@ public struct MapcCommand: ParsableCommand {
   )
 
   public init() {}
+
+  /// Runs the command line. Temporary files of every command that writes (`run`, `migrate`,
+  /// `store export`/`import`, `compile`, …) are removed on SIGINT, SIGTERM and SIGHUP before the
+  /// process ends of the signal.
+  public static func main() {
+    TemporaryFiles.installSignalHandlers()
+    main(nil)
+  }
 }
