@@ -22,8 +22,12 @@ public struct MapcCommand: ParsableCommand {
   /// Runs the command line. Temporary files of every command that writes (`run`, `migrate`,
   /// `store export`/`import`, `compile`, …) are removed on SIGINT, SIGTERM and SIGHUP before the
   /// process ends of the signal.
+  /// Unknown commands after `help` and unknown options are usage errors naming them (exit 64,
+  /// `CommandLineCheck`).
   public static func main() {
     TemporaryFiles.installSignalHandlers()
-    main(nil)
+    let given = Array(CommandLine.arguments.dropFirst())
+    if let problem = CommandLineCheck.problem(given) { CommandLineCheck.fail(problem, given) }
+    main(CommandLineCheck.evalFormat(given))
   }
 }

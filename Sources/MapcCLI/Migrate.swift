@@ -99,8 +99,8 @@ extension MapcCommand {
         do {
           files.reads(try MappingFileFinder.find([mappings], everyXML: true), as: "mapping")
         } catch {
-          Console.sayRendered(error.description)
-          throw ExitCode(.inputErrors)
+          Console.error(error.description, id: "usage-path-not-found")
+          throw ExitCode(.usage)
         }
       }
       if !plan && !dryRun {
@@ -182,7 +182,10 @@ extension MapcCommand {
         explicit = found
       }
       let (chain, diagnostics) = MigrationChain.plan(versions: versions, mappings: explicit, from: from, to: target)
-      Console.report(diagnostics)
+      // A step that cannot be inferred is reported after the errors that say why.
+      let uncovered = diagnostics.filter { $0.id == "chain-step-uncovered" }
+      Console.report(diagnostics.filter { $0.id != "chain-step-uncovered" })
+      Console.report(uncovered)
       guard let chain else { throw ExitCode(.inputErrors) }
       let analyses = chain.steps.map { StepAnalysis.analyze($0.plan) }
       if plan {

@@ -86,7 +86,7 @@ enum Console {
 
   /// `PATH: error: cannot write the WHAT: REASON [io-write]`; exit 1.
   static func writeFailure(_ what: String, path: String, error: any Error) -> ExitCode {
-    let reason = (error as? StoreIOError)?.reason ?? "\(error)"
+    let reason = (error as? StoreIOError)?.reason ?? SystemErrorText.describe(error)
     say(DiagnosticLine.render(.error, "cannot write the \(what): \(reason)", id: "io-write", place: path))
     return ExitCode(.inputErrors)
   }
