@@ -112,6 +112,9 @@ struct CoreDataWriter {
 
   /// Writes the store into `path` (a new file, or `:memory:`).
   mutating func write(to path: String) throws(Failure) {
+    if let problem = schema.nameProblem() {
+      throw Failure(message: problem + " (Core Data's tables and columns are named after entities and properties)")
+    }
     let db: SQLiteDatabase
     do {
       db = try SQLiteDatabase(path: path, writable: true, create: true)

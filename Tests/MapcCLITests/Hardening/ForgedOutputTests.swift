@@ -119,4 +119,33 @@ struct ForgedOutputTests {
     // The names were printed, escaped, by most commands.
     #expect(sawEscaped >= 10, "\(sawEscaped) commands printed an escaped name")
   }
+
+  /// Core Data names tables and columns after entities and properties, unquoted: a name that is
+  /// no identifier (a space, a quote, SQL) is refused before any SQL is written.
+  @Test func sqliteRefusesNamesThatAreNotIdentifiers() throws {
+    let dir = try FileManagerTemp.folder("forged-sql")
+    defer { try? FileManager.default.removeItem(at: dir) }
+    for (k, (entity, attribute)) in [
+      ("Note x", "title"), ("Note", "a b"), ("Z (Z_PK); DROP TABLE Z_METADATA; --", "title"), (Self.entity, "title"),
+    ].enumerated() {
+      let model = """
+        <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+        <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" userDefinedModelVersionIdentifier="1">
+            <entity name="\(Self.xml(entity))"><attribute name="\(attribute)" optional="YES" attributeType="String"/></entity>
+        </model>
+        """
+      let bundle = try ModelBundles.bundle(model, named: "S\(k)", in: dir)
+      let metadata = try ModelBundles.storeMetadata(bundle)
+      let json = dir.appendingPathComponent("s\(k).json")
+      try JSONSerialization.data(withJSONObject: ["metadata": metadata, "objects": [entity: [["id": "n1"]]]])
+        .write(to: json)
+      let out = dir.appendingPathComponent("s\(k).sqlite").path
+      let r = runMapc(["store", "import", json.path, "--model", bundle.path, "-o", out])
+      #expect(r.exitCode == 2, "\(entity): \(r.stderr)")
+      #expect(r.stderr.contains("is not a name SQLite can hold unquoted"), "\(entity): \(r.stderr)")
+      #expect(r.stderr.contains("[sqlite-write]"), "\(r.stderr)")
+      #expect(!FileManager.default.fileExists(atPath: out))
+      Self.expectNoForgedLine(r.stderr, "store import \(k)")
+    }
+  }
 }
