@@ -29,10 +29,11 @@ extension MapcCommand {
     )
     var format: String
 
-    @Option(help: "SELF, as JSON (default null).")
+    // `.unconditional`: the value may start with `-` (`--object -5`).
+    @Option(parsing: .unconditional, help: "SELF, as JSON (default null).")
     var object: String?
 
-    @Option(help: "A JSON object whose members are the $variables.")
+    @Option(parsing: .unconditional, help: "A JSON object whose members are the $variables.")
     var variables: String?
 
     @Flag(help: "With --predicate: --object is an array; print the elements for which the predicate holds.")

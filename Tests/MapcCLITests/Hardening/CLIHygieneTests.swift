@@ -35,6 +35,8 @@ struct CLIHygieneTests {
       (["eval", "--expression", "-1 + 3", "--object", "5"], "2\n"),
       (["eval", "--object=-3", "--expression", "-SELF"], "3\n"),
       (["eval", "--expression", "--", "-4"], "-4\n"),
+      (["eval", "--expression", "SELF * 2", "--object", "-5"], "-10\n"),
+      (["eval", "--expression", "-SELF", "--object", "-5"], "5\n"),
     ] {
       let r = runMapc(args)
       #expect(r.exitCode == 0 && r.stdout == out, "\(args): \(r.stdout) \(r.stderr)")
