@@ -29,6 +29,9 @@ struct CoreDataMetadata {
     do {
       plist = try BinaryPropertyListReader.read(bytes)
     } catch {
+      if error.isExpansionLimit {
+        throw store.failure("limit-expanded-size", "Z_METADATA.Z_PLIST: \(error.message)")
+      }
       throw store.failure("sqlite-metadata", "Z_METADATA.Z_PLIST is not a binary property list: \(error)")
     }
     guard let entries = plist.dictionaryValue else {

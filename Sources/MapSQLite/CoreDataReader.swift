@@ -287,6 +287,10 @@ struct CoreDataReader {
         try report("sqlite-layout", "\(table): a row has no Z_PK or Z_ENT")
         continue
       }
+      guard pk >= 1 else {
+        try report("sqlite-layout", "\(table): Z_PK \(pk) is out of range (Core Data's keys are 1 or more)")
+        continue
+      }
       let number = Int(statement.int64(1))
       guard let k = entityOfNumber[number], schema.entities[k].root == root, let plan = plans[schema.entities[k].number]
       else {

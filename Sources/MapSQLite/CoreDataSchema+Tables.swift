@@ -238,3 +238,25 @@ extension CoreDataSchema {
     return statements + indexes
   }
 }
+
+extension CoreDataSchema {
+  /// Why a name of the model cannot be part of Core Data's SQL (its tables, columns and indexes
+  /// are named after entities, properties and fetch indexes, unquoted, as Core Data writes them),
+  /// or nil. Xcode only makes names of letters, digits and `_`; a hand-written model may hold a
+  /// space, a quote or a line break, which would otherwise reach the SQL text.
+  func nameProblem() -> String? {
+    func identifier(_ s: String) -> Bool {
+      guard let first = s.first, first.isLetter || first == "_" else { return false }
+      return s.allSatisfy { ($0.isLetter || $0.isNumber || $0 == "_") && $0.unicodeScalars.count == 1 }
+    }
+    for e in entities {
+      guard identifier(e.name) else { return "the entity name '\(e.name)' is not a name SQLite can hold unquoted" }
+      guard let entity = model.entity(named: e.name) else { continue }
+      let names = entity.attributes.map(\.name) + entity.relationships.map(\.name) + entity.fetchIndexes.map(\.name)
+      for n in names where !identifier(n) {
+        return "the name '\(n)' of entity \(e.name) is not a name SQLite can hold unquoted"
+      }
+    }
+    return nil
+  }
+}

@@ -42,7 +42,14 @@ struct CoreDataWriter {
         if k > 0 && !seen.insert(k).inserted { repeated = true }
       }
     }
-    let high = repeated ? 0 : max(seen.max() ?? 0, graph.keyHighWater[schema.entities[root].name] ?? 0)
+    var high = repeated ? 0 : max(seen.max() ?? 0, graph.keyHighWater[schema.entities[root].name] ?? 0)
+    // Numbers from a file (Z_PK, Z_MAX, a JSON store's ids) near Int64.max leave no room for the
+    // new ones: every object is numbered from 1, as when numbers repeat.
+    let objects = hierarchy.reduce(0) { $0 + graph.tables[$1.index].count }
+    if high > Int64.max - Int64(objects) {
+      repeated = true
+      high = 0
+    }
     var next = high
     for e in hierarchy {
       let t = graph.tables[e.index]
@@ -105,6 +112,9 @@ struct CoreDataWriter {
 
   /// Writes the store into `path` (a new file, or `:memory:`).
   mutating func write(to path: String) throws(Failure) {
+    if let problem = schema.nameProblem() {
+      throw Failure(message: problem + " (Core Data's tables and columns are named after entities and properties)")
+    }
     let db: SQLiteDatabase
     do {
       db = try SQLiteDatabase(path: path, writable: true, create: true)

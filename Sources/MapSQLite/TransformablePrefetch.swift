@@ -40,9 +40,12 @@ final class TransformablePrefetch: @unchecked Sendable {
     guard
       let range = try? database.rows("SELECT (SELECT min(Z_PK) FROM \(quoted)), (SELECT max(Z_PK) FROM \(quoted))")
         .first,
-      range.count == 2, let low = range[0].integer, let high = range[1].integer, high - low >= Self.minimumRows
+      range.count == 2, let low = range[0].integer, let high = range[1].integer,
+      // Keys from the file: a range wider than Int64 (Z_PK of Int64.min and a positive one) is
+      // not split (the reader refuses keys below 1 with `sqlite-layout`).
+      case let (width, overflow) = high.subtractingReportingOverflow(low), !overflow, width >= Self.minimumRows
     else { return nil }
-    split = low + (high - low) / 2
+    split = low + width / 2
     let order = archives.keys.sorted()
     var slots = [Int](repeating: -1, count: columns.count)
     for (slot, c) in order.enumerated() { slots[c] = slot }

@@ -152,6 +152,6 @@ struct PlanListing {
 private struct Lines {
   private(set) var text = ""
   mutating func add(_ level: Int, _ line: String) {
-    text += String(repeating: "  ", count: level) + line + "\n"
+    text += String(repeating: "  ", count: level) + TerminalText.escaped(line) + "\n"
   }
 }

@@ -29,10 +29,11 @@ extension MapcCommand {
     )
     var format: String
 
-    @Option(help: "SELF, as JSON (default null).")
+    // `.unconditional`: the value may start with `-` (`--object -5`).
+    @Option(parsing: .unconditional, help: "SELF, as JSON (default null).")
     var object: String?
 
-    @Option(help: "A JSON object whose members are the $variables.")
+    @Option(parsing: .unconditional, help: "A JSON object whose members are the $variables.")
     var variables: String?
 
     @Flag(help: "With --predicate: --object is an array; print the elements for which the predicate holds.")
@@ -40,6 +41,8 @@ extension MapcCommand {
 
     @Flag(help: "Print the canonical format of FORMAT instead of its value.")
     var canonical = false
+
+    @OptionGroup var regexBudgetOption: RegexBudgetOption
 
     func validate() throws {
       if predicate == expression {
@@ -54,6 +57,7 @@ extension MapcCommand {
     }
 
     func run() throws {
+      regexBudgetOption.apply()
       let text =
         format == "-" ? String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self) : format
       let self_ = try Self.json(object, option: "--object") ?? .null

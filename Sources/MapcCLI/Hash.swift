@@ -58,7 +58,7 @@ extension MapcCommand {
       rows += hashes.map { ($0.entity, base64($0.hash)) }
       let width = rows.map { $0.0.count }.max() ?? 0
       return rows.map { label, value in
-        label + String(repeating: " ", count: width - label.count + 2) + value + "\n"
+        TerminalText.escaped(label + String(repeating: " ", count: width - label.count + 2) + value) + "\n"
       }.joined()
     }
 

@@ -83,8 +83,8 @@ extension MapcCommand {
         guard let rule = LintRules.rule(id) else {
           let close = LintRules.ids.filter { $0.contains(id) || id.contains($0) }
           fail(
-            "unknown rule \(id)\(close.isEmpty ? "" : " (did you mean \(close.joined(separator: ", "))?)"); mapc lint --list-rules lists them"
-          )
+            "unknown rule \(id)\(close.isEmpty ? "" : " (did you mean \(close.joined(separator: ", "))?)"); mapc lint --list-rules lists them",
+            id: "usage-unknown-rule")
         }
         print(LintRuleDocs.text(rule), terminator: "")
         return
@@ -106,11 +106,12 @@ extension MapcCommand {
       do {
         files = try MappingFileFinder.find(mappingPaths)
       } catch {
-        fail(error.description)
+        fail(error.description, id: "usage-path-not-found")
       }
       if files.isEmpty && bundles.isEmpty {
         fail(
-          "no mapping files (*.xml with a <mappingModel> root, or .xcmappingmodel) in \(paths.joined(separator: ", "))")
+          "no mapping files (*.xml with a <mappingModel> root, or .xcmappingmodel) in \(paths.joined(separator: ", "))",
+          id: "usage-no-mapping-files")
       }
 
       var inputs = OutputTarget()
@@ -126,7 +127,7 @@ extension MapcCommand {
         do {
           accepted = try LintBaseline.load(path: baseline)
         } catch {
-          fail(error.description)
+          fail(error.description, id: "usage-baseline")
         }
       }
 
@@ -188,9 +189,9 @@ extension MapcCommand {
       return isatty(STDERR_FILENO) == 1 && env["NO_COLOR"] == nil && env["TERM"] != "dumb"
     }
 
-    /// A usage problem: message on standard error, exit 64.
-    private func fail(_ message: String) -> Never {
-      Console.say("mapc lint: error: \(message)")
+    /// A usage problem: `mapc: error: MESSAGE [ID]` on standard error, exit 64.
+    private func fail(_ message: String, id: String) -> Never {
+      Console.error(message, id: id)
       Foundation.exit(ExitStatus.usage.rawValue)
     }
   }

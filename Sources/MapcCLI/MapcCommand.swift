@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import MapRuntime
 
 /// The `mapc` command. An app that links `MapcCLI` can register its own migration policies
 /// (see `PolicyRegistry` in MapRuntime) and then call `MapcCommand.main()`.
@@ -17,4 +18,16 @@ public struct MapcCommand: ParsableCommand {
   )
 
   public init() {}
+
+  /// Runs the command line. Temporary files of every command that writes (`run`, `migrate`,
+  /// `store export`/`import`, `compile`, …) are removed on SIGINT, SIGTERM and SIGHUP before the
+  /// process ends of the signal.
+  /// Unknown commands after `help` and unknown options are usage errors naming them (exit 64,
+  /// `CommandLineCheck`).
+  public static func main() {
+    TemporaryFiles.installSignalHandlers()
+    let given = Array(CommandLine.arguments.dropFirst())
+    if let problem = CommandLineCheck.problem(given) { CommandLineCheck.fail(problem, given) }
+    main(CommandLineCheck.evalFormat(given))
+  }
 }

@@ -124,10 +124,13 @@ extension MapcCommand.Migrate {
         Data(StepTable.encode(StepTable.Plan(store: store, from: from, to: to, steps: steps)).utf8))
       return
     }
-    var out = "\(store): version '\(from)' → '\(to)', \(chain.steps.count) step\(chain.steps.count == 1 ? "" : "s"):\n"
+    let escaped = TerminalText.escaped
+    var out =
+      escaped("\(store): version '\(from)' → '\(to)', \(chain.steps.count) step\(chain.steps.count == 1 ? "" : "s"):")
+      + "\n"
     for (k, step) in chain.steps.enumerated() {
-      out += "  \(k + 1). \(Self.describe(step, names))\n"
-      for line in tables[k].lines { out += "     \(line)\n" }
+      out += "  \(k + 1). \(escaped(Self.describe(step, names)))\n"
+      for line in tables[k].lines { out += "     \(escaped(line))\n" }
     }
     FileHandle.standardOutput.write(Data(out.utf8))
   }

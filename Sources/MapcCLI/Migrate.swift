@@ -66,6 +66,8 @@ extension MapcCommand {
 
     @OptionGroup var consentOptions: ConsentOptions
 
+    @OptionGroup var regexBudgetOption: RegexBudgetOption
+
     @Flag(help: "No per-step lines and no summary.")
     var quiet = false
 
@@ -97,8 +99,8 @@ extension MapcCommand {
         do {
           files.reads(try MappingFileFinder.find([mappings], everyXML: true), as: "mapping")
         } catch {
-          Console.say(error.description)
-          throw ExitCode(.inputErrors)
+          Console.error(error.description, id: "usage-path-not-found")
+          throw ExitCode(.usage)
         }
       }
       if !plan && !dryRun {
@@ -120,6 +122,7 @@ extension MapcCommand {
 
     func run() throws {
       try checkOptions()
+      regexBudgetOption.apply()
       let versions: ModelVersions
       do {
         versions = try ModelVersions.load(
@@ -179,7 +182,10 @@ extension MapcCommand {
         explicit = found
       }
       let (chain, diagnostics) = MigrationChain.plan(versions: versions, mappings: explicit, from: from, to: target)
-      Console.report(diagnostics)
+      // A step that cannot be inferred is reported after the errors that say why.
+      let uncovered = diagnostics.filter { $0.id == "chain-step-uncovered" }
+      Console.report(diagnostics.filter { $0.id != "chain-step-uncovered" })
+      Console.report(uncovered)
       guard let chain else { throw ExitCode(.inputErrors) }
       let analyses = chain.steps.map { StepAnalysis.analyze($0.plan) }
       // Every policy class a step names must be registered here: checked before anything

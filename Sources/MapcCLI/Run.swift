@@ -51,6 +51,8 @@ extension MapcCommand {
 
     @OptionGroup var consentOptions: ConsentOptions
 
+    @OptionGroup var regexBudgetOption: RegexBudgetOption
+
     @Flag(help: "No progress and no summary line (same as --progress none, without the summary).")
     var quiet = false
 
@@ -91,6 +93,7 @@ extension MapcCommand {
 
     func run() throws {
       try checkDestination()
+      regexBudgetOption.apply()
       TemporaryFiles.installSignalHandlers()
       let migrationPlan = try loadPlan()
       var withModels = files

@@ -71,7 +71,7 @@ extension MapcCommand {
       let width = hashes.map(\.0.count).max() ?? 0
       lines += hashes.map { "  " + $0.0 + String(repeating: " ", count: width - $0.0.count + 2) + $0.1 }
       if !entities.isEmpty { lines += ["entities (Z_ENT, name, table, rows):"] + entities }
-      print(lines.joined(separator: "\n"))
+      print(lines.map(TerminalText.escaped).joined(separator: "\n"))
     }
   }
 }

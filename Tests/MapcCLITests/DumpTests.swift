@@ -58,7 +58,15 @@ import Testing
         if let e = p.valueExpression { expressions.append((p.name, e)) }
       }
       for (label, e) in expressions {
-        #expect(out.contains("\(label) = \(String(describing: e.expression))\n"), "\(m.name).\(label)")
+        // Control characters a string literal holds (a line feed, NUL) are escaped in the listing.
+        let printed = String(describing: e.expression).unicodeScalars.map { s in
+          switch s {
+          case "\n": "\\n"
+          case "\r": "\\r"
+          default: s.value < 0x20 && s != "\t" ? "\\u{\(String(s.value, radix: 16, uppercase: true))}" : String(s)
+          }
+        }.joined()
+        #expect(out.contains("\(label) = \(printed)\n"), "\(m.name).\(label)")
         if let source = e.source { #expect(out.contains("expression at \(source.location)\n")) }
       }
     }

@@ -8,12 +8,13 @@ public enum TextReporter {
     var out = ""
     for f in report.active {
       out += headline(f.diagnostic, colour: colour) + "\n"
-      if let line = f.sourceLine, let column = f.diagnostic.location?.column {
+      if let line = f.sourceLine.map(TerminalText.escaped), let column = f.diagnostic.location?.column {
         out += line + "\n" + caretLine(line, column: column, colour: colour) + "\n"
       }
       for note in f.diagnostic.notes {
         let place = note.location.map { "\($0): " } ?? f.diagnostic.location.map { "\($0): " } ?? ""
-        out += place + paint("note:", .cyan, colour) + " " + note.message + "\n"
+        out +=
+          TerminalText.escaped(place) + paint("note:", .cyan, colour) + " " + TerminalText.escaped(note.message) + "\n"
       }
     }
     out += report.summary + "\n"
@@ -35,7 +36,8 @@ public enum TextReporter {
     case .warning: severity = paint("warning:", .magenta, colour)
     case .note: severity = paint("note:", .cyan, colour)
     }
-    return paint(place, .bold, colour) + severity + " " + d.message + " [\(d.id)]"
+    return paint(TerminalText.escaped(place), .bold, colour) + severity + " " + TerminalText.escaped(d.message)
+      + " [\(d.id)]"
   }
 
   /// Blanks up to the column (tabs kept, so the caret lines up), then `^`.

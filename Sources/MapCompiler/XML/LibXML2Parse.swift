@@ -107,7 +107,10 @@ enum LibXML2Parse {
     let id: String
     switch problem.code {
     case Int(XML_ERR_DOCUMENT_EMPTY.rawValue):
-      id = "xml-empty"
+      // libxml2 says "empty" of any text without a start tag (`hello`, binary bytes): only a
+      // file of white space (and a byte order mark) is empty; anything else is not XML.
+      let blank = source.bytes.allSatisfy { [0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }
+      id = blank ? "xml-empty" : "xml-syntax"
     case Int(XML_ERR_UNDECLARED_ENTITY.rawValue), Int(XML_WAR_UNDECLARED_ENTITY.rawValue):
       id = "xml-undefined-entity"
       // libxml2 reports after the `;`; point at the `&`.

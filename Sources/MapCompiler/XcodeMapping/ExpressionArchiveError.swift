@@ -9,11 +9,15 @@ public struct ExpressionArchiveError: Error, Sendable, Hashable, CustomStringCon
   public var objectIndex: Int?
   /// Class of that object, when known.
   public var className: String?
+  /// True when the archive is refused for what it expands to (`Limits.expandedValues`,
+  /// `Limits.expandedBytes`): reported as `limit-expanded-size`.
+  public var isExpansionLimit = false
 
-  public init(_ message: String, objectIndex: Int? = nil, className: String? = nil) {
+  public init(_ message: String, objectIndex: Int? = nil, className: String? = nil, isExpansionLimit: Bool = false) {
     self.message = message
     self.objectIndex = objectIndex
     self.className = className
+    self.isExpansionLimit = isExpansionLimit
   }
 
   public var description: String { message }

@@ -27,6 +27,8 @@ extension ExpressionArchiveDecoder {
   mutating func describe(
     _ value: PropertyListValue, in o: ArchivedObject, depth: Int, indent: String, quoted: Bool
   ) throws(ExpressionArchiveError) -> String {
+    // Each value is printed on its own line: its indent, a separator and its text.
+    try spend(bytes: indent.utf8.count + 4 + { if case .string(let t) = value { t.utf8.count } else { 8 } }())
     switch value {
     case .string(let text): return quoted ? Self.quotedIfNeeded(text) : text
     case .integer(let number): return String(number)
@@ -56,6 +58,7 @@ extension ExpressionArchiveDecoder {
     let inner = indent + "    "
     if o.classes.contains("NSString") {
       let text = try requiredString(o, "NS.string")
+      try spend(bytes: text.utf8.count)
       return quoted ? Self.quotedIfNeeded(text) : text
     }
     if o.classes.contains("NSDictionary") {
@@ -85,6 +88,7 @@ extension ExpressionArchiveDecoder {
       return Self.dateDescription(seconds)
     case "NSData", "NSMutableData":
       guard case .data(let bytes)? = o["NS.bytes"] else { throw failure(o, "NS.bytes is not data") }
+      try spend(bytes: 2 * bytes.count)
       return Self.dataDescription(bytes)
     case "NSNull":
       return "<null>"

@@ -59,12 +59,27 @@ struct ExpressionArchiveDecoder {
   var expressions: [Int: DecodedNode<Expression>] = [:]
   var predicates: [Int: DecodedNode<Predicate>] = [:]
   var inProgress: Set<Int> = []
+  /// Values and bytes of text the user info has expanded to so far (every path to a shared
+  /// object counted), bounded by `Limits.expandedValues` and `Limits.expandedBytes`.
+  var expanded = (values: 0, bytes: 0)
 
   init(_ bytes: [UInt8]) throws(ExpressionArchiveError) {
     do {
       archive = try KeyedArchive(bytes: bytes)
     } catch {
-      throw ExpressionArchiveError(error.message)
+      throw ExpressionArchiveError(error.message, isExpansionLimit: error.isExpansionLimit)
+    }
+  }
+
+  /// Counts one more value of `bytes` bytes in the expansion, failing past the limits.
+  mutating func spend(bytes: Int) throws(ExpressionArchiveError) {
+    expanded.values += 1
+    expanded.bytes += bytes
+    guard expanded.values <= Limits.expandedValues, expanded.bytes <= Limits.expandedBytes else {
+      throw ExpressionArchiveError(
+        "the archive expands to more than \(Limits.expandedValues) values or \(Limits.expandedBytes) bytes "
+          + "(an object referred to from several places counts at each; Specs/limits.md)",
+        isExpansionLimit: true)
     }
   }
 

@@ -31,7 +31,9 @@ public enum XcodeMappingDocument {
           e.userInfo = try ExpressionArchiveReader.userInfo(blob.bytes)
         } catch {
           diagnostics.append(
-            .error("xcmap-archive", "userinfodata of \(m.id) cannot be read: \(error.message)", at: blob.location))
+            .error(
+              error.isExpansionLimit ? "limit-expanded-size" : "xcmap-archive",
+              "userinfodata of \(m.id) cannot be read: \(error.message)", at: blob.location))
         }
       }
       if let f = m.filter {

@@ -13,7 +13,7 @@ extension DiagnosticCatalogue {
     Family(
       "`xml-*`: XML well-formedness and safety (`Specs/model-input.md` §5)",
       [
-        ("xml-empty", "the file is empty"),
+        ("xml-empty", "the file is empty or holds only white space (text that is not XML is `xml-syntax`)"),
         ("xml-syntax", "the document is not well-formed XML (libxml2's message, at its position)"),
         ("xml-invalid-utf8", "a byte that is not valid UTF-8"),
         ("xml-unsupported-encoding", "a UTF-16 (or other non-UTF-8) file"),
@@ -210,11 +210,23 @@ extension DiagnosticCatalogue {
           "a store, plan or XML file, or an output, that is a device, FIFO or socket (`Specs/limits.md`)"
         ),
         ("limit-input-size", "a file larger than mapc reads, with its size and the limit (`Specs/limits.md`)"),
+        (
+          "limit-expanded-size",
+          "a property list or keyed archive in a file (a store's `Z_METADATA`, a mapping model's user info) that expands to more values or bytes than mapc builds, an object referred to from several places counted at each (`Specs/limits.md`)"
+        ),
         ("io-write", "`mapc compile` cannot write the plan"),
         (
           "io-output-is-input",
           "an output path names an input (or another output), lies inside an input folder or holds an input, after resolving links (`Specs/diagnostics.md` §4); exit 64, nothing read or written"
         ),
+      ]),
+    Family(
+      "`usage-*`: command lines that cannot be run (exit 64)",
+      [
+        ("usage-path-not-found", "a mapping file or folder given to `lint` or `migrate --mappings` does not exist"),
+        ("usage-no-mapping-files", "`lint` was given folders that hold no mapping file"),
+        ("usage-unknown-rule", "`lint --explain` of a rule id that does not exist (the nearest ids are named)"),
+        ("usage-baseline", "a `lint --baseline` file that cannot be read or is not a baseline"),
       ]),
     Family(
       "`json-*`: JSON syntax of stores",
@@ -370,6 +382,10 @@ extension DiagnosticCatalogue {
         (
           "run-regex-timeout",
           "a `MATCHES` or validation pattern that backtracks for more than 0.25 s (a catastrophic pattern)"
+        ),
+        (
+          "run-regex-budget",
+          "all `MATCHES` and validation patterns of a run together took longer than its budget (`--regex-budget`, default 60 s; `Specs/limits.md`), naming the last pattern"
         ),
         (
           "run-regex-failed", "ICU gave up on a `MATCHES` (its backtracking stack is full): never a silent \"no match\""

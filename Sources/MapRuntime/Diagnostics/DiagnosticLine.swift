@@ -20,8 +20,11 @@ public enum DiagnosticLine {
   }
 
   /// `place` is `file:line:column`, a file, or nil for `mapc`.
+  /// Control characters of the message and place (a name from a model, a path) are escaped
+  /// (`TerminalText`): a diagnostic is always one line.
   public static func render(_ severity: Severity, _ message: String, id: String?, place: String?) -> String {
-    let prefix = place ?? "mapc"
+    let prefix = TerminalText.escaped(place ?? "mapc")
+    let message = TerminalText.escaped(message)
     guard let id else { return "\(prefix): \(severity.rawValue): \(message)" }
     return "\(prefix): \(severity.rawValue): \(message) [\(id)]"
   }

@@ -5,18 +5,46 @@ import Foundation
 ///
 /// Matching is bounded in time: a pattern that backtracks catastrophically (`(a+)+b` against
 /// many `a`s) is stopped after `timeLimit` seconds, as ICU's own time limit would stop it.
-final class RegexCache: @unchecked Sendable {
-  static let shared = RegexCache()
+/// All matches of one process together may take `budget` seconds (`--regex-budget`), so a
+/// pattern that stays under the per-match limit cannot make a run of many objects last hours.
+package final class RegexCache: @unchecked Sendable {
+  package static let shared = RegexCache()
   /// Seconds one match may take.
   static let timeLimit = 0.25
+  /// Seconds all matches of a run may take together, unless `--regex-budget` says otherwise.
+  package static let defaultBudget = 60.0
   private let lock = NSLock()
   private var cache: [String: Result<NSRegularExpression, MigrationError>] = [:]
+  private var _budget = RegexCache.defaultBudget
+  private var spent = 0.0
+
+  /// Seconds all matches may take together (`run-regex-budget` past it); setting it starts
+  /// the count again.
+  package var budget: Double {
+    get { lock.withLock { _budget } }
+    set {
+      lock.withLock {
+        _budget = newValue
+        spent = 0
+      }
+    }
+  }
+
+  private func charge(_ seconds: Double) -> Bool {
+    lock.withLock {
+      spent += seconds
+      return spent <= _budget
+    }
+  }
+
+  private var remaining: Double { lock.withLock { _budget - spent } }
 
   /// Whether `s` matches `pattern` as a whole; an invalid pattern is `run-regex`, a match that
   /// takes longer than `timeLimit` is `run-regex-timeout`.
   func match(_ pattern: String, _ s: String) throws(MigrationError) -> Bool {
     let regex = try compiled(pattern).get()
-    let deadline = Date(timeIntervalSinceNow: Self.timeLimit)
+    let start = Date()
+    let deadline = Date(timeIntervalSinceNow: min(Self.timeLimit, max(0, remaining)))
     var found = false
     var timedOut = false
     var failed = false
@@ -38,6 +66,12 @@ final class RegexCache: @unchecked Sendable {
       throw MigrationError(
         "run-regex-failed",
         "the regular expression engine could not decide whether a string of \(s.utf16.count) characters matches the pattern \"\(pattern)\": it ran out of backtracking memory"
+      )
+    }
+    if !charge(Date().timeIntervalSince(start)) {
+      throw MigrationError(
+        "run-regex-budget",
+        "regular expressions have taken more than the run's budget of \(budget) s (--regex-budget); the last pattern was \"\(pattern)\", on a string of \(s.utf16.count) characters"
       )
     }
     if timedOut && !found {

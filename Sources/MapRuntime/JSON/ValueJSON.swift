@@ -23,8 +23,9 @@ package enum ValueJSON {
     }
   }
 
-  /// Compact JSON text of `value`: numbers as NSNumber prints them (`4`, `3.5`, `1e+100`; `NaN`,
-  /// `Infinity`, `-Infinity` for non-finite doubles, as Python's json reads them), dates as
+  /// Compact JSON text of `value`: numbers as NSNumber prints them (`4`, `3.5`, `1e+100`; a NaN or
+  /// infinite double, which JSON has no number for, as `{"$real": "NaN"}`, `"Infinity"` or
+  /// `"-Infinity"`, the form of a store's metadata and Transformable values), dates as
   /// ISO 8601 strings, binary data as base64, decimals as their digits; objects of a store and
   /// handles such as `$manager` as a string describing them. `value` is plain: its strings are
   /// native, and Transformable payloads, objects and handles were turned into what they hold or
@@ -40,9 +41,14 @@ package enum ValueJSON {
     case .null: out.writeNull()
     case .bool(let b): out.writeBool(b)
     case .int(let i): out.writeInt(i)
+    case .double(let d) where !d.isFinite:
+      // JSON has no NaN or infinity: the form a store's metadata uses for them.
+      out.beginObject()
+      out.writeKey("$real")
+      out.writeString(d.isNaN ? "NaN" : d < 0 ? "-Infinity" : "Infinity")
+      out.endObject()
     case .double(let d):
-      let text = d.isNaN ? "NaN" : d.isInfinite ? (d < 0 ? "-Infinity" : "Infinity") : NumberText.shortest(d)
-      Array(text.utf8).withUnsafeBytes { out.writeEncodedValue($0) }
+      Array(NumberText.shortest(d).utf8).withUnsafeBytes { out.writeEncodedValue($0) }
     case .decimal(let s): Array(s.utf8).withUnsafeBytes { out.writeEncodedValue($0) }
     case .string(let t): out.writeString(ObjectGraph.string(t, input: nil))
     case .date(let t): out.writeString(ISO8601.format(t))

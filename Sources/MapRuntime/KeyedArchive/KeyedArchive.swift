@@ -7,7 +7,7 @@
 /// `maximumDepth`. Format and limits: `Specs/xcmappingmodel-archives.md`.
 public struct KeyedArchive: Sendable {
   public static let maximumDepth = 256
-  public static let maximumObjects = 1_000_000
+  public static let maximumObjects = Limits.expandedValues
 
   /// `$objects`.
   public let objects: [PropertyListValue]
@@ -20,7 +20,8 @@ public struct KeyedArchive: Sendable {
       plist = try BinaryPropertyListReader.read(bytes)
     } catch {
       throw KeyedArchiveError(
-        "the archive is not a readable binary property list: \(error.message) (byte \(error.offset))")
+        "the archive is not a readable binary property list: \(error.message) (byte \(error.offset))",
+        isExpansionLimit: error.isExpansionLimit)
     }
     try self.init(plist: plist)
   }
@@ -155,6 +156,11 @@ public struct ArchivedObject: Sendable {
 /// Why a keyed archive could not be read.
 public struct KeyedArchiveError: Error, Sendable, Hashable, CustomStringConvertible {
   public var message: String
-  public init(_ message: String) { self.message = message }
+  /// True when the archive's property list is refused for what it expands to (`limit-expanded-size`).
+  public var isExpansionLimit = false
+  public init(_ message: String, isExpansionLimit: Bool = false) {
+    self.message = message
+    self.isExpansionLimit = isExpansionLimit
+  }
   public var description: String { message }
 }

@@ -9,6 +9,11 @@ public enum BinaryPropertyListReader {
   public static let maximumDepth = 512
   public static let maximumSize = 256 << 20
 
+  /// Reads the property list. One that would expand to more than `Limits.expandedValues`
+  /// values or `Limits.expandedBytes` bytes of strings and data, counting a shared object at
+  /// every place it appears, is an error (`PropertyListError.isExpansionLimit`): readers turn
+  /// the value into a tree (JSON, text), so a few kilobytes of arrays each holding the one
+  /// below twice would otherwise become gigabytes.
   public static func read(_ bytes: [UInt8]) throws(PropertyListError) -> PropertyListValue {
     var r = try Parser(bytes)
     return try r.value(r.top, depth: 0)
@@ -27,6 +32,8 @@ public enum BinaryPropertyListReader {
     let top: Int
     let tableOffset: Int
     var decoded: [Int: PropertyListValue] = [:]
+    /// Values and bytes each decoded object expands to (every path to a shared object counted).
+    var expansion: [Int: (values: Int, bytes: Int)] = [:]
     var inProgress: Set<Int> = []
 
     init(_ bytes: [UInt8]) throws(PropertyListError) {
@@ -210,10 +217,14 @@ public enum BinaryPropertyListReader {
         inProgress.insert(index)
         var items: [PropertyListValue] = []
         items.reserveCapacity(n)
+        var size = (values: 1, bytes: 0)
         for i in 0..<n {
-          items.append(try value(try reference(at + i * refSize), depth: depth + 1))
+          let r = try reference(at + i * refSize)
+          items.append(try value(r, depth: depth + 1))
+          try grow(&size, by: r, at: start)
         }
         inProgress.remove(index)
+        expansion[index] = size
         v = .array(items)
       case 0xD:
         let n = try length(marker, at: &at)
@@ -222,20 +233,50 @@ public enum BinaryPropertyListReader {
         inProgress.insert(index)
         var entries: [PropertyListValue.Entry] = []
         entries.reserveCapacity(n)
+        var size = (values: 1, bytes: 0)
         for i in 0..<n {
           let keyAt = at + i * refSize
-          guard case .string(let key) = try value(try reference(keyAt), depth: depth + 1) else {
+          let k = try reference(keyAt)
+          guard case .string(let key) = try value(k, depth: depth + 1) else {
             throw PropertyListError(offset: keyAt, message: "dictionary key is not a string")
           }
-          entries.append(.init(key, try value(try reference(at + (n + i) * refSize), depth: depth + 1)))
+          let r = try reference(at + (n + i) * refSize)
+          entries.append(.init(key, try value(r, depth: depth + 1)))
+          try grow(&size, by: k, at: start)
+          try grow(&size, by: r, at: start)
         }
         inProgress.remove(index)
+        expansion[index] = size
         v = .dictionary(entries)
       default:
         throw PropertyListError(offset: start, message: "unknown marker 0x\(String(marker, radix: 16))")
       }
       decoded[index] = v
       return v
+    }
+
+    /// Adds what object `child` expands to to `size`, failing past the limits.
+    func grow(_ size: inout (values: Int, bytes: Int), by child: Int, at start: Int) throws(PropertyListError) {
+      let c: (values: Int, bytes: Int)
+      if let e = expansion[child] {
+        c = e
+      } else {
+        switch decoded[child] {
+        case .string(let s)?: c = (1, s.utf8.count)
+        case .data(let d)?: c = (1, d.count)
+        default: c = (1, 0)
+        }
+      }
+      size.values += c.values
+      size.bytes += c.bytes
+      guard size.values <= Limits.expandedValues, size.bytes <= Limits.expandedBytes else {
+        throw PropertyListError(
+          offset: start,
+          message:
+            "the property list expands to more than \(Limits.expandedValues) values or \(Limits.expandedBytes) bytes "
+            + "(an object referred to from several places counts at each; Specs/limits.md)",
+          isExpansionLimit: true)
+      }
     }
   }
 }

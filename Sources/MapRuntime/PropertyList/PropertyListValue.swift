@@ -69,9 +69,13 @@ extension PropertyListValue {
 public struct PropertyListError: Error, Sendable, Hashable, CustomStringConvertible {
   public var offset: Int
   public var message: String
-  public init(offset: Int, message: String) {
+  /// True when the list is refused for what it would expand to (`Limits.expandedValues`,
+  /// `Limits.expandedBytes`): reported as `limit-expanded-size`.
+  public var isExpansionLimit: Bool
+  public init(offset: Int, message: String, isExpansionLimit: Bool = false) {
     self.offset = offset
     self.message = message
+    self.isExpansionLimit = isExpansionLimit
   }
   public var description: String { "at byte \(offset): \(message)" }
 }

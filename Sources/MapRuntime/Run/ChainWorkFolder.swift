@@ -118,7 +118,9 @@ struct ChainWorkFolder {
   }
 
   private func failure(_ what: String, _ error: any Error) -> MigrationFailure {
-    MigrationFailure([MigrationError("run-write", "cannot \(what) \(path): \(error)", file: storePath)])
+    MigrationFailure([
+      MigrationError("run-write", "cannot \(what) \(path): \(SystemErrorText.describe(error))", file: storePath)
+    ])
   }
 
   /// `AtomicFileWriter`'s temporary files `<prefix>…mapc-<pid>-….tmp` in `folder` whose writer

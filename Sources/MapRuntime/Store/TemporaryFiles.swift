@@ -24,6 +24,12 @@ public enum TemporaryFiles {
   nonisolated(unsafe) static let used = UnsafeMutablePointer<Int32>.allocate(capacity: slotCount)
   static let lock = NSLock()
   nonisolated(unsafe) static var initialised = false
+  /// Where the signal handler builds the names of SQLite's journal files (no allocation there).
+  nonisolated(unsafe) static let scratch = UnsafeMutablePointer<CChar>.allocate(capacity: slotSize + 16)
+  /// `-journal`, `-wal`, `-shm`, NUL-terminated.
+  nonisolated(unsafe) static let journalSuffixes: [UnsafeMutablePointer<CChar>] = ["-journal", "-wal", "-shm"].map {
+    (suffix: String) in strdup(suffix)!
+  }
 
   /// Records `path` until `unregister(_:)`; returns its slot (nil when all slots are taken or
   /// the path is too long: the file is then only removed by the writer itself).
@@ -57,6 +63,8 @@ public enum TemporaryFiles {
         initialised = true
       }
     }
+    // Initialised here, not lazily in the handler.
+    _ = (paths, scratch, journalSuffixes)
     var set = sigset_t()
     sigemptyset(&set)
     for s in [SIGINT, SIGTERM, SIGHUP] {
@@ -106,10 +114,28 @@ public enum TemporaryFiles {
   }
 }
 
-/// The signal handler: unlink every registered file, then die of the signal.
+/// The signal handler: unlink every registered file and the journal files SQLite keeps beside
+/// it (`-journal`, `-wal`, `-shm`, named in a buffer of its own: nothing is allocated here),
+/// then die of the signal.
 private let removeOnSignal: @convention(c) (Int32) -> Void = { sig in
+  let scratch = TemporaryFiles.scratch
   for slot in 0..<TemporaryFiles.slotCount where TemporaryFiles.used[slot] != 0 {
-    _ = unlink(TemporaryFiles.paths + slot * TemporaryFiles.slotSize)
+    let path = TemporaryFiles.paths + slot * TemporaryFiles.slotSize
+    _ = unlink(path)
+    var n = 0
+    while path[n] != 0 && n < TemporaryFiles.slotSize {
+      scratch[n] = path[n]
+      n += 1
+    }
+    for suffix in TemporaryFiles.journalSuffixes {
+      var k = 0
+      while suffix[k] != 0 {
+        scratch[n + k] = suffix[k]
+        k += 1
+      }
+      scratch[n + k] = 0
+      _ = unlink(scratch)
+    }
   }
   _ = signal(sig, SIG_DFL)
   _ = raise(sig)

@@ -23,6 +23,14 @@ package enum Limits {
   /// it is built by the functions whose output can outgrow their input many times:
   /// `replace:with:in:` and `join:with:`).
   package static let valueBytes = 64 << 20
+  /// Values a property list or keyed archive read from a file may expand to, counting a shared
+  /// object at every place it appears (`limit-expanded-size`; a Transformable value past it is
+  /// kept as its bytes). A list of arrays each holding the one below twice doubles at each
+  /// level: 25 levels of 50 bytes each would otherwise be 33 million values.
+  package static let expandedValues = 1_000_000
+  /// Bytes of strings and data a property list or keyed archive may expand to, counted the
+  /// same way (`limit-expanded-size`).
+  package static let expandedBytes = 16 << 20
 
   /// Installed memory in bytes (1 GiB when unknown).
   package static let physicalMemory: Int = {

@@ -8,9 +8,15 @@ import MapRuntime
 /// and the summary lines of successful runs; and where a failure becomes its documented exit
 /// code (`ExitStatus`, `Specs/diagnostics.md` §2).
 enum Console {
-  /// A line of information (a summary, "baseline written"), as it is.
+  /// A line of information (a summary, "baseline written"): always one line, its control
+  /// characters escaped (`TerminalText`), so a name from the input cannot start another.
   static func say(_ line: String) {
-    FileHandle.standardError.write(Data((line + "\n").utf8))
+    FileHandle.standardError.write(Data((TerminalText.escaped(line) + "\n").utf8))
+  }
+
+  /// Lines of diagnostics rendered by `DiagnosticLine` (which escapes each one), as they are.
+  static func sayRendered(_ lines: String) {
+    FileHandle.standardError.write(Data((lines + "\n").utf8))
   }
 
   /// Text as it is (a rendered report that ends with its own newline).
@@ -31,7 +37,7 @@ enum Console {
   /// Diagnostics of input, sorted by location.
   static func report(_ diagnostics: [Diagnostic]) {
     guard !diagnostics.isEmpty else { return }
-    say(diagnostics.sortedByLocation().map(\.description).joined(separator: "\n"))
+    sayRendered(diagnostics.sortedByLocation().map(\.description).joined(separator: "\n"))
   }
 
   /// Prints the diagnostics of input that could not be used; the exit code for it (1), so a
@@ -43,7 +49,7 @@ enum Console {
 
   /// Prints the errors of a failed run or conversion, then `notes`; exit 2.
   static func failure(_ failure: MigrationFailure, notes: [String] = []) -> ExitCode {
-    say(failure.description)
+    sayRendered(failure.description)
     for n in notes { note(n) }
     return ExitCode(.runFailed)
   }
@@ -58,7 +64,7 @@ enum Console {
 
   /// Prints an evaluation error (`mapc eval`); exit 1.
   static func failure(_ error: MigrationError) -> ExitCode {
-    say(error.description)
+    sayRendered(error.description)
     return ExitCode(.inputErrors)
   }
 
@@ -80,7 +86,7 @@ enum Console {
 
   /// `PATH: error: cannot write the WHAT: REASON [io-write]`; exit 1.
   static func writeFailure(_ what: String, path: String, error: any Error) -> ExitCode {
-    let reason = (error as? StoreIOError)?.reason ?? "\(error)"
+    let reason = (error as? StoreIOError)?.reason ?? SystemErrorText.describe(error)
     say(DiagnosticLine.render(.error, "cannot write the \(what): \(reason)", id: "io-write", place: path))
     return ExitCode(.inputErrors)
   }

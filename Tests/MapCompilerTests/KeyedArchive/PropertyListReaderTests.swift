@@ -249,11 +249,17 @@ import Testing
   }
 
   @Test func sharedObjectsAreDecodedOnce() {
-    // 60 levels of [x, x]: a tree of 2^60 leaves, a file of 60 objects; reads at once.
-    var objects: [[UInt8]] = []
-    for i in 0..<60 { objects.append([0xA2, UInt8(i + 1), UInt8(i + 1)]) }
-    objects.append([0x10, 42])
-    #expect(quickReadError(RawPlist.make(objects)) == nil)
+    // 15 levels of [x, x]: a tree of 2^15 leaves (65,535 values), a file of 16 objects; reads.
+    // 60 levels: 2^60 leaves, refused at once for what it would expand to (Specs/limits.md).
+    for (levels, refused) in [(15, false), (60, true)] {
+      var objects: [[UInt8]] = []
+      for i in 0..<levels { objects.append([0xA2, UInt8(i + 1), UInt8(i + 1)]) }
+      objects.append([0x10, 42])
+      let error = quickReadError(RawPlist.make(objects))
+      #expect(
+        (error?.message.contains("expands to more than 1000000 values") ?? false) == refused,
+        "\(levels): \(error?.message ?? "")")
+    }
   }
 
   // MARK: Keyed archives

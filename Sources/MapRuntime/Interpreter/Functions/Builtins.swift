@@ -31,7 +31,12 @@ enum Builtins {
       // Apple divides two integers as integers (`7 / 2` is 3).
       if case .int(let a) = args[0], case .int(let b) = args[1] {
         guard b != 0 else { throw MigrationError("run-arithmetic", "divide:by: of the integer \(a) by zero") }
-        return .int(a.dividedReportingOverflow(by: b).partialValue)
+        let (q, overflow) = a.dividedReportingOverflow(by: b)
+        // Int64.min / -1 is 2^63, one past Int64.max (Foundation traps).
+        guard !overflow else {
+          throw MigrationError("run-arithmetic", "divide:by: of the integer \(a) by \(b) overflows a 64-bit integer")
+        }
+        return .int(q)
       }
       guard let a = try num(0), let b = try num(1) else { return .null }
       return .double(a / b)
