@@ -10,6 +10,8 @@ let package = Package(
     .library(name: "MapCompiler", targets: ["MapCompiler"]),
     .library(name: "MapSQLite", targets: ["MapSQLite"]),
     .library(name: "MapcCLI", targets: ["MapcCLI"]),
+    // The bodies of the fuzz targets, for Fuzz/Package.swift only (not an API for apps).
+    .library(name: "MapFuzzing", targets: ["MapFuzzing"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -72,6 +74,11 @@ let package = Package(
       ]
     ),
     .executableTarget(name: "mapc", dependencies: ["MapcCLI"]),
+
+    // What each fuzz target of Fuzz/ runs (Fuzz/README.md). Here, not in Fuzz/, so that it
+    // reaches `package` declarations and every `swift build` compiles it: a fuzz target cannot
+    // stop building unnoticed.
+    .target(name: "MapFuzzing", dependencies: ["MapCompiler", "MapRuntime", "MapSQLite"]),
 
     // Worked example (Examples/SongbookSimple/README.md): an executable that registers its own
     // migration policies and then runs as mapc. The tests build and run it.

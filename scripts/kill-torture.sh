@@ -8,7 +8,10 @@
 # independent reader (python3's sqlite3, on a copy of the store and its -wal: integrity_check,
 # then every table's rows, sorted, hashed) against the original's and the result's.
 #
-#   scripts/kill-torture.sh RUNS            (MAPC=path/to/mapc, default .build/debug/mapc;
+#   scripts/kill-torture.sh RUNS [MAPC]     (MAPC: the mapc to torture, as the second argument or
+#                                            the MAPC environment variable; without either, the
+#                                            package's mapc is built (`swift build --product
+#                                            mapc`, debug) and that one is used;
 #                                            TASKS=tasks in the JSON store, default 150000;
 #                                            SQLITE_TASKS=tasks in the SQLite store, default 40000;
 #                                            FORMATS="json sqlite" (the default) or one of them)
@@ -16,12 +19,17 @@
 # any store was damaged or lost, a rerun failed or anything was left behind.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-runs=${1:?usage: scripts/kill-torture.sh RUNS}
-mapc=${MAPC:-.build/debug/mapc}
+runs=${1:?usage: scripts/kill-torture.sh RUNS [MAPC]}
+mapc=${2:-${MAPC:-}}
+if [ -z "$mapc" ]; then
+  echo "kill-torture: building mapc (swift build --product mapc)" >&2
+  swift build --product mapc >&2 || { echo "kill-torture: the build failed" >&2; exit 2; }
+  mapc=$(swift build --show-bin-path)/mapc
+fi
 tasks=${TASKS:-150000}
 sqlite_tasks=${SQLITE_TASKS:-40000}
 read -r -a formats <<<"${FORMATS:-json sqlite}"
-[ -x "$mapc" ] || { echo "kill-torture: no mapc at $mapc (build first or set MAPC)" >&2; exit 2; }
+[ -x "$mapc" ] && [ -f "$mapc" ] || { echo "kill-torture: no mapc at $mapc" >&2; exit 2; }
 mapc=$(cd "$(dirname "$mapc")" && pwd)/$(basename "$mapc")
 bundle=$PWD/Mappings/tasks/Tasks.xcdatamodeld
 mapping=$PWD/Mappings/tasks/mappings/TasksV3ToV4.xml
@@ -129,7 +137,7 @@ for format in "${formats[@]}"; do
   content "$format" expected >"$format-expected-run"
   place "$format" "$format-v1" expected
   start=$(date +%s.%N)
-  "$mapc" migrate --model "$bundle" --store expected --quiet || exit 2
+  "$mapc" migrate --model "$bundle" --store expected --allow-data-loss --quiet || exit 2
   migrate_seconds[$format]=$(echo "$(date +%s.%N) - $start" | bc)
   content "$format" expected >"$format-expected-migrate"
   place "$format" "$format-v3" expected; content "$format" expected >"$format-original-run"
@@ -157,7 +165,7 @@ for ((k = 1; k <= runs; k++)); do
     "$mapc" run "$mapping" --store store --store-format "$format" --in-place --quiet 2>/dev/null &
   else
     seconds=${migrate_seconds[$format]}
-    "$mapc" migrate --model "$bundle" --store store --quiet 2>/dev/null &
+    "$mapc" migrate --model "$bundle" --store store --allow-data-loss --quiet 2>/dev/null &
   fi
   pid=$!
   sleep "$(python3 -c "import random; print(round(random.uniform(0.0, $seconds * 1.05), 3))")"
@@ -179,7 +187,7 @@ for ((k = 1; k <= runs; k++)); do
     if [ "$kind" = run ]; then
       "$mapc" run "$mapping" --store store --store-format "$format" --in-place --quiet 2>/dev/null
     else
-      "$mapc" migrate --model "$bundle" --store store --quiet 2>/dev/null
+      "$mapc" migrate --model "$bundle" --store store --allow-data-loss --quiet 2>/dev/null
     fi
     if [ $? -ne 0 ] || [ "$(content "$format" store)" != "$expected_content" ]; then
       rerun_failed[$format]=$((rerun_failed[$format] + 1))

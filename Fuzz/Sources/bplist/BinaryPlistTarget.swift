@@ -1,11 +1,11 @@
+// Fuzz target `bplist`: the binary property list decoder (`FuzzEntries.binaryPlist`, Sources/MapFuzzing).
 import FuzzMain
-import MapRuntime
+import MapFuzzing
 
-/// Binary property list bytes.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ pointer: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
-  guard let data = pointer else { return 0 }
-  _ = try? BinaryPropertyListReader.read(Array(UnsafeBufferPointer(start: data, count: size)))
+  guard let pointer else { return 0 }
+  FuzzEntries.binaryPlist(Array(UnsafeBufferPointer(start: pointer, count: size)))
   return 0
 }
 

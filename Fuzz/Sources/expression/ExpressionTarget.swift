@@ -1,18 +1,11 @@
+// Fuzz target `expression`: the expression parser, printer and parser again (`FuzzEntries.expression`, Sources/MapFuzzing).
 import FuzzMain
-import MapCompiler
-import MapRuntime
+import MapFuzzing
 
-/// Expression and predicate text: parsed, printed and parsed again.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ pointer: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
-  guard let data = pointer else { return 0 }
-  let text = String(decoding: UnsafeBufferPointer(start: data, count: size), as: UTF8.self)
-  if let e = try? ExpressionParser.parseExpression(text) {
-    _ = try? ExpressionParser.parseExpression(e.description)
-  }
-  if let p = try? ExpressionParser.parsePredicate(text) {
-    _ = try? ExpressionParser.parsePredicate(p.description)
-  }
+  guard let pointer else { return 0 }
+  FuzzEntries.expression(Array(UnsafeBufferPointer(start: pointer, count: size)))
   return 0
 }
 

@@ -1,15 +1,11 @@
+// Fuzz target `keyed-archive`: the keyed-archive decoder (`FuzzEntries.keyedArchive`, Sources/MapFuzzing).
 import FuzzMain
-import MapCompiler
+import MapFuzzing
 
-/// NSKeyedArchiver archives as .xcmappingmodel files hold them: value expressions, predicates
-/// and user-info dictionaries.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ pointer: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
-  guard let data = pointer else { return 0 }
-  let bytes = Array(UnsafeBufferPointer(start: data, count: size))
-  _ = try? ExpressionArchiveReader.expression(bytes)
-  _ = try? ExpressionArchiveReader.predicate(bytes)
-  _ = try? ExpressionArchiveReader.userInfo(bytes)
+  guard let pointer else { return 0 }
+  FuzzEntries.keyedArchive(Array(UnsafeBufferPointer(start: pointer, count: size)))
   return 0
 }
 

@@ -1,13 +1,11 @@
+// Fuzz target `mapping-xml`: the XML and mapping readers (`FuzzEntries.mappingXML`, Sources/MapFuzzing).
 import FuzzMain
-import MapCompiler
+import MapFuzzing
 
-/// Mapping XML bytes: parsed and read into a mapping document (expressions parsed).
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ pointer: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
-  guard let data = pointer else { return 0 }
-  let bytes = Array(UnsafeBufferPointer(start: data, count: size))
-  guard let document = try? XMLReader.parse(bytes: bytes, path: "m.xml") else { return 0 }
-  _ = MappingReader.read(document)
+  guard let pointer else { return 0 }
+  FuzzEntries.mappingXML(Array(UnsafeBufferPointer(start: pointer, count: size)))
   return 0
 }
 

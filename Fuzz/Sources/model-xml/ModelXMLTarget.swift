@@ -1,17 +1,11 @@
+// Fuzz target `model-xml`: the XML reader and model loader (`FuzzEntries.modelXML`, Sources/MapFuzzing).
 import FuzzMain
-import MapCompiler
-import MapRuntime
+import MapFuzzing
 
-/// Model XML (`contents`) bytes: parsed, loaded and checked; the entity hashes computed.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ pointer: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
-  guard let data = pointer else { return 0 }
-  let bytes = Array(UnsafeBufferPointer(start: data, count: size))
-  guard let document = try? XMLReader.parse(bytes: bytes, path: "contents"),
-    let loaded = try? ModelLoader.load(document: document, versionName: nil)
-  else { return 0 }
-  _ = VersionHasher.entityHashes(of: loaded.model)
-  _ = StoreLayout(model: loaded.model)
+  guard let pointer else { return 0 }
+  FuzzEntries.modelXML(Array(UnsafeBufferPointer(start: pointer, count: size)))
   return 0
 }
 

@@ -1,13 +1,11 @@
+// Fuzz target `plan`: the plan verifier and decoder (`FuzzEntries.plan`, Sources/MapFuzzing).
 import FuzzMain
-import MapRuntime
+import MapFuzzing
 
-/// Plan (`.cdm`) bytes: verified, then decoded.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ pointer: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
-  guard let data = pointer else { return 0 }
-  let bytes = Array(UnsafeBufferPointer(start: data, count: size))
-  _ = try? PlanReader.verify(bytes)
-  _ = try? PlanReader.decode(bytes)
+  guard let pointer else { return 0 }
+  FuzzEntries.plan(Array(UnsafeBufferPointer(start: pointer, count: size)))
   return 0
 }
 

@@ -1,15 +1,11 @@
+// Fuzz target `xcmappingmodel`: the Xcode mapping model reader (`FuzzEntries.xcodeMapping`, Sources/MapFuzzing).
 import FuzzMain
-import MapCompiler
+import MapFuzzing
 
-/// `xcmapping.xml` bytes (Xcode's XML store of a mapping model, with archived expressions
-/// and model snapshots inside).
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ pointer: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
-  guard let data = pointer else { return 0 }
-  if let xml = try? XMLReader.parse(bytes: Array(UnsafeBufferPointer(start: data, count: size)), path: "xcmapping.xml")
-  {
-    _ = XcodeMappingReader.read(xml)
-  }
+  guard let pointer else { return 0 }
+  FuzzEntries.xcodeMapping(Array(UnsafeBufferPointer(start: pointer, count: size)))
   return 0
 }
 

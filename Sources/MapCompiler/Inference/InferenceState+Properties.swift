@@ -9,14 +9,14 @@ extension InferenceState {
     [PropertyElement], [PropertyElement]
   ) {
     let mapping = "\(s.name)To\(d.name)"
-    let sourceAttributes = source.allAttributes(of: s).filter { !$0.isTransient }
+    let sourceAttributes = MatchKey.Index(
+      source.allAttributes(of: s).filter { !$0.isTransient }, name: \.name, renamingIdentifier: \.renamingIdentifier)
     var attributes: [PropertyElement] = []
     for a in destination.allAttributes(of: d) where !a.isTransient && !a.isDerived {
       let at = a.location ?? d.location
       guard
         let (_, match) = uniqueMatch(
-          "attribute", a.name, a.renamingIdentifier, in: sourceAttributes, name: \.name,
-          renamingIdentifier: \.renamingIdentifier, s, d, at: at)
+          "attribute", a.name, a.renamingIdentifier, in: sourceAttributes, name: \.name, s, d, at: at)
       else { continue }
       guard let sa = match else {
         if !a.isOptional && a.defaultValue == nil {
@@ -24,7 +24,7 @@ extension InferenceState {
             "infer-mandatory-without-default",
             "attribute \(d.name).\(a.name) is new and mandatory with no default value, so existing \(s.name) objects would have none; give it a default value in the model, or write a mapping with <attribute name=\"\(a.name)\">EXPRESSION</attribute> in <entityMapping source=\"\(s.name)\" destination=\"\(d.name)\">",
             at: at, in: destination)
-        } else if sourceAttributes.contains(where: { $0.name == a.name }) {
+        } else if sourceAttributes.hasName(a.name) {
           // The compiler would take the unrelated same-named source attribute.
           attributes.append(element(a.name, DefaultLiteral.text(a.defaultValue) ?? "nil"))
         }
@@ -57,14 +57,15 @@ extension InferenceState {
   }
 
   private mutating func relationshipElements(_ s: EntityDescription, _ d: EntityDescription) -> [PropertyElement] {
-    let sourceRelationships = source.allRelationships(of: s).filter { !$0.isTransient }
+    let sourceRelationships = MatchKey.Index(
+      source.allRelationships(of: s).filter { !$0.isTransient }, name: \.name,
+      renamingIdentifier: \.renamingIdentifier)
     var result: [PropertyElement] = []
     for r in destination.allRelationships(of: d) where !r.isTransient {
       let at = r.location ?? d.location
       guard
         let (key, match) = uniqueMatch(
-          "relationship", r.name, r.renamingIdentifier, in: sourceRelationships, name: \.name,
-          renamingIdentifier: \.renamingIdentifier, s, d, at: at)
+          "relationship", r.name, r.renamingIdentifier, in: sourceRelationships, name: \.name, s, d, at: at)
       else { continue }
       guard let sr = match else {
         // Core Data infers a new mandatory to-many whose minimum count is 0: the existing
@@ -79,9 +80,7 @@ extension InferenceState {
             "infer-mandatory-without-default",
             "relationship \(d.name).\(r.name) \(what), so existing \(s.name) objects would have none (Core Data infers a new mandatory relationship only when it is to-many with a minimum count of 0: an empty one); make it optional, or write a mapping with <relationship name=\"\(r.name)\">EXPRESSION</relationship> in <entityMapping source=\"\(s.name)\" destination=\"\(d.name)\">",
             at: at, in: destination)
-        } else if sourceRelationships.contains(where: {
-          $0.name == r.name || MatchKey.wanted(name: $0.name, renamingIdentifier: $0.renamingIdentifier) == key
-        }) {
+        } else if sourceRelationships.hasName(r.name) || sourceRelationships.hasKey(key) {
           result.append(element(r.name, "nil"))
         }
         continue
@@ -116,13 +115,11 @@ extension InferenceState {
   /// property of `s` it designates (nil: none); nil after reporting several
   /// (`infer-ambiguous-match`).
   private mutating func uniqueMatch<P>(
-    _ kind: String, _ name: String, _ renamingIdentifier: String?, in sourceProperties: [P],
-    name propertyName: (P) -> String, renamingIdentifier propertyIdentifier: (P) -> String?,
-    _ s: EntityDescription, _ d: EntityDescription, at: SourceLocation?
+    _ kind: String, _ name: String, _ renamingIdentifier: String?, in sourceProperties: MatchKey.Index<P>,
+    name propertyName: (P) -> String, _ s: EntityDescription, _ d: EntityDescription, at: SourceLocation?
   ) -> (key: String, match: P?)? {
     let key = MatchKey.wanted(name: name, renamingIdentifier: renamingIdentifier)
-    let candidates = MatchKey.candidates(
-      key, in: sourceProperties, name: propertyName, renamingIdentifier: propertyIdentifier)
+    let candidates = sourceProperties.candidates(key)
     guard candidates.count <= 1 else {
       problem(
         "infer-ambiguous-match",

@@ -69,6 +69,7 @@ struct InferenceState {
   mutating func matchEntities() {
     var claimedBy: [String: String] = [:]
     var keys: [String: String] = [:]
+    let sourceEntities = MatchKey.Index(source.entities, name: \.name, renamingIdentifier: \.renamingIdentifier)
     for d in destination.entities {
       let key = MatchKey.wanted(name: d.name, renamingIdentifier: d.renamingIdentifier)
       if let other = keys[key] {
@@ -79,8 +80,7 @@ struct InferenceState {
         continue
       }
       keys[key] = d.name
-      let candidates = MatchKey.candidates(
-        key, in: source.entities, name: \.name, renamingIdentifier: \.renamingIdentifier)
+      let candidates = sourceEntities.candidates(key)
       if candidates.count > 1 {
         problem(
           "infer-ambiguous-match",

@@ -178,8 +178,7 @@ extension MappingCompiler {
   ) -> EntityMappingType {
     let hashesEqual: Bool? = {
       guard let s = source, let d = destination,
-        let hs = models.sourceHashes.first(where: { $0.entity == s.name }),
-        let hd = models.destinationHashes.first(where: { $0.entity == d.name })
+        let hs = sourceHashByEntity[s.name], let hd = destinationHashByEntity[d.name]
       else { return nil }
       return hs.hash == hd.hash && s.name == d.name
     }()

@@ -29,6 +29,9 @@ public struct MappingCompiler: Sendable {
   let document: MappingDocument
   let models: Models
   let index: ModelIndex
+  /// `models`' entity hashes by entity name (the first of a name), for a lookup per mapping.
+  let sourceHashByEntity: [String: EntityHash]
+  let destinationHashByEntity: [String: EntityHash]
   var diagnostics: [Diagnostic] = []
   var predicates: [PrecompiledPredicate] = []
 
@@ -44,15 +47,17 @@ public struct MappingCompiler: Sendable {
   }
 
   init(document: MappingDocument, models: Models) {
-    self.document = document
-    self.models = models
-    self.index = ModelIndex(source: models.source, destination: models.destination)
+    self.init(
+      document: document, models: models, index: ModelIndex(source: models.source, destination: models.destination))
   }
 
   init(document: MappingDocument, models: Models, index: ModelIndex) {
     self.document = document
     self.models = models
     self.index = index
+    sourceHashByEntity = Dictionary(models.sourceHashes.map { ($0.entity, $0) }, uniquingKeysWith: { a, _ in a })
+    destinationHashByEntity = Dictionary(
+      models.destinationHashes.map { ($0.entity, $0) }, uniquingKeysWith: { a, _ in a })
   }
 
   mutating func error(_ id: String, _ message: String, at location: SourceLocation, notes: [Diagnostic.Note] = []) {

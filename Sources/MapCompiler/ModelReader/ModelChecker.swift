@@ -33,6 +33,8 @@ struct ModelChecker {
   private mutating func run() {
     checkEntityNames()
     checkInheritance()
+    // Every later check walks each entity's ancestors: not over a refused hierarchy.
+    guard checkInheritanceDepth() else { return }
     for (index, entity) in model.entities.enumerated() {
       checkOwnPropertyNames(entity, sources[index])
       checkInheritedPropertyNames(entity, sources[index])
@@ -138,6 +140,37 @@ struct ModelChecker {
       }
       for p in path { state[p] = 2 }
     }
+  }
+
+  /// Refuses (`model-inheritance-too-deep`, once, at the first entity in model order) a
+  /// hierarchy deeper than `Limits.inheritanceDepth`, in time linear in the model: each
+  /// entity's depth is its parent's plus one, found once. False when refused.
+  private mutating func checkInheritanceDepth() -> Bool {
+    var depth = [Int](repeating: -1, count: model.entities.count)
+    for index in model.entities.indices where depth[index] < 0 {
+      var path: [Int] = []
+      var current: Int? = index
+      var base = 0
+      while let c = current {
+        if depth[c] >= 0 {
+          base = depth[c] + 1
+          break
+        }
+        if cyclic.contains(model.entities[c].name) || path.count > model.entities.count { break }
+        depth[c] = 0  // on the path (a cycle is cut here)
+        path.append(c)
+        current = model.entities[c].parentName.flatMap { model.entityIndex(named: $0) }
+      }
+      for (k, p) in path.reversed().enumerated() { depth[p] = base + k }
+    }
+    guard let deep = depth.firstIndex(where: { $0 > Limits.inheritanceDepth }) else { return true }
+    diagnostics.append(
+      .error(
+        "model-inheritance-too-deep",
+        "entity '\(model.entities[deep].name)' has more than \(Limits.inheritanceDepth) levels of ancestors; mapc "
+          + "reads hierarchies of at most \(Limits.inheritanceDepth) levels (Specs/limits.md)",
+        at: valueLocation(sources[deep].element, "parentEntity")))
+    return false
   }
 
   private mutating func checkOwnPropertyNames(_ entity: EntityDescription, _ source: EntitySource) {

@@ -1,3 +1,5 @@
+import MapRuntime
+
 /// A lenient tokenizer over the raw bytes of an XML file that records *where* things are:
 /// start tags, attribute names and values, text runs, CDATA, comments and processing
 /// instructions, in document order.
@@ -36,6 +38,9 @@ struct RawScanner {
     var encodingValue: Range<Int>?
     /// Offsets of every `<!ENTITY` in the internal DTD subset.
     var entityDeclarations: [Int] = []
+    /// The offset of the first start tag with more than `Limits.xmlAttributesPerElement`
+    /// attributes.
+    var crowdedElement: Int?
     /// False when the scanner met something it could not tokenize (libxml2 will report it).
     var complete = true
   }
@@ -269,6 +274,9 @@ struct RawScanner {
     while true {
       skipSpace()
       guard pos < bytes.count else { return false }
+      if attributes.count > Limits.xmlAttributesPerElement, result.crowdedElement == nil {
+        result.crowdedElement = offset
+      }
       if bytes[pos] == UInt8(ascii: ">") {
         pos += 1
         result.events.append(

@@ -38,6 +38,15 @@ public enum XMLReader {
             at: source.location(ofByte: $0))
         })
     }
+    if let crowded = scan.crowdedElement {
+      throw DiagnosticsError([
+        .error(
+          "xml-too-many-attributes",
+          "an element has more than \(Limits.xmlAttributesPerElement) attributes, the most mapc reads "
+            + "per element (Specs/limits.md)",
+          at: source.location(ofByte: crowded))
+      ])
+    }
     return try LibXML2Parse.run(source: source, scan: scan)
   }
 

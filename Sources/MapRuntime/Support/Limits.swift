@@ -11,6 +11,14 @@
 package enum Limits {
   /// Largest mapping or model XML file read (`limit-input-size`).
   package static let xmlFileBytes = 64 << 20
+  /// Attributes one XML element may have (`xml-too-many-attributes`, found by mapc's own scanner
+  /// before libxml2 parses: libxml2's cost grows with the square of an element's attributes, and
+  /// 100,000 of them took 15 s). Core Data's elements have fewer than 30.
+  package static let xmlAttributesPerElement = 256
+  /// Levels of entity inheritance in a model (`model-inheritance-too-deep`): what is built per
+  /// entity (hashes, layouts, checks) walks its ancestors, so a chain of thousands of entities
+  /// cost seconds per thousand. Core Data models rarely pass 5.
+  package static let inheritanceDepth = 256
   /// Largest plan (`.cdm`) read (`limit-input-size`).
   package static let planFileBytes = 256 << 20
   /// Largest store read: half the machine's memory (a run needs the file and the objects

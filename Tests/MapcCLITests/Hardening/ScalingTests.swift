@@ -68,3 +68,97 @@ import Testing
     #expect(t < .seconds(10))
   }
 }
+
+/// Models large in one direction (issue 27): inference, lint and hashing are near-linear in a
+/// model's size, and what cannot be (libxml2 with one element's attributes, hierarchies that
+/// every check walks) is refused early at a documented limit (Specs/limits.md).
+@Suite struct ModelScalingTests {
+  static let head =
+    "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+    + "<model type=\"com.apple.IDECoreDataModeler.DataModel\" documentVersion=\"1.0\">\n"
+
+  /// A bundle `G.xcdatamodeld` of versions V1 and V2 (current), V2 with one more entity.
+  static func bundle(_ dir: URL, _ v1: String) throws {
+    let folder = dir.appendingPathComponent("G.xcdatamodeld")
+    let extra = "<entity name=\"Extra\"><attribute name=\"a\" optional=\"YES\" attributeType=\"String\"/></entity>\n"
+    for (name, body) in [("V1", v1), ("V2", v1 + extra)] {
+      let version = folder.appendingPathComponent("\(name).xcdatamodel")
+      try FileManager.default.createDirectory(at: version, withIntermediateDirectories: true)
+      try (head + body + "</model>\n").write(
+        to: version.appendingPathComponent("contents"), atomically: true, encoding: .utf8)
+    }
+    try """
+    <?xml version="1.0" encoding="UTF-8"?>
+    <plist version="1.0"><dict><key>_XCCurrentVersionName</key><string>V2.xcdatamodel</string></dict></plist>
+    """.write(to: folder.appendingPathComponent(".xccurrentversion"), atomically: true, encoding: .utf8)
+  }
+
+  static func attribute(_ i: Int) -> String { "<attribute name=\"a\(i)\" optional=\"YES\" attributeType=\"String\"/>" }
+
+  /// 20,000 attributes in one entity (infer and lint took 37 s in a release build, quadratic in
+  /// the attributes) and 10,000 entities (44 s): a few seconds in a debug build.
+  @Test(arguments: [
+    ("attributes", "<entity name=\"E\">" + (0..<20_000).map(attribute).joined() + "</entity>\n"),
+    (
+      "entities",
+      (0..<10_000).map { "<entity name=\"E\($0)\">\(attribute(0))</entity>\n" }.joined()
+    ),
+  ])
+  func largeModels(_ label: String, _ body: String) throws {
+    let dir = try FileManagerTemp.folder("scaling-\(label)")
+    defer { FileManagerTemp.remove(dir.path) }
+    try Self.bundle(dir, body)
+    let versions = "G.xcdatamodeld/"
+    let (infer, t1) = ScalingTests.timed(
+      ["infer", versions + "V1.xcdatamodel", versions + "V2.xcdatamodel", "-o", "m.xml"], in: dir)
+    #expect(infer.exitCode == 0, "\(infer.stderr.prefix(500))")
+    #expect(t1 < .seconds(12), "infer: \(t1)")
+    let (lint, t2) = ScalingTests.timed(["lint", "G.xcdatamodeld"], in: dir)
+    #expect(lint.exitCode == 0, "\(lint.stderr.prefix(500))")
+    #expect(t2 < .seconds(12), "lint: \(t2)")
+  }
+
+  /// An element with 100,000 attributes (15.5 s in libxml2) is refused before libxml2 reads it;
+  /// 256 are read.
+  @Test func elementWithManyAttributes() throws {
+    let dir = try FileManagerTemp.folder("scaling-element")
+    defer { FileManagerTemp.remove(dir.path) }
+    func element(_ n: Int) -> String {
+      "<entity name=\"E\" " + (0..<n).map { "a\($0)=\"x\"" }.joined(separator: " ") + "/>\n"
+    }
+    try writeModelFolder(Self.head + element(100_000) + "</model>\n", named: "wide", in: dir)
+    try writeModelFolder(Self.head + element(255) + "</model>\n", named: "ok", in: dir)
+    let (wide, t) = ScalingTests.timed(["hash", "wide.xcdatamodel"], in: dir)
+    #expect(wide.exitCode == 1)
+    #expect(wide.stderr.contains("more than 256 attributes") && wide.stderr.contains("[xml-too-many-attributes]"))
+    #expect(wide.stderr.contains("contents:3:1:"), "\(wide.stderr)")
+    #expect(t < .seconds(4), "\(t)")
+    let ok = runMapc(["hash", "ok.xcdatamodel"], in: dir)
+    #expect(!ok.stderr.contains("xml-too-many-attributes"), "\(ok.stderr)")
+  }
+
+  /// An inheritance chain of 4,000 entities (`hash` took 16 s) is refused at once; one of 257
+  /// entities (256 levels of ancestors) is hashed.
+  @Test func deepInheritanceChain() throws {
+    let dir = try FileManagerTemp.folder("scaling-chain")
+    defer { FileManagerTemp.remove(dir.path) }
+    func chain(_ n: Int) -> String {
+      Self.head
+        + (0..<n).map { i in
+          "<entity name=\"E\(i)\"\(i == 0 ? "" : " parentEntity=\"E\(i - 1)\"")>\(Self.attribute(i))</entity>\n"
+        }.joined() + "</model>\n"
+    }
+    try writeModelFolder(chain(4000), named: "deep", in: dir)
+    try writeModelFolder(chain(257), named: "limit", in: dir)
+    let (deep, t1) = ScalingTests.timed(["hash", "deep.xcdatamodel"], in: dir)
+    #expect(deep.exitCode == 1)
+    #expect(
+      deep.stderr.contains("entity 'E257' has more than 256 levels of ancestors")
+        && deep.stderr.contains("[model-inheritance-too-deep]"), "\(deep.stderr.prefix(500))")
+    #expect(t1 < .seconds(4), "\(t1)")
+    let (limit, t2) = ScalingTests.timed(["hash", "limit.xcdatamodel"], in: dir)
+    #expect(limit.exitCode == 0, "\(limit.stderr.prefix(500))")
+    #expect(limit.stdout.contains("E256"))
+    #expect(t2 < .seconds(8), "\(t2)")
+  }
+}

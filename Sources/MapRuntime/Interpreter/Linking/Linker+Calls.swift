@@ -15,7 +15,7 @@ extension Linker {
     _ target: Expression, _ selector: String, _ args: [Expression], _ loc: SourceLocation?,
     _ located: @escaping (MigrationError) -> MigrationError
   ) throws(MigrationError) -> LinkedCode {
-    let m = self.m
+    unowned(unsafe) let m = self.m  // not a strong capture: the context owns these closures
     if case .variable("manager") = target.kind {
       return try managerCall(selector, args, loc, located)
     }
@@ -91,7 +91,7 @@ extension Linker {
     _ selector: String, _ args: [Expression], _ loc: SourceLocation?,
     _ located: @escaping (MigrationError) -> MigrationError
   ) throws(MigrationError) -> LinkedCode {
-    let m = self.m
+    unowned(unsafe) let m = self.m  // not a strong capture: the context owns these closures
     guard let arity = Self.managerSelectors[selector] else {
       throw MigrationError("run-unknown-selector", "$manager does not respond to \(selector)", at: loc)
     }
@@ -183,7 +183,7 @@ extension Linker {
     _ request: Expression, _ context: Expression, _ countOnly: Bool, _ loc: SourceLocation?,
     _ located: @escaping (MigrationError) -> MigrationError
   ) throws(MigrationError) -> LinkedCode {
-    let m = self.m
+    unowned(unsafe) let m = self.m  // not a strong capture: the context owns these closures
     let req = try code(request)
     let ctx = try code(context)
     let filters = FilterCache(linker: self)

@@ -3,7 +3,7 @@ extension Linker {
 
   func code(_ e: Expression) throws(MigrationError) -> LinkedCode {
     let loc = location(e.span)
-    let m = self.m
+    unowned(unsafe) let m = self.m  // not a strong capture: the context owns these closures
     func located(_ error: MigrationError) -> MigrationError {
       guard error.location == nil else { return error }
       var x = error
@@ -139,7 +139,7 @@ extension Linker {
   private func indexCode(
     _ base: Expression, _ sub: Expression.Subscript, _ located: @escaping (MigrationError) -> MigrationError
   ) throws(MigrationError) -> LinkedCode {
-    let m = self.m
+    unowned(unsafe) let m = self.m  // not a strong capture: the context owns these closures
     let b = try code(base)
     switch sub {
     case .first, .last, .size:

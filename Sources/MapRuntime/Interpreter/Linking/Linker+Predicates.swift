@@ -2,7 +2,7 @@
 extension Linker {
 
   func test(_ p: Predicate) throws(MigrationError) -> Test {
-    let m = self.m
+    unowned(unsafe) let m = self.m  // not a strong capture: the context owns these closures
     switch p.kind {
     case .constant(let b):
       return { _ in b }

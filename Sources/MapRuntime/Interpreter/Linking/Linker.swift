@@ -142,7 +142,7 @@ final class Linker {
     else { return try top(e, loc) }
     let general = try top(e, loc)
     let instances = try code(args[1])
-    let m = self.m
+    unowned(unsafe) let m = self.m  // not a strong capture: the context owns these closures
     return { (frame: inout Frame) throws(MigrationError) -> Value in
       let s = try instances(&frame)
       guard case .sourceObject(let ref) = s else { return try general(&frame) }

@@ -1,0 +1,150 @@
+// The bodies of the fuzz targets (Fuzz/, issue 17 and 27). They live in the main package so that
+// they reach its `package` declarations and are compiled by every `swift build`: a change that
+// breaks a fuzz target breaks the ordinary build, not only the fuzz build. Fuzz/Package.swift's
+// executables only hand libFuzzer's input to these functions. Each reads one input with one
+// reader; any error a reader throws is ignored, as the fuzzer wants.
+import Foundation
+import MapCompiler
+import MapRuntime
+import MapSQLite
+
+/// One entry point per fuzz target (`Fuzz/README.md`). Not part of mapc's API for apps.
+public enum FuzzEntries {
+  /// `model-xml`: XML reader, model loader, version hashes and the store layout.
+  public static func modelXML(_ bytes: [UInt8]) {
+    guard let document = try? XMLReader.parse(bytes: bytes, path: "contents"),
+      let loaded = try? ModelLoader.load(document: document, versionName: nil)
+    else { return }
+    _ = VersionHasher.entityHashes(of: loaded.model)
+    _ = StoreLayout(model: loaded.model)
+  }
+
+  /// `mapping-xml`: XML reader and mapping reader.
+  public static func mappingXML(_ bytes: [UInt8]) {
+    guard let document = try? XMLReader.parse(bytes: bytes, path: "m.xml") else { return }
+    _ = MappingReader.read(document)
+  }
+
+  /// `expression`: parser, printer and the parser again on the printed text.
+  public static func expression(_ bytes: [UInt8]) {
+    let text = String(decoding: bytes, as: UTF8.self)
+    if let e = try? ExpressionParser.parseExpression(text) {
+      _ = try? ExpressionParser.parseExpression(e.description)
+    }
+    if let p = try? ExpressionParser.parsePredicate(text) {
+      _ = try? ExpressionParser.parsePredicate(p.description)
+    }
+  }
+
+  /// `plan`: plan verifier and decoder.
+  public static func plan(_ bytes: [UInt8]) {
+    _ = try? PlanReader.verify(bytes)
+    _ = try? PlanReader.decode(bytes)
+  }
+
+  /// `json-store`: the JSON store reader against a model with every attribute type.
+  public static func jsonStore(_ bytes: [UInt8]) {
+    let input = InputBytes(bytes, path: "s.json")
+    _ = try? StoreReader.read(input, layout: typedLayout, maxErrors: 20, splitMinimum: .max)
+  }
+
+  /// `xcmappingmodel`: XML reader and Xcode mapping model reader.
+  public static func xcodeMapping(_ bytes: [UInt8]) {
+    guard let xml = try? XMLReader.parse(bytes: bytes, path: "xcmapping.xml") else { return }
+    _ = XcodeMappingReader.read(xml)
+  }
+
+  /// `bplist`: the binary property list decoder.
+  public static func binaryPlist(_ bytes: [UInt8]) {
+    _ = try? BinaryPropertyListReader.read(bytes)
+  }
+
+  /// `keyed-archive`: the keyed-archive decoder, as an expression, a predicate and user info.
+  public static func keyedArchive(_ bytes: [UInt8]) {
+    _ = try? ExpressionArchiveReader.expression(bytes)
+    _ = try? ExpressionArchiveReader.predicate(bytes)
+    _ = try? ExpressionArchiveReader.userInfo(bytes)
+  }
+
+  /// `sqlite-store`: `store info`, the metadata peek and a full read of a Core Data SQLite store
+  /// written to `TMPDIR`, with the layout of the model version (of the bundles named, one a line,
+  /// in `FUZZ_SQLITE_MODELS`) whose hashes the store holds, or the closest one. Reading must
+  /// never write beside the store (its journal, `-wal` or `-shm`): that is a crash.
+  public static func sqliteStore(_ bytes: [UInt8]) {
+    guard FileManager.default.createFile(atPath: sqlitePath, contents: Data(bytes)) else {
+      fatalError("cannot write \(sqlitePath)")
+    }
+    let format = SQLiteStoreFormat()
+    _ = try? SQLiteStoreFormat.info(sqlitePath)
+    let hashes = (try? format.peekMetadata(sqlitePath))?.entityVersionHashes
+    _ = try? format.read(sqlitePath, layout: sqliteLayout(for: hashes), options: StoreReadOptions(maxErrors: 20))
+    for suffix in ["-journal", "-wal", "-shm"] where FileManager.default.fileExists(atPath: sqlitePath + suffix) {
+      fatalError("reading the store created \(sqlitePath)\(suffix)")
+    }
+  }
+
+  static func layout(_ contents: String) -> StoreLayout {
+    do {
+      let document = try XMLReader.parse(bytes: Array(contents.utf8), path: "contents")
+      return StoreLayout(model: try ModelLoader.load(document: document, versionName: nil).model)
+    } catch {
+      fatalError("the fuzz model does not load: \(error)")
+    }
+  }
+
+  static let typedLayout = layout(
+    """
+    <?xml version="1.0" encoding="UTF-8"?>
+    <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">
+    <entity name="A"><attribute name="b" optional="YES" attributeType="Binary"/>
+    <attribute name="bo" optional="YES" attributeType="Boolean"/><attribute name="d" optional="YES" attributeType="Date"/>
+    <attribute name="de" optional="YES" attributeType="Decimal"/><attribute name="do" optional="YES" attributeType="Double"/>
+    <attribute name="i" optional="YES" attributeType="Integer 16"/>
+    <attribute name="l" optional="YES" attributeType="Integer 64"/>
+    <attribute name="s" optional="YES" attributeType="String"/>
+    <attribute name="t" optional="YES" attributeType="Transformable"/>
+    <attribute name="u" optional="YES" attributeType="UUID"/>
+    <relationship name="many" optional="YES" toMany="YES" destinationEntity="B" inverseName="one" \
+    inverseEntity="B"/></entity>
+    <entity name="B"><attribute name="s" optional="YES" attributeType="String"/>
+    <relationship name="one" optional="YES" maxCount="1" destinationEntity="A" inverseName="many" \
+    inverseEntity="A"/></entity>
+    </model>
+    """
+  )
+
+  static let sqliteFallback = layout(
+    """
+    <?xml version="1.0" encoding="UTF-8"?>
+    <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">
+    <entity name="A"><attribute name="s" optional="YES" attributeType="String"/>
+    <relationship name="many" optional="YES" toMany="YES" destinationEntity="B" inverseName="one" \
+    inverseEntity="B"/></entity>
+    <entity name="B"><attribute name="i" optional="YES" attributeType="Integer 64"/>
+    <relationship name="one" optional="YES" maxCount="1" destinationEntity="A" inverseName="many" \
+    inverseEntity="A"/></entity>
+    </model>
+    """
+  )
+
+  static let sqliteBundles: [ModelVersions] = {
+    let list = ProcessInfo.processInfo.environment["FUZZ_SQLITE_MODELS"] ?? ""
+    return list.split(separator: "\n").compactMap { try? ModelVersions.load(bundle: String($0)) }
+  }()
+
+  static let sqlitePath = NSTemporaryDirectory() + "fuzz-\(getpid()).sqlite"
+
+  static func sqliteLayout(for hashes: [String: String]?) -> StoreLayout {
+    guard let hashes, !sqliteBundles.isEmpty else { return sqliteFallback }
+    var closest: (versions: ModelVersions, index: Int, differing: Int)?
+    for versions in sqliteBundles {
+      switch StoreVersion.identify(hashes, in: versions) {
+      case .version(let i): return StoreLayout(model: versions.versions[i].model)
+      case .unknown(let i, let differing):
+        if closest.map({ differing.count < $0.differing }) ?? true { closest = (versions, i, differing.count) }
+      }
+    }
+    guard let closest, closest.versions.versions.indices.contains(closest.index) else { return sqliteFallback }
+    return StoreLayout(model: closest.versions.versions[closest.index].model)
+  }
+}
