@@ -18,9 +18,9 @@ public final class ObjectGraph: @unchecked Sendable {
   /// Per root entity, the highest object number the store ever gave (a Core Data store's
   /// `Z_MAX`, above its highest `Z_PK` when objects were deleted); see `ObjectKeys.swift`.
   package var keyHighWater: [String: Int64] = [:]
-  /// Whether the objects' numbers are still to be read from their ids (a JSON store's, read
-  /// only when a writer or an inferred step needs them: `resolveObjectKeys()`).
-  var objectKeysInIDs = false
+  /// Reads the objects' numbers where the reader left them to be read on demand (a JSON store's
+  /// ids, read only when a writer or an inferred step needs them: `resolveObjectKeys()`).
+  var pendingObjectKeys: (@Sendable (ObjectGraph) -> Void)?
 
   package init(
     layout: StoreLayout, input: InputBytes?, isSource: Bool, transformableCodec: (any TransformableCodec.Type)? = nil

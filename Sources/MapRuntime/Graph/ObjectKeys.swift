@@ -16,9 +16,9 @@ extension ObjectGraph {
   /// Reads the objects' numbers where they are still in their ids (a JSON store's); a graph
   /// whose reader set them, or that has none, is left as it is.
   package func resolveObjectKeys() {
-    guard objectKeysInIDs else { return }
-    objectKeysInIDs = false
-    ObjectKeysJSON.readNumbers(self)
+    guard let read = pendingObjectKeys else { return }
+    pendingObjectKeys = nil
+    read(self)
   }
 
   /// Gives `d` the number of `s`, an object of `source`, if it has one.

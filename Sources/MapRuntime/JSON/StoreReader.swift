@@ -46,7 +46,7 @@ public struct StoreReader {
       reader.graph.finalize()
       reader.resolveReferences()
       if reader.errors.isEmpty {
-        reader.graph.objectKeysInIDs = true
+        reader.graph.pendingObjectKeys = { ObjectKeysJSON.readNumbers($0) }
         reader.takeKeyHighWater()
         reader.metadata.extra = StringCompaction.compact(reader.graph, extra: reader.metadata.extra)
       }
