@@ -18,6 +18,10 @@ extension DiagnosticCatalogue {
         ("xml-invalid-utf8", "a byte that is not valid UTF-8"),
         ("xml-unsupported-encoding", "a UTF-16 (or other non-UTF-8) file"),
         ("xml-entity-declaration", "a DTD entity declaration (refused: nothing is expanded or loaded)"),
+        (
+          "xml-too-many-attributes",
+          "an element with more than 256 attributes (Specs/limits.md), refused before libxml2 parses"
+        ),
         ("xml-undefined-entity", "a reference to an entity other than the five predefined ones"),
         ("xml-internal", "internal error: a parsed node could not be located in the file"),
       ]),
@@ -54,6 +58,7 @@ extension DiagnosticCatalogue {
         ("model-duplicate-property", "an entity declaring a property name twice"),
         ("model-unknown-entity", "a parent, destination or inverse entity that the model does not define"),
         ("model-inheritance-cycle", "an entity that inherits from itself"),
+        ("model-inheritance-too-deep", "an entity with more than 256 levels of ancestors (Specs/limits.md)"),
         ("model-unknown-inverse", "an inverse relationship that does not exist"),
         ("model-inverse-mismatch", "an inverse on another entity than the destination, or inverses that disagree"),
         ("model-missing-inverse", "a relationship without an inverse (warning)"),
