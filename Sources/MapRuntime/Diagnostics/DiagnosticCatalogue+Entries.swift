@@ -22,6 +22,10 @@ extension DiagnosticCatalogue {
         ),
         ("xml-unsupported-encoding", "a UTF-16 (or other non-UTF-8) file"),
         ("xml-entity-declaration", "a DTD entity declaration (refused: nothing is expanded or loaded)"),
+        (
+          "xml-too-many-attributes",
+          "an element with more than 256 attributes (Specs/limits.md), refused before libxml2 parses"
+        ),
         ("xml-undefined-entity", "a reference to an entity other than the five predefined ones"),
         ("xml-internal", "internal error: a parsed node could not be located in the file"),
       ]),
