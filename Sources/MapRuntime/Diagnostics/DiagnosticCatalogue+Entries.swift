@@ -16,10 +16,6 @@ extension DiagnosticCatalogue {
         ("xml-empty", "the file is empty or holds only white space (text that is not XML is `xml-syntax`)"),
         ("xml-syntax", "the document is not well-formed XML (libxml2's message, at its position)"),
         ("xml-invalid-utf8", "a byte that is not valid UTF-8"),
-        (
-          "xml-too-many-attributes",
-          "an element with more than 256 attributes (Specs/limits.md), refused before libxml2 parses"
-        ),
         ("xml-unsupported-encoding", "a UTF-16 (or other non-UTF-8) file"),
         ("xml-entity-declaration", "a DTD entity declaration (refused: nothing is expanded or loaded)"),
         (
