@@ -105,9 +105,11 @@ struct CoreDataReader {
   /// Parents must agree.
   mutating func mapEntities(_ rows: [CoreDataStoreFile.PrimaryKeyRow]) throws(MigrationFailure) {
     let modelRows = rows.filter { $0.number < CoreDataStoreFile.firstAncillaryEntity }
+    var superOfNumber: [Int: Int] = [:]
+    for r in modelRows where superOfNumber[r.number] == nil { superOfNumber[r.number] = r.superNumber }
     for r in modelRows {
       let k =
-        schema.entities.firstIndex { $0.name == r.name }
+        schema.index(named: r.name)
         ?? (r.number >= 1 && r.number <= schema.entities.count ? r.number - 1 : nil)
       guard let k else {
         throw fail(
@@ -126,7 +128,7 @@ struct CoreDataReader {
       guard let n = numberOfEntity[e.name] else {
         throw fail("sqlite-layout", "Z_PRIMARYKEY has no row for entity \(e.name) of the model")
       }
-      let storeSuper = modelRows.first { $0.number == n }!.superNumber
+      let storeSuper = superOfNumber[n] ?? 0
       let modelParent = layout.model.entity(named: e.name)?.parentName
       let storeParent = storeSuper == 0 ? nil : entityOfNumber[storeSuper].map { schema.entities[$0].name }
       if storeParent != modelParent {
