@@ -37,7 +37,7 @@ public final class MigrationManager: @unchecked Sendable {
     var problems: [MigrationError] = []
     let policies = MappingPolicies.make(plan, &problems)
     self.policies = policies
-    context = try MigrationContext(
+    context = try MigrationContext.prepared(
       plan: plan, source: source, options: options,
       usesDefaultPolicy: policies.policies.map { $0 is DefaultEntityMigrationPolicy }, problems: problems)
     policies.manager = self

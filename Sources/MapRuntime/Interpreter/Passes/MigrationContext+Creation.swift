@@ -273,4 +273,13 @@ extension MigrationContext {
       try store(v, table, Int(ref.row), p, origin: nil, mapping: linked[currentMappingIndex], propertyIndex: -1)
     }
   }
+
+  /// Sets a destination property as a mapping expression would (type coercion, inverses).
+  func setDestinationValue(_ value: Value, forKey key: String, of ref: ObjectRef) throws {
+    let t = destination.table(ref)
+    guard let p = t.layout.propertyIndex(key) else {
+      throw MigrationError("run-unknown-property", "\(t.layout.name) has no property \(key)")
+    }
+    try assign(value, to: ref, property: p, location: nil)
+  }
 }

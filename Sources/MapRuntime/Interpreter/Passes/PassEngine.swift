@@ -12,11 +12,15 @@ final class PassEngine {
   unowned(unsafe) let hooks: any PolicyHooks
   /// Called now and then with the pass, objects done and objects in the pass.
   let progress: (@Sendable (Pass, Int, Int) -> Void)?
+  /// Per entity mapping, the relationships pass 2 sets straight from association tables, when
+  /// all of them can be (see `DirectLink`).
+  let directLinks: [[DirectLink]?]
 
   init(_ context: MigrationContext, progress: (@Sendable (Pass, Int, Int) -> Void)?) {
     self.c = context
     self.hooks = context.hooks!
     self.progress = progress
+    self.directLinks = context.linked.map { DirectLink.links(of: $0, in: context) }
   }
 
   /// Runs every pass. On failure nothing should be written: the destination graph is incomplete.
@@ -115,7 +119,7 @@ final class PassEngine {
         let lm = c.linked[i]
         var frame = Frame(mapping: i)
         let a = c.associations[i]
-        let direct = isDefault ? lm.directLinks : nil
+        let direct = isDefault ? directLinks[i] : nil
         var k = 0
         while k < n {
           let chunkEnd = min(n, (k | 0xFFFF) + 1)
