@@ -11,9 +11,9 @@ final class MigrationContext: @unchecked Sendable {
   let source: ObjectGraph
   let destination: ObjectGraph
   let options: MigrationManagerOptions
-  /// The policies' hooks (set by `MigrationManager` as soon as it exists; the manager owns
-  /// the context and them).
-  unowned(unsafe) var hooks: (any PolicyHooks)?
+  /// The policies' hooks while the passes run (for `$entityPolicy` functions of custom
+  /// policies): weak, the run's `PassEngine` holds them; nil outside a run.
+  weak var hooks: (any PolicyHooks)?
 
   /// One per entity mapping, in plan order (set once by `prepared`).
   @exclusivity(unchecked) var linked: [LinkedMapping] = []
