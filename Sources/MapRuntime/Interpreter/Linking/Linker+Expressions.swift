@@ -54,12 +54,14 @@ extension Linker {
     case .index(let base, let sub):
       return try indexCode(base, sub, located)
     case .function(let name, let args):
-      guard let arity = Builtins.arity[name] else {
+      guard let function = BuiltinFunction.named(name) else {
         throw MigrationError("run-unknown-function", "unknown function \(name)", at: loc)
       }
-      guard arity == args.count else {
-        throw MigrationError("run-arity", "\(name) takes \(arity) argument(s), given \(args.count)", at: loc)
+      guard function.arity == args.count else {
+        throw MigrationError(
+          "run-arity", "\(name) takes \(function.arity) argument(s), given \(args.count)", at: loc)
       }
+      let run = function.implementation
       let codes = try args.map { (a) throws(MigrationError) in try code(a) }
       if codes.count == 2 {
         let a = codes[0]
@@ -67,14 +69,14 @@ extension Linker {
         return { (m: MigrationContext, frame: inout Frame) throws(MigrationError) -> Value in
           let x = try a(m, &frame)
           let y = try c(m, &frame)
-          do throws(MigrationError) { return try Builtins.call(name, [x, y], m) } catch { throw located(error) }
+          do throws(MigrationError) { return try run([x, y], m) } catch { throw located(error) }
         }
       }
       return { (m: MigrationContext, frame: inout Frame) throws(MigrationError) -> Value in
         var values: [Value] = []
         values.reserveCapacity(codes.count)
         for c in codes { values.append(try c(m, &frame)) }
-        do throws(MigrationError) { return try Builtins.call(name, values, m) } catch { throw located(error) }
+        do throws(MigrationError) { return try run(values, m) } catch { throw located(error) }
       }
     case .selector(let target, let selector, let args):
       return try selectorCall(target, selector, args, loc, located)
