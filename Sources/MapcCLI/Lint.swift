@@ -186,7 +186,7 @@ extension MapcCommand {
 
     static var useColour: Bool {
       let env = ProcessInfo.processInfo.environment
-      return isatty(STDERR_FILENO) == 1 && env["NO_COLOR"] == nil && env["TERM"] != "dumb"
+      return Terminal.standardErrorIsTerminal && env["NO_COLOR"] == nil && env["TERM"] != "dumb"
     }
 
     /// A usage problem: `mapc: error: MESSAGE [ID]` on standard error, exit 64.

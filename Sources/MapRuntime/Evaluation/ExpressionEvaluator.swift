@@ -26,14 +26,14 @@ package final class ExpressionEvaluator {
   package func value(of expression: Expression, object: Value, text: String? = nil) throws(MigrationError) -> Value {
     let code = try linker(text).code(expression)
     var frame = frame(object)
-    return try code(&frame)
+    return try code(manager.context, &frame)
   }
 
   /// Whether `predicate` holds for `object`.
   package func evaluate(_ predicate: Predicate, object: Value, text: String? = nil) throws(MigrationError) -> Bool {
     let test = try linker(text).test(predicate)
     var frame = frame(object)
-    return try test(&frame)
+    return try test(manager.context, &frame)
   }
 
   /// The elements of `collection` for which `predicate` holds (NSArray's `filtered(using:)`).
@@ -44,7 +44,7 @@ package final class ExpressionEvaluator {
     var kept: [Value] = []
     for element in manager.context.elements(collection) {
       var frame = frame(element)
-      if try test(&frame) { kept.append(element) }
+      if try test(manager.context, &frame) { kept.append(element) }
     }
     return kept
   }

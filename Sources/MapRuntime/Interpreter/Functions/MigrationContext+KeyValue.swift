@@ -161,10 +161,10 @@ extension MigrationContext {
     }
     switch op {
     case "@count": return .int(Int64(mapped.count))
-    case "@sum": return try Builtins.aggregate("sum:", mapped, self)
-    case "@avg": return try Builtins.aggregate("average:", mapped, self)
-    case "@min": return try Builtins.aggregate("min:", mapped, self)
-    case "@max": return try Builtins.aggregate("max:", mapped, self)
+    case "@sum": return try Builtins.sum(mapped, self)
+    case "@avg": return try Builtins.average(mapped, self)
+    case "@min": return try Builtins.minimum(mapped, self)
+    case "@max": return try Builtins.maximum(mapped, self)
     case "@unionOfObjects": return .array(mapped.filter { !$0.isNull })
     case "@distinctUnionOfObjects": return .array(distinct(mapped.filter { !$0.isNull }))
     case "@unionOfArrays", "@unionOfSets":

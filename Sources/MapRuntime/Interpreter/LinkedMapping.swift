@@ -27,10 +27,8 @@ final class LinkedMapping: @unchecked Sendable {
   /// For each relationship mapping, the entity mapping whose association table gives its value
   /// directly (see `Linker.associationLink`), or -1.
   let relationshipLinks: [Int]
-  /// Whether every relationship mapping has such a link.
+  /// Whether every relationship mapping has such a link (then pass 2 may take `DirectLink`s).
   let allRelationshipsLinked: Bool
-  /// Those links with what they touch looked up, when every one could be (see `DirectLink`).
-  var directLinks: [DirectLink]?
   /// Names of the attribute mappings then the relationship mappings (`Frame.property` indexes them).
   let propertyNames: [String]
   /// Where each property mapping is in the mapping file (same order as `propertyNames`).

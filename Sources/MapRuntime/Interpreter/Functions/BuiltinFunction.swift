@@ -1,9 +1,9 @@
 import Foundation
 
 /// One built-in function of `NSExpression(forFunction:arguments:)`: what the parser accepts,
-/// what the type checker assumes, what the linker binds and what `Specs/functions.md` §3 lists.
-/// The table is `BuiltinFunction.all` (in `BuiltinFunction+Table.swift`); a test keeps the spec
-/// equal to it.
+/// what the type checker assumes, what `Specs/functions.md` §3 lists, and what a call does (the
+/// linker binds each call to its row's `implementation` once). The table is
+/// `BuiltinFunction.all` (in `BuiltinFunction+Table.swift`); a test keeps the spec equal to it.
 package struct BuiltinFunction: Sendable, Hashable {
   /// What an argument must be. A nil argument is allowed everywhere (see `nilGivesNil`).
   package enum Operand: String, Sendable, Hashable {
@@ -58,11 +58,15 @@ package struct BuiltinFunction: Sendable, Hashable {
   package let example: String
   package let exampleResult: String
 
+  /// What a call does, given one value per argument and the run.
+  typealias Implementation = @Sendable ([Value], MigrationContext) throws(MigrationError) -> Value
+  let implementation: Implementation
+
   package var arity: Int { arguments.count }
 
   init(
     _ name: String, _ arguments: [Operand], _ result: Result, nilGivesNil: Bool = true,
-    _ summary: String, example: String, _ exampleResult: String
+    _ summary: String, example: String, _ exampleResult: String, _ implementation: @escaping Implementation
   ) {
     self.name = name
     self.arguments = arguments
@@ -71,7 +75,12 @@ package struct BuiltinFunction: Sendable, Hashable {
     self.summary = summary
     self.example = example
     self.exampleResult = exampleResult
+    self.implementation = implementation
   }
+
+  /// Rows are told apart by name (a name is in the table once).
+  package static func == (a: BuiltinFunction, b: BuiltinFunction) -> Bool { a.name == b.name }
+  package func hash(into hasher: inout Hasher) { hasher.combine(name) }
 
   /// Every built-in function, by name.
   package static let byName: [String: BuiltinFunction] = Dictionary(
@@ -94,4 +103,10 @@ package struct BuiltinFunction: Sendable, Hashable {
     }
     return out
   }
+}
+
+extension ExpressionSyntax {
+  /// Built-in functions of the `name:(args)` syntax (`BuiltinFunction.all`). Each takes exactly
+  /// as many arguments as its name has colons (`now` and `random` take none).
+  package static let builtinFunctions: Set<String> = Set(BuiltinFunction.all.map(\.name))
 }

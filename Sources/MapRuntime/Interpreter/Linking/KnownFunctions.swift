@@ -2,7 +2,7 @@
 /// number of arguments.
 package enum KnownFunctions {
   /// NSExpression built-ins (`name:(args)`, arithmetic).
-  package static var builtins: [String: Int] { Builtins.arity }
+  package static let builtins: [String: Int] = BuiltinFunction.byName.mapValues(\.arity)
   /// `FUNCTION($manager, …)` selectors.
   package static var manager: [String: Int] { Linker.managerSelectors }
   /// `FUNCTION($entityPolicy, …)` selectors of the built-in policy library.
