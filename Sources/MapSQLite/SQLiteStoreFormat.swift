@@ -66,6 +66,32 @@ public struct SQLiteStoreFormat: StoreFormat {
     options.progress?(0, 0)
   }
 
+  /// Its UUID, framework version and version identifiers, its hashes in the order of
+  /// `Z_METADATA`, and its entities (`Z_ENT`, name, table, parent) with their rows.
+  public func summary(_ path: String) throws(MigrationFailure) -> StoreSummary {
+    let info = try Self.info(path)
+    var facts = [(label: "store UUID", value: info.uuid ?? "(none)")]
+    if let v = info.frameworkVersion { facts.append(("framework version", "\(v)")) }
+    facts.append(
+      (
+        "version identifiers",
+        info.identifiers.isEmpty ? "(none)" : info.identifiers.map { "\"\($0)\"" }.joined(separator: ", ")
+      ))
+    let width = info.entities.map { "\($0.number) \($0.name)".count }.max() ?? 0
+    let lines = info.entities.map { e in
+      let label = "\(e.number) \(e.name)"
+      let parent = e.superNumber == 0 ? "" : ", parent \(e.superNumber)"
+      let rows = e.rows.map { "\($0) rows" } ?? "no table"
+      return "  " + label + String(repeating: " ", count: width - label.count + 2) + "\(e.table)\(parent): \(rows)"
+    }
+    return StoreSummary(
+      facts: facts, entityVersionHashes: info.hashes.map { ($0.entity, Base64Codec.encode($0.hash)) },
+      entities: lines.isEmpty ? nil : ("entities (Z_ENT, name, table, rows):", lines))
+  }
+
+  /// `-wal`, `-shm` and `-journal` beside the store.
+  public var hasCompanionFiles: Bool { true }
+
   /// Summary of a store without a model: its metadata, entities and rows per entity.
   public static func info(_ path: String) throws(MigrationFailure) -> SQLiteStoreInfo {
     let store = try CoreDataStoreFile(path: path)
