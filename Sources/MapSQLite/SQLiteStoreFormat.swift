@@ -17,13 +17,14 @@ public struct SQLiteStoreFormat: StoreFormat {
     let metadata = try CoreDataMetadata.read(store)
     var reader = CoreDataReader(store: store, layout: layout, maxErrors: options.maxErrors)
     let graph = try reader.read()
-    let (input, extra) = CoreDataMetadataJSON.render(
-      metadata.carriedKeys, path: path, prefix: reader.transformables.text)
-    graph.finishBuilding(input: input, transformableCodec: TransformableText.codec)
+    graph.finishBuilding(
+      input: InputBytes(reader.transformables.text, path: path), transformableCodec: TransformableText.codec)
     var result = StoreMetadata()
     result.modelVersionIdentifiers = metadata.identifiers
     result.entityVersionHashes = metadata.hashes.map { ($0.entity, Base64Codec.encode($0.hash)) }
-    result.extra = extra
+    result.extra = metadata.carriedKeys.sorted { $0.key < $1.key }.map {
+      ($0.key, CoreDataMetadataValues.value($0.value))
+    }
     return (graph, result)
   }
 
@@ -33,16 +34,15 @@ public struct SQLiteStoreFormat: StoreFormat {
     var hashes: [String: String] = [:]
     for h in metadata.hashes { hashes[h.entity] = Base64Codec.encode(h.hash) }
     let steps = metadata.plist.first { $0.key == StoreMetadataPeek.migrationsKey }?.value.arrayValue ?? []
-    return .found(hashes: hashes, migrations: steps.compactMap(CoreDataMetadataJSON.metadataValue))
+    return .found(hashes: hashes, migrations: steps.map(CoreDataMetadataValues.value))
   }
 
   public func write(
-    _ graph: ObjectGraph, source: ObjectGraph?, metadata: StoreWriter.Metadata, to target: String?,
+    _ graph: ObjectGraph, source: ObjectGraph?, metadata: StoreWriteMetadata, to target: String?,
     backup: String?, options: StoreWriteOptions
   ) throws(MigrationFailure) {
     let input = source?.input ?? graph.input
-    var writer = CoreDataWriter(
-      graph: graph, input: input, metadata: CoreDataMetadataOut(metadata: metadata, input: input))
+    var writer = CoreDataWriter(graph: graph, input: input, metadata: CoreDataMetadataOut(metadata: metadata))
     guard let target else {
       // A dry run: the rows are written to a store in memory and dropped.
       do throws(CoreDataWriter.Failure) {

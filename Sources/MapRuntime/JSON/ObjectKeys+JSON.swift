@@ -73,10 +73,9 @@ extension StoreReader {
   /// entity name → highest number, positive integers only (anything else is ignored).
   mutating func takeKeyHighWater() {
     guard let k = metadata.extra.firstIndex(where: { $0.key == ObjectKeysJSON.metadataKey }) else { return }
-    let slice = metadata.extra.remove(at: k).json
-    guard case .dictionary(let entries)? = try? RawJSON.value(input, slice) else { return }
-    for (name, value) in entries {
-      if case .int(let n) = value, n > 0 { graph.keyHighWater[name] = n }
+    guard case .object(let fields) = metadata.extra.remove(at: k).value else { return }
+    for f in fields {
+      if case .int(let n) = f.value, n > 0 { graph.keyHighWater[f.key] = n }
     }
   }
 }

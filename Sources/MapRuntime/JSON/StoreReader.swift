@@ -48,7 +48,7 @@ public struct StoreReader {
       if reader.errors.isEmpty {
         reader.graph.pendingObjectKeys = { ObjectKeysJSON.readNumbers($0) }
         reader.takeKeyHighWater()
-        reader.metadata.extra = StringCompaction.compact(reader.graph, extra: reader.metadata.extra)
+        StringCompaction.compact(reader.graph)
       }
     } catch let e as JSONSyntaxError {
       reader.errors.append(reader.error(e.code.rawValue, e.message, at: e.byteOffset))
@@ -203,8 +203,7 @@ public struct StoreReader {
         }
         metadata.entityVersionHashes = hashes
       default:
-        let range = try scanner.skipValue()
-        metadata.extra.append((name, ByteSlice(start: range.lowerBound, count: range.count, hasEscapes: true)))
+        metadata.extra.append((name, try MetadataJSON.read(try scanner.next(), &scanner)))
       }
     }
   }

@@ -40,16 +40,10 @@ public struct StoreWriter {
     var generated = metadata.generated
     if let keyMax = ObjectKeysJSON.metadataValue(graph) { generated.append((ObjectKeysJSON.metadataKey, keyMax)) }
     let generatedKeys = Set(generated.map(\.key))
-    let copied = metadata.extra.filter { !generatedKeys.contains($0.key) }.map {
-      ($0.key, $0.json as ByteSlice?, nil as MetadataValue?)
-    }
-    for (key, json, value) in (copied + generated.map { ($0.key, nil, $0.value) }).sorted(by: { $0.0 < $1.0 }) {
+    let copied = metadata.extra.filter { !generatedKeys.contains($0.key) }
+    for (key, value) in (copied + generated).sorted(by: { $0.key < $1.key }) {
       out.writeKey(key)
-      if let value {
-        value.write(to: &out)
-      } else if let json {
-        try Self.copyJSON(json, from: input.map { UnsafeRawPointer($0.unsafeBytes.baseAddress!) }, to: &out)
-      }
+      MetadataJSON.write(value, to: &out)
     }
     out.endObject()
 

@@ -29,16 +29,13 @@ struct StringCompaction: @unchecked Sendable {
     self.count = start
   }
 
-  /// Rewrites every slice of `graph` and of `extra`, and swaps the graph's input for the new
-  /// buffer. Returns the rewritten `extra`.
+  /// Rewrites every slice of `graph`, and swaps the graph's input for the new buffer.
   ///
   /// The columns are shared out between threads, each moving its columns into its own region
   /// of the buffer, which is big enough for every slice (pages never written cost no memory,
   /// and no slice refers to the unused end of a region).
-  static func compact(
-    _ graph: ObjectGraph, extra: [(key: String, json: ByteSlice)]
-  ) -> [(key: String, json: ByteSlice)] {
-    guard let input = graph.input else { return extra }
+  static func compact(_ graph: ObjectGraph) {
+    guard let input = graph.input else { return }
     var jobs: [(column: Column, bytes: Int)] = []
     for t in graph.tables {
       if let ids = t.ids { jobs.append((ids, ids.sliceBytes())) }
@@ -61,8 +58,7 @@ struct StringCompaction: @unchecked Sendable {
     }
     var starts = [0]
     for l in load { starts.append(starts.last! + l) }
-    let extraBytes = extra.reduce(0) { $0 + Int($1.json.count) }
-    let capacity = starts.last! + extraBytes
+    let capacity = starts.last!
     let heap = LargeBuffer.allocate(byteCount: capacity + InputBytes.paddingCount)
     let base = input.unsafeBytes.baseAddress!
     let ends = UnsafeMutableBufferPointer<Int>.allocate(capacity: groupCount)
@@ -85,14 +81,12 @@ struct StringCompaction: @unchecked Sendable {
     } else {
       for g in 0..<groupCount { run(g) }
     }
-    var last = StringCompaction(input: base, heap: heap, start: ends[groupCount - 1])
-    let moved = extra.map { (key: $0.key, json: last.copyJSON($0.json)) }
+    let last = StringCompaction(input: base, heap: heap, start: ends[groupCount - 1])
     (heap + last.count).initializeMemory(as: UInt8.self, repeating: 0, count: InputBytes.paddingCount)
     withExtendedLifetime(input) {
       graph.replaceInput(
         InputBytes(adopting: heap, allocated: capacity + InputBytes.paddingCount, count: last.count, path: input.path))
     }
-    return moved
   }
 
   // MARK: - Columns
@@ -151,12 +145,6 @@ struct StringCompaction: @unchecked Sendable {
     interner.add(heap, start, n)
     interner.remember(s, copiedTo: start, count: n)
     return ByteSlice(start: start, count: n, hasEscapes: s.hasEscapes)
-  }
-
-  mutating func copyJSON(_ s: ByteSlice) -> ByteSlice {
-    let start = count
-    count += Self.copyWithoutSpace(from: input + s.start, count: Int(s.count), to: heap + start)
-    return ByteSlice(start: start, count: count - start, hasEscapes: s.hasEscapes)
   }
 
   /// Copies valid JSON text, leaving out whitespace outside strings; returns the bytes written.
