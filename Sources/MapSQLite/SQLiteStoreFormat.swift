@@ -18,7 +18,7 @@ public struct SQLiteStoreFormat: StoreFormat {
     var reader = CoreDataReader(store: store, layout: layout, maxErrors: options.maxErrors)
     let graph = try reader.read()
     graph.finishBuilding(
-      input: InputBytes(reader.transformables.text, path: path), transformableCodec: TransformableText.codec)
+      input: InputBytes(reader.transformables.bytes, path: path), transformableCodec: ArchivedBlobCodec.self)
     var result = StoreMetadata()
     result.modelVersionIdentifiers = metadata.identifiers
     result.entityVersionHashes = metadata.hashes.map { ($0.entity, Base64Codec.encode($0.hash)) }
@@ -42,7 +42,9 @@ public struct SQLiteStoreFormat: StoreFormat {
     backup: String?, options: StoreWriteOptions
   ) throws(MigrationFailure) {
     let input = source?.input ?? graph.input
-    var writer = CoreDataWriter(graph: graph, input: input, metadata: CoreDataMetadataOut(metadata: metadata))
+    var writer = CoreDataWriter(
+      graph: graph, input: input, codec: source?.transformableCodec ?? graph.transformableCodec,
+      metadata: CoreDataMetadataOut(metadata: metadata))
     guard let target else {
       // A dry run: the rows are written to a store in memory and dropped.
       do throws(CoreDataWriter.Failure) {

@@ -8,6 +8,10 @@ struct CellWriting {
   let prefixStart: UnsafePointer<Int>
   /// Per entity, the objects' own numbers for their ids, or nil for `row + 1`.
   let numbers: UnsafePointer<UnsafePointer<Int64>?>
+  /// The codec of Transformable payloads that are not JSON text (a graph read from another
+  /// format), with the bytes they are in; nil when they are JSON text, copied as they are.
+  var foreignCodec: (any TransformableCodec.Type)? = nil
+  var foreignInput: Unmanaged<InputBytes>? = nil
 
   @inline(__always) func writeID(_ ref: ObjectRef, to out: inout JSONOutput) {
     let e = Int(ref.entity)

@@ -49,7 +49,9 @@ public struct JSONStoreFormat: StoreFormat {
     _ graph: ObjectGraph, source: ObjectGraph?, metadata: StoreWriteMetadata, to target: String?,
     backup: String?, options: StoreWriteOptions
   ) throws(MigrationFailure) {
-    var writer = StoreWriter(graph: graph, input: source?.input ?? graph.input)
+    var writer = StoreWriter(
+      graph: graph, input: source?.input ?? graph.input,
+      codec: source?.transformableCodec ?? graph.transformableCodec)
     do {
       if let target {
         let file = try AtomicFileWriter(target: target)

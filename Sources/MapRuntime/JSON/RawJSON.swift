@@ -39,6 +39,15 @@ enum RawJSON: TransformableCodec {
     }
   }
 
+  /// The payload's value (`ArchivedValueJSON`): `{"$bytes": …}` as those bytes, any other
+  /// JSON value as the value it is archived as.
+  static func payload(_ input: InputBytes, _ s: ByteSlice) throws(ArchivedValueError) -> TransformablePayload {
+    switch try ArchivedValueJSON.parse(UnsafeRawBufferPointer(rebasing: input.unsafeBytes[s.start..<s.end])) {
+    case .bytes(let b): .bytes(b, archived: nil)
+    case .value(let v): .value(v)
+    }
+  }
+
   /// How many elements a JSON array has, without reading them; nil for any other value.
   static func arrayCount(_ input: InputBytes, _ s: ByteSlice) -> Int? {
     let p = input.unsafeBytes.baseAddress!.assumingMemoryBound(to: UInt8.self)

@@ -10,10 +10,13 @@ public struct StoreWriter {
   /// The bytes string slices refer to (the source store's input), if any.
   let input: InputBytes?
   let graph: ObjectGraph
+  /// How the Transformable payloads in `input` are encoded (nil or `RawJSON`: JSON text).
+  let codec: (any TransformableCodec.Type)?
 
-  package init(graph: ObjectGraph, input: InputBytes?) {
+  package init(graph: ObjectGraph, input: InputBytes?, codec: (any TransformableCodec.Type)? = nil) {
     self.graph = graph
     self.input = input
+    self.codec = codec
   }
 
   /// Writes the whole document, final newline included; flushes `out`.
@@ -79,9 +82,13 @@ public struct StoreWriter {
     prefixBlob.withUnsafeBytes { blob.copyMemory(from: $0) }
     _ = starts.initialize(from: prefixStart)
     for (e, n) in numbers.enumerated() { numberTable[e] = n.map { UnsafePointer($0.baseAddress!) } }
-    let cells = CellWriting(
+    var cells = CellWriting(
       input: inputBase, prefixes: UnsafeRawPointer(blob.baseAddress!), prefixStart: UnsafePointer(starts.baseAddress!),
       numbers: UnsafePointer(numberTable.baseAddress!))
+    if let codec, ObjectIdentifier(codec) != ObjectIdentifier(RawJSON.self), let input {
+      cells.foreignCodec = codec
+      cells.foreignInput = Unmanaged.passUnretained(input)
+    }
     for e in order {
       out.writeKey(graph.tables[e].layout.name)
       out.beginArray()
@@ -155,7 +162,12 @@ public struct StoreWriter {
     case .date(let t):
       do { try out.writeDate(t) } catch { throw .value(error, "a date") }
     case .data(let bytes): bytes.withUnsafeBytes { out.writeBase64($0) }
-    case .transformable(let s): try copyJSON(s, from: w.input, to: &out)
+    case .transformable(let s):
+      if let codec = w.foreignCodec, let input = w.foreignInput {
+        try writeForeign(s, codec, input.takeUnretainedValue(), to: &out)
+      } else {
+        try copyJSON(s, from: w.input, to: &out)
+      }
     case .array(let items):
       out.beginArray()
       for x in items { try writeValue(x, to: &out, w) }
@@ -170,6 +182,25 @@ public struct StoreWriter {
     case .sourceObject, .destinationObject, .special:
       throw .unwritable("an object reference cannot be stored in an attribute")
     }
+  }
+
+  /// Writes a Transformable payload of another format in its JSON form (`TransformableText`).
+  static func writeForeign(
+    _ s: ByteSlice, _ codec: any TransformableCodec.Type, _ input: InputBytes, to out: inout JSONOutput
+  ) throws(StoreWriteError) {
+    let payload: TransformablePayload
+    do {
+      payload = try codec.payload(input, s)
+    } catch {
+      throw .unwritable("a Transformable value cannot be read: \(error.message)")
+    }
+    var text: [UInt8] = []
+    TransformableText.appendJSON(payload, to: &text)
+    let raw = UnsafeMutableRawBufferPointer.allocate(byteCount: text.count, alignment: 1)
+    defer { raw.deallocate() }
+    text.withUnsafeBytes { raw.copyMemory(from: $0) }
+    try copyJSON(
+      ByteSlice(start: 0, count: text.count, hasEscapes: true), from: UnsafeRawPointer(raw.baseAddress!), to: &out)
   }
 
   /// Re-emits a raw JSON value of the input in the output's style, token by token (object keys

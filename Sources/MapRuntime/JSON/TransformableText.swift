@@ -1,65 +1,23 @@
 import Foundation
 
-/// Transformable values of a store that keeps them as bytes (Core Data's SQLite store), as the
-/// JSON texts a graph's `.transformable` values hold: the same values a JSON store gives a mapping
-/// (Specs/sqlite-store.md §5.1).
+/// Transformable values of a store that keeps them as bytes (Core Data's SQLite store) in a
+/// JSON store: the same values a JSON store gives a mapping (Specs/sqlite-store.md §5.1).
 ///
 /// Bytes become their archived value's JSON when they are an archive of property-list classes
 /// that `TransformableArchive.encode` writes back byte for byte (so a store exported and
 /// imported again has the same bytes); any other bytes become `{"$bytes": "base64"}`, and are
 /// written back unchanged.
-public struct TransformableText: Sendable {
-  /// The JSON texts, one after another; the `.transformable` slices returned point into them (offset
-  /// by `base`).
-  public private(set) var text: [UInt8] = []
-  public let base: Int
-  /// The last few values read and their slices: equal values share their text, as a JSON
-  /// store's do (`StringCompaction`), which the interpreter's caches rely on.
-  private var recent: [(blob: [UInt8], slice: ByteSlice)] = []
-  private var next = 0
-  private var converter = Converter()
-
-  public init(base: Int = 0) { self.base = base }
-
-  /// The codec of the payloads `value(_:decoding:)` returns (their JSON text).
-  package static var codec: any TransformableCodec.Type { RawJSON.self }
-
-  /// The value of a Transformable column's bytes. `decoding`: false for an attribute with a
-  /// custom value transformer, whose bytes are never taken as an archive.
-  public mutating func value(_ blob: [UInt8], decoding: Bool) -> Value {
-    blob.withUnsafeBytes { value($0, decoding: decoding) }
-  }
-
-  /// The value of bytes that are valid only during the call (a column read in place): copied
-  /// only when they are not one of the last few values.
-  public mutating func value(_ blob: UnsafeRawBufferPointer, decoding: Bool) -> Value {
-    for r in recent where r.blob.count == blob.count {
-      let same = r.blob.withUnsafeBytes { kept in
-        blob.count == 0 || memcmp(kept.baseAddress!, blob.baseAddress!, blob.count) == 0
-      }
-      if same { return .transformable(r.slice) }
+public enum TransformableText {
+  /// Appends the JSON form of a payload of another store's graph: bytes as their archived value
+  /// where that has a JSON form reading back as itself, else `{"$bytes": …}`; a value as itself.
+  package static func appendJSON(_ payload: TransformablePayload, to out: inout [UInt8]) {
+    switch payload {
+    case .value(let v):
+      if !ArchivedValueJSON.append(v, to: &out) { out.append(contentsOf: "null".utf8) }
+    case .bytes(let blob, let v):
+      if let v, Converter.appendReadingBack(v, to: &out) { return }
+      ArchivedValueJSON.appendBytes(blob, to: &out)
     }
-    let start = text.count
-    converter.appendJSON(blob, decoding: decoding, to: &text)
-    let slice = ByteSlice(start: base + start, count: text.count - start, hasEscapes: true)
-    if recent.count < 8 {
-      recent.append((Array(blob), slice))
-    } else {
-      // The slot's bytes are replaced in the memory they had (no allocation per value).
-      recent[next].slice = slice
-      recent[next].blob.removeAll(keepingCapacity: true)
-      recent[next].blob.append(contentsOf: blob)
-      next = (next + 1) % 8
-    }
-    return .transformable(slice)
-  }
-
-  /// Appends the texts of another reader's values (one that read other rows of the same store);
-  /// returns what to add to the start of its slices.
-  public mutating func append(_ other: TransformableText) -> Int {
-    let shift = base + text.count - other.base
-    text.append(contentsOf: other.text)
-    return shift
   }
 
   /// Appends the JSON form of stored bytes.
@@ -78,18 +36,24 @@ public struct TransformableText: Sendable {
     /// Appends the JSON form of `blob`: its archived value when `TransformableArchive.encode`
     /// gives back exactly these bytes (`TransformableArchive.Verifier`), else `{"$bytes": …}`.
     public mutating func appendJSON(_ blob: UnsafeRawBufferPointer, decoding: Bool, to out: inout [UInt8]) {
-      if decoding, let v = TransformableArchive.decode(blob), verifier.matches(v, blob) {
-        let mark = out.count
-        if ArchivedValueJSON.append(v, to: &out) {
-          // Only a value whose JSON form reads back as itself (an NSDictionary `{"$date": 1}`
-          // would come back as an NSDate) is given as a value.
-          if !TransformableText.hasDictionary(v) { return }
-          let parsed = out[mark...].withUnsafeBytes { try? ArchivedValueJSON.parse($0) }
-          if parsed == .value(v) { return }
-          out.removeSubrange(mark...)
-        }
+      if decoding, let v = TransformableArchive.decode(blob), verifier.matches(v, blob),
+        Self.appendReadingBack(v, to: &out)
+      {
+        return
       }
       ArchivedValueJSON.appendBytes(blob, to: &out)
+    }
+
+    /// Appends the JSON form of `v` when it reads back as `v` (an NSDictionary `{"$date": 1}`
+    /// would come back as an NSDate, a NaN has none); false, with `out` unchanged, otherwise.
+    static func appendReadingBack(_ v: ArchivedValue, to out: inout [UInt8]) -> Bool {
+      let mark = out.count
+      guard ArchivedValueJSON.append(v, to: &out) else { return false }
+      if !TransformableText.hasDictionary(v) { return true }
+      let parsed = out[mark...].withUnsafeBytes { try? ArchivedValueJSON.parse($0) }
+      if parsed == .value(v) { return true }
+      out.removeSubrange(mark...)
+      return false
     }
   }
 
