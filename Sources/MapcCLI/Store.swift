@@ -9,7 +9,8 @@ extension MapcCommand {
       discussion: """
         info prints a store's format, metadata, model version hashes, entities and rows per \
         entity; convert converts a store of any format to any other (\(StoreFormatChoice.names)); \
-        export and import are convert --to json and convert --to sqlite (mapc repository: \
+        export is convert --to json of an SQLite store, import convert --to sqlite of a JSON \
+        store (mapc repository: \
         Specs/sqlite-store.md, Specs/store-format.md).
         """,
       subcommands: [StoreInfo.self, StoreConvert.self, StoreExport.self, StoreImport.self])
