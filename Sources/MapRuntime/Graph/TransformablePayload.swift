@@ -23,7 +23,7 @@ extension TransformablePayload {
   package var mappingValue: Value {
     switch self {
     case .value(let v): Self.mappingValue(v)
-    case .bytes(let b, let v?) where Self.hasOwnForm(v, top: true): Self.mappingValue(v)
+    case .bytes(_, let v?) where Self.hasOwnForm(v, top: true): Self.mappingValue(v)
     case .bytes(let b, _): .dictionary([(Self.bytesKey, .string(.native(Base64Codec.encode(b))))])
     }
   }
