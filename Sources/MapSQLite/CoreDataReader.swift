@@ -24,7 +24,7 @@ struct CoreDataReader {
   var links: [Link] = []
   var tables: [String: [String]] = [:]
   /// JSON texts of the Transformable values read (Specs/sqlite-store.md §5.1).
-  var transformables = TransformableText()
+  var transformables = TransformableBlobs()
   /// Members found through hidden foreign keys, resolved once every table is read.
   var hiddenLinks: [(member: ObjectRef, owner: Int64, order: Int64, key: Int64, hidden: HiddenKey, table: String)] = []
 

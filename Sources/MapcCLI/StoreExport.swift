@@ -1,17 +1,15 @@
 import ArgumentParser
 import Foundation
-import MapCompiler
 import MapRuntime
-import MapSQLite
 
 extension MapcCommand {
   struct StoreExport: ParsableCommand {
     static let configuration = CommandConfiguration(
       commandName: "export",
-      abstract: "Convert a Core Data SQLite store to a JSON store.",
+      abstract: "Convert a Core Data SQLite store to a JSON store (store convert --to json).",
       discussion: """
-        Finds the version of the model bundle whose entity version hashes the store holds, \
-        reads every object of the store with that version's model, and writes the JSON \
+        store convert --to json of a store read as SQLite. Finds the version of the model \
+        bundle whose entity version hashes the store holds, reads every object of the store with that version's model, and writes the JSON \
         store of mapc run (atomically). The store is only read; its -wal is honoured. Exit \
         status: 0 written, 1 the model cannot be read, 2 the store cannot be read or matches \
         no version (nothing written), 64 usage error or an output that \
@@ -31,15 +29,10 @@ extension MapcCommand {
     var compact = false
 
     func run() throws {
-      var files = OutputTarget()
-      files.reads(store, as: "store", kind: .store)
-      files.reads(model, as: "model")
-      files.writes(output, option: "--output")
-      try files.refuseClash()
-      try StoreConversion.convert(
-        store, bundle: model, output: output, from: SQLiteStoreFormat(),
-        to: JSONStoreFormat(style: compact ? .compact : .indented),
-        options: StoreWriteOptions(), verb: "exported")
+      let formats = StoreFormatChoice.formats(compact: compact)
+      try StoreConversion.run(
+        store, bundle: model, output: output, from: StoreFormats.named("sqlite", among: formats),
+        to: StoreFormats.named("json", among: formats)!, among: formats, verb: "exported")
     }
   }
 }

@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import MapCompiler
 import MapRuntime
-import MapSQLite
 
 extension MapcCommand {
   struct StoreInfo: ParsableCommand {
@@ -23,33 +22,14 @@ extension MapcCommand {
 
     func run() throws {
       let format = StoreFormatChoice.detect(store)
-      var lines = ["format: \(format.name)"]
-      let hashes: [(String, String)]
-      var entities: [String] = []
+      let summary: StoreSummary
       do {
-        if format is SQLiteStoreFormat {
-          let info = try SQLiteStoreFormat.info(store)
-          lines.append("store UUID: \(info.uuid ?? "(none)")")
-          if let v = info.frameworkVersion { lines.append("framework version: \(v)") }
-          lines.append(
-            "version identifiers: \(info.identifiers.isEmpty ? "(none)" : info.identifiers.map { "\"\($0)\"" }.joined(separator: ", "))"
-          )
-          hashes = info.hashes.map { ($0.entity, Data($0.hash).base64EncodedString()) }
-          let width = info.entities.map { "\($0.number) \($0.name)".count }.max() ?? 0
-          for e in info.entities {
-            let label = "\(e.number) \(e.name)"
-            let parent = e.superNumber == 0 ? "" : ", parent \(e.superNumber)"
-            let rows = e.rows.map { "\($0) rows" } ?? "no table"
-            entities.append(
-              "  " + label + String(repeating: " ", count: width - label.count + 2) + "\(e.table)\(parent): \(rows)")
-          }
-        } else {
-          let peek = try format.peekMetadata(store)
-          hashes = (peek.entityVersionHashes ?? [:]).sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
-        }
+        summary = try format.summary(store)
       } catch {
         throw Console.failure(error)
       }
+      var lines = ["format: \(format.name)"] + summary.facts.map { "\($0.label): \($0.value)" }
+      let hashes = summary.entityVersionHashes
       if let model {
         let versions: ModelVersions
         do {
@@ -70,7 +50,7 @@ extension MapcCommand {
       lines.append("entity version hashes:")
       let width = hashes.map(\.0.count).max() ?? 0
       lines += hashes.map { "  " + $0.0 + String(repeating: " ", count: width - $0.0.count + 2) + $0.1 }
-      if !entities.isEmpty { lines += ["entities (Z_ENT, name, table, rows):"] + entities }
+      if let entities = summary.entities { lines += [entities.heading] + entities.lines }
       print(lines.map(TerminalText.escaped).joined(separator: "\n"))
     }
   }

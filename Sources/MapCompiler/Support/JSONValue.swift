@@ -1,4 +1,5 @@
 import Foundation
+import MapJSON
 import MapRuntime
 
 /// A JSON value with ordered object keys, written deterministically: two-space indentation,

@@ -72,12 +72,9 @@ package final class ExpressionEvaluator {
     return frame
   }
 
-  /// `value` as JSON text (`ValueJSON.render`).
-  package func json(_ value: Value) -> String { ValueJSON.render(plain(value)) }
-
   /// `value` with strings decoded, Transformable payloads read, and objects and handles such as
-  /// `$manager` replaced by the string describing them.
-  private func plain(_ value: Value) -> Value {
+  /// `$manager` replaced by the string describing them: what an output format writes.
+  package func plain(_ value: Value) -> Value {
     let m = manager.context
     switch value {
     case .string(let t): return .string(.native(m.string(t)))

@@ -3,14 +3,44 @@ import Foundation
 import MapCompiler
 import MapRuntime
 
-/// What `mapc store export` and `mapc store import` share: the version of the bundle whose
-/// hashes the store records, read in one format and written in the other.
-enum StoreConversion {
+/// What `mapc store convert` and its aliases `store export` and `store import` share: the
+/// version of the bundle whose hashes the store records, read in the format of the store's
+/// content and written in the format asked for.
+package enum StoreConversion {
+  /// The destination format: the one named `to`, else the one named by `output`'s extension
+  /// (`out.json`, `App.sqlite`); nil when neither names one of `formats`.
+  package static func destination(
+    to name: String?, output: String, among formats: [any StoreFormat]
+  ) -> (any StoreFormat)? {
+    if let name { return StoreFormats.named(name, among: formats) }
+    let file = (output as NSString).lastPathComponent
+    guard let dot = file.lastIndex(of: "."), dot != file.startIndex else { return nil }
+    return StoreFormats.named(String(file[file.index(after: dot)...]), among: formats)
+  }
+
+  /// Checks the command line's files (`OutputTarget`), then converts `store` (read as `source`,
+  /// else in the format of its content) to `output`, printing
+  /// `mapc: VERB N objects from STORE; wrote OUTPUT`, or the errors and exit status 2 with
+  /// nothing written (1 when the bundle cannot be read, 64 when an output would write over an
+  /// input).
+  package static func run(
+    _ store: String, bundle: String, output: String, from source: (any StoreFormat)? = nil,
+    to destination: any StoreFormat, among formats: [any StoreFormat], verb: String
+  ) throws {
+    let source = source ?? StoreFormats.detect(store, among: formats)
+    var files = OutputTarget()
+    files.reads(store, as: "store", kind: source.hasCompanionFiles ? .store : .file)
+    files.reads(bundle, as: "model")
+    files.writes(output, option: "--output", kind: destination.hasCompanionFiles ? .store : .file)
+    try files.refuseClash()
+    try convert(store, bundle: bundle, output: output, from: source, to: destination, verb: verb)
+  }
+
   /// Converts `store` to `output`, printing `mapc: VERB N objects from STORE; wrote OUTPUT`, or
   /// the errors and exit status 2 with nothing written (1 when the bundle cannot be read).
   static func convert(
     _ store: String, bundle: String, output: String, from source: any StoreFormat, to destination: any StoreFormat,
-    options: StoreWriteOptions, verb: String
+    verb: String
   ) throws {
     let versions: ModelVersions
     do {
@@ -25,7 +55,7 @@ enum StoreConversion {
       let out = StoreWriteMetadata(
         modelVersionIdentifiers: metadata.modelVersionIdentifiers ?? version.model.versionIdentifiers,
         entityHashes: version.hashes, extra: metadata.extra)
-      try destination.write(graph, source: nil, metadata: out, to: output, backup: nil, options: options)
+      try destination.write(graph, source: nil, metadata: out, to: output, backup: nil, options: StoreWriteOptions())
       return graph.objectCount
     }
     switch result {

@@ -250,6 +250,40 @@ import Testing
     #expect(Self.problems("MapRuntime", edges: edges, allowed: extraRow).count == 1)
   }
 
+  /// MapRuntime names no store format (issue 26): no type MapJSON declares, and no identifier
+  /// with `JSON` in it, appears in the code of any file of MapRuntime (comments and the words of
+  /// string literals aside); MapSQLite names none of MapJSON's types either.
+  @Test func theRuntimeAndMapSQLiteNameNoJSONType() throws {
+    var jsonTypes: Set<String> = []
+    for (_, text) in try SharedPaths.swiftFiles(under: "Sources/MapJSON") {
+      for m in Self.declaration.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
+        jsonTypes.insert((text as NSString).substring(with: m.range(at: 1)))
+      }
+    }
+    #expect(jsonTypes.contains("JSONScanner") && jsonTypes.contains("JSONStoreFormat"), "\(jsonTypes.sorted())")
+    let jsonWord = try NSRegularExpression(pattern: "[A-Za-z0-9_]*JSON[A-Za-z0-9_]*")
+    let literal = try NSRegularExpression(pattern: #""(?:[^"\\\n]|\\.)*""#)
+    for module in ["MapRuntime", "MapSQLite"] {
+      for (relative, text) in try SharedPaths.swiftFiles(under: "Sources/\(module)") {
+        let code = text.split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
+          let noComment = line.range(of: "//").map { String(line[..<$0.lowerBound]) } ?? String(line)
+          return literal.stringByReplacingMatches(
+            in: noComment, range: NSRange(noComment.startIndex..., in: noComment), withTemplate: "\"\"")
+        }.joined(separator: "\n")
+        let words = Set(
+          Self.word.matches(in: code, range: NSRange(code.startIndex..., in: code)).map {
+            (code as NSString).substring(with: $0.range)
+          })
+        let jsonWords = Set(
+          jsonWord.matches(in: code, range: NSRange(code.startIndex..., in: code)).map {
+            (code as NSString).substring(with: $0.range)
+          })
+        let named = words.filter { jsonTypes.contains($0) }.union(jsonWords)
+        #expect(named.isEmpty, "Sources/\(module)/\(relative) names \(named.sorted())")
+      }
+    }
+  }
+
   /// With MAPC_PRINT_LAYERING=1, prints the edges found (to update the tables).
   @Test func printWhenAsked() throws {
     guard ProcessInfo.processInfo.environment["MAPC_PRINT_LAYERING"] == "1" else { return }
