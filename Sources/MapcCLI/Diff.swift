@@ -20,7 +20,7 @@ extension MapcCommand {
         """)
 
     enum Format: String, ExpressibleByArgument, CaseIterable {
-      case text, markdown, json
+      case text, markdown, json, mermaid, svg, html
     }
 
     @Argument(help: "A model bundle (.xcdatamodeld), or two models (.xcdatamodel folders, contents files or bundles).")
@@ -46,20 +46,9 @@ extension MapcCommand {
       case .text: text = TerminalText.escapedLines(diff.text())
       case .markdown: text = diff.markdown()
       case .json: text = diff.json()
+      case .mermaid, .svg, .html: text = try Diagrams.render(diff: diff, format: format.rawValue)
       }
-      guard let output else {
-        FileHandle.standardOutput.write(Data(text.utf8))
-        return
-      }
-      var files = OutputTarget()
-      files.reads(models, as: "model")
-      files.writes(output, option: "--output")
-      try files.refuseClash()
-      do {
-        try AtomicFileWriter.replaceContents(of: output, with: text)
-      } catch {
-        throw Console.writeFailure("output", path: output, error: error)
-      }
+      try Diagrams.emit(text, to: output, reading: models)
     }
 
     /// The two versions to compare.
