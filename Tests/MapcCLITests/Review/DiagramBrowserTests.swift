@@ -197,6 +197,23 @@ struct DiagramBrowserTests {
     #expect(r.stdout.contains("lowercase:"), "the mapping's expressions are in the picture")
   }
 
+  /// Negative control: the page's measure finds two boxes drawn over each other.
+  @Test func theOverlapCheckCanFail() throws {
+    let work = try FileManagerTemp.folder("diagram-control")
+    defer { FileManagerTemp.remove(work.path) }
+    let svg = work.appendingPathComponent("overlap.svg")
+    try Data(
+      """
+      <svg xmlns="http://www.w3.org/2000/svg" width="300" height="200">
+      <g class="node"><title>A</title><rect x="10" y="10" width="120" height="80" fill="#dafbe1"/></g>
+      <g class="node"><title>B</title><rect x="60" y="40" width="120" height="80" fill="#ffebe9"/></g>
+      </svg>
+      """.utf8
+    ).write(to: svg)
+    let boxes = try Self.open(svg, screenshot: false)
+    #expect(boxes.overlaps == [["A", "B"]])
+  }
+
   @Test func mermaidNamesEveryEntityAndMark() throws {
     let bundle = Self.root.appendingPathComponent("Mappings/shop/Shop.xcdatamodeld")
     let r = runMapc(["diff", bundle.path, "--format", "mermaid"])
