@@ -30,19 +30,20 @@ extension BuiltinFunction {
       example: "stddev:({1, 2, 3, 4, 4, 5, 9, 11})", "3.2185982973959333"),
     // Basic arithmetic.
     .init(
-      "add:to:", [.numberOrDate, .numberOrDate], .arithmetic, "a + b (a date plus seconds is a date)",
+      "add:to:", [.numberOrDate, .numberOrDate], .arithmetic, nilGivesNil: false,
+      "a + b (a date plus seconds is a date)",
       example: "add:to:(2, 3)", "5"),
     .init(
-      "from:subtract:", [.numberOrDate, .numberOrDate], .arithmetic,
+      "from:subtract:", [.numberOrDate, .numberOrDate], .arithmetic, nilGivesNil: false,
       "a - b (date - seconds is a date, date - date is seconds)", example: "from:subtract:(10, 4)", "6"),
     .init(
-      "multiply:by:", [.number, .number], .arithmetic, "a × b", example: "multiply:by:(6, 7)", "42"),
+      "multiply:by:", [.number, .number], .arithmetic, nilGivesNil: false, "a × b", example: "multiply:by:(6, 7)", "42"),
     .init(
-      "divide:by:", [.number, .number], .arithmetic,
+      "divide:by:", [.number, .number], .arithmetic, nilGivesNil: false,
       "a ÷ b; two integers divide as integers, truncating (÷0 of integers is an error)",
       example: "divide:by:(7, 2)", "3"),
     .init(
-      "modulus:by:", [.number, .number], .arithmetic,
+      "modulus:by:", [.number, .number], .arithmetic, nilGivesNil: false,
       "remainder with the sign of a (fmod for doubles; integer ÷0 is an error)",
       example: "modulus:by:(7, 3)", "1"),
     .init("abs:", [.number], .arithmetic, "absolute value", example: "abs:(-4)", "4"),
@@ -51,7 +52,8 @@ extension BuiltinFunction {
     .init("log:", [.number], .double, "base-10 logarithm", example: "log:(1000)", "3"),
     .init("ln:", [.number], .double, "natural logarithm", example: "ln:(1)", "0"),
     .init(
-      "raise:toPower:", [.number, .number], .double, "a to the power b", example: "raise:toPower:(2, 10)",
+      "raise:toPower:", [.number, .number], .double, nilGivesNil: false, "a to the power b",
+      example: "raise:toPower:(2, 10)",
       "1024"),
     .init("exp:", [.number], .double, "e to the power a", example: "exp:(0)", "1"),
     // Bounding.

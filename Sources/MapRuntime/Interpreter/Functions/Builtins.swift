@@ -28,6 +28,7 @@ enum Builtins {
     case "add:to:", "from:subtract:", "multiply:by:":
       return try arithmetic(name, args[0], args[1], m)
     case "divide:by:":
+      if args[0].isNull || args[1].isNull { throw nilOperand(name, args[0], args[1], m) }
       // Apple divides two integers as integers (`7 / 2` is 3).
       if case .int(let a) = args[0], case .int(let b) = args[1] {
         guard b != 0 else { throw MigrationError("run-arithmetic", "divide:by: of the integer \(a) by zero") }
@@ -41,6 +42,7 @@ enum Builtins {
       guard let a = try num(0), let b = try num(1) else { return .null }
       return .double(a / b)
     case "modulus:by:":
+      if args[0].isNull || args[1].isNull { throw nilOperand(name, args[0], args[1], m) }
       if case .int(let a) = args[0], case .int(let b) = args[1] {
         guard b != 0 else { throw MigrationError("run-arithmetic", "modulus:by: by zero") }
         return .int(a.remainderReportingOverflow(dividingBy: b).partialValue)
@@ -48,6 +50,7 @@ enum Builtins {
       guard let a = try num(0), let b = try num(1) else { return .null }
       return .double(fmod(a, b))
     case "raise:toPower:":
+      if args[0].isNull || args[1].isNull { throw nilOperand(name, args[0], args[1], m) }
       guard let a = try num(0), let b = try num(1) else { return .null }
       return .double(pow(a, b))
     case "sqrt:": return try num(0).map { .double(sqrt($0)) } ?? .null
@@ -113,7 +116,7 @@ enum Builtins {
   /// a date plus or minus seconds is a date; two dates subtract to seconds.
   static func arithmetic(_ name: String, _ a: Value, _ b: Value, _ m: MigrationContext) throws(MigrationError) -> Value
   {
-    if a.isNull || b.isNull { return .null }
+    if a.isNull || b.isNull { throw nilOperand(name, a, b, m) }
     if case .int(let x) = a, case .int(let y) = b {
       let (r, overflow): (Int64, Bool)
       switch name {
@@ -142,6 +145,17 @@ enum Builtins {
     case "from:subtract:": return .double(x - y)
     default: return .double(x * y)
     }
+  }
+
+  /// Foundation raises when an operand of `+ - * / **` or `modulus:by:` is nil
+  /// (`12.845 * x + y` with `y` missing); so does a migration.
+  static func nilOperand(_ name: String, _ a: Value, _ b: Value, _ m: MigrationContext) -> MigrationError {
+    let which = a.isNull && b.isNull ? "both operands are" : a.isNull ? "the first operand is" : "the second operand is"
+    let other = a.isNull && b.isNull ? "" : " (the other is \(m.describe(a.isNull ? b : a)))"
+    return MigrationError(
+      "run-nil-arithmetic",
+      "\(name) cannot compute with nil: \(which) nil\(other), as Foundation raises; "
+        + "give a default with FUNCTION($entityPolicy, \"defaultValue:for:\", 0, value) or test for nil with TERNARY")
   }
 
   /// Aggregates over a collection (nil elements are skipped).
