@@ -199,8 +199,8 @@ def topics():
     timeBudget = $source.content.length * 0.2 (NSString length in UTF-16 units; integer times
     double is a double), stored in an Integer 32 attribute: the fraction is dropped (truncated
     toward zero, as NSNumber's intValue and Core Data's SQLite store do), never rounded.
-    A nil content gives a nil timeBudget, which fails validation (store-v1-nil-content.json,
-    not computed here).
+    A nil content makes nil * 0.2, which raises in Foundation and fails the run
+    (store-v1-nil-content.json, not computed here).
     """
     if not os.path.isdir(TOPICS_MODELS):
         return None

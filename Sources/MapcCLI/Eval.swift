@@ -10,7 +10,8 @@ extension MapcCommand {
       abstract: "Evaluate one NSExpression or NSPredicate format string and print the result as JSON.",
       discussion: """
         Tries an expression before it goes into a mapping. --object is SELF (a JSON object's \
-        members are its keys; arrays are collections), --variables binds $names. A predicate \
+        members are its keys; arrays are collections; {"$date": "2001-01-01T00:00:00Z"} is a \
+        date, {"$set": [...]} a set, {"$real": "NaN"} a NaN), --variables binds $names. A predicate \
         prints true or false; with --filter, --object is an array and the elements for which \
         the predicate holds are printed. --canonical prints the format as Apple's \
         predicateFormat / description writes it, as a JSON string. FORMAT - reads the format \
@@ -108,7 +109,9 @@ extension MapcCommand {
     private static func json(_ text: String?, option: String) throws -> Value? {
       guard let text else { return nil }
       do {
-        return try ValueJSON.parse(text)
+        return try ValueJSON.parseTagged(text)
+      } catch let error as ValueJSON.TaggedFormError {
+        throw ValidationError("\(option): \(error)")
       } catch {
         throw ValidationError("\(option) is not JSON: \(error)")
       }

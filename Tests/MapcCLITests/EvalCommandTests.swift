@@ -21,6 +21,22 @@ import Testing
       runMapc(["eval", "--predicate", "SELF like[c] 'a*'", "--canonical"]).stdout == "\"SELF LIKE[c] \\\"a*\\\"\"\n")
   }
 
+  /// Dates and sets in --object (issue 30): {"$date": ISO 8601 text or seconds since 2001} and
+  /// {"$set": […]}, so `now()` and `CAST(…, "NSDate")` comparisons can be tried. Expected values
+  /// by hand: CAST(-1, "NSDate") is one second before 2001-01-01T00:00:00Z.
+  @Test func datesAndSetsInObjects() {
+    let old = #"{"created": {"$date": "2000-12-31T23:59:59Z"}}"#
+    #expect(runMapc(["eval", "--predicate", "created < now()", "--object", old]).stdout == "true\n")
+    #expect(runMapc(["eval", "--predicate", #"created < CAST(0, "NSDate")"#, "--object", old]).stdout == "true\n")
+    #expect(runMapc(["eval", "--predicate", #"created == CAST(-1, "NSDate")"#, "--object", old]).stdout == "true\n")
+    #expect(
+      runMapc(["eval", "--expression", "created", "--object", #"{"created": {"$date": 0}}"#]).stdout
+        == "\"2001-01-01T00:00:00Z\"\n")
+    let bad = runMapc(["eval", "--expression", "1", "--object", #"{"$date": "2001-02-30T00:00:00Z"}"#])
+    #expect(bad.exitCode == 64 && bad.stderr.contains("February 2001 has 28 days"))
+    #expect(runMapc(["eval", "--expression", "s.@count", "--object", #"{"s": {"$set": [1, 1, 2]}}"#]).stdout == "2\n")
+  }
+
   @Test func errorsAndExitCodes() {
     let syntax = runMapc(["eval", "--expression", "1 +"])
     #expect(syntax.exitCode == 1)

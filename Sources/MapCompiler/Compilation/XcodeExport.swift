@@ -179,6 +179,8 @@ public enum XcodeExport {
           attributeIDs.append(pid)
           var o = "    <object type=\"XDDEVATTRIBUTEMAPPING\" id=\"\(pid)\">\n"
           if explicitAttributes.contains(a.name), let x = mapping?.valueExpression?.expression {
+            refuseVariableKeys(
+              x, of: a.name, in: compiled.name, at: e.attributes.first { $0.name.value == a.name }?.location)
             o += binary("valueexpressiondata", ExpressionArchiveWriter.archive(x))
           }
           o += string("name", a.name)
@@ -198,6 +200,8 @@ public enum XcodeExport {
               o += string("sourcekeypath", keyPath)
               o += string("sourcemappingname", name)
             } else {
+              refuseVariableKeys(
+                x, of: r.name, in: compiled.name, at: e.relationships.first { $0.name.value == r.name }?.location)
               o += binary("valueexpressiondata", ExpressionArchiveWriter.archive(x))
             }
           }
@@ -213,6 +217,19 @@ public enum XcodeExport {
       o += "    </object>\n"
       objects.append(o)
       return me
+    }
+
+    /// An error for a value expression with a variable as a key (`$a.$b`), which has no known
+    /// archived form.
+    mutating func refuseVariableKeys(
+      _ x: MapRuntime.Expression, of property: String, in mapping: String, at location: SourceLocation?
+    ) {
+      guard x.hasVariableKey else { return }
+      diagnostics.append(
+        .error(
+          "xcmap-export-unsupported",
+          "the value expression of \(property) in \(mapping) uses a variable as a key (\(x)); Xcode's archived form of such a key path is not known, so it cannot be exported",
+          at: location))
     }
 
     /// The filter predicate of a mapping: `<filter>`, or the predicate string of a source

@@ -7,11 +7,19 @@ extension ExpressionGrammar {
   mutating func parseBuiltinCall(name: String, nameToken: ExpressionToken)
     throws(ExpressionSyntaxError) -> TallExpression
   {
+    let open = advance()
+    let arguments = try parseArguments(opener: open, openerText: name + "(", first: nil)
+    // Foundation reads a one-argument built-in without its colon as the function itself
+    // (`sum({1, 2})` is `sum:({1, 2})`, `sqrt(x)` is `sqrt:(x)`).
+    var name = name
+    if !ExpressionSyntax.builtinFunctions.contains(name), !name.hasSuffix(":"),
+      arguments.node.count == 1, ExpressionSyntax.builtinFunctions.contains(name + ":")
+    {
+      name += ":"
+    }
     guard ExpressionSyntax.builtinFunctions.contains(name) else {
       throw unknownFunction(name, at: nameToken.span)
     }
-    let open = advance()
-    let arguments = try parseArguments(opener: open, openerText: name + "(", first: nil)
     try checkArity(of: name, arguments.node.count, at: nameToken.span, what: "function")
     let span = span(from: nameToken.span)
     return try tall(

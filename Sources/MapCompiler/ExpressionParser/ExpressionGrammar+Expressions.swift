@@ -196,12 +196,16 @@ extension ExpressionGrammar {
     "FIRST": .first, "LAST": .last, "SIZE": .size,
   ]
 
-  /// A key after `.`: a name, a `#`-escaped name, or a collection operator.
+  /// A key after `.`: a name, a `#`-escaped name, a collection operator, or a variable whose
+  /// value is the key (`$a.$b`, kept as the component `$b`).
   private mutating func parseKeyComponent() throws(ExpressionSyntaxError) -> String {
     switch current.kind {
     case .identifier(let name), .escapedIdentifier(let name), .collectionOperator(let name):
       advance()
       return name
+    case .variable(let name):
+      advance()
+      return "$" + name
     case .keyword:
       throw reservedWordError()
     default:

@@ -86,6 +86,13 @@ struct TypeChecker {
         if key.hasPrefix("@") {
           return collectionOperator(key, t, Array(components[(i + 1)...]), e, firstIndex: i)
         }
+        if key.hasPrefix("$") {
+          // `$a.$b`: the key is the variable's value, known only when the expression runs.
+          _ = variable(String(key.dropFirst()), e.span)
+          t = .unknown
+          i += 1
+          continue
+        }
         t = member(t, key, .component(e, i))
         i += 1
       }

@@ -411,6 +411,11 @@ extension DiagnosticCatalogue {
         ("run-type-mismatch", "a value of the wrong type for an operation"),
         ("run-relationship-type", "a relationship given something other than destination objects of its entity"),
         ("run-arithmetic", "an arithmetic error (division or modulus by zero, …)"),
+        (
+          "run-nil-arithmetic",
+          "an operand of `+ - * / **` or `modulus:by:` is nil (Foundation raises; give a default with `defaultValue:for:`)"
+        ),
+        ("run-nil-index", "indexing a nil collection, or indexing with a nil key or position (Foundation raises)"),
         ("run-integer-range", "a number out of range for its integer attribute"),
         ("run-cast", "a value `CAST` cannot convert"),
         ("run-regex", "a `MATCHES` pattern that is not a valid ICU regular expression (Foundation raises)"),

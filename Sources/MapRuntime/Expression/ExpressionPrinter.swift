@@ -183,7 +183,9 @@ enum ExpressionPrinter {
   static func writeConstant(_ constant: Expression.Constant, to out: inout String) {
     switch constant {
     case .null: out += "nil"
-    case .bool(let value): out += value ? "YES" : "NO"
+    // Foundation's `YES` is an NSNumber, which prints as 1 / 0 (`isMale == YES` prints
+    // `isMale == 1`); the integer it reads back as compares and converts the same.
+    case .bool(let value): out += value ? "1" : "0"
     case .integer(let value): out += String(value)
     case .double(let value): out += value.description
     case .decimal(let text): out += text

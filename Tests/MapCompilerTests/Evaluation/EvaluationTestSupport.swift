@@ -14,14 +14,14 @@ enum Eval {
   static func value(_ format: String, object: String = "null", variables: String = "{}") throws -> String {
     let evaluator = try evaluator(variables)
     let parsed = try ExpressionParser.parseExpression(format)
-    return evaluator.json(try evaluator.value(of: parsed, object: try ValueJSON.parse(object), text: format))
+    return evaluator.json(try evaluator.value(of: parsed, object: try ValueJSON.parseTagged(object), text: format))
   }
 
   /// Whether the predicate holds.
   static func holds(_ format: String, object: String = "null", variables: String = "{}") throws -> Bool {
     let evaluator = try evaluator(variables)
     let parsed = try ExpressionParser.parsePredicate(format)
-    return try evaluator.evaluate(parsed, object: try ValueJSON.parse(object), text: format)
+    return try evaluator.evaluate(parsed, object: try ValueJSON.parseTagged(object), text: format)
   }
 
   /// The run-time error of evaluating an expression (`predicate`: a predicate), or nil.

@@ -129,4 +129,25 @@ struct XcodeExportTests {
     // exported as a filter, so only the fan-out is refused.
     #expect(refused == [24])
   }
+
+  /// `$a.$b` has no known archived form (Specs/expressions.md §9): refused at its attribute.
+  @Test func variablesAsKeysCannotBeExported() throws {
+    let folder = try FileManagerTemp.folder("export-variable-key")
+    defer { FileManagerTemp.remove(folder.path) }
+    let shop = SharedPaths.packageRoot.appendingPathComponent("Mappings/shop")
+    try FileManager.default.copyItem(
+      at: shop.appendingPathComponent("Shop.xcdatamodeld"), to: folder.appendingPathComponent("Shop.xcdatamodeld"))
+    let text = try String(contentsOf: shop.appendingPathComponent("ShopV1ToV2.xml"), encoding: .utf8)
+      .replacingOccurrences(of: "lowercase:($source.email)", with: "lowercase:($source.$propertyMapping)")
+    let mapping = folder.appendingPathComponent("ShopV1ToV2.xml")
+    try text.write(to: mapping, atomically: true, encoding: .utf8)
+    let output = XcodeExport.text(
+      mappingPath: mapping.path, outputPath: folder.appendingPathComponent("S.xcmappingmodel").path)
+    #expect(output.text == nil)
+    let refused = output.diagnostics.filter { $0.id == "xcmap-export-unsupported" && $0.message.contains("variable") }
+    #expect(refused.count == 1)
+    #expect(
+      refused.first?.location?.line
+        == text.components(separatedBy: "\n").firstIndex { $0.contains("$propertyMapping") }.map { $0 + 1 })
+  }
 }

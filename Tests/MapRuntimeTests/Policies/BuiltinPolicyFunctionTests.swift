@@ -268,7 +268,16 @@ func callBuiltin(_ name: String, _ args: [Value], _ m: MigrationContext) throws(
         == "run-arithmetic")
     #expect(try call("add:to:", .date(0), 86_400) == "date 2001-01-02T00:00:00Z")
     #expect(try call("from:subtract:", .date(100), .date(40)) == "double 60.0")
-    #expect(try call("add:to:", .null, 1) == "nil")
+    // Foundation raises on a nil operand (daydreamboy/HelloProjects Test_NSExpression.m asserts
+    // that `12.845 * x + (y)` throws when x or y is missing).
+    for (name, a, b) in [("add:to:", Value.null, Value.int(1)), ("divide:by:", .int(1), .null)] {
+      do {
+        _ = try call(name, a, b)
+        Issue.record("\(name) with nil did not raise")
+      } catch {
+        #expect(error.code == "run-nil-arithmetic")
+      }
+    }
   }
 
   @Test func aggregatesAndStrings() throws {

@@ -45,23 +45,23 @@ extension BuiltinFunction {
     },
     // Basic arithmetic.
     .init(
-      "add:to:", [.numberOrDate, .numberOrDate], .arithmetic, "a + b (a date plus seconds is a date)",
+      "add:to:", [.numberOrDate, .numberOrDate], .arithmetic, nilGivesNil: false, "a + b (a date plus seconds is a date)",
       example: "add:to:(2, 3)", "5"
     ) { (a, m) throws(MigrationError) -> Value in try Builtins.arithmetic(.add, a[0], a[1], m) },
     .init(
-      "from:subtract:", [.numberOrDate, .numberOrDate], .arithmetic,
+      "from:subtract:", [.numberOrDate, .numberOrDate], .arithmetic, nilGivesNil: false,
       "a - b (date - seconds is a date, date - date is seconds)", example: "from:subtract:(10, 4)", "6"
     ) { (a, m) throws(MigrationError) -> Value in try Builtins.arithmetic(.subtract, a[0], a[1], m) },
     .init(
-      "multiply:by:", [.number, .number], .arithmetic, "a × b", example: "multiply:by:(6, 7)", "42"
+      "multiply:by:", [.number, .number], .arithmetic, nilGivesNil: false, "a × b", example: "multiply:by:(6, 7)", "42"
     ) { (a, m) throws(MigrationError) -> Value in try Builtins.arithmetic(.multiply, a[0], a[1], m) },
     .init(
-      "divide:by:", [.number, .number], .arithmetic,
+      "divide:by:", [.number, .number], .arithmetic, nilGivesNil: false,
       "a ÷ b; two integers divide as integers, truncating (÷0 of integers is an error)",
       example: "divide:by:(7, 2)", "3"
     ) { (a, m) throws(MigrationError) -> Value in try Builtins.divide(a, m) },
     .init(
-      "modulus:by:", [.number, .number], .arithmetic,
+      "modulus:by:", [.number, .number], .arithmetic, nilGivesNil: false,
       "remainder with the sign of a (fmod for doubles; integer ÷0 is an error)",
       example: "modulus:by:(7, 3)", "1"
     ) { (a, m) throws(MigrationError) -> Value in try Builtins.modulus(a, m) },
@@ -79,10 +79,10 @@ extension BuiltinFunction {
       (a, m) throws(MigrationError) -> Value in try Builtins.double("ln:", a, m) { log($0) }
     },
     .init(
-      "raise:toPower:", [.number, .number], .double, "a to the power b", example: "raise:toPower:(2, 10)",
+      "raise:toPower:", [.number, .number], .double, nilGivesNil: false, "a to the power b", example: "raise:toPower:(2, 10)",
       "1024"
     ) { (a, m) throws(MigrationError) -> Value in
-
+      if a[0].isNull || a[1].isNull { throw Builtins.nilOperand("raise:toPower:", a[0], a[1], m) }
       guard let x = try Builtins.number("raise:toPower:", a, 0, m),
         let y = try Builtins.number("raise:toPower:", a, 1, m)
       else { return .null }

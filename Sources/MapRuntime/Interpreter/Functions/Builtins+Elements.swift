@@ -2,10 +2,12 @@ import Foundation
 
 extension Builtins {
   /// `collection[index]` and `objectFrom:withIndex:`: an element by position from 0 (nil out of
-  /// range), or a dictionary's entry by key. nil stays nil.
+  /// range), or a dictionary's entry by key. A nil collection or a nil index raises in
+  /// Foundation, and is `run-nil-index` here.
   static func element(of v: Value, at k: Value, _ m: MigrationContext) throws(MigrationError) -> Value {
     switch (v, k) {
-    case (.null, _): return .null
+    case (.null, _): throw nilIndex(collection: v, index: k, m)
+    case (_, .null): throw nilIndex(collection: v, index: k, m)
     case (.transformable(let s), .int(let n)):
       // `$source.answers[$index]`: index the cached parse of the Transformable value.
       guard case .array(let items) = try m.transformableValue(s) else { return .null }
@@ -25,6 +27,18 @@ extension Builtins {
       }
       throw MigrationError("run-type-mismatch", "cannot index \(m.describe(v)) with \(m.describe(k))")
     }
+  }
+}
+
+extension Builtins {
+  /// Indexing nil, or indexing with nil (`missing[0]`, `x[missingKey]`): Foundation raises.
+  static func nilIndex(collection: Value, index: Value?, _ m: MigrationContext) -> MigrationError {
+    let subscript_ = index.map { m.describe($0) } ?? "FIRST, LAST or SIZE"
+    let what =
+      collection.isNull
+      ? "the collection is nil (a missing key or value), indexed with \(subscript_)"
+      : "the index is nil, for \(m.describe(collection))"
+    return MigrationError("run-nil-index", "cannot index: \(what), as Foundation raises")
   }
 }
 

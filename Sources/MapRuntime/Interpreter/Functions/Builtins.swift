@@ -56,6 +56,7 @@ enum Builtins {
 
   /// `divide:by:`: Apple divides two integers as integers (`7 / 2` is 3).
   static func divide(_ args: [Value], _ m: MigrationContext) throws(MigrationError) -> Value {
+    if args[0].isNull || args[1].isNull { throw nilOperand("divide:by:", args[0], args[1], m) }
     if case .int(let a) = args[0], case .int(let b) = args[1] {
       guard b != 0 else { throw MigrationError("run-arithmetic", "divide:by: of the integer \(a) by zero") }
       let (q, overflow) = a.dividedReportingOverflow(by: b)
@@ -73,6 +74,7 @@ enum Builtins {
 
   /// `modulus:by:`: the remainder with the sign of a (fmod for doubles).
   static func modulus(_ args: [Value], _ m: MigrationContext) throws(MigrationError) -> Value {
+    if args[0].isNull || args[1].isNull { throw nilOperand("modulus:by:", args[0], args[1], m) }
     if case .int(let a) = args[0], case .int(let b) = args[1] {
       guard b != 0 else { throw MigrationError("run-arithmetic", "modulus:by: by zero") }
       return .int(a.remainderReportingOverflow(dividingBy: b).partialValue)
@@ -115,6 +117,17 @@ enum Builtins {
     return try Casts.cast(args[0], to: m.string(type), m)
   }
 
+  /// Foundation raises when an operand of `+ - * / **` or `modulus:by:` is nil
+  /// (`12.845 * x + y` with `y` missing); so does a migration.
+  static func nilOperand(_ name: String, _ a: Value, _ b: Value, _ m: MigrationContext) -> MigrationError {
+    let which = a.isNull && b.isNull ? "both operands are" : a.isNull ? "the first operand is" : "the second operand is"
+    let other = a.isNull && b.isNull ? "" : " (the other is \(m.describe(a.isNull ? b : a)))"
+    return MigrationError(
+      "run-nil-arithmetic",
+      "\(name) cannot compute with nil: \(which) nil\(other), as Foundation raises; "
+        + "give a default with FUNCTION($entityPolicy, \"defaultValue:for:\", 0, value) or test for nil with TERNARY")
+  }
+
   /// `add:to:`, `from:subtract:`, `multiply:by:`.
   enum Arithmetic: String {
     case add = "add:to:"
@@ -127,7 +140,7 @@ enum Builtins {
   static func arithmetic(_ op: Arithmetic, _ a: Value, _ b: Value, _ m: MigrationContext) throws(MigrationError)
     -> Value
   {
-    if a.isNull || b.isNull { return .null }
+    if a.isNull || b.isNull { throw nilOperand(op.rawValue, a, b, m) }
     if case .int(let x) = a, case .int(let y) = b {
       let (r, overflow): (Int64, Bool)
       switch op {

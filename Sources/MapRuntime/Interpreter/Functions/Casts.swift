@@ -60,8 +60,21 @@ enum ObjectMethods {
     -> Value
   {
     if receiver.isNull { return .null }
+    if arity[selector] == nil, args.isEmpty, !selector.contains(":"), let v = try property(receiver, selector, m) {
+      return v
+    }
     guard let n = arity[selector] else {
-      throw MigrationError("run-unknown-selector", "\(m.describe(receiver)) does not respond to \(selector)")
+      // Foundation would send the message to the object; projects add such methods to
+      // NSNumber or NSString with categories, which have no counterpart here.
+      let call =
+        selector.contains(":")
+        ? "a selector with one more argument, the value first"
+        : "FUNCTION($entityPolicy, \"\(selector):\", value)"
+      throw MigrationError(
+        "run-unknown-selector",
+        "\(m.describe(receiver)) has no method \(selector) (methods on values: Specs/functions.md §5); "
+          + "a custom policy can provide it as a policy function that takes the value as its first "
+          + "argument, called as \(call) (Specs/functions.md §8.4)")
     }
     guard n == args.count else {
       throw MigrationError("run-arity", "\(selector) takes \(n) argument(s), given \(args.count)")
@@ -85,6 +98,18 @@ enum ObjectMethods {
       return .array(try text(receiver).components(separatedBy: sep).map { .string(.native($0)) })
     case "count": return .int(Int64(m.elements(receiver).count))
     default: return try m.value(of: receiver, key: selector)
+    }
+  }
+
+  /// `FUNCTION(object, "name")` calls the object's getter, as Foundation sends the message: the
+  /// property of a store object, or the member of a JSON object; nil when it has none.
+  private static func property(_ receiver: Value, _ name: String, _ m: MigrationContext) throws(MigrationError)
+    -> Value?
+  {
+    switch receiver {
+    case .sourceObject, .destinationObject: return try m.value(of: receiver, key: name)
+    case .dictionary(let pairs): return pairs.first { $0.0 == name }?.1
+    default: return nil
     }
   }
 }

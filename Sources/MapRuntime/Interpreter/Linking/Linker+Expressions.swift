@@ -20,6 +20,9 @@ extension Linker {
       return try variable(name, loc)
     case .keyPath(let base, let components):
       let b = try code(base)
+      if components.contains(where: { $0.hasPrefix("$") }) {
+        return try variableKeyPath(b, components, loc, located)
+      }
       if components.count == 1, !components[0].hasPrefix("@") {
         let key = components[0]
         let cache = KeyCache()
@@ -149,7 +152,7 @@ extension Linker {
     case .first, .last, .size:
       return { (m: MigrationContext, frame: inout Frame) throws(MigrationError) -> Value in
         let v = try b(m, &frame)
-        if v.isNull { return .null }
+        if v.isNull { throw located(Builtins.nilIndex(collection: v, index: nil, m)) }
         let items = m.elements(v)
         switch sub {
         case .first: return items.first ?? .null
@@ -164,6 +167,50 @@ extension Linker {
         let k = try i(m, &frame)
         do throws(MigrationError) { return try Builtins.element(of: v, at: k, m) } catch { throw located(error) }
       }
+    }
+  }
+
+  /// A key path with variables as keys (`$a.$b`): each `$name` component is looked up when the
+  /// path runs and its value, which must be a string, is the key (Foundation raises on any other).
+  private func variableKeyPath(
+    _ base: @escaping LinkedCode, _ components: [String], _ loc: SourceLocation?,
+    _ located: @escaping (MigrationError) -> MigrationError
+  ) throws(MigrationError) -> LinkedCode {
+    enum Step {
+      case keys(ArraySlice<String>)
+      case variable(String, LinkedCode)
+    }
+    var steps: [Step] = []
+    var run: [String] = []
+    for component in components {
+      guard component.hasPrefix("$") else {
+        run.append(component)
+        continue
+      }
+      if !run.isEmpty { steps.append(.keys(ArraySlice(run))) }
+      run = []
+      let name = String(component.dropFirst())
+      steps.append(.variable(name, try variable(name, loc)))
+    }
+    if !run.isEmpty { steps.append(.keys(ArraySlice(run))) }
+    return { (m: MigrationContext, frame: inout Frame) throws(MigrationError) -> Value in
+      var v = try base(m, &frame)
+      for step in steps {
+        switch step {
+        case .keys(let path):
+          do throws(MigrationError) { v = try m.value(of: v, path: path) } catch { throw located(error) }
+        case .variable(let name, let code):
+          let key = try code(m, &frame)
+          guard case .string(let t) = key else {
+            throw located(
+              MigrationError(
+                "run-type-mismatch", "the key $\(name) must be a string, got \(m.describe(key)) (Foundation raises)"))
+          }
+          if v.isNull { return .null }
+          do throws(MigrationError) { v = try m.value(of: v, key: m.string(t)) } catch { throw located(error) }
+        }
+      }
+      return v
     }
   }
 
