@@ -26,10 +26,19 @@ public enum TemporaryFiles {
   nonisolated(unsafe) static var initialised = false
   /// Where the signal handler builds the names of SQLite's journal files (no allocation there).
   nonisolated(unsafe) static let scratch = UnsafeMutablePointer<CChar>.allocate(capacity: slotSize + 16)
-  /// `-journal`, `-wal`, `-shm`, NUL-terminated.
-  nonisolated(unsafe) static let journalSuffixes: [UnsafeMutablePointer<CChar>] = ["-journal", "-wal", "-shm"].map {
-    (suffix: String) in strdup(suffix)!
-  }
+  /// `-journal`, `-wal`, `-shm`, each NUL-terminated, then an empty one: one C buffer, so that
+  /// the handler walks it with plain loops (no Swift collection, no generic metadata, which the
+  /// runtime may have to look up under a lock the interrupted thread holds).
+  nonisolated(unsafe) static let journalSuffixes: UnsafeMutablePointer<CChar> = {
+    let bytes = Array("-journal\0-wal\0-shm\0\0".utf8)
+    let buffer = UnsafeMutablePointer<CChar>.allocate(capacity: bytes.count)
+    var i = 0
+    while i < bytes.count {
+      buffer[i] = CChar(bitPattern: bytes[i])
+      i += 1
+    }
+    return buffer
+  }()
 
   /// Records `path` until `unregister(_:)`; returns its slot (nil when all slots are taken or
   /// the path is too long: the file is then only removed by the writer itself).
@@ -118,24 +127,38 @@ public enum TemporaryFiles {
 /// it (`-journal`, `-wal`, `-shm`, named in a buffer of its own: nothing is allocated here),
 /// then die of the signal.
 private let removeOnSignal: @convention(c) (Int32) -> Void = { sig in
+  // Only raw pointers, integers and while loops here (no ranges, arrays or other generic
+  // code): a debug build asks the runtime for the metadata of generic types, under locks the
+  // interrupted thread may hold, and a handler that waits for them never ends the process.
   let scratch = TemporaryFiles.scratch
-  for slot in 0..<TemporaryFiles.slotCount where TemporaryFiles.used[slot] != 0 {
-    let path = TemporaryFiles.paths + slot * TemporaryFiles.slotSize
-    _ = unlink(path)
-    var n = 0
-    while path[n] != 0 && n < TemporaryFiles.slotSize {
-      scratch[n] = path[n]
-      n += 1
-    }
-    for suffix in TemporaryFiles.journalSuffixes {
-      var k = 0
-      while suffix[k] != 0 {
-        scratch[n + k] = suffix[k]
-        k += 1
+  let used = TemporaryFiles.used
+  let paths = TemporaryFiles.paths
+  let suffixes = TemporaryFiles.journalSuffixes
+  let slotSize = TemporaryFiles.slotSize
+  let slotCount = TemporaryFiles.slotCount
+  var slot = 0
+  while slot < slotCount {
+    if used[slot] != 0 {
+      let path = paths + slot * slotSize
+      _ = unlink(path)
+      var n = 0
+      while n < slotSize && path[n] != 0 {
+        scratch[n] = path[n]
+        n += 1
       }
-      scratch[n + k] = 0
-      _ = unlink(scratch)
+      var at = 0
+      while suffixes[at] != 0 {
+        var k = 0
+        while suffixes[at + k] != 0 {
+          scratch[n + k] = suffixes[at + k]
+          k += 1
+        }
+        scratch[n + k] = 0
+        _ = unlink(scratch)
+        at += k + 1
+      }
     }
+    slot += 1
   }
   _ = signal(sig, SIG_DFL)
   _ = raise(sig)
