@@ -103,6 +103,9 @@ public struct SQLiteStoreInfo: Sendable {
     public var table: String
     /// Rows of this entity (nil when its table is missing).
     public var rows: Int?
+    /// A persistent-history entity (`Z_ENT` 16000 and above, table `A…`): Core Data's own,
+    /// not the model's (§4).
+    public var isAncillary: Bool { number >= CoreDataStoreFile.firstAncillaryEntity }
   }
   public var uuid: String?
   public var hashes: [(entity: String, hash: [UInt8])]

@@ -12,7 +12,8 @@ extension MapcCommand {
       discussion: """
         Finds the version of the model bundle whose entity version hashes the store holds, \
         reads every object of the store with that version's model, and writes the JSON \
-        store of mapc run (atomically). The store is only read; its -wal is honoured. Exit \
+        store of mapc run (atomically). Without --model, the model the store carries \
+        (Z_MODELCACHE) is used, and a note says so. The store is only read; its -wal is honoured. Exit \
         status: 0 written, 1 the model cannot be read, 2 the store cannot be read or matches \
         no version (nothing written), 64 usage error or an output that \
         would write over an input (nothing read or written).
@@ -21,8 +22,8 @@ extension MapcCommand {
     @Argument(help: "The Core Data SQLite store.")
     var store: String
 
-    @Option(help: "The model bundle (.xcdatamodeld) that wrote the store.")
-    var model: String
+    @Option(help: "The model bundle (.xcdatamodeld) that wrote the store (default: the model the store carries).")
+    var model: String?
 
     @Option(name: .shortAndLong, help: "Where to write the JSON store.")
     var output: String
@@ -33,12 +34,19 @@ extension MapcCommand {
     func run() throws {
       var files = OutputTarget()
       files.reads(store, as: "store", kind: .store)
-      files.reads(model, as: "model")
+      if let model { files.reads(model, as: "model") }
       files.writes(output, option: "--output")
       try files.refuseClash()
+      let format = JSONStoreFormat(style: compact ? .compact : .indented)
+      guard let model else {
+        let versions = try CachedModel.versions(store: store, command: "store export")
+        try StoreConversion.convert(
+          store, versions: versions, bundle: "the store's own model", output: output, from: SQLiteStoreFormat(),
+          to: format, options: StoreWriteOptions(), verb: "exported")
+        return
+      }
       try StoreConversion.convert(
-        store, bundle: model, output: output, from: SQLiteStoreFormat(),
-        to: JSONStoreFormat(style: compact ? .compact : .indented),
+        store, bundle: model, output: output, from: SQLiteStoreFormat(), to: format,
         options: StoreWriteOptions(), verb: "exported")
     }
   }

@@ -18,6 +18,17 @@ enum StoreConversion {
     } catch {
       throw Console.failure(error)
     }
+    try convert(
+      store, versions: versions, bundle: bundle, output: output, from: source, to: destination, options: options,
+      verb: verb)
+  }
+
+  /// The conversion with the versions already loaded (a bundle's, or the one model a store
+  /// carries: `CachedModel`).
+  static func convert(
+    _ store: String, versions: ModelVersions, bundle: String, output: String, from source: any StoreFormat,
+    to destination: any StoreFormat, options: StoreWriteOptions, verb: String
+  ) throws {
     let result = Result { () throws(MigrationFailure) -> Int in
       let version = try Self.version(of: try source.peekMetadata(store), in: versions, bundle: bundle, path: store)
       let (graph, metadata) = try source.read(
@@ -31,6 +42,7 @@ enum StoreConversion {
     switch result {
     case .success(let n):
       Console.say("mapc: \(verb) \(n) objects from \(store); wrote \(output)")
+      for line in AncillaryTables.notes(store: store, format: source, into: output) { Console.note(line) }
     case .failure(let failure):
       throw Console.failure(failure, notes: ["nothing was written"])
     }
