@@ -49,6 +49,8 @@ extension CoreDataSchema {
       case entityKey(entity: String, RelationshipDescription)
       /// The position among the members of the inverse ordered to-many.
       case order(entity: String, RelationshipDescription)
+      /// One element of a Composite attribute (`path` within it).
+      case element(entity: String, composite: AttributeDescription, path: [String], AttributeDescription)
       /// The owner's `Z_PK` of a to-many without inverse (declared on `entity`).
       case hiddenKey(entity: String, RelationshipDescription)
       case hiddenOrder(entity: String, RelationshipDescription)
@@ -105,6 +107,16 @@ extension CoreDataSchema {
       for e in hierarchy(root) {
         let d = model.entity(named: e.name)!
         for a in d.attributes.filter({ !$0.isTransient }).sorted(by: { $0.name < $1.name }) {
+          if a.type == .composite {
+            for leaf in e.elementColumns[a.name] ?? [] {
+              let kind = ColumnKind(leaf.element.type)
+              base.append(
+                Column(
+                  name: leaf.column, kind: kind, type: leaf.element.type == .date ? "TIMESTAMP" : kind.sqlType,
+                  role: .element(entity: e.name, composite: a, path: leaf.path, leaf.element), indexed: false))
+            }
+            continue
+          }
           let kind = ColumnKind(a.type)
           base.append(
             Column(

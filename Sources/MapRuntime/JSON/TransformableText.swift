@@ -54,6 +54,14 @@ public struct TransformableText: Sendable {
     return .transformable(slice)
   }
 
+  /// A value whose JSON text is given (a Composite attribute's object of its elements,
+  /// Specs/sqlite-store.md §5.2), appended as it is.
+  public mutating func value(json: [UInt8]) -> Value {
+    let start = text.count
+    text.append(contentsOf: json)
+    return .transformable(ByteSlice(start: base + start, count: json.count, hasEscapes: true))
+  }
+
   /// Appends the texts of another reader's values (one that read other rows of the same store);
   /// returns what to add to the start of its slices.
   public mutating func append(_ other: TransformableText) -> Int {
