@@ -191,7 +191,8 @@ struct CoreDataReader {
       var archives: [UInt8] = []
       var toOnes: [(property: Int, column: Int, order: Int?, destination: String)] = []
       /// Composite attributes: property, the selected column of each element, description.
-      var composites: [(property: Int, columns: [Int], attribute: AttributeDescription)] = []
+      var composites:
+        [(property: Int, columns: [Int], attribute: AttributeDescription, leaves: [CoreDataSchema.ElementColumn])] = []
     }
     var plans: [Int: Plan] = [:]
     var missing: [String] = []
@@ -205,7 +206,7 @@ struct CoreDataReader {
           for leaf in absent {
             missing.append("\(leaf.column) (\(m.name).\(a.name).\(leaf.path.joined(separator: ".")))")
           }
-          if absent.isEmpty { plan.composites.append((p, leaves.map { select($0.column) }, a)) }
+          if absent.isEmpty { plan.composites.append((p, leaves.map { select($0.column) }, a, leaves)) }
         } else if let a = property.attribute {
           guard let c = schema.column(a.name, of: m.name), present.contains(c) else {
             missing.append("\(schema.column(a.name, of: m.name) ?? "?") (\(m.name).\(a.name))")
@@ -335,9 +336,8 @@ struct CoreDataReader {
         }
       }
       for c in plan.composites {
-        let leaves = schema.elementColumns(c.attribute.name, of: schema.entities[k].name) ?? []
         var values: [Value] = []
-        for (leaf, column) in zip(leaves, c.columns) {
+        for (leaf, column) in zip(c.leaves, c.columns) {
           do throws(CoreDataValues.Mismatch) {
             values.append(
               try CoreDataValues.decode(statement.value(column), leaf.element, externalFolder: externalFolder))
@@ -349,7 +349,7 @@ struct CoreDataReader {
             )
           }
         }
-        if let json = CoreDataComposites.json(c.attribute, leaves: leaves, values: values) {
+        if let json = CoreDataComposites.json(c.attribute, leaves: c.leaves, values: values) {
           graph.set(object, property: c.property, transformables.value(json: Array(json.utf8)))
         }
       }

@@ -229,6 +229,17 @@ extension CoreDataSchema {
           }
         }
       }
+      // A uniqueness constraint is a unique index, `Z_<Entity>_UNIQUE_<names>` [real: the
+      // single-property constraints of SwiftData's stores, 1403; names joined by `_`: inf].
+      for e in hierarchy(t.root) where frameworkVersion >= CoreDataModelCache.firstFrameworkVersion {
+        for names in model.entity(named: e.name)!.uniquenessConstraints where !names.isEmpty {
+          let columns = names.compactMap { column($0, of: e.name).map { "\($0) COLLATE BINARY ASC" } }
+          guard columns.count == names.count else { continue }
+          indexes.append(
+            "CREATE UNIQUE INDEX Z_\(e.name)_UNIQUE_\(names.joined(separator: "_")) ON \(t.name) (\(columns.joined(separator: ", ")))"
+          )
+        }
+      }
       for j in joins where entity(named: j.owner)?.root == t.root {
         let orders = [j.firstOrder, j.secondOrder].compactMap { $0 }.map { ", \($0) INTEGER" }.joined()
         statements.append(

@@ -158,7 +158,7 @@ extension MapcCommand {
       var from: Int
       var identified = StoreVersion.identify(hashes, in: versions)
       if case .unknown = identified, format is SQLiteStoreFormat,
-        let own = try ownModelStep(hashes: hashes, target: versions.versions[target])
+        let own = ownModelStep(hashes: hashes, target: versions.versions[target])
       {
         // The store's own model (Z_MODELCACHE) as the source of one step to the target.
         versions = own
@@ -224,8 +224,9 @@ extension MapcCommand {
     /// A store at no version of the bundle that carries the model that wrote it, its hashes
     /// those of the store's metadata: that model and the target as a chain of one step (inferred,
     /// or a mapping of --mappings whose hashes fit), said on standard error. Nil otherwise.
-    func ownModelStep(hashes: [String: String], target: ModelVersion) throws -> ModelVersions? {
-      guard let cached = try CachedModel.read(store: store) else { return nil }
+    func ownModelStep(hashes: [String: String], target: ModelVersion) -> ModelVersions? {
+      // A cache that cannot be read leaves the store at no version (the error that follows).
+      guard let cached = (try? CoreDataModelCacheReader.read(storeAt: store)) ?? nil else { return nil }
       let own = ModelVersion(name: "the store's own model", model: cached.model)
       guard own.base64Hashes == hashes else { return nil }
       Console.note(

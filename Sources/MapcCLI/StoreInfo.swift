@@ -54,7 +54,12 @@ extension MapcCommand {
             entities.append(
               "  " + label + String(repeating: " ", count: width - label.count + 2) + "\(e.table)\(parent): \(rows)")
           }
-          cached = try CoreDataModelCacheReader.read(storeAt: store)
+          do {
+            cached = try CoreDataModelCacheReader.read(storeAt: store)
+          } catch {
+            // The rest of the store is still described.
+            lines.append("model cache: unreadable (\(error.errors.first?.message ?? "\(error)"))")
+          }
         } else {
           let peek = try format.peekMetadata(store)
           hashes = (peek.entityVersionHashes ?? [:]).sorted { $0.key < $1.key }.map { ($0.key, $0.value) }

@@ -13,7 +13,7 @@ extension MapcCommand {
         Core Data (and SwiftData) keep the model that wrote a store in the store itself. This \
         writes it as OUT.xcdatamodel/contents, or as a bundle OUT.xcdatamodeld holding that \
         one version, and prints on standard error what of the archive an Xcode model \
-        cannot hold (a fetched property's predicate, …). The store is only read. Exit status: \
+        cannot hold (a fetched property's predicate, a derived attribute's expression). The store is only read. Exit status: \
         0 written, 1 the model cannot be written, 2 the store cannot be read or carries no \
         model (nothing written), 64 usage error or an output that would write over an input.
         """)

@@ -91,14 +91,7 @@ public enum ModelDifference {
   static func attributeFacts(_ a: AttributeDescription) -> [(String, String)] {
     var facts: [(String, String)] = [("kind", "an attribute"), ("type", a.type.rawValue)]
     if a.type == .composite {
-      let elements = a.compositeElements.sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
-      facts.append(
-        (
-          "elements",
-          "["
-            + elements.map { "\($0.name) \($0.type.rawValue)\($0.isOptional ? " optional" : "")" }
-            .joined(separator: ", ") + "]"
-        ))
+      facts.append(("elements", elementList(a)))
       return facts
     }
     facts += [
@@ -109,6 +102,22 @@ public enum ModelDifference {
       ("derived", a.isDerived ? (a.derivationExpression ?? "yes") : "no"),
     ]
     return facts
+  }
+
+  /// A composite's elements as its hash sees them, by name: `[id UUID optional, location
+  /// Composite [latitude Double optional]]`.
+  static func elementList(_ a: AttributeDescription) -> String {
+    let elements = a.compositeElements.sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
+    return "["
+      + elements.map { e in
+        var text = "\(e.name) \(e.type.rawValue)"
+        if e.type == .composite { return text + " " + elementList(e) }
+        if e.isOptional { text += " optional" }
+        if e.allowsExternalBinaryDataStorage { text += " external storage" }
+        if e.preservesValueInHistoryOnDeletion { text += " kept in history" }
+        if let m = e.versionHashModifier { text += " modifier \"\(m)\"" }
+        return text
+      }.joined(separator: ", ") + "]"
   }
 
   static func describe(_ x: Hashed, _ y: Hashed, a: String, b: String) -> [String] {
