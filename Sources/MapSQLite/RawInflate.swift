@@ -2,14 +2,14 @@ internal import CZlib
 import MapRuntime
 
 /// Reads a raw DEFLATE stream (RFC 1951) back: the `Z_MODELCACHE` row of a Core Data store
-/// (`RawDeflate` writes it). The output is bounded (`Limits.valueBytes`): a stream that would
+/// (`RawDeflate` writes it). The output is bounded (`Limits.expandedBytes`, 16 MB; the largest real cache inflates to 45 KB): a stream that would
 /// inflate past it, is cut short or holds bytes after its end is refused.
 enum RawInflate {
   struct Failure: Error, CustomStringConvertible {
     var description: String
   }
 
-  static func decompress(_ input: [UInt8], limit: Int = Limits.valueBytes) throws(Failure) -> [UInt8] {
+  static func decompress(_ input: [UInt8], limit: Int = Limits.expandedBytes) throws(Failure) -> [UInt8] {
     var stream = z_stream()
     let initCode = czlib_inflate_init_raw(&stream)
     guard initCode == Z_OK else { throw Failure(description: "zlib inflate failed to start (\(initCode))") }
