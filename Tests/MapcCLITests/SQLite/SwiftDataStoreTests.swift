@@ -346,4 +346,33 @@ struct SwiftDataStoreTests {
         $0.contains("[s:ZNAME1,s:text,s:Porto]") && $0.contains("[s:ZLATITUDE,s:real,d:\(41.15.bitPattern)]")
       })
   }
+  /// A cache that inflates past 16 MB (a deflate bomb) or is no deflate stream is
+  /// `sqlite-model-cache`, bounded and without output; `store info` still describes the store.
+  @Test(arguments: [
+    (
+      "(lambda c: c.compress(bytes(20 << 20)) + c.flush())(zlib.compressobj(9, zlib.DEFLATED, -15))",
+      "more than 16777216 bytes"
+    ),
+    ("b'not deflate at all'", "not a raw DEFLATE stream"),
+  ])
+  func unreadableCacheIsRefused(_ content: String, _ message: String) throws {
+    let dir = try FileManagerTemp.folder("swiftdata-bomb")
+    defer { FileManagerTemp.remove(dir.path) }
+    let (store, _) = try pythonStore(in: dir)
+    let script = """
+      import sqlite3, sys, zlib
+      db = sqlite3.connect(sys.argv[1])
+      db.execute("UPDATE Z_MODELCACHE SET Z_CONTENT = ?", (\(content),))
+      db.commit()
+      """
+    let py = runExecutable(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", script, store])
+    try #require(py.exitCode == 0, "\(py.stderr)")
+    let model = dir.appendingPathComponent("M.xcdatamodel").path
+    let r = runMapc(["store", "model", store, "-o", model])
+    #expect(r.exitCode == 2)
+    #expect(r.stderr.contains("[sqlite-model-cache]") && r.stderr.contains(message), "\(r.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: model))
+    let info = try run(["store", "info", store])
+    #expect(info.stdout.contains("model cache: unreadable ("))
+  }
 }
