@@ -3,7 +3,7 @@ import MapRuntime
 /// Writes an `ObjectModel` as the `contents` file of an Xcode data model (`.xcdatamodel`), in
 /// the attributes `ModelReader` reads (Specs/model-input.md §3): what `mapc store model` writes
 /// for the model a store carries. Reading the text back gives the same model, and the same
-/// entity version hashes (`ModelXMLWriterTests`).
+/// entity version hashes (`CompositeAttributeTests.writerRoundTrips`).
 ///
 /// Entities, properties and user-info entries come in model order; a Composite attribute is
 /// written with its elements as nested `<element>`s (§3.1).
