@@ -9,6 +9,7 @@ let package = Package(
     .library(name: "MapRuntime", targets: ["MapRuntime"]),
     .library(name: "MapCompiler", targets: ["MapCompiler"]),
     .library(name: "MapSQLite", targets: ["MapSQLite"]),
+    .library(name: "MapJSON", targets: ["MapJSON"]),
     .library(name: "MapcCLI", targets: ["MapcCLI"]),
     // The bodies of the fuzz targets, for Fuzz/Package.swift only (not an API for apps).
     .library(name: "MapFuzzing", targets: ["MapFuzzing"]),
@@ -46,11 +47,16 @@ let package = Package(
       dependencies: [.product(name: "Crypto", package: "swift-crypto")]
     ),
 
+    // The JSON store as a store format (Specs/store-format.md): scanner, writer, store reader and
+    // writer, metadata and Transformable values in their JSON forms, values as JSON.
+    .target(name: "MapJSON", dependencies: ["MapRuntime"]),
+
     // Compiler: XML, model reading, expression parsing, validation, diagnostics, plan writer, lint.
     .target(
       name: "MapCompiler",
       dependencies: [
         "MapRuntime",
+        "MapJSON",
         "CLibXML2",
         .product(name: "Crypto", package: "swift-crypto"),
       ]
@@ -69,6 +75,7 @@ let package = Package(
       dependencies: [
         "MapCompiler",
         "MapRuntime",
+        "MapJSON",
         "MapSQLite",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
@@ -78,7 +85,7 @@ let package = Package(
     // What each fuzz target of Fuzz/ runs (Fuzz/README.md). Here, not in Fuzz/, so that it
     // reaches `package` declarations and every `swift build` compiles it: a fuzz target cannot
     // stop building unnoticed.
-    .target(name: "MapFuzzing", dependencies: ["MapCompiler", "MapRuntime", "MapSQLite"]),
+    .target(name: "MapFuzzing", dependencies: ["MapCompiler", "MapRuntime", "MapJSON", "MapSQLite"]),
 
     // Worked example (Examples/SongbookSimple/README.md): an executable that registers its own
     // migration policies and then runs as mapc. The tests build and run it.
@@ -99,23 +106,23 @@ let package = Package(
     // Tests
     .target(
       name: "MapTestSupport",
-      dependencies: ["MapCompiler", "MapRuntime"],
+      dependencies: ["MapCompiler", "MapRuntime", "MapJSON"],
       path: "Tests/MapTestSupport"
     ),
     .testTarget(
       name: "MapRuntimeTests",
-      dependencies: ["MapRuntime", "MapTestSupport"]
+      dependencies: ["MapRuntime", "MapJSON", "MapTestSupport"]
     ),
     .testTarget(
       name: "MapCompilerTests",
       dependencies: [
-        "MapCompiler", "MapRuntime", "MapTestSupport",
+        "MapCompiler", "MapRuntime", "MapJSON", "MapTestSupport",
         .product(name: "PropertyBased", package: "swift-property-based"),
       ]
     ),
     .testTarget(
       name: "MapcCLITests",
-      dependencies: ["MapcCLI", "MapTestSupport"],
+      dependencies: ["MapcCLI", "MapJSON", "MapRuntime", "MapTestSupport"],
       // The independent python3 readers of Core Data stores the SQLite tests run.
       exclude: [
         "SQLite/core_data_store.py", "SQLite/core_data_schema.py", "SQLite/store_copy.py", "SQLite/model_cache.py",

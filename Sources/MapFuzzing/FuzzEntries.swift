@@ -5,6 +5,7 @@
 // reader; any error a reader throws is ignored, as the fuzzer wants.
 import Foundation
 import MapCompiler
+import MapJSON
 import MapRuntime
 import MapSQLite
 

@@ -15,14 +15,11 @@ struct CoreDataMetadataOut {
   /// The framework version written when the source had none (macOS 14 / iOS 17's).
   static let defaultFrameworkVersion: Int64 = 1344
 
-  init(metadata: StoreWriter.Metadata, input: InputBytes?) {
+  init(metadata: StoreWriteMetadata) {
     var carried: [String: PropertyListValue] = [:]
-    for (key, slice) in metadata.extra {
-      if let v = CoreDataMetadataJSON.plist(json: ObjectGraph.rawJSON(slice, input: input)), v != .null {
-        carried[key] = v
-      }
-    }
-    for (key, value) in metadata.generated { carried[key] = Self.plist(value) }
+    // A key whose value is nil (a JSON store's `null`) is dropped: a property list has no nil.
+    for (key, value) in metadata.extra where value != .null { carried[key] = CoreDataMetadataValues.plist(value) }
+    for (key, value) in metadata.generated { carried[key] = CoreDataMetadataValues.plist(value) }
     if case .string(let u)? = carried.removeValue(forKey: "NSStoreUUID") {
       uuid = u
     } else {
@@ -62,14 +59,5 @@ struct CoreDataMetadataOut {
     entries.append(.init("NSStoreModelVersionHashesDigest", .string(Data(digest.finalize()).base64EncodedString())))
     entries.append(.init("NSStoreModelVersionChecksumKey", .string(Data(checksum.finalize()).base64EncodedString())))
     return .dictionary(entries.sorted { $0.key < $1.key })
-  }
-
-  static func plist(_ v: MetadataValue) -> PropertyListValue {
-    switch v {
-    case .string(let s): return .string(s)
-    case .int(let i): return .integer(i)
-    case .array(let items): return .array(items.map(plist))
-    case .object(let fields): return .dictionary(fields.map { .init($0.key, plist($0.value)) })
-    }
   }
 }

@@ -50,6 +50,8 @@ struct ModelCacheArchiver {
 
   /// Entities by name, in `Z_ENT`-independent name order (UTF-8 bytes).
   let entities: [EntityDescription]
+  /// Each entity's direct sub-entities (by the parent's name), in the order of `entities`.
+  let children: [String: [EntityDescription]]
   private(set) var entitySlot: [String: PropertyListValue] = [:]
   /// `entity name` → own property name → its reserved slot.
   private(set) var propertySlot: [String: [String: PropertyListValue]] = [:]
@@ -73,7 +75,11 @@ struct ModelCacheArchiver {
     self.mutableForms = frameworkVersion < 1000
     self.fetchIndexes = frameworkVersion >= 800
     var seen: Set<String> = []
-    self.entities = model.entities.filter { seen.insert($0.name).inserted }.sorted { Self.precedes($0.name, $1.name) }
+    let entities = model.entities.filter { seen.insert($0.name).inserted }.sorted { Self.precedes($0.name, $1.name) }
+    self.entities = entities
+    var children: [String: [EntityDescription]] = [:]
+    for e in entities { if let p = e.parentName { children[p, default: []].append(e) } }
+    self.children = children
   }
 
   static func precedes(_ a: String, _ b: String) -> Bool {
@@ -154,7 +160,7 @@ struct ModelCacheArchiver {
       }
       properties.append((builder.string(p.name), value))
     }
-    let children = entities.filter { $0.parentName == e.name }
+    let children = self.children[e.name] ?? []
     let subentities: PropertyListValue =
       children.isEmpty && mutableForms
       ? KeyedArchiveBuilder.null

@@ -24,7 +24,7 @@ struct CoreDataReader {
   var links: [Link] = []
   var tables: [String: [String]] = [:]
   /// JSON texts of the Transformable values read (Specs/sqlite-store.md §5.1).
-  var transformables = TransformableText()
+  var transformables = TransformableBlobs()
   /// Members found through hidden foreign keys, resolved once every table is read.
   var hiddenLinks: [(member: ObjectRef, owner: Int64, order: Int64, key: Int64, hidden: HiddenKey, table: String)] = []
 
@@ -105,9 +105,11 @@ struct CoreDataReader {
   /// Parents must agree.
   mutating func mapEntities(_ rows: [CoreDataStoreFile.PrimaryKeyRow]) throws(MigrationFailure) {
     let modelRows = rows.filter { $0.number < CoreDataStoreFile.firstAncillaryEntity }
+    var superOfNumber: [Int: Int] = [:]
+    for r in modelRows where superOfNumber[r.number] == nil { superOfNumber[r.number] = r.superNumber }
     for r in modelRows {
       let k =
-        schema.entities.firstIndex { $0.name == r.name }
+        schema.index(named: r.name)
         ?? (r.number >= 1 && r.number <= schema.entities.count ? r.number - 1 : nil)
       guard let k else {
         throw fail(
@@ -126,7 +128,7 @@ struct CoreDataReader {
       guard let n = numberOfEntity[e.name] else {
         throw fail("sqlite-layout", "Z_PRIMARYKEY has no row for entity \(e.name) of the model")
       }
-      let storeSuper = modelRows.first { $0.number == n }!.superNumber
+      let storeSuper = superOfNumber[n] ?? 0
       let modelParent = layout.model.entity(named: e.name)?.parentName
       let storeParent = storeSuper == 0 ? nil : entityOfNumber[storeSuper].map { schema.entities[$0].name }
       if storeParent != modelParent {
@@ -349,8 +351,15 @@ struct CoreDataReader {
             )
           }
         }
-        if let json = CoreDataComposites.json(c.attribute, leaves: c.leaves, values: values) {
-          graph.set(object, property: c.property, transformables.value(json: Array(json.utf8)))
+        if let v = CoreDataComposites.value(c.attribute, leaves: c.leaves, values: values) {
+          do throws(ArchivedValueError) {
+            graph.set(object, property: c.property, try transformables.composite(v))
+          } catch {
+            try report(
+              "sqlite-value",
+              "\(table) row Z_PK=\(pk) (\(schema.entities[k].name).\(c.attribute.name)): the Composite value cannot be kept: \(error.message)"
+            )
+          }
         }
       }
       for t in plan.toOnes where !statement.isNull(t.column) {

@@ -45,6 +45,9 @@ struct CoreDataSchema {
   /// In `Z_ENT` order.
   private(set) var entities: [Entity] = []
   private var byName: [String: Int] = [:]
+  /// Indexes in `entities` of each hierarchy's members (by its root's index), in `Z_ENT` order:
+  /// built once, so that asking for every hierarchy is linear in the entities.
+  private var members: [Int: [Int]] = [:]
 
   /// Numbers the entities as Core Data does: roots sorted by name case-insensitively, each
   /// followed depth-first by its sub-entities sorted the same way.
@@ -79,6 +82,7 @@ struct CoreDataSchema {
       for c in sorted(children[e.name] ?? []) { visit(c, root: rootIndex, superNumber: number) }
     }
     for r in sorted(roots) { visit(r, root: nil, superNumber: 0) }
+    for (k, e) in entities.enumerated() { members[e.root, default: []].append(k) }
     nameColumns()
   }
 
@@ -131,12 +135,15 @@ struct CoreDataSchema {
 
   func entity(named name: String) -> Entity? { byName[name].map { entities[$0] } }
 
+  /// The index in `entities` (`Z_ENT` - 1) of the entity with this name.
+  func index(named name: String) -> Int? { byName[name] }
+
   func entity(number: Int) -> Entity? {
     number >= 1 && number <= entities.count ? entities[number - 1] : nil
   }
 
   /// The entities of the hierarchy whose root is `entities[root]`, in `Z_ENT` order.
-  func hierarchy(_ root: Int) -> [Entity] { entities.filter { $0.root == root } }
+  func hierarchy(_ root: Int) -> [Entity] { (members[root] ?? []).map { entities[$0] } }
 
   var roots: [Int] { entities.indices.filter { entities[$0].root == $0 } }
 

@@ -51,9 +51,9 @@ extension CoreDataWriter {
     return (try? DecimalText.canonical("\(d)")) == text
   }
 
-  /// A Transformable value as Core Data stores it (Specs/sqlite-store.md §5.1): its JSON form
-  /// (`{"$bytes": …}` as those bytes, any other value archived as `NSKeyedArchiver` would), or
-  /// the bytes of a data value as they are.
+  /// A Transformable value as Core Data stores it (Specs/sqlite-store.md §5.1): a payload of an
+  /// SQLite store as its bytes, one of another store as the bytes its codec gives or the value
+  /// archived as `NSKeyedArchiver` would, the bytes of a data value as they are.
   mutating func transformable(_ v: Value, _ a: AttributeDescription, at place: () -> String) -> SQLiteValue {
     let archiving = CoreDataValues.isArchive(a)
     do throws(ArchivedValueError) {
@@ -61,8 +61,18 @@ extension CoreDataWriter {
       case .data(let bytes):
         return .blob(bytes)
       case .transformable(let slice):
-        guard let input else { return .null }
-        return .blob(try TransformableText.bytes(json: ObjectGraph.rawJSON(slice, input: input), archiving: archiving))
+        guard let input, let codec else { return .null }
+        if codec == ArchivedBlobCodec.self { return .blob(Array(input.unsafeBytes[slice.start..<slice.end])) }
+        switch try codec.payload(input, slice) {
+        case .bytes(let bytes, _):
+          return .blob(bytes)
+        case .value(let value):
+          guard archiving else {
+            throw ArchivedValueError(
+              "the attribute's value transformer is a custom one, so only {\"$bytes\": …} can be stored")
+          }
+          return .blob(try TransformableArchive.encode(value))
+        }
       default:
         guard archiving else {
           throw ArchivedValueError("the attribute's value transformer is a custom one, so only bytes can be stored")
@@ -92,10 +102,10 @@ extension CoreDataWriter {
     case .date(let t): return .date(t)
     case .data(let d): return .data(d)
     case .transformable(let slice):
-      guard let input else { return .null }
-      switch try ArchivedValueJSON.parse(ObjectGraph.rawJSON(slice, input: input)) {
-      case .value(let x): return x
-      case .bytes(let b): return .data(b)
+      guard let input, let codec else { return .null }
+      switch try codec.payload(input, slice) {
+      case .value(let x), .bytes(_, archived: let x?): return x
+      case .bytes(let b, archived: nil): return .data(b)
       }
     case .array(let items):
       var out: [ArchivedValue] = []

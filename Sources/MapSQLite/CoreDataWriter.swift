@@ -9,6 +9,9 @@ struct CoreDataWriter {
   let graph: ObjectGraph
   /// The bytes string slices of `graph` refer to.
   let input: InputBytes?
+  /// How the Transformable payloads in `input` are encoded (`ArchivedBlobCodec`: the bytes to
+  /// store as they are).
+  let codec: (any TransformableCodec.Type)?
   let schema: CoreDataSchema
   let metadata: CoreDataMetadataOut
   /// `Z_PK` of every object: `keys[entity][row]`.
@@ -16,9 +19,10 @@ struct CoreDataWriter {
   private(set) var maxKey: [Int: Int64] = [:]
   var errors: [String] = []
 
-  init(graph: ObjectGraph, input: InputBytes?, metadata: CoreDataMetadataOut) {
+  init(graph: ObjectGraph, input: InputBytes?, codec: (any TransformableCodec.Type)?, metadata: CoreDataMetadataOut) {
     self.graph = graph
     self.input = input
+    self.codec = codec
     self.schema = CoreDataSchema(model: graph.layout.model)
     self.metadata = metadata
     keys = graph.tables.map { [Int64](repeating: 0, count: $0.count) }

@@ -17,13 +17,14 @@ public struct SQLiteStoreFormat: StoreFormat {
     let metadata = try CoreDataMetadata.read(store)
     var reader = CoreDataReader(store: store, layout: layout, maxErrors: options.maxErrors)
     let graph = try reader.read()
-    let (input, extra) = CoreDataMetadataJSON.render(
-      metadata.carriedKeys, path: path, prefix: reader.transformables.text)
-    graph.finishBuilding(input: input, transformableCodec: TransformableText.codec)
+    graph.finishBuilding(
+      input: InputBytes(reader.transformables.bytes, path: path), transformableCodec: ArchivedBlobCodec.self)
     var result = StoreMetadata()
     result.modelVersionIdentifiers = metadata.identifiers
     result.entityVersionHashes = metadata.hashes.map { ($0.entity, Base64Codec.encode($0.hash)) }
-    result.extra = extra
+    result.extra = metadata.carriedKeys.sorted { $0.key < $1.key }.map {
+      ($0.key, CoreDataMetadataValues.value($0.value))
+    }
     return (graph, result)
   }
 
@@ -33,16 +34,17 @@ public struct SQLiteStoreFormat: StoreFormat {
     var hashes: [String: String] = [:]
     for h in metadata.hashes { hashes[h.entity] = Base64Codec.encode(h.hash) }
     let steps = metadata.plist.first { $0.key == StoreMetadataPeek.migrationsKey }?.value.arrayValue ?? []
-    return .found(hashes: hashes, migrations: steps.compactMap(CoreDataMetadataJSON.metadataValue))
+    return .found(hashes: hashes, migrations: steps.map(CoreDataMetadataValues.value))
   }
 
   public func write(
-    _ graph: ObjectGraph, source: ObjectGraph?, metadata: StoreWriter.Metadata, to target: String?,
+    _ graph: ObjectGraph, source: ObjectGraph?, metadata: StoreWriteMetadata, to target: String?,
     backup: String?, options: StoreWriteOptions
   ) throws(MigrationFailure) {
     let input = source?.input ?? graph.input
     var writer = CoreDataWriter(
-      graph: graph, input: input, metadata: CoreDataMetadataOut(metadata: metadata, input: input))
+      graph: graph, input: input, codec: source?.transformableCodec ?? graph.transformableCodec,
+      metadata: CoreDataMetadataOut(metadata: metadata))
     guard let target else {
       // A dry run: the rows are written to a store in memory and dropped.
       do throws(CoreDataWriter.Failure) {
@@ -65,6 +67,41 @@ public struct SQLiteStoreFormat: StoreFormat {
     }
     options.progress?(0, 0)
   }
+
+  /// Its UUID, framework version and version identifiers, its hashes in the order of
+  /// `Z_METADATA`, its entities (`Z_ENT`, name, table, parent) with their rows, and apart
+  /// from them the history and CloudKit tables (§4).
+  public func summary(_ path: String) throws(MigrationFailure) -> StoreSummary {
+    let info = try Self.info(path)
+    var facts = [(label: "store UUID", value: info.uuid ?? "(none)")]
+    if let v = info.frameworkVersion { facts.append(("framework version", "\(v)")) }
+    facts.append(
+      (
+        "version identifiers",
+        info.identifiers.isEmpty ? "(none)" : info.identifiers.map { "\"\($0)\"" }.joined(separator: ", ")
+      ))
+    let width = info.entities.map { "\($0.number) \($0.name)".count }.max() ?? 0
+    var own: [String] = []
+    for e in info.entities where e.isAncillary {
+      own.append("  \(e.table) (Z_ENT \(e.number) \(e.name)): \(e.rows.map { "\($0) rows" } ?? "no table")")
+    }
+    for table in info.tables where table.hasPrefix("ANSCK") {
+      own.append("  \(table) (CloudKit mirroring)")
+    }
+    let lines = info.entities.filter { !$0.isAncillary }.map { e in
+      let label = "\(e.number) \(e.name)"
+      let parent = e.superNumber == 0 ? "" : ", parent \(e.superNumber)"
+      let rows = e.rows.map { "\($0) rows" } ?? "no table"
+      return "  " + label + String(repeating: " ", count: width - label.count + 2) + "\(e.table)\(parent): \(rows)"
+    }
+    return StoreSummary(
+      facts: facts, entityVersionHashes: info.hashes.map { ($0.entity, Base64Codec.encode($0.hash)) },
+      entities: lines.isEmpty ? nil : ("entities (Z_ENT, name, table, rows):", lines),
+      ownTables: own.isEmpty ? nil : ("Core Data's own tables (not entities of the model):", own))
+  }
+
+  /// `-wal`, `-shm` and `-journal` beside the store.
+  public var hasCompanionFiles: Bool { true }
 
   /// Summary of a store without a model: its metadata, entities and rows per entity.
   public static func info(_ path: String) throws(MigrationFailure) -> SQLiteStoreInfo {

@@ -1,9 +1,10 @@
 import Foundation
 import MapRuntime
 
-/// The Transformable values of the second half of a large table, turned into their JSON texts
-/// on a second core while the reading thread works through the first half (Specs/sqlite-store.md
-/// §5.1). Converting archives is most of the cost of reading a store that has them; the rows
+/// The Transformable values of the second half of a large table, copied into their payloads
+/// (`TransformableBlobs`) on a second core while the reading thread works through the first
+/// half (Specs/sqlite-store.md §5.1). Reading the blobs is much of the cost of reading a store
+/// that has them; the rows
 /// themselves are still read, checked and added to the graph by the one reading thread, in
 /// `Z_PK` order, which takes each converted value from here when it reaches the second half.
 ///
@@ -21,7 +22,7 @@ final class TransformablePrefetch: @unchecked Sendable {
   private let slotCount: Int
   private let finished = DispatchSemaphore(value: 0)
   // Written by the converting thread only, read after `finished` is signalled.
-  private var text = TransformableText()
+  private var text = TransformableBlobs()
   private var keys: [Int64] = []
   private var slices: [ByteSlice?] = []
   private var failed = false
@@ -89,7 +90,7 @@ final class TransformablePrefetch: @unchecked Sendable {
   /// reading thread must convert it. The first call waits for the conversion and appends its
   /// text to `into`.
   func value(
-    key: Int64, column: Int, cursor: inout Cursor, into text: inout TransformableText
+    key: Int64, column: Int, cursor: inout Cursor, into text: inout TransformableBlobs
   ) -> Value? {
     guard key > split, slotOfColumn[column] >= 0 else { return nil }
     if cursor.shift == nil {

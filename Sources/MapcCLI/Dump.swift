@@ -9,11 +9,20 @@ extension MapcCommand {
       abstract: "Print a compiled plan (.cdm) in readable form.",
       discussion: """
         A mapping XML file or an Xcode .xcmappingmodel is compiled in memory first (its \
-        diagnostics go to standard error; exit 1 when it has errors).
+        diagnostics go to standard error; exit 1 when it has errors). --format mermaid, svg or \
+        html draws the mapping instead: source entities, the entity mappings with their value \
+        expressions, destination entities (SVG and HTML are laid out by Graphviz's dot).
         """)
+
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+      case text, mermaid, svg, html
+    }
 
     @Argument(help: "A plan written by `mapc compile`, a mapping XML file, or an Xcode .xcmappingmodel.")
     var plan: String
+
+    @Option(help: "text (default), or a picture: mermaid, svg or html.")
+    var format: Format = .text
 
     func run() throws {
       do {
@@ -30,7 +39,13 @@ extension MapcCommand {
         }
         let header = try PlanReader.verify(bytes, path: plan)
         let decoded = try PlanReader.decode(bytes, path: plan, pathBase: base)
-        print(PlanListing(plan: decoded, header: header).text, terminator: "")
+        let listing = PlanListing(plan: decoded, header: header).text
+        if format == .text {
+          print(listing, terminator: "")
+        } else {
+          let text = try Diagrams.render(Diagram.of(decoded), format: format.rawValue, summary: listing)
+          FileHandle.standardOutput.write(Data(text.utf8))
+        }
       } catch let error as PlanFormatError {
         throw Console.failure(error, path: plan, exit: .inputErrors)
       }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MapCompiler
+import MapJSON
 import MapRuntime
 
 extension MapcCommand {

@@ -68,6 +68,12 @@ extension MapcCommand {
     @Flag(name: .customLong("list-rules"), help: "List every rule with its severity.")
     var listRules = false
 
+    @Option(
+      help:
+        "A lock file written by `mapc lock`: the model bundles among the paths must hash as it recorded (a folder's *.lock files are used for the bundles beside them)."
+    )
+    var lock: String?
+
     @Option(help: "Files linted at once; 0 means one per processor.")
     var jobs: Int = 0
 
@@ -108,7 +114,15 @@ extension MapcCommand {
       } catch {
         fail(error.description, id: "usage-path-not-found")
       }
-      if files.isEmpty && bundles.isEmpty {
+      // Lock files: --lock for the bundles given, and those a folder holds beside their bundle.
+      var locks = LockedBundles.found(in: mappingPaths)
+      if let lock {
+        if bundles.isEmpty {
+          fail("--lock checks model bundles: give the .xcdatamodeld it locks", id: "usage-lock-without-bundle")
+        }
+        locks += bundles.map { (bundle: $0, lock: lock) }
+      }
+      if files.isEmpty && bundles.isEmpty && locks.isEmpty {
         fail(
           "no mapping files (*.xml with a <mappingModel> root, or .xcmappingmodel) in \(paths.joined(separator: ", "))",
           id: "usage-no-mapping-files")
@@ -118,6 +132,7 @@ extension MapcCommand {
       inputs.reads(files, as: "mapping")
       inputs.reads(bundles, as: "model")
       inputs.reads(baseline, as: "baseline")
+      inputs.reads(lock, as: "lock")
       // Rewriting the baseline given with --baseline is what --write-baseline is for.
       inputs.writes(writeBaseline, option: "--write-baseline", replacing: "baseline")
       try inputs.refuseClash()
@@ -143,6 +158,7 @@ extension MapcCommand {
 
       var report = LintRunner.run(files: files, baseline: accepted, jobs: jobs)
       if !bundles.isEmpty { ChainCheck.add(bundles: bundles, mappingPaths: mappingPaths, to: &report) }
+      if !locks.isEmpty { LockedBundles.add(locks, to: &report) }
 
       if let target = writeBaseline {
         // The models the mappings name are inputs too, known now that the mappings are read.
@@ -186,7 +202,7 @@ extension MapcCommand {
 
     static var useColour: Bool {
       let env = ProcessInfo.processInfo.environment
-      return isatty(STDERR_FILENO) == 1 && env["NO_COLOR"] == nil && env["TERM"] != "dumb"
+      return Terminal.standardErrorIsTerminal && env["NO_COLOR"] == nil && env["TERM"] != "dumb"
     }
 
     /// A usage problem: `mapc: error: MESSAGE [ID]` on standard error, exit 64.

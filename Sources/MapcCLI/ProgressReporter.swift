@@ -31,7 +31,7 @@ final class ProgressReporter: @unchecked Sendable {
   private var lastLength = 0
 
   init(mode: Mode, write: @escaping (String) -> Void = { FileHandle.standardError.write(Data($0.utf8)) }) {
-    self.mode = mode == .auto ? (isatty(2) != 0 ? .bar : .plain) : mode
+    self.mode = mode == .auto ? (Terminal.standardErrorIsTerminal ? .bar : .plain) : mode
     self.write = write
   }
 

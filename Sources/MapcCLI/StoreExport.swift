@@ -1,17 +1,15 @@
 import ArgumentParser
 import Foundation
-import MapCompiler
 import MapRuntime
-import MapSQLite
 
 extension MapcCommand {
   struct StoreExport: ParsableCommand {
     static let configuration = CommandConfiguration(
       commandName: "export",
-      abstract: "Convert a Core Data SQLite store to a JSON store.",
+      abstract: "Convert a Core Data SQLite store to a JSON store (store convert --to json).",
       discussion: """
-        Finds the version of the model bundle whose entity version hashes the store holds, \
-        reads every object of the store with that version's model, and writes the JSON \
+        store convert --to json of a store read as SQLite. Finds the version of the model \
+        bundle whose entity version hashes the store holds, reads every object of the store with that version's model, and writes the JSON \
         store of mapc run (atomically). Without --model, the model the store carries \
         (Z_MODELCACHE) is used, and a note says so. The store is only read; its -wal is honoured. Exit \
         status: 0 written, 1 the model cannot be read, 2 the store cannot be read or matches \
@@ -32,22 +30,10 @@ extension MapcCommand {
     var compact = false
 
     func run() throws {
-      var files = OutputTarget()
-      files.reads(store, as: "store", kind: .store)
-      if let model { files.reads(model, as: "model") }
-      files.writes(output, option: "--output")
-      try files.refuseClash()
-      let format = JSONStoreFormat(style: compact ? .compact : .indented)
-      guard let model else {
-        let versions = try CachedModel.versions(store: store, command: "store export")
-        try StoreConversion.convert(
-          store, versions: versions, bundle: "the store's own model", output: output, from: SQLiteStoreFormat(),
-          to: format, options: StoreWriteOptions(), verb: "exported")
-        return
-      }
-      try StoreConversion.convert(
-        store, bundle: model, output: output, from: SQLiteStoreFormat(), to: format,
-        options: StoreWriteOptions(), verb: "exported")
+      let formats = StoreFormatChoice.formats(compact: compact)
+      try StoreConversion.run(
+        store, bundle: model, output: output, from: StoreFormats.named("sqlite", among: formats),
+        to: StoreFormats.named("json", among: formats)!, among: formats, verb: "exported", command: "store export")
     }
   }
 }

@@ -26,46 +26,22 @@ extension MapcCommand {
 
     func run() throws {
       let format = StoreFormatChoice.detect(store)
-      var lines = ["format: \(format.name)"]
-      let hashes: [(String, String)]
-      var entities: [String] = []
-      var ancillary: [String] = []
-      var cached: CoreDataModelCacheReader.Result? = nil
+      let summary: StoreSummary
       do {
-        if format is SQLiteStoreFormat {
-          let info = try SQLiteStoreFormat.info(store)
-          lines.append("store UUID: \(info.uuid ?? "(none)")")
-          if let v = info.frameworkVersion { lines.append("framework version: \(v)") }
-          lines.append(
-            "version identifiers: \(info.identifiers.isEmpty ? "(none)" : info.identifiers.map { "\"\($0)\"" }.joined(separator: ", "))"
-          )
-          hashes = info.hashes.map { ($0.entity, Data($0.hash).base64EncodedString()) }
-          let width = info.entities.map { "\($0.number) \($0.name)".count }.max() ?? 0
-          for e in info.entities where e.isAncillary {
-            ancillary.append("  \(e.table) (Z_ENT \(e.number) \(e.name)): \(e.rows.map { "\($0) rows" } ?? "no table")")
-          }
-          for table in info.tables where table.hasPrefix("ANSCK") {
-            ancillary.append("  \(table) (CloudKit mirroring)")
-          }
-          for e in info.entities where !e.isAncillary {
-            let label = "\(e.number) \(e.name)"
-            let parent = e.superNumber == 0 ? "" : ", parent \(e.superNumber)"
-            let rows = e.rows.map { "\($0) rows" } ?? "no table"
-            entities.append(
-              "  " + label + String(repeating: " ", count: width - label.count + 2) + "\(e.table)\(parent): \(rows)")
-          }
-          do {
-            cached = try CoreDataModelCacheReader.read(storeAt: store)
-          } catch {
-            // The rest of the store is still described.
-            lines.append("model cache: unreadable (\(error.errors.first?.message ?? "\(error)"))")
-          }
-        } else {
-          let peek = try format.peekMetadata(store)
-          hashes = (peek.entityVersionHashes ?? [:]).sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
-        }
+        summary = try format.summary(store)
       } catch {
         throw Console.failure(error)
+      }
+      var lines = ["format: \(format.name)"] + summary.facts.map { "\($0.label): \($0.value)" }
+      let hashes = summary.entityVersionHashes
+      var cached: CoreDataModelCacheReader.Result? = nil
+      if format is SQLiteStoreFormat {
+        do {
+          cached = try CoreDataModelCacheReader.read(storeAt: store)
+        } catch {
+          // The rest of the store is still described.
+          lines.append("model cache: unreadable (\(error.errors.first?.message ?? "\(error)"))")
+        }
       }
       if let model {
         let versions: ModelVersions
@@ -110,8 +86,8 @@ extension MapcCommand {
       lines.append("entity version hashes:")
       let width = hashes.map(\.0.count).max() ?? 0
       lines += hashes.map { "  " + $0.0 + String(repeating: " ", count: width - $0.0.count + 2) + $0.1 }
-      if !entities.isEmpty { lines += ["entities (Z_ENT, name, table, rows):"] + entities }
-      if !ancillary.isEmpty { lines += ["Core Data's own tables (not entities of the model):"] + ancillary }
+      if let entities = summary.entities { lines += [entities.heading] + entities.lines }
+      if let own = summary.ownTables { lines += [own.heading] + own.lines }
       print(lines.map(TerminalText.escaped).joined(separator: "\n"))
     }
   }

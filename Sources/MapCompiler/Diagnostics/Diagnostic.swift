@@ -74,17 +74,42 @@ public struct DiagnosticsError: Error, Sendable, CustomStringConvertible {
 extension Array where Element == Diagnostic {
   public var hasErrors: Bool { contains { $0.severity == .error } }
 
-  /// Sorted by file, line, column, then id, so output is stable.
+  /// Sorted by file, line and column, else in their present order, so output is stable.
   public func sortedByLocation() -> [Diagnostic] {
+    sortedByPlace { DiagnosticPlace(file: $0.location?.file ?? $0.file, $0.location) }
+  }
+}
+
+/// Where a diagnostic stands in output, which is sorted by file, then line, then column (a
+/// missing file, line or column sorts first).
+package struct DiagnosticPlace: Comparable {
+  let file: String
+  let line: Int
+  let column: Int
+
+  package init(file: String?, _ location: SourceLocation?) {
+    self.file = file ?? ""
+    self.line = location?.line ?? 0
+    self.column = location?.column ?? 0
+  }
+
+  package static func < (a: DiagnosticPlace, b: DiagnosticPlace) -> Bool {
+    (a.file, a.line, a.column) < (b.file, b.line, b.column)
+  }
+}
+
+extension Array {
+  /// The one order of diagnostics and lint findings: by `place`, then by `tie` where given,
+  /// then in their present order.
+  package func sortedByPlace(
+    _ place: (Element) -> DiagnosticPlace, tie: (Element, Element) -> Bool = { _, _ in false }
+  ) -> [Element] {
     enumerated().sorted { a, b in
-      let la = a.element.location
-      let lb = b.element.location
-      let fa = la?.file ?? a.element.file ?? ""
-      let fb = lb?.file ?? b.element.file ?? ""
-      if fa != fb { return fa < fb }
-      let pa = (la?.line ?? 0, la?.column ?? 0)
-      let pb = (lb?.line ?? 0, lb?.column ?? 0)
+      let pa = place(a.element)
+      let pb = place(b.element)
       if pa != pb { return pa < pb }
+      if tie(a.element, b.element) { return true }
+      if tie(b.element, a.element) { return false }
       return a.offset < b.offset
     }.map(\.element)
   }

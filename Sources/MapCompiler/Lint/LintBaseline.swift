@@ -1,4 +1,5 @@
 import Foundation
+import MapJSON
 import MapRuntime
 
 /// A baseline file: findings accepted as they are today, so that CI fails only on new ones.

@@ -29,15 +29,8 @@ public enum Linter {
 
   /// By file, line, column, then rule id and message, so output never depends on rule order.
   static func sorted(_ findings: [LintFinding]) -> [LintFinding] {
-    findings.sorted { a, b in
-      let fa = a.file ?? ""
-      let fb = b.file ?? ""
-      if fa != fb { return fa < fb }
-      let pa = (a.diagnostic.location?.line ?? 0, a.diagnostic.location?.column ?? 0)
-      let pb = (b.diagnostic.location?.line ?? 0, b.diagnostic.location?.column ?? 0)
-      if pa != pb { return pa < pb }
-      if a.ruleId != b.ruleId { return a.ruleId < b.ruleId }
-      return a.diagnostic.message < b.diagnostic.message
-    }
+    findings.sortedByPlace(
+      { DiagnosticPlace(file: $0.file, $0.diagnostic.location) },
+      tie: { ($0.ruleId, $0.diagnostic.message) < ($1.ruleId, $1.diagnostic.message) })
   }
 }

@@ -4,11 +4,7 @@ import MapRuntime
 /// about the comments themselves.
 enum SuppressionRules {
   static let person = DestinationEntityUnproduced.person
-  static let mandatoryName = """
-    <entity name="Person" representedClassName="Person" syncable="YES">
-        <attribute name="name" attributeType="String"/>
-    </entity>
-    """
+  static let mandatoryName = OptionalIntoMandatory.mandatoryName
 
   static let unused = LintRule(
     id: "lint-unused-suppression", severity: .warning,

@@ -145,10 +145,10 @@ public enum ModelXMLWriter {
   }
 
   /// Text for XML element content or an attribute value.
-  public static func escaped(_ s: String) -> String { MappingTextWriter.attribute(s) }
+  public static func escaped(_ s: String) -> String { XMLEscaping.attribute(s) }
 
   /// ` name="value"` for each present value, escaped for an XML attribute.
   static func attributes(_ fields: [(String, String?)]) -> String {
-    fields.compactMap { name, value in value.map { " \(name)=\"\(MappingTextWriter.attribute($0))\"" } }.joined()
+    fields.compactMap { name, value in value.map { " \(name)=\"\(XMLEscaping.attribute($0))\"" } }.joined()
   }
 }

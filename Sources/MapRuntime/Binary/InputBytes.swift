@@ -176,7 +176,7 @@ public final class InputBytes: @unchecked Sendable {
 
   /// Takes over a buffer of `allocated` bytes from `LargeBuffer.allocate` that holds `count`
   /// bytes followed by `paddingCount` zero bytes.
-  init(adopting storage: UnsafeMutableRawPointer, allocated: Int, count: Int, path: String) {
+  package init(adopting storage: UnsafeMutableRawPointer, allocated: Int, count: Int, path: String) {
     self.path = path
     self.count = count
     self.storage = storage

@@ -9,12 +9,12 @@
 /// Memory for the large byte buffers of a run (the input, the compacted strings): mapped
 /// directly and, on Linux, marked for transparent huge pages, so that filling 100 MB takes
 /// about fifty page faults instead of twenty-five thousand. Small buffers come from `malloc`.
-enum LargeBuffer {
+package enum LargeBuffer {
   /// Buffers from this size on are mapped.
-  static let mappedMinimum = 4 << 20
-  static let hugePage = 2 << 20
+  package static let mappedMinimum = 4 << 20
+  package static let hugePage = 2 << 20
 
-  static func allocate(byteCount: Int) -> UnsafeMutableRawPointer {
+  package static func allocate(byteCount: Int) -> UnsafeMutableRawPointer {
     guard byteCount >= mappedMinimum else {
       return UnsafeMutableRawPointer.allocate(byteCount: byteCount, alignment: 16)
     }
@@ -31,7 +31,7 @@ enum LargeBuffer {
   }
 
   /// Frees what `allocate(byteCount:)` gave for the same `byteCount`.
-  static func deallocate(_ p: UnsafeMutableRawPointer, byteCount: Int) {
+  package static func deallocate(_ p: UnsafeMutableRawPointer, byteCount: Int) {
     guard byteCount >= mappedMinimum else { return p.deallocate() }
     _ = munmap(p, mappedSize(byteCount))
   }

@@ -230,9 +230,39 @@ extension DiagnosticCatalogue {
         ),
       ]),
     Family(
+      "`lock-*`: model locks (`mapc lock`, `mapc lint --lock`; `Specs/model-lock.md`)",
+      [
+        ("lock-invalid", "a lock file that cannot be read or is not a mapc model lock"),
+        (
+          "lock-version-changed",
+          "a locked (shipped) version hashes differently now: names the entity and the properties added, removed or changed"
+        ),
+        ("lock-version-removed", "a locked (shipped) version is no longer in the bundle"),
+        ("lock-version-not-shipped", "note: a version of the bundle that the lock does not hold yet"),
+      ]),
+    Family(
+      "`diagram-*`: pictures (`mapc diff`, `mapc dump` with `--format svg` or `html`)",
+      [
+        ("diagram-dot-missing", "Graphviz's `dot`, which lays out SVG and HTML pictures, is not installed"),
+        ("diagram-dot-failed", "`dot` could not be run or failed (its message)"),
+      ]),
+    Family(
+      "`test-*`: fixture files of `mapc test` (`Specs/test-fixtures.md`)",
+      [
+        (
+          "test-fixture-invalid",
+          "a `fixture.json` that is not JSON or not in the format (unknown key, no cases, a case with both or neither of `expected` and `exitCode`)"
+        )
+      ]),
+    Family(
       "`usage-*`: command lines that cannot be run (exit 64)",
       [
-        ("usage-path-not-found", "a mapping file or folder given to `lint` or `migrate --mappings` does not exist"),
+        (
+          "usage-path-not-found",
+          "a mapping file or folder given to `lint` or `migrate --mappings`, or a path given to `test`, does not exist"
+        ),
+        ("usage-no-fixtures", "`test` was given paths that hold no `fixture.json`"),
+        ("usage-lock-without-bundle", "`lint --lock` without a model bundle among the paths"),
         ("usage-no-mapping-files", "`lint` was given folders that hold no mapping file"),
         ("usage-unknown-rule", "`lint --explain` of a rule id that does not exist (the nearest ids are named)"),
         ("usage-baseline", "a `lint --baseline` file that cannot be read or is not a baseline"),

@@ -26,14 +26,14 @@ package final class ExpressionEvaluator {
   package func value(of expression: Expression, object: Value, text: String? = nil) throws(MigrationError) -> Value {
     let code = try linker(text).code(expression)
     var frame = frame(object)
-    return try code(&frame)
+    return try code(manager.context, &frame)
   }
 
   /// Whether `predicate` holds for `object`.
   package func evaluate(_ predicate: Predicate, object: Value, text: String? = nil) throws(MigrationError) -> Bool {
     let test = try linker(text).test(predicate)
     var frame = frame(object)
-    return try test(&frame)
+    return try test(manager.context, &frame)
   }
 
   /// The elements of `collection` for which `predicate` holds (NSArray's `filtered(using:)`).
@@ -44,7 +44,7 @@ package final class ExpressionEvaluator {
     var kept: [Value] = []
     for element in manager.context.elements(collection) {
       var frame = frame(element)
-      if try test(&frame) { kept.append(element) }
+      if try test(manager.context, &frame) { kept.append(element) }
     }
     return kept
   }
@@ -72,12 +72,9 @@ package final class ExpressionEvaluator {
     return frame
   }
 
-  /// `value` as JSON text (`ValueJSON.render`).
-  package func json(_ value: Value) -> String { ValueJSON.render(plain(value)) }
-
   /// `value` with strings decoded, Transformable payloads read, and objects and handles such as
-  /// `$manager` replaced by the string describing them.
-  private func plain(_ value: Value) -> Value {
+  /// `$manager` replaced by the string describing them: what an output format writes.
+  package func plain(_ value: Value) -> Value {
     let m = manager.context
     switch value {
     case .string(let t): return .string(.native(m.string(t)))

@@ -22,10 +22,6 @@ package enum ExpressionSyntax {
     "@unionOfObjects", "@unionOfArrays", "@unionOfSets",
   ]
 
-  /// Built-in functions of the `name:(args)` syntax (`BuiltinFunction.all`). Each takes exactly
-  /// as many arguments as its name has colons (`now` and `random` take none).
-  package static let builtinFunctions: Set<String> = Set(BuiltinFunction.all.map(\.name))
-
   /// The built-in functions written as infix operators, with their spelling (Foundation prints
   /// these functions with the same operators).
   package static let arithmeticOperators: [String: String] = [

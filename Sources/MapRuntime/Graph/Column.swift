@@ -8,18 +8,18 @@
 package class Column: @unchecked Sendable {
   /// Which subclass this is, so code outside the graph (writers, the interpreter's fast paths)
   /// can switch over the kinds without a dynamic cast or an override per output format.
-  let kind: ColumnKind
-  init(kind: ColumnKind) { self.kind = kind }
+  package let kind: ColumnKind
+  package init(kind: ColumnKind) { self.kind = kind }
 
   /// The value as expressions see it: relationship columns give objects of the graph's side.
-  func read(_ row: Int) -> Value { get(row) }
+  package func read(_ row: Int) -> Value { get(row) }
   /// The stored value, with strings as slices where possible.
-  func get(_ row: Int) -> Value { .null }
+  package func get(_ row: Int) -> Value { .null }
   /// Stores an already coerced value (see `Coercion`).
-  func set(_ row: Int, _ value: Value) {}
-  func isNull(_ row: Int) -> Bool { get(row).isNull }
+  package func set(_ row: Int, _ value: Value) {}
+  package func isNull(_ row: Int) -> Bool { get(row).isNull }
   /// The rows below `n` whose value is nil, in order, at most `limit` of them (validation).
-  func nullRows(below n: Int, limit: Int) -> [Int] {
+  package func nullRows(below n: Int, limit: Int) -> [Int] {
     var rows: [Int] = []
     for row in 0..<n where isNull(row) {
       rows.append(row)
@@ -28,22 +28,22 @@ package class Column: @unchecked Sendable {
     return rows
   }
   /// Makes the arrays `n` long, filling new rows with the fill value.
-  func pad(to n: Int) {}
+  package func pad(to n: Int) {}
   /// Drops rows from `n` on (taking back a `pad`); only for the column kinds
   /// `ParallelCreation` fills.
-  func truncate(to n: Int) {}
+  package func truncate(to n: Int) {}
   /// Appends the first `rows` rows of `other` (a column of the same kind) from row `row` on
   /// (see `StoreReader.adopt`).
-  func append(_ other: Column, rows: Int, at row: Int) {
+  package func append(_ other: Column, rows: Int, at row: Int) {
     preconditionFailure("append(_:rows:at:) on \(type(of: self))")
   }
-  func reserve(_ n: Int) {}
+  package func reserve(_ n: Int) {}
   /// Sets the value of rows not stored yet (a model default).
-  func setFill(_ value: Value) {}
+  package func setFill(_ value: Value) {}
 }
 
 /// The storage classes of `Column`.
-enum ColumnKind: UInt8, Sendable {
+package enum ColumnKind: UInt8, Sendable {
   /// `IntColumn`: Integer 16, 32 and 64 attributes.
   case int
   /// `DoubleColumn`: Double, Float and Date attributes.
@@ -63,7 +63,7 @@ enum ColumnKind: UInt8, Sendable {
 extension Column {
   /// The rows below `n` that `isNull` picks out of `stored`, then those beyond it when
   /// `beyondIsNull`, in order, at most `limit`.
-  @inline(__always) static func rows<T>(
+  @inline(__always) package static func rows<T>(
     below n: Int, limit: Int, stored: [T], beyondIsNull: Bool, _ isNull: (T) -> Bool
   ) -> [Int] {
     var rows: [Int] = []

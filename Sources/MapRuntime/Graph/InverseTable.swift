@@ -1,18 +1,20 @@
 /// For every relationship of a graph's layout: its inverse's column in each entity that can be
 /// at the other end (the destination entity and the entities inheriting from it).
-struct InverseTable: Sendable {
-  final class Entry: @unchecked Sendable {
-    let isToMany: Bool
+package struct InverseTable: Sendable {
+  package final class Entry: @unchecked Sendable {
+    package let isToMany: Bool
     /// Indexed by target entity; -1 where there is no inverse.
-    let inverseColumn: [Int]
-    let inverseIsToMany: Bool
-    let destinationKinds: Set<Int>
+    package let inverseColumn: [Int]
+    package let inverseIsToMany: Bool
+    package let destinationKinds: Set<Int>
     /// Whether an entity can be at the other end, indexed by entity.
-    let accepts: [Bool]
+    package let accepts: [Bool]
     /// The inverse columns themselves, indexed by target entity (set by `ObjectGraph`).
     @exclusivity(unchecked) var inverseMany: [ToManyColumn?] = []
     @exclusivity(unchecked) var inverseOne: [ToOneColumn?] = []
-    init(isToMany: Bool, inverseColumn: [Int], inverseIsToMany: Bool, destinationKinds: Set<Int>, entityCount: Int) {
+    package init(
+      isToMany: Bool, inverseColumn: [Int], inverseIsToMany: Bool, destinationKinds: Set<Int>, entityCount: Int
+    ) {
       self.isToMany = isToMany
       self.inverseColumn = inverseColumn
       self.inverseIsToMany = inverseIsToMany
@@ -21,14 +23,16 @@ struct InverseTable: Sendable {
     }
   }
   /// Indexed by entity, then property; nil for attributes.
-  let entries: [[Entry?]]
+  package let entries: [[Entry?]]
   /// The same entries in one array: entity `e`'s property `p` is at `e * stride + p`.
-  let flat: [Entry?]
-  let stride: Int
+  package let flat: [Entry?]
+  package let stride: Int
 
-  @inline(__always) func entry(_ entity: UInt32, _ column: Int) -> Entry? { flat[Int(entity) * stride + column] }
+  @inline(__always) package func entry(_ entity: UInt32, _ column: Int) -> Entry? {
+    flat[Int(entity) * stride + column]
+  }
 
-  init(layout: StoreLayout) {
+  package init(layout: StoreLayout) {
     let count = layout.entities.count
     let entries: [[Entry?]] = layout.entities.map { e in
       e.properties.map { p -> Entry? in
@@ -65,7 +69,7 @@ struct InverseTable: Sendable {
 
 extension InverseTable {
   /// Points every entry at the inverse columns of `graph`, so updates need no casts.
-  func bind(to graph: ObjectGraph) {
+  package func bind(to graph: ObjectGraph) {
     for e in entries {
       for case let entry? in e {
         entry.inverseMany = entry.inverseColumn.enumerated().map { k, c in
@@ -81,7 +85,7 @@ extension InverseTable {
 
 extension ObjectGraph {
   /// Sets a to-one relationship and keeps the inverse in step, as a managed object context does.
-  func setToOne(_ owner: ObjectRef, _ column: Int, _ target: ObjectRef?, _ inverses: InverseTable) {
+  package func setToOne(_ owner: ObjectRef, _ column: Int, _ target: ObjectRef?, _ inverses: InverseTable) {
     let col = tables[Int(owner.entity)].columns[column] as! ToOneColumn
     let row = Int(owner.row)
     let old = col.target(row)
@@ -119,7 +123,7 @@ extension ObjectGraph {
   }
 
   /// Adds to a to-many relationship (no-op when present) and keeps the inverse in step.
-  func addToMany(_ owner: ObjectRef, _ column: Int, _ target: ObjectRef, _ inverses: InverseTable) {
+  package func addToMany(_ owner: ObjectRef, _ column: Int, _ target: ObjectRef, _ inverses: InverseTable) {
     let col = tables[Int(owner.entity)].columns[column] as! ToManyColumn
     guard col.add(Int(owner.row), target) else { return }
     guard let entry = inverses.entry(owner.entity, column) else { return }
@@ -127,8 +131,9 @@ extension ObjectGraph {
   }
 
   /// Sets the inverse of `owner`'s to-many relationship at `column` on a target just added.
-  @inline(__always) func addInverse(_ owner: ObjectRef, _ column: Int, _ target: ObjectRef, _ entry: InverseTable.Entry)
-  {
+  @inline(__always) package func addInverse(
+    _ owner: ObjectRef, _ column: Int, _ target: ObjectRef, _ entry: InverseTable.Entry
+  ) {
     let e = Int(target.entity)
     if let one = entry.inverseOne[e] {
       let previous = one.target(Int(target.row))

@@ -39,10 +39,4 @@ extension ObjectGraph {
     case .slice(let s): return input?.decodeString(s) ?? ""
     }
   }
-
-  /// The payload bytes of a `.transformable` value (JSON text for the stores read today).
-  package static func rawJSON(_ s: ByteSlice, input: InputBytes?) -> [UInt8] {
-    guard let input else { return [] }
-    return Array(input.buffer(s))
-  }
 }

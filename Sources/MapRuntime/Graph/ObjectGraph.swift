@@ -9,18 +9,18 @@ public final class ObjectGraph: @unchecked Sendable {
   /// After reading, these are the strings moved out of the input (see `StringCompaction`).
   @exclusivity(unchecked) package private(set) var input: InputBytes?
   /// How the Transformable payloads in `input` are encoded; nil for a store built in memory.
-  package internal(set) var transformableCodec: (any TransformableCodec.Type)?
+  package var transformableCodec: (any TransformableCodec.Type)?
 
   /// True for the store being migrated (objects are `.sourceObject`), false for the one built.
   package let isSource: Bool
   /// Entities whose objects the store reader read on two threads.
-  package internal(set) var splitEntities: [String] = []
+  package var splitEntities: [String] = []
   /// Per root entity, the highest object number the store ever gave (a Core Data store's
   /// `Z_MAX`, above its highest `Z_PK` when objects were deleted); see `ObjectKeys.swift`.
   package var keyHighWater: [String: Int64] = [:]
   /// Reads the objects' numbers where the reader left them to be read on demand (a JSON store's
   /// ids, read only when a writer or an inferred step needs them: `resolveObjectKeys()`).
-  var pendingObjectKeys: (@Sendable (ObjectGraph) -> Void)?
+  package var pendingObjectKeys: (@Sendable (ObjectGraph) -> Void)?
 
   package init(
     layout: StoreLayout, input: InputBytes?, isSource: Bool, transformableCodec: (any TransformableCodec.Type)? = nil
@@ -33,7 +33,7 @@ public final class ObjectGraph: @unchecked Sendable {
   }
 
   /// Points slices at other bytes; only before the graph is shared.
-  func replaceInput(_ bytes: InputBytes) { input = bytes }
+  package func replaceInput(_ bytes: InputBytes) { input = bytes }
 
   @inline(__always) package func table(_ ref: ObjectRef) -> EntityTable { tables[Int(ref.entity)] }
 
@@ -41,7 +41,7 @@ public final class ObjectGraph: @unchecked Sendable {
 
   /// Makes every column of every table full length (see `Column.pad(to:)`). Columns are
   /// padded on every core when there are many rows: each column is its own storage.
-  func finalize() {
+  package func finalize() {
     let columns = tables.flatMap { t in (t.columns + (t.ids.map { [$0] } ?? [])).map { (column: $0, rows: t.count) } }
     if Cores.workers > 1 && columns.reduce(0, { $0 + $1.rows }) >= 1 << 18 {
       DispatchQueue.concurrentPerform(iterations: columns.count) { columns[$0].column.pad(to: columns[$0].rows) }
@@ -66,23 +66,23 @@ public final class ObjectGraph: @unchecked Sendable {
 package final class EntityTable: @unchecked Sendable {
   package let layout: EntityLayout
   @exclusivity(unchecked) package private(set) var count = 0
-  let columns: [Column]
+  package let columns: [Column]
   /// The attribute type of each column (nil for relationships), so hot paths need not copy
   /// property descriptions.
-  let attributeTypes: [AttributeType?]
+  package let attributeTypes: [AttributeType?]
   /// The `id` of each object as read from the input (source stores only).
-  let ids: TextColumn?
+  package let ids: TextColumn?
   /// The store's number of each object, where the store has them (`ObjectKeys.swift`).
-  @exclusivity(unchecked) package internal(set) var objectKeys: [Int64] = []
+  @exclusivity(unchecked) package var objectKeys: [Int64] = []
 
-  init(layout: EntityLayout, isSource: Bool) {
+  package init(layout: EntityLayout, isSource: Bool) {
     self.layout = layout
     self.columns = layout.properties.map { EntityTable.makeColumn($0, isSource: isSource) }
     self.attributeTypes = layout.properties.map { $0.attribute?.type }
     self.ids = isSource ? TextColumn() : nil
   }
 
-  static func makeColumn(_ p: PropertyLayout, isSource: Bool) -> Column {
+  package static func makeColumn(_ p: PropertyLayout, isSource: Bool) -> Column {
     switch p.kind {
     case .relationship(let r):
       return r.isToMany ? ToManyColumn(isSource: isSource) : ToOneColumn(isSource: isSource)
@@ -100,19 +100,19 @@ package final class EntityTable: @unchecked Sendable {
 
   /// Adds an object (every property at its column's fill value) and returns its row.
   @discardableResult
-  @inline(__always) func appendObject() -> Int {
+  @inline(__always) package func appendObject() -> Int {
     count += 1
     return count - 1
   }
 
   /// Adds `n` objects at once; returns the first one's row.
-  func appendObjects(_ n: Int) -> Int {
+  package func appendObjects(_ n: Int) -> Int {
     count += n
     return count - n
   }
 
   /// Appends the objects of `other`, a table of the same entity.
-  func append(_ other: EntityTable) {
+  package func append(_ other: EntityTable) {
     for (c, column) in columns.enumerated() { column.append(other.columns[c], rows: other.count, at: count) }
     if let ids, let more = other.ids { ids.append(more, rows: other.count, at: count) }
     if !other.objectKeys.isEmpty {
@@ -123,15 +123,29 @@ package final class EntityTable: @unchecked Sendable {
 
   /// Takes back objects added last (see `ParallelCreation`); their columns are truncated by
   /// the caller.
-  func truncate(to n: Int) {
+  package func truncate(to n: Int) {
     count = min(count, n)
     if objectKeys.count > count { objectKeys.removeLast(objectKeys.count - count) }
   }
 
-  func reserve(_ n: Int) {
+  package func reserve(_ n: Int) {
     for c in columns { c.reserve(n) }
     ids?.reserve(n)
   }
 
   package func value(_ row: Int, _ property: Int) -> Value { columns[property].read(row) }
+}
+
+extension ObjectGraph {
+  /// The id of an object as the input wrote it (source stores), else `Entity/n`.
+  package func idText(_ ref: ObjectRef) -> String {
+    let t = tables[Int(ref.entity)]
+    if let ids = t.ids, case .string(let text) = ids.get(Int(ref.row)) {
+      switch text {
+      case .native(let s): return s
+      case .slice(let s): return input?.decodeString(s) ?? ""
+      }
+    }
+    return "\(t.layout.name)/\(ref.row + 1)"
+  }
 }

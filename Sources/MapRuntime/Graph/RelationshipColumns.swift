@@ -1,36 +1,36 @@
 // To-one and to-many relationships: references to objects of the same graph.
 
-final class ToOneColumn: Column, @unchecked Sendable {
-  @exclusivity(unchecked) var values: [UInt64] = []
-  let isSource: Bool
-  init(isSource: Bool) {
+package final class ToOneColumn: Column, @unchecked Sendable {
+  @exclusivity(unchecked) package var values: [UInt64] = []
+  package let isSource: Bool
+  package init(isSource: Bool) {
     self.isSource = isSource
     super.init(kind: .toOne)
   }
 
-  override func pad(to n: Int) {
+  package override func pad(to n: Int) {
     if n > values.count { values.append(contentsOf: repeatElement(0, count: n - values.count)) }
   }
-  override func append(_ other: Column, rows: Int, at row: Int) {
+  package override func append(_ other: Column, rows: Int, at row: Int) {
     let o = unsafeDowncast(other, to: ToOneColumn.self)
     pad(to: row)
     o.pad(to: rows)
     values.append(contentsOf: o.values.prefix(rows))
   }
-  override func reserve(_ n: Int) { values.reserveCapacity(n) }
-  override func read(_ row: Int) -> Value {
+  package override func reserve(_ n: Int) { values.reserveCapacity(n) }
+  package override func read(_ row: Int) -> Value {
     guard let t = target(row) else { return .null }
     return isSource ? .sourceObject(t) : .destinationObject(t)
   }
-  override func isNull(_ row: Int) -> Bool { target(row) == nil }
-  override func nullRows(below n: Int, limit: Int) -> [Int] {
+  package override func isNull(_ row: Int) -> Bool { target(row) == nil }
+  package override func nullRows(below n: Int, limit: Int) -> [Int] {
     Column.rows(below: n, limit: limit, stored: values, beyondIsNull: true) { $0 == 0 }
   }
-  @inline(__always) func target(_ row: Int) -> ObjectRef? {
+  @inline(__always) package func target(_ row: Int) -> ObjectRef? {
     let v = row < values.count ? values[row] : 0
     return v == 0 ? nil : ObjectRef(packed: v)
   }
-  @inline(__always) func setTarget(_ row: Int, _ ref: ObjectRef?) {
+  @inline(__always) package func setTarget(_ row: Int, _ ref: ObjectRef?) {
     if row == values.count { values.append(0) } else if row > values.count { pad(to: row + 1) }
     values[row] = ref?.packed ?? 0
   }
@@ -41,49 +41,49 @@ final class ToOneColumn: Column, @unchecked Sendable {
 /// Members added to a row in one go (see `reserve(_:extra:)`) fill an exact segment; a row
 /// that outgrows its segment moves to the end of the pool with twice the room (the old
 /// segment is left unused).
-final class ToManyColumn: Column, @unchecked Sendable {
-  @exclusivity(unchecked) var pool: [UInt64] = []
-  @exclusivity(unchecked) var start: [Int] = []
-  @exclusivity(unchecked) var counts: [UInt32] = []
-  @exclusivity(unchecked) var capacities: [UInt32] = []
-  let isSource: Bool
+package final class ToManyColumn: Column, @unchecked Sendable {
+  @exclusivity(unchecked) package var pool: [UInt64] = []
+  @exclusivity(unchecked) package var start: [Int] = []
+  @exclusivity(unchecked) package var counts: [UInt32] = []
+  @exclusivity(unchecked) package var capacities: [UInt32] = []
+  package let isSource: Bool
   /// Membership sets for large relationships, so adding stays O(1).
-  @exclusivity(unchecked) var large: [Int: Set<UInt64>] = [:]
-  static let linearLimit = 24
-  init(isSource: Bool) {
+  @exclusivity(unchecked) package var large: [Int: Set<UInt64>] = [:]
+  package static let linearLimit = 24
+  package init(isSource: Bool) {
     self.isSource = isSource
     super.init(kind: .toMany)
   }
 
-  override func pad(to n: Int) {
+  package override func pad(to n: Int) {
     guard n > start.count else { return }
     let k = n - start.count
     start.append(contentsOf: repeatElement(0, count: k))
     counts.append(contentsOf: repeatElement(0, count: k))
     capacities.append(contentsOf: repeatElement(0, count: k))
   }
-  override func reserve(_ n: Int) {
+  package override func reserve(_ n: Int) {
     start.reserveCapacity(n)
     counts.reserveCapacity(n)
     capacities.reserveCapacity(n)
   }
   /// Only for columns without members yet (the store reader links relationships after reading).
-  override func append(_ other: Column, rows: Int, at row: Int) {
+  package override func append(_ other: Column, rows: Int, at row: Int) {
     precondition(unsafeDowncast(other, to: ToManyColumn.self).pool.isEmpty, "appending a to-many column with members")
     pad(to: row + rows)
   }
-  override func read(_ row: Int) -> Value {
+  package override func read(_ row: Int) -> Value {
     let side = isSource
     return .array(
       members(row).map { side ? .sourceObject(ObjectRef(packed: $0)) : .destinationObject(ObjectRef(packed: $0)) })
   }
-  override func isNull(_ row: Int) -> Bool { false }
+  package override func isNull(_ row: Int) -> Bool { false }
 
   /// Number of members of `row`.
-  @inline(__always) func count(_ row: Int) -> Int { row < counts.count ? Int(counts[row]) : 0 }
+  @inline(__always) package func count(_ row: Int) -> Int { row < counts.count ? Int(counts[row]) : 0 }
 
   /// The members of `row`, in order.
-  func members(_ row: Int) -> [UInt64] {
+  package func members(_ row: Int) -> [UInt64] {
     let n = count(row)
     guard n > 0 else { return [] }
     let s = start[row]
@@ -99,12 +99,12 @@ final class ToManyColumn: Column, @unchecked Sendable {
     return false
   }
 
-  func contains(_ row: Int, _ ref: ObjectRef) -> Bool { has(row, ref.packed) }
+  package func contains(_ row: Int, _ ref: ObjectRef) -> Bool { has(row, ref.packed) }
 
   /// Appends unless present; returns whether it was added. Small relationships are searched
   /// linearly; past `linearLimit` members a set keeps adding O(1).
   @discardableResult
-  func add(_ row: Int, _ ref: ObjectRef) -> Bool {
+  package func add(_ row: Int, _ ref: ObjectRef) -> Bool {
     if row >= start.count { pad(to: row + 1) }
     let p = ref.packed
     let n = Int(counts[row])
@@ -143,21 +143,21 @@ final class ToManyColumn: Column, @unchecked Sendable {
 
   /// Appends a member known to be absent, to a row with room for it (see `reserve(_:extra:)`)
   /// and no more than `linearLimit` members.
-  @inline(__always) func appendAbsent(_ row: Int, _ ref: ObjectRef) {
+  @inline(__always) package func appendAbsent(_ row: Int, _ ref: ObjectRef) {
     let n = Int(counts[row])
     pool[start[row] + n] = ref.packed
     counts[row] = UInt32(n + 1)
   }
 
   /// Makes room for `extra` more members of `row`.
-  func reserve(_ row: Int, extra: Int) {
+  package func reserve(_ row: Int, extra: Int) {
     if row >= start.count { pad(to: row + 1) }
     let wanted = Int(counts[row]) + extra
     if wanted > Int(capacities[row]) { grow(row, to: wanted) }
   }
 
   @discardableResult
-  func remove(_ row: Int, _ ref: ObjectRef) -> Bool {
+  package func remove(_ row: Int, _ ref: ObjectRef) -> Bool {
     let n = count(row)
     guard n > 0 else { return false }
     let p = ref.packed
@@ -169,12 +169,12 @@ final class ToManyColumn: Column, @unchecked Sendable {
     return true
   }
 
-  func targets(_ row: Int) -> [ObjectRef] { members(row).map { ObjectRef(packed: $0) } }
+  package func targets(_ row: Int) -> [ObjectRef] { members(row).map { ObjectRef(packed: $0) } }
 
   /// Puts the members of `row` that `first` names first, in `first`'s order, and the others
   /// after them in the order they had: what setting an ordered relationship to a value does
   /// to members an inverse added before.
-  func order(_ row: Int, first: [ObjectRef]) {
+  package func order(_ row: Int, first: [ObjectRef]) {
     let n = count(row)
     guard n > 1 else { return }
     let s = start[row]

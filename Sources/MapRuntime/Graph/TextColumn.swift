@@ -1,33 +1,33 @@
 /// String, UUID and URI attributes: each value is 8 bytes, a slice of the input or an index
 /// into a side table of native strings (0 is nil).
-final class TextColumn: Column, @unchecked Sendable {
-  init() { super.init(kind: .text) }
-  @exclusivity(unchecked) var values: [UInt64] = []
-  @exclusivity(unchecked) var arena: [String] = []
-  @exclusivity(unchecked) var fill: UInt64 = 0
+package final class TextColumn: Column, @unchecked Sendable {
+  package init() { super.init(kind: .text) }
+  @exclusivity(unchecked) package var values: [UInt64] = []
+  @exclusivity(unchecked) package var arena: [String] = []
+  @exclusivity(unchecked) package var fill: UInt64 = 0
 
-  override func pad(to n: Int) {
+  package override func pad(to n: Int) {
     if n > values.count { values.append(contentsOf: repeatElement(fill, count: n - values.count)) }
   }
-  override func reserve(_ n: Int) { values.reserveCapacity(n) }
-  override func setFill(_ value: Value) { if case .string(let t) = value { fill = pack(t) } }
-  @inline(__always) func packed(_ row: Int) -> UInt64 { row < values.count ? values[row] : fill }
-  override func isNull(_ row: Int) -> Bool { packed(row) == 0 }
-  override func nullRows(below n: Int, limit: Int) -> [Int] {
+  package override func reserve(_ n: Int) { values.reserveCapacity(n) }
+  package override func setFill(_ value: Value) { if case .string(let t) = value { fill = pack(t) } }
+  @inline(__always) package func packed(_ row: Int) -> UInt64 { row < values.count ? values[row] : fill }
+  package override func isNull(_ row: Int) -> Bool { packed(row) == 0 }
+  package override func nullRows(below n: Int, limit: Int) -> [Int] {
     Column.rows(below: n, limit: limit, stored: values, beyondIsNull: fill == 0) { $0 == 0 }
   }
-  override func get(_ row: Int) -> Value {
+  package override func get(_ row: Int) -> Value {
     let v = packed(row)
     if v == 0 { return .null }
     return .string(text(v))
   }
-  @inline(__always) func text(_ v: UInt64) -> Text {
+  @inline(__always) package func text(_ v: UInt64) -> Text {
     if v & 1 == 1 {
       return .slice(ByteSlice(start: Int(v >> 26), count: Int((v >> 2) & 0xFF_FFFF), hasEscapes: v & 2 != 0))
     }
     return .native(arena[Int(v >> 1) - 1])
   }
-  override func set(_ row: Int, _ value: Value) {
+  package override func set(_ row: Int, _ value: Value) {
     if row == values.count { values.append(fill) } else if row > values.count { pad(to: row + 1) }
     guard case .string(let t) = value else {
       values[row] = 0
@@ -36,7 +36,7 @@ final class TextColumn: Column, @unchecked Sendable {
     values[row] = pack(t)
   }
   /// Stores an already packed value (see `pack`).
-  @inline(__always) func setPacked(_ row: Int, _ packed: UInt64) {
+  @inline(__always) package func setPacked(_ row: Int, _ packed: UInt64) {
     if row == values.count {
       values.append(packed)
       return
@@ -45,10 +45,10 @@ final class TextColumn: Column, @unchecked Sendable {
     values[row] = packed
   }
 
-  override func truncate(to n: Int) {
+  package override func truncate(to n: Int) {
     if values.count > n { values.removeLast(values.count - n) }
   }
-  override func append(_ other: Column, rows: Int, at row: Int) {
+  package override func append(_ other: Column, rows: Int, at row: Int) {
     let o = unsafeDowncast(other, to: TextColumn.self)
     pad(to: row)
     o.pad(to: rows)
@@ -64,7 +64,7 @@ final class TextColumn: Column, @unchecked Sendable {
 
   /// Packs a slice in place, or adds a native string to the side table. Slices too large to
   /// pack must be stored as native text (see `fitsPacked`).
-  @inline(__always) func pack(_ t: Text) -> UInt64 {
+  @inline(__always) package func pack(_ t: Text) -> UInt64 {
     switch t {
     case .slice(let s) where TextColumn.fitsPacked(s):
       return UInt64(s.start) << 26 | UInt64(s.count) << 2 | (s.hasEscapes ? 2 : 0) | 1
@@ -75,5 +75,17 @@ final class TextColumn: Column, @unchecked Sendable {
       return UInt64(arena.count) << 1
     }
   }
-  static func fitsPacked(_ s: ByteSlice) -> Bool { s.start < (1 << 38) && s.count < (1 << 24) }
+  package static func fitsPacked(_ s: ByteSlice) -> Bool { s.start < (1 << 38) && s.count < (1 << 24) }
+}
+
+extension TextColumn {
+  /// The slice a packed value holds (`packSlice`).
+  @inline(__always) package static func slice(_ v: UInt64) -> ByteSlice {
+    ByteSlice(start: Int(v >> 26), count: Int((v >> 2) & 0xFF_FFFF), hasEscapes: v & 2 != 0)
+  }
+
+  /// A slice packed in one word: start, count, whether it has escapes, and 1 (a slice).
+  @inline(__always) package static func packSlice(_ s: ByteSlice) -> UInt64 {
+    UInt64(s.start) << 26 | UInt64(s.count) << 2 | (s.hasEscapes ? 2 : 0) | 1
+  }
 }

@@ -14,4 +14,8 @@ package protocol TransformableCodec {
   /// How many elements a payload that holds an array has, without reading them; nil for any
   /// other value.
   static func arrayCount(_ input: InputBytes, _ payload: ByteSlice) -> Int?
+
+  /// The payload in no store's encoding, for a store of another format to write: the bytes
+  /// it is stored as and the value they archive, or a value with no bytes yet.
+  static func payload(_ input: InputBytes, _ payload: ByteSlice) throws(ArchivedValueError) -> TransformablePayload
 }

@@ -1,22 +1,22 @@
 /// Everything else: Decimal, Binary, Transformable, and the rarely used types.
-final class ValueColumn: Column, @unchecked Sendable {
-  init() { super.init(kind: .value) }
-  @exclusivity(unchecked) var values: [Value] = []
-  @exclusivity(unchecked) var fill: Value = .null
+package final class ValueColumn: Column, @unchecked Sendable {
+  package init() { super.init(kind: .value) }
+  @exclusivity(unchecked) package var values: [Value] = []
+  @exclusivity(unchecked) package var fill: Value = .null
 
-  override func pad(to n: Int) {
+  package override func pad(to n: Int) {
     if n > values.count { values.append(contentsOf: repeatElement(fill, count: n - values.count)) }
   }
-  override func reserve(_ n: Int) { values.reserveCapacity(n) }
-  override func setFill(_ value: Value) { fill = value }
-  override func append(_ other: Column, rows: Int, at row: Int) {
+  package override func reserve(_ n: Int) { values.reserveCapacity(n) }
+  package override func setFill(_ value: Value) { fill = value }
+  package override func append(_ other: Column, rows: Int, at row: Int) {
     let o = unsafeDowncast(other, to: ValueColumn.self)
     pad(to: row)
     o.pad(to: rows)
     values.append(contentsOf: o.values.prefix(rows))
   }
-  override func get(_ row: Int) -> Value { row < values.count ? values[row] : fill }
-  override func set(_ row: Int, _ value: Value) {
+  package override func get(_ row: Int) -> Value { row < values.count ? values[row] : fill }
+  package override func set(_ row: Int, _ value: Value) {
     if row == values.count {
       values.append(value)
       return

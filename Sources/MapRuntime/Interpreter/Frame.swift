@@ -36,6 +36,7 @@ public struct Frame {
   }
 }
 
-/// A linked expression: evaluates against a frame. Made once per plan by `Linker`.
-typealias LinkedCode = (inout Frame) throws(MigrationError) -> Value
-typealias Test = (inout Frame) throws(MigrationError) -> Bool
+/// A linked expression: evaluates against a frame of the run given. Made once per plan by
+/// `Linker`; the context is a parameter, so the closures it keeps hold no reference back to it.
+typealias LinkedCode = (MigrationContext, inout Frame) throws(MigrationError) -> Value
+typealias Test = (MigrationContext, inout Frame) throws(MigrationError) -> Bool

@@ -11,12 +11,12 @@ final class MigrationContext: @unchecked Sendable {
   let source: ObjectGraph
   let destination: ObjectGraph
   let options: MigrationManagerOptions
-  /// The policies' hooks (set by `MigrationManager` as soon as it exists; the manager owns
-  /// the context and them).
-  unowned(unsafe) var hooks: (any PolicyHooks)?
+  /// The policies' hooks while the passes run (for `$entityPolicy` functions of custom
+  /// policies): weak, the run's `PassEngine` holds them; nil outside a run.
+  weak var hooks: (any PolicyHooks)?
 
-  /// One per entity mapping, in plan order.
-  @exclusivity(unchecked) private(set) var linked: [LinkedMapping] = []
+  /// One per entity mapping, in plan order (set once by `prepared`).
+  @exclusivity(unchecked) var linked: [LinkedMapping] = []
   let associations: [Associations]
   /// Per entity mapping: whether its policy is the default one (the passes and the linker take
   /// their fast paths; a custom policy may create and associate objects its own way).
@@ -33,12 +33,9 @@ final class MigrationContext: @unchecked Sendable {
   /// The errors so far.
   @exclusivity(unchecked) var log: ErrorLog
 
-  /// `problems`: what is already wrong with the run (policies that could not be made); they are
-  /// thrown with any linking error.
-  init(
-    plan: MigrationPlan, source: ObjectGraph, options: MigrationManagerOptions, usesDefaultPolicy: [Bool],
-    problems: [MigrationError]
-  ) throws(MigrationFailure) {
+  /// The run's fixed parts, before its mappings are linked: `MigrationContext.prepared` (in
+  /// `Passes/`) links them and makes the context ready to run.
+  init(plan: MigrationPlan, source: ObjectGraph, options: MigrationManagerOptions, usesDefaultPolicy: [Bool]) {
     self.plan = plan
     self.source = source
     self.options = options
@@ -69,41 +66,8 @@ final class MigrationContext: @unchecked Sendable {
     for p in plan.predicates { preds[p.text] = p.predicate }
     self.predicates = preds
     self.destinationInverses = InverseTable(layout: destination.layout)
-    var problems = problems
     self.usesDefaultPolicy = usesDefaultPolicy
     destinationInverses.bind(to: destination)
-    do {
-      let linker = Linker(context: self)
-      self.linked = try plan.entityMappings.enumerated().map { (i, m) throws(MigrationError) in
-        try linker.link(m, index: i)
-      }
-    } catch {
-      problems.append(error)
-    }
-    if !problems.isEmpty { throw MigrationFailure(problems) }
-    for (i, lm) in linked.enumerated() {
-      guard let e = lm.destinationEntity else { continue }
-      lm.creation = CreationPlan(
-        table: destination.tables[e], entity: e, codes: lm.attributeCodes, columns: lm.attributeColumns,
-        ops: lm.attributeOps, associations: associations[i], hasForEach: lm.forEach != nil)
-    }
-    for lm in linked where lm.allRelationshipsLinked && !lm.relationshipColumns.isEmpty {
-      guard let e = lm.destinationEntity else { continue }
-      var links: [DirectLink] = []
-      for (k, column) in lm.relationshipColumns.enumerated() {
-        let i = lm.relationshipLinks[k]
-        guard
-          let link = DirectLink(
-            column: column, of: e, linking: associations[i], madeBy: linked[i], in: destination, destinationInverses)
-        else { break }
-        links.append(link)
-      }
-      if links.count == lm.relationshipColumns.count { lm.directLinks = links }
-    }
-    // New destination objects start with the model's defaults, as Core Data's insert gives them.
-    for e in destination.tables.indices {
-      for (column, value) in destinationDefaults(e) { destination.tables[e].columns[column].setFill(value) }
-    }
   }
 
   /// The entity mapping whose hook or expression runs.
@@ -199,15 +163,6 @@ final class MigrationContext: @unchecked Sendable {
     return t.columns[p].read(Int(ref.row))
   }
 
-  /// Sets a destination property as a mapping expression would (type coercion, inverses).
-  func setDestinationValue(_ value: Value, forKey key: String, of ref: ObjectRef) throws {
-    let t = destination.table(ref)
-    guard let p = t.layout.propertyIndex(key) else {
-      throw MigrationError("run-unknown-property", "\(t.layout.name) has no property \(key)")
-    }
-    try assign(value, to: ref, property: p, location: nil)
-  }
-
   /// The name of the property mapping a frame is evaluating, if any.
   func propertyName(_ frame: Frame) -> String? {
     guard frame.mapping >= 0, frame.mapping < linked.count else { return nil }
@@ -223,6 +178,33 @@ final class MigrationContext: @unchecked Sendable {
     switch t {
     case .native(let s): return s
     case .slice(let s): return source.input?.decodeString(s) ?? ""
+    }
+  }
+
+  /// UTF-16 length, or a value known to be below `atLeast` / within bounds when the UTF-8
+  /// byte count alone decides it (every character takes 1–3 UTF-8 bytes per UTF-16 unit).
+  func utf16Length(_ t: Text, atLeast lo: Int?, atMost hi: Int?) -> Int {
+    if case .slice(let s) = t, !s.hasEscapes {
+      let bytes = Int(s.count)
+      let fewest = (bytes + 2) / 3
+      if (lo.map { fewest >= $0 } ?? true) && (hi.map { bytes <= $0 } ?? true) { return max(fewest, lo ?? 0) }
+    }
+    return utf16Length(t)
+  }
+
+  /// UTF-16 length, as NSString's `length` counts.
+  func utf16Length(_ t: Text) -> Int {
+    switch t {
+    case .native(let s): return s.utf16.count
+    case .slice(let s):
+      if s.hasEscapes { return string(t).utf16.count }
+      guard let input = source.input else { return 0 }
+      var n = 0
+      for b in input.buffer(s) {
+        if b & 0xC0 != 0x80 { n += 1 }
+        if b >= 0xF0 { n += 1 }
+      }
+      return n
     }
   }
 }

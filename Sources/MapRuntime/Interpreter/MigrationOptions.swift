@@ -6,12 +6,15 @@ public struct MigrationManagerOptions: Sendable {
   public var now: Double = 0
   /// Source objects an entity mapping needs before pass 1 spreads it over the cores (see
   /// `ParallelCreation`); the result is the same either way.
-  public var parallelMinimum: Int = ParallelCreation.defaultMinimum
-  public init(maxErrors: Int = 50, now: Double = 0, parallelMinimum: Int = ParallelCreation.defaultMinimum) {
+  public var parallelMinimum: Int = Self.defaultParallelMinimum
+  public init(maxErrors: Int = 50, now: Double = 0, parallelMinimum: Int = Self.defaultParallelMinimum) {
     self.maxErrors = maxErrors
     self.now = now
     self.parallelMinimum = parallelMinimum
   }
+
+  /// `parallelMinimum` unless set: 4096 source objects, or never on a single core.
+  public static let defaultParallelMinimum = Cores.workers > 1 ? 4096 : Int.max
 }
 
 /// Core Data's three passes, for progress reports (`MigrationManager.Pass`).

@@ -1,6 +1,6 @@
 /// The hooks of a run's entity mapping policies, as the passes and linked expressions call
 /// them, each with the index of its entity mapping. The interpreter declares what it calls;
-/// `Policies/` implements it (`MappingPolicies` calls each mapping's `EntityMigrationPolicy`
+/// `Policies/` implements it (`PolicyCalls` calls each mapping's `EntityMigrationPolicy`
 /// with the run's `MigrationManager`), so the interpreter knows nothing of the public policy API.
 ///
 /// Mappings with the default policy (`MigrationContext.usesDefaultPolicy`) take the passes'

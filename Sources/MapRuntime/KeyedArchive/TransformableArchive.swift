@@ -287,35 +287,22 @@ public enum TransformableArchive {
     static func isShared(_ name: String) -> Bool { name.utf8.count <= 7 || name == "NSObject" }
 
     func bytes() -> [UInt8] {
-      var out = Array("bplist00".utf8)
-      let refSize = BinaryPropertyListWriter.byteCount(UInt64(objects.count))
-      var offsets: [Int] = []
-      offsets.reserveCapacity(objects.count)
-      for o in objects {
-        offsets.append(out.count)
-        switch o {
+      BinaryPropertyListWriter.objectTable(count: objects.count) { n in
+        switch objects[n] {
         case .scalar(let v):
           switch v {
-          case .string(let s): BinaryPropertyListWriter.appendScalar(.string(s), to: &out)
-          case .integer(let i): BinaryPropertyListWriter.appendScalar(.integer(i), to: &out)
-          case .real(let d): BinaryPropertyListWriter.appendScalar(.real(d), to: &out)
-          case .bool(let b): BinaryPropertyListWriter.appendScalar(.bool(b), to: &out)
-          case .data(let d): BinaryPropertyListWriter.appendScalar(.data(d), to: &out)
+          case .string(let s): .scalar(.string(s))
+          case .integer(let i): .scalar(.integer(i))
+          case .real(let d): .scalar(.real(d))
+          case .bool(let b): .scalar(.bool(b))
+          case .data(let d): .scalar(.data(d))
           default: preconditionFailure("not a plain property list object")
           }
-        case .uid(let u):
-          BinaryPropertyListWriter.appendScalar(.uid(UInt64(u)), to: &out)
-        case .array(let refs):
-          BinaryPropertyListWriter.appendMarker(0xA0, count: refs.count, to: &out)
-          for r in refs { BinaryPropertyListWriter.appendBigEndian(UInt64(r), size: refSize, to: &out) }
-        case .dictionary(let keys, let values):
-          BinaryPropertyListWriter.appendMarker(0xD0, count: keys.count, to: &out)
-          for r in keys { BinaryPropertyListWriter.appendBigEndian(UInt64(r), size: refSize, to: &out) }
-          for r in values { BinaryPropertyListWriter.appendBigEndian(UInt64(r), size: refSize, to: &out) }
+        case .uid(let u): .scalar(.uid(UInt64(u)))
+        case .array(let refs): .array(refs[...])
+        case .dictionary(let keys, let values): .dictionary(keys: keys[...], values: values[...])
         }
       }
-      BinaryPropertyListWriter.appendOffsetTableAndTrailer(offsets, referenceSize: refSize, to: &out)
-      return out
     }
   }
 }

@@ -1,10 +1,8 @@
-/// The policies of one run, one instance per entity mapping in plan order: what the passes
-/// call through `PolicyHooks`, each hook given its mapping and the run's `MigrationManager`.
-final class MappingPolicies: PolicyHooks {
+/// The policies of one run, one instance per entity mapping in plan order (a value the manager
+/// keeps; `PolicyCalls` calls them).
+struct MappingPolicies {
   let policies: [EntityMigrationPolicy]
   let mappings: [EntityMapping]
-  /// What the hooks receive (set by the manager, which owns this).
-  unowned(unsafe) var manager: MigrationManager!
 
   init(_ policies: [EntityMigrationPolicy], plan: MigrationPlan) {
     self.policies = policies
@@ -41,30 +39,52 @@ final class MappingPolicies: PolicyHooks {
     }
     return MappingPolicies(policies, plan: plan)
   }
+}
 
-  func beginEntityMapping(_ i: Int) throws { try policies[i].beginEntityMapping(mappings[i], manager: manager) }
+/// The policy hooks of one `migrate()`: what the passes call through `PolicyHooks`, each hook
+/// given its mapping and the run's `MigrationManager`. Made for the run and held by its
+/// `PassEngine` (the context sees it weakly, for `$entityPolicy` functions), so nothing the
+/// manager owns refers back to it.
+final class PolicyCalls: PolicyHooks {
+  let policies: MappingPolicies
+  let manager: MigrationManager
 
-  func createDestinationInstances(forSource source: ObjectRef?, mapping i: Int) throws {
-    try policies[i].createDestinationInstances(forSource: source, mapping: mappings[i], manager: manager)
+  init(_ policies: MappingPolicies, manager: MigrationManager) {
+    self.policies = policies
+    self.manager = manager
   }
 
-  func endInstanceCreation(_ i: Int) throws { try policies[i].endInstanceCreation(mappings[i], manager: manager) }
+  func beginEntityMapping(_ i: Int) throws {
+    try policies.policies[i].beginEntityMapping(policies.mappings[i], manager: manager)
+  }
+
+  func createDestinationInstances(forSource source: ObjectRef?, mapping i: Int) throws {
+    try policies.policies[i].createDestinationInstances(
+      forSource: source, mapping: policies.mappings[i], manager: manager)
+  }
+
+  func endInstanceCreation(_ i: Int) throws {
+    try policies.policies[i].endInstanceCreation(policies.mappings[i], manager: manager)
+  }
 
   func createRelationships(forDestination destination: ObjectRef, mapping i: Int) throws {
-    try policies[i].createRelationships(forDestination: destination, mapping: mappings[i], manager: manager)
+    try policies.policies[i].createRelationships(
+      forDestination: destination, mapping: policies.mappings[i], manager: manager)
   }
 
   func endRelationshipCreation(_ i: Int) throws {
-    try policies[i].endRelationshipCreation(mappings[i], manager: manager)
+    try policies.policies[i].endRelationshipCreation(policies.mappings[i], manager: manager)
   }
 
   func performCustomValidation(_ i: Int) throws {
-    try policies[i].performCustomValidation(mappings[i], manager: manager)
+    try policies.policies[i].performCustomValidation(policies.mappings[i], manager: manager)
   }
 
-  func endEntityMapping(_ i: Int) throws { try policies[i].endEntityMapping(mappings[i], manager: manager) }
+  func endEntityMapping(_ i: Int) throws {
+    try policies.policies[i].endEntityMapping(policies.mappings[i], manager: manager)
+  }
 
   func perform(selector: String, arguments: [Value], mapping i: Int) throws -> Value? {
-    try policies[i].perform(selector: selector, arguments: arguments, manager: manager)
+    try policies.policies[i].perform(selector: selector, arguments: arguments, manager: manager)
   }
 }

@@ -12,7 +12,7 @@ public final class MigrationManager: @unchecked Sendable {
 
   /// The run: plan, graphs, linked mappings, association tables, evaluation state.
   let context: MigrationContext
-  /// One policy instance per entity mapping, which the passes call through `context.hooks`.
+  /// One policy instance per entity mapping, which the passes call through `PolicyCalls`.
   let policies: MappingPolicies
 
   public var plan: MigrationPlan { context.plan }
@@ -37,18 +37,19 @@ public final class MigrationManager: @unchecked Sendable {
     var problems: [MigrationError] = []
     let policies = MappingPolicies.make(plan, &problems)
     self.policies = policies
-    context = try MigrationContext(
+    context = try MigrationContext.prepared(
       plan: plan, source: source, options: options,
       usesDefaultPolicy: policies.policies.map { $0 is DefaultEntityMigrationPolicy }, problems: problems)
-    policies.manager = self
-    context.hooks = policies
   }
 
   /// Runs every pass. On failure nothing should be written: the destination graph is incomplete.
   public func migrate() throws(MigrationFailure) { try migrate(phases: PhaseTimer(enabled: false)) }
 
   func migrate(phases: PhaseTimer) throws(MigrationFailure) {
-    try PassEngine(context, progress: progress).run(phases: phases)
+    let hooks = PolicyCalls(policies, manager: self)
+    context.hooks = hooks
+    defer { context.hooks = nil }
+    try PassEngine(context, hooks: hooks, progress: progress).run(phases: phases)
   }
 
   /// Gives every destination object the number (`Z_PK`) of the source object it was made from,

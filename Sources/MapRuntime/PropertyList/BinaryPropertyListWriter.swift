@@ -74,30 +74,49 @@ public enum BinaryPropertyListWriter {
     }
 
     func encode() -> [UInt8] {
-      var out = Array("bplist00".utf8)
-      let refSize = BinaryPropertyListWriter.byteCount(UInt64(objects.count))
-      var offsets: [Int] = []
-      offsets.reserveCapacity(objects.count)
-      for object in objects {
-        offsets.append(out.count)
-        switch object {
-        case .scalar(let value):
-          BinaryPropertyListWriter.appendScalar(value, to: &out)
-        case .array(let start, let count):
-          BinaryPropertyListWriter.appendMarker(0xA0, count: count, to: &out)
-          for r in refs[start..<start + count] {
-            BinaryPropertyListWriter.appendBigEndian(UInt64(r), size: refSize, to: &out)
-          }
+      BinaryPropertyListWriter.objectTable(count: objects.count) { n in
+        switch objects[n] {
+        case .scalar(let value): .scalar(value)
+        case .array(let start, let count): .array(refs[start..<start + count])
         case .dictionary(let start, let count):
-          BinaryPropertyListWriter.appendMarker(0xD0, count: count, to: &out)
-          for r in refs[start..<start + 2 * count] {
-            BinaryPropertyListWriter.appendBigEndian(UInt64(r), size: refSize, to: &out)
-          }
+          .dictionary(keys: refs[start..<start + count], values: refs[start + count..<start + 2 * count])
         }
       }
-      BinaryPropertyListWriter.appendOffsetTableAndTrailer(offsets, referenceSize: refSize, to: &out)
-      return out
     }
+  }
+
+  /// One object of a binary property list's object table: a scalar, or a container's
+  /// references (object numbers).
+  package enum TableObject {
+    case scalar(PropertyListValue)
+    case array(ArraySlice<Int>)
+    case dictionary(keys: ArraySlice<Int>, values: ArraySlice<Int>)
+  }
+
+  /// The one writer of an object table (property lists here, keyed archives in
+  /// `TransformableArchive`): `bplist00`, objects `0..<count` in number order as `object` gives
+  /// them (object 0 the top one), then the offset table and the trailer.
+  package static func objectTable(count: Int, _ object: (Int) -> TableObject) -> [UInt8] {
+    var out = Array("bplist00".utf8)
+    let refSize = byteCount(UInt64(count))
+    var offsets: [Int] = []
+    offsets.reserveCapacity(count)
+    for n in 0..<count {
+      offsets.append(out.count)
+      switch object(n) {
+      case .scalar(let value):
+        appendScalar(value, to: &out)
+      case .array(let refs):
+        appendMarker(0xA0, count: refs.count, to: &out)
+        for r in refs { appendBigEndian(UInt64(r), size: refSize, to: &out) }
+      case .dictionary(let keys, let values):
+        appendMarker(0xD0, count: keys.count, to: &out)
+        for r in keys { appendBigEndian(UInt64(r), size: refSize, to: &out) }
+        for r in values { appendBigEndian(UInt64(r), size: refSize, to: &out) }
+      }
+    }
+    appendOffsetTableAndTrailer(offsets, referenceSize: refSize, to: &out)
+    return out
   }
 
   /// Ends a property list whose objects start at `offsets` (object 0 the top one): the offset

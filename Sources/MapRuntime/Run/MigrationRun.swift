@@ -39,7 +39,7 @@ public enum MigrationRun {
     /// Print the time each phase took on standard error (`MAPC_PHASES=1`).
     public var reportPhases = false
     /// See `MigrationManager.Options.parallelMinimum`.
-    public var parallelMinimum = ParallelCreation.defaultMinimum
+    public var parallelMinimum = MigrationManagerOptions.defaultParallelMinimum
     /// Metadata keys to write in place of the input's (`StoreWriteMetadata.generated`).
     public var generatedMetadata: [(key: String, value: MetadataValue)] = []
     /// Objects keep the numbers (`Z_PK`, `Z_MAX`) of the source objects they are made from, as

@@ -38,10 +38,27 @@ public protocol StoreFormat: Sendable {
   /// The format to write the intermediate stores of a `mapc migrate` chain in, which only mapc
   /// reads back (JSON: compact). Default: the format itself.
   var forIntermediateStores: any StoreFormat { get }
+
+  /// What `mapc store info` prints about the store at `path` without a model. Default: the
+  /// entity version hashes `peekMetadata` finds, sorted by entity name.
+  func summary(_ path: String) throws(MigrationFailure) -> StoreSummary
+
+  /// Whether a store of this format comes with companion files that are replaced with it
+  /// (SQLite's `-wal`, `-shm`, `-journal`), which no other output of a command may name.
+  /// Default: false.
+  var hasCompanionFiles: Bool { get }
 }
 
 extension StoreFormat {
   public var forIntermediateStores: any StoreFormat { self }
+
+  public func summary(_ path: String) throws(MigrationFailure) -> StoreSummary {
+    let peek = try peekMetadata(path)
+    return StoreSummary(
+      entityVersionHashes: (peek.entityVersionHashes ?? [:]).sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
+  }
+
+  public var hasCompanionFiles: Bool { false }
 }
 
 /// How to read a store.

@@ -1,12 +1,13 @@
-/// The `metadata` object of a JSON store (`Specs/store-format.md`), as read.
+/// A store's metadata as read, in any format: its version identifiers and entity version hashes,
+/// and the other keys it carries, as typed values.
 public struct StoreMetadata: Sendable {
   package var format: String?
   package var formatVersion: Int64?
   package var modelVersionIdentifiers: [String]?
   /// Entity name → base64 hash, in the order written.
   package var entityVersionHashes: [(entity: String, hash: String)]?
-  /// Other keys with their raw JSON text, kept for the output.
-  package var extra: [(key: String, json: ByteSlice)]
+  /// Other keys with their values, kept for the output.
+  package var extra: [(key: String, value: MetadataValue)]
 
   package init() {
     extra = []
@@ -30,13 +31,12 @@ public struct StoreMetadata: Sendable {
 public struct StoreWriteMetadata: Sendable {
   package var modelVersionIdentifiers: [String]
   package var entityHashes: [EntityHash]
-  /// Extra metadata keys carried over from the input, with their values as the input store
-  /// encodes them (slices of the source graph's input).
-  package var extra: [(key: String, json: ByteSlice)]
+  /// Extra metadata keys carried over from the input, with their values.
+  package var extra: [(key: String, value: MetadataValue)]
   /// Keys mapc writes itself; one of these replaces an `extra` key of the same name.
   package var generated: [(key: String, value: MetadataValue)]
   package init(
-    modelVersionIdentifiers: [String], entityHashes: [EntityHash], extra: [(key: String, json: ByteSlice)] = [],
+    modelVersionIdentifiers: [String], entityHashes: [EntityHash], extra: [(key: String, value: MetadataValue)] = [],
     generated: [(key: String, value: MetadataValue)] = []
   ) {
     self.modelVersionIdentifiers = modelVersionIdentifiers

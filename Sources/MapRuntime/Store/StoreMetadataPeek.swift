@@ -6,6 +6,11 @@ public struct StoreMetadataPeek: Sendable {
   /// `mapcMigrations`: the steps earlier `mapc migrate` runs applied (empty when absent).
   package var migrations: [MetadataValue] = []
 
+  package init(entityVersionHashes: [String: String]? = nil, migrations: [MetadataValue] = []) {
+    self.entityVersionHashes = entityVersionHashes
+    self.migrations = migrations
+  }
+
   /// The metadata key `mapc migrate` records applied steps under.
   package static let migrationsKey = "mapcMigrations"
 }

@@ -18,15 +18,15 @@ import Synchronization
 /// - `rename`: the rename over the target fails with EIO;
 /// - `folder-fsync`: flushing the folder fails with EIO.
 /// Several can be given, separated by commas. Without it the calls are the plain ones.
-enum WriteCalls {
-  struct Faults {
+package enum WriteCalls {
+  package struct Faults {
     var failWriteAt: (byte: Int, errno: Int32)?
     var fsync = false
     var rename = false
     var folderFsync = false
   }
 
-  static let faults: Faults? = {
+  package static let faults: Faults? = {
     guard let raw = getenv("MAPC_FAULT") else { return nil }
     var f = Faults()
     for item in String(cString: raw).split(separator: ",") {
@@ -46,7 +46,7 @@ enum WriteCalls {
   /// Bytes written through `write` so far (for `write-at`, `full-at`).
   private static let written = Atomic<Int>(0)
 
-  static func write(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
+  package static func write(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
     if let (at, err) = faults?.failWriteAt {
       let before = written.load(ordering: .relaxed)
       if before + count > at {
@@ -68,7 +68,7 @@ enum WriteCalls {
   /// Writes all `count` bytes through `write`, going on after short writes and EINTR. Returns
   /// how many bytes were written and 0, or with the errno of the write that failed (EIO when a
   /// write wrote nothing).
-  static func writeAll(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> (written: Int, error: Int32) {
+  package static func writeAll(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> (written: Int, error: Int32) {
     var done = 0
     while done < count {
       let n = write(fd, bytes + done, count - done)
@@ -83,7 +83,7 @@ enum WriteCalls {
     return (done, 0)
   }
 
-  static func fsync(_ fd: Int32) -> Int32 {
+  package static func fsync(_ fd: Int32) -> Int32 {
     if faults?.fsync == true {
       errno = EIO
       return -1
@@ -91,7 +91,7 @@ enum WriteCalls {
     return Glibc.fsync(fd)
   }
 
-  static func rename(_ from: String, _ to: String) -> Int32 {
+  package static func rename(_ from: String, _ to: String) -> Int32 {
     if faults?.rename == true {
       errno = EIO
       return -1
@@ -102,7 +102,7 @@ enum WriteCalls {
   /// Flushes the folder holding `path` to disk. 0, or the errno of a real failure: folders
   /// that cannot be opened for reading or synced at all (EACCES, EINVAL, ENOTSUP…) count as
   /// success, as some file systems do not sync folders; EIO and the like do not.
-  static func syncFolder(of path: String) -> Int32 {
+  package static func syncFolder(of path: String) -> Int32 {
     let fd = open(splitPath(path).folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
     if fd < 0 { return errno == EIO ? EIO : 0 }
     defer { _ = close(fd) }

@@ -48,7 +48,7 @@ package enum DecimalText {
       }
       guard i > fractionStart else { throw syntax() }
     }
-    guard let written = JSONNumberParser.exponentPart(p, n, &i, cap: 1_000_000), i == n else { throw syntax() }
+    guard let written = NumberParser.exponentPart(p, n, &i, cap: 1_000_000), i == n else { throw syntax() }
     exponent += written
 
     if digits.isEmpty { return "0" }
@@ -120,7 +120,7 @@ package enum IntegerRangeCheck {
       throw StoreValueError(
         .notAnInteger, "\(quoted(text)) is not an integer, as \(type.rawValue) requires")
     }
-    guard let value = JSONNumberParser.int64(text) else {
+    guard let value = NumberParser.int64(text) else {
       throw outOfRange(String(decoding: text, as: UTF8.self), type, range)
     }
     if !range.contains(value) { throw outOfRange("\(value)", type, range) }

@@ -71,7 +71,7 @@ package enum ISO8601DateCodec {
         buffer[0] = ASCII.zero
         buffer[1] = UInt8(ascii: ".")
         for k in 0..<digitCount { buffer[k + 2] = p![start + k] }
-        return JSONNumberParser.double(UnsafeRawBufferPointer(buffer)) ?? 0
+        return NumberParser.double(UnsafeRawBufferPointer(buffer)) ?? 0
       }
     }
     var offsetSeconds = 0

@@ -1,7 +1,7 @@
 /// The text of a UUID attribute value, as Core Data and the stores spell it.
-enum UUIDText {
+package enum UUIDText {
   /// 8-4-4-4-12 hexadecimal digits.
-  static func isValid(_ s: String) -> Bool {
+  package static func isValid(_ s: String) -> Bool {
     let u = Array(s.utf8)
     guard u.count == 36 else { return false }
     for (i, c) in u.enumerated() {

@@ -73,8 +73,8 @@ public struct ObjectRef: Sendable, Hashable {
     self.row = UInt32(truncatingIfNeeded: row)
   }
   /// Packed form stored in relationship columns (never 0, so 0 can mean nil).
-  @inline(__always) var packed: UInt64 { (UInt64(entity) << 32 | UInt64(row)) &+ 1 }
-  @inline(__always) init(packed: UInt64) {
+  @inline(__always) package var packed: UInt64 { (UInt64(entity) << 32 | UInt64(row)) &+ 1 }
+  @inline(__always) package init(packed: UInt64) {
     let v = packed &- 1
     self.entity = UInt32(truncatingIfNeeded: v >> 32)
     self.row = UInt32(truncatingIfNeeded: v)

@@ -3,14 +3,53 @@ import Foundation
 import MapCompiler
 import MapRuntime
 
-/// What `mapc store export` and `mapc store import` share: the version of the bundle whose
-/// hashes the store records, read in one format and written in the other.
-enum StoreConversion {
+/// What `mapc store convert` and its aliases `store export` and `store import` share: the
+/// version of the bundle whose hashes the store records, read in the format of the store's
+/// content and written in the format asked for.
+package enum StoreConversion {
+  /// The destination format: the one named `to`, else the one named by `output`'s extension
+  /// (`out.json`, `App.sqlite`); nil when neither names one of `formats`.
+  package static func destination(
+    to name: String?, output: String, among formats: [any StoreFormat]
+  ) -> (any StoreFormat)? {
+    if let name { return StoreFormats.named(name, among: formats) }
+    let file = (output as NSString).lastPathComponent
+    guard let dot = file.lastIndex(of: "."), dot != file.startIndex else { return nil }
+    return StoreFormats.named(String(file[file.index(after: dot)...]), among: formats)
+  }
+
+  /// Checks the command line's files (`OutputTarget`), then converts `store` (read as `source`,
+  /// else in the format of its content) to `output`, printing
+  /// `mapc: VERB N objects from STORE; wrote OUTPUT`, or the errors and exit status 2 with
+  /// nothing written (1 when the bundle cannot be read, 64 when an output would write over an
+  /// input). Without a bundle, the model the store carries is used (`CachedModel`), named
+  /// `command` in the note that says so.
+  package static func run(
+    _ store: String, bundle: String?, output: String, from source: (any StoreFormat)? = nil,
+    to destination: any StoreFormat, among formats: [any StoreFormat], verb: String,
+    command: String = "store convert"
+  ) throws {
+    let source = source ?? StoreFormats.detect(store, among: formats)
+    var files = OutputTarget()
+    files.reads(store, as: "store", kind: source.hasCompanionFiles ? .store : .file)
+    if let bundle { files.reads(bundle, as: "model") }
+    files.writes(output, option: "--output", kind: destination.hasCompanionFiles ? .store : .file)
+    try files.refuseClash()
+    guard let bundle else {
+      let versions = try CachedModel.versions(store: store, command: command)
+      try convert(
+        store, versions: versions, bundle: "the store's own model", output: output, from: source, to: destination,
+        verb: verb)
+      return
+    }
+    try convert(store, bundle: bundle, output: output, from: source, to: destination, verb: verb)
+  }
+
   /// Converts `store` to `output`, printing `mapc: VERB N objects from STORE; wrote OUTPUT`, or
   /// the errors and exit status 2 with nothing written (1 when the bundle cannot be read).
   static func convert(
     _ store: String, bundle: String, output: String, from source: any StoreFormat, to destination: any StoreFormat,
-    options: StoreWriteOptions, verb: String
+    verb: String
   ) throws {
     let versions: ModelVersions
     do {
@@ -18,16 +57,14 @@ enum StoreConversion {
     } catch {
       throw Console.failure(error)
     }
-    try convert(
-      store, versions: versions, bundle: bundle, output: output, from: source, to: destination, options: options,
-      verb: verb)
+    try convert(store, versions: versions, bundle: bundle, output: output, from: source, to: destination, verb: verb)
   }
 
   /// The conversion with the versions already loaded (a bundle's, or the one model a store
   /// carries: `CachedModel`).
   static func convert(
     _ store: String, versions: ModelVersions, bundle: String, output: String, from source: any StoreFormat,
-    to destination: any StoreFormat, options: StoreWriteOptions, verb: String
+    to destination: any StoreFormat, verb: String
   ) throws {
     let result = Result { () throws(MigrationFailure) -> Int in
       let version = try Self.version(of: try source.peekMetadata(store), in: versions, bundle: bundle, path: store)
@@ -36,7 +73,7 @@ enum StoreConversion {
       let out = StoreWriteMetadata(
         modelVersionIdentifiers: metadata.modelVersionIdentifiers ?? version.model.versionIdentifiers,
         entityHashes: version.hashes, extra: metadata.extra)
-      try destination.write(graph, source: nil, metadata: out, to: output, backup: nil, options: options)
+      try destination.write(graph, source: nil, metadata: out, to: output, backup: nil, options: StoreWriteOptions())
       return graph.objectCount
     }
     switch result {

@@ -1,19 +1,29 @@
+import MapJSON
 import MapRuntime
 import MapSQLite
 
 /// The store formats the `mapc` commands know (the composition root: MapRuntime's store seam
 /// knows none), and the one a command's `--store-format` and the store's content pick. JSON
 /// comes last: a file no format recognizes is read as JSON, which says what is wrong with it.
-enum StoreFormatChoice {
-  static var formats: [any StoreFormat] { formats(compact: false) }
-
+///
+/// This list is the one place a store format is added to mapc: a new format is a module (or a
+/// folder) with a type conforming to `StoreFormat`, and one line here.
+package enum StoreFormatChoice {
   /// `compact`: JSON stores are written compactly (`--compact`).
-  static func formats(compact: Bool) -> [any StoreFormat] {
-    [SQLiteStoreFormat(), JSONStoreFormat(style: compact ? .compact : .indented)]
+  package static func formats(compact: Bool) -> [any StoreFormat] {
+    [
+      SQLiteStoreFormat(),
+      JSONStoreFormat(style: compact ? .compact : .indented),
+    ]
   }
 
+  package static var formats: [any StoreFormat] { formats(compact: false) }
+
+  /// The formats' names, as a list in prose: `sqlite or json`.
+  static var names: String { formats.map(\.name).joined(separator: " or ") }
+
   static var help: String {
-    "The store's format: \(formats.map(\.name).joined(separator: " or ")) (default: found from the file's content)."
+    "The store's format: \(names) (default: found from the file's content)."
   }
 
   static func detect(_ path: String) -> any StoreFormat { StoreFormats.detect(path, among: formats) }

@@ -2,34 +2,52 @@ import Foundation
 import MapTestSupport
 import Testing
 
-/// The folders of MapRuntime use each other only as `Specs/architecture.md`'s layering table
-/// allows: a folder uses another when it names a type declared at the top level of a file there.
-/// A new dependency fails this test until the table (and the picture) say it is intended.
+/// The folders of every module use each other only as `Specs/architecture.md`'s layering tables
+/// allow (one table per module), and never in a cycle, at any depth: a folder uses another when
+/// it names a type declared at the top level of a file there. Folders are compared at every
+/// depth: `Interpreter/` (its own files) and `Interpreter/Passes/` are two folders, and with
+/// subfolders counted in their parent (`Interpreter/Passes/` as `Interpreter/`) the graph must
+/// be free of cycles too. A new dependency fails this test until the table (and the picture)
+/// say it is intended; a cycle fails it even if the table lists it.
 @Suite struct LayeringTests {
   static let declaration = try! NSRegularExpression(
     pattern:
       "^(?:@\\w+(?:\\([^)]*\\))?\\s+)*(?:(?:public|package|internal|fileprivate|private|final|indirect)\\s+)*(?:struct|class|enum|protocol|actor|typealias)\\s+(\\w+)",
     options: [.anchorsMatchLines])
-  static let folderName = try! NSRegularExpression(pattern: "`([A-Za-z]+)/`")
+  /// A folder in a table: `Name/`, `Name/Sub/`, or `./` for the module's top folder.
+  static let folderName = try! NSRegularExpression(pattern: "`((?:[A-Za-z]+/)+|\\./)`")
   static let word = try! NSRegularExpression(pattern: "\\b[A-Z][A-Za-z0-9_]*\\b")
+  /// The modules the tables must cover at least (any other Swift target under Sources is covered too).
+  static let requiredModules = ["MapRuntime", "MapCompiler", "MapSQLite", "MapcCLI"]
 
-  /// (folder, text without comments) of every Swift file of MapRuntime.
-  static func files() throws -> [(folder: String, text: String)] {
-    var result: [(String, String)] = []
-    for (relative, text) in try SharedPaths.swiftFiles(under: "Sources/MapRuntime") {
-      guard let folder = relative.split(separator: "/").first, relative.contains("/") else { continue }
+  /// The Swift targets: folders of `Sources/` holding Swift files.
+  static func modules() throws -> [String] {
+    let root = SharedPaths.packageRoot.appendingPathComponent("Sources")
+    return try FileManager.default.contentsOfDirectory(atPath: root.path).sorted().filter {
+      !(try SharedPaths.swiftFiles(under: "Sources/\($0)")).isEmpty
+    }
+  }
+
+  /// A file's folder as the tables write it: `Interpreter/Passes/`, or `./` at the top.
+  static func folder(ofFile relative: String) -> String {
+    let parts = relative.split(separator: "/").dropLast()
+    return parts.isEmpty ? "./" : parts.joined(separator: "/") + "/"
+  }
+
+  /// (folder, text without comments) of every Swift file of a module.
+  static func files(_ module: String) throws -> [(folder: String, text: String)] {
+    try SharedPaths.swiftFiles(under: "Sources/\(module)").map { relative, text in
       let code = text.split(separator: "\n", omittingEmptySubsequences: false).map { line -> Substring in
         guard let r = line.range(of: "//") else { return line }
         return line[..<r.lowerBound]
       }.joined(separator: "\n")
-      result.append((String(folder), code))
+      return (folder(ofFile: relative), code)
     }
-    return result
   }
 
-  /// Which folders each folder uses.
-  static func edges() throws -> [String: Set<String>] {
-    let files = try files()
+  /// Which folders each folder of a module uses (every folder is a key).
+  static func edges(_ module: String) throws -> [String: Set<String>] {
+    let files = try files(module)
     var declaredIn: [String: Set<String>] = [:]
     for (folder, text) in files {
       for m in declaration.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
@@ -48,50 +66,233 @@ import Testing
     return uses
   }
 
-  /// The table between `<!-- layering -->` and `<!-- end layering -->`: `| Folder | A, B |`.
-  static func allowed() throws -> [String: Set<String>] {
+  /// Every table between `<!-- layering MODULE -->` and `<!-- end layering -->`, by module:
+  /// `| `Folder/` | `A/`, `B/` |` (anything in a cell that is not a folder is explanation).
+  static func tables() throws -> [String: [String: Set<String>]] {
     let spec = try String(
       contentsOf: SharedPaths.packageRoot.appendingPathComponent("Specs/architecture.md"), encoding: .utf8)
-    let start = try #require(spec.range(of: "<!-- layering -->"))
-    let end = try #require(spec.range(of: "<!-- end layering -->"))
-    var table: [String: Set<String>] = [:]
-    for line in spec[start.upperBound..<end.lowerBound].split(separator: "\n") where line.hasPrefix("| `") {
-      let cells = line.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
-      guard cells.count >= 2 else { continue }
-      // A folder is written `Name/`; anything else in a cell (an explanation) is not a folder.
-      let names = { (cell: String) -> Set<String> in
-        let ns = cell as NSString
-        return Set(
-          folderName.matches(in: cell, range: NSRange(location: 0, length: ns.length)).map {
-            ns.substring(with: $0.range(at: 1))
-          })
+    var result: [String: [String: Set<String>]] = [:]
+    var rest = spec[...]
+    while let start = rest.range(of: "<!-- layering ") {
+      let header = try #require(rest[start.upperBound...].range(of: " -->"))
+      let module = String(rest[start.upperBound..<header.lowerBound])
+      let end = try #require(rest[header.upperBound...].range(of: "<!-- end layering -->"))
+      var table: [String: Set<String>] = [:]
+      for line in rest[header.upperBound..<end.lowerBound].split(separator: "\n") where line.hasPrefix("| `") {
+        let cells = line.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+        guard cells.count >= 2 else { continue }
+        let row = try #require(names(cells[0]).first, "a row that names no folder: \(line)")
+        table[row] = cells.dropFirst().reduce(into: Set<String>()) { $0.formUnion(names($1)) }
       }
-      table[cells[0].trimmingCharacters(in: CharacterSet(charactersIn: "`/"))] = names(cells[1]).union(
-        cells.count > 2 ? names(cells[2]) : [])
+      #expect(result[module] == nil, "two layering tables for \(module)")
+      result[module] = table
+      rest = rest[end.upperBound...]
     }
-    return table
+    return result
   }
 
-  @Test func foldersUseOnlyWhatTheTableAllows() throws {
-    let edges = try Self.edges()
-    let allowed = try Self.allowed()
-    #expect(edges.count >= 10, "found only \(edges.count) folders")
+  static func names(_ cell: String) -> Set<String> {
+    let ns = cell as NSString
+    return Set(
+      folderName.matches(in: cell, range: NSRange(location: 0, length: ns.length)).map {
+        ns.substring(with: $0.range(at: 1))
+      })
+  }
+
+  /// The graph with every folder deeper than `depth` counted in its ancestor at that depth
+  /// (`./` stays itself); edges inside one folder disappear.
+  static func collapsed(_ graph: [String: Set<String>], depth: Int) -> [String: Set<String>] {
+    func cut(_ f: String) -> String {
+      f == "./" ? f : f.split(separator: "/").prefix(depth).joined(separator: "/") + "/"
+    }
+    var result: [String: Set<String>] = [:]
+    for (from, tos) in graph {
+      let a = cut(from)
+      result[a, default: []].formUnion([])
+      for to in tos where cut(to) != a { result[a, default: []].insert(cut(to)) }
+    }
+    return result
+  }
+
+  /// A cycle of the graph, as its folders with the first repeated at the end, or nil.
+  /// Depth-first, visiting folders and their uses in name order, so the answer is stable.
+  static func cycle(in graph: [String: Set<String>]) -> [String]? {
+    var state: [String: Bool] = [:]  // false: on the current path; true: done
+    var path: [String] = []
+    func visit(_ node: String) -> [String]? {
+      state[node] = false
+      path.append(node)
+      for next in (graph[node] ?? []).sorted() {
+        switch state[next] {
+        case false?: return Array(path[path.lastIndex(of: next)!...]) + [next]
+        case true?: continue
+        case nil: if let found = visit(next) { return found }
+        }
+      }
+      path.removeLast()
+      state[node] = true
+      return nil
+    }
+    for node in graph.keys.sorted() where state[node] == nil {
+      if let found = visit(node) { return found }
+    }
+    return nil
+  }
+
+  /// Everything wrong with a module's folders against its table: a folder the table lacks, an
+  /// edge it does not allow, an allowed edge no longer used, a cycle at any depth.
+  static func problems(_ module: String, edges: [String: Set<String>], allowed: [String: Set<String>]?) -> [String] {
+    guard let allowed else {
+      return ["Sources/\(module) has no layering table in Specs/architecture.md (<!-- layering \(module) -->)"]
+    }
+    var result: [String] = []
     for (folder, used) in edges.sorted(by: { $0.key < $1.key }) {
-      let permitted = try #require(
-        allowed[folder], "Sources/MapRuntime/\(folder) is not in the layering table of Specs/architecture.md")
+      guard let permitted = allowed[folder] else {
+        result.append("Sources/\(module)/\(folder) is not in the layering table of \(module)")
+        continue
+      }
       let extra = used.subtracting(permitted)
-      #expect(extra.isEmpty, "\(folder)/ uses \(extra.sorted()) which the layering table does not allow")
+      if !extra.isEmpty {
+        result.append("\(module): \(folder) uses \(extra.sorted()) which the layering table does not allow")
+      }
       let stale = permitted.subtracting(used)
-      #expect(
-        stale.isEmpty, "the layering table lets \(folder)/ use \(stale.sorted()), which it no longer does: remove them")
+      if !stale.isEmpty {
+        result.append(
+          "\(module): the layering table lets \(folder) use \(stale.sorted()), which it no longer does: remove them")
+      }
+    }
+    for folder in Set(allowed.keys).subtracting(edges.keys).sorted() {
+      result.append("\(module): the layering table lists \(folder), which has no Swift file: remove it")
+    }
+    let deepest = edges.keys.map { $0.split(separator: "/").count }.max() ?? 1
+    for depth in (1...max(deepest, 1)).reversed() {
+      if let c = cycle(in: collapsed(edges, depth: depth)) {
+        result.append("\(module): folders in a cycle (depth \(depth)): \(c.joined(separator: " → "))")
+      }
+    }
+    return result
+  }
+
+  @Test func everyModuleHasATable() throws {
+    let modules = try Self.modules()
+    let tables = try Self.tables()
+    for m in Self.requiredModules { #expect(modules.contains(m), "Sources/\(m) has no Swift file") }
+    for m in modules { #expect(tables[m] != nil, "Sources/\(m) has no layering table in Specs/architecture.md") }
+    for m in tables.keys { #expect(modules.contains(m), "a layering table for \(m), which is no module") }
+  }
+
+  @Test(arguments: ["MapRuntime", "MapCompiler", "MapSQLite", "MapcCLI", "MapFuzzing", "mapc"])
+  func foldersUseOnlyWhatTheTableAllows(module: String) throws {
+    let edges = try Self.edges(module)
+    #expect(!edges.isEmpty, "found no folder in Sources/\(module)")
+    for p in Self.problems(module, edges: edges, allowed: try Self.tables()[module]) { Issue.record("\(p)") }
+  }
+
+  /// Modules beyond the ones named above (a new target) are checked too.
+  @Test func otherModulesFollowTheirTables() throws {
+    let tables = try Self.tables()
+    for module in try Self.modules()
+    where !["MapRuntime", "MapCompiler", "MapSQLite", "MapcCLI", "MapFuzzing", "mapc"]
+      .contains(module)
+    {
+      for p in Self.problems(module, edges: try Self.edges(module), allowed: tables[module]) { Issue.record("\(p)") }
     }
   }
 
-  /// With MAPC_PRINT_LAYERING=1, prints the edges found (to update the table).
+  // MARK: - The checker itself, on hand-made graphs and on the real one with an edge added
+
+  @Test func cycleFinderFindsCyclesAndOnlyThem() {
+    #expect(Self.cycle(in: ["A/": ["B/"], "B/": ["C/"], "C/": []]) == nil)
+    #expect(Self.cycle(in: ["A/": ["B/"], "B/": ["C/"], "C/": ["A/"]]) == ["A/", "B/", "C/", "A/"])
+    #expect(Self.cycle(in: ["A/": ["A/"]]) == ["A/", "A/"])
+    // A diamond is no cycle.
+    #expect(Self.cycle(in: ["A/": ["B/", "C/"], "B/": ["D/"], "C/": ["D/"], "D/": []]) == nil)
+    // A cycle reached only through other folders.
+    #expect(Self.cycle(in: ["A/": ["B/"], "B/": ["C/"], "C/": ["D/"], "D/": ["B/"]]) == ["B/", "C/", "D/", "B/"])
+  }
+
+  @Test func aCycleBetweenParentsIsFoundThroughTheirSubfolders() {
+    // Each folder alone is acyclic; `X/` and `Y/` with their subfolders use each other.
+    let graph: [String: Set<String>] = ["X/": ["Y/Inner/"], "Y/Inner/": [], "Y/": ["X/Sub/"], "X/Sub/": []]
+    #expect(Self.cycle(in: graph) == nil)
+    #expect(Self.collapsed(graph, depth: 1) == ["X/": ["Y/"], "Y/": ["X/"]])
+    let found = Self.problems("M", edges: graph, allowed: graph)
+    #expect(found == ["M: folders in a cycle (depth 1): X/ → Y/ → X/"])
+  }
+
+  @Test func aParentAndItsSubfolderInACycleFail() {
+    let graph: [String: Set<String>] = ["P/": ["P/Q/"], "P/Q/": ["P/"], "./": ["P/"]]
+    #expect(Self.problems("M", edges: graph, allowed: graph) == ["M: folders in a cycle (depth 2): P/ → P/Q/ → P/"])
+  }
+
+  /// The real MapRuntime graph passes; with one edge added that the table lacks and that closes
+  /// a cycle (Support/ using the passes), the checker reports both.
+  @Test func anInjectedEdgeFails() throws {
+    let edges = try Self.edges("MapRuntime")
+    let allowed = try #require(try Self.tables()["MapRuntime"])
+    #expect(Self.problems("MapRuntime", edges: edges, allowed: allowed).isEmpty)
+    var mutated = edges
+    mutated["Support/", default: []].insert("Interpreter/Passes/")
+    let found = Self.problems("MapRuntime", edges: mutated, allowed: allowed)
+    #expect(found.contains { $0.contains("Support/ uses [\"Interpreter/Passes/\"]") }, "\(found)")
+    #expect(found.contains { $0.contains("folders in a cycle") }, "\(found)")
+    // Listing the edge in the table does not make the cycle acceptable.
+    var permissive = allowed
+    permissive["Support/", default: []].insert("Interpreter/Passes/")
+    let still = Self.problems("MapRuntime", edges: mutated, allowed: permissive)
+    #expect(still.count >= 1 && still.allSatisfy { $0.contains("folders in a cycle") }, "\(still)")
+    // A folder the table does not know, and a table row for a folder that is gone.
+    var extraFolder = edges
+    extraFolder["Interpreter/New/"] = []
+    #expect(Self.problems("MapRuntime", edges: extraFolder, allowed: allowed).count == 1)
+    var extraRow = allowed
+    extraRow["Gone/"] = []
+    #expect(Self.problems("MapRuntime", edges: edges, allowed: extraRow).count == 1)
+  }
+
+  /// MapRuntime names no store format (issue 26): no type MapJSON declares, and no identifier
+  /// with `JSON` in it, appears in the code of any file of MapRuntime (comments and the words of
+  /// string literals aside); MapSQLite names none of MapJSON's types either.
+  @Test func theRuntimeAndMapSQLiteNameNoJSONType() throws {
+    var jsonTypes: Set<String> = []
+    for (_, text) in try SharedPaths.swiftFiles(under: "Sources/MapJSON") {
+      for m in Self.declaration.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
+        jsonTypes.insert((text as NSString).substring(with: m.range(at: 1)))
+      }
+    }
+    #expect(jsonTypes.contains("JSONScanner") && jsonTypes.contains("JSONStoreFormat"), "\(jsonTypes.sorted())")
+    let jsonWord = try NSRegularExpression(pattern: "[A-Za-z0-9_]*JSON[A-Za-z0-9_]*")
+    let literal = try NSRegularExpression(pattern: #""(?:[^"\\\n]|\\.)*""#)
+    for module in ["MapRuntime", "MapSQLite"] {
+      for (relative, text) in try SharedPaths.swiftFiles(under: "Sources/\(module)") {
+        let code = text.split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
+          let noComment = line.range(of: "//").map { String(line[..<$0.lowerBound]) } ?? String(line)
+          return literal.stringByReplacingMatches(
+            in: noComment, range: NSRange(noComment.startIndex..., in: noComment), withTemplate: "\"\"")
+        }.joined(separator: "\n")
+        let words = Set(
+          Self.word.matches(in: code, range: NSRange(code.startIndex..., in: code)).map {
+            (code as NSString).substring(with: $0.range)
+          })
+        let jsonWords = Set(
+          jsonWord.matches(in: code, range: NSRange(code.startIndex..., in: code)).map {
+            (code as NSString).substring(with: $0.range)
+          })
+        let named = words.filter { jsonTypes.contains($0) }.union(jsonWords)
+        #expect(named.isEmpty, "Sources/\(module)/\(relative) names \(named.sorted())")
+      }
+    }
+  }
+
+  /// With MAPC_PRINT_LAYERING=1, prints the edges found (to update the tables).
   @Test func printWhenAsked() throws {
     guard ProcessInfo.processInfo.environment["MAPC_PRINT_LAYERING"] == "1" else { return }
-    for (folder, used) in try Self.edges().sorted(by: { $0.key < $1.key }) {
-      print("LAYER | `\(folder)/` | \(used.sorted().map { "`\($0)/`" }.joined(separator: ", ")) |")
+    for module in try Self.modules() {
+      print("LAYER <!-- layering \(module) -->")
+      for (folder, used) in try Self.edges(module).sorted(by: { $0.key < $1.key }) {
+        let list = used.isEmpty ? "—" : used.sorted().map { "`\($0)`" }.joined(separator: ", ")
+        print("LAYER | `\(folder)` | \(list) |")
+      }
     }
   }
 }

@@ -1,6 +1,7 @@
+import Foundation
+import MapJSON
 import MapRuntime
 import MapTestSupport
-import Foundation
 import Testing
 
 @Suite struct JSONOutputTests {
@@ -91,7 +92,7 @@ import Testing
       try output.writeDouble(value)
       #expect(output.string == repr)
       // The text reads back to the same double.
-      let back = Array(repr.utf8).withUnsafeBytes { JSONNumberParser.double($0) }
+      let back = Array(repr.utf8).withUnsafeBytes { NumberParser.double($0) }
       #expect(back?.bitPattern == bits, "\(repr)")
     }
   }

@@ -1,3 +1,4 @@
+import MapJSON
 import MapRuntime
 import MapTestSupport
 import Testing

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 
+@testable import MapJSON
 @testable import MapRuntime
 
 /// The writer's pipeline hands rendered chunks back in order, never renders further ahead than

@@ -1,4 +1,5 @@
 import Foundation
+import MapJSON
 import MapRuntime
 import Testing
 
@@ -101,7 +102,7 @@ import Testing
           case .string:
             output.writeString(
               raw: UnsafeRawBufferPointer(rebasing: raw[token.range]), hasEscapes: token.hasEscapes)
-          case .number: output.writeInt(JSONNumberParser.int64(UnsafeRawBufferPointer(rebasing: raw[token.range])) ?? 0)
+          case .number: output.writeInt(NumberParser.int64(UnsafeRawBufferPointer(rebasing: raw[token.range])) ?? 0)
           case .true: output.writeBool(true)
           case .false: output.writeBool(false)
           case .null: output.writeNull()

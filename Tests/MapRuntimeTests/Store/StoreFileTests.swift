@@ -1,4 +1,5 @@
 import Foundation
+import MapJSON
 import MapRuntime
 import MapTestSupport
 import Testing

@@ -1,3 +1,4 @@
+import MapJSON
 import MapRuntime
 
 /// A scanned token with its text, for readable expectations.

@@ -1,4 +1,5 @@
 import Foundation
+import MapJSON
 import MapRuntime
 import MapTestSupport
 import Testing
@@ -343,7 +344,7 @@ import Testing
 
   @Test func int64Parser() {
     func parse(_ text: String) -> Int64? {
-      Array(text.utf8).withUnsafeBytes { JSONNumberParser.int64($0) }
+      Array(text.utf8).withUnsafeBytes { NumberParser.int64($0) }
     }
     #expect(parse("0") == 0)
     #expect(parse("-1") == -1)
@@ -360,7 +361,7 @@ import Testing
 
   @Test func doubleParser() {
     func parse(_ text: String) -> Double? {
-      Array(text.utf8).withUnsafeBytes { JSONNumberParser.double($0) }
+      Array(text.utf8).withUnsafeBytes { NumberParser.double($0) }
     }
     // Values Python's float() gives for the same texts.
     #expect(parse("0.1") == 0.1)

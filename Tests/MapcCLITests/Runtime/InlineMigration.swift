@@ -1,5 +1,6 @@
 import Foundation
 import MapCompiler
+import MapJSON
 import MapRuntime
 import MapTestSupport
 import Testing

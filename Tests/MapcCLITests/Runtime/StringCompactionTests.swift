@@ -2,6 +2,7 @@ import Foundation
 import MapTestSupport
 import Testing
 
+@testable import MapJSON
 @testable import MapRuntime
 
 /// After reading, a store's Transformable values live in a compact buffer of their own

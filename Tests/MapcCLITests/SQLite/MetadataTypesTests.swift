@@ -3,7 +3,7 @@ import MapTestSupport
 import Testing
 
 /// Issue 24, item 7: an app's own `Z_METADATA` keys keep their property-list types through
-/// `store export` → `store import` and through `mapc migrate` of an SQLite store (an `NSDate`
+/// `store export` → `store import`, `store convert` SQLite → SQLite and through `mapc migrate` of an SQLite store (an `NSDate`
 /// stays a date, `NSData` data, NaN a NaN real, Booleans Booleans, nested dictionaries, a
 /// dictionary that looks like one of the JSON forms). python3's plistlib writes the keys into a
 /// store mapc made and reads them back from the stores mapc writes.
@@ -95,6 +95,13 @@ struct MetadataTypesTests {
     }
     let afterRoundTrip = python("check", imported)
     #expect(afterRoundTrip.stdout.hasPrefix("kept"), "\(afterRoundTrip.stdout) \(afterRoundTrip.stderr)")
+
+    // SQLite to SQLite, with no JSON between them.
+    let converted = dir.appendingPathComponent("c.sqlite").path
+    let c = runMapc(["store", "convert", store, "--model", bundle.path, "-o", converted, "--to", "sqlite"])
+    try #require(c.exitCode == 0, "\(c.stderr)")
+    let afterConvert = python("check", converted)
+    #expect(afterConvert.stdout.hasPrefix("kept"), "\(afterConvert.stdout) \(afterConvert.stderr)")
 
     // A migration of the SQLite store one version on.
     let m = runMapc(["migrate", "--model", bundle.path, "--store", store, "--quiet"])

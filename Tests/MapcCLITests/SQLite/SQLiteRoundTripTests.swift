@@ -113,6 +113,29 @@ struct SQLiteRoundTripTests {
     #expect(source.digestOK != false && source.checksumOK != false)
   }
 
+  /// `store convert` from SQLite to SQLite (no JSON store between them) keeps every row byte for
+  /// byte (`same_rows.py`, python3's sqlite3), the store's UUID and hashes.
+  @Test(arguments: readable) func convertSQLiteToSQLiteKeepsEveryRow(_ s: RealStore) throws {
+    let dir = try FileManagerTemp.folder("sqlite-convert")
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let out = dir.appendingPathComponent("c.sqlite").path
+    let r = runMapc(["store", "convert", s.store.path, "--model", s.bundle.path, "-o", out, "--to", "sqlite"])
+    try #require(r.exitCode == 0, "\(r.stderr)")
+    #expect(r.stderr.hasPrefix("mapc: converted "), "\(r.stderr)")
+    let script = SharedPaths.packageRoot.appendingPathComponent("Tests/MapcCLITests/SQLite/same_rows.py")
+    let same = runExecutable(URL(fileURLWithPath: "/usr/bin/env"), ["python3", script.path, s.store.path, out])
+    try #require(same.exitCode == 0, "\(same.stderr)")
+    let compared = try #require(try JSONSerialization.jsonObject(with: Data(same.stdout.utf8)) as? [String: Any])
+    #expect((compared["problems"] as? [String]) == [], "\(s.testDescription)")
+    let written = try RealStore(
+      number: s.number, store: URL(fileURLWithPath: out), bundle: s.bundle, version: s.version
+    )
+    .independent()
+    let source = try s.independent()
+    #expect(written.hashes == source.hashes)
+    #expect(written.uuid == source.uuid)
+  }
+
   /// The store mapc creates for a version with no objects (a JSON store with the real store's
   /// metadata and no objects) has the real store's tables, columns, types, indexes and
   /// `Z_PRIMARYKEY` rows.

@@ -2,6 +2,13 @@ import MapRuntime
 
 /// `lint-optional-into-mandatory`: a value that may be nil flows into a mandatory attribute.
 struct OptionalIntoMandatory: LintCheck {
+  /// A Person whose name is mandatory (the examples here and of the suppression rules).
+  static let mandatoryName = """
+    <entity name="Person" representedClassName="Person" syncable="YES">
+        <attribute name="name" attributeType="String"/>
+    </entity>
+    """
+
   static let rule = LintRule(
     id: "lint-optional-into-mandatory", severity: .warning,
     title: "A value that may be nil goes into a mandatory attribute",
@@ -19,7 +26,7 @@ struct OptionalIntoMandatory: LintCheck {
       """,
     suppression: "on the <attribute> element (implicit mappings: on the <entityMapping> element)",
     bad: LintExample(
-      source: DestinationEntityUnproduced.person, destination: SuppressionRules.mandatoryName,
+      source: DestinationEntityUnproduced.person, destination: mandatoryName,
       mapping: exampleMapping(
         """
           <entityMapping name="PersonToPerson" type="transform" source="Person" destination="Person">
@@ -27,7 +34,7 @@ struct OptionalIntoMandatory: LintCheck {
           </entityMapping>
         """)),
     good: LintExample(
-      source: DestinationEntityUnproduced.person, destination: SuppressionRules.mandatoryName,
+      source: DestinationEntityUnproduced.person, destination: mandatoryName,
       mapping: exampleMapping(
         """
           <entityMapping name="PersonToPerson" type="transform" source="Person" destination="Person">

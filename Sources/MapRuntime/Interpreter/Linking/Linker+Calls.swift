@@ -15,7 +15,6 @@ extension Linker {
     _ target: Expression, _ selector: String, _ args: [Expression], _ loc: SourceLocation?,
     _ located: @escaping (MigrationError) -> MigrationError
   ) throws(MigrationError) -> LinkedCode {
-    unowned(unsafe) let m = self.m  // not a strong capture: the context owns these closures
     if case .variable("manager") = target.kind {
       return try managerCall(selector, args, loc, located)
     }
@@ -25,8 +24,8 @@ extension Linker {
     {
       // The usual date conversion, with its pattern compiled once.
       let value = try code(args[0])
-      return { (frame: inout Frame) throws(MigrationError) -> Value in
-        let v = try value(&frame)
+      return { (m: MigrationContext, frame: inout Frame) throws(MigrationError) -> Value in
+        let v = try value(m, &frame)
         do throws(MigrationError) {
           return try BuiltinPolicyFunctions.date(v, pattern, zoneOffset: 0, selector: selector, m)
         } catch {
@@ -36,10 +35,10 @@ extension Linker {
     }
     let codes = try args.map { (a) throws(MigrationError) in try code(a) }
     if case .variable("entityPolicy") = target.kind {
-      return { (frame: inout Frame) throws(MigrationError) -> Value in
+      return { (m: MigrationContext, frame: inout Frame) throws(MigrationError) -> Value in
         var values: [Value] = []
         values.reserveCapacity(codes.count)
-        for c in codes { values.append(try c(&frame)) }
+        for c in codes { values.append(try c(m, &frame)) }
         if !m.usesDefaultPolicy[frame.mapping], let hooks = m.hooks {
           let saved = m.state.currentFrame
           m.state.currentFrame = frame
@@ -65,10 +64,10 @@ extension Linker {
       }
     }
     let t = try code(target)
-    return { (frame: inout Frame) throws(MigrationError) -> Value in
-      let receiver = try t(&frame)
+    return { (m: MigrationContext, frame: inout Frame) throws(MigrationError) -> Value in
+      let receiver = try t(m, &frame)
       var values: [Value] = []
-      for c in codes { values.append(try c(&frame)) }
+      for c in codes { values.append(try c(m, &frame)) }
       do throws(MigrationError) { return try ObjectMethods.call(receiver, selector, values, m) } catch {
         throw located(error)
       }
@@ -91,7 +90,6 @@ extension Linker {
     _ selector: String, _ args: [Expression], _ loc: SourceLocation?,
     _ located: @escaping (MigrationError) -> MigrationError
   ) throws(MigrationError) -> LinkedCode {
-    unowned(unsafe) let m = self.m  // not a strong capture: the context owns these closures
     guard let arity = Self.managerSelectors[selector] else {
       throw MigrationError("run-unknown-selector", "$manager does not respond to \(selector)", at: loc)
     }
@@ -103,39 +101,39 @@ extension Linker {
       let instances = try code(args[1])
       if let name = constantString(args[0]) {
         let i = try mappingIndex(name, loc)
-        return { (frame: inout Frame) throws(MigrationError) -> Value in
-          let sources = try instances(&frame)
+        return { (m: MigrationContext, frame: inout Frame) throws(MigrationError) -> Value in
+          let sources = try instances(m, &frame)
           return try m.destinations(mapping: i, sources: sources, located)
         }
       }
       let nameCode = try code(args[0])
-      return { (frame: inout Frame) throws(MigrationError) -> Value in
-        guard case .string(let t) = try nameCode(&frame) else {
+      return { (m: MigrationContext, frame: inout Frame) throws(MigrationError) -> Value in
+        guard case .string(let t) = try nameCode(m, &frame) else {
           throw located(MigrationError("run-type-mismatch", "the mapping name must be a string"))
         }
         let i: Int
         do throws(MigrationError) { i = try self.mappingIndex(m.string(t), nil) } catch { throw located(error) }
-        return try m.destinations(mapping: i, sources: try instances(&frame), located)
+        return try m.destinations(mapping: i, sources: try instances(m, &frame), located)
       }
     case "destinationInstancesForSourceRelationshipNamed:sourceInstances:":
       let instances = try code(args[1])
       let nameCode = try code(args[0])
-      return { (frame: inout Frame) throws(MigrationError) -> Value in
-        guard case .string(let t) = try nameCode(&frame) else {
+      return { (m: MigrationContext, frame: inout Frame) throws(MigrationError) -> Value in
+        guard case .string(let t) = try nameCode(m, &frame) else {
           throw located(MigrationError("run-type-mismatch", "the relationship name must be a string"))
         }
         do throws(MigrationError) {
-          return try m.destinationsForSourceRelationship(m.string(t), try instances(&frame), frame: frame)
+          return try m.destinationsForSourceRelationship(m.string(t), try instances(m, &frame), frame: frame)
         } catch { throw located(error) }
       }
     case "sourceInstancesForEntityMappingNamed:destinationInstances:":
       let instances = try code(args[1])
       let nameCode = try code(args[0])
-      return { (frame: inout Frame) throws(MigrationError) -> Value in
-        guard case .string(let t) = try nameCode(&frame) else {
+      return { (m: MigrationContext, frame: inout Frame) throws(MigrationError) -> Value in
+        guard case .string(let t) = try nameCode(m, &frame) else {
           throw located(MigrationError("run-type-mismatch", "the mapping name must be a string"))
         }
-        let refs = m.elements(try instances(&frame)).compactMap { v -> ObjectRef? in
+        let refs = m.elements(try instances(m, &frame)).compactMap { v -> ObjectRef? in
           if case .destinationObject(let r) = v { return r }
           return nil
         }
@@ -164,11 +162,11 @@ extension Linker {
           "run-plan-inconsistent", "predicate string \"\(text)\" was not compiled into the plan", at: loc)
       }
       let request = Value.special(.fetchRequest(FetchRequest(entity: entity, predicate: predicate)))
-      return { _ in request }
+      return { _, _ in request }
     default:  // valueForKey:, valueForKeyPath:
       let keyCode = try code(args[0])
-      return { (frame: inout Frame) throws(MigrationError) -> Value in
-        guard case .string(let t) = try keyCode(&frame) else {
+      return { (m: MigrationContext, frame: inout Frame) throws(MigrationError) -> Value in
+        guard case .string(let t) = try keyCode(m, &frame) else {
           throw located(MigrationError("run-type-mismatch", "\(selector) needs a string key"))
         }
         let path = m.string(t).split(separator: ".").map(String.init)
@@ -183,16 +181,15 @@ extension Linker {
     _ request: Expression, _ context: Expression, _ countOnly: Bool, _ loc: SourceLocation?,
     _ located: @escaping (MigrationError) -> MigrationError
   ) throws(MigrationError) -> LinkedCode {
-    unowned(unsafe) let m = self.m  // not a strong capture: the context owns these closures
     let req = try code(request)
     let ctx = try code(context)
     let filters = FilterCache(linker: self)
-    return { (frame: inout Frame) throws(MigrationError) -> Value in
-      guard case .special(.fetchRequest(let f)) = try req(&frame) else {
+    return { (m: MigrationContext, frame: inout Frame) throws(MigrationError) -> Value in
+      guard case .special(.fetchRequest(let f)) = try req(m, &frame) else {
         throw located(MigrationError("run-type-mismatch", "FETCH needs a fetch request as its first argument"))
       }
       let graph: ObjectGraph
-      switch try ctx(&frame) {
+      switch try ctx(m, &frame) {
       case .special(.sourceContext): graph = m.source
       case .special(.destinationContext): graph = m.destination
       default:
@@ -222,7 +219,7 @@ extension Linker {
             inner.locals = frame.locals
             let kept: Bool
             do throws(MigrationError) {
-              kept = try test(&inner)
+              kept = try test(m, &inner)
             } catch {
               // A filter that cannot decide for an object (a regex past its time limit, an
               // invalid pattern from the store) names the object: never a silent "no match".

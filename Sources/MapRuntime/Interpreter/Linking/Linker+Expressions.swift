@@ -3,7 +3,6 @@ extension Linker {
 
   func code(_ e: Expression) throws(MigrationError) -> LinkedCode {
     let loc = location(e.span)
-    unowned(unsafe) let m = self.m  // not a strong capture: the context owns these closures
     func located(_ error: MigrationError) -> MigrationError {
       guard error.location == nil else { return error }
       var x = error
@@ -14,9 +13,9 @@ extension Linker {
     switch e.kind {
     case .constant(let c):
       let v = constant(c)
-      return { _ in v }
+      return { _, _ in v }
     case .evaluatedObject:
-      return { $0.evaluated }
+      return { $1.evaluated }
     case .variable(let name):
       return try variable(name, loc)
     case .keyPath(let base, let components):
@@ -24,8 +23,8 @@ extension Linker {
       if components.count == 1, !components[0].hasPrefix("@") {
         let key = components[0]
         let cache = KeyCache()
-        return { (frame: inout Frame) throws(MigrationError) -> Value in
-          let v = try b(&frame)
+        return { (m: MigrationContext, frame: inout Frame) throws(MigrationError) -> Value in
+          let v = try b(m, &frame)
           let t: EntityTable
           let row: Int
           switch v {
@@ -48,66 +47,72 @@ extension Linker {
         }
       }
       let path = ArraySlice(components)
-      return { (frame: inout Frame) throws(MigrationError) -> Value in
-        let v = try b(&frame)
+      return { (m: MigrationContext, frame: inout Frame) throws(MigrationError) -> Value in
+        let v = try b(m, &frame)
         do throws(MigrationError) { return try m.value(of: v, path: path) } catch { throw located(error) }
       }
     case .index(let base, let sub):
       return try indexCode(base, sub, located)
     case .function(let name, let args):
-      guard let arity = Builtins.arity[name] else {
+      guard let function = BuiltinFunction.named(name) else {
         throw MigrationError("run-unknown-function", "unknown function \(name)", at: loc)
       }
-      guard arity == args.count else {
-        throw MigrationError("run-arity", "\(name) takes \(arity) argument(s), given \(args.count)", at: loc)
+      guard function.arity == args.count else {
+        throw MigrationError(
+          "run-arity", "\(name) takes \(function.arity) argument(s), given \(args.count)", at: loc)
       }
+      let run = function.implementation
       let codes = try args.map { (a) throws(MigrationError) in try code(a) }
       if codes.count == 2 {
         let a = codes[0]
         let c = codes[1]
-        return { (frame: inout Frame) throws(MigrationError) -> Value in
-          let x = try a(&frame)
-          let y = try c(&frame)
-          do throws(MigrationError) { return try Builtins.call(name, [x, y], m) } catch { throw located(error) }
+        return { (m: MigrationContext, frame: inout Frame) throws(MigrationError) -> Value in
+          let x = try a(m, &frame)
+          let y = try c(m, &frame)
+          do throws(MigrationError) { return try run([x, y], m) } catch { throw located(error) }
         }
       }
-      return { (frame: inout Frame) throws(MigrationError) -> Value in
+      return { (m: MigrationContext, frame: inout Frame) throws(MigrationError) -> Value in
         var values: [Value] = []
         values.reserveCapacity(codes.count)
-        for c in codes { values.append(try c(&frame)) }
-        do throws(MigrationError) { return try Builtins.call(name, values, m) } catch { throw located(error) }
+        for c in codes { values.append(try c(m, &frame)) }
+        do throws(MigrationError) { return try run(values, m) } catch { throw located(error) }
       }
     case .selector(let target, let selector, let args):
       return try selectorCall(target, selector, args, loc, located)
     case .aggregate(let items):
       let codes = try items.map { (a) throws(MigrationError) in try code(a) }
-      return { (frame: inout Frame) throws(MigrationError) -> Value in
+      return { (m: MigrationContext, frame: inout Frame) throws(MigrationError) -> Value in
         var values: [Value] = []
         values.reserveCapacity(codes.count)
-        for c in codes { values.append(try c(&frame)) }
+        for c in codes { values.append(try c(m, &frame)) }
         return .array(values)
       }
     case .fetch(let request, let context, let countOnly):
       return try fetch(request, context, countOnly, loc, located)
     case .cast(let value, let type):
       let v = try code(value)
-      return { (frame: inout Frame) throws(MigrationError) -> Value in
-        do throws(MigrationError) { return try Casts.cast(try v(&frame), to: type, m) } catch { throw located(error) }
+      return { (m: MigrationContext, frame: inout Frame) throws(MigrationError) -> Value in
+        do throws(MigrationError) { return try Casts.cast(try v(m, &frame), to: type, m) } catch {
+          throw located(error)
+        }
       }
     case .ternary(let condition, let a, let b):
       let t = try test(condition)
       let x = try code(a)
       let y = try code(b)
-      return { (frame: inout Frame) throws(MigrationError) -> Value in try t(&frame) ? try x(&frame) : try y(&frame) }
+      return { (m: MigrationContext, frame: inout Frame) throws(MigrationError) -> Value in
+        try t(m, &frame) ? try x(m, &frame) : try y(m, &frame)
+      }
     case .subquery(let collection, let variable, let predicate):
       let c = try code(collection)
       let t = try test(predicate)
-      return { (frame: inout Frame) throws(MigrationError) -> Value in
-        let items = m.elements(try c(&frame))
+      return { (m: MigrationContext, frame: inout Frame) throws(MigrationError) -> Value in
+        let items = m.elements(try c(m, &frame))
         var out: [Value] = []
         for x in items {
           frame.locals.append((variable, x))
-          let keep = try t(&frame)
+          let keep = try t(m, &frame)
           frame.locals.removeLast()
           if keep { out.append(x) }
         }
@@ -115,17 +120,17 @@ extension Linker {
       }
     case .assignment(let variable, let value):
       let v = try code(value)
-      return { (frame: inout Frame) throws(MigrationError) -> Value in
-        let x = try v(&frame)
+      return { (m: MigrationContext, frame: inout Frame) throws(MigrationError) -> Value in
+        let x = try v(m, &frame)
         frame.locals.append((variable, x))
         return x
       }
     case .setOperation(let op, let a, let b):
       let x = try code(a)
       let y = try code(b)
-      return { (frame: inout Frame) throws(MigrationError) -> Value in
-        let l = m.elements(try x(&frame))
-        let r = m.elements(try y(&frame))
+      return { (m: MigrationContext, frame: inout Frame) throws(MigrationError) -> Value in
+        let l = m.elements(try x(m, &frame))
+        let r = m.elements(try y(m, &frame))
         switch op {
         case .union: return .array(m.distinct(l + r))
         case .intersect: return .array(m.distinct(l.filter { e in r.contains { m.equal(e, $0) } }))
@@ -139,12 +144,11 @@ extension Linker {
   private func indexCode(
     _ base: Expression, _ sub: Expression.Subscript, _ located: @escaping (MigrationError) -> MigrationError
   ) throws(MigrationError) -> LinkedCode {
-    unowned(unsafe) let m = self.m  // not a strong capture: the context owns these closures
     let b = try code(base)
     switch sub {
     case .first, .last, .size:
-      return { (frame: inout Frame) throws(MigrationError) -> Value in
-        let v = try b(&frame)
+      return { (m: MigrationContext, frame: inout Frame) throws(MigrationError) -> Value in
+        let v = try b(m, &frame)
         if v.isNull { return .null }
         let items = m.elements(v)
         switch sub {
@@ -155,9 +159,9 @@ extension Linker {
       }
     case .expression(let ie):
       let i = try code(ie)
-      return { (frame: inout Frame) throws(MigrationError) -> Value in
-        let v = try b(&frame)
-        let k = try i(&frame)
+      return { (m: MigrationContext, frame: inout Frame) throws(MigrationError) -> Value in
+        let v = try b(m, &frame)
+        let k = try i(m, &frame)
         do throws(MigrationError) { return try Builtins.element(of: v, at: k, m) } catch { throw located(error) }
       }
     }
@@ -176,16 +180,17 @@ extension Linker {
 
   private func variable(_ name: String, _ loc: SourceLocation?) throws(MigrationError) -> LinkedCode {
     switch name {
-    case "source": return { $0.source }
-    case "destination": return { $0.destination }
-    case "item": return { $0.item }
-    case "index": return { $0.index }
-    case "manager": return { _ in .special(.manager) }
-    case "entityPolicy": return { _ in .special(.entityPolicy) }
-    case "entityMapping": return { .special(.entityMapping($0.mapping)) }
-    case "propertyMapping": return { [m] in .special(.propertyMapping($0.mapping, m.propertyName($0) ?? "")) }
+    case "source": return { $1.source }
+    case "destination": return { $1.destination }
+    case "item": return { $1.item }
+    case "index": return { $1.index }
+    case "manager": return { _, _ in .special(.manager) }
+    case "entityPolicy": return { _, _ in .special(.entityPolicy) }
+    case "entityMapping": return { .special(.entityMapping($1.mapping)) }
+    case "propertyMapping":
+      return { m, frame in .special(.propertyMapping(frame.mapping, m.propertyName(frame) ?? "")) }
     default:
-      return { (frame: inout Frame) throws(MigrationError) -> Value in
+      return { (m: MigrationContext, frame: inout Frame) throws(MigrationError) -> Value in
         guard let v = frame.local(name) else {
           throw MigrationError("run-unknown-variable", "unknown variable $\(name)", at: loc)
         }

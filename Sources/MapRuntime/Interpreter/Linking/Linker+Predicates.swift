@@ -2,23 +2,22 @@
 extension Linker {
 
   func test(_ p: Predicate) throws(MigrationError) -> Test {
-    unowned(unsafe) let m = self.m  // not a strong capture: the context owns these closures
     switch p.kind {
     case .constant(let b):
-      return { _ in b }
+      return { _, _ in b }
     case .not(let inner):
       let t = try test(inner)
-      return { (frame: inout Frame) throws(MigrationError) -> Bool in try !t(&frame) }
+      return { (m: MigrationContext, frame: inout Frame) throws(MigrationError) -> Bool in try !t(m, &frame) }
     case .and(let parts):
       let tests = try parts.map { (x) throws(MigrationError) in try test(x) }
-      return { (frame: inout Frame) throws(MigrationError) -> Bool in
-        for t in tests where try !t(&frame) { return false }
+      return { (m: MigrationContext, frame: inout Frame) throws(MigrationError) -> Bool in
+        for t in tests where try !t(m, &frame) { return false }
         return true
       }
     case .or(let parts):
       let tests = try parts.map { (x) throws(MigrationError) in try test(x) }
-      return { (frame: inout Frame) throws(MigrationError) -> Bool in
-        for t in tests where try t(&frame) { return true }
+      return { (m: MigrationContext, frame: inout Frame) throws(MigrationError) -> Bool in
+        for t in tests where try t(m, &frame) { return true }
         return false
       }
     case .comparison(let c):
@@ -35,16 +34,16 @@ extension Linker {
       }
       switch c.modifier {
       case .direct:
-        return { (frame: inout Frame) throws(MigrationError) -> Bool in
-          let a = try l(&frame)
-          let b = try r(&frame)
+        return { (m: MigrationContext, frame: inout Frame) throws(MigrationError) -> Bool in
+          let a = try l(m, &frame)
+          let b = try r(m, &frame)
           do throws(MigrationError) { return try m.compare(a, op, b, options) } catch { throw located(error) }
         }
       case .any, .all, .none:
         let modifier = c.modifier
-        return { (frame: inout Frame) throws(MigrationError) -> Bool in
-          let items = m.elements(try l(&frame))
-          let b = try r(&frame)
+        return { (m: MigrationContext, frame: inout Frame) throws(MigrationError) -> Bool in
+          let items = m.elements(try l(m, &frame))
+          let b = try r(m, &frame)
           do throws(MigrationError) {
             switch modifier {
             case .all:

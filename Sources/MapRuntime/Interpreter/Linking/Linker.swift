@@ -2,7 +2,9 @@
 /// mapping names, predicates and functions are resolved here so that evaluating an expression
 /// for each of a million objects does no lookup by name that can be avoided.
 final class Linker {
-  unowned(unsafe) let m: MigrationContext
+  /// The run being linked. Not owned: the context owns the closures made here, and a FETCH
+  /// keeps this linker (`FilterCache`) to link its predicate when first run.
+  unowned let m: MigrationContext
   /// The text being linked, for error locations.
   var source: ExpressionSource?
   var fallbackLocation: SourceLocation?
@@ -142,10 +144,9 @@ final class Linker {
     else { return try top(e, loc) }
     let general = try top(e, loc)
     let instances = try code(args[1])
-    unowned(unsafe) let m = self.m  // not a strong capture: the context owns these closures
-    return { (frame: inout Frame) throws(MigrationError) -> Value in
-      let s = try instances(&frame)
-      guard case .sourceObject(let ref) = s else { return try general(&frame) }
+    return { (m: MigrationContext, frame: inout Frame) throws(MigrationError) -> Value in
+      let s = try instances(m, &frame)
+      guard case .sourceObject(let ref) = s else { return try general(m, &frame) }
       var first: ObjectRef?
       var more: [Value] = []
       m.associations[i].forEachDestination(forSourceKey: m.sourceKey(ref)) { d in

@@ -35,6 +35,23 @@ struct DirectLink {
     inverseMany = many.map { Unmanaged.passUnretained($0) }
   }
 
+  /// The links of every relationship mapping of `lm` with what they touch looked up, when
+  /// every one can be; nil otherwise.
+  static func links(of lm: LinkedMapping, in c: MigrationContext) -> [DirectLink]? {
+    guard lm.allRelationshipsLinked, !lm.relationshipColumns.isEmpty, let e = lm.destinationEntity else { return nil }
+    var links: [DirectLink] = []
+    for (k, column) in lm.relationshipColumns.enumerated() {
+      let i = lm.relationshipLinks[k]
+      guard
+        let link = DirectLink(
+          column: column, of: e, linking: c.associations[i], madeBy: c.linked[i], in: c.destination,
+          c.destinationInverses)
+      else { return nil }
+      links.append(link)
+    }
+    return links
+  }
+
   /// Links instances `range` of `a` (made for entity `entity`) with every link of `links`, in
   /// order, up to the first instance that one of them cannot link; returns that instance's
   /// index (`range.upperBound` when all were linked).

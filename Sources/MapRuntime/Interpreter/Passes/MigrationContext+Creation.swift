@@ -22,7 +22,7 @@ extension MigrationContext {
     if let forEach = lm.forEach {
       let collection: Value
       do {
-        collection = try forEach(&frame)
+        collection = try forEach(self, &frame)
       } catch {
         try record(error)
         return
@@ -153,7 +153,7 @@ extension MigrationContext {
       frame.propertyIndex = k
       let v: Value
       do {
-        if let x = try direct(t.ops[k], frame) { v = x } else { v = try t.codes[k](&frame) }
+        if let x = try direct(t.ops[k], frame) { v = x } else { v = try t.codes[k](self, &frame) }
       } catch {
         // An expression that fails names the object it was evaluated for.
         let name = t.table.layout.properties[t.columns[k]].name
@@ -272,5 +272,14 @@ extension MigrationContext {
     } else {
       try store(v, table, Int(ref.row), p, origin: nil, mapping: linked[currentMappingIndex], propertyIndex: -1)
     }
+  }
+
+  /// Sets a destination property as a mapping expression would (type coercion, inverses).
+  func setDestinationValue(_ value: Value, forKey key: String, of ref: ObjectRef) throws {
+    let t = destination.table(ref)
+    guard let p = t.layout.propertyIndex(key) else {
+      throw MigrationError("run-unknown-property", "\(t.layout.name) has no property \(key)")
+    }
+    try assign(value, to: ref, property: p, location: nil)
   }
 }

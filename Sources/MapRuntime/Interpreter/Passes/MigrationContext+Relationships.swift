@@ -60,7 +60,7 @@ extension MigrationContext {
         continue
       }
       do throws(MigrationError) {
-        let v = try codes[k](&frame)
+        let v = try codes[k](self, &frame)
         var column = columns[k]
         var isToMany = toMany[k]
         if !sameEntity {

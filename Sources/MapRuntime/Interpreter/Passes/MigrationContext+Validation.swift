@@ -197,31 +197,4 @@ extension MigrationContext {
       }
     }
   }
-
-  /// UTF-16 length, or a value known to be below `atLeast` / within bounds when the UTF-8
-  /// byte count alone decides it (every character takes 1–3 UTF-8 bytes per UTF-16 unit).
-  func utf16Length(_ t: Text, atLeast lo: Int?, atMost hi: Int?) -> Int {
-    if case .slice(let s) = t, !s.hasEscapes {
-      let bytes = Int(s.count)
-      let fewest = (bytes + 2) / 3
-      if (lo.map { fewest >= $0 } ?? true) && (hi.map { bytes <= $0 } ?? true) { return max(fewest, lo ?? 0) }
-    }
-    return utf16Length(t)
-  }
-
-  /// UTF-16 length, as NSString's `length` counts.
-  func utf16Length(_ t: Text) -> Int {
-    switch t {
-    case .native(let s): return s.utf16.count
-    case .slice(let s):
-      if s.hasEscapes { return string(t).utf16.count }
-      guard let input = source.input else { return 0 }
-      var n = 0
-      for b in input.buffer(s) {
-        if b & 0xC0 != 0x80 { n += 1 }
-        if b >= 0xF0 { n += 1 }
-      }
-      return n
-    }
-  }
 }

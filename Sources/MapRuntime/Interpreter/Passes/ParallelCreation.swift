@@ -16,7 +16,7 @@ import Dispatch
 /// general code converts the value or reports the error.
 public struct ParallelCreation: @unchecked Sendable {
   /// Below this many source objects one thread is about as fast; with one core, always.
-  public static let defaultMinimum = Cores.workers > 1 ? 4096 : Int.max
+  public static var defaultMinimum: Int { MigrationManagerOptions.defaultParallelMinimum }
 
   /// How one attribute mapping is stored.
   enum Cell {

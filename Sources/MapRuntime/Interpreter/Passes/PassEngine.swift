@@ -8,15 +8,19 @@ final class PassEngine {
   typealias Pass = MigrationPass
 
   let c: MigrationContext
-  /// The policies' hooks.
-  unowned(unsafe) let hooks: any PolicyHooks
+  /// The policies' hooks, for this run.
+  let hooks: any PolicyHooks
   /// Called now and then with the pass, objects done and objects in the pass.
   let progress: (@Sendable (Pass, Int, Int) -> Void)?
+  /// Per entity mapping, the relationships pass 2 sets straight from association tables, when
+  /// all of them can be (see `DirectLink`).
+  let directLinks: [[DirectLink]?]
 
-  init(_ context: MigrationContext, progress: (@Sendable (Pass, Int, Int) -> Void)?) {
+  init(_ context: MigrationContext, hooks: any PolicyHooks, progress: (@Sendable (Pass, Int, Int) -> Void)?) {
     self.c = context
-    self.hooks = context.hooks!
+    self.hooks = hooks
     self.progress = progress
+    self.directLinks = context.linked.map { DirectLink.links(of: $0, in: context) }
   }
 
   /// Runs every pass. On failure nothing should be written: the destination graph is incomplete.
@@ -88,7 +92,7 @@ final class PassEngine {
           var frame = Frame(mapping: i)
           let sources: Value
           do {
-            sources = try code(&frame)
+            sources = try code(c, &frame)
           } catch {
             try c.record(error)
             continue
@@ -115,7 +119,7 @@ final class PassEngine {
         let lm = c.linked[i]
         var frame = Frame(mapping: i)
         let a = c.associations[i]
-        let direct = isDefault ? lm.directLinks : nil
+        let direct = isDefault ? directLinks[i] : nil
         var k = 0
         while k < n {
           let chunkEnd = min(n, (k | 0xFFFF) + 1)

@@ -1,0 +1,152 @@
+import Foundation
+import MapRuntime
+
+/// One `fixture.json` (Specs/test-fixtures.md): the migration it tests and its cases.
+public struct FixtureFile: Sendable {
+  /// What a fixture migrates with.
+  public enum Subject: Sendable, Equatable {
+    /// A mapping (mapping XML, `.xcmappingmodel` or plan), run with `mapc run`; `shared`: the path
+    /// is in `../shared` (`sharedMapping`), not in the fixture's folder.
+    case mapping(String, shared: Bool)
+    /// A model bundle and, optionally, a folder of mappings, run with `mapc migrate`.
+    case chain(model: String, mappings: String?)
+  }
+
+  /// One case: a store and what migrating it must give.
+  public struct Case: Sendable, Equatable {
+    public var store: String
+    /// The expected store (JSON or SQLite), relative to the fixture's folder.
+    public var expected: String?
+    /// The exit status a failing case must end with.
+    public var exitCode: Int32?
+    /// Texts the standard error of a failing case must contain.
+    public var stderrMentions: [String]
+    /// Chains: the version to migrate to (default: the bundle's current version).
+    public var to: String?
+    /// More options for `mapc run` or `mapc migrate` (`--allow-data-loss`).
+    public var arguments: [String]
+  }
+
+  /// The fixture.json file.
+  public var path: String
+  /// Its folder, which the paths of the file are relative to.
+  public var folder: String
+  public var subject: Subject
+  /// Why the fixture is known to fail: its cases are run and reported, and do not fail the run.
+  public var knownIssue: String?
+  public var cases: [Case]
+
+  static let topKeys: Set<String> = ["mapping", "sharedMapping", "model", "mappings", "cases", "knownIssue", "comment"]
+  static let caseKeys: Set<String> = [
+    "store", "expected", "exitCode", "stderrMentions", "to", "arguments", "comment",
+  ]
+
+  /// Reads and checks `path`; every problem is a `test-fixture-invalid` diagnostic naming it.
+  public static func read(_ path: String) throws(DiagnosticsError) -> FixtureFile {
+    func invalid(_ message: String) -> DiagnosticsError {
+      DiagnosticsError([.error("test-fixture-invalid", message, at: nil, file: path)])
+    }
+    let json: [String: Any]
+    do {
+      let data = try Data(contentsOf: URL(fileURLWithPath: path))
+      guard let object = try JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+        throw invalid("a fixture file is a JSON object")
+      }
+      json = object
+    } catch let error as DiagnosticsError {
+      throw error
+    } catch {
+      throw invalid("cannot read the fixture: \(SystemErrorText.describe(error))")
+    }
+    if let unknown = json.keys.filter({ !topKeys.contains($0) }).sorted().first {
+      throw invalid("unknown key '\(unknown)' (known: \(topKeys.sorted().joined(separator: ", ")))")
+    }
+    let subject: Subject
+    switch (json["mapping"], json["sharedMapping"], json["model"]) {
+    case (let m as String, nil, nil): subject = .mapping(m, shared: false)
+    case (nil, let m as String, nil): subject = .mapping(m, shared: true)
+    case (nil, nil, let model as String):
+      guard json["mappings"] == nil || json["mappings"] is String else {
+        throw invalid("'mappings' is a folder's path")
+      }
+      subject = .chain(model: model, mappings: json["mappings"] as? String)
+    default:
+      throw invalid("give exactly one of 'mapping', 'sharedMapping' (strings) and 'model' (a .xcdatamodeld)")
+    }
+    if case .mapping = subject, json["mappings"] != nil {
+      throw invalid("'mappings' is only used with 'model' (a chain)")
+    }
+    guard let list = json["cases"] as? [Any], !list.isEmpty else { throw invalid("'cases' is a non-empty array") }
+    var cases: [Case] = []
+    for (i, item) in list.enumerated() {
+      let at = "cases[\(i)]"
+      guard let c = item as? [String: Any] else { throw invalid("\(at) is not an object") }
+      if let unknown = c.keys.filter({ !caseKeys.contains($0) }).sorted().first {
+        throw invalid("\(at): unknown key '\(unknown)' (known: \(caseKeys.sorted().joined(separator: ", ")))")
+      }
+      guard let store = c["store"] as? String else { throw invalid("\(at) has no 'store' (a string)") }
+      let expected = c["expected"] as? String
+      let exit = c["exitCode"].flatMap { ($0 as? NSNumber).flatMap { Int32(exactly: $0.doubleValue) } }
+      if c["exitCode"] != nil && exit == nil { throw invalid("\(at): 'exitCode' is an integer") }
+      if (expected == nil) == (exit == nil) {
+        throw invalid("\(at) gives exactly one of 'expected' (a store) and 'exitCode'")
+      }
+      if exit == 0 { throw invalid("\(at): a case that succeeds gives 'expected', not 'exitCode': 0") }
+      guard c["stderrMentions"] == nil || c["stderrMentions"] is [String] else {
+        throw invalid("\(at): 'stderrMentions' is an array of strings")
+      }
+      guard c["arguments"] == nil || c["arguments"] is [String] else {
+        throw invalid("\(at): 'arguments' is an array of strings")
+      }
+      if expected != nil && c["stderrMentions"] != nil {
+        throw invalid("\(at): 'stderrMentions' is only used with 'exitCode'")
+      }
+      guard c["to"] == nil || c["to"] is String else { throw invalid("\(at): 'to' is a version name") }
+      if c["to"] != nil, case .mapping = subject { throw invalid("\(at): 'to' is only used with 'model' (a chain)") }
+      cases.append(
+        Case(
+          store: store, expected: expected, exitCode: exit, stderrMentions: c["stderrMentions"] as? [String] ?? [],
+          to: c["to"] as? String, arguments: c["arguments"] as? [String] ?? []))
+    }
+    let folder = (path as NSString).deletingLastPathComponent
+    return FixtureFile(
+      path: path, folder: folder.isEmpty ? "." : folder, subject: subject, knownIssue: json["knownIssue"] as? String,
+      cases: cases)
+  }
+
+  /// A path of the file, relative to the fixture's folder.
+  public func resolve(_ relative: String) -> String {
+    relative.hasPrefix("/") ? relative : folder + "/" + relative
+  }
+
+  /// Every `fixture.json` in `paths` (a fixture.json file, or a folder searched at any depth),
+  /// in path order; a path that does not exist is a `usage-path-not-found` error.
+  public static func find(_ paths: [String]) throws(DiagnosticsError) -> [String] {
+    var found: [String] = []
+    for path in paths {
+      var isFolder: ObjCBool = false
+      guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
+        throw DiagnosticsError([.error("usage-path-not-found", "no such file or folder", at: nil, file: path)])
+      }
+      guard isFolder.boolValue else {
+        found.append(path)
+        continue
+      }
+      let base = path.hasSuffix("/") ? String(path.dropLast()) : path
+      let walker = FileManager.default.enumerator(atPath: base)
+      var here: [String] = []
+      while let relative = walker?.nextObject() as? String {
+        let name = (relative as NSString).lastPathComponent
+        // Model bundles, mapping models and migrate's work folders hold no fixtures.
+        if name.hasSuffix(".xcdatamodeld") || name.hasSuffix(".xcmappingmodel") || name.hasPrefix(".") {
+          walker?.skipDescendants()
+          continue
+        }
+        if name == "fixture.json" { here.append(base + "/" + relative) }
+      }
+      found += here.sorted()
+    }
+    var seen = Set<String>()
+    return found.filter { seen.insert(($0 as NSString).standardizingPath).inserted }
+  }
+}

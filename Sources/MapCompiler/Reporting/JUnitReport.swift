@@ -1,0 +1,83 @@
+import MapRuntime
+
+/// `mapc test --junit FILE`: the results as JUnit XML, in the strictest common form (the Apache
+/// Ant schema, `Tests/TestData/junit/JUnit.xsd`), so Jenkins, GitLab and GitHub's reporters all
+/// read it: one `testsuite` per fixture, one `testcase` per case.
+public enum JUnitReport {
+  /// The document. `timestamp` is `YYYY-MM-DDTHH:MM:SS` (UTC, no zone, as the schema wants).
+  public static func render(_ results: [FixtureResult], timestamp: String, hostname: String) -> String {
+    var suites: [(String, [FixtureResult])] = []
+    for r in results {
+      if let last = suites.last, last.0 == r.suite {
+        suites[suites.count - 1].1.append(r)
+      } else {
+        suites.append((r.suite, [r]))
+      }
+    }
+    var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n"
+    for (id, (suite, cases)) in suites.enumerated() {
+      let failures = cases.filter { if case .failed = $0.outcome { return true } else { return false } }.count
+      let skipped = cases.filter { if case .skipped = $0.outcome { return true } else { return false } }.count
+      let time = cases.reduce(0) { $0 + $1.seconds }
+      out +=
+        "  <testsuite name=\(attribute(suite)) package=\(attribute(suite)) id=\"\(id)\" timestamp=\"\(timestamp)\""
+        + " hostname=\(attribute(hostname)) tests=\"\(cases.count)\" failures=\"\(failures)\" errors=\"0\""
+        + " skipped=\"\(skipped)\" time=\"\(seconds(time))\">\n"
+      out += "    <properties/>\n"
+      for c in cases {
+        out += "    <testcase name=\(attribute(c.name)) classname=\(attribute(suite)) time=\"\(seconds(c.seconds))\""
+        switch c.outcome {
+        case .passed, .updated:
+          out += "/>\n"
+        case .skipped(let why):
+          out += ">\n      <skipped message=\(attribute(why))/>\n    </testcase>\n"
+        case .failed(let reasons):
+          let message = (c.knownIssue.map { "known issue: \($0); " } ?? "") + (reasons.first ?? "failed")
+          out += ">\n      <failure message=\(attribute(message)) type=\"mapc-test\">"
+          out += text(reasons.joined(separator: "\n")) + "</failure>\n    </testcase>\n"
+        }
+      }
+      out += "    <system-out></system-out>\n    <system-err></system-err>\n  </testsuite>\n"
+    }
+    return out + "</testsuites>\n"
+  }
+
+  static func seconds(_ s: Double) -> String {
+    let ms = Int((s * 1000).rounded())
+    let frac = String(ms % 1000)
+    return "\(ms / 1000)." + String(repeating: "0", count: 3 - frac.count) + frac
+  }
+
+  /// Text content: `&`, `<`, `>` escaped, and characters XML 1.0 cannot hold written as `\u{…}`.
+  static func text(_ s: String) -> String {
+    var out = ""
+    for u in s.unicodeScalars {
+      switch u {
+      case "&": out += "&amp;"
+      case "<": out += "&lt;"
+      case ">": out += "&gt;"
+      case "\n", "\t": out.unicodeScalars.append(u)
+      default:
+        if u.value < 0x20 || (0xFFFE...0xFFFF).contains(u.value) {
+          out += "\\u{\(String(u.value, radix: 16))}"
+        } else {
+          out.unicodeScalars.append(u)
+        }
+      }
+    }
+    return out
+  }
+
+  /// A quoted attribute value; new lines and tabs as character references, so they survive
+  /// attribute normalisation.
+  static func attribute(_ s: String) -> String {
+    "\"" + text(s).replacingAll("\"", with: "&quot;").replacingAll("\n", with: "&#10;").replacingAll("\t", with: "&#9;")
+      + "\""
+  }
+}
+
+extension String {
+  fileprivate func replacingAll(_ target: String, with replacement: String) -> String {
+    split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
+  }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import MapRuntime
+
+/// The Transformable values of a store that keeps them as bytes (Core Data's SQLite store), as
+/// the payloads a graph's `.transformable` values point to (`ArchivedBlobCodec`): the bytes as
+/// stored, each after one byte that says whether they may be an archive (Specs/sqlite-store.md
+/// §5.1). Nothing is decoded here: a mapping that looks inside a value decodes it then, and a
+/// store written from the graph takes the bytes as they are or the value they archive.
+struct TransformableBlobs: Sendable {
+  /// The payloads, one after another; the `.transformable` slices returned point into them
+  /// (offset by `base`).
+  private(set) var bytes: [UInt8] = []
+  let base: Int
+  /// The last few values read and their slices: equal values share their bytes, as a JSON
+  /// store's do (`StringCompaction`), which the interpreter's caches rely on.
+  private var recent: [(blob: [UInt8], decoding: Bool, slice: ByteSlice)] = []
+  private var next = 0
+
+  init(base: Int = 0) { self.base = base }
+
+  /// The value of a Transformable column's bytes. `decoding`: false for an attribute with a
+  /// custom value transformer, whose bytes are never taken as an archive.
+  mutating func value(_ blob: [UInt8], decoding: Bool) -> Value {
+    blob.withUnsafeBytes { value($0, decoding: decoding) }
+  }
+
+  /// The value of bytes that are valid only during the call (a column read in place): copied
+  /// only when they are not one of the last few values.
+  mutating func value(_ blob: UnsafeRawBufferPointer, decoding: Bool) -> Value {
+    for r in recent where r.blob.count == blob.count && r.decoding == decoding {
+      let same = r.blob.withUnsafeBytes { kept in
+        blob.count == 0 || memcmp(kept.baseAddress!, blob.baseAddress!, blob.count) == 0
+      }
+      if same { return .transformable(r.slice) }
+    }
+    bytes.append(decoding ? 1 : 0)
+    let start = bytes.count
+    bytes.append(contentsOf: blob)
+    let slice = ByteSlice(start: base + start, count: blob.count, hasEscapes: false)
+    if recent.count < 8 {
+      recent.append((Array(blob), decoding, slice))
+    } else {
+      // The slot's bytes are replaced in the memory they had (no allocation per value).
+      recent[next].slice = slice
+      recent[next].decoding = decoding
+      recent[next].blob.removeAll(keepingCapacity: true)
+      recent[next].blob.append(contentsOf: blob)
+      next = (next + 1) % 8
+    }
+    return .transformable(slice)
+  }
+
+  /// The value of a Composite attribute read from its element columns (`CoreDataComposites`):
+  /// its dictionary archived, after the byte 2 (a value with no stored bytes of its own,
+  /// `ArchivedBlobCodec`).
+  mutating func composite(_ v: ArchivedValue) throws(ArchivedValueError) -> Value {
+    let archive = try TransformableArchive.encode(v)
+    bytes.append(2)
+    let start = bytes.count
+    bytes.append(contentsOf: archive)
+    return .transformable(ByteSlice(start: base + start, count: archive.count, hasEscapes: false))
+  }
+
+  /// Appends the payloads of another reader's values (one that read other rows of the same
+  /// store); returns what to add to the start of its slices.
+  mutating func append(_ other: TransformableBlobs) -> Int {
+    let shift = base + bytes.count - other.base
+    bytes.append(contentsOf: other.bytes)
+    return shift
+  }
+}

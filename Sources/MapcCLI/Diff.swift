@@ -1,0 +1,101 @@
+import ArgumentParser
+import Foundation
+import MapCompiler
+import MapRuntime
+
+extension MapcCommand {
+  struct Diff: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Show what changed between two versions of a data model, and whether Core Data can infer the step.",
+      discussion: """
+        Entities, attributes and relationships added, removed, renamed (by renaming \
+        identifier) and changed (type, optionality, default, delete rule, ordered, to-many, \
+        transient, indexes, constraints, hash modifier), and whether Core Data's lightweight \
+        migration can infer the step without losing data (mapc repository: \
+        Specs/model-diff.md). Give a bundle with --from and --to (default: the current version \
+        and the one before it in chain order), or two models. Formats: text, markdown (for a \
+        pull-request comment), json, and the pictures mermaid, svg and html (the destination \
+        model as an entity-relationship diagram with the changes marked). Exit status: 0 \
+        printed, 1 a model cannot be read, 64 usage error.
+        """)
+
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+      case text, markdown, json, mermaid, svg, html
+    }
+
+    @Argument(help: "A model bundle (.xcdatamodeld), or two models (.xcdatamodel folders, contents files or bundles).")
+    var models: [String]
+
+    @Option(help: "With a bundle: the version to diff from (default: the one before --to in chain order).")
+    var from: String?
+
+    @Option(help: "With a bundle: the version to diff to (default: the bundle's current version).")
+    var to: String?
+
+    @Option(help: "text, markdown, json, mermaid, svg or html.")
+    var format: Format = .text
+
+    @Option(name: [.customShort("o"), .long], help: "Write here instead of standard output.")
+    var output: String?
+
+    func run() throws {
+      let (a, b) = try versions()
+      let diff = ModelDiffer.diff(from: a, to: b)
+      let text: String
+      switch format {
+      case .text: text = TerminalText.escapedLines(diff.text())
+      case .markdown: text = diff.markdown()
+      case .json: text = diff.json()
+      case .mermaid, .svg, .html: text = try Diagrams.render(diff: diff, format: format.rawValue)
+      }
+      try Diagrams.emit(text, to: output, reading: models)
+    }
+
+    /// The two versions to compare.
+    func versions() throws -> (ModelVersion, ModelVersion) {
+      switch models.count {
+      case 1:
+        let versions: ModelVersions
+        do {
+          versions = try ModelVersions.load(bundle: models[0])
+        } catch {
+          throw Console.failure(error)
+        }
+        let target = try index(to, in: versions) ?? versions.current
+        guard let source = try index(from, in: versions) ?? (target > 0 ? target - 1 : nil) else {
+          throw ValidationError("'\(versions.names[target])' is the bundle's first version: give --from")
+        }
+        return (versions.versions[source], versions.versions[target])
+      case 2:
+        if from != nil || to != nil {
+          throw ValidationError("--from and --to choose versions of one bundle; with two models, give none")
+        }
+        return (try load(models[0]), try load(models[1]))
+      default:
+        throw ValidationError("give one model bundle, or two models")
+      }
+    }
+
+    func index(_ name: String?, in versions: ModelVersions) throws -> Int? {
+      guard let name else { return nil }
+      guard let i = versions.index(named: name) else {
+        Console.error(
+          "the bundle has no version '\(name)' (versions: \(versions.names.map { "'\($0)'" }.joined(separator: ", ")))",
+          id: "model-version-not-found")
+        throw ExitCode(.inputErrors)
+      }
+      return i
+    }
+
+    func load(_ path: String) throws -> ModelVersion {
+      do {
+        let loaded = try ModelLoader.load(path: path, version: nil)
+        Console.report(loaded.warnings)
+        let name = loaded.model.versionName ?? ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+        return ModelVersion(name: name, model: loaded.model)
+      } catch {
+        throw Console.failure(error)
+      }
+    }
+  }
+}
