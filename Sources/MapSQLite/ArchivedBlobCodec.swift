@@ -3,12 +3,16 @@ import MapRuntime
 /// The codec of the Transformable payloads of a graph read from Core Data's SQLite store: each
 /// payload is the column's bytes as stored, after one byte that says whether they may be an
 /// `NSKeyedArchiver` archive (1) or are a custom value transformer's (0)
-/// (`TransformableBlobs`). Archives are read when something looks inside them, never when the
-/// bytes are only written to another SQLite store.
+/// (`TransformableBlobs`), or (2) the archive of a value built from columns (a Composite
+/// attribute's dictionary), which is that value. Archives are read when something looks inside
+/// them, never when the bytes are only written to another SQLite store.
 enum ArchivedBlobCodec: TransformableCodec {
   static func payload(_ input: InputBytes, _ s: ByteSlice) -> TransformablePayload {
     let all = input.unsafeBytes
     let bytes = Array(all[s.start..<s.end])
+    if s.start > 0, all[s.start - 1] == 2, let v = bytes.withUnsafeBytes({ TransformableArchive.decode($0) }) {
+      return .value(v)
+    }
     guard s.start > 0, all[s.start - 1] == 1,
       let v = bytes.withUnsafeBytes({ TransformableArchive.decode($0) })
     else { return .bytes(bytes, archived: nil) }

@@ -36,15 +36,42 @@ extension ModelCacheArchiver {
   }
 
   mutating func fillAttribute(_ a: AttributeDescription, of e: EntityDescription) {
+    builder.fill(
+      propertySlot[e.name]![a.name]!,
+      a.type == .composite ? "NSCompositeAttributeDescription" : "NSAttributeDescription",
+      classes: KeyedArchiveBuilder.classes(
+        of: a.type == .composite ? "NSCompositeAttributeDescription" : "NSAttributeDescription"),
+      fields: attributeFields(a, of: e))
+  }
+
+  /// A Composite attribute's element: an `NSAttributeDescription` of the owner entity, in the
+  /// composite's `NSCompositeElements` (a nested composite's with its own) [real: SwiftData's
+  /// caches of 1345 and 1403].
+  mutating func element(_ a: AttributeDescription, of e: EntityDescription) -> PropertyListValue {
+    let composite = a.type == .composite
+    let className = composite ? "NSCompositeAttributeDescription" : "NSAttributeDescription"
+    return builder.add(
+      className, classes: KeyedArchiveBuilder.classes(of: className), fields: attributeFields(a, of: e))
+  }
+
+  mutating func attributeFields(_ a: AttributeDescription, of e: EntityDescription) -> [PropertyListValue.Entry] {
     var fields = propertyFields(
       name: a.name, entity: e.name, renamingIdentifier: a.renamingIdentifier, optional: a.isOptional, ordered: false)
+    if !a.userInfo.isEmpty, case .integer(let p) = fields[3].value {
+      // `_P` without its "no user info" bit (0x40) [real: SwiftData's enum composites, 177 and 179].
+      fields[3] = .init("_P", .integer(p & ~0x40))
+    }
     fields += [
       .init("NSAttributeType", .integer(Int64(a.type.coreDataCode))),
       .init("NSAttributeValueClassName", builder.string(Self.valueClassName(a))),
-      .init("NSDefaultValue", defaultValue(a)),
+      .init("NSDefaultValue", a.type == .composite ? KeyedArchiveBuilder.null : defaultValue(a)),
       .init("NSValueTransformerName", builder.string(a.valueTransformerName)),
       .init("NSFlagsKey", .integer(0)),
     ]
+    if a.type == .composite {
+      let elements = a.compositeElements.map { element($0, of: e) }
+      fields.append(.init("NSCompositeElements", builder.array(elements, className: "NSMutableArray")))
+    }
     if isIndexed(a, in: e) { fields.append(.init("NSIsIndexed", .bool(true))) }
     fields += rareFields(
       transient: a.isTransient, userInfo: a.userInfo, versionHashModifier: a.versionHashModifier,
@@ -53,9 +80,7 @@ extension ModelCacheArchiver {
         ("NSIsIndexedBySpotlight", a.isIndexedBySpotlight),
         ("NSIsStoredInExternalRecord", a.isStoredInExternalRecord),
       ])
-    builder.fill(
-      propertySlot[e.name]![a.name]!, "NSAttributeDescription",
-      classes: KeyedArchiveBuilder.classes(of: "NSAttributeDescription"), fields: fields)
+    return fields
   }
 
   mutating func fillRelationship(_ r: RelationshipDescription, of e: EntityDescription) {
@@ -109,7 +134,8 @@ extension ModelCacheArchiver {
     case .uuid: "NSUUID"
     case .uri: "NSURL"
     case .transformable: a.customClassName
-    case .undefined, .objectID, .composite: nil
+    case .composite: "NSDictionary"
+    case .undefined, .objectID: nil
     }
   }
 

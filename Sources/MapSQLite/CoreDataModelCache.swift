@@ -182,7 +182,7 @@ struct ModelCacheArchiver {
     fields += indexFields(e, slot: slot)
     if !e.uniquenessConstraints.isEmpty {
       let constraints = e.uniquenessConstraints.map { names in builder.array(names.map { builder.string($0) }) }
-      fields.append(.init("NSUniquenessConstraints", builder.array(constraints)))
+      fields.append(.init("NSUniqueTuples", builder.array(constraints, className: "NSMutableArray")))
     }
     builder.fill(slot, "NSEntityDescription", classes: Self.entityChain, fields: fields)
     for a in e.attributes { fillAttribute(a, of: e) }

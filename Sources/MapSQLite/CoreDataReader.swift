@@ -192,6 +192,9 @@ struct CoreDataReader {
       var columns: [Int] = []
       var archives: [UInt8] = []
       var toOnes: [(property: Int, column: Int, order: Int?, destination: String)] = []
+      /// Composite attributes: property, the selected column of each element, description.
+      var composites:
+        [(property: Int, columns: [Int], attribute: AttributeDescription, leaves: [CoreDataSchema.ElementColumn])] = []
     }
     var plans: [Int: Plan] = [:]
     var missing: [String] = []
@@ -199,7 +202,14 @@ struct CoreDataReader {
       let entity = layout.entities[m.index]
       var plan = Plan()
       for (p, property) in entity.properties.enumerated() {
-        if let a = property.attribute {
+        if let a = property.attribute, a.type == .composite {
+          let leaves = schema.elementColumns(a.name, of: m.name) ?? []
+          let absent = leaves.filter { !present.contains($0.column) }
+          for leaf in absent {
+            missing.append("\(leaf.column) (\(m.name).\(a.name).\(leaf.path.joined(separator: ".")))")
+          }
+          if absent.isEmpty { plan.composites.append((p, leaves.map { select($0.column) }, a, leaves)) }
+        } else if let a = property.attribute {
           guard let c = schema.column(a.name, of: m.name), present.contains(c) else {
             missing.append("\(schema.column(a.name, of: m.name) ?? "?") (\(m.name).\(a.name))")
             continue
@@ -325,6 +335,31 @@ struct CoreDataReader {
             "sqlite-value",
             "\(table).\(selected[a.column]) row Z_PK=\(pk) (\(schema.entities[k].name).\(a.attribute.name)): \(error.message)"
           )
+        }
+      }
+      for c in plan.composites {
+        var values: [Value] = []
+        for (leaf, column) in zip(c.leaves, c.columns) {
+          do throws(CoreDataValues.Mismatch) {
+            values.append(
+              try CoreDataValues.decode(statement.value(column), leaf.element, externalFolder: externalFolder))
+          } catch {
+            values.append(.null)
+            try report(
+              "sqlite-value",
+              "\(table).\(selected[column]) row Z_PK=\(pk) (\(schema.entities[k].name).\(c.attribute.name).\(leaf.path.joined(separator: "."))): \(error.message)"
+            )
+          }
+        }
+        if let v = CoreDataComposites.value(c.attribute, leaves: c.leaves, values: values) {
+          do throws(ArchivedValueError) {
+            graph.set(object, property: c.property, try transformables.composite(v))
+          } catch {
+            try report(
+              "sqlite-value",
+              "\(table) row Z_PK=\(pk) (\(schema.entities[k].name).\(c.attribute.name)): the Composite value cannot be kept: \(error.message)"
+            )
+          }
         }
       }
       for t in plan.toOnes where !statement.isNull(t.column) {

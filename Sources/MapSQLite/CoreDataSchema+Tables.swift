@@ -49,6 +49,8 @@ extension CoreDataSchema {
       case entityKey(entity: String, RelationshipDescription)
       /// The position among the members of the inverse ordered to-many.
       case order(entity: String, RelationshipDescription)
+      /// One element of a Composite attribute (`path` within it).
+      case element(entity: String, composite: AttributeDescription, path: [String], AttributeDescription)
       /// The owner's `Z_PK` of a to-many without inverse (declared on `entity`).
       case hiddenKey(entity: String, RelationshipDescription)
       case hiddenOrder(entity: String, RelationshipDescription)
@@ -105,6 +107,16 @@ extension CoreDataSchema {
       for e in hierarchy(root) {
         let d = model.entity(named: e.name)!
         for a in d.attributes.filter({ !$0.isTransient }).sorted(by: { $0.name < $1.name }) {
+          if a.type == .composite {
+            for leaf in e.elementColumns[a.name] ?? [] {
+              let kind = ColumnKind(leaf.element.type)
+              base.append(
+                Column(
+                  name: leaf.column, kind: kind, type: leaf.element.type == .date ? "TIMESTAMP" : kind.sqlType,
+                  role: .element(entity: e.name, composite: a, path: leaf.path, leaf.element), indexed: false))
+            }
+            continue
+          }
           let kind = ColumnKind(a.type)
           base.append(
             Column(
@@ -215,6 +227,17 @@ extension CoreDataSchema {
           if !indexes.contains(where: { $0.hasPrefix("CREATE INDEX Z_\(e.name)_\(label) ") }) {
             indexes.append(statement)
           }
+        }
+      }
+      // A uniqueness constraint is a unique index, `Z_<Entity>_UNIQUE_<names>` [real: the
+      // single-property constraints of SwiftData's stores, 1403; names joined by `_`: inf].
+      for e in hierarchy(t.root) where frameworkVersion >= CoreDataModelCache.firstFrameworkVersion {
+        for names in model.entity(named: e.name)!.uniquenessConstraints where !names.isEmpty {
+          let columns = names.compactMap { column($0, of: e.name).map { "\($0) COLLATE BINARY ASC" } }
+          guard columns.count == names.count else { continue }
+          indexes.append(
+            "CREATE UNIQUE INDEX Z_\(e.name)_UNIQUE_\(names.joined(separator: "_")) ON \(t.name) (\(columns.joined(separator: ", ")))"
+          )
         }
       }
       for j in joins where entity(named: j.owner)?.root == t.root {

@@ -16,8 +16,29 @@ struct CoreDataSchema {
     var root: Int
     /// `Z` + the root's name upper-cased.
     var table: String
-    /// Column of each own attribute and to-one relationship (by property name).
+    /// Column of each own attribute and to-one relationship (by property name); a Composite
+    /// attribute has none, its elements have theirs (`elementColumns`).
     var columns: [String: String] = [:]
+    /// The columns of each own Composite attribute (by its name): one per element, nested
+    /// composites' elements in their place, in element order.
+    var elementColumns: [String: [ElementColumn]] = [:]
+  }
+
+  /// One element of a Composite attribute and its column.
+  struct ElementColumn {
+    /// The element's name within the composite (more than one for a nested composite's element).
+    var path: [String]
+    var element: AttributeDescription
+    var column: String
+  }
+
+  /// The elements of a composite in element order, a nested composite's in its place.
+  static func leaves(of a: AttributeDescription, path: [String] = []) -> [(
+    path: [String], element: AttributeDescription
+  )] {
+    a.compositeElements.flatMap { e in
+      e.type == .composite ? leaves(of: e, path: path + [e.name]) : [(path + [e.name], e)]
+    }
   }
 
   let model: ObjectModel
@@ -65,26 +86,51 @@ struct CoreDataSchema {
     nameColumns()
   }
 
-  /// Column names per hierarchy: each entity in `Z_ENT` order, its attributes by name, then its
-  /// to-one relationships by name; a name already taken in the table gets `1`, `2`, … appended.
+  /// Column names per hierarchy: each entity in `Z_ENT` order, its attributes by name (a
+  /// Composite attribute's elements in its place, in element order, each named after the
+  /// element alone), then its to-one relationships by name; a name already taken in the table
+  /// gets `1`, `2`, … appended (Specs/sqlite-store.md §4).
   private mutating func nameColumns() {
     var taken: [Int: Set<String>] = [:]
     for k in entities.indices {
       guard let e = model.entity(named: entities[k].name) else { continue }
-      let attributes = e.attributes.filter { !$0.isTransient }.map(\.name).sorted()
-      let toOnes = e.relationships.filter { !$0.isTransient && !$0.isToMany }.map(\.name).sorted()
-      for name in attributes + toOnes {
+      let root = entities[k].root
+      func take(_ name: String) -> String {
         let base = "Z" + Self.upper(name)
         var column = base
         var n = 0
-        while taken[entities[k].root, default: []].contains(column) {
+        while taken[root, default: []].contains(column) {
           n += 1
           column = base + String(n)
         }
-        taken[entities[k].root, default: []].insert(column)
-        entities[k].columns[name] = column
+        taken[root, default: []].insert(column)
+        return column
+      }
+      for a in e.attributes.filter({ !$0.isTransient }).sorted(by: { $0.name < $1.name }) {
+        if a.type == .composite {
+          entities[k].elementColumns[a.name] = Self.leaves(of: a).map {
+            ElementColumn(path: $0.path, element: $0.element, column: take($0.element.name))
+          }
+        } else {
+          entities[k].columns[a.name] = take(a.name)
+        }
+      }
+      for name in e.relationships.filter({ !$0.isTransient && !$0.isToMany }).map(\.name).sorted() {
+        entities[k].columns[name] = take(name)
       }
     }
+  }
+
+  /// The element columns of Composite `property` of `entity`, looked up on the entity that
+  /// declares it.
+  func elementColumns(_ property: String, of entity: String) -> [ElementColumn]? {
+    var name: String? = entity
+    var seen: Set<String> = []
+    while let n = name, seen.insert(n).inserted, let e = self.entity(named: n) {
+      if let c = e.elementColumns[property] { return c }
+      name = model.entity(named: n)?.parentName
+    }
+    return nil
   }
 
   func entity(named name: String) -> Entity? { byName[name].map { entities[$0] } }

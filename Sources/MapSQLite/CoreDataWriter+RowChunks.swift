@@ -58,6 +58,9 @@ extension CoreDataWriter {
             chunk.add(.null)
           case .attribute(let p, let k):
             render(table.value(row, p), slots.attributes[k].type, into: &chunk)
+          case .element(let p, _):
+            // Taken apart by `CoreDataWriter.compositeElement` on the inserting thread.
+            if table.value(row, p).isNull { chunk.add(.null) } else { chunk.add(.slow) }
           case .foreignKey(let p):
             if let r = CoreDataWriter.ref(table.value(row, p)) { chunk.add(.integer, key(r)) } else { chunk.add(.null) }
           case .entityKey(let p):

@@ -8,6 +8,9 @@ extension CoreDataWriter {
     case none
     /// An attribute: its property index, and its slot in `Slots.attributes`.
     case attribute(property: Int, slot: Int)
+    /// One element of a Composite attribute: the composite's property index, and the element's
+    /// slot in `Slots.elements`.
+    case element(property: Int, slot: Int)
     /// A to-one's foreign key (the destination's `Z_PK`).
     case foreignKey(property: Int)
     /// A to-one's entity column (the destination's `Z_ENT`).
@@ -23,6 +26,17 @@ extension CoreDataWriter {
     var orders: [[[Int64]]] = []
     var hiddenOwner: [[ObjectRef: ObjectRef]] = []
     var attributes: [AttributeDescription] = []
+    var elements: [Element] = []
+
+    /// One element column of a Composite attribute; `first`: the composite's first, where its
+    /// value's keys are checked once.
+    struct Element {
+      var owner: String
+      var composite: AttributeDescription
+      var path: [String]
+      var element: AttributeDescription
+      var first: Bool
+    }
   }
 
   /// Rows bound into one `INSERT` (a multi-row `VALUES`): stepping a statement has a cost of its
@@ -77,6 +91,14 @@ extension CoreDataWriter {
               case .text: try insert.bindTextNoCopy(column, chunk.texts[Int(chunk.payloads[i])])
               case .string: try insert.bindText(column, chunk.strings[Int(chunk.payloads[i])])
               case .slow:
+                if case .element(let p, let k) = cells[c] {
+                  let e = slots.elements[k]
+                  let v = compositeElement(values.value(row, p), e) {
+                    "\(entity.name)/\(row + 1).\(e.composite.name).\(e.path.joined(separator: "."))"
+                  }
+                  try insert.bind(column, v)
+                  break
+                }
                 guard case .attribute(let p, let k) = cells[c] else {
                   try insert.bindNull(column)
                   break
@@ -125,6 +147,9 @@ extension CoreDataWriter {
         slots.hiddenOwner[c] = map
       case .attribute(_, let a):
         slots.attributes.append(a)
+      case .element(let owner, let composite, let path, let element):
+        let first = !slots.elements.contains { $0.owner == owner && $0.composite.name == composite.name }
+        slots.elements.append(.init(owner: owner, composite: composite, path: path, element: element, first: first))
       default: break
       }
     }
@@ -137,8 +162,13 @@ extension CoreDataWriter {
   ) -> [Cell] {
     let model = graph.layout.model
     var attribute = 0
+    var element = 0
     return table.columns.enumerated().map { c, column in
       switch column.role {
+      case .element(let owner, let composite, _, _):
+        defer { element += 1 }
+        guard model.isKind(e.name, of: owner), let p = entity.propertyIndex(composite.name) else { return .none }
+        return .element(property: p, slot: element)
       case .attribute(let owner, let a):
         defer { attribute += 1 }
         guard model.isKind(e.name, of: owner), let p = entity.propertyIndex(a.name) else { return .none }

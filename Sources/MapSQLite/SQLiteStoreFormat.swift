@@ -69,7 +69,8 @@ public struct SQLiteStoreFormat: StoreFormat {
   }
 
   /// Its UUID, framework version and version identifiers, its hashes in the order of
-  /// `Z_METADATA`, and its entities (`Z_ENT`, name, table, parent) with their rows.
+  /// `Z_METADATA`, its entities (`Z_ENT`, name, table, parent) with their rows, and apart
+  /// from them the history and CloudKit tables (§4).
   public func summary(_ path: String) throws(MigrationFailure) -> StoreSummary {
     let info = try Self.info(path)
     var facts = [(label: "store UUID", value: info.uuid ?? "(none)")]
@@ -80,7 +81,14 @@ public struct SQLiteStoreFormat: StoreFormat {
         info.identifiers.isEmpty ? "(none)" : info.identifiers.map { "\"\($0)\"" }.joined(separator: ", ")
       ))
     let width = info.entities.map { "\($0.number) \($0.name)".count }.max() ?? 0
-    let lines = info.entities.map { e in
+    var own: [String] = []
+    for e in info.entities where e.isAncillary {
+      own.append("  \(e.table) (Z_ENT \(e.number) \(e.name)): \(e.rows.map { "\($0) rows" } ?? "no table")")
+    }
+    for table in info.tables where table.hasPrefix("ANSCK") {
+      own.append("  \(table) (CloudKit mirroring)")
+    }
+    let lines = info.entities.filter { !$0.isAncillary }.map { e in
       let label = "\(e.number) \(e.name)"
       let parent = e.superNumber == 0 ? "" : ", parent \(e.superNumber)"
       let rows = e.rows.map { "\($0) rows" } ?? "no table"
@@ -88,7 +96,8 @@ public struct SQLiteStoreFormat: StoreFormat {
     }
     return StoreSummary(
       facts: facts, entityVersionHashes: info.hashes.map { ($0.entity, Base64Codec.encode($0.hash)) },
-      entities: lines.isEmpty ? nil : ("entities (Z_ENT, name, table, rows):", lines))
+      entities: lines.isEmpty ? nil : ("entities (Z_ENT, name, table, rows):", lines),
+      ownTables: own.isEmpty ? nil : ("Core Data's own tables (not entities of the model):", own))
   }
 
   /// `-wal`, `-shm` and `-journal` beside the store.
@@ -131,6 +140,9 @@ public struct SQLiteStoreInfo: Sendable {
     public var table: String
     /// Rows of this entity (nil when its table is missing).
     public var rows: Int?
+    /// A persistent-history entity (`Z_ENT` 16000 and above, table `A…`): Core Data's own,
+    /// not the model's (§4).
+    public var isAncillary: Bool { number >= CoreDataStoreFile.firstAncillaryEntity }
   }
   public var uuid: String?
   public var hashes: [(entity: String, hash: [UInt8])]

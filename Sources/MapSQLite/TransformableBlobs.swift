@@ -50,6 +50,17 @@ struct TransformableBlobs: Sendable {
     return .transformable(slice)
   }
 
+  /// The value of a Composite attribute read from its element columns (`CoreDataComposites`):
+  /// its dictionary archived, after the byte 2 (a value with no stored bytes of its own,
+  /// `ArchivedBlobCodec`).
+  mutating func composite(_ v: ArchivedValue) throws(ArchivedValueError) -> Value {
+    let archive = try TransformableArchive.encode(v)
+    bytes.append(2)
+    let start = bytes.count
+    bytes.append(contentsOf: archive)
+    return .transformable(ByteSlice(start: base + start, count: archive.count, hasEscapes: false))
+  }
+
   /// Appends the payloads of another reader's values (one that read other rows of the same
   /// store); returns what to add to the start of its slices.
   mutating func append(_ other: TransformableBlobs) -> Int {

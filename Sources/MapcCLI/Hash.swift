@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import MapCompiler
 import MapRuntime
+import MapSQLite
 
 extension MapcCommand {
   struct Hash: ParsableCommand {
@@ -10,15 +11,19 @@ extension MapcCommand {
       discussion: """
         Prints the version hash Core Data computes for every entity of the model (the values \
         found in a compiled model's VersionInfo.plist and in a store's metadata), and the \
-        model's version identifiers. Exit status: 0 on success, 1 when the model cannot be \
-        read (diagnostics on standard error), 64 on a usage error.
+        model's version identifiers. Given a Core Data SQLite store, hashes the model the \
+        store carries (Z_MODELCACHE). Exit status: 0 on success, 1 when the model cannot be \
+        read (diagnostics on standard error), 2 when the store cannot be read or carries no \
+        model, 64 on a usage error.
         """)
 
     enum Format: String, ExpressibleByArgument, CaseIterable {
       case text, json
     }
 
-    @Argument(help: "A .xcdatamodeld bundle, a .xcdatamodel folder or a contents file.")
+    @Argument(
+      help:
+        "A .xcdatamodeld bundle, a .xcdatamodel folder, a contents file, or a Core Data SQLite store (its own model).")
     var model: String
 
     @Option(help: "The version of a .xcdatamodeld bundle to read (default: its current version).")
@@ -28,6 +33,18 @@ extension MapcCommand {
     var format: Format = .text
 
     func run() throws {
+      if SQLiteStoreFormat().recognizes(prefix: Self.prefix(model)) {
+        guard let cached = try CachedModel.read(store: model) else {
+          throw Console.failure(
+            MigrationFailure([
+              MigrationError(
+                "store-no-model-cache", "the store carries no model (no Z_MODELCACHE row) to hash", file: model)
+            ]))
+        }
+        let hashes = VersionHasher.entityHashes(of: cached.model)
+        print(format == .text ? Self.text(cached.model, hashes) : Self.json(cached.model, hashes), terminator: "")
+        return
+      }
       let loaded: LoadedModel
       do {
         loaded = try ModelLoader.load(path: model, version: modelVersion)
@@ -45,6 +62,16 @@ extension MapcCommand {
     }
 
     static func base64(_ bytes: [UInt8]) -> String { Data(bytes).base64EncodedString() }
+
+    /// The first bytes of a regular file (a store is recognised by them), empty otherwise.
+    static func prefix(_ path: String) -> [UInt8] {
+      var isFolder: ObjCBool = false
+      guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder.boolValue,
+        let handle = FileHandle(forReadingAtPath: path)
+      else { return [] }
+      defer { try? handle.close() }
+      return [UInt8]((try? handle.read(upToCount: 16)) ?? Data())
+    }
 
     /// Aligned `label  value` lines: version name, version identifiers, then one line per entity.
     static func text(_ model: ObjectModel, _ hashes: [EntityHash]) -> String {

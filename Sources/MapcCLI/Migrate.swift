@@ -3,6 +3,7 @@ import Crypto
 import Foundation
 import MapCompiler
 import MapRuntime
+import MapSQLite
 
 extension MapcCommand {
   struct Migrate: ParsableCommand {
@@ -123,7 +124,7 @@ extension MapcCommand {
     func run() throws {
       try checkOptions()
       regexBudgetOption.apply()
-      let versions: ModelVersions
+      var versions: ModelVersions
       do {
         versions = try ModelVersions.load(
           bundle: model,
@@ -154,8 +155,17 @@ extension MapcCommand {
           "the store records no metadata.entityVersionHashes, so its model version is unknown",
           id: "migrate-unknown-version")
       }
-      let from: Int
-      switch StoreVersion.identify(hashes, in: versions) {
+      var from: Int
+      var identified = StoreVersion.identify(hashes, in: versions)
+      if case .unknown = identified, format is SQLiteStoreFormat,
+        let own = ownModelStep(hashes: hashes, target: versions.versions[target])
+      {
+        // The store's own model (Z_MODELCACHE) as the source of one step to the target.
+        versions = own
+        target = 1
+        identified = .version(0)
+      }
+      switch identified {
       case .unknown(let closest, let differing):
         throw storeFailure(
           "the store's entity version hashes match no version of \(model); the closest is '\(versions.versions[closest].name)', which differs in \(differing.joined(separator: ", "))",
@@ -205,8 +215,25 @@ extension MapcCommand {
       if dryRun {
         try dryRunChain(chain, names: names, format: format, check: check)
       } else {
+        let ancillary = AncillaryTables.notes(store: store, format: format, into: "the migrated store")
         try runChain(chain, names: names, previous: peek.migrations, format: format, check: check)
+        for line in ancillary { Console.note(line) }
       }
+    }
+
+    /// A store at no version of the bundle that carries the model that wrote it, its hashes
+    /// those of the store's metadata: that model and the target as a chain of one step (inferred,
+    /// or a mapping of --mappings whose hashes fit), said on standard error. Nil otherwise.
+    func ownModelStep(hashes: [String: String], target: ModelVersion) -> ModelVersions? {
+      // A cache that cannot be read leaves the store at no version (the error that follows).
+      guard let cached = (try? CoreDataModelCacheReader.read(storeAt: store)) ?? nil else { return nil }
+      let own = ModelVersion(name: "the store's own model", model: cached.model)
+      guard own.base64Hashes == hashes else { return nil }
+      Console.note(
+        "migrate: the store is at no version of \(model); it carries the model that wrote it (Z_MODELCACHE), which is the source of one step to '\(target.name)'"
+      )
+      for line in cached.omitted { Console.note("the store's model cache holds \(line), which mapc leaves out") }
+      return ModelVersions(bundlePath: model, chain: [own, target])
     }
 
     static func mappingName(_ step: MigrationChain.Step) -> String {

@@ -108,6 +108,12 @@ extension MapcCommand {
       let check = DataLossCheck(
         analyses: [StepAnalysis.analyze(migrationPlan)], consent: consentOptions.consent, store: store
       ) { [plan] _ in "the plan \(plan)" }
+      let ancillary =
+        dryRun
+        ? []
+        : AncillaryTables.notes(
+          store: storePath, format: try? StoreFormatChoice.resolve(formatName, path: storePath, compact: compact),
+          into: "the migrated store")
       let result = Result { () throws(MigrationFailure) -> MigrationRun.Summary in
         var options = MigrationRun.Options(
           output: out, storeFormat: try StoreFormatChoice.resolve(formatName, path: storePath, compact: compact),
@@ -128,6 +134,7 @@ extension MapcCommand {
           for line in RunReport.lines(step) { Console.say(line) }
           Console.say(Self.summaryLine(summary))
         }
+        for line in ancillary { Console.note(line) }
         if let report {
           try RunReport(command: "run", store: store, output: summary.writtenTo, steps: [step]).write(to: report)
         }

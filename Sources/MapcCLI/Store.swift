@@ -1,7 +1,7 @@
 import ArgumentParser
 
 extension MapcCommand {
-  /// `mapc store info|convert|export|import`: stores of any format mapc knows (Specs/sqlite-store.md,
+  /// `mapc store info|convert|export|import|model`: stores of any format mapc knows (Specs/sqlite-store.md,
   /// Specs/store-format.md).
   struct Store: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -10,9 +10,9 @@ extension MapcCommand {
         info prints a store's format, metadata, model version hashes, entities and rows per \
         entity; convert converts a store of any format to any other (\(StoreFormatChoice.names)); \
         export is convert --to json of an SQLite store, import convert --to sqlite of a JSON \
-        store (mapc repository: \
+        store; model writes the model a store carries as an Xcode model (mapc repository: \
         Specs/sqlite-store.md, Specs/store-format.md).
         """,
-      subcommands: [StoreInfo.self, StoreConvert.self, StoreExport.self, StoreImport.self])
+      subcommands: [StoreInfo.self, StoreConvert.self, StoreExport.self, StoreImport.self, StoreModel.self])
   }
 }

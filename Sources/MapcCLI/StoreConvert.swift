@@ -50,7 +50,8 @@ extension MapcCommand {
       let formats = StoreFormatChoice.formats(compact: compact)
       try StoreConversion.run(
         store, bundle: model, output: output,
-        to: StoreConversion.destination(to: to, output: output, among: formats)!, among: formats, verb: "converted")
+        to: StoreConversion.destination(to: to, output: output, among: formats)!, among: formats, verb: "converted",
+        command: "store convert")
     }
   }
 }

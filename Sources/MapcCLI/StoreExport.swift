@@ -10,7 +10,8 @@ extension MapcCommand {
       discussion: """
         store convert --to json of a store read as SQLite. Finds the version of the model \
         bundle whose entity version hashes the store holds, reads every object of the store with that version's model, and writes the JSON \
-        store of mapc run (atomically). The store is only read; its -wal is honoured. Exit \
+        store of mapc run (atomically). Without --model, the model the store carries \
+        (Z_MODELCACHE) is used, and a note says so. The store is only read; its -wal is honoured. Exit \
         status: 0 written, 1 the model cannot be read, 2 the store cannot be read or matches \
         no version (nothing written), 64 usage error or an output that \
         would write over an input (nothing read or written).
@@ -19,8 +20,8 @@ extension MapcCommand {
     @Argument(help: "The Core Data SQLite store.")
     var store: String
 
-    @Option(help: "The model bundle (.xcdatamodeld) that wrote the store.")
-    var model: String
+    @Option(help: "The model bundle (.xcdatamodeld) that wrote the store (default: the model the store carries).")
+    var model: String?
 
     @Option(name: .shortAndLong, help: "Where to write the JSON store.")
     var output: String
@@ -32,7 +33,7 @@ extension MapcCommand {
       let formats = StoreFormatChoice.formats(compact: compact)
       try StoreConversion.run(
         store, bundle: model, output: output, from: StoreFormats.named("sqlite", among: formats),
-        to: StoreFormats.named("json", among: formats)!, among: formats, verb: "exported")
+        to: StoreFormats.named("json", among: formats)!, among: formats, verb: "exported", command: "store export")
     }
   }
 }

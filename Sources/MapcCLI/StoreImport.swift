@@ -31,7 +31,7 @@ extension MapcCommand {
       let formats = StoreFormatChoice.formats
       try StoreConversion.run(
         store, bundle: model, output: output, from: StoreFormats.named("json", among: formats),
-        to: StoreFormats.named("sqlite", among: formats)!, among: formats, verb: "imported")
+        to: StoreFormats.named("sqlite", among: formats)!, among: formats, verb: "imported", command: "store import")
     }
   }
 }

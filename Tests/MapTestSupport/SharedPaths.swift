@@ -20,6 +20,8 @@ public enum SharedPaths {
   public static var bench: URL? { shared?.appendingPathComponent("bench") }
   /// Real Core Data SQLite stores with their models (`stores/SOURCES.md`); read-only.
   public static var stores: URL? { shared?.appendingPathComponent("stores") }
+  /// Real SwiftData stores (`swiftdata/SOURCES.md`); read-only.
+  public static var swiftdata: URL? { shared?.appendingPathComponent("swiftdata") }
 
   /// Every `xcmapping.xml` of the corpus (inside its `.xcmappingmodel`), in path order; empty
   /// when the corpus is absent.

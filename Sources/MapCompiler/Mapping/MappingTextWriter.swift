@@ -75,27 +75,9 @@ public enum MappingTextWriter {
     out += "</userInfo>\n"
   }
 
-  /// Text for an attribute value: `&`, `<`, `>`, `"` and the white space XML would normalise
-  /// escaped.
-  static func attribute(_ s: String) -> String { escaped(s, inAttribute: true) }
+  /// Text for an attribute value (`XMLEscaping`).
+  static func attribute(_ s: String) -> String { XMLEscaping.attribute(s) }
 
-  /// Text for element content: `&`, `<` and `>` escaped, and CR kept as a reference.
-  static func content(_ s: String) -> String { escaped(s, inAttribute: false) }
-
-  static func escaped(_ s: String, inAttribute: Bool) -> String {
-    var out = ""
-    for ch in s.unicodeScalars {
-      switch ch {
-      case "&": out += "&amp;"
-      case "<": out += "&lt;"
-      case ">": out += "&gt;"
-      case "\r": out += "&#13;"
-      case "\"" where inAttribute: out += "&quot;"
-      case "\n" where inAttribute: out += "&#10;"
-      case "\t" where inAttribute: out += "&#9;"
-      default: out.unicodeScalars.append(ch)
-      }
-    }
-    return out
-  }
+  /// Text for element content (`XMLEscaping`).
+  static func content(_ s: String) -> String { XMLEscaping.content(s) }
 }

@@ -30,6 +30,11 @@ struct EntitySource {
 /// between elements are `ModelChecker`'s.
 struct ModelReader {
   private(set) var diagnostics: [Diagnostic] = []
+  /// Model-level `<composite name="…">` definitions, for attributes that name one
+  /// (`composite="…"`) instead of listing their `<element>`s (§3.1).
+  private var compositeDefinitions: [String: XML.Element] = [:]
+  /// The deepest composite (composites in composites) read.
+  static let maximumCompositeDepth = 32
 
   mutating func read(_ document: XML.Document, versionName: String?) -> (
     ObjectModel, [EntitySource]
@@ -47,6 +52,11 @@ struct ModelReader {
     var sources: [EntitySource] = []
     var templates: [FetchRequestTemplate] = []
     var configurations: [ModelConfiguration] = []
+    for definition in root.elements(named: "composite") {
+      if let name = definition[attribute: "name"], compositeDefinitions[name] == nil {
+        compositeDefinitions[name] = definition
+      }
+    }
     for element in root.elements {
       switch element.name {
       case "entity":
@@ -164,7 +174,7 @@ struct ModelReader {
     return (entity, source)
   }
 
-  private mutating func readAttribute(_ element: XML.Element) -> AttributeDescription? {
+  private mutating func readAttribute(_ element: XML.Element, depth: Int = 0) -> AttributeDescription? {
     guard let name = required(element, "name") else { return nil }
     let isTransient = flag(element, "transient")
     // Xcode saves an attribute of type Undefined without `attributeType`; it allows that type
@@ -212,6 +222,9 @@ struct ModelReader {
       location: element.location)
     if a.isDerived, a.derivationExpression == nil {
       _ = required(element, "derivationExpression")
+    }
+    if type == .composite {
+      a.compositeElements = readCompositeElements(element, of: name, depth: depth)
     }
     a.defaultValue = typedValue(element, "defaultValueString", seconds: "defaultDateTimeInterval", a)
     if a.minValueString != nil || element.attribute("minDateTimeInterval") != nil {
@@ -280,6 +293,55 @@ struct ModelReader {
           "attribute '\(a.name)': \(what)", at: text.valueLocation))
     }
     return value
+  }
+
+  /// A Composite attribute's elements: its `<element>` children, else the `<attribute>`s of the
+  /// model-level `<composite>` its `composite` attribute names; each read as an attribute, a
+  /// Composite element in turn with its own elements.
+  private mutating func readCompositeElements(_ element: XML.Element, of name: String, depth: Int)
+    -> [AttributeDescription]
+  {
+    guard depth < Self.maximumCompositeDepth else {
+      diagnostics.append(
+        .error(
+          "model-composite",
+          "composite attribute '\(name)' nests composites deeper than \(Self.maximumCompositeDepth) levels",
+          at: element.location))
+      return []
+    }
+    var children = element.elements(named: "element")
+    if children.isEmpty, let reference = element.attribute("composite") {
+      guard let definition = compositeDefinitions[reference.value] else {
+        diagnostics.append(
+          .error(
+            "model-composite",
+            "composite attribute '\(name)' names the composite \"\(reference.value)\", which the model does not define",
+            at: reference.valueLocation))
+        return []
+      }
+      children = definition.elements(named: "attribute") + definition.elements(named: "element")
+    }
+    if children.isEmpty {
+      diagnostics.append(
+        .error(
+          "model-composite",
+          "composite attribute '\(name)' has no elements; list them as <element name=\"…\" attributeType=\"…\"/> inside the attribute",
+          at: element.location))
+    }
+    var elements: [AttributeDescription] = []
+    var seen: Set<String> = []
+    for child in children {
+      guard let e = readAttribute(child, depth: depth + 1) else { continue }
+      if !seen.insert(e.name).inserted {
+        diagnostics.append(
+          .error(
+            "model-composite", "composite attribute '\(name)' has two elements named '\(e.name)'",
+            at: child.location))
+        continue
+      }
+      elements.append(e)
+    }
+    return elements
   }
 
   private mutating func readRelationship(_ element: XML.Element) -> RelationshipDescription? {

@@ -13,6 +13,9 @@ import MapRuntime
 ///   `SHA256(derivation expression in NSExpression's printed form)`;
 /// - relationship `SHA256(P ‖ destination name ‖ inverse name? ‖ int32(maxCount)
 ///   ‖ int32(minCount) ‖ [uint16(1) if ordered])`;
+/// - composite attribute (Core Data's quirk: neither `P` nor the type is mixed in)
+///   `SHA256(hashes of its elements, sorted by element name)`, an element hashed as an attribute
+///   (a composite element as a composite), checked against real SwiftData stores;
 /// - entity `SHA256(name ‖ uint8(isAbstract) ‖ superentity hash? ‖ hashes of every
 ///   non-transient attribute and relationship, own and inherited, sorted by name
 ///   ‖ versionHashModifier? ‖ uniqueness constraints (names joined by "."), sorted)`.
@@ -99,6 +102,10 @@ public enum VersionHasher {
   }
 
   static func attributeHash(_ a: AttributeDescription) -> [UInt8] {
+    if a.type == .composite {
+      let elements = a.compositeElements.sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
+      return sha256(elements.flatMap(attributeHash))
+    }
     if a.isDerived {
       let printed = DerivationExpressionFormatter.printedForm(a.derivationExpression ?? "")
       return sha256(Array(printed.utf8))

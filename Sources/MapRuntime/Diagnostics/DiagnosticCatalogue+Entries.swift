@@ -44,6 +44,10 @@ extension DiagnosticCatalogue {
           "a non-transient attribute without `attributeType` (or of type `Undefined`): only transient ones may be untyped"
         ),
         ("model-unknown-delete-rule", "a `deletionRule` Core Data does not have"),
+        (
+          "model-composite",
+          "a Composite attribute without elements, with two elements of one name, naming an undefined `<composite>`, or nested too deep"
+        ),
         ("model-invalid-number", "a count or number attribute that is not an integer"),
         ("model-invalid-default", "a default value that does not fit the attribute's type"),
         (
@@ -320,6 +324,10 @@ extension DiagnosticCatalogue {
           "the store's format cannot be told from its first bytes and no `--store-format` was given"
         ),
         (
+          "store-no-model-cache",
+          "a store without `Z_MODELCACHE` given to a command that needs its model, without `--model`"
+        ),
+        (
           "store-unknown-version",
           "the store's entity version hashes match no version of the model bundle (`mapc store`: the closest version and the entities that differ)"
         ),
@@ -331,6 +339,10 @@ extension DiagnosticCatalogue {
         ("sqlite-not-core-data", "an SQLite database without Core Data's `Z_METADATA` and `Z_PRIMARYKEY` tables"),
         ("sqlite-unreadable", "a table cannot be read, or the store cannot be copied for reading (SQLite's message)"),
         ("sqlite-metadata", "`Z_METADATA` is not one row holding a binary property list dictionary"),
+        (
+          "sqlite-model-cache",
+          "the `Z_MODELCACHE` row is not a raw DEFLATE stream of a keyed archive of a model mapc can read (what is wrong, where)"
+        ),
         ("sqlite-entity-cycle", "`Z_PRIMARYKEY`'s `Z_SUPER` numbers form a cycle"),
         (
           "sqlite-layout",

@@ -168,6 +168,7 @@ public struct KeyedArchiveBuilder: Sendable {
       ["NSEntityDescription", "NSObject"],
       ["NSAttributeDescription", "NSPropertyDescription", "NSObject"],
       ["NSDerivedAttributeDescription", "NSAttributeDescription", "NSPropertyDescription", "NSObject"],
+      ["NSCompositeAttributeDescription", "NSAttributeDescription", "NSPropertyDescription", "NSObject"],
       ["NSRelationshipDescription", "NSPropertyDescription", "NSObject"],
       ["NSFetchedPropertyDescription", "NSPropertyDescription", "NSObject"],
       ["NSFetchRequest", "NSPersistentStoreRequest", "NSObject"],

@@ -29,6 +29,9 @@ public struct AttributeDescription: Sendable, Hashable, Codable {
   public var renamingIdentifier: String?
   public var versionHashModifier: String?
   public var userInfo: UserInfo
+  /// A Composite attribute's elements (`NSCompositeAttributeDescription.elements`), in model
+  /// order; an element may itself be a composite. Empty for every other type.
+  public var compositeElements: [AttributeDescription]
   public var location: SourceLocation?
 
   public init(
@@ -56,6 +59,7 @@ public struct AttributeDescription: Sendable, Hashable, Codable {
     renamingIdentifier: String? = nil,
     versionHashModifier: String? = nil,
     userInfo: UserInfo = UserInfo(),
+    compositeElements: [AttributeDescription] = [],
     location: SourceLocation? = nil
   ) {
     self.name = name
@@ -82,6 +86,7 @@ public struct AttributeDescription: Sendable, Hashable, Codable {
     self.renamingIdentifier = renamingIdentifier
     self.versionHashModifier = versionHashModifier
     self.userInfo = userInfo
+    self.compositeElements = compositeElements
     self.location = location
   }
 }

@@ -8,13 +8,17 @@ public struct StoreSummary: Sendable {
   public var entityVersionHashes: [(entity: String, hash: String)]
   /// The entity table: its heading and one laid-out line per entity (none: not printed).
   public var entities: (heading: String, lines: [String])?
+  /// The tables the store keeps for itself, not for entities of the model (Core Data's
+  /// persistent history and CloudKit mirroring): heading and lines (none: not printed).
+  public var ownTables: (heading: String, lines: [String])?
 
   public init(
     facts: [(label: String, value: String)] = [], entityVersionHashes: [(entity: String, hash: String)],
-    entities: (heading: String, lines: [String])? = nil
+    entities: (heading: String, lines: [String])? = nil, ownTables: (heading: String, lines: [String])? = nil
   ) {
     self.facts = facts
     self.entityVersionHashes = entityVersionHashes
     self.entities = entities
+    self.ownTables = ownTables
   }
 }

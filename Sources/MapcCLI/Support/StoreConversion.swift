@@ -22,17 +22,26 @@ package enum StoreConversion {
   /// else in the format of its content) to `output`, printing
   /// `mapc: VERB N objects from STORE; wrote OUTPUT`, or the errors and exit status 2 with
   /// nothing written (1 when the bundle cannot be read, 64 when an output would write over an
-  /// input).
+  /// input). Without a bundle, the model the store carries is used (`CachedModel`), named
+  /// `command` in the note that says so.
   package static func run(
-    _ store: String, bundle: String, output: String, from source: (any StoreFormat)? = nil,
-    to destination: any StoreFormat, among formats: [any StoreFormat], verb: String
+    _ store: String, bundle: String?, output: String, from source: (any StoreFormat)? = nil,
+    to destination: any StoreFormat, among formats: [any StoreFormat], verb: String,
+    command: String = "store convert"
   ) throws {
     let source = source ?? StoreFormats.detect(store, among: formats)
     var files = OutputTarget()
     files.reads(store, as: "store", kind: source.hasCompanionFiles ? .store : .file)
-    files.reads(bundle, as: "model")
+    if let bundle { files.reads(bundle, as: "model") }
     files.writes(output, option: "--output", kind: destination.hasCompanionFiles ? .store : .file)
     try files.refuseClash()
+    guard let bundle else {
+      let versions = try CachedModel.versions(store: store, command: command)
+      try convert(
+        store, versions: versions, bundle: "the store's own model", output: output, from: source, to: destination,
+        verb: verb)
+      return
+    }
     try convert(store, bundle: bundle, output: output, from: source, to: destination, verb: verb)
   }
 
@@ -48,6 +57,15 @@ package enum StoreConversion {
     } catch {
       throw Console.failure(error)
     }
+    try convert(store, versions: versions, bundle: bundle, output: output, from: source, to: destination, verb: verb)
+  }
+
+  /// The conversion with the versions already loaded (a bundle's, or the one model a store
+  /// carries: `CachedModel`).
+  static func convert(
+    _ store: String, versions: ModelVersions, bundle: String, output: String, from source: any StoreFormat,
+    to destination: any StoreFormat, verb: String
+  ) throws {
     let result = Result { () throws(MigrationFailure) -> Int in
       let version = try Self.version(of: try source.peekMetadata(store), in: versions, bundle: bundle, path: store)
       let (graph, metadata) = try source.read(
@@ -61,6 +79,7 @@ package enum StoreConversion {
     switch result {
     case .success(let n):
       Console.say("mapc: \(verb) \(n) objects from \(store); wrote \(output)")
+      for line in AncillaryTables.notes(store: store, format: source, into: output) { Console.note(line) }
     case .failure(let failure):
       throw Console.failure(failure, notes: ["nothing was written"])
     }
