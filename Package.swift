@@ -6,6 +6,7 @@ let package = Package(
   platforms: [.macOS(.v13)],
   products: [
     .executable(name: "mapc", targets: ["mapc"]),
+    .library(name: "MapArchives", targets: ["MapArchives"]),
     .library(name: "MapRuntime", targets: ["MapRuntime"]),
     .library(name: "MapCompiler", targets: ["MapCompiler"]),
     .library(name: "MapSQLite", targets: ["MapSQLite"]),
@@ -41,20 +42,25 @@ let package = Package(
       providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
     ),
 
+    // Apple's archives: binary property lists and NSKeyedArchiver archives (reading, building,
+    // Transformable values), below MapRuntime; MapCompiler and MapSQLite read them too.
+    .target(name: "MapArchives"),
+
     // Runtime: model types, plan reader, interpreter, stores, policies. No libxml2, no compiler.
     .target(
       name: "MapRuntime",
-      dependencies: [.product(name: "Crypto", package: "swift-crypto")]
+      dependencies: ["MapArchives", .product(name: "Crypto", package: "swift-crypto")]
     ),
 
     // The JSON store as a store format (Specs/store-format.md): scanner, writer, store reader and
     // writer, metadata and Transformable values in their JSON forms, values as JSON.
-    .target(name: "MapJSON", dependencies: ["MapRuntime"]),
+    .target(name: "MapJSON", dependencies: ["MapArchives", "MapRuntime"]),
 
     // Compiler: XML, model reading, expression parsing, validation, diagnostics, plan writer, lint.
     .target(
       name: "MapCompiler",
       dependencies: [
+        "MapArchives",
         "MapRuntime",
         "MapJSON",
         "CLibXML2",
@@ -65,7 +71,9 @@ let package = Package(
     // Core Data's SQLite stores as a second store format (Specs/sqlite-store.md).
     .target(
       name: "MapSQLite",
-      dependencies: ["MapRuntime", "CSQLite", "CZlib", .product(name: "Crypto", package: "swift-crypto")]
+      dependencies: [
+        "MapArchives", "MapRuntime", "CSQLite", "CZlib", .product(name: "Crypto", package: "swift-crypto"),
+      ]
     ),
 
     // The command-line interface as a library, so an app's own executable can register
@@ -85,7 +93,9 @@ let package = Package(
     // What each fuzz target of Fuzz/ runs (Fuzz/README.md). Here, not in Fuzz/, so that it
     // reaches `package` declarations and every `swift build` compiles it: a fuzz target cannot
     // stop building unnoticed.
-    .target(name: "MapFuzzing", dependencies: ["MapCompiler", "MapRuntime", "MapJSON", "MapSQLite"]),
+    .target(
+      name: "MapFuzzing", dependencies: ["MapArchives", "MapCompiler", "MapRuntime", "MapJSON", "MapSQLite"]
+    ),
 
     // Worked example (Examples/SongbookSimple/README.md): an executable that registers its own
     // migration policies and then runs as mapc. The tests build and run it.
@@ -111,12 +121,12 @@ let package = Package(
     ),
     .testTarget(
       name: "MapRuntimeTests",
-      dependencies: ["MapRuntime", "MapJSON", "MapTestSupport"]
+      dependencies: ["MapArchives", "MapRuntime", "MapJSON", "MapTestSupport"]
     ),
     .testTarget(
       name: "MapCompilerTests",
       dependencies: [
-        "MapCompiler", "MapRuntime", "MapJSON", "MapTestSupport",
+        "MapArchives", "MapCompiler", "MapRuntime", "MapJSON", "MapTestSupport",
         .product(name: "PropertyBased", package: "swift-property-based"),
       ]
     ),

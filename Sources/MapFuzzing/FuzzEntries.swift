@@ -4,6 +4,7 @@
 // executables only hand libFuzzer's input to these functions. Each reads one input with one
 // reader; any error a reader throws is ignored, as the fuzzer wants.
 import Foundation
+import MapArchives
 import MapCompiler
 import MapJSON
 import MapRuntime

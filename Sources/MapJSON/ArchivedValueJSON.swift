@@ -1,3 +1,4 @@
+import MapArchives
 import MapRuntime
 
 /// The JSON form of an archived value (Specs/sqlite-store.md §5.1): strings, numbers, booleans,

@@ -1,3 +1,4 @@
+import MapArchives
 import MapRuntime
 
 /// String escaping of the store format: only `"`, `\` and U+0000–U+001F are escaped — as

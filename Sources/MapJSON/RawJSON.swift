@@ -1,3 +1,4 @@
+import MapArchives
 import MapRuntime
 
 /// Reads a JSON value that the store reader already validated (so no checks are repeated),

@@ -1,4 +1,5 @@
 import Foundation
+import MapArchives
 import MapRuntime
 
 /// Transformable values of a store that keeps them as bytes (Core Data's SQLite store) in a

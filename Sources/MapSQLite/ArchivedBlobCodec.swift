@@ -1,3 +1,4 @@
+import MapArchives
 import MapRuntime
 
 /// The codec of the Transformable payloads of a graph read from Core Data's SQLite store: each

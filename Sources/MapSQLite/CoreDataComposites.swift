@@ -1,3 +1,4 @@
+import MapArchives
 import MapRuntime
 
 /// Composite attributes (`NSCompositeAttributeDescription`, SwiftData's `Codable` structs and

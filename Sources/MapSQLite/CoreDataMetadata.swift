@@ -1,3 +1,4 @@
+import MapArchives
 import MapRuntime
 
 /// `Z_METADATA`: the store UUID (`Z_UUID`) and the binary property list of `Z_PLIST` with the

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import MapArchives
 import MapRuntime
 
 /// The `Z_METADATA` row a written store gets (reference §2.2, §8): the destination model's

@@ -1,3 +1,4 @@
+import MapArchives
 import MapRuntime
 
 /// The keys of `Z_PLIST` as the store-neutral metadata values a graph's store carries, and

@@ -1,3 +1,4 @@
+import MapArchives
 import MapRuntime
 
 /// Attributes, relationships and fetch indexes of the model cache (Specs/sqlite-store.md §7.1).

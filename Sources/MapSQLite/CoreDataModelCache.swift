@@ -1,3 +1,4 @@
+import MapArchives
 import MapRuntime
 
 /// The `Z_MODELCACHE` row Core Data writes in stores of framework 640 and later: a raw DEFLATE

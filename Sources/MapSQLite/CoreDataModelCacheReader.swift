@@ -1,4 +1,5 @@
 import Foundation
+import MapArchives
 import MapRuntime
 
 /// Reads the model a store carries in `Z_MODELCACHE` (Specs/sqlite-store.md §7.2): the raw

@@ -1,4 +1,5 @@
 import Foundation
+import MapArchives
 import MapRuntime
 
 /// Reads a Core Data SQLite store into a source object graph of a model (reference §§2–5):

@@ -1,4 +1,5 @@
 import Foundation
+import MapArchives
 import MapRuntime
 
 /// Writes an object graph as a new Core Data SQLite store for the graph's model, in the layout

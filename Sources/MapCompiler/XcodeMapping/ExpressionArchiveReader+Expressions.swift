@@ -1,3 +1,4 @@
+import MapArchives
 import MapRuntime
 
 /// `NSExpression` subclasses, by class name, onto `Expression`.

@@ -1,3 +1,4 @@
+import MapArchives
 import MapRuntime
 
 /// `NSPredicate` subclasses and the predicate operator objects onto `Predicate`.

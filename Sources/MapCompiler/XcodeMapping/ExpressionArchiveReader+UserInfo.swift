@@ -1,3 +1,4 @@
+import MapArchives
 import MapRuntime
 
 /// User-info dictionaries (`userinfodata`): keys are strings; values that are not strings are

@@ -1,3 +1,4 @@
+import MapArchives
 import MapRuntime
 
 /// Reads the `NSKeyedArchiver` archives Xcode stores in `.xcmappingmodel/xcmapping.xml`: a

@@ -1,3 +1,4 @@
+import MapArchives
 import MapRuntime
 
 /// Predicates and their operator objects.

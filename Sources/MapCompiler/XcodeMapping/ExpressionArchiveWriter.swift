@@ -1,3 +1,4 @@
+import MapArchives
 import MapRuntime
 
 /// Writes expressions, predicates and user info as the `NSKeyedArchiver` archives Xcode stores

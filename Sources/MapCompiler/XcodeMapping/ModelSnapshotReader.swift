@@ -1,3 +1,4 @@
+import MapArchives
 import MapRuntime
 
 /// Decodes the model snapshots an Xcode mapping model embeds (`sourcemodeldata` and

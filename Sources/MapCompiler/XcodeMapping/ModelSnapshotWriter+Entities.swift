@@ -1,3 +1,4 @@
+import MapArchives
 import MapRuntime
 
 extension SnapshotWriter {

@@ -1,3 +1,4 @@
+import MapArchives
 import MapRuntime
 
 /// Writes a model as the snapshot Xcode embeds in a mapping model (`sourcemodeldata` /

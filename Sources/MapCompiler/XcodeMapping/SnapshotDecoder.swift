@@ -1,3 +1,4 @@
+import MapArchives
 import MapRuntime
 
 /// The field-level reading of a model snapshot: class checks, required fields, typed values,

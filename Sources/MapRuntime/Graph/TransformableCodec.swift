@@ -1,3 +1,5 @@
+import MapArchives
+
 /// How the payloads of a graph's Transformable values (`Value.transformable`, slices of its
 /// input bytes) are encoded. The store format that reads a graph supplies the codec with the
 /// bytes (`ObjectGraph.transformableCodec`); the interpreter looks inside a payload only

@@ -1,3 +1,5 @@
+import MapArchives
+
 /// A Transformable value in no store's encoding: what a store writer gets from the codec of the
 /// store that read it (`TransformableCodec.payload`) when it writes a payload of another format.
 package enum TransformablePayload: Sendable, Equatable {

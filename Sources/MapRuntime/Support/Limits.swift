@@ -6,6 +6,8 @@
   import Darwin
 #endif
 
+import MapArchives
+
 /// The limits mapc enforces on its inputs and on what it builds, in one place
 /// (`Specs/limits.md` lists each with the error it gives; the tests check each).
 package enum Limits {
@@ -35,10 +37,10 @@ package enum Limits {
   /// object at every place it appears (`limit-expanded-size`; a Transformable value past it is
   /// kept as its bytes). A list of arrays each holding the one below twice doubles at each
   /// level: 25 levels of 50 bytes each would otherwise be 33 million values.
-  package static let expandedValues = 1_000_000
+  package static let expandedValues = ExpansionLimits.values
   /// Bytes of strings and data a property list or keyed archive may expand to, counted the
   /// same way (`limit-expanded-size`).
-  package static let expandedBytes = 16 << 20
+  package static let expandedBytes = ExpansionLimits.bytes
 
   /// Installed memory in bytes (1 GiB when unknown).
   package static let physicalMemory: Int = {

@@ -1,3 +1,5 @@
+import MapArchives
+
 /// The escapes a string slice of the graph may hold (`ByteSlice.hasEscapes`): JSON's
 /// (`\n`, `\uXXXX`, surrogate pairs, …), since slices point into a JSON store's text. The
 /// JSON scanner validates them; this decodes them.

@@ -1,4 +1,5 @@
 import Foundation
+import MapArchives
 import MapJSON
 import MapRuntime
 import MapTestSupport

@@ -9,8 +9,8 @@ public enum BinaryPropertyListReader {
   public static let maximumDepth = 512
   public static let maximumSize = 256 << 20
 
-  /// Reads the property list. One that would expand to more than `Limits.expandedValues`
-  /// values or `Limits.expandedBytes` bytes of strings and data, counting a shared object at
+  /// Reads the property list. One that would expand to more than `ExpansionLimits.values`
+  /// values or `ExpansionLimits.bytes` bytes of strings and data, counting a shared object at
   /// every place it appears, is an error (`PropertyListError.isExpansionLimit`): readers turn
   /// the value into a tree (JSON, text), so a few kilobytes of arrays each holding the one
   /// below twice would otherwise become gigabytes.
@@ -269,11 +269,11 @@ public enum BinaryPropertyListReader {
       }
       size.values += c.values
       size.bytes += c.bytes
-      guard size.values <= Limits.expandedValues, size.bytes <= Limits.expandedBytes else {
+      guard size.values <= ExpansionLimits.values, size.bytes <= ExpansionLimits.bytes else {
         throw PropertyListError(
           offset: start,
           message:
-            "the property list expands to more than \(Limits.expandedValues) values or \(Limits.expandedBytes) bytes "
+            "the property list expands to more than \(ExpansionLimits.values) values or \(ExpansionLimits.bytes) bytes "
             + "(an object referred to from several places counts at each; Specs/limits.md)",
           isExpansionLimit: true)
       }

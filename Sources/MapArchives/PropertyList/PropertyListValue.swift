@@ -69,8 +69,8 @@ extension PropertyListValue {
 public struct PropertyListError: Error, Sendable, Hashable, CustomStringConvertible {
   public var offset: Int
   public var message: String
-  /// True when the list is refused for what it would expand to (`Limits.expandedValues`,
-  /// `Limits.expandedBytes`): reported as `limit-expanded-size`.
+  /// True when the list is refused for what it would expand to (`ExpansionLimits.values`,
+  /// `ExpansionLimits.bytes`): reported as `limit-expanded-size`.
   public var isExpansionLimit: Bool
   public init(offset: Int, message: String, isExpansionLimit: Bool = false) {
     self.offset = offset

@@ -14,7 +14,7 @@ public enum TransformableArchive {
   /// Nesting of arrays and dictionaries (NSKeyedUnarchiver recurses; so does mapc).
   public static let maximumDepth = 256
   /// Values in one archive (every path to a shared object counted when reading).
-  public static let maximumObjects = Limits.expandedValues
+  public static let maximumObjects = ExpansionLimits.values
   /// Bytes of one archive.
   public static let maximumBytes = 256 << 20
 

@@ -7,7 +7,7 @@
 /// `maximumDepth`. Format and limits: `Specs/xcmappingmodel-archives.md`.
 public struct KeyedArchive: Sendable {
   public static let maximumDepth = 256
-  public static let maximumObjects = Limits.expandedValues
+  public static let maximumObjects = ExpansionLimits.values
 
   /// `$objects`.
   public let objects: [PropertyListValue]
