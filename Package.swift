@@ -121,7 +121,15 @@ let package = Package(
     ),
     .testTarget(
       name: "MapRuntimeTests",
-      dependencies: ["MapArchives", "MapRuntime", "MapJSON", "MapTestSupport"]
+      dependencies: ["MapRuntime", "MapJSON", "MapTestSupport"]
+    ),
+    .testTarget(
+      name: "MapArchivesTests",
+      dependencies: ["MapArchives", "MapTestSupport"]
+    ),
+    .testTarget(
+      name: "MapJSONTests",
+      dependencies: ["MapArchives", "MapJSON", "MapRuntime", "MapTestSupport"]
     ),
     .testTarget(
       name: "MapCompilerTests",

@@ -1,5 +1,4 @@
 import MapArchives
-import MapRuntime
 import MapTestSupport
 import Testing
 

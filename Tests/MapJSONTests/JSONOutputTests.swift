@@ -300,27 +300,3 @@ import Testing
     #expect(checked >= 2)
   }
 }
-
-/// A fresh folder under the system's temporary folder, removed when the value is dropped.
-final class TemporaryFolder {
-  let path: String
-
-  init() throws {
-    path = try FileManagerTemp.folder("store-tests").path
-  }
-
-  deinit { try? FileManager.default.removeItem(atPath: path) }
-
-  /// Names of the entries in the folder, sorted.
-  func entries() -> [String] {
-    ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted()
-  }
-
-  func write(_ name: String, _ text: String) throws {
-    try Data(text.utf8).write(to: URL(fileURLWithPath: path + "/" + name))
-  }
-
-  func read(_ name: String) throws -> String {
-    try String(decoding: Data(contentsOf: URL(fileURLWithPath: path + "/" + name)), as: UTF8.self)
-  }
-}
