@@ -175,6 +175,10 @@ extension DiagnosticCatalogue {
           "xcmap-export-unsupported",
           "`mapc export` of a `<forEach>` or of a source expression other than the default fetch"
         ),
+        (
+          "xcmap-export-device-function",
+          "`mapc export` of a mapping that calls a function of mapc's library, which Core Data on the device lacks, without `--policy-source` (each call named, with Core Data's own form where there is one)"
+        ),
         ("xcmap-unknown-element", "an element Xcode does not write there (warning; ignored)"),
         ("xcmap-unknown-object", "an object type outside Xcode's mapping schema (warning; ignored)"),
         (
