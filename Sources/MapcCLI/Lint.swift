@@ -143,6 +143,7 @@ extension MapcCommand {
 
       var report = LintRunner.run(files: files, baseline: accepted, jobs: jobs)
       if !bundles.isEmpty { ChainCheck.add(bundles: bundles, mappingPaths: mappingPaths, to: &report) }
+      report.bundles = bundles
 
       if let target = writeBaseline {
         // The models the mappings name are inputs too, known now that the mappings are read.
