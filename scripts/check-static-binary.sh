@@ -40,7 +40,7 @@ set -eu
 cd "$1"
 ./mapc --version >/dev/null
 ./mapc compile notes/NotesV1ToV2.xcmappingmodel -o notes.cdm --quiet
-./mapc run notes.cdm --store notes/store-v1.json -o out.json --quiet
+./mapc run notes.cdm --store notes/store-v1.json --output out.json --quiet
 SCRIPT
 clean_path=/usr/bin:/bin
 if [ -n "$toolchain" ] && [ "$toolchain" = /usr ]; then

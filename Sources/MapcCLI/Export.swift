@@ -57,7 +57,9 @@ extension MapcCommand {
         destination: models.destinationOverride,
         policySource: policySource != nil)
       files.reads(result.models, as: "model")
-      if result.text != nil { try files.refuseClash() }
+      // Known once the mapping compiled, even when exporting it then failed (a call a device
+      // lacks): an output over an input is refused first (exit 64).
+      if result.text != nil || !result.models.isEmpty { try files.refuseClash() }
       // The policy classes first: a mapping model naming classes that were not written would
       // fail on the device.
       if let policySource, let swift = result.policySource, result.text != nil {
