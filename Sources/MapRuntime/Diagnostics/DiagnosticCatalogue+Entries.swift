@@ -372,6 +372,10 @@ extension DiagnosticCatalogue {
           "run-store-model-mismatch",
           "the store's entity version hashes differ from the plan's source hashes (names every differing entity)"
         ),
+        (
+          "run-store-already-migrated",
+          "the store's entity version hashes are the plan's destination hashes: it was migrated already (nothing read or written)"
+        ),
         ("run-unknown-policy", "a mapping's policy class is not registered in this executable"),
         ("run-source-not-object", "a source expression yielded something other than source objects"),
         ("run-unknown-entity", "a FETCH of an entity the model does not have"),

@@ -85,6 +85,13 @@ public enum MigrationRun {
     public var mappings: [MigrationManager.MappingCount] = []
   }
 
+  /// Whether `recorded` (entity → base64 hash) names exactly the entities and hashes of `model`.
+  static func sameHashes(_ recorded: [String: String], _ model: [EntityHash]) -> Bool {
+    var wanted: [String: String] = [:]
+    for h in model { wanted[h.entity] = Base64Codec.encode(h.hash) }
+    return !wanted.isEmpty && recorded == wanted
+  }
+
   static func fileSize(_ path: String) -> Int? {
     var size = stat()
     return stat(path, &size) == 0 ? Int(size.st_size) : nil
@@ -94,6 +101,18 @@ public enum MigrationRun {
     let clock = ContinuousClock()
     let start = clock.now
     let phases = PhaseTimer(enabled: options.reportPhases)
+    // A store already at the plan's destination model: said so, before reading it with the
+    // source model (which would report every property that changed).
+    if let peek = try? options.storeFormat.peekMetadata(storePath), let hashes = peek.entityVersionHashes,
+      Self.sameHashes(hashes, plan.destinationEntityHashes), !Self.sameHashes(hashes, plan.sourceEntityHashes)
+    {
+      throw MigrationFailure([
+        MigrationError(
+          "run-store-already-migrated",
+          "the store is already at the plan's destination model (its entity version hashes are those of \(plan.destinationModel.versionName ?? "the destination model")): there is nothing to migrate",
+          file: storePath)
+      ])
+    }
     // No read phase for a store that is not there: its error comes first.
     let storeBytes = fileSize(storePath)
     if let storeBytes { options.ioProgress?(.read, 0, storeBytes) }
