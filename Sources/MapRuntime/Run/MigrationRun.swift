@@ -85,13 +85,6 @@ public enum MigrationRun {
     public var mappings: [MigrationManager.MappingCount] = []
   }
 
-  /// Whether `recorded` (entity → base64 hash) names exactly the entities and hashes of `model`.
-  static func sameHashes(_ recorded: [String: String], _ model: [EntityHash]) -> Bool {
-    var wanted: [String: String] = [:]
-    for h in model { wanted[h.entity] = Base64Codec.encode(h.hash) }
-    return !wanted.isEmpty && recorded == wanted
-  }
-
   static func fileSize(_ path: String) -> Int? {
     var size = stat()
     return stat(path, &size) == 0 ? Int(size.st_size) : nil
@@ -104,7 +97,8 @@ public enum MigrationRun {
     // A store already at the plan's destination model: said so, before reading it with the
     // source model (which would report every property that changed).
     if let peek = try? options.storeFormat.peekMetadata(storePath), let hashes = peek.entityVersionHashes,
-      Self.sameHashes(hashes, plan.destinationEntityHashes), !Self.sameHashes(hashes, plan.sourceEntityHashes)
+      StoreMetadataPeek.sameHashes(hashes, plan.destinationEntityHashes),
+      !StoreMetadataPeek.sameHashes(hashes, plan.sourceEntityHashes)
     {
       throw MigrationFailure([
         MigrationError(
