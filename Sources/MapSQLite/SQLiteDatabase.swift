@@ -171,7 +171,7 @@ final class SQLiteStatement {
       let n = Int(sqlite3_column_bytes(statement, c))
       guard let p = sqlite3_column_text(statement, c) else { return .text("") }
       let bytes = UnsafeBufferPointer(start: p, count: n)
-      if let s = String(validating: bytes, as: UTF8.self) { return .text(s) }
+      if let s = UTF8Validation.string(bytes) { return .text(s) }
       return .malformedText(byteCount: n, offset: Self.firstInvalidUTF8(bytes))
     case SQLITE_BLOB:
       let n = Int(sqlite3_column_bytes(statement, c))

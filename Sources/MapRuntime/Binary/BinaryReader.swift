@@ -153,7 +153,7 @@ package struct BinaryReader: Sendable {
   package mutating func readString(_ what: String = "string") throws(BinaryReadError) -> String {
     let start = offset
     let raw = try readBytes(what)
-    guard let s = String(validating: raw, as: UTF8.self) else {
+    guard let s = UTF8Validation.string(raw) else {
       throw error("\(what) is not valid UTF-8", at: start)
     }
     return s
