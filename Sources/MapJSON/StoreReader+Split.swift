@@ -1,5 +1,5 @@
 import Dispatch
-import Synchronization
+import Foundation
 import MapRuntime
 
 /// Reading a large entity array on two threads.
@@ -24,7 +24,10 @@ extension StoreReader {
     var reader: StoreReader
     /// Whether it read every element up to the array's `]` without an error.
     private var succeeded = false
-    private let cancelled = Atomic<Bool>(false)
+    /// Set by `cancel`; under a lock, not `Synchronization.Atomic` (macOS 15; the package
+    /// supports macOS 13).
+    private var cancelled = false
+    private let cancelLock = NSLock()
     private let finished = DispatchSemaphore(value: 0)
 
     init(start: Int, reader: StoreReader) {
@@ -37,7 +40,8 @@ extension StoreReader {
       let reading = EntityReading(reader.graph.tables[e])
       var objectsRead = 0
       do {
-        while !cancelled.load(ordering: .relaxed) {
+        // The flag is looked at every 256 objects: its lock then costs nothing measurable.
+        while objectsRead & 255 != 0 || !cancelLock.withLock({ cancelled }) {
           let t = try reader.scanner.next()
           if t.kind == .endArray {
             succeeded = reader.errors.isEmpty
@@ -59,7 +63,7 @@ extension StoreReader {
     }
 
     /// Asks the part to stop (its work is not needed).
-    func cancel() { cancelled.store(true, ordering: .relaxed) }
+    func cancel() { cancelLock.withLock { cancelled = true } }
   }
 
   /// Starts reading the second half of the array whose `[` is `open`, when it is worth it.

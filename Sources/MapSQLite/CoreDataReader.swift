@@ -26,6 +26,10 @@ struct CoreDataReader {
   var tables: [String: [String]] = [:]
   /// JSON texts of the Transformable values read (Specs/sqlite-store.md §5.1).
   var transformables = TransformableBlobs()
+  /// Rows read so far and the total (`StoreReadOptions.rowProgress`).
+  var progress: (@Sendable (Int, Int) -> Void)?
+  var rowsRead = 0
+  var rowsTotal = 0
   /// Members found through hidden foreign keys, resolved once every table is read.
   var hiddenLinks: [(member: ObjectRef, owner: Int64, order: Int64, key: Int64, hidden: HiddenKey, table: String)] = []
 
@@ -85,7 +89,12 @@ struct CoreDataReader {
     try mapEntities(try store.primaryKeys(tables: tables))
     do throws(Stop) {
       let hidden = hiddenKeys()
+      if let progress {
+        rowsTotal = schema.roots.reduce(0) { $0 + rowCount(schema.entities[$1].table) }
+        progress(0, rowsTotal)
+      }
       for root in schema.roots { try readHierarchy(root, hidden: hidden[root] ?? []) }
+      progress?(rowsRead, max(rowsRead, rowsTotal))
       try resolveReferences()
       for (e, r) in manyToManyPairs() { try readJoinTable(e, r) }
     } catch {}
@@ -97,6 +106,15 @@ struct CoreDataReader {
     }
     for l in links { graph.addToMany(l.owner, property: l.property, l.member) }
     return graph
+  }
+
+  /// The rows of `table` (0 when it cannot be counted: reading it reports why).
+  func rowCount(_ table: String) -> Int {
+    guard tables[table] != nil,
+      let statement = try? store.database.prepare("SELECT COUNT(*) FROM \(SQLiteDatabase.quote(table))"),
+      (try? statement.step()) == true
+    else { return 0 }
+    return Int(statement.int64(0))
   }
 
   // MARK: - Entities
@@ -295,6 +313,8 @@ struct CoreDataReader {
         return
       }
       guard more else { break }
+      rowsRead += 1
+      if rowsRead & 4095 == 0, let progress { progress(rowsRead, max(rowsRead, rowsTotal)) }
       let pk = statement.int64(0)
       guard !statement.isNull(0), !statement.isNull(1) else {
         try report("sqlite-layout", "\(table): a row has no Z_PK or Z_ENT")

@@ -1,5 +1,6 @@
 internal import CSQLite
 import Foundation
+import MapArchives
 import MapRuntime
 
 /// The one place mapc talks to the SQLite library: a connection, prepared statements and rows.
@@ -171,7 +172,7 @@ final class SQLiteStatement {
       let n = Int(sqlite3_column_bytes(statement, c))
       guard let p = sqlite3_column_text(statement, c) else { return .text("") }
       let bytes = UnsafeBufferPointer(start: p, count: n)
-      if let s = String(validating: bytes, as: UTF8.self) { return .text(s) }
+      if let s = UTF8Validation.string(bytes) { return .text(s) }
       return .malformedText(byteCount: n, offset: Self.firstInvalidUTF8(bytes))
     case SQLITE_BLOB:
       let n = Int(sqlite3_column_bytes(statement, c))

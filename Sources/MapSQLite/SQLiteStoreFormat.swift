@@ -16,6 +16,7 @@ public struct SQLiteStoreFormat: StoreFormat {
     let store = try CoreDataStoreFile(path: path)
     let metadata = try CoreDataMetadata.read(store)
     var reader = CoreDataReader(store: store, layout: layout, maxErrors: options.maxErrors)
+    reader.progress = options.rowProgress
     let graph = try reader.read()
     graph.finishBuilding(
       input: InputBytes(reader.transformables.bytes, path: path), transformableCodec: ArchivedBlobCodec.self)

@@ -12,9 +12,15 @@ extension MapcCommand {
         as Xcode writes it: the XML-store envelope, one object per entity mapping and \
         destination property, both models as embedded snapshots, value expressions as \
         NSKeyedArchiver archives. <forEach> and source expressions other than the default \
-        fetch have no counterpart in Xcode's format and are errors. Exit status: 0 written, \
-        1 errors in the input (nothing written), 64 usage error or an output that \
-        would write over an input (nothing read or written).
+        fetch have no counterpart in Xcode's format and are errors. \
+        A call of mapc's own $entityPolicy functions (dateFromString:format:, defaultValue:for:, \
+        trim: and the rest of that library) would stop the migration on the device \
+        with "unrecognized selector": export refuses it, naming each call, unless \
+        --policy-source FILE.swift is given; then it writes there, for the app target, an \
+        NSEntityMigrationPolicy subclass that implements them, and names it in each entity \
+        mapping that calls them (a mapping with a policy of its own gets a subclass of that \
+        policy). Exit status: 0 written, 1 errors in the input (nothing written), 64 usage error \
+        or an output that would write over an input (nothing read or written).
         """)
 
     @Argument(help: "The mapping XML file (or an .xcmappingmodel).")
@@ -25,21 +31,45 @@ extension MapcCommand {
     @Option(name: .shortAndLong, help: "The .xcmappingmodel folder to write.")
     var output: String
 
+    @Option(
+      name: .customLong("policy-source"),
+      help: ArgumentHelp(
+        "Write the Swift policy classes that implement mapc's functions on the device to this file.",
+        valueName: "file.swift"))
+    var policySource: String?
+
     func validate() throws {
       guard output.hasSuffix(".xcmappingmodel") || output.hasSuffix(".xcmappingmodel/") else {
         throw ValidationError("--output must name a .xcmappingmodel folder")
+      }
+      if let policySource, !policySource.hasSuffix(".swift") {
+        throw ValidationError("--policy-source must name a .swift file")
       }
     }
 
     func run() throws {
       var files = models.files(reading: mapping, as: "mapping")
       files.writes(output, option: "--output", kind: .folder)
+      files.writes(policySource, option: "--policy-source")
       try files.refuseClash()
       let result = XcodeExport.text(
-        mappingPath: mapping, outputPath: output, source: models.sourceOverride, destination: models.destinationOverride
-      )
+        mappingPath: mapping, outputPath: output, source: models.sourceOverride,
+        destination: models.destinationOverride,
+        policySource: policySource != nil)
       files.reads(result.models, as: "model")
-      if result.text != nil { try files.refuseClash() }
+      // Known once the mapping compiled, even when exporting it then failed (a call a device
+      // lacks): an output over an input is refused first (exit 64).
+      if result.text != nil || !result.models.isEmpty { try files.refuseClash() }
+      // The policy classes first: a mapping model naming classes that were not written would
+      // fail on the device.
+      if let policySource, let swift = result.policySource, result.text != nil {
+        do {
+          try AtomicFileWriter.replaceContents(of: policySource, with: swift)
+        } catch {
+          Console.report(result.diagnostics)
+          throw Console.writeFailure("policy classes", path: policySource, error: error)
+        }
+      }
       try Console.writeGenerated(
         result.text, diagnostics: result.diagnostics, as: "mapping model", to: output,
         with: XcodeExport.write(_:toWrapper:))

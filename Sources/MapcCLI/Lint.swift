@@ -159,6 +159,7 @@ extension MapcCommand {
       var report = LintRunner.run(files: files, baseline: accepted, jobs: jobs)
       if !bundles.isEmpty { ChainCheck.add(bundles: bundles, mappingPaths: mappingPaths, to: &report) }
       if !locks.isEmpty { LockedBundles.add(locks, to: &report) }
+      report.bundles = bundles
 
       if let target = writeBaseline {
         // The models the mappings name are inputs too, known now that the mappings are read.

@@ -49,7 +49,11 @@ final class ProgressReporter: @unchecked Sendable {
   }
 
   func io(_ phase: MigrationRun.IOPhase, _ done: Int, _ total: Int?) {
-    update(phase == .read ? "read store" : "write store", "bytes", done, total)
+    switch phase {
+    case .read: update("read store", "bytes", done, total)
+    case .readRows: update("read store", "rows", done, total)
+    case .write: update("write store", "bytes", done, total)
+    }
   }
 
   func update(_ label: String, _ unit: String, _ done: Int, _ total: Int?) {
@@ -71,6 +75,12 @@ final class ProgressReporter: @unchecked Sendable {
       }
       return
     }
+    if unit != self.unit {
+      // The same phase, now counted in another unit (a SQLite store's rows after its bytes).
+      self.unit = unit
+      self.done = done
+      self.total = total
+    }
     self.done = max(self.done, done)
     if let total { self.total = total }
     switch mode {
@@ -85,11 +95,17 @@ final class ProgressReporter: @unchecked Sendable {
     }
   }
 
-  /// Ends the last phase; call once the run is over.
-  func finish() {
+  /// Ends the last phase; call once the run is over. After a failure (`completed` false) the
+  /// phase that was running is not reported done: a bar is cleared, and the error says the rest.
+  func finish(completed: Bool = true) {
     lock.lock()
     defer { lock.unlock() }
-    endPhase(Date())
+    if completed {
+      endPhase(Date())
+    } else if mode == .bar && lastLength > 0 {
+      emit("\r" + String(repeating: " ", count: lastLength) + "\r")
+      lastLength = 0
+    }
     phase = nil
   }
 
@@ -110,7 +126,7 @@ final class ProgressReporter: @unchecked Sendable {
     let width = 24
     var line = "mapc: \(phase ?? "")"
     if let total, total > 0 {
-      let filled = Int(min(1, Double(done) / Double(total)) * Double(width))
+      let filled = min(width - 1, Int(min(1, Double(done) / Double(total)) * Double(width)))
       line += " [" + String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled) + "]"
     }
     line += " " + status(now)
@@ -124,7 +140,8 @@ final class ProgressReporter: @unchecked Sendable {
     let elapsed = now.timeIntervalSince(phaseStart)
     var s: String
     if let total, total > 0 {
-      s = "\(Self.count(done, unit, total: total)) (\(Int(Double(done) * 100 / Double(total)))%)"
+      // 100% only in the line that ends the phase: while it runs, work remains.
+      s = "\(Self.count(done, unit, total: total)) (\(min(99, Int(Double(done) * 100 / Double(total))))%)"
     } else {
       s = Self.count(done, unit)
     }

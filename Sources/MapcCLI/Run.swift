@@ -126,7 +126,7 @@ extension MapcCommand {
         }
         return try MigrationRun.run(plan: migrationPlan, storePath: storePath, options: options)
       }
-      bar?.finish()
+      if case .success = result { bar?.finish() } else { bar?.finish(completed: false) }
       switch result {
       case .success(let summary):
         let step = RunReport.step(summary, mapping: plan, dropped: check.accepted(0))

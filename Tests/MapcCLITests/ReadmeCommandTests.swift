@@ -7,7 +7,7 @@ import Testing
 /// command, `# …` lines are output it must print (`…` stands for any text) and `# (exit N)` its
 /// exit status (0 otherwise); other comments and the text after `  #` on a command line are
 /// notes. Lines that build, test or install mapc itself (`swift build`, `swift test`,
-/// `install`) are the ones not run: the test runs the mapc they build.
+/// `scripts/build-release.sh`, `install`) are the ones not run: the test runs the mapc they build.
 @Suite(.enabled(if: mapcExecutableProblem == nil, Comment(rawValue: mapcExecutableProblem ?? "")))
 struct ReadmeCommandTests {
   struct Command: CustomStringConvertible {
@@ -56,7 +56,9 @@ struct ReadmeCommandTests {
       pending = ""
       if let note = text.range(of: #"\s{2,}#.*$"#, options: .regularExpression) { text.removeSubrange(note) }
       text = text.replacingOccurrences(of: "swift run mapc ", with: "mapc ")
-      let skipped = ["swift build", "swift test", "install "].contains { text.hasPrefix($0) }
+      let skipped = ["swift build", "swift test", "scripts/build-release.sh", "install "].contains {
+        text.hasPrefix($0)
+      }
       if !skipped { result.append(Command(line: pendingLine, text: text)) }
     }
     return result

@@ -191,7 +191,7 @@ public enum BinaryPropertyListReader {
       case 0x5:
         let n = try length(marker, at: &at)
         try need(at, n, "ASCII string")
-        guard let s = String(validating: bytes[at..<at + n], as: UTF8.self),
+        guard let s = UTF8Validation.string(bytes[at..<at + n]),
           bytes[at..<at + n].allSatisfy({ $0 < 0x80 })
         else {
           throw PropertyListError(offset: at, message: "ASCII string holds a byte above 0x7F")
@@ -274,7 +274,7 @@ public enum BinaryPropertyListReader {
           offset: start,
           message:
             "the property list expands to more than \(ExpansionLimits.values) values or \(ExpansionLimits.bytes) bytes "
-            + "(an object referred to from several places counts at each; Specs/limits.md)",
+            + "(an object referred to from several places counts at each)",
           isExpansionLimit: true)
       }
     }

@@ -14,23 +14,32 @@ public enum XcodeExport {
     public var diagnostics: [Diagnostic]
     /// The model files the mapping was compiled against (`MappingCompilation.Output.modelPaths`).
     public var models: [String] = []
+    /// With `policySource`: the Swift file of the policy classes that implement mapc's functions
+    /// on the device (`PolicySourceWriter`); nil when the mapping calls none.
+    public var policySource: String?
   }
 
   public static func text(
     mappingPath: String, outputPath: String, source: MappingCompilation.ModelOverride? = nil,
-    destination: MappingCompilation.ModelOverride? = nil
+    destination: MappingCompilation.ModelOverride? = nil, policySource: Bool = false
   ) -> Output {
     let compiled = MappingCompilation.compile(mappingPath: mappingPath, source: source, destination: destination)
     guard let plan = compiled.plan, let document = compiled.document, let models = compiled.models else {
       return Output(text: nil, diagnostics: compiled.diagnostics)
     }
-    var writer = Writer(outputFolder: (PathText.absolute(outputPath) as NSString).deletingLastPathComponent)
+    let absolute = PathText.absolute(outputPath)
+    let modelName = ((absolute.hasSuffix("/") ? String(absolute.dropLast()) : absolute) as NSString)
+      .lastPathComponent.replacingOccurrences(of: ".xcmappingmodel", with: "")
+    var writer = Writer(outputFolder: (absolute as NSString).deletingLastPathComponent)
     writer.diagnostics = compiled.diagnostics
+    writer.policies = policySource ? PolicySourceWriter(modelName: modelName) : nil
     let text = writer.write(document: document, plan: plan, models: models)
     let diagnostics = writer.diagnostics.sortedByLocation()
+    let policies = writer.policies.flatMap { $0.classes.isEmpty ? nil : $0.source(mappingName: modelName) }
     return Output(
       text: diagnostics.hasErrors ? nil : text, diagnostics: diagnostics,
-      models: compiled.modelPaths(mapping: mappingPath, source: source, destination: destination))
+      models: compiled.modelPaths(mapping: mappingPath, source: source, destination: destination),
+      policySource: diagnostics.hasErrors ? nil : policies)
   }
 
   /// Writes `text` as `folder/xcmapping.xml`, creating the `.xcmappingmodel` folder if needed.
@@ -89,6 +98,9 @@ public enum XcodeExport {
     var diagnostics: [Diagnostic] = []
     var nextID = 102
     var objects: [String] = []
+    /// The policy classes being generated (`--policy-source`); nil when the calls a device lacks
+    /// are errors.
+    var policies: PolicySourceWriter?
 
     init(outputFolder: String) { self.outputFolder = outputFolder }
 
@@ -148,7 +160,7 @@ public enum XcodeExport {
     ) -> String {
       let me = id()
       var body = ""
-      if let p = compiled.policyName { body += string("migrationpolicyclassname", p) }
+      if let p = devicePolicy(e, compiled) ?? compiled.policyName { body += string("migrationpolicyclassname", p) }
       if let s = compiled.sourceEntity { body += string("sourcename", s) }
       body += string(
         "mappingtypename", e.type.map { $0.value.prefix(1).uppercased() + $0.value.dropFirst() } ?? "Undefined")
@@ -230,6 +242,33 @@ public enum XcodeExport {
           "xcmap-export-unsupported",
           "the value expression of \(property) in \(mapping) uses a variable as a key (\(x)); Xcode's archived form of such a key path is not known, so it cannot be exported",
           at: location))
+    }
+
+    /// The policy class that gives the device the functions of mapc's library this mapping
+    /// calls, when it calls any and `policies` is being written; otherwise each call the device
+    /// lacks is an error (`xcmap-export-device-function`) naming the function and the option.
+    mutating func devicePolicy(_ e: EntityMappingElement, _ compiled: EntityMapping) -> String? {
+      let uses = DeviceFunctionScan.uses(
+        in: e, implemented: DeviceFunctionScan.declaredSelectors(ofPolicy: compiled.policyName))
+      guard !uses.isEmpty else { return nil }
+      var selectors: Set<String> = []
+      for use in uses {
+        if use.kind == .entityPolicy && policies != nil {
+          selectors.insert(use.name)
+          continue
+        }
+        let remedy =
+          use.kind == .builtin
+          ? use.advice
+          : "\(use.advice), or give --policy-source FILE.swift to write a policy class that implements it for the app"
+        diagnostics.append(
+          .error(
+            "xcmap-export-device-function",
+            "\(use.spelling) in \(compiled.name) is mapc's function, not Core Data's: on the device the migration would stop with \(use.kind == .builtin ? "an unknown-function exception" : "\"unrecognized selector\"") unless the app implements it; \(remedy)",
+            at: use.location))
+      }
+      guard !selectors.isEmpty else { return nil }
+      return policies?.policyClass(base: compiled.policyName, selectors: selectors)
     }
 
     /// The filter predicate of a mapping: `<filter>`, or the predicate string of a source

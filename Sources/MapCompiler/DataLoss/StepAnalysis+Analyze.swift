@@ -103,8 +103,23 @@ extension StepAnalysis {
       if case .constant(.string(let name))? = arguments.first?.kind { return name }
     case .selector(_, "defaultValue:for:", let arguments):
       return arguments.last.flatMap(copiedName)
+    case .ternary:
+      return nilFallback(e).flatMap { copiedName($0.value) }
     default: break
     }
+    return nil
+  }
+
+  /// Core Data's form of `defaultValue:for:`, as inference writes it: `TERNARY(v != nil, v,
+  /// fallback)` (or `TERNARY(v == nil, fallback, v)`): the value v, or nil for any other form.
+  static func nilFallback(_ e: Expression) -> (value: Expression, fallback: Expression)? {
+    guard case .ternary(let condition, let a, let b) = e.kind, case .comparison(let c) = condition.kind,
+      c.modifier == .direct
+    else { return nil }
+    let tested = c.rhs.kind == .constant(.null) ? c.lhs : (c.lhs.kind == .constant(.null) ? c.rhs : nil)
+    guard let tested else { return nil }
+    if c.op == .notEqual && tested == a { return (a, b) }
+    if c.op == .equal && tested == b { return (b, a) }
     return nil
   }
 
@@ -119,6 +134,8 @@ extension StepAnalysis {
       if case .constant(.string(name))? = arguments.first?.kind { return moved }
     case .selector(_, "defaultValue:for:", let arguments):
       if let last = arguments.last, copyFate(last, of: name, into: target) != nil { return .defaulted(target) }
+    case .ternary:
+      if let (value, _) = nilFallback(e), copyFate(value, of: name, into: target) != nil { return .defaulted(target) }
     default: break
     }
     return nil

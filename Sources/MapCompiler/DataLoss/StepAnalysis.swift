@@ -37,7 +37,8 @@ public struct StepAnalysis: Sendable, Hashable {
     case renamed(String)
     /// Copied to a property of another attribute type (named).
     case converted(String)
-    /// Copied, nil replaced by the destination's default (`defaultValue:for:`).
+    /// Copied, nil replaced by the destination's default (`TERNARY(v != nil, v, default)`, or
+    /// mapc's `defaultValue:for:`).
     case defaulted(String)
     /// Used by an expression or a custom policy.
     case read

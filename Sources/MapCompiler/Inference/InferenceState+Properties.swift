@@ -43,11 +43,12 @@ extension InferenceState {
         guard let fallback = DefaultLiteral.text(a.defaultValue) else {
           problem(
             "infer-mandatory-without-default",
-            "attribute \(d.name).\(a.name) becomes mandatory but has no default value for the \(s.name) objects whose \(sa.name) is nil (Core Data infers optional to mandatory only with a default); give it a default value in the model, or write <attribute name=\"\(a.name)\">FUNCTION($entityPolicy, \"defaultValue:for:\", FALLBACK, $source.\(sa.name))</attribute> in mapping \(mapping)",
+            "attribute \(d.name).\(a.name) becomes mandatory but has no default value for the \(s.name) objects whose \(sa.name) is nil (Core Data infers optional to mandatory only with a default); give it a default value in the model, or write <attribute name=\"\(a.name)\">TERNARY($source.\(sa.name) != nil, $source.\(sa.name), FALLBACK)</attribute> in mapping \(mapping)",
             at: at, in: destination)
           continue
         }
-        expression = "FUNCTION($entityPolicy, \"defaultValue:for:\", \(fallback), $source.\(sa.name))"
+        // Core Data's own form (a device has no defaultValue:for:).
+        expression = "TERNARY($source.\(sa.name) != nil, $source.\(sa.name), \(fallback))"
       } else if sa.name == a.name {
         continue  // the compiler's implicit $source.name
       }
@@ -139,9 +140,9 @@ extension InferenceState {
     let value = "$source.\(sa.name)"
     switch (sa.type, a.type) {
     case (.string, .date): return "FUNCTION($entityPolicy, \"dateFromString:format:\", \(value), \"yyyy-MM-dd\")"
-    case (.string, let t) where t.isNumeric: return "FUNCTION($entityPolicy, \"numberFromString:\", \(value))"
-    case (let t, .string) where t.isNumeric || t == .boolean:
-      return "FUNCTION($entityPolicy, \"stringFromNumber:\", \(value))"
+    // Core Data's own forms where there is one: a device has mapc's library only from a policy.
+    case (.string, let t) where t.isNumeric: return "CAST(\(value), \"NSNumber\")"
+    case (let t, .string) where t.isNumeric || t == .boolean: return "FUNCTION(\(value), \"stringValue\")"
     case (.date, .string): return "FUNCTION($entityPolicy, \"stringFromDate:format:\", \(value), \"yyyy-MM-dd\")"
     default: return "EXPRESSION"
     }

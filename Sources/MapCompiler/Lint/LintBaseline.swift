@@ -88,7 +88,7 @@ public struct LintBaseline: Sendable {
             {
               "rule": "lint-optional-into-mandatory",
               "file": "example.xml",
-              "fingerprint": "392a08c7c0062ee87288afe1754fe08f",
+              "fingerprint": "5c69ae2963198cdb13605d2d5bea05aa",
               "message": "Person.name is mandatory, but this value may be nil",
               "reason": "every person had a name in version 1"
             }

@@ -52,6 +52,8 @@ public struct LintReport: Sendable {
   /// The model files and folders the linted mappings name (inputs `--write-baseline` may not
   /// name).
   public var models: [String] = []
+  /// The model bundles (`.xcdatamodeld`) whose migration chains were checked.
+  public var bundles: [String] = []
 
   public init(files: [String], findings: [LintFinding]) {
     self.files = files
@@ -72,8 +74,13 @@ public struct LintReport: Sendable {
   /// `3 files: 1 error, 2 warnings, 0 notes (1 suppressed, 2 baselined)`.
   public var summary: String {
     func n(_ k: Int, _ word: String) -> String { "\(k) \(word)\(k == 1 ? "" : "s")" }
+    // A bundle's chain is linted too: "1 model bundle linted", "2 files and 1 model bundle linted".
+    var linted = [n(files.count, "file")]
+    if !bundles.isEmpty {
+      linted = files.isEmpty ? [n(bundles.count, "model bundle")] : linted + [n(bundles.count, "model bundle")]
+    }
     var text =
-      "\(n(files.count, "file")) linted: \(n(count(.error), "error")), \(n(count(.warning), "warning")), \(n(count(.note), "note"))"
+      "\(linted.joined(separator: " and ")) linted: \(n(count(.error), "error")), \(n(count(.warning), "warning")), \(n(count(.note), "note"))"
     var extra: [String] = []
     if suppressedCount > 0 { extra.append("\(suppressedCount) suppressed") }
     if baselinedCount > 0 { extra.append("\(baselinedCount) baselined") }

@@ -13,6 +13,7 @@ public enum LintRules {
     SourceEntityUnread(),
     PolicyWithoutModule(),
     UnknownPolicySelector(),
+    DeviceUnknownFunction(),
     NarrowingConversion(),
     ImplicitToManyIntoToOne(),
     UnusedEntityMapping(),

@@ -26,7 +26,7 @@ extension MappingCompiler {
     }
     var checkerBase = TypeChecker(
       source: models.source, destination: models.destination, index: index, mappings: infos, mapping: info,
-      hasPolicy: !(e.policy?.value ?? "").isEmpty, itemType: nil, text: ExpressionText("", at: e.location))
+      hasPolicy: Self.policyName(e.policy?.value) != nil, itemType: nil, text: ExpressionText("", at: e.location))
     if type != .remove, let source = sourceEntity {
       if let text = e.sourceExpression {
         if let expr = parse(text) {
@@ -104,7 +104,7 @@ extension MappingCompiler {
     }
     checkerBase = TypeChecker(
       source: models.source, destination: models.destination, index: index, mappings: infos, mapping: info,
-      hasPolicy: !(e.policy?.value ?? "").isEmpty, itemType: itemType, text: ExpressionText("", at: e.location))
+      hasPolicy: Self.policyName(e.policy?.value) != nil, itemType: itemType, text: ExpressionText("", at: e.location))
 
     var attributeMappings: [PropertyMapping] = []
     var relationshipMappings: [PropertyMapping] = []
@@ -121,7 +121,7 @@ extension MappingCompiler {
 
     return EntityMapping(
       name: name, type: type, sourceEntity: e.source?.value, destinationEntity: e.destination?.value,
-      policyName: e.policy?.value.isEmpty == false ? e.policy?.value : nil, userInfo: e.userInfo,
+      policyName: Self.policyName(e.policy?.value), userInfo: e.userInfo,
       sourceExpression: sourceExpression, forEach: forEach, attributeMappings: attributeMappings,
       relationshipMappings: relationshipMappings, location: e.location)
   }
@@ -234,5 +234,16 @@ extension TypeChecker {
   /// Checks a predicate whose SELF is an object of the given type (filters).
   mutating func checkPredicateAt(_ p: Predicate, selfType: StaticType) {
     withSelf(Typed(selfType)) { $0.checkPredicate(p) }
+  }
+}
+
+extension MappingCompiler {
+  /// The policy a mapping names, nil for none. The class `mapc export --policy-source` writes for
+  /// mappings without a policy of their own (`<Model>MapcPolicy`) stands for mapc's default policy
+  /// with its library, so it is none: an exported mapping model compiles to the plan of the
+  /// mapping it was exported from.
+  static func policyName(_ written: String?) -> String? {
+    guard let written, !written.isEmpty, DeviceFunctions.generatedPolicyBase(written) != "" else { return nil }
+    return written
   }
 }

@@ -196,9 +196,9 @@ extension MappingCompiler {
     switch (t, target) {
     case (.string, .date): hint = "; convert it with FUNCTION($entityPolicy, \"dateFromString:format:\", …)"
     case (.string, .integer), (.string, .double), (.string, .decimal):
-      hint = "; convert it with FUNCTION($entityPolicy, \"numberFromString:\", …)"
+      hint = "; convert it with CAST(…, \"NSNumber\")"
     case (.integer, .string), (.double, .string), (.decimal, .string):
-      hint = "; convert it with FUNCTION($entityPolicy, \"stringFromNumber:\", …)"
+      hint = "; convert it with FUNCTION(…, \"stringValue\")"
     case (.date, .string): hint = "; convert it with FUNCTION($entityPolicy, \"stringFromDate:format:\", …)"
     case (.integer, .date), (.double, .date):
       hint = "; a number of seconds since 2001-01-01 becomes a date with CAST(x, \"NSDate\")"

@@ -168,7 +168,7 @@ struct ModelChecker {
       .error(
         "model-inheritance-too-deep",
         "entity '\(model.entities[deep].name)' has more than \(Limits.inheritanceDepth) levels of ancestors; mapc "
-          + "reads hierarchies of at most \(Limits.inheritanceDepth) levels (Specs/limits.md)",
+          + "reads hierarchies of at most \(Limits.inheritanceDepth) levels",
         at: valueLocation(sources[deep].element, "parentEntity")))
     return false
   }

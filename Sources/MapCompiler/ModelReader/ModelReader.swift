@@ -272,7 +272,7 @@ struct ModelReader {
       diagnostics.append(
         .warning(
           "model-lenient-default",
-          "attribute '\(a.name)': default value \"\(text.value)\" is not a valid \(a.type.rawValue); mapc uses \(lenient.text), as Foundation's NSString integerValue or doubleValue reads the text (Xcode compiles the model; what its model compiler stores is not verified: mapc repository, Specs/sqlite-store.md)",
+          "attribute '\(a.name)': default value \"\(text.value)\" is not a valid \(a.type.rawValue); mapc uses \(lenient.text), as Foundation's NSString integerValue or doubleValue reads the text (Xcode compiles the model; what its model compiler stores is not verified)",
           at: text.valueLocation))
       return lenient.value
     }

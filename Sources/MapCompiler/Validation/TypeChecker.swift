@@ -158,8 +158,15 @@ struct TypeChecker {
       return castResult(check(value), to: type, e.span)
     case .ternary(let condition, let a, let b):
       checkPredicate(condition)
-      let x = check(a)
-      let y = check(b)
+      var x = check(a)
+      var y = check(b)
+      // Core Data's nil fallback, `TERNARY(v != nil, v, fallback)` (or `v == nil, fallback, v`):
+      // the branch that returns v runs only when v is not nil.
+      if case .comparison(let c) = condition.kind, c.modifier == .direct {
+        let tested = c.rhs.kind == .constant(.null) ? c.lhs : (c.lhs.kind == .constant(.null) ? c.rhs : nil)
+        if let tested, c.op == .notEqual, tested == a { x.mayBeNil = false }
+        if let tested, c.op == .equal, tested == b { y.mayBeNil = false }
+      }
       return Typed(
         x.type == y.type ? x.type : (x.type == .null ? y.type : (y.type == .null ? x.type : .unknown)),
         mayBeNil: x.mayBeNil || y.mayBeNil)

@@ -43,7 +43,7 @@ public enum XMLReader {
         .error(
           "xml-too-many-attributes",
           "an element has more than \(Limits.xmlAttributesPerElement) attributes, the most mapc reads "
-            + "per element (Specs/limits.md)",
+            + "per element",
           at: source.location(ofByte: crowded))
       ])
     }

@@ -79,7 +79,7 @@ struct ExpressionArchiveDecoder {
     guard expanded.values <= Limits.expandedValues, expanded.bytes <= Limits.expandedBytes else {
       throw ExpressionArchiveError(
         "the archive expands to more than \(Limits.expandedValues) values or \(Limits.expandedBytes) bytes "
-          + "(an object referred to from several places counts at each; Specs/limits.md)",
+          + "(an object referred to from several places counts at each)",
         isExpansionLimit: true)
     }
   }

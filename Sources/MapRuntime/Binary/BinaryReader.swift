@@ -1,3 +1,5 @@
+import MapArchives
+
 /// Why a `BinaryReader` read failed: the absolute byte offset and what was wrong there.
 package struct BinaryReadError: Error, Sendable, Hashable {
   package var offset: Int
@@ -153,7 +155,7 @@ package struct BinaryReader: Sendable {
   package mutating func readString(_ what: String = "string") throws(BinaryReadError) -> String {
     let start = offset
     let raw = try readBytes(what)
-    guard let s = String(validating: raw, as: UTF8.self) else {
+    guard let s = UTF8Validation.string(raw) else {
       throw error("\(what) is not valid UTF-8", at: start)
     }
     return s

@@ -60,7 +60,7 @@ public final class InputBytes: @unchecked Sendable {
       throw StoreIOError(
         code: .tooLarge, path: path, operation: "read",
         reason:
-          "the file is \(ByteCount.text(Int(info.st_size))), more than the \(ByteCount.text(maxBytes)) mapc can hold in memory here (Specs/limits.md)"
+          "the file is \(ByteCount.text(Int(info.st_size))), more than the \(ByteCount.text(maxBytes)) mapc reads (for a store: half the machine's memory, or MAPC_MAX_STORE_BYTES when set)"
       )
     }
     if regularFileOnly {
@@ -87,7 +87,9 @@ public final class InputBytes: @unchecked Sendable {
           LargeBuffer.deallocate(buffer, byteCount: capacity + InputBytes.paddingCount)
           throw StoreIOError(
             code: .tooLarge, path: path, operation: "read",
-            reason: "it holds more than the \(ByteCount.text(maxBytes)) mapc can hold in memory here (Specs/limits.md)")
+            reason:
+              "it holds more than the \(ByteCount.text(maxBytes)) mapc reads (for a store: half the machine's memory, or MAPC_MAX_STORE_BYTES when set)"
+          )
         }
         let larger = capacity * 2 + 65_536
         let grown = LargeBuffer.allocate(byteCount: larger + InputBytes.paddingCount)

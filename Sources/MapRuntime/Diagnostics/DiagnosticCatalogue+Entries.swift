@@ -179,6 +179,10 @@ extension DiagnosticCatalogue {
           "xcmap-export-unsupported",
           "`mapc export` of a `<forEach>` or of a source expression other than the default fetch"
         ),
+        (
+          "xcmap-export-device-function",
+          "`mapc export` of a mapping that calls a function of mapc's library, which Core Data on the device lacks, without `--policy-source` (each call named, with Core Data's own form where there is one)"
+        ),
         ("xcmap-unknown-element", "an element Xcode does not write there (warning; ignored)"),
         ("xcmap-unknown-object", "an object type outside Xcode's mapping schema (warning; ignored)"),
         (
@@ -409,6 +413,10 @@ extension DiagnosticCatalogue {
         (
           "run-store-model-mismatch",
           "the store's entity version hashes differ from the plan's source hashes (names every differing entity)"
+        ),
+        (
+          "run-store-already-migrated",
+          "the store's entity version hashes are the plan's destination hashes: it was migrated already (nothing read or written)"
         ),
         ("run-unknown-policy", "a mapping's policy class is not registered in this executable"),
         ("run-source-not-object", "a source expression yielded something other than source objects"),

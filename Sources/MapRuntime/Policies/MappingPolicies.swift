@@ -29,11 +29,22 @@ struct MappingPolicies {
             "Couldn't create mapping policy for class named \(name): the name is ambiguous, it could be \(candidates.joined(separator: " or ")); write the module-qualified name",
             at: m.location, file: plan.mappingPath))
       case .missing:
+        // A class `mapc export --policy-source` wrote: mapc's library, on the policy it extends.
+        if let base = DeviceFunctions.generatedPolicyBase(name) {
+          if base.isEmpty {
+            policies.append(DefaultEntityMigrationPolicy())
+            continue
+          }
+          if let type = PolicyRegistry.registeredType(identifiedAs: base) {
+            policies.append(type.init())
+            continue
+          }
+        }
         policies.append(DefaultEntityMigrationPolicy())
         problems.append(
           MigrationError(
             "run-unknown-policy",
-            "Couldn't create mapping policy for class named \(name): no policy of that name is registered in this executable (see Specs/functions.md, custom policies)",
+            "Couldn't create mapping policy for class named \(name): no policy of that name is registered in this executable (a policy is a Swift class registered with PolicyRegistry.register in an executable built with mapc's MapcCLI library, which then runs as mapc)",
             at: m.location, file: plan.mappingPath))
       }
     }

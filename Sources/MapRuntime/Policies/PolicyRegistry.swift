@@ -69,6 +69,14 @@ public enum PolicyRegistry {
     return nil
   }
 
+  /// The registered class whose name, written as an identifier (`DeviceFunctions.identifier`:
+  /// `App.LegacyPolicy` as `App_LegacyPolicy`), is `identifier`; nil when none or several are.
+  package static func registeredType(identifiedAs identifier: String) -> EntityMigrationPolicy.Type? {
+    let names = registeredNames.filter { DeviceFunctions.identifier($0) == identifier }
+    guard names.count == 1 else { return nil }
+    return lookup(names[0])
+  }
+
   /// Every registered name, sorted.
   public static var registeredNames: [String] {
     lock.lock()

@@ -1,3 +1,5 @@
+import Foundation
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
@@ -63,7 +65,8 @@ public enum MigrationRun {
 
   /// The phases of a run that are not passes of the migration.
   public enum IOPhase: String, Sendable {
-    case read, write
+    /// Reading, in bytes of the file, or in rows (`readRows`) for a format that reads rows.
+    case read, readRows, write
   }
 
   public struct Summary: Sendable {
@@ -91,12 +94,39 @@ public enum MigrationRun {
     let clock = ContinuousClock()
     let start = clock.now
     let phases = PhaseTimer(enabled: options.reportPhases)
-    let storeBytes = fileSize(storePath) ?? 0
-    options.ioProgress?(.read, 0, storeBytes)
+    // A store already at the plan's destination model: said so, before reading it with the
+    // source model (which would report every property that changed).
+    if let peek = try? options.storeFormat.peekMetadata(storePath), let hashes = peek.entityVersionHashes,
+      StoreMetadataPeek.sameHashes(hashes, plan.destinationEntityHashes),
+      !StoreMetadataPeek.sameHashes(hashes, plan.sourceEntityHashes)
+    {
+      throw MigrationFailure([
+        MigrationError(
+          "run-store-already-migrated",
+          "the store is already at the plan's destination model (its entity version hashes are those of \(plan.destinationModel.versionName ?? "the destination model")): there is nothing to migrate",
+          file: storePath)
+      ])
+    }
+    // No read phase for a store that is not there: its error comes first.
+    let storeBytes = fileSize(storePath)
+    if let storeBytes { options.ioProgress?(.read, 0, storeBytes) }
     let format = options.storeFormat
+    var readOptions = StoreReadOptions(maxErrors: options.maxErrors)
+    let rows = RowCount()
+    if let report = options.ioProgress {
+      readOptions.rowProgress = { done, total in
+        rows.set(total)
+        report(.readRows, done, total)
+      }
+    }
     let (graph, metadata) = try format.read(
-      storePath, layout: StoreLayout(model: plan.sourceModel), options: StoreReadOptions(maxErrors: options.maxErrors))
-    options.ioProgress?(.read, storeBytes, storeBytes)
+      storePath, layout: StoreLayout(model: plan.sourceModel), options: readOptions)
+    // The end of the read phase, in the unit it was reported in.
+    if let total = rows.value {
+      options.ioProgress?(.readRows, total, total)
+    } else if let storeBytes {
+      options.ioProgress?(.read, storeBytes, storeBytes)
+    }
     let differing = metadata.entitiesWithDifferentHashes(plan.sourceEntityHashes)
     if !differing.isEmpty {
       throw MigrationFailure([
@@ -132,10 +162,18 @@ public enum MigrationRun {
       modelVersionIdentifiers: plan.destinationModel.versionIdentifiers,
       entityHashes: plan.destinationEntityHashes, extra: metadata.extra, generated: options.generatedMetadata)
     var writeOptions = StoreWriteOptions()
-    if let report = options.ioProgress, target != nil { writeOptions.progress = { report(.write, $0, $1) } }
+    if let report = options.ioProgress, target != nil {
+      writeOptions.progress = { report(.write, $0, $1) }
+      // The write phase starts now, whether or not the format reports bytes as it goes.
+      report(.write, 0, nil)
+    }
     do throws(MigrationFailure) {
       try format.write(
         manager.destination, source: graph, metadata: writerMetadata, to: target, backup: backup, options: writeOptions)
+      // What was written, as the file system says (a format that reports no bytes included).
+      if let report = options.ioProgress, let target, let written = fileSize(target) {
+        report(.write, written, written)
+      }
     } catch {
       // A dry run's errors are about the store that would have been written from the input.
       throw MigrationFailure(
@@ -157,4 +195,12 @@ public enum MigrationRun {
       parallelMappings: manager.parallelMappings, splitEntities: graph.splitEntities, writtenTo: target,
       mappings: manager.mappingCounts)
   }
+}
+
+/// The total rows a format reported reading, if it reported any.
+private final class RowCount: @unchecked Sendable {
+  private let lock = NSLock()
+  private var total: Int?
+  var value: Int? { lock.withLock { total } }
+  func set(_ n: Int) { lock.withLock { total = n } }
 }

@@ -112,7 +112,7 @@ public struct AtomicFileWriter: ~Copyable, Sendable {
       let candidate = temporaryName(folder: folder, name: name)
       // Registered before it exists, so that a signal between open and register cannot leave it.
       let registered = TemporaryFiles.register(candidate)
-      let fd = Glibc.open(candidate, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
+      let fd = PlatformCalls.open(candidate, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
       if fd >= 0 {
         if let keepMode { _ = fchmod(fd, keepMode) }
         return Opened(resolved: target, temporary: candidate, fd: fd, slot: registered, isStream: false)
@@ -220,7 +220,7 @@ extension AtomicFileWriter {
     }
     var info = stat()
     guard stat(path, &info) == 0, streams(info.st_mode & S_IFMT) else { return nil }
-    let fd = Glibc.open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY)
+    let fd = PlatformCalls.open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY)
     if fd < 0 { throw StoreIOError.system(errno, path: path, operation: "write") }
     return fd
   }

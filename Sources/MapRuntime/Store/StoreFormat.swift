@@ -65,9 +65,13 @@ extension StoreFormat {
 public struct StoreReadOptions: Sendable {
   /// Stop after this many errors.
   public var maxErrors: Int
+  /// Called as rows are read, by a format that reads rows (Core Data's SQLite stores): the rows
+  /// read so far and the store's total, counted before reading.
+  public var rowProgress: (@Sendable (Int, Int) -> Void)?
 
-  public init(maxErrors: Int = 50) {
+  public init(maxErrors: Int = 50, rowProgress: (@Sendable (Int, Int) -> Void)? = nil) {
     self.maxErrors = maxErrors
+    self.rowProgress = rowProgress
   }
 }
 

@@ -13,4 +13,11 @@ public struct StoreMetadataPeek: Sendable {
 
   /// The metadata key `mapc migrate` records applied steps under.
   package static let migrationsKey = "mapcMigrations"
+
+  /// Whether `recorded` (entity → base64 hash) names exactly the entities and hashes of `model`.
+  package static func sameHashes(_ recorded: [String: String], _ model: [EntityHash]) -> Bool {
+    var wanted: [String: String] = [:]
+    for h in model { wanted[h.entity] = Base64Codec.encode(h.hash) }
+    return !wanted.isEmpty && recorded == wanted
+  }
 }

@@ -1,4 +1,4 @@
-import Synchronization
+import Foundation
 
 #if canImport(Glibc)
   import Glibc
@@ -43,25 +43,33 @@ package enum WriteCalls {
     return f
   }()
 
-  /// Bytes written through `write` so far (for `write-at`, `full-at`).
-  private static let written = Atomic<Int>(0)
+  /// Bytes written through `write` so far (for `write-at`, `full-at`). A counter under a lock,
+  /// not `Synchronization.Atomic`, which needs macOS 15 (the package supports macOS 13).
+  private static let written = WrittenCount()
+
+  private final class WrittenCount: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = 0
+    func load() -> Int { lock.withLock { value } }
+    func add(_ n: Int) { lock.withLock { value += n } }
+  }
 
   package static func write(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
     if let (at, err) = faults?.failWriteAt {
-      let before = written.load(ordering: .relaxed)
+      let before = written.load()
       if before + count > at {
         // The bytes before N are written (a short write), then the failure.
         if before < at {
-          let n = Glibc.write(fd, bytes, at - before)
-          if n > 0 { written.add(n, ordering: .relaxed) }
+          let n = PlatformCalls.write(fd, bytes, at - before)
+          if n > 0, faults != nil { written.add(n) }
           return n
         }
         errno = err
         return -1
       }
     }
-    let n = Glibc.write(fd, bytes, count)
-    if n > 0 { written.add(n, ordering: .relaxed) }
+    let n = PlatformCalls.write(fd, bytes, count)
+    if n > 0, faults != nil { written.add(n) }
     return n
   }
 
@@ -88,7 +96,7 @@ package enum WriteCalls {
       errno = EIO
       return -1
     }
-    return Glibc.fsync(fd)
+    return PlatformCalls.fsync(fd)
   }
 
   package static func rename(_ from: String, _ to: String) -> Int32 {
@@ -96,7 +104,7 @@ package enum WriteCalls {
       errno = EIO
       return -1
     }
-    return Glibc.rename(from, to)
+    return PlatformCalls.rename(from, to)
   }
 
   /// Flushes the folder holding `path` to disk. 0, or the errno of a real failure: folders
@@ -107,7 +115,7 @@ package enum WriteCalls {
     if fd < 0 { return errno == EIO ? EIO : 0 }
     defer { _ = close(fd) }
     if faults?.folderFsync == true { return EIO }
-    if Glibc.fsync(fd) != 0 {
+    if PlatformCalls.fsync(fd) != 0 {
       let err = errno
       return err == EINVAL || err == ENOTSUP || err == EOPNOTSUPP || err == EROFS || err == EBADF ? 0 : err
     }

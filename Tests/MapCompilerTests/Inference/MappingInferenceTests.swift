@@ -90,7 +90,8 @@ struct MappingInferenceTests {
     #expect(
       Self.expressions(r) == [
         "Memo.body": "$source.text",
-        "Memo.flag": "FUNCTION($entityPolicy, \"defaultValue:for:\", 0, $source.flag)",
+        // Core Data's own form (a device has no defaultValue:for:).
+        "Memo.flag": "TERNARY($source.flag != nil, $source.flag, 0)",
         "Memo.folders":
           "FUNCTION($manager, \"destinationInstancesForSourceRelationshipNamed:sourceInstances:\", \"folder\", $source.folder)",
         "Folder.memos":

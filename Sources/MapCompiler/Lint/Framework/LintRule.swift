@@ -131,6 +131,17 @@ public struct LintExample: Sendable, Hashable {
       mappingPath = wrapper + "/" + Self.xcodeMappingFileName
       var text = mappingText
       let snapshots = snapshotEntities ?? [sourceEntities, destinationEntities]
+      // `ARCHIVED_EXPRESSION<<text>>`: the expression archived as Xcode archives value expressions.
+      while let start = text.range(of: "ARCHIVED_EXPRESSION<<"),
+        let end = text.range(of: ">>", range: start.upperBound..<text.endIndex)
+      {
+        guard case .success(let e) = ExpressionParsing.parseExpression(String(text[start.upperBound..<end.lowerBound]))
+        else {
+          break
+        }
+        text.replaceSubrange(
+          start.lowerBound..<end.upperBound, with: Data(ExpressionArchiveWriter.archive(e)).base64EncodedString())
+      }
       for (placeholder, entities) in zip(["SOURCE_SNAPSHOT", "DESTINATION_SNAPSHOT"], snapshots) {
         let xml = try XMLReader.parse(
           bytes: Array(Self.modelContents(entities, identifier: "").utf8), path: placeholder)

@@ -19,9 +19,10 @@ struct OptionalIntoMandatory: LintCheck {
       fallback. A nil set by a mapping replaces the model's default value. Every source object \
       where the value is missing makes the validation at the end of the migration fail with \
       Core Data error 1570, and the migration is rolled back; test stores rarely have such \
-      objects, users' stores do. Give a fallback with FUNCTION($entityPolicy, \
-      "defaultValue:for:", FALLBACK, VALUE) (or a TERNARY), or make the destination attribute \
-      optional. Implicit $source.<name> mappings are checked too. Values of unknown type \
+      objects, users' stores do. Give a fallback with Core Data's own TERNARY(VALUE != nil, \
+      VALUE, FALLBACK) (mapc's FUNCTION($entityPolicy, "defaultValue:for:", FALLBACK, VALUE) \
+      does the same, but a device has it only from a policy class), or make the destination \
+      attribute optional. Implicit $source.<name> mappings are checked too. Values of unknown type \
       (Transformable, custom policy functions) are not reported.
       """,
     suppression: "on the <attribute> element (implicit mappings: on the <entityMapping> element)",
@@ -38,7 +39,7 @@ struct OptionalIntoMandatory: LintCheck {
       mapping: exampleMapping(
         """
           <entityMapping name="PersonToPerson" type="transform" source="Person" destination="Person">
-            <attribute name="name">FUNCTION($entityPolicy, "defaultValue:for:", "Unnamed", $source.name)</attribute>
+            <attribute name="name">TERNARY($source.name != nil, $source.name, "Unnamed")</attribute>
           </entityMapping>
         """)))
 
@@ -60,7 +61,7 @@ struct OptionalIntoMandatory: LintCheck {
             let why = reasons.isEmpty ? "" : " (\(reasons.joined(separator: "; ")))"
             result.append(
               Self.rule.finding(
-                "\(d.name).\(a.name) is mandatory, but this value may be nil\(why): objects where it is nil fail validation (Core Data error 1570) and stop the migration; give a fallback with FUNCTION($entityPolicy, \"defaultValue:for:\", FALLBACK, VALUE)",
+                "\(d.name).\(a.name) is mandatory, but this value may be nil\(why): objects where it is nil fail validation (Core Data error 1570) and stop the migration; give a fallback with TERNARY(VALUE != nil, VALUE, FALLBACK)",
                 at: context.start(of: text)))
           }
         } else if let expr = compiled?.expression, let path = ExpressionWalk.sourceKeyPath(expr), path.count == 1,

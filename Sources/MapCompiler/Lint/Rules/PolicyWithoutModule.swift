@@ -44,6 +44,8 @@ struct PolicyWithoutModule: LintCheck {
       // Registered under exactly this name (an app's mapc registering its Objective-C class
       // name): the name is what the app's runtime resolves, nothing to report.
       if PolicyRegistry.registeredNames.contains(policy.value) { continue }
+      // `mapc export --policy-source` classes carry their Objective-C name (`@objc(Name)`).
+      if PolicySourceWriter.isGenerated(policy.value) { continue }
       let qualified = PolicyRegistry.registeredNames.filter { $0.hasSuffix("." + policy.value) }
       let hint = qualified.count == 1 ? "; this mapc has \(qualified[0]) registered" : ""
       result.append(

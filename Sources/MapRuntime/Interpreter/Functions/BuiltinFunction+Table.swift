@@ -45,7 +45,8 @@ extension BuiltinFunction {
     },
     // Basic arithmetic.
     .init(
-      "add:to:", [.numberOrDate, .numberOrDate], .arithmetic, nilGivesNil: false, "a + b (a date plus seconds is a date)",
+      "add:to:", [.numberOrDate, .numberOrDate], .arithmetic, nilGivesNil: false,
+      "a + b (a date plus seconds is a date)",
       example: "add:to:(2, 3)", "5"
     ) { (a, m) throws(MigrationError) -> Value in try Builtins.arithmetic(.add, a[0], a[1], m) },
     .init(
@@ -79,7 +80,8 @@ extension BuiltinFunction {
       (a, m) throws(MigrationError) -> Value in try Builtins.double("ln:", a, m) { log($0) }
     },
     .init(
-      "raise:toPower:", [.number, .number], .double, nilGivesNil: false, "a to the power b", example: "raise:toPower:(2, 10)",
+      "raise:toPower:", [.number, .number], .double, nilGivesNil: false, "a to the power b",
+      example: "raise:toPower:(2, 10)",
       "1024"
     ) { (a, m) throws(MigrationError) -> Value in
       if a[0].isNull || a[1].isNull { throw Builtins.nilOperand("raise:toPower:", a[0], a[1], m) }

@@ -122,7 +122,7 @@ package enum BuiltinPolicyFunctions {
     guard bytes > Limits.valueBytes else { return }
     throw MigrationError(
       "run-value-too-large",
-      "\(selector) would build a string of \(ByteCount.text(bytes)), more than the \(ByteCount.text(Limits.valueBytes)) a value may hold (Specs/limits.md)"
+      "\(selector) would build a string of \(ByteCount.text(bytes)), more than the \(ByteCount.text(Limits.valueBytes)) a value may hold"
     )
   }
 
