@@ -81,31 +81,9 @@ struct ProgressOutputTests {
     let work = try FileManagerTemp.folder("progress-pty")
     defer { FileManagerTemp.remove(work.path) }
     let (plan, store) = try Self.store(in: work)
-    // python's pty module gives mapc a terminal and copies what it writes to our stdout.
-    let script = """
-      import os, pty, sys
-      pid, fd = pty.fork()
-      if pid == 0:
-          os.execv(sys.argv[1], sys.argv[1:])
-      out = b""
-      while True:
-          try:
-              chunk = os.read(fd, 65536)
-          except OSError:
-              break
-          if not chunk:
-              break
-          out += chunk
-      _, status = os.waitpid(pid, 0)
-      sys.stdout.buffer.write(out)
-      sys.exit(os.waitstatus_to_exitcode(status))
-      """
-    let result = runTool(
-      python3!,
-      [
-        "-c", script, mapcExecutable!.path, "run", plan, "--store", store, "--output",
-        work.appendingPathComponent("out.json").path,
-      ])
+    let result = runMapcOnATerminal([
+      "run", plan, "--store", store, "--output", work.appendingPathComponent("out.json").path,
+    ])
     #expect(result.exitCode == 0, "\(result.stderr)")
     let text = result.stdout.replacingOccurrences(of: "\r\n", with: "\n")
     #expect(text.contains("\r"), "the line was never redrawn")

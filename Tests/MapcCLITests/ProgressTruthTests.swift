@@ -115,30 +115,9 @@ struct ProgressTruthTests {
   @Test func onAPseudoTerminal() throws {
     let store = try Self.store.get()
     let output = store.folder.appendingPathComponent("pty-out.sqlite").path
-    let script = """
-      import os, pty, sys
-      pid, fd = pty.fork()
-      if pid == 0:
-          os.execv(sys.argv[1], sys.argv[1:])
-      out = b""
-      while True:
-          try:
-              chunk = os.read(fd, 65536)
-          except OSError:
-              break
-          if not chunk:
-              break
-          out += chunk
-      _, status = os.waitpid(pid, 0)
-      sys.stdout.buffer.write(out)
-      sys.exit(os.waitstatus_to_exitcode(status))
-      """
-    let result = runTool(
-      python3!,
-      [
-        "-c", script, mapcExecutable!.path, "run", Self.notes.appendingPathComponent("NotesV1ToV2.xml").path,
-        "--store", store.path, "--output", output,
-      ])
+    let result = runMapcOnATerminal([
+      "run", Self.notes.appendingPathComponent("NotesV1ToV2.xml").path, "--store", store.path, "--output", output,
+    ])
     #expect(result.exitCode == 0, "\(result.stderr)")
     let text = result.stdout.replacingOccurrences(of: "\r\n", with: "\n")
     #expect(text.contains("\r"), "the line was never redrawn")

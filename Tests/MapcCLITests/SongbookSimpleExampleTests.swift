@@ -184,3 +184,27 @@ let python3: URL? = {
 func runTool(_ executable: URL, _ arguments: [String]) -> MapcResult {
   runExecutable(executable, arguments)
 }
+
+/// Runs the built mapc on a pseudo-terminal (python3's pty module), returning what it wrote to
+/// the terminal as stdout: how progress looks to a user at a terminal.
+func runMapcOnATerminal(_ arguments: [String]) -> MapcResult {
+  let script = """
+    import os, pty, sys
+    pid, fd = pty.fork()
+    if pid == 0:
+        os.execv(sys.argv[1], sys.argv[1:])
+    out = b""
+    while True:
+        try:
+            chunk = os.read(fd, 65536)
+        except OSError:
+            break
+        if not chunk:
+            break
+        out += chunk
+    _, status = os.waitpid(pid, 0)
+    sys.stdout.buffer.write(out)
+    sys.exit(os.waitstatus_to_exitcode(status))
+    """
+  return runTool(python3!, ["-c", script, mapcExecutable!.path] + arguments)
+}
