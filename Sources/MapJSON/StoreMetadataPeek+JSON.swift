@@ -1,14 +1,41 @@
 import MapRuntime
 
 extension StoreMetadataPeek {
-  /// The peek of a JSON store: its `metadata` object, read token by token.
+  /// The first bytes a peek reads; it reads eight times more while the text ends before the
+  /// metadata does (a store mapc writes has its metadata first), up to the whole file.
+  static let firstPeekBytes = 1 << 16
+
+  /// The peek of a JSON store: its `metadata` object, read token by token, from as few of the
+  /// file's first bytes as hold it.
   package static func read(_ path: String) throws(MigrationFailure) -> StoreMetadataPeek {
-    let input: InputBytes
-    do {
-      input = try InputBytes(contentsOf: path, regularFileOnly: true, maxBytes: Limits.storeFileBytes)
-    } catch {
-      throw MigrationFailure([MigrationError(error.code.rawValue, error.description, file: path)])
+    var limit = firstPeekBytes
+    while true {
+      let input: InputBytes
+      do {
+        input = try InputBytes(
+          contentsOf: path, regularFileOnly: true, maxBytes: Limits.storeFileBytes, limit: limit)
+      } catch {
+        throw MigrationFailure([MigrationError(error.code.rawValue, error.description, file: path)])
+      }
+      do {
+        return try read(input, path: path)
+      } catch let e as JSONSyntaxError where input.isPrefix {
+        _ = e  // the text may only be cut short: read more
+        limit = limit > Int.max / 8 ? Int.max : limit * 8
+      } catch let e as JSONSyntaxError {
+        throw MigrationFailure([
+          MigrationError(e.code.rawValue, e.message, at: e.location(in: input.unsafeBytes, file: path))
+        ])
+      } catch let e as MigrationFailure {
+        throw e
+      } catch {
+        throw MigrationFailure([MigrationError("store-metadata", "\(error)", file: path)])
+      }
     }
+  }
+
+  /// The peek of the JSON text in `input`; throws `JSONSyntaxError` or `MigrationFailure`.
+  private static func read(_ input: InputBytes, path: String) throws -> StoreMetadataPeek {
     var scanner = JSONScanner(input.unsafeBytes)
     var result = StoreMetadataPeek()
     func fail(_ message: String, at offset: Int) -> MigrationFailure {
@@ -17,52 +44,42 @@ extension StoreMetadataPeek {
         MigrationError("store-metadata", message, at: SourceLocation(file: path, line: p.line, column: p.column))
       ])
     }
-    do {
-      guard try scanner.next().kind == .beginObject else { throw fail("a store is a JSON object", at: 0) }
-      while let key = try scanner.nextKey() {
-        guard scanner.decodeString(key) == "metadata" else {
-          _ = try scanner.skipValue()
-          continue
-        }
-        let open = try scanner.next()
-        guard open.kind == .beginObject else { throw fail("\"metadata\" must be an object", at: open.start) }
-        while let k = try scanner.nextKey() {
-          switch scanner.decodeString(k) {
-          case "entityVersionHashes":
-            let o = try scanner.next()
-            guard o.kind == .beginObject else {
-              throw fail("metadata.entityVersionHashes must be an object", at: o.start)
-            }
-            var hashes: [String: String] = [:]
-            while let entity = try scanner.nextKey() {
-              let h = try scanner.next()
-              guard h.kind == .string else {
-                throw fail("metadata.entityVersionHashes values must be strings", at: h.start)
-              }
-              hashes[scanner.decodeString(entity)] = scanner.decodeString(h)
-            }
-            result.entityVersionHashes = hashes
-          case migrationsKey:
-            let first = try scanner.next()
-            guard first.kind == .beginArray, case .array(let items) = try value(first, &scanner, fail) else {
-              throw fail(
-                "metadata.\(migrationsKey) must be an array (mapc migrate records its steps there)", at: first.start)
-            }
-            result.migrations = items
-          default:
-            _ = try scanner.skipValue()
-          }
-        }
-        return result  // what follows the metadata is not needed
+    guard try scanner.next().kind == .beginObject else { throw fail("a store is a JSON object", at: 0) }
+    while let key = try scanner.nextKey() {
+      guard scanner.decodeString(key) == "metadata" else {
+        _ = try scanner.skipValue()
+        continue
       }
-    } catch let e as JSONSyntaxError {
-      throw MigrationFailure([
-        MigrationError(e.code.rawValue, e.message, at: e.location(in: input.unsafeBytes, file: path))
-      ])
-    } catch let e as MigrationFailure {
-      throw e
-    } catch {
-      throw MigrationFailure([MigrationError("store-metadata", "\(error)", file: path)])
+      let open = try scanner.next()
+      guard open.kind == .beginObject else { throw fail("\"metadata\" must be an object", at: open.start) }
+      while let k = try scanner.nextKey() {
+        switch scanner.decodeString(k) {
+        case "entityVersionHashes":
+          let o = try scanner.next()
+          guard o.kind == .beginObject else {
+            throw fail("metadata.entityVersionHashes must be an object", at: o.start)
+          }
+          var hashes: [String: String] = [:]
+          while let entity = try scanner.nextKey() {
+            let h = try scanner.next()
+            guard h.kind == .string else {
+              throw fail("metadata.entityVersionHashes values must be strings", at: h.start)
+            }
+            hashes[scanner.decodeString(entity)] = scanner.decodeString(h)
+          }
+          result.entityVersionHashes = hashes
+        case migrationsKey:
+          let first = try scanner.next()
+          guard first.kind == .beginArray, case .array(let items) = try value(first, &scanner, fail) else {
+            throw fail(
+              "metadata.\(migrationsKey) must be an array (mapc migrate records its steps there)", at: first.start)
+          }
+          result.migrations = items
+        default:
+          _ = try scanner.skipValue()
+        }
+      }
+      return result  // what follows the metadata is not needed
     }
     return result
   }

@@ -27,6 +27,8 @@ public final class InputBytes: @unchecked Sendable {
   public let path: String
   /// Number of bytes of file contents.
   public let count: Int
+  /// Whether the file holds more than `count` bytes: only its first bytes were read (`limit`).
+  public private(set) var isPrefix = false
   private let storage: UnsafeMutableRawPointer
   /// Bytes allocated at `storage` (see `LargeBuffer`).
   private let allocated: Int
@@ -35,8 +37,10 @@ public final class InputBytes: @unchecked Sendable {
   /// With `regularFileOnly` (stores), a device, FIFO or socket is refused without blocking
   /// (`io-not-regular-file`: a FIFO is opened non-blocking), and so is a file larger than
   /// `maxBytes` (`limit-input-size`, with both figures), before any memory is taken for it.
+  /// With `limit`, at most the first `limit` bytes of a regular file are read, and `isPrefix`
+  /// says whether more followed (for a peek at what a file starts with).
   public init(
-    contentsOf path: String, regularFileOnly: Bool = false, maxBytes: Int = .max
+    contentsOf path: String, regularFileOnly: Bool = false, maxBytes: Int = .max, limit: Int = .max
   ) throws(StoreIOError) {
     self.path = path
     let fd = open(path, O_RDONLY | O_CLOEXEC | (regularFileOnly ? O_NONBLOCK : 0))
@@ -71,6 +75,28 @@ public final class InputBytes: @unchecked Sendable {
       _ = posix_fadvise(fd, 0, 0, Int32(POSIX_FADV_SEQUENTIAL))
     #endif
 
+    if (info.st_mode & S_IFMT) == S_IFREG && Int(info.st_size) > limit {
+      let buffer = LargeBuffer.allocate(byteCount: limit + InputBytes.paddingCount)
+      var filled = 0
+      while filled < limit {
+        let n = read(fd, buffer + filled, limit - filled)
+        if n > 0 {
+          filled += n
+        } else if n == 0 {
+          break
+        } else if errno != EINTR {
+          let err = errno
+          LargeBuffer.deallocate(buffer, byteCount: limit + InputBytes.paddingCount)
+          throw StoreIOError.system(err, path: path, operation: "read")
+        }
+      }
+      (buffer + filled).initializeMemory(as: UInt8.self, repeating: 0, count: InputBytes.paddingCount)
+      self.storage = buffer
+      self.allocated = limit + InputBytes.paddingCount
+      self.count = filled
+      self.isPrefix = filled == limit
+      return
+    }
     // One extra byte beyond the size `fstat` reports lets the loop see end-of-file without
     // growing the buffer in the common case.
     var capacity = max(Int(info.st_size), 0) + 1
