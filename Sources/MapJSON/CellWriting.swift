@@ -38,45 +38,47 @@ struct CellWriting {
 }
 
 extension CellWriting {
-  /// Writes the cell of `row` of `column` as a JSON value of the store. The graph's columns
+  /// Writes the cell of `row` of a column as a JSON value of the store. The graph's columns
   /// hold values only; the switch over their kinds is the JSON rendering of each.
   @inline(__always)
-  func writeCell(_ column: Column, _ row: Int, to out: inout JSONOutput) throws(StoreWriteError) {
+  func writeCell(_ column: ColumnCells, _ row: Int, to out: inout JSONOutput) throws(StoreWriteError) {
     switch column.kind {
     case .int:
-      let c = unsafeDowncast(column, to: IntColumn.self)
-      if c.present[row] { out.writeInt(c.values[row]) } else { out.writeNull() }
+      if let v = column.int(row) { out.writeInt(v) } else { out.writeNull() }
     case .double:
-      let c = unsafeDowncast(column, to: DoubleColumn.self)
-      guard c.present[row] else {
+      guard let v = column.double(row) else {
         out.writeNull()
         return
       }
       do {
-        if c.isDate { try out.writeDateAttribute(c.values[row]) } else { try out.writeDouble(c.values[row]) }
+        if column.isDate { try out.writeDateAttribute(v) } else { try out.writeDouble(v) }
       } catch {
-        throw .value(error, c.isDate ? "a date" : "a number")
+        throw .value(error, column.isDate ? "a date" : "a number")
       }
     case .bool:
-      switch unsafeDowncast(column, to: BoolColumn.self).values[row] {
+      switch column.bool(row) {
       case 0: out.writeBool(false)
       case 1: out.writeBool(true)
       default: out.writeNull()
       }
     case .text:
-      let c = unsafeDowncast(column, to: TextColumn.self)
-      let v = c.values[row]
-      if v == 0 { out.writeNull() } else { writeText(c.text(v), to: &out) }
+      let v = column.packed(row)
+      if v == 0 {
+        out.writeNull()
+      } else if v & 1 == 1 {
+        writeText(.slice(TextColumn.slice(v)), to: &out)
+      } else {
+        writeText(column.column._withUnsafeGuaranteedRef { unsafeDowncast($0, to: TextColumn.self).text(v) }, to: &out)
+      }
     case .value:
-      try StoreWriter.writeValue(unsafeDowncast(column, to: ValueColumn.self).get(row), to: &out, self)
+      let value = column.column._withUnsafeGuaranteedRef { unsafeDowncast($0, to: ValueColumn.self).get(row) }
+      try StoreWriter.writeValue(value, to: &out, self)
     case .toOne:
-      let v = unsafeDowncast(column, to: ToOneColumn.self).values[row]
+      let v = column.packed(row)
       if v == 0 { out.writeNull() } else { writeID(ObjectRef(packed: v), to: &out) }
     case .toMany:
-      let c = unsafeDowncast(column, to: ToManyColumn.self)
       out.beginArray()
-      let s = c.start[row]
-      for k in s..<(s + Int(c.counts[row])) { writeID(ObjectRef(packed: c.pool[k]), to: &out) }
+      for m in column.members(row) { writeID(ObjectRef(packed: m), to: &out) }
       out.endArray()
     }
   }

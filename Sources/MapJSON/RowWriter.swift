@@ -8,7 +8,7 @@ struct RowWriter: @unchecked Sendable {
   let entity: Int
   let idKey: PreparedKey
   let cells: CellWriting
-  private let columns: [Unmanaged<Column>]
+  private let columns: [ColumnCells]
   private let keys: UnsafeMutableRawBufferPointer
   private let keyStart: [Int]
 
@@ -24,7 +24,7 @@ struct RowWriter: @unchecked Sendable {
       starts.append(blob.count)
     }
     keyStart = starts
-    columns = table.columns.map { Unmanaged.passUnretained($0) }
+    columns = table.columns.map { ColumnCells($0, rows: table.count) }
     keys = UnsafeMutableRawBufferPointer.allocate(byteCount: max(blob.count, 1), alignment: 1)
     blob.withUnsafeBytes { keys.copyMemory(from: $0) }
   }
@@ -42,10 +42,9 @@ struct RowWriter: @unchecked Sendable {
       cells.writeID(ObjectRef(entity: entity, row: row), to: &out)
       for c in 0..<columns.count {
         out.writeKey(encoded: UnsafeRawBufferPointer(rebasing: keys[keyStart[c]..<keyStart[c + 1]]))
-        let result = columns[c]._withUnsafeGuaranteedRef { column in
-          Result { () throws(StoreWriteError) in try cells.writeCell(column, row, to: &out) }
-        }
-        if case .failure(let error) = result {
+        do {
+          try cells.writeCell(columns[c], row, to: &out)
+        } catch {
           throw error.about("\(table.layout.name)/\(row + 1).\(table.layout.properties[c].name)")
         }
       }

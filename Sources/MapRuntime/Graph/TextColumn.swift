@@ -80,7 +80,7 @@ package final class TextColumn: Column, @unchecked Sendable {
 
 extension TextColumn {
   /// The slice a packed value holds (`packSlice`).
-  @inline(__always) package static func slice(_ v: UInt64) -> ByteSlice {
+  @inlinable package static func slice(_ v: UInt64) -> ByteSlice {
     ByteSlice(start: Int(v >> 26), count: Int((v >> 2) & 0xFF_FFFF), hasEscapes: v & 2 != 0)
   }
 

@@ -11,10 +11,10 @@ public struct ByteSlice: Sendable, Hashable {
   public var start: Int
   public var count: Int32
   public var hasEscapes: Bool
-  @inline(__always) public init(start: Int, count: Int, hasEscapes: Bool) {
+  @inlinable public init(start: Int, count: Int, hasEscapes: Bool) {
     self.start = start
     self.count = Int32(truncatingIfNeeded: count)
     self.hasEscapes = hasEscapes
   }
-  @inline(__always) public var end: Int { start + Int(count) }
+  @inlinable public var end: Int { start + Int(count) }
 }

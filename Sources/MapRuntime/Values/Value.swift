@@ -64,17 +64,17 @@ public struct FetchRequest: Sendable {
 public struct ObjectRef: Sendable, Hashable {
   public var entity: UInt32
   public var row: UInt32
-  @inline(__always) public init(entity: UInt32, row: UInt32) {
+  @inlinable public init(entity: UInt32, row: UInt32) {
     self.entity = entity
     self.row = row
   }
-  @inline(__always) public init(entity: Int, row: Int) {
+  @inlinable public init(entity: Int, row: Int) {
     self.entity = UInt32(truncatingIfNeeded: entity)
     self.row = UInt32(truncatingIfNeeded: row)
   }
   /// Packed form stored in relationship columns (never 0, so 0 can mean nil).
-  @inline(__always) package var packed: UInt64 { (UInt64(entity) << 32 | UInt64(row)) &+ 1 }
-  @inline(__always) package init(packed: UInt64) {
+  @inlinable package var packed: UInt64 { (UInt64(entity) << 32 | UInt64(row)) &+ 1 }
+  @inlinable package init(packed: UInt64) {
     let v = packed &- 1
     self.entity = UInt32(truncatingIfNeeded: v >> 32)
     self.row = UInt32(truncatingIfNeeded: v)
