@@ -195,6 +195,8 @@ struct CoreDataReader {
       position[column] = selected.count - 1
       return selected.count - 1
     }
+    // Each row's Z_OPT (its optimistic-locking version), kept for a store written again.
+    let versionColumn = present.contains("Z_OPT") ? select("Z_OPT") : nil
     struct Plan {
       var attributes: [(property: Int, column: Int, attribute: AttributeDescription)] = [] {
         didSet {
@@ -337,6 +339,9 @@ struct CoreDataReader {
       let object = graph.appendObject(entity: schema.entities[k].index)
       byKey[pk] = object
       graph.tables[Int(object.entity)].setObjectKey(Int(object.row), pk)
+      if let versionColumn, !statement.isNull(versionColumn) {
+        graph.tables[Int(object.entity)].setObjectVersion(Int(object.row), statement.int64(versionColumn))
+      }
       for i in plan.attributes.indices {
         // A Transformable BLOB: converted by the prefetch, else here.
         if plan.archives[i] != 0,

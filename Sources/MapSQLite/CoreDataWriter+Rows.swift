@@ -46,24 +46,28 @@ extension CoreDataWriter {
   static let maximumParameters = 999
 
   /// Inserts the rows of every entity table, in the schema's order: each entity's rows with
-  /// statements that hold its `Z_ENT` and `Z_OPT` 1 as constants, in batches, and the rows after
-  /// its last whole batch one by one.
+  /// statements that hold its `Z_ENT` as a constant, and `Z_OPT` 1 unless its objects carry
+  /// their store's versions, in batches, and the rows after its last whole batch one by one.
   mutating func writeRows(_ db: SQLiteDatabase) throws {
     let layout = graph.layout
     let entityNumbers = layout.entities.map { Int64(schema.number($0.name)) }
     for table in schema.tables() {
       let slots = slots(of: table)
       let names = ["Z_PK", "Z_ENT", "Z_OPT"] + table.columns.map(\.name)
-      // Bound per row: Z_PK and the table's columns.
-      let parameters = 1 + table.columns.count
-      let perBatch = max(1, min(Self.batchRows, Self.maximumParameters / parameters))
       for e in schema.hierarchy(table.root) {
         let entity = layout.entities[e.index]
         let values = graph.tables[e.index]
         guard values.count > 0 else { continue }
+        // Rows whose objects carry their store's versions bind Z_OPT too; others hold 1.
+        let versioned = !values.objectVersions.isEmpty
+        // Bound per row: Z_PK, Z_OPT when versioned, and the table's columns.
+        let first = versioned ? 2 : 1
+        let parameters = first + table.columns.count
+        let perBatch = max(1, min(Self.batchRows, Self.maximumParameters / parameters))
         let cells = cells(of: table, for: e, entity: entity)
         func insert(rows n: Int) throws(SQLiteDatabase.Failure) -> SQLiteStatement {
-          let row = "(?, \(e.number), 1" + String(repeating: ", ?", count: table.columns.count) + ")"
+          let row =
+            "(?, \(e.number), \(versioned ? "?" : "1")" + String(repeating: ", ?", count: table.columns.count) + ")"
           return try db.prepare(
             "INSERT INTO \(table.name) (\(names.joined(separator: ", "))) VALUES "
               + repeatElement(row, count: n).joined(separator: ", "))
@@ -82,8 +86,9 @@ extension CoreDataWriter {
             let insert = inBatch ? batch : single
             let base = inBatch ? (row % perBatch) * parameters : 0
             try insert.bindInteger(base, entityKeys[row])
+            if versioned { try insert.bindInteger(base + 1, max(1, values.objectVersion(row))) }
             for c in cells.indices {
-              let column = base + 1 + c
+              let column = base + first + c
               switch chunk.kinds[i] {
               case .null: try insert.bindNull(column)
               case .integer: try insert.bindInteger(column, chunk.payloads[i])

@@ -4,7 +4,7 @@ import MapRuntime
 
 /// Writes an object graph as a new Core Data SQLite store for the graph's model, in the layout
 /// Core Data creates (`CoreDataSchema.createStatements`, reference §§2–6): `Z_PK` numbered per
-/// hierarchy in `Z_ENT` order, `Z_OPT` 1, foreign keys, entity keys, `Z_FOK_` positions (2048,
+/// hierarchy in `Z_ENT` order, `Z_OPT` as the graph carries it (else 1), foreign keys, entity keys, `Z_FOK_` positions (2048,
 /// 3072, …), join rows, hidden keys, `Z_PRIMARYKEY` with `Z_MAX` on roots, and `Z_METADATA`.
 struct CoreDataWriter {
   let graph: ObjectGraph

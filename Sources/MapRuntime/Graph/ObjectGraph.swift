@@ -74,6 +74,8 @@ package final class EntityTable: @unchecked Sendable {
   package let ids: TextColumn?
   /// The store's number of each object, where the store has them (`ObjectKeys.swift`).
   @exclusivity(unchecked) package var objectKeys: [Int64] = []
+  /// Each object's version (`Z_OPT`) where the store had one (see `ObjectKeys.swift`).
+  @exclusivity(unchecked) package var objectVersions: [Int64] = []
 
   package init(layout: EntityLayout, isSource: Bool) {
     self.layout = layout
@@ -118,6 +120,9 @@ package final class EntityTable: @unchecked Sendable {
     if !other.objectKeys.isEmpty {
       for row in 0..<other.count { setObjectKey(count + row, other.objectKey(row)) }
     }
+    if !other.objectVersions.isEmpty {
+      for row in 0..<other.count { setObjectVersion(count + row, other.objectVersion(row)) }
+    }
     count += other.count
   }
 
@@ -126,6 +131,7 @@ package final class EntityTable: @unchecked Sendable {
   package func truncate(to n: Int) {
     count = min(count, n)
     if objectKeys.count > count { objectKeys.removeLast(objectKeys.count - count) }
+    if objectVersions.count > count { objectVersions.removeLast(objectVersions.count - count) }
   }
 
   package func reserve(_ n: Int) {

@@ -3,7 +3,8 @@ every object of the source store is in the migrated store with the same Z_PK and
 Z_MAX of every root entity still in the model is the same, and every column both tables have
 holds, in every row where the source's value is not NULL, the very same value (same SQLite
 type, same bytes: a REAL date is the same double). Columns of the source the new model does not
-have, and NULLs a default may fill, are not compared; Z_OPT neither (Core Data counts saves).
+have, and NULLs a default may fill, are not compared. Z_OPT is (Core Data's in-place migration
+copies it with INSERT ... SELECT).
 Prints a JSON list of differences (empty when everything was kept) and the number of objects.
 
 usage: kept_rows.py SOURCE MIGRATED
@@ -54,7 +55,7 @@ for table, columns in s_tables.items():
         if before:
             problems.append(f"{table}: {len(before)} rows, and no such table after")
         continue
-    common = [c for c in columns if c in m_tables[table] and c != "Z_OPT"]
+    common = [c for c in columns if c in m_tables[table]]
     after = rows(migrated, table, m_tables[table], m_names)
     for pk, values in sorted(before.items()):
         if pk not in after:
