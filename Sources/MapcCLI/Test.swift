@@ -66,7 +66,7 @@ extension MapcCommand {
         do {
           fixture = try read.get()
         } catch {
-          bar?.interject { Console.report(error.diagnostics) }
+          ProgressReporter.interject(bar) { Console.report(error.diagnostics) }
           broken += 1
           continue
         }
@@ -81,13 +81,8 @@ extension MapcCommand {
           results.append(result)
           let text = Self.lines(result, quiet: quiet)
           // Written between two drawings of the bar (standard output may be the same terminal).
-          let print = { FileHandle.standardOutput.write(Data(text.utf8)) }
-          if let bar {
-            if !text.isEmpty { bar.interject(print) }
-            bar.update("test", "cases", results.count, total)
-          } else {
-            print()
-          }
+          if !text.isEmpty { ProgressReporter.interject(bar) { FileHandle.standardOutput.write(Data(text.utf8)) } }
+          bar?.update("test", "cases", results.count, total)
         }
       }
       bar?.finish()

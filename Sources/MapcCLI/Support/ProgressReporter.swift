@@ -103,6 +103,11 @@ package final class ProgressReporter: @unchecked Sendable {
     redraw(Date())
   }
 
+  /// `print` through `reporter`'s `interject`, or straight away when there is no reporter.
+  static func interject(_ reporter: ProgressReporter?, _ print: () -> Void) {
+    if let reporter { reporter.interject(print) } else { print() }
+  }
+
   func update(_ label: String, _ unit: String, _ done: Int, _ total: Int?) {
     guard mode != .none else { return }
     lock.lock()
