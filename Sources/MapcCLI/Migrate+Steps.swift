@@ -128,11 +128,14 @@ extension MapcCommand.Migrate {
   func printPlan(_ chain: MigrationChain, analyses: [StepAnalysis], names: [String], format: any StoreFormat) throws {
     let first = chain.steps[0].plan
     let counts: StoreCounts
+    let bar = progressOption.reporter(quiet: quiet)
     do {
-      let (graph, _) = try format.read(
-        store, layout: StoreLayout(model: first.sourceModel), options: StoreReadOptions())
+      let (graph, _) = try StoreIO.read(
+        format, store, layout: StoreLayout(model: first.sourceModel), report: bar?.ioCallback)
+      bar?.finish()
       counts = StoreCounts.count(graph, properties: analyses[0].propertiesToCount)
     } catch {
+      bar?.finish(completed: false)
       throw storeFailure(error)
     }
     let tables = analyses.enumerated().map { k, a in
