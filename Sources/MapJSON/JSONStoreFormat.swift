@@ -39,7 +39,8 @@ public struct JSONStoreFormat: StoreFormat {
     } catch {
       throw MigrationFailure([MigrationError(error.code.rawValue, error.description, file: path)])
     }
-    return try StoreReader.read(input, layout: layout, maxErrors: options.maxErrors, splitMinimum: splitMinimum)
+    return try StoreReader.read(
+      input, layout: layout, maxErrors: options.maxErrors, splitMinimum: splitMinimum, progress: options.byteProgress)
   }
 
   public func peekMetadata(_ path: String) throws(MigrationFailure) -> StoreMetadataPeek {
@@ -53,18 +54,14 @@ public struct JSONStoreFormat: StoreFormat {
     var writer = StoreWriter(
       graph: graph, input: source?.input ?? graph.input,
       codec: source?.transformableCodec ?? graph.transformableCodec)
+    writer.objectProgress = options.objectProgress
     do {
       if let target {
         let file = try AtomicFileWriter(target: target)
         var out = JSONOutput(
           fileDescriptor: file.fileDescriptor, path: target, style: style, startsWriteback: true)
-        if let report = options.progress {
-          report(0, nil)
-          out.onFlush = { report($0, nil) }
-        }
         try writer.write(metadata: metadata, to: &out)
         try file.commit(backupPath: backup)
-        options.progress?(out.bytesFlushed, out.bytesFlushed)
       } else {
         let fd = open("/dev/null", O_WRONLY | O_CLOEXEC)
         defer { if fd >= 0 { _ = close(fd) } }

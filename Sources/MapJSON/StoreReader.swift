@@ -27,6 +27,9 @@ public struct StoreReader {
   /// Line and column of error offsets, found from the previous error's (errors mostly come in
   /// file order, so collecting many stays linear in the file's size).
   let lines = LineCursor()
+  /// Called every few thousand objects with the offset reached and the input's size (see
+  /// `StoreReadOptions.byteProgress`); only the reader of the whole document reports.
+  var progress: (@Sendable (Int, Int) -> Void)?
 
   struct PendingReference {
     var owner: ObjectRef
@@ -40,9 +43,11 @@ public struct StoreReader {
   /// Arrays of objects with at least `splitMinimum` bytes after them are read on two threads
   /// (see `startSplit`); the result is the same either way.
   package static func read(
-    _ input: InputBytes, layout: StoreLayout, maxErrors: Int = 50, splitMinimum: Int = defaultSplitMinimum
+    _ input: InputBytes, layout: StoreLayout, maxErrors: Int = 50, splitMinimum: Int = defaultSplitMinimum,
+    progress: (@Sendable (Int, Int) -> Void)? = nil
   ) throws(MigrationFailure) -> (ObjectGraph, StoreMetadata) {
     var reader = StoreReader(input: input, layout: layout, maxErrors: maxErrors, splitMinimum: splitMinimum)
+    reader.progress = progress
     do {
       try reader.readDocument()
       reader.graph.finalize()
@@ -275,6 +280,7 @@ public struct StoreReader {
         try readObject(reading, open: t)
         objectsRead += 1
         reserveRows(reading.table, after: objectsRead, from: list.end, to: t.start)
+        if objectsRead & 4095 == 0, let progress { progress(t.start, bytes.count) }
       }
     }
   }

@@ -13,6 +13,9 @@ public struct StoreWriter {
   let graph: ObjectGraph
   /// How the Transformable payloads in `input` are encoded (nil or `RawJSON`: JSON text).
   let codec: (any TransformableCodec.Type)?
+  /// Called with the objects written so far, after each chunk of rows (see
+  /// `StoreWriteOptions.objectProgress`).
+  var objectProgress: (@Sendable (Int) -> Void)?
 
   package init(graph: ObjectGraph, input: InputBytes?, codec: (any TransformableCodec.Type)? = nil) {
     self.graph = graph
@@ -90,11 +93,14 @@ public struct StoreWriter {
       cells.foreignCodec = codec
       cells.foreignInput = Unmanaged.passUnretained(input)
     }
+    var written = 0
     for e in order {
       out.writeKey(graph.tables[e].layout.name)
       out.beginArray()
-      try writeObjects(graph.tables[e], e, idKey, cells, to: &out)
+      try writeObjects(graph.tables[e], e, idKey, cells, after: written, to: &out)
       out.endArray()
+      written += graph.tables[e].count
+      objectProgress?(written)
     }
     out.endObject()
     out.endObject()
@@ -110,7 +116,8 @@ public struct StoreWriter {
   /// (see `RenderPipeline`); the chunks are written in order, so the bytes are the same as one
   /// thread would write.
   private func writeObjects(
-    _ table: EntityTable, _ e: Int, _ idKey: PreparedKey, _ cells: CellWriting, to out: inout JSONOutput
+    _ table: EntityTable, _ e: Int, _ idKey: PreparedKey, _ cells: CellWriting, after written: Int,
+    to out: inout JSONOutput
   ) throws(StoreWriteError) {
     let rows = RowWriter(table: table, entity: e, idKey: idKey, cells: cells)
     defer { rows.release() }
@@ -141,6 +148,7 @@ public struct StoreWriter {
       case .success(let bytes):
         out.appendRendered(bytes)
         pipeline.written(k, keeping: bytes)
+        objectProgress?(written + min(n, (k + 1) * chunk))
       case .failure(let error):
         throw error
       }

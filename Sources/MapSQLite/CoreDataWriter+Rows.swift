@@ -51,6 +51,7 @@ extension CoreDataWriter {
   mutating func writeRows(_ db: SQLiteDatabase) throws {
     let layout = graph.layout
     let entityNumbers = layout.entities.map { Int64(schema.number($0.name)) }
+    var written = 0
     for table in schema.tables() {
       let slots = slots(of: table)
       let names = ["Z_PK", "Z_ENT", "Z_OPT"] + table.columns.map(\.name)
@@ -119,6 +120,8 @@ extension CoreDataWriter {
               insert.rewind()
             }
           }
+          written += chunk.rows.count
+          progress?(written)
         }
       }
     }

@@ -19,6 +19,9 @@ struct CoreDataWriter {
   private(set) var keys: [[Int64]] = []
   private(set) var maxKey: [Int: Int64] = [:]
   var errors: [String] = []
+  /// Called with the objects (entity rows) inserted so far, after each chunk of rows
+  /// (`StoreWriteOptions.objectProgress`).
+  var progress: (@Sendable (Int) -> Void)?
 
   init(graph: ObjectGraph, input: InputBytes?, codec: (any TransformableCodec.Type)?, metadata: CoreDataMetadataOut) {
     self.graph = graph

@@ -46,6 +46,7 @@ public struct SQLiteStoreFormat: StoreFormat {
     var writer = CoreDataWriter(
       graph: graph, input: input, codec: source?.transformableCodec ?? graph.transformableCodec,
       metadata: CoreDataMetadataOut(metadata: metadata))
+    writer.progress = options.objectProgress
     guard let target else {
       // A dry run: the rows are written to a store in memory and dropped.
       do throws(CoreDataWriter.Failure) {
@@ -66,7 +67,6 @@ public struct SQLiteStoreFormat: StoreFormat {
         ])
       }
     }
-    options.progress?(0, 0)
   }
 
   /// Its UUID, framework version and version identifiers, its hashes in the order of

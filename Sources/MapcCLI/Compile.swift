@@ -9,7 +9,7 @@ extension MapcCommand {
       abstract:
         "Check a mapping (XML file or Xcode .xcmappingmodel) against its models and write a binary plan (.cdm).",
       discussion: """
-        Reads the mapping (format version 1; the full format is in the mapc repository, Specs/mapping-xml.md), loads the source and \
+        Reads the mapping (format version 1; `mapc infer` writes one to start from), loads the source and \
         destination models it names (or --source/--destination), checks every entity mapping \
         and expression, and writes the plan. Every problem is reported as \
         path:line:column: error: message [rule-id]. Exit status: 0 plan written (warnings may \

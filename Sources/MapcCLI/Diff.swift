@@ -11,8 +11,7 @@ extension MapcCommand {
         Entities, attributes and relationships added, removed, renamed (by renaming \
         identifier) and changed (type, optionality, default, delete rule, ordered, to-many, \
         transient, indexes, constraints, hash modifier), and whether Core Data's lightweight \
-        migration can infer the step without losing data (mapc repository: \
-        Specs/model-diff.md). Give a bundle with --from and --to (default: the current version \
+        migration can infer the step without losing data. Give a bundle with --from and --to (default: the current version \
         and the one before it in chain order), or two models. Formats: text, markdown (for a \
         pull-request comment), json, and the pictures mermaid, svg and html (the destination \
         model as an entity-relationship diagram with the changes marked). Exit status: 0 \

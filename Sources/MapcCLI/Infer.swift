@@ -10,7 +10,7 @@ extension MapcCommand {
       discussion: """
         Matches entities and properties by renaming identifier or name (never by guessing), \
         and writes the inferred mapping as a mapping XML file to start from and edit \
-        (mapc repository: Specs/migrate.md). What cannot be inferred is reported at the model element at \
+        (the rules of Core Data's lightweight migration). What cannot be inferred is reported at the model element at \
         fault, with the mapping to write instead. Exit status: 0 written, 1 the change \
         cannot be inferred or a model cannot be read (nothing written), 64 usage error or an output that \
         would write over an input (nothing read or written).

@@ -15,8 +15,7 @@ extension MapcCommand {
       abstract: "Check mapping files for Core Data migration pitfalls before they ship.",
       discussion: """
         Reports every compiler diagnostic and every lint rule finding of each mapping file \
-        (mapc lint --list-rules lists them, mapc lint --explain RULE explains one; the mapc \
-        repository has them all in Specs/lint-rules.md). PATH may be a mapping XML file, an \
+        (mapc lint --list-rules lists them, mapc lint --explain RULE explains one). PATH may be a mapping XML file, an \
         Xcode .xcmappingmodel, a folder (searched recursively for both), or a .xcdatamodeld \
         bundle: then the migration chain through its versions is checked too, with the \
         mappings given beside it, as mapc migrate would take it (steps that cannot be made, \

@@ -10,8 +10,8 @@ extension MapcCommand {
       discussion: """
         Writes each version's entity and property version hashes and its version checksum \
         (NSManagedObjectModel.versionChecksum, what NSStagedMigrationManager's stages and a \
-        store's NSStoreModelVersionChecksumKey name it by) to the lock file (mapc repository: \
-        Specs/model-lock.md). `mapc lint BUNDLE --lock FILE` then fails when a locked version \
+        store's NSStoreModelVersionChecksumKey name it by) to the lock file (JSON, with \
+        a readable summary of what each property hash covers). `mapc lint BUNDLE --lock FILE` then fails when a locked version \
         is edited. Versions already in an existing lock must be unchanged: lock refuses to \
         record an edited shipped version. --print-checksums prints the checksums instead. \
         Exit status: 0 written, 1 the model cannot be read or a locked version changed, \

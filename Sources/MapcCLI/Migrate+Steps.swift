@@ -36,11 +36,20 @@ extension MapcCommand.Migrate {
           id: "migrate-resume-untrusted", place: path))
     }
     let log = StepLog(chain: chain, names: names, quiet: quiet, check: check)
-    options.stepFinished = { k, summary in log.finished(k, summary) }
+    let bar = progressOption.reporter(quiet: quiet)
+    options.progress = bar?.passCallback
+    options.ioProgress = bar?.ioCallback
+    let labels = chain.steps.indices.map { Self.stepLabel($0, chain, names) }
+    options.stepStarting = { k in bar?.setPrefix(labels[k]) }
+    options.stepFinished = { k, summary in
+      bar?.setPrefix("")
+      log.finished(k, summary)
+    }
     let storePath = store
     let result = Result { () throws(MigrationFailure) -> Int in
       try ChainRun.run(steps: steps, storePath: storePath, options: options)
     }
+    if case .success = result { bar?.finish() } else { bar?.finish(completed: false) }
     switch result {
     case .success(let reused):
       let total = steps.count
@@ -69,6 +78,7 @@ extension MapcCommand.Migrate {
     }
     defer { try? FileManager.default.removeItem(at: folder) }
     let log = StepLog(chain: chain, names: names, quiet: quiet, check: check)
+    let bar = progressOption.reporter(quiet: quiet)
     var input = store
     for k in chain.steps.indices {
       let last = k == chain.steps.count - 1
@@ -77,13 +87,20 @@ extension MapcCommand.Migrate {
         output: last ? .none : .file(next), storeFormat: last ? format : format.forIntermediateStores,
         now: MapcCommand.Run.fixedNow())
       options.checkSource = { graph throws(MigrationFailure) in try check.check(k, graph) }
+      options.progress = bar?.passCallback
+      options.ioProgress = bar?.ioCallback
+      bar?.setPrefix(Self.stepLabel(k, chain, names))
       let from = input
       let result = Result { () throws(MigrationFailure) -> MigrationRun.Summary in
         try MigrationRun.run(plan: chain.steps[k].plan, storePath: from, options: options)
       }
       switch result {
-      case .success(let summary): log.finished(k, summary)
-      case .failure(let failure): throw storeFailure(failure, check: check, chain: chain)
+      case .success(let summary):
+        bar?.setPrefix("")
+        log.finished(k, summary)
+      case .failure(let failure):
+        bar?.finish(completed: false)
+        throw storeFailure(failure, check: check, chain: chain)
       }
       input = next
     }
@@ -93,6 +110,12 @@ extension MapcCommand.Migrate {
       )
     }
     try writeReport(log, writtenTo: nil)
+  }
+
+  /// What progress lines put before the phases of step `k`: `step 2/4 V2→V3: `.
+  static func stepLabel(_ k: Int, _ chain: MigrationChain, _ names: [String]) -> String {
+    let step = chain.steps[k]
+    return TerminalText.escaped("step \(k + 1)/\(chain.steps.count) \(names[step.from])→\(names[step.to]): ")
   }
 
   private func writeReport(_ log: StepLog, writtenTo: String?) throws {
@@ -105,11 +128,14 @@ extension MapcCommand.Migrate {
   func printPlan(_ chain: MigrationChain, analyses: [StepAnalysis], names: [String], format: any StoreFormat) throws {
     let first = chain.steps[0].plan
     let counts: StoreCounts
+    let bar = progressOption.reporter(quiet: quiet)
     do {
-      let (graph, _) = try format.read(
-        store, layout: StoreLayout(model: first.sourceModel), options: StoreReadOptions())
+      let (graph, _) = try StoreIO.read(
+        format, store, layout: StoreLayout(model: first.sourceModel), report: bar?.ioCallback)
+      bar?.finish()
       counts = StoreCounts.count(graph, properties: analyses[0].propertiesToCount)
     } catch {
+      bar?.finish(completed: false)
       throw storeFailure(error)
     }
     let tables = analyses.enumerated().map { k, a in

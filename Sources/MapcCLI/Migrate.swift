@@ -17,7 +17,7 @@ extension MapcCommand {
         stores live in .STORE.mapc-migrate beside the store; the store itself is replaced \
         only by the last step's atomic rename, so it is always the original or the result, \
         and a run that was killed is resumed by the next one. Applied steps are recorded in \
-        metadata.mapcMigrations (mapc repository: Specs/migrate.md). Exit status: 0 migrated or already at \
+        metadata.mapcMigrations. Exit status: 0 migrated or already at \
         the target, 1 a model or mapping is wrong or a step cannot be inferred, 2 the store \
         cannot be migrated (unknown version, run or validation errors, or a step would drop \
         objects or values the store holds without --allow-data-loss or --allow-drop; it is \
@@ -69,8 +69,10 @@ extension MapcCommand {
 
     @OptionGroup var regexBudgetOption: RegexBudgetOption
 
-    @Flag(help: "No per-step lines and no summary.")
+    @Flag(help: "No progress, no per-step lines and no summary.")
     var quiet = false
+
+    @OptionGroup var progressOption: ProgressOption
 
     enum PlanFormat: String, ExpressibleByArgument, CaseIterable {
       case text, json

@@ -56,11 +56,7 @@ extension MapcCommand {
     @Flag(help: "No progress and no summary line (same as --progress none, without the summary).")
     var quiet = false
 
-    @Option(
-      help:
-        "Progress on standard error: bar (one line redrawn, the default on a terminal), plain (a line per phase and every 2 s, the default otherwise, as in CI logs), none, or auto."
-    )
-    var progress: ProgressReporter.Mode = .auto
+    @OptionGroup var progressOption: ProgressOption
 
     /// Checked when the command runs, not in `validate()`, so that a misspelt option is reported
     /// as such (argument-parser reports unknown options only after validation passes).
@@ -101,7 +97,7 @@ extension MapcCommand {
       withModels.reads(migrationPlan.destinationModel.path, as: "model")
       try withModels.refuseClash(notes: Self.hint)
       let out: MigrationRun.Output = dryRun ? .none : (inPlace ? .inPlace(backup: backup) : .file(output!))
-      let bar = quiet || progress == .none ? nil : ProgressReporter(mode: progress)
+      let bar = progressOption.reporter(quiet: quiet)
       let storePath = store
       let formatName = storeFormat
       let (compact, maxErrors) = (compact, maxErrors)
@@ -121,8 +117,8 @@ extension MapcCommand {
         options.checkSource = { graph throws(MigrationFailure) in try check.check(0, graph) }
         options.reportPhases = ProcessInfo.processInfo.environment["MAPC_PHASES"] == "1"
         if let bar {
-          options.progress = { pass, done, total in bar.pass(pass, done, total) }
-          options.ioProgress = { phase, done, total in bar.io(phase, done, total) }
+          options.progress = bar.passCallback
+          options.ioProgress = bar.ioCallback
         }
         return try MigrationRun.run(plan: migrationPlan, storePath: storePath, options: options)
       }

@@ -10,8 +10,7 @@ extension MapcCommand {
         info prints a store's format, metadata, model version hashes, entities and rows per \
         entity; convert converts a store of any format to any other (\(StoreFormatChoice.names)); \
         export is convert --to json of an SQLite store, import convert --to sqlite of a JSON \
-        store; model writes the model a store carries as an Xcode model (mapc repository: \
-        Specs/sqlite-store.md, Specs/store-format.md).
+        store; model writes the model a store carries as an Xcode model.
         """,
       subcommands: [StoreInfo.self, StoreConvert.self, StoreExport.self, StoreImport.self, StoreModel.self])
   }

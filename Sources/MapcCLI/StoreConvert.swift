@@ -35,6 +35,11 @@ extension MapcCommand {
     @Flag(help: "Write a JSON store without whitespace.")
     var compact = false
 
+    @Flag(help: "No progress and no summary line.")
+    var quiet = false
+
+    @OptionGroup var progressOption: ProgressOption
+
     func validate() throws {
       let formats = StoreFormatChoice.formats
       if let to, StoreFormats.named(to, among: formats) == nil {
@@ -51,7 +56,7 @@ extension MapcCommand {
       try StoreConversion.run(
         store, bundle: model, output: output,
         to: StoreConversion.destination(to: to, output: output, among: formats)!, among: formats, verb: "converted",
-        command: "store convert")
+        command: "store convert", quiet: quiet, progress: progressOption.reporter(quiet: quiet))
     }
   }
 }

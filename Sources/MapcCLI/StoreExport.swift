@@ -29,11 +29,17 @@ extension MapcCommand {
     @Flag(help: "Write the JSON store without whitespace.")
     var compact = false
 
+    @Flag(help: "No progress and no summary line.")
+    var quiet = false
+
+    @OptionGroup var progressOption: ProgressOption
+
     func run() throws {
       let formats = StoreFormatChoice.formats(compact: compact)
       try StoreConversion.run(
         store, bundle: model, output: output, from: StoreFormats.named("sqlite", among: formats),
-        to: StoreFormats.named("json", among: formats)!, among: formats, verb: "exported", command: "store export")
+        to: StoreFormats.named("json", among: formats)!, among: formats, verb: "exported", command: "store export",
+        quiet: quiet, progress: progressOption.reporter(quiet: quiet))
     }
   }
 }

@@ -27,11 +27,17 @@ extension MapcCommand {
     @Option(name: .shortAndLong, help: "Where to write the SQLite store.")
     var output: String
 
+    @Flag(help: "No progress and no summary line.")
+    var quiet = false
+
+    @OptionGroup var progressOption: ProgressOption
+
     func run() throws {
       let formats = StoreFormatChoice.formats
       try StoreConversion.run(
         store, bundle: model, output: output, from: StoreFormats.named("json", among: formats),
-        to: StoreFormats.named("sqlite", among: formats)!, among: formats, verb: "imported", command: "store import")
+        to: StoreFormats.named("sqlite", among: formats)!, among: formats, verb: "imported", command: "store import",
+        quiet: quiet, progress: progressOption.reporter(quiet: quiet))
     }
   }
 }

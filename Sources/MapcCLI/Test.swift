@@ -8,7 +8,7 @@ extension MapcCommand {
     static let configuration = CommandConfiguration(
       abstract: "Run the migration fixtures (fixture.json) found under the paths.",
       discussion: """
-        Every fixture.json under the paths (mapc repository: Specs/test-fixtures.md) names a \
+        Every fixture.json under the paths names a \
         mapping (run with `mapc run`) or a model bundle (run with `mapc migrate`) and cases: a \
         store and the expected store, or the exit status and messages of a failure. Each case \
         runs in a child process on a copy in a temporary folder; expected stores (JSON or \
@@ -30,8 +30,10 @@ extension MapcCommand {
     @Option(help: "Where the paths of `sharedMapping` start (cases are skipped when it is absent).")
     var shared = "../shared"
 
-    @Flag(help: "Only the failures and the summary.")
+    @Flag(help: "Only the failures and the summary; no progress.")
     var quiet = false
+
+    @OptionGroup var progressOption: ProgressOption
 
     func run() throws {
       guard !paths.isEmpty else { throw ValidationError("give at least one fixture file or folder") }
@@ -54,12 +56,17 @@ extension MapcCommand {
       var results: [FixtureResult] = []
       var broken = 0
       let started = Date()
-      for path in found {
+      // Every fixture file is read first, so that progress counts cases against their total.
+      let fixtures = found.map { path in (path, Result { () throws(DiagnosticsError) in try FixtureFile.read(path) }) }
+      let total = fixtures.reduce(0) { n, f in n + ((try? f.1.get())?.cases.count ?? 0) }
+      let bar = progressOption.reporter(quiet: quiet)
+      bar?.update("test", "cases", 0, total)
+      for (path, read) in fixtures {
         let fixture: FixtureFile
         do {
-          fixture = try FixtureFile.read(path)
+          fixture = try read.get()
         } catch {
-          Console.report(error.diagnostics)
+          ProgressReporter.interject(bar) { Console.report(error.diagnostics) }
           broken += 1
           continue
         }
@@ -72,9 +79,13 @@ extension MapcCommand {
             suite: suite, name: name, outcome: outcome, seconds: Date().timeIntervalSince(start),
             knownIssue: fixture.knownIssue)
           results.append(result)
-          FileHandle.standardOutput.write(Data(Self.lines(result, quiet: quiet).utf8))
+          let text = Self.lines(result, quiet: quiet)
+          // Written between two drawings of the bar (standard output may be the same terminal).
+          if !text.isEmpty { ProgressReporter.interject(bar) { FileHandle.standardOutput.write(Data(text.utf8)) } }
+          bar?.update("test", "cases", results.count, total)
         }
       }
+      bar?.finish()
       if let junit {
         let text = JUnitReport.render(results, timestamp: Self.timestamp(started), hostname: Self.hostname())
         do {

@@ -2,7 +2,7 @@ import Foundation
 import MapTestSupport
 import Testing
 
-/// Progress of `mapc run` as a CI log shows it (standard error a pipe: plain lines) and as a
+/// Progress of `mapc run` as a CI log shows it (standard error a pipe, `--progress plain`) and as a
 /// terminal shows it (a pseudo-terminal: one line redrawn): every phase in order, counts that
 /// never go back, the same total all through a phase, and the summary at the end.
 @Suite(
@@ -56,7 +56,9 @@ struct ProgressOutputTests {
     let (plan, store) = try Self.store(in: work)
     let process = Process()
     process.executableURL = mapcExecutable
-    process.arguments = ["run", plan, "--store", store, "--output", work.appendingPathComponent("out.json").path]
+    process.arguments = [
+      "run", plan, "--store", store, "--output", work.appendingPathComponent("out.json").path, "--progress", "plain",
+    ]
     process.environment = ProcessInfo.processInfo.environment.merging(["MAPC_PROGRESS_INTERVAL": "0.01"]) { $1 }
     let pipe = Pipe()
     process.standardError = pipe

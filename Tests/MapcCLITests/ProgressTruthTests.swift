@@ -46,6 +46,7 @@ struct ProgressTruthTests {
       let sqlite = folder.appendingPathComponent("store.sqlite").path
       let imported = runMapc([
         "store", "import", json, "--model", notes.appendingPathComponent("Notes.xcdatamodeld").path, "-o", sqlite,
+        "--quiet",
       ])
       guard imported.exitCode == 0 else { return .failure(TestFailure(imported.stderr)) }
       // The entity tables' rows (Core Data's own tables, Z_PRIMARYKEY and the like, excepted).
@@ -98,6 +99,7 @@ struct ProgressTruthTests {
     process.executableURL = mapcExecutable
     process.arguments = [
       "run", Self.notes.appendingPathComponent("NotesV1ToV2.xml").path, "--store", store.path, "--output", output,
+      "--progress", "plain",
     ]
     process.environment = ProcessInfo.processInfo.environment.merging(["MAPC_PROGRESS_INTERVAL": "0.01"]) { $1 }
     let pipe = Pipe()

@@ -35,6 +35,8 @@ package enum ChainRun {
     /// Called before each step with its index.
     package var stepStarting: (@Sendable (Int) -> Void)?
     package var progress: (@Sendable (MigrationManager.Pass, Int, Int) -> Void)?
+    /// Each step's reading and writing (`MigrationRun.Options.ioProgress`).
+    package var ioProgress: (@Sendable (MigrationRun.IOPhase, Int, Int?) -> Void)?
     /// Called with each step's index and source graph before the step runs (see
     /// `MigrationRun.Options.checkSource`).
     package var checkSource: (@Sendable (Int, ObjectGraph) throws(MigrationFailure) -> Void)?
@@ -83,6 +85,7 @@ package enum ChainRun {
         storeFormat: last ? options.storeFormat : options.storeFormat.forIntermediateStores,
         maxErrors: options.maxErrors, now: options.now, progress: options.progress)
       runOptions.keepObjectKeys = steps[k].keepsObjectKeys
+      runOptions.ioProgress = options.ioProgress
       if let check = options.checkSource {
         runOptions.checkSource = { graph throws(MigrationFailure) in try check(k, graph) }
       }

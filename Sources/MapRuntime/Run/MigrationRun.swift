@@ -35,8 +35,9 @@ public enum MigrationRun {
     /// `now()`, seconds since 2001-01-01.
     public var now: Double
     public var progress: (@Sendable (MigrationManager.Pass, Int, Int) -> Void)?
-    /// Called as the store is read (bytes of the file) and written (bytes so far, no total):
-    /// the phases around the three passes.
+    /// Called as the store is read (bytes of the file, or rows against the store's total) and
+    /// written (objects against the graph's total, then the bytes of the file written): the
+    /// phases around the three passes.
     public var ioProgress: (@Sendable (IOPhase, Int, Int?) -> Void)?
     /// Print the time each phase took on standard error (`MAPC_PHASES=1`).
     public var reportPhases = false
@@ -65,8 +66,9 @@ public enum MigrationRun {
 
   /// The phases of a run that are not passes of the migration.
   public enum IOPhase: String, Sendable {
-    /// Reading, in bytes of the file, or in rows (`readRows`) for a format that reads rows.
-    case read, readRows, write
+    /// Reading, in bytes of the file, or in rows (`readRows`) for a format that reads rows;
+    /// writing, in objects (`writeObjects`) as they go, then the bytes of the file (`write`).
+    case read, readRows, writeObjects, write
   }
 
   public struct Summary: Sendable {
@@ -107,26 +109,10 @@ public enum MigrationRun {
           file: storePath)
       ])
     }
-    // No read phase for a store that is not there: its error comes first.
-    let storeBytes = fileSize(storePath)
-    if let storeBytes { options.ioProgress?(.read, 0, storeBytes) }
     let format = options.storeFormat
-    var readOptions = StoreReadOptions(maxErrors: options.maxErrors)
-    let rows = RowCount()
-    if let report = options.ioProgress {
-      readOptions.rowProgress = { done, total in
-        rows.set(total)
-        report(.readRows, done, total)
-      }
-    }
-    let (graph, metadata) = try format.read(
-      storePath, layout: StoreLayout(model: plan.sourceModel), options: readOptions)
-    // The end of the read phase, in the unit it was reported in.
-    if let total = rows.value {
-      options.ioProgress?(.readRows, total, total)
-    } else if let storeBytes {
-      options.ioProgress?(.read, storeBytes, storeBytes)
-    }
+    let (graph, metadata) = try StoreIO.read(
+      format, storePath, layout: StoreLayout(model: plan.sourceModel), maxErrors: options.maxErrors,
+      report: options.ioProgress)
     let differing = metadata.entitiesWithDifferentHashes(plan.sourceEntityHashes)
     if !differing.isEmpty {
       throw MigrationFailure([
@@ -161,19 +147,10 @@ public enum MigrationRun {
     let writerMetadata = StoreWriteMetadata(
       modelVersionIdentifiers: plan.destinationModel.versionIdentifiers,
       entityHashes: plan.destinationEntityHashes, extra: metadata.extra, generated: options.generatedMetadata)
-    var writeOptions = StoreWriteOptions()
-    if let report = options.ioProgress, target != nil {
-      writeOptions.progress = { report(.write, $0, $1) }
-      // The write phase starts now, whether or not the format reports bytes as it goes.
-      report(.write, 0, nil)
-    }
     do throws(MigrationFailure) {
-      try format.write(
-        manager.destination, source: graph, metadata: writerMetadata, to: target, backup: backup, options: writeOptions)
-      // What was written, as the file system says (a format that reports no bytes included).
-      if let report = options.ioProgress, let target, let written = fileSize(target) {
-        report(.write, written, written)
-      }
+      try StoreIO.write(
+        format, manager.destination, source: graph, metadata: writerMetadata, to: target, backup: backup,
+        report: options.ioProgress)
     } catch {
       // A dry run's errors are about the store that would have been written from the input.
       throw MigrationFailure(
@@ -195,12 +172,4 @@ public enum MigrationRun {
       parallelMappings: manager.parallelMappings, splitEntities: graph.splitEntities, writtenTo: target,
       mappings: manager.mappingCounts)
   }
-}
-
-/// The total rows a format reported reading, if it reported any.
-private final class RowCount: @unchecked Sendable {
-  private let lock = NSLock()
-  private var total: Int?
-  var value: Int? { lock.withLock { total } }
-  func set(_ n: Int) { lock.withLock { total = n } }
 }

@@ -68,6 +68,9 @@ public struct StoreReadOptions: Sendable {
   /// Called as rows are read, by a format that reads rows (Core Data's SQLite stores): the rows
   /// read so far and the store's total, counted before reading.
   public var rowProgress: (@Sendable (Int, Int) -> Void)?
+  /// Called as the file is read, by a format that reads it as text (JSON): the bytes read so
+  /// far and the file's size.
+  public var byteProgress: (@Sendable (Int, Int) -> Void)?
 
   public init(maxErrors: Int = 50, rowProgress: (@Sendable (Int, Int) -> Void)? = nil) {
     self.maxErrors = maxErrors
@@ -77,12 +80,12 @@ public struct StoreReadOptions: Sendable {
 
 /// How to write a store, in any format.
 public struct StoreWriteOptions: Sendable {
-  /// Called as the store is written, with the bytes written so far and, once known (at the
-  /// end), the total.
-  public var progress: (@Sendable (Int, Int?) -> Void)?
+  /// Called as the store is written, with the objects written so far (of the graph's
+  /// `objectCount`), every few thousand objects: not on every object.
+  public var objectProgress: (@Sendable (Int) -> Void)?
 
-  public init(progress: (@Sendable (Int, Int?) -> Void)? = nil) {
-    self.progress = progress
+  public init(objectProgress: (@Sendable (Int) -> Void)? = nil) {
+    self.objectProgress = objectProgress
   }
 }
 

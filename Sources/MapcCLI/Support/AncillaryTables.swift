@@ -19,13 +19,13 @@ enum AncillaryTables {
     let transactions = history.first { $0.name == "TRANSACTION" }?.rows ?? 0
     if changes + transactions > 0 {
       notes.append(
-        "\(path) holds persistent history (\(transactions) transactions, \(changes) changes); \(what) has none, as after Core Data's migration into a new store: apps that keep a history token must start again from the new store (Specs/sqlite-store.md §4.1)"
+        "\(path) holds persistent history (\(transactions) transactions, \(changes) changes); \(what) has none, as after Core Data's migration into a new store: apps that keep a history token must start again from the new store (Core Data's persistent history tables, ACHANGE and ATRANSACTION, are not carried over)"
       )
     }
     let cloudKit = info.tables.filter { $0.hasPrefix("ANSCK") }
     if !cloudKit.isEmpty {
       notes.append(
-        "\(path) holds CloudKit mirroring tables (\(cloudKit.joined(separator: ", "))); \(what) has none: NSPersistentCloudKitContainer mirrors the new store afresh (Specs/sqlite-store.md §4.1)"
+        "\(path) holds CloudKit mirroring tables (\(cloudKit.joined(separator: ", "))); \(what) has none: NSPersistentCloudKitContainer mirrors the new store afresh"
       )
     }
     return notes

@@ -23,11 +23,12 @@ package enum StoreConversion {
   /// `mapc: VERB N objects from STORE; wrote OUTPUT`, or the errors and exit status 2 with
   /// nothing written (1 when the bundle cannot be read, 64 when an output would write over an
   /// input). Without a bundle, the model the store carries is used (`CachedModel`), named
-  /// `command` in the note that says so.
+  /// `command` in the note that says so. `quiet`: no summary line; `progress`: where the read
+  /// and write phases are shown.
   package static func run(
     _ store: String, bundle: String?, output: String, from source: (any StoreFormat)? = nil,
     to destination: any StoreFormat, among formats: [any StoreFormat], verb: String,
-    command: String = "store convert"
+    command: String = "store convert", quiet: Bool = false, progress: ProgressReporter? = nil
   ) throws {
     let source = source ?? StoreFormats.detect(store, among: formats)
     var files = OutputTarget()
@@ -39,17 +40,19 @@ package enum StoreConversion {
       let versions = try CachedModel.versions(store: store, command: command)
       try convert(
         store, versions: versions, bundle: "the store's own model", output: output, from: source, to: destination,
-        verb: verb)
+        verb: verb, quiet: quiet, progress: progress)
       return
     }
-    try convert(store, bundle: bundle, output: output, from: source, to: destination, verb: verb)
+    try convert(
+      store, bundle: bundle, output: output, from: source, to: destination, verb: verb, quiet: quiet,
+      progress: progress)
   }
 
   /// Converts `store` to `output`, printing `mapc: VERB N objects from STORE; wrote OUTPUT`, or
   /// the errors and exit status 2 with nothing written (1 when the bundle cannot be read).
   static func convert(
     _ store: String, bundle: String, output: String, from source: any StoreFormat, to destination: any StoreFormat,
-    verb: String
+    verb: String, quiet: Bool = false, progress: ProgressReporter? = nil
   ) throws {
     let versions: ModelVersions
     do {
@@ -57,28 +60,32 @@ package enum StoreConversion {
     } catch {
       throw Console.failure(error)
     }
-    try convert(store, versions: versions, bundle: bundle, output: output, from: source, to: destination, verb: verb)
+    try convert(
+      store, versions: versions, bundle: bundle, output: output, from: source, to: destination, verb: verb,
+      quiet: quiet, progress: progress)
   }
 
   /// The conversion with the versions already loaded (a bundle's, or the one model a store
   /// carries: `CachedModel`).
   static func convert(
     _ store: String, versions: ModelVersions, bundle: String, output: String, from source: any StoreFormat,
-    to destination: any StoreFormat, verb: String
+    to destination: any StoreFormat, verb: String, quiet: Bool = false, progress: ProgressReporter? = nil
   ) throws {
+    let report = progress?.ioCallback
     let result = Result { () throws(MigrationFailure) -> Int in
       let version = try Self.version(of: try source.peekMetadata(store), in: versions, bundle: bundle, path: store)
-      let (graph, metadata) = try source.read(
-        store, layout: StoreLayout(model: version.model), options: StoreReadOptions())
+      let (graph, metadata) = try StoreIO.read(
+        source, store, layout: StoreLayout(model: version.model), report: report)
       let out = StoreWriteMetadata(
         modelVersionIdentifiers: metadata.modelVersionIdentifiers ?? version.model.versionIdentifiers,
         entityHashes: version.hashes, extra: metadata.extra)
-      try destination.write(graph, source: nil, metadata: out, to: output, backup: nil, options: StoreWriteOptions())
+      try StoreIO.write(destination, graph, source: nil, metadata: out, to: output, backup: nil, report: report)
       return graph.objectCount
     }
+    if case .success = result { progress?.finish() } else { progress?.finish(completed: false) }
     switch result {
     case .success(let n):
-      Console.say("mapc: \(verb) \(n) objects from \(store); wrote \(output)")
+      if !quiet { Console.say("mapc: \(verb) \(n) objects from \(store); wrote \(output)") }
       for line in AncillaryTables.notes(store: store, format: source, into: output) { Console.note(line) }
     case .failure(let failure):
       throw Console.failure(failure, notes: ["nothing was written"])

@@ -72,9 +72,10 @@ enum ObjectMethods {
         : "FUNCTION($entityPolicy, \"\(selector):\", value)"
       throw MigrationError(
         "run-unknown-selector",
-        "\(m.describe(receiver)) has no method \(selector) (methods on values: Specs/functions.md §5); "
+        "\(m.describe(receiver)) has no method \(selector) (the methods mapc calls on values: "
+          + arity.keys.sorted().joined(separator: ", ") + "); "
           + "a custom policy can provide it as a policy function that takes the value as its first "
-          + "argument, called as \(call) (Specs/functions.md §8.4)")
+          + "argument, called as \(call)")
     }
     guard n == args.count else {
       throw MigrationError("run-arity", "\(selector) takes \(n) argument(s), given \(args.count)")

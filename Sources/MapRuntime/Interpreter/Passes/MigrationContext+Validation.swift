@@ -20,12 +20,15 @@ extension MigrationContext {
     var done = 0
     progress?(.validate, 0, total)
     outer: for table in destination.tables {
+      let columns = table.layout.properties.count
       for (c, p) in table.layout.properties.enumerated() {
         switch p.kind {
         case .attribute(let a): checkColumn(a, table, c, &failures, limit)
         case .relationship(let r): checkColumn(r, table, c, &failures, limit)
         }
         if failures.count >= limit { break outer }
+        // Checks run column by column: a table's objects count as done in step with its columns.
+        progress?(.validate, done + table.count * (c + 1) / columns, total)
       }
       done += table.count
       progress?(.validate, done, total)

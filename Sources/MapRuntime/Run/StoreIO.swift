@@ -1,0 +1,61 @@
+import Foundation
+
+/// Reading and writing a store with progress reported the way every command shows it
+/// (`MigrationRun.Options.ioProgress`): the read phase in bytes of the file, or in rows against
+/// the store's total for a format that reads rows, ending at its total; the write phase in
+/// objects against the graph's total, ending with the size of the file written. A store that
+/// is not there gets no read phase: its error comes first.
+public enum StoreIO {
+  public typealias Report = @Sendable (MigrationRun.IOPhase, Int, Int?) -> Void
+
+  public static func read(
+    _ format: any StoreFormat, _ path: String, layout: StoreLayout, maxErrors: Int = 50, report: Report?
+  ) throws(MigrationFailure) -> (ObjectGraph, StoreMetadata) {
+    var options = StoreReadOptions(maxErrors: maxErrors)
+    guard let report, let storeBytes = MigrationRun.fileSize(path) else {
+      return try format.read(path, layout: layout, options: options)
+    }
+    report(.read, 0, storeBytes)
+    let rows = RowCount()
+    options.rowProgress = { done, total in
+      rows.set(total)
+      report(.readRows, done, total)
+    }
+    options.byteProgress = { done, total in report(.read, done, total) }
+    let result = try format.read(path, layout: layout, options: options)
+    // The end of the read phase, in the unit it was reported in.
+    if let total = rows.value {
+      report(.readRows, total, total)
+    } else {
+      report(.read, storeBytes, storeBytes)
+    }
+    return result
+  }
+
+  /// `StoreFormat.write` with the write phase reported (when there is a target).
+  public static func write(
+    _ format: any StoreFormat, _ graph: ObjectGraph, source: ObjectGraph?, metadata: StoreWriteMetadata,
+    to target: String?, backup: String?, report: Report?
+  ) throws(MigrationFailure) {
+    var options = StoreWriteOptions()
+    if let report, target != nil {
+      // The write phase starts now, counted in objects, whether or not the format reports them.
+      let objects = graph.objectCount
+      report(.writeObjects, 0, objects)
+      options.objectProgress = { done in report(.writeObjects, done, objects) }
+    }
+    try format.write(graph, source: source, metadata: metadata, to: target, backup: backup, options: options)
+    // What was written, as the file system says.
+    if let report, let target, let written = MigrationRun.fileSize(target) {
+      report(.write, written, written)
+    }
+  }
+}
+
+/// The total rows a format reported reading, if it reported any.
+private final class RowCount: @unchecked Sendable {
+  private let lock = NSLock()
+  private var total: Int?
+  var value: Int? { lock.withLock { total } }
+  func set(_ n: Int) { lock.withLock { total = n } }
+}
