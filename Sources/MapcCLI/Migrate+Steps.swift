@@ -27,6 +27,7 @@ extension MapcCommand.Migrate {
     options.previousRecords = previous
     options.now = MapcCommand.Run.fixedNow()
     options.checkSource = { k, graph throws(MigrationFailure) in try check.check(k, graph) }
+    for (k, analysis) in check.analyses.enumerated() { options.elementDrops[k] = analysis.elementRemovals }
     let original = store
     options.untrusted = { path in
       Console.say(
@@ -87,6 +88,7 @@ extension MapcCommand.Migrate {
         output: last ? .none : .file(next), storeFormat: last ? format : format.forIntermediateStores,
         now: MapcCommand.Run.fixedNow())
       options.checkSource = { graph throws(MigrationFailure) in try check.check(k, graph) }
+      options.elementDrops = check.analyses[k].elementRemovals
       options.progress = bar?.passCallback
       options.ioProgress = bar?.ioCallback
       bar?.setPrefix(Self.stepLabel(k, chain, names))

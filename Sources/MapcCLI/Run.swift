@@ -115,6 +115,7 @@ extension MapcCommand {
           output: out, storeFormat: try StoreFormatChoice.resolve(formatName, path: storePath, compact: compact),
           maxErrors: maxErrors == 0 ? Int.max : maxErrors, now: Self.fixedNow())
         options.checkSource = { graph throws(MigrationFailure) in try check.check(0, graph) }
+        options.elementDrops = check.analyses[0].elementRemovals
         options.reportPhases = ProcessInfo.processInfo.environment["MAPC_PHASES"] == "1"
         if let bar {
           options.progress = bar.passCallback

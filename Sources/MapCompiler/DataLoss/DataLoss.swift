@@ -4,13 +4,13 @@ import MapRuntime
 /// the non-nil values (links) of a property nothing reads.
 public struct DataLoss: Sendable, Hashable, Codable {
   public var entity: String
-  /// Nil for the entity's objects.
+  /// Nil for the entity's objects; `composite.element` for an element of a composite attribute.
   public var property: String?
   public var isRelationship: Bool
   /// Objects, values or links.
   public var count: Int
 
-  /// `Entity` or `Entity.property`, as `--allow-drop` names it.
+  /// `Entity`, `Entity.property` or `Entity.composite.element`, as `--allow-drop` names it.
   public var name: String { property.map { "\(entity).\($0)" } ?? entity }
 
   /// `3 objects`, `1 value`, `2 links`.
@@ -23,6 +23,7 @@ public struct DataLoss: Sendable, Hashable, Codable {
 extension StepAnalysis {
   /// The properties whose values decide what is lost: every property of a dropped entity, and
   /// the dropped properties of migrated ones.
+  /// Elements of copied composites count as `composite.element` (`place.location.longitude`).
   public var propertiesToCount: [(entity: String, property: String)] {
     sourceEntities.flatMap { e in
       e.properties.filter { p in
@@ -30,7 +31,17 @@ extension StepAnalysis {
         if case .dropped = p.fate, case .migrated = e.fate { return true }
         return false
       }.map { (e.name, $0.name) }
+        + e.properties.flatMap { p -> [(String, String)] in
+          guard case .migrated = e.fate, p.fate != .dropped else { return [] }
+          return Self.uniquePaths(p.droppedElements).map { (e.name, p.name + "." + $0) }
+        }
     }
+  }
+
+  /// The element paths of `drops`, each once, in order.
+  static func uniquePaths(_ drops: [ElementDrop]) -> [String] {
+    var seen: Set<String> = []
+    return drops.map { $0.path.joined(separator: ".") }.filter { seen.insert($0).inserted }
   }
 
   /// What this step loses of a store with `counts`: entities first, each followed by its
@@ -50,10 +61,33 @@ extension StepAnalysis {
         result.append(DataLoss(entity: e.name, property: nil, isRelationship: false, count: objects))
       }
       for p in e.properties {
+        if !lostEntity && p.fate != .dropped {
+          for path in Self.uniquePaths(p.droppedElements) {
+            let name = p.name + "." + path
+            guard let n = counts.values[e.name + "." + name], n > 0 else { continue }
+            result.append(DataLoss(entity: e.name, property: name, isRelationship: false, count: n))
+          }
+        }
         guard lostEntity || p.fate == .dropped, let n = counts.values[e.name + "." + p.name], n > 0 else { continue }
         result.append(DataLoss(entity: e.name, property: p.name, isRelationship: p.isRelationship, count: n))
       }
     }
     return result
+  }
+}
+
+extension StepAnalysis {
+  /// The composite elements the step's destination lacks, to remove from the migrated values
+  /// once the loss is accepted (`MigrationRun.Options.elementDrops`), each once.
+  package var elementRemovals: [ElementRemoval] {
+    var seen: Set<ElementRemoval> = []
+    return sourceEntities.flatMap { e -> [ElementRemoval] in
+      guard case .migrated = e.fate else { return [] }
+      return e.properties.flatMap { p in
+        p.droppedElements.map {
+          ElementRemoval(path: $0.path, attribute: $0.destinationAttribute, entity: $0.destinationEntity)
+        }
+      }
+    }.filter { seen.insert($0).inserted }
   }
 }

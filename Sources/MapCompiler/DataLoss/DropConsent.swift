@@ -1,6 +1,7 @@
 /// What the user accepts to lose: everything (`--allow-data-loss`) or named entities and
-/// properties (`--allow-drop Entity[.property]`, repeatable). Naming an entity accepts its
-/// objects and every property of it; naming a property accepts only that property.
+/// properties (`--allow-drop Entity[.property[.element…]]`, repeatable). Naming an entity accepts
+/// its objects and every property of it; naming a property accepts only that property (and
+/// the elements of a composite); naming a composite's element accepts only that element.
 public struct DropConsent: Sendable, Hashable {
   public var all: Bool
   public var names: Set<String>
@@ -11,7 +12,14 @@ public struct DropConsent: Sendable, Hashable {
   }
 
   public func covers(_ loss: DataLoss) -> Bool {
-    all || names.contains(loss.entity) || names.contains(loss.name)
+    if all || names.contains(loss.entity) || names.contains(loss.name) { return true }
+    // A composite named accepts its elements: `Trip.place` covers `Trip.place.location.longitude`.
+    var name = Substring(loss.name)
+    while let dot = name.lastIndex(of: ".") {
+      name = name[..<dot]
+      if names.contains(String(name)) { return true }
+    }
+    return false
   }
 
   /// The losses this consent does not cover.

@@ -51,7 +51,13 @@ extension StepAnalysis {
             readers: readers.map { (plan.entityMappings[$0], reads[$0], copies[$0]) },
             reached: kinds.contains { reached.contains($0 + "." + name) }, source: sourceLookup,
             destination: destinationLookup)
-          return SourceProperty(name: name, isRelationship: isRelationship, fate: fate)
+          var property = SourceProperty(name: name, isRelationship: isRelationship, fate: fate)
+          if !isRelationship {
+            property.droppedElements = elementDrops(
+              name, of: e.name, readers: readers.map { (plan.entityMappings[$0], copies[$0]) }, source: sourceLookup,
+              destination: destinationLookup)
+          }
+          return property
         })
     }
     let destinations = plan.destinationModel.entities.map { d in
@@ -81,6 +87,39 @@ extension StepAnalysis {
     }
     if reached || readers.contains(where: { $0.0.policyName != nil || $0.1.names.contains(name) }) { return .read }
     return .dropped
+  }
+
+  /// The elements of composite attribute `name` of source entity `entity` that the destination
+  /// composites it is copied into (by the first mapping of each reader that copies it) lack.
+  private static func elementDrops(
+    _ name: String, of entity: String, readers: [(EntityMapping, [String: Int])], source: PropertyLookup,
+    destination: PropertyLookup
+  ) -> [ElementDrop] {
+    guard let a = source.attribute(name, of: entity), a.type == .composite else { return [] }
+    var drops: [ElementDrop] = []
+    for (m, copies) in readers {
+      guard let d = m.destinationEntity, let k = copies[name], k < m.attributeMappings.count else { continue }
+      let target = m.attributeMappings[k].name
+      guard let b = destination.attribute(target, of: d), b.type == .composite else { continue }
+      for path in missingElements(a, b, prefix: []) {
+        drops.append(ElementDrop(path: path, destinationEntity: d, destinationAttribute: target))
+      }
+    }
+    return drops
+  }
+
+  /// Paths of the elements of composite `a` that composite `b` has no element for (a nested
+  /// composite `b` lacks is one path; one both have is compared element by element).
+  static func missingElements(_ a: AttributeDescription, _ b: AttributeDescription, prefix: [String]) -> [[String]] {
+    var result: [[String]] = []
+    for e in a.compositeElements {
+      guard let f = b.compositeElements.first(where: { $0.name == e.name }) else {
+        result.append(prefix + [e.name])
+        continue
+      }
+      if e.type == .composite && f.type == .composite { result += missingElements(e, f, prefix: prefix + [e.name]) }
+    }
+    return result
   }
 
   /// For each source property name an entity mapping copies (`copyFate`), the position of the

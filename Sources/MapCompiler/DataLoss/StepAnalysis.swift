@@ -28,6 +28,19 @@ public struct StepAnalysis: Sendable, Hashable {
     public var name: String
     public var isRelationship: Bool
     public var fate: PropertyFate
+    /// For a composite attribute copied into a composite of the destination that lacks some of
+    /// its elements: those elements, whose values the copy loses.
+    public var droppedElements: [ElementDrop] = []
+  }
+
+  /// An element of a source composite attribute that the destination composite it is copied
+  /// into does not have.
+  public struct ElementDrop: Sendable, Hashable {
+    /// The element's path in the source composite (`location.longitude`).
+    public var path: [String]
+    /// Where the composite is copied to: the values there lose this element.
+    public var destinationEntity: String
+    public var destinationAttribute: String
   }
 
   public enum PropertyFate: Sendable, Hashable {

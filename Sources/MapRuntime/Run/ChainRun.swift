@@ -40,6 +40,8 @@ package enum ChainRun {
     /// Called with each step's index and source graph before the step runs (see
     /// `MigrationRun.Options.checkSource`).
     package var checkSource: (@Sendable (Int, ObjectGraph) throws(MigrationFailure) -> Void)?
+    /// Each step's composite elements to remove (`MigrationRun.Options.elementDrops`), by step.
+    package var elementDrops: [Int: [ElementRemoval]] = [:]
     /// The store's format, the result's too; intermediate stores are in its
     /// `forIntermediateStores`.
     package var storeFormat: any StoreFormat
@@ -86,6 +88,7 @@ package enum ChainRun {
         maxErrors: options.maxErrors, now: options.now, progress: options.progress)
       runOptions.keepObjectKeys = steps[k].keepsObjectKeys
       runOptions.ioProgress = options.ioProgress
+      runOptions.elementDrops = options.elementDrops[k] ?? []
       if let check = options.checkSource {
         runOptions.checkSource = { graph throws(MigrationFailure) in try check(k, graph) }
       }

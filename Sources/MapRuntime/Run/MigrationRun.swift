@@ -51,6 +51,10 @@ public enum MigrationRun {
     /// Called with the source graph once it is read and matches the plan, before anything runs
     /// or is written: a throw stops the run (`mapc`'s data-loss consent check).
     package var checkSource: (@Sendable (ObjectGraph) throws(MigrationFailure) -> Void)?
+    /// Composite elements the destination does not have, removed from the migrated values
+    /// after the passes (the loss checked by `checkSource`): element path, destination
+    /// attribute and entity.
+    package var elementDrops: [ElementRemoval] = []
 
     public init(
       output: Output, storeFormat: any StoreFormat, maxErrors: Int = 50, now: Double = 0,
@@ -131,6 +135,9 @@ public enum MigrationRun {
     phases.mark("read store")
     try manager.migrate(phases: phases)
     if options.keepObjectKeys { manager.keepSourceObjectKeys() }
+    for d in options.elementDrops {
+      manager.destination.removeElement(d.path, of: d.attribute, entity: d.entity, source: graph)
+    }
 
     let target: String?
     var backup: String? = nil

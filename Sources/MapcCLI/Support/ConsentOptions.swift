@@ -10,8 +10,8 @@ struct ConsentOptions: ParsableArguments {
   @Option(
     name: .customLong("allow-drop"),
     help: ArgumentHelp(
-      "Accept losing this entity's objects (and all its properties), or this property's values (repeatable).",
-      valueName: "Entity[.property]"))
+      "Accept losing this entity's objects (and all its properties), this property's values, or this composite element's values (repeatable).",
+      valueName: "Entity[.property[.element]]"))
   var allowDrop: [String] = []
 
   var consent: DropConsent { DropConsent(all: allowDataLoss, names: allowDrop) }
