@@ -22,6 +22,9 @@ struct CoreDataWriter {
   /// Called with the objects (entity rows) inserted so far, after each chunk of rows
   /// (`StoreWriteOptions.objectProgress`).
   var progress: (@Sendable (Int) -> Void)?
+  /// A store with the same objects whose persistent-history and CloudKit tables the new store
+  /// keeps (`AncillaryCopy`).
+  var ancillarySource: String?
 
   init(graph: ObjectGraph, input: InputBytes?, codec: (any TransformableCodec.Type)?, metadata: CoreDataMetadataOut) {
     self.graph = graph
@@ -139,6 +142,7 @@ struct CoreDataWriter {
       try writeJoinRows(db)
       try writeFixedTables(db)
       for s in statements where s.hasPrefix("CREATE INDEX") { try db.execute(s) }
+      if let ancillarySource { try AncillaryCopy.copy(from: ancillarySource, into: db) }
       try db.execute("COMMIT")
       if !errors.isEmpty { throw Failure(message: errors.prefix(20).joined(separator: "\n")) }
       // WAL, as Core Data leaves a store: persistent in the header; the -wal is removed on close.

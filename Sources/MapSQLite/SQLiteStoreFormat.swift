@@ -47,6 +47,7 @@ public struct SQLiteStoreFormat: StoreFormat {
       graph: graph, input: input, codec: source?.transformableCodec ?? graph.transformableCodec,
       metadata: CoreDataMetadataOut(metadata: metadata))
     writer.progress = options.objectProgress
+    writer.ancillarySource = options.bookkeepingFrom
     guard let target else {
       // A dry run: the rows are written to a store in memory and dropped.
       do throws(CoreDataWriter.Failure) {

@@ -12,7 +12,10 @@ extension MapcCommand {
         (its format found from its content), reads every object of the store with that \
         version's model, and writes it in the format --to names (default: the one OUTPUT's \
         extension names, .json or .sqlite), replacing OUTPUT (and an SQLite store's -wal and \
-        -shm) atomically. The store UUID and the metadata keys the store carries are kept. \
+        -shm) atomically. The store UUID and the metadata keys the store carries are kept; \
+        an SQLite store converted to SQLite also keeps each row's Z_OPT and Core Data's \
+        persistent-history and CloudKit tables. Without --model, the model an SQLite store \
+        carries (Z_MODELCACHE) is used, and a note says so. \
         export is convert --to json of an SQLite store, import convert --to sqlite of a JSON \
         store. Exit status: 0 written, 1 the \
         model cannot be read, 2 the store cannot be read, matches no version or cannot be \
@@ -23,8 +26,10 @@ extension MapcCommand {
     @Argument(help: "The store: any format mapc reads.")
     var store: String
 
-    @Option(help: "The model bundle (.xcdatamodeld) whose version the store is at.")
-    var model: String
+    @Option(
+      help:
+        "The model bundle (.xcdatamodeld) whose version the store is at (default: the model an SQLite store carries).")
+    var model: String?
 
     @Option(name: .shortAndLong, help: "Where to write the converted store.")
     var output: String

@@ -35,9 +35,9 @@ public enum StoreIO {
   /// `StoreFormat.write` with the write phase reported (when there is a target).
   public static func write(
     _ format: any StoreFormat, _ graph: ObjectGraph, source: ObjectGraph?, metadata: StoreWriteMetadata,
-    to target: String?, backup: String?, report: Report?
+    to target: String?, backup: String?, report: Report?, bookkeepingFrom: String? = nil
   ) throws(MigrationFailure) {
-    var options = StoreWriteOptions()
+    var options = StoreWriteOptions(bookkeepingFrom: bookkeepingFrom)
     if let report, target != nil {
       // The write phase starts now, counted in objects, whether or not the format reports them.
       let objects = graph.objectCount

@@ -83,9 +83,14 @@ public struct StoreWriteOptions: Sendable {
   /// Called as the store is written, with the objects written so far (of the graph's
   /// `objectCount`), every few thousand objects: not on every object.
   public var objectProgress: (@Sendable (Int) -> Void)?
+  /// A store of the same format that holds the same objects (a conversion: nothing migrated):
+  /// the store written keeps what that store holds besides the objects and which the graph
+  /// does not carry (Core Data SQLite: the persistent-history and CloudKit tables).
+  public var bookkeepingFrom: String?
 
-  public init(objectProgress: (@Sendable (Int) -> Void)? = nil) {
+  public init(objectProgress: (@Sendable (Int) -> Void)? = nil, bookkeepingFrom: String? = nil) {
     self.objectProgress = objectProgress
+    self.bookkeepingFrom = bookkeepingFrom
   }
 }
 

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import MapCompiler
 import MapRuntime
+import MapSQLite
 
 /// What `mapc store convert` and its aliases `store export` and `store import` share: the
 /// version of the bundle whose hashes the store records, read in the format of the store's
@@ -37,6 +38,15 @@ package enum StoreConversion {
     files.writes(output, option: "--output", kind: destination.hasCompanionFiles ? .store : .file)
     try files.refuseClash()
     guard let bundle else {
+      guard source is SQLiteStoreFormat else {
+        throw Console.failure(
+          MigrationFailure([
+            MigrationError(
+              "store-no-model-cache",
+              "a \(source.name) store carries no model and no --model was given: give the model bundle whose version the store is at with --model",
+              file: store)
+          ]), notes: ["nothing was written"])
+      }
       let versions = try CachedModel.versions(store: store, command: command)
       try convert(
         store, versions: versions, bundle: "the store's own model", output: output, from: source, to: destination,
@@ -79,14 +89,19 @@ package enum StoreConversion {
       let out = StoreWriteMetadata(
         modelVersionIdentifiers: metadata.modelVersionIdentifiers ?? version.model.versionIdentifiers,
         entityHashes: version.hashes, extra: metadata.extra)
-      try StoreIO.write(destination, graph, source: nil, metadata: out, to: output, backup: nil, report: report)
+      // Same format: nothing is converted, so the store's own bookkeeping is kept too.
+      try StoreIO.write(
+        destination, graph, source: nil, metadata: out, to: output, backup: nil, report: report,
+        bookkeepingFrom: type(of: source) == type(of: destination) ? store : nil)
       return graph.objectCount
     }
     if case .success = result { progress?.finish() } else { progress?.finish(completed: false) }
     switch result {
     case .success(let n):
       if !quiet { Console.say("mapc: \(verb) \(n) objects from \(store); wrote \(output)") }
-      for line in AncillaryTables.notes(store: store, format: source, into: output) { Console.note(line) }
+      if type(of: source) != type(of: destination) {
+        for line in AncillaryTables.notes(store: store, format: source, into: output) { Console.note(line) }
+      }
     case .failure(let failure):
       throw Console.failure(failure, notes: ["nothing was written"])
     }
