@@ -47,7 +47,7 @@ extension MapcCommand {
       }
       let loaded: LoadedModel
       do {
-        loaded = try ModelLoader.load(path: model, version: modelVersion)
+        loaded = try ModelInput.load(model, version: modelVersion)
       } catch {
         throw Console.failure(error)
       }

@@ -126,8 +126,8 @@ extension MapcCommand {
       regexBudgetOption.apply()
       var versions: ModelVersions
       do {
-        versions = try ModelVersions.load(
-          bundle: model,
+        versions = try ModelInput.versions(
+          model,
           order: versionOrder.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } })
       } catch {
         throw Console.failure(error)

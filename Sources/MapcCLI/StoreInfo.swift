@@ -46,7 +46,7 @@ extension MapcCommand {
       if let model {
         let versions: ModelVersions
         do {
-          versions = try ModelVersions.load(bundle: model)
+          versions = try ModelInput.versions(model)
         } catch {
           throw Console.failure(error)
         }
