@@ -25,7 +25,7 @@ extension MapcCommand {
         would write over an input (nothing read or written).
         """)
 
-    @Option(help: "The model bundle (.xcdatamodeld) whose versions the store goes through.")
+    @Option(help: "The model bundle (.xcdatamodeld) or SwiftData schema (.swift) the store goes through.")
     var model: String
 
     @Option(help: "The store to migrate in place: a JSON store or a Core Data SQLite store.")

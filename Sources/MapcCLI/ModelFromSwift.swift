@@ -74,7 +74,8 @@ extension MapcCommand {
       } catch {
         throw Console.writeFailure("model", path: output, error: error)
       }
-      let entities = models.map { "\($0.0): \($0.1.entities.count) entities" }.joined(separator: ", ")
+      let entities = models.map { "\($0.0): \($0.1.entities.count) entit\($0.1.entities.count == 1 ? "y" : "ies")" }
+        .joined(separator: ", ")
       Console.say(
         "mapc: wrote \(models.count) model version\(models.count == 1 ? "" : "s") (\(entities); order: \(schema.order)) to \(output)"
       )
