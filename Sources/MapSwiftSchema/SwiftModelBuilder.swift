@@ -351,15 +351,16 @@ struct SwiftModelBuilder {
   /// relationship from A to B and the only one from B back to A, when neither has an inverse.
   private mutating func resolveInverses(_ entities: inout [EntityDescription], pending: [PendingInverse]) {
     let index = Dictionary(entities.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { a, _ in a })
+    let relationshipIndex = entities.map { e in
+      Dictionary(e.relationships.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { a, _ in a })
+    }
     for p in pending {
       let source = entities[p.entity].relationships[p.relationship]
       let target: String? = {
         if case .model(let d)? = SwiftStorage.resolve(p.type, from: p.scope, in: declarations) { return d.name }
         return nil
       }()
-      guard let target, let t = index[target],
-        let k = entities[t].relationships.firstIndex(where: { $0.name == p.property })
-      else {
+      guard let target, let t = index[target], let k = relationshipIndex[t][p.property] else {
         diagnostics.append(
           SwiftSchemaDiagnostic(
             .error, "swift-unknown-inverse",
@@ -378,20 +379,21 @@ struct SwiftModelBuilder {
       }
       link(&entities, (p.entity, p.relationship), (t, k))
     }
+    // The relationships still without an inverse, by (entity, destination): one pass each way.
+    struct Pair: Hashable {
+      var from: Int
+      var to: Int
+    }
+    var open: [Pair: [Int]] = [:]
     for e in entities.indices {
-      for r in entities[e].relationships.indices where entities[e].relationships[r].inverseName == nil {
-        let destination = entities[e].relationships[r].destinationEntity
-        guard let d = index[destination], d != e else { continue }
-        let forward = entities[e].relationships.indices.filter {
-          entities[e].relationships[$0].destinationEntity == destination
-            && entities[e].relationships[$0].inverseName == nil
-        }
-        let back = entities[d].relationships.indices.filter {
-          entities[d].relationships[$0].destinationEntity == entities[e].name
-            && entities[d].relationships[$0].inverseName == nil
-        }
-        if forward.count == 1, back.count == 1 { link(&entities, (e, r), (d, back[0])) }
+      for (r, relationship) in entities[e].relationships.enumerated() where relationship.inverseName == nil {
+        if let d = index[relationship.destinationEntity], d != e { open[Pair(from: e, to: d), default: []].append(r) }
       }
+    }
+    for (pair, forward) in open.sorted(by: { ($0.key.from, $0.key.to) < ($1.key.from, $1.key.to) })
+    where pair.from < pair.to && forward.count == 1 {
+      guard let back = open[Pair(from: pair.to, to: pair.from)], back.count == 1 else { continue }
+      link(&entities, (pair.from, forward[0]), (pair.to, back[0]))
     }
   }
 

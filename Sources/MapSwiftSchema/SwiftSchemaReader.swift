@@ -262,8 +262,10 @@ public struct SwiftSchema: Sendable {
       let names = try? typeList(value, what: "schemas", at: location)
     else { return (byIdentifier, "their version identifiers") }
     let simple = names.map { String($0.split(separator: ".").last ?? "") }
-    var result: [SwiftSchemaVersion] = simple.compactMap { n in versions.first { $0.name == n } }
-    result += byIdentifier.filter { v in !result.contains { $0.name == v.name } }
+    let byName = Dictionary(versions.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+    var placed: Set<String> = []
+    var result: [SwiftSchemaVersion] = simple.compactMap { n in placed.insert(n).inserted ? byName[n] : nil }
+    result += byIdentifier.filter { !placed.contains($0.name) }
     return (result, "the migration plan \(plan.name)")
   }
 }
