@@ -161,6 +161,29 @@ struct SwiftSchemaStoreTests {
     #expect(got == expected)
   }
 
+  /// `store export --model Crafting.swift` reads every row with the model from Swift: the row
+  /// counts are those SOURCES.md gives for the store (WAL applied).
+  @Test func storeExportWithTheSwiftSchema() throws {
+    guard let root = SharedPaths.swiftdata else {
+      print(SharedPaths.absentMessage)
+      return
+    }
+    let folder = try TemporaryFolder()
+    let source = root.appendingPathComponent(Self.stores[0].store).path
+    for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: source + suffix) {
+      try FileManager.default.copyItem(atPath: source + suffix, toPath: folder.path + "/default.store" + suffix)
+    }
+    try folder.write("Crafting.swift", Self.craftingSchema)
+    let out = folder.path + "/out.json"
+    let r = runMapc([
+      "store", "export", folder.path + "/default.store", "--model", folder.path + "/Crafting.swift", "-o", out,
+    ])
+    try #require(r.exitCode == 0, "\(r.stderr)")
+    let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: out))) as? [String: Any]
+    let objects = try #require(json?["objects"] as? [String: [Any]])
+    #expect(objects.mapValues(\.count) == ["Component": 5, "CraftingRecipe": 4, "Item": 7])
+  }
+
   @Test func storeInfoNamesTheSwiftSchemaVersion() throws {
     guard let root = SharedPaths.swiftdata else {
       print(SharedPaths.absentMessage)
