@@ -26,7 +26,7 @@ public struct SwiftSchema: Sendable {
   public static let unversionedIdentifier = "1.0.0"
 
   /// The `.swift` files `paths` designate: each file as given, each folder's `.swift` files
-  /// (recursively, sorted by path).
+  /// (recursively, sorted by path; hidden files and folders, `.build/` among them, left out).
   public static func files(_ paths: [String]) throws(SwiftSchemaError) -> [String] {
     var result: [String] = []
     let fm = FileManager.default
@@ -41,7 +41,7 @@ public struct SwiftSchema: Sendable {
       }
       let base = path.hasSuffix("/") ? String(path.dropLast()) : path
       let found = (fm.enumerator(atPath: base)?.allObjects as? [String] ?? [])
-        .filter { $0.hasSuffix(".swift") }
+        .filter { $0.hasSuffix(".swift") && !$0.split(separator: "/").contains { $0.hasPrefix(".") } }
         .sorted()
       result += found.map { base + "/" + $0 }
     }
