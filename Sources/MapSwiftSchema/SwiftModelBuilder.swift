@@ -341,7 +341,7 @@ struct SwiftModelBuilder {
   private func unsupported(_ p: SwiftProperty, _ type: SwiftWrittenType, _ what: String?) -> SwiftSchemaDiagnostic {
     SwiftSchemaDiagnostic(
       .error, "swift-unsupported-type",
-      "'\(p.name)' has the type \(type.text)\(what.map { ", \($0)," } ?? ""), which mapc does not map to a Core Data attribute (Specs/swiftdata-schema.md §6)",
+      "'\(p.name)' has the type \(type.text)\(what.map { ", \($0)," } ?? ""), which mapc does not map to a Core Data attribute (Specs/swiftdata-schema.md §8)",
       at: p.location)
   }
 

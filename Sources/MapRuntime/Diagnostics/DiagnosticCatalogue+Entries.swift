@@ -95,7 +95,7 @@ extension DiagnosticCatalogue {
         ("swift-no-model", "no `@Model` class (or no `.swift` file) in the given paths"),
         (
           "swift-unsupported-type",
-          "a stored property of a type mapc does not map (a set, a dictionary, a tuple, an enum with associated values, …; §6)"
+          "a stored property of a type mapc does not map (a set, a dictionary, a tuple, an enum with associated values, …; §8)"
         ),
         (
           "swift-unknown-type",
