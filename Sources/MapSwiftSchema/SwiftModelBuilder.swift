@@ -92,7 +92,11 @@ struct SwiftModelBuilder {
               "@Relationship on '\(p.name)', whose type \(written.text) is not a @Model class or an array of one",
               at: p.location)
           }
-          var a = try attribute(p, base, optional: optional, scope: scope)
+          // A value transformer stores any type: its Swift type is not looked up.
+          var a =
+            options.transformerName == nil
+            ? try attribute(p, base, optional: optional, scope: scope)
+            : AttributeDescription(name: p.name, type: .transformable, isOptional: optional, location: p.location)
           a.renamingIdentifier = options.originalName
           a.versionHashModifier = options.hashModifier
           a.allowsExternalBinaryDataStorage = options.externalStorage
@@ -101,11 +105,8 @@ struct SwiftModelBuilder {
           a.isIndexedBySpotlight = options.spotlight
           a.allowsCloudEncryption = options.allowsCloudEncryption
           if let transformer = options.transformerName {
-            a.type = .transformable
             a.valueTransformerName = transformer
-            a.compositeElements = []
-            a.userInfo = UserInfo()
-            a.defaultValueString = nil
+            a.customClassName = written.text.hasSuffix("?") ? String(written.text.dropLast()) : written.text
           }
           e.attributes.append(a)
         }

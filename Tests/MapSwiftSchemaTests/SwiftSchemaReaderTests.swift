@@ -116,6 +116,7 @@ import Testing
         @Attribute(hashModifier: "v2") var position: Int
         @Attribute(.preserveValueOnDeletion) var album: String
         @Attribute(.ephemeral) var cache: String?
+        @Attribute(.transformable(by: ColorTransformer.self)) var tint: UIColor?
         init() {}
       }
       """)
@@ -126,6 +127,10 @@ import Testing
     #expect(e.attribute(named: "position")?.versionHashModifier == "v2")
     #expect(e.attribute(named: "album")?.preservesValueInHistoryOnDeletion == true)
     #expect(e.attribute(named: "cache")?.isTransient == true)
+    // A type of another module is fine behind a value transformer.
+    let tint = try #require(e.attribute(named: "tint"))
+    #expect(tint.type == .transformable && tint.isOptional)
+    #expect(tint.valueTransformerName == "ColorTransformer")
     // The index names SwiftData wrote in a real store's model: "SwiftDataIndexOnBinary" + names.
     #expect(e.fetchIndexes.map(\.name) == ["SwiftDataIndexOnBinaryalbum", "SwiftDataIndexOnBinaryalbumposition"])
     #expect(e.compoundIndexes == [["album", "position"]])
