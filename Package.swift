@@ -12,6 +12,7 @@ let package = Package(
     .library(name: "MapSQLite", targets: ["MapSQLite"]),
     .library(name: "MapJSON", targets: ["MapJSON"]),
     .library(name: "MapcCLI", targets: ["MapcCLI"]),
+    .library(name: "MapSwiftSchema", targets: ["MapSwiftSchema"]),
     // The bodies of the fuzz targets, for Fuzz/Package.swift only (not an API for apps).
     .library(name: "MapFuzzing", targets: ["MapFuzzing"]),
   ],
@@ -19,6 +20,8 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+    // Only MapSwiftSchema (SwiftData schemas read from Swift source) uses it.
+    .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.1"),
   ],
   targets: [
     // libxml2, seen only by MapCompiler.
@@ -76,6 +79,18 @@ let package = Package(
       ]
     ),
 
+    // SwiftData schemas read from Swift source (`@Model` classes, `VersionedSchema` enums) with
+    // swift-syntax, as MapRuntime model values (Specs/swiftdata-schema.md). Its own module so that
+    // nothing else builds swift-syntax's parser.
+    .target(
+      name: "MapSwiftSchema",
+      dependencies: [
+        "MapRuntime",
+        .product(name: "SwiftSyntax", package: "swift-syntax"),
+        .product(name: "SwiftParser", package: "swift-syntax"),
+      ]
+    ),
+
     // The command-line interface as a library, so an app's own executable can register
     // migration policies and then run `MapcCommand.main()`.
     .target(
@@ -85,6 +100,7 @@ let package = Package(
         "MapRuntime",
         "MapJSON",
         "MapSQLite",
+        "MapSwiftSchema",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
@@ -137,6 +153,10 @@ let package = Package(
         "MapArchives", "MapCompiler", "MapRuntime", "MapJSON", "MapTestSupport",
         .product(name: "PropertyBased", package: "swift-property-based"),
       ]
+    ),
+    .testTarget(
+      name: "MapSwiftSchemaTests",
+      dependencies: ["MapSwiftSchema", "MapRuntime", "MapCompiler", "MapTestSupport"]
     ),
     .testTarget(
       name: "MapcCLITests",

@@ -56,7 +56,7 @@ extension MapcCommand {
       case 1:
         let versions: ModelVersions
         do {
-          versions = try ModelVersions.load(bundle: models[0])
+          versions = try ModelInput.versions(models[0])
         } catch {
           throw Console.failure(error)
         }
@@ -88,7 +88,7 @@ extension MapcCommand {
 
     func load(_ path: String) throws -> ModelVersion {
       do {
-        let loaded = try ModelLoader.load(path: path, version: nil)
+        let loaded = try ModelInput.load(path, version: nil)
         Console.report(loaded.warnings)
         let name = loaded.model.versionName ?? ((path as NSString).lastPathComponent as NSString).deletingPathExtension
         return ModelVersion(name: name, model: loaded.model)

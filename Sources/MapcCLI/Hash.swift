@@ -22,8 +22,9 @@ extension MapcCommand {
     }
 
     @Argument(
-      help:
-        "A .xcdatamodeld bundle, a .xcdatamodel folder, a contents file, or a Core Data SQLite store (its own model).")
+      help: ArgumentHelp(
+        "A .xcdatamodeld bundle, a .xcdatamodel folder, a contents file, a SwiftData schema (.swift file or folder), "
+          + "or a Core Data SQLite store (its own model)."))
     var model: String
 
     @Option(help: "The version of a .xcdatamodeld bundle to read (default: its current version).")
@@ -47,7 +48,7 @@ extension MapcCommand {
       }
       let loaded: LoadedModel
       do {
-        loaded = try ModelLoader.load(path: model, version: modelVersion)
+        loaded = try ModelInput.load(model, version: modelVersion)
       } catch {
         throw Console.failure(error)
       }

@@ -35,7 +35,7 @@ extension MapcCommand {
       if output != nil && printChecksums { throw ValidationError("give either -o LOCKFILE or --print-checksums") }
       let versions: ModelVersions
       do {
-        versions = try ModelVersions.load(bundle: model)
+        versions = try ModelInput.versions(model)
       } catch {
         throw Console.failure(error)
       }

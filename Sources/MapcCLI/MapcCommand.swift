@@ -13,7 +13,7 @@ public struct MapcCommand: ParsableCommand {
     version: "0.1.0",
     subcommands: [
       Compile.self, Run.self, Lint.self, Dump.self, Hash.self, Import.self, Export.self, Eval.self, Infer.self,
-      Migrate.self, Store.self, Test.self, Lock.self, Diff.self,
+      Migrate.self, Store.self, Test.self, Lock.self, Diff.self, ModelFromSwift.self,
     ]
   )
 

@@ -25,7 +25,7 @@ extension MapcCommand {
         would write over an input (nothing read or written).
         """)
 
-    @Option(help: "The model bundle (.xcdatamodeld) whose versions the store goes through.")
+    @Option(help: "The model bundle (.xcdatamodeld) or SwiftData schema (.swift) the store goes through.")
     var model: String
 
     @Option(help: "The store to migrate in place: a JSON store or a Core Data SQLite store.")
@@ -128,8 +128,8 @@ extension MapcCommand {
       regexBudgetOption.apply()
       var versions: ModelVersions
       do {
-        versions = try ModelVersions.load(
-          bundle: model,
+        versions = try ModelInput.versions(
+          model,
           order: versionOrder.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } })
       } catch {
         throw Console.failure(error)

@@ -28,7 +28,8 @@ extension MapcCommand {
 
     @Option(
       help:
-        "The model bundle (.xcdatamodeld) whose version the store is at (default: the model an SQLite store carries).")
+        "The model bundle (.xcdatamodeld) or SwiftData schema (.swift) the store is a version of (default: the model an SQLite store carries)."
+    )
     var model: String?
 
     @Option(name: .shortAndLong, help: "Where to write the converted store.")

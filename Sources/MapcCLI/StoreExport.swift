@@ -20,7 +20,8 @@ extension MapcCommand {
     @Argument(help: "The Core Data SQLite store.")
     var store: String
 
-    @Option(help: "The model bundle (.xcdatamodeld) that wrote the store (default: the model the store carries).")
+    @Option(
+      help: "The model bundle (.xcdatamodeld) or SwiftData schema (.swift) that wrote the store (default: its own).")
     var model: String?
 
     @Option(name: .shortAndLong, help: "Where to write the JSON store.")

@@ -21,7 +21,7 @@ extension MapcCommand {
     @Argument(help: "The JSON store.")
     var store: String
 
-    @Option(help: "The model bundle (.xcdatamodeld) whose version the store is at.")
+    @Option(help: "The model bundle (.xcdatamodeld) or SwiftData schema (.swift) the store is a version of.")
     var model: String
 
     @Option(name: .shortAndLong, help: "Where to write the SQLite store.")

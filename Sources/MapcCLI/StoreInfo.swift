@@ -21,7 +21,7 @@ extension MapcCommand {
     @Argument(help: "A Core Data SQLite store or a JSON store.")
     var store: String
 
-    @Option(help: "A model bundle (.xcdatamodeld): name the version the store is at.")
+    @Option(help: "A model bundle (.xcdatamodeld) or SwiftData schema (.swift): name the store's version.")
     var model: String?
 
     func run() throws {
@@ -46,7 +46,7 @@ extension MapcCommand {
       if let model {
         let versions: ModelVersions
         do {
-          versions = try ModelVersions.load(bundle: model)
+          versions = try ModelInput.versions(model)
         } catch {
           throw Console.failure(error)
         }

@@ -89,6 +89,32 @@ extension DiagnosticCatalogue {
         ("expr-too-long", "text longer than the parser's limit"),
       ]),
     Family(
+      "`swift-*`: SwiftData schemas read from Swift source (`Specs/swiftdata-schema.md`; exit 1)",
+      [
+        ("swift-syntax", "a Swift file that does not parse (at its first error)"),
+        ("swift-no-model", "no `@Model` class (or no `.swift` file) in the given paths"),
+        (
+          "swift-unsupported-type",
+          "a stored property of a type mapc does not map (a set, a dictionary, a tuple, an enum with associated values, …; §8)"
+        ),
+        (
+          "swift-unknown-type",
+          "a stored property of a type neither declared in the given files nor stored by SwiftData"
+        ),
+        ("swift-untyped-property", "a stored property without a written type whose initial value does not tell it"),
+        (
+          "swift-attribute-argument",
+          "an `@Attribute`, `@Relationship`, `#Unique` or `#Index` argument mapc cannot read (not a literal, an unknown option)"
+        ),
+        ("swift-unknown-inverse", "`@Relationship(inverse:)` names no relationship leading back"),
+        ("swift-duplicate-entity", "two `@Model` classes of one name in one schema version"),
+        (
+          "swift-schema-version",
+          "a `VersionedSchema` without a readable `versionIdentifier` or `models`, or two with one identifier"
+        ),
+        ("swift-model-outside-schema", "warning: a `@Model` class that no `VersionedSchema` lists (left out)"),
+      ]),
+    Family(
       "`map-*`: mapping files (`Specs/mapping-xml.md`, §11 lists where each points)",
       [
         ("map-root", "the root element is not `<mappingModel>`"),
@@ -270,6 +296,7 @@ extension DiagnosticCatalogue {
         ("usage-no-mapping-files", "`lint` was given folders that hold no mapping file"),
         ("usage-unknown-rule", "`lint --explain` of a rule id that does not exist (the nearest ids are named)"),
         ("usage-baseline", "a `lint --baseline` file that cannot be read or is not a baseline"),
+        ("usage-model-output", "`model -o X.xcdatamodel` of a Swift schema with more than one version"),
       ]),
     Family(
       "`json-*`: JSON syntax of stores",

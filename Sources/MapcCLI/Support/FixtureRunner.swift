@@ -82,7 +82,7 @@ struct FixtureRunner {
     guard child.status == 0 else { return .failed(Self.unexpectedExit(child)) }
     let versions: ModelVersions
     do {
-      versions = try ModelVersions.load(bundle: model)
+      versions = try ModelInput.versions(model)
     } catch {
       return .failed(error.diagnostics.map(\.description))
     }

@@ -66,7 +66,7 @@ package enum StoreConversion {
   ) throws {
     let versions: ModelVersions
     do {
-      versions = try ModelVersions.load(bundle: bundle)
+      versions = try ModelInput.versions(bundle)
     } catch {
       throw Console.failure(error)
     }

@@ -1,0 +1,169 @@
+import MapRuntime
+import SwiftSyntax
+
+/// What `@Attribute(…)` and `@Relationship(…)` say of a property (Specs/swiftdata-schema.md §3).
+struct SwiftPropertyOptions {
+  var isUnique = false
+  var externalStorage = false
+  var preservesValueOnDeletion = false
+  var isEphemeral = false
+  var spotlight = false
+  var allowsCloudEncryption = false
+  /// `.transformable(by:)`: the value transformer's name.
+  var transformerName: String?
+  var originalName: String?
+  var hashModifier: String?
+  var deleteRule: DeleteRule = .nullify
+  var minimumCount = 0
+  var maximumCount = 0
+  /// `inverse: \Type.property`: the type as written and the property.
+  var inverse: (type: String, property: String)?
+  var isRelationship = false
+
+  /// Reads a property's `@Attribute` and `@Relationship`; an argument mapc cannot read is an
+  /// error at its place.
+  init(_ property: SwiftProperty) throws(SwiftSchemaDiagnostic) {
+    let file = { (node: Syntax) in property.source.location(of: node) }
+    for attribute in property.attributes {
+      let name = SwiftDeclarations.simpleName(attribute.attributeName)
+      guard name == "Attribute" || name == "Relationship" else { continue }
+      if name == "Relationship" { isRelationship = true }
+      guard case .argumentList(let arguments)? = attribute.arguments else { continue }
+      for argument in arguments {
+        let label = argument.label?.text
+        let value = argument.expression
+        switch label {
+        case nil:
+          try option(value, in: name, at: file(Syntax(value)))
+        case "originalName":
+          originalName = try Self.string(value, "originalName", at: file(Syntax(value)))
+        case "hashModifier":
+          hashModifier = try Self.string(value, "hashModifier", at: file(Syntax(value)))
+        case "deleteRule" where name == "Relationship":
+          let rule = Self.memberName(value)
+          switch rule {
+          case "cascade": deleteRule = .cascade
+          case "nullify": deleteRule = .nullify
+          case "deny": deleteRule = .deny
+          case "noAction": deleteRule = .noAction
+          default:
+            throw SwiftSchemaDiagnostic(
+              .error, "swift-attribute-argument",
+              "deleteRule must be .cascade, .nullify, .deny or .noAction (found '\(value.trimmedDescription)')",
+              at: file(Syntax(value)))
+          }
+        case "minimumModelCount" where name == "Relationship":
+          minimumCount = try Self.integer(value, "minimumModelCount", at: file(Syntax(value)))
+        case "maximumModelCount" where name == "Relationship":
+          maximumCount = try Self.integer(value, "maximumModelCount", at: file(Syntax(value)))
+        case "inverse" where name == "Relationship":
+          guard let path = value.as(KeyPathExprSyntax.self), let root = path.root,
+            path.components.count == 1, case .property(let p) = path.components.first!.component
+          else {
+            throw SwiftSchemaDiagnostic(
+              .error, "swift-attribute-argument",
+              "inverse must be a key path \\Type.property (found '\(value.trimmedDescription)')",
+              at: file(Syntax(value)))
+          }
+          inverse = (SwiftDeclarations.dottedName(root), p.declName.baseName.text)
+        default:
+          throw SwiftSchemaDiagnostic(
+            .error, "swift-attribute-argument",
+            "@\(name) argument '\(label ?? "")' is not one mapc reads", at: file(Syntax(argument)))
+        }
+      }
+    }
+  }
+
+  private mutating func option(_ value: ExprSyntax, in name: String, at place: MapRuntime.SourceLocation)
+    throws(SwiftSchemaDiagnostic)
+  {
+    if let call = value.as(FunctionCallExprSyntax.self), Self.memberName(call.calledExpression) == "transformable" {
+      guard let first = call.arguments.first else {
+        throw SwiftSchemaDiagnostic(.error, "swift-attribute-argument", ".transformable needs by:", at: place)
+      }
+      let expr = first.expression
+      if let text = Self.literal(expr) {
+        transformerName = text
+      } else if let m = expr.as(MemberAccessExprSyntax.self), m.declName.baseName.text == "self", let base = m.base {
+        transformerName = base.trimmedDescription
+      } else {
+        throw SwiftSchemaDiagnostic(
+          .error, "swift-attribute-argument",
+          ".transformable(by:) takes a transformer type (Name.self) or its name", at: place)
+      }
+      return
+    }
+    switch Self.memberName(value) {
+    case "unique": isUnique = true
+    case "externalStorage": externalStorage = true
+    case "preserveValueOnDeletion": preservesValueOnDeletion = true
+    case "ephemeral": isEphemeral = true
+    case "spotlight": spotlight = true
+    case "allowsCloudEncryption": allowsCloudEncryption = true
+    default:
+      throw SwiftSchemaDiagnostic(
+        .error, "swift-attribute-argument", "@\(name) option '\(value.trimmedDescription)' is not one mapc reads",
+        at: place)
+    }
+  }
+
+  /// `.name` or `Type.name`: the member's name.
+  static func memberName(_ expr: ExprSyntax) -> String? {
+    expr.as(MemberAccessExprSyntax.self)?.declName.baseName.text
+  }
+
+  /// The text of a string literal without interpolation, with its simple escapes resolved.
+  static func literal(_ expr: ExprSyntax) -> String? {
+    guard let s = expr.as(StringLiteralExprSyntax.self) else { return nil }
+    var text = ""
+    for segment in s.segments {
+      guard let plain = segment.as(StringSegmentSyntax.self) else { return nil }
+      text += plain.content.text
+    }
+    guard s.openingPounds == nil, text.contains("\\") else { return text }
+    var out = ""
+    var escaping = false
+    for ch in text {
+      if escaping {
+        switch ch {
+        case "n": out.append("\n")
+        case "t": out.append("\t")
+        case "r": out.append("\r")
+        case "0": out.append("\0")
+        default: out.append(ch)
+        }
+        escaping = false
+      } else if ch == "\\" {
+        escaping = true
+      } else {
+        out.append(ch)
+      }
+    }
+    return out
+  }
+
+  static func string(_ expr: ExprSyntax, _ label: String, at place: MapRuntime.SourceLocation)
+    throws(SwiftSchemaDiagnostic)
+    -> String
+  {
+    guard let text = literal(expr) else {
+      throw SwiftSchemaDiagnostic(
+        .error, "swift-attribute-argument", "\(label) must be a string literal (found '\(expr.trimmedDescription)')",
+        at: place)
+    }
+    return text
+  }
+
+  static func integer(_ expr: ExprSyntax, _ label: String, at place: MapRuntime.SourceLocation)
+    throws(SwiftSchemaDiagnostic)
+    -> Int
+  {
+    guard let value = expr.as(IntegerLiteralExprSyntax.self)?.representedLiteralValue else {
+      throw SwiftSchemaDiagnostic(
+        .error, "swift-attribute-argument", "\(label) must be an integer literal (found '\(expr.trimmedDescription)')",
+        at: place)
+    }
+    return value
+  }
+}

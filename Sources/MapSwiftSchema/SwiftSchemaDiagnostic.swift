@@ -1,0 +1,39 @@
+import MapRuntime
+
+/// A finding while reading a SwiftData schema from Swift source: a stable id (the `swift-*`
+/// family of `Specs/diagnostics.md`), a message, and the place in the Swift file.
+public struct SwiftSchemaDiagnostic: Error, Sendable, Hashable {
+  public enum Severity: Sendable, Hashable {
+    case error
+    case warning
+  }
+
+  public var severity: Severity
+  public var id: String
+  public var message: String
+  /// Where in a Swift file (line and column 1-based, column in UTF-8 bytes); nil for a finding
+  /// about the files as a whole (no `@Model` class at all).
+  public var location: MapRuntime.SourceLocation?
+  /// The file or folder the finding is about when there is no location.
+  public var file: String?
+
+  public init(
+    _ severity: Severity, _ id: String, _ message: String, at location: MapRuntime.SourceLocation? = nil,
+    file: String? = nil
+  ) {
+    self.severity = severity
+    self.id = id
+    self.message = message
+    self.location = location
+    self.file = file
+  }
+}
+
+/// The errors (and warnings) that stopped reading a schema.
+public struct SwiftSchemaError: Error, Sendable {
+  public var diagnostics: [SwiftSchemaDiagnostic]
+
+  public init(_ diagnostics: [SwiftSchemaDiagnostic]) {
+    self.diagnostics = diagnostics
+  }
+}
