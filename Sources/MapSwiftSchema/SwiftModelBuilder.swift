@@ -335,14 +335,14 @@ struct SwiftModelBuilder {
   private func unknown(_ name: String, _ p: SwiftProperty) -> SwiftSchemaDiagnostic {
     SwiftSchemaDiagnostic(
       .error, "swift-unknown-type",
-      "the type '\(name)' of '\(p.name)' is not declared in the given files and is not one SwiftData stores as an attribute (Specs/swiftdata-schema.md §2): give the file that declares it",
+      "the type '\(name)' of '\(p.name)' is not declared in the given files and is not one SwiftData stores as an attribute (String, Int, Double, Float, Bool, Date, Data, UUID, URL, Decimal, a Codable struct or enum, or an array of them): give the file that declares it",
       at: p.location)
   }
 
   private func unsupported(_ p: SwiftProperty, _ type: SwiftWrittenType, _ what: String?) -> SwiftSchemaDiagnostic {
     SwiftSchemaDiagnostic(
       .error, "swift-unsupported-type",
-      "'\(p.name)' has the type \(type.text)\(what.map { ", \($0)," } ?? ""), which mapc does not map to a Core Data attribute (Specs/swiftdata-schema.md §8)",
+      "'\(p.name)' has the type \(type.text)\(what.map { ", \($0)," } ?? ""), which mapc does not map to a Core Data attribute (sets, dictionaries, tuples and enums with associated values are not supported)",
       at: p.location)
   }
 

@@ -10,8 +10,8 @@ extension MapcCommand {
       commandName: "model",
       abstract: "Write the Core Data model of a SwiftData schema in Swift source as an Xcode model.",
       discussion: """
-        Reads the @Model classes of the given Swift files (or folders of them) as SwiftData \
-        maps them to Core Data (Specs/swiftdata-schema.md): each VersionedSchema enum is one \
+        Reads the @Model classes of the given Swift files (or folders of them) and maps them \
+        to Core Data as SwiftData does: each VersionedSchema enum is one \
         model version, named after the enum, its versionIdentifier the version identifier, in \
         the order of a SchemaMigrationPlan's schemas (else of their identifiers); without \
         VersionedSchema every @Model class forms one version ("1.0.0", as SwiftData writes it), \
