@@ -46,15 +46,27 @@ one() {  # round name form command...
   /usr/bin/time -f "$round $name $form %e %M" -a -o "$log" "$@" >/dev/null 2>&1
 }
 "$mapc" run diary.cdm --store "$store" --output out-mapc.json --quiet  # warm-up: input in the page cache
-for round in $(seq 1 "$runs"); do
+# The two mapc builds run next to each other, form by form, in an order that alternates
+# between rounds (a run right after a peer's long one found the machine slower).
+mapcs() {  # round form
+  local round=$1 form=$2 flag="" suffix="" order="mapc" name
+  if [ "$form" = compact ]; then flag="--compact" suffix="-c"; fi
   if [ -n "$base" ]; then
-    one "$round" mapc-base indented "$base" run diary.cdm --store "$store" --output out-base.json --quiet
-    one "$round" mapc-base compact "$base" run diary.cdm --store "$store" --output out-base-c.json --compact --quiet
+    if [ $((round % 2)) -eq 1 ]; then order="mapc-base mapc"; else order="mapc mapc-base"; fi
   fi
-  one "$round" mapc indented "$mapc" run diary.cdm --store "$store" --output out-mapc.json --quiet
+  for name in $order; do
+    if [ "$name" = mapc ]; then
+      one "$round" mapc "$form" "$mapc" run diary.cdm --store "$store" --output "out-mapc$suffix.json" $flag --quiet
+    else
+      one "$round" mapc-base "$form" "$base" run diary.cdm --store "$store" --output "out-base$suffix.json" $flag --quiet
+    fi
+  done
+}
+for round in $(seq 1 "$runs"); do
+  mapcs "$round" indented
+  mapcs "$round" compact
   one "$round" jq indented sh -c "jq -f '$bench/diary.jq' '$store' > out-jq.json"
   one "$round" python indented python3 "$bench/diary.py" "$store" out-py.json
-  one "$round" mapc compact "$mapc" run diary.cdm --store "$store" --output out-mapc-c.json --compact --quiet
   one "$round" jq compact sh -c "jq -c -f '$bench/diary.jq' '$store' > out-jq-c.json"
   one "$round" python compact python3 "$bench/diary.py" "$store" out-py-c.json --compact
 done
