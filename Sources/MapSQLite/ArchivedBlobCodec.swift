@@ -53,7 +53,7 @@ enum ArchivedBlobCodec: TransformableCodec {
       let start = spans[next]
       let count = spans[next + 1]
       next += 2
-      if start >= 0, isPlainJSON(UnsafeRawBufferPointer(rebasing: bytes[start..<start + count])) {
+      if start >= 0, needsNoEscape(UnsafeRawBufferPointer(rebasing: bytes[start..<start + count])) {
         return .string(.slice(ByteSlice(start: offset + start, count: count, hasEscapes: false)))
       }
       return .string(.native(text))
@@ -74,13 +74,27 @@ enum ArchivedBlobCodec: TransformableCodec {
   }
 
   /// True when every byte may stand between the quotes of a JSON string as it is.
-  private static func isPlainJSON(_ b: UnsafeRawBufferPointer) -> Bool {
+  private static func needsNoEscape(_ b: UnsafeRawBufferPointer) -> Bool {
     for c in b where c < 0x20 || c == 0x22 || c == 0x5C { return false }
     return true
   }
 
   static func elements(_ input: InputBytes, _ s: ByteSlice, into items: inout [Value]) -> Bool {
     items.removeAll(keepingCapacity: true)
+    let all = input.unsafeBytes
+    if s.start > 0, all[s.start - 1] == 1 {
+      // `value`'s array, its elements made straight into `items`.
+      let bytes = UnsafeRawBufferPointer(rebasing: all[s.start..<s.end])
+      return VerifierPool.shared.withVerifier { verifier, spans -> Bool in
+        guard let v = TransformableArchive.decode(bytes, stringSpans: &spans), case .array(let elements) = v,
+          verifier.matches(v, bytes), TransformablePayload.hasOwnForm(v, top: true)
+        else { return false }
+        var next = 0
+        items.reserveCapacity(elements.count)
+        for e in elements { items.append(mappingValue(e, bytes, offset: s.start, spans, &next)) }
+        return true
+      }
+    }
     guard case .array(let all) = value(input, s) else { return false }
     items.append(contentsOf: all)
     return true
