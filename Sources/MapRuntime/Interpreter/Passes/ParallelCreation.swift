@@ -248,9 +248,8 @@ public struct ParallelCreation: @unchecked Sendable {
     -> Int?
   {
     // forEach values of a column that are equal share their bytes (see `StringCompaction`),
-    // so the last one counted is usually the next one.
-    var lastStart = -1
-    var lastCount = 0
+    // so one of the last few counted is usually the next one.
+    var recent = RecentPayloads<Int>()
     var total = 0
     for i in range {
       guard case .sourceObject(let s) = sources[i], Int(s.entity) == sourceEntity else { return nil }
@@ -260,12 +259,13 @@ public struct ParallelCreation: @unchecked Sendable {
         case .null:
           n = 0
         case .transformable(let js):
-          if js.start != lastStart {
+          if let k = recent[js.start] {
+            n = k
+          } else {
             guard let k = codec.arrayCount(input, js) else { return nil }
-            lastCount = k
-            lastStart = js.start
+            recent.add(js.start, k)
+            n = k
           }
-          n = lastCount
         default:
           return nil
         }
@@ -294,15 +294,22 @@ public struct ParallelCreation: @unchecked Sendable {
     var row = row
     var perSource = [Value](repeating: .null, count: steps.count)
     var lists = [[Value]](repeating: [], count: steps.count)
-    var lastStart = -1
+    var recent = RecentPayloads<[Value]>()
     var items: [Value] = []
+    var itemsStart = -1
     for i in range {
       let n = Int(counts[i])
       guard n > 0, case .sourceObject(let s) = sources[i] else { continue }
       let r = Int(s.row)
-      if let fc = forEachColumn, case .transformable(let js) = get(fc, r), js.start != lastStart {
-        guard codec.elements(input, js, into: &items), items.count == n else { return false }
-        lastStart = js.start
+      if let fc = forEachColumn, case .transformable(let js) = get(fc, r), js.start != itemsStart {
+        if let kept = recent[js.start] {
+          items = kept
+        } else {
+          guard codec.elements(input, js, into: &items) else { return false }
+          recent.add(js.start, items)
+        }
+        guard items.count == n else { return false }
+        itemsStart = js.start
       }
       for k in steps.indices {
         switch steps[k] {
@@ -405,5 +412,28 @@ public struct ParallelCreation: @unchecked Sendable {
       break
     }
     return true
+  }
+}
+
+/// The last few forEach payloads of a chunk and what was read from them, by where they start.
+struct RecentPayloads<T> {
+  private var starts: [Int] = []
+  private var values: [T] = []
+  private var next = 0
+
+  subscript(start: Int) -> T? {
+    for k in starts.indices where starts[k] == start { return values[k] }
+    return nil
+  }
+
+  mutating func add(_ start: Int, _ value: T) {
+    if starts.count < 8 {
+      starts.append(start)
+      values.append(value)
+    } else {
+      starts[next] = start
+      values[next] = value
+      next = (next + 1) % 8
+    }
   }
 }
