@@ -18,14 +18,83 @@ enum ArchivedBlobCodec: TransformableCodec {
     guard s.start > 0, all[s.start - 1] == 1,
       let v = bytes.withUnsafeBytes({ TransformableArchive.decode($0) })
     else { return .bytes(bytes, archived: nil) }
-    let same = VerifierPool.shared.withVerifier { verifier in bytes.withUnsafeBytes { verifier.matches(v, $0) } }
+    let same = VerifierPool.shared.withVerifier { verifier, _ in bytes.withUnsafeBytes { verifier.matches(v, $0) } }
     return .bytes(bytes, archived: same ? v : nil)
   }
 
-  static func value(_ input: InputBytes, _ s: ByteSlice) -> Value { payload(input, s).mappingValue }
+  /// What a mapping sees of a payload (`TransformablePayload.mappingValue`), read in place:
+  /// no copy of the bytes, and each string stored as ASCII bytes with nothing JSON escapes
+  /// (no `"`, `\\`, control character) as a slice of `input` where the archive holds it
+  /// rather than a string of its own (as a JSON store's strings are), which keeps the
+  /// destination's columns small and lets pass 1 store them on every core
+  /// (`ParallelCreation`).
+  static func value(_ input: InputBytes, _ s: ByteSlice) -> Value {
+    let all = input.unsafeBytes
+    guard s.start > 0, all[s.start - 1] == 1 else { return payload(input, s).mappingValue }
+    let bytes = UnsafeRawBufferPointer(rebasing: all[s.start..<s.end])
+    return VerifierPool.shared.withVerifier { verifier, spans -> Value in
+      guard let v = TransformableArchive.decode(bytes, stringSpans: &spans), verifier.matches(v, bytes)
+      else { return TransformablePayload.bytes(Array(bytes), archived: nil).mappingValue }
+      guard TransformablePayload.hasOwnForm(v, top: true) else {
+        return TransformablePayload.bytes(Array(bytes), archived: v).mappingValue
+      }
+      var next = 0
+      return mappingValue(v, bytes, offset: s.start, spans, &next)
+    }
+  }
+
+  /// `TransformablePayload.mappingValue` of a checked value whose strings lie at `spans`
+  /// (`TransformableArchive.decode(_:stringSpans:)`), `next` the index of the next one.
+  private static func mappingValue(
+    _ v: ArchivedValue, _ bytes: UnsafeRawBufferPointer, offset: Int, _ spans: [Int], _ next: inout Int
+  ) -> Value {
+    switch v {
+    case .string(let text):
+      let start = spans[next]
+      let count = spans[next + 1]
+      next += 2
+      if start >= 0, needsNoEscape(UnsafeRawBufferPointer(rebasing: bytes[start..<start + count])) {
+        return .string(.slice(ByteSlice(start: offset + start, count: count, hasEscapes: false)))
+      }
+      return .string(.native(text))
+    case .array(let items):
+      var out: [Value] = []
+      out.reserveCapacity(items.count)
+      for item in items { out.append(mappingValue(item, bytes, offset: offset, spans, &next)) }
+      return .array(out)
+    case .dictionary(let entries):
+      next += 2 * entries.count  // the keys, native strings
+      var out: [(String, Value)] = []
+      out.reserveCapacity(entries.count)
+      for e in entries { out.append((e.key, mappingValue(e.value, bytes, offset: offset, spans, &next))) }
+      return .dictionary(out.sorted { $0.0 < $1.0 })
+    default:
+      return TransformablePayload.value(v).mappingValue
+    }
+  }
+
+  /// True when every byte may stand between the quotes of a JSON string as it is.
+  private static func needsNoEscape(_ b: UnsafeRawBufferPointer) -> Bool {
+    for c in b where c < 0x20 || c == 0x22 || c == 0x5C { return false }
+    return true
+  }
 
   static func elements(_ input: InputBytes, _ s: ByteSlice, into items: inout [Value]) -> Bool {
     items.removeAll(keepingCapacity: true)
+    let all = input.unsafeBytes
+    if s.start > 0, all[s.start - 1] == 1 {
+      // `value`'s array, its elements made straight into `items`.
+      let bytes = UnsafeRawBufferPointer(rebasing: all[s.start..<s.end])
+      return VerifierPool.shared.withVerifier { verifier, spans -> Bool in
+        guard let v = TransformableArchive.decode(bytes, stringSpans: &spans), case .array(let elements) = v,
+          verifier.matches(v, bytes), TransformablePayload.hasOwnForm(v, top: true)
+        else { return false }
+        var next = 0
+        items.reserveCapacity(elements.count)
+        for e in elements { items.append(mappingValue(e, bytes, offset: s.start, spans, &next)) }
+        return true
+      }
+    }
     guard case .array(let all) = value(input, s) else { return false }
     items.append(contentsOf: all)
     return true
@@ -39,16 +108,17 @@ enum ArchivedBlobCodec: TransformableCodec {
 
 /// Verifiers kept from one payload to the next (`TransformableArchive.Verifier` keeps its scratch
 /// arrays between calls; a new one per payload copied its constants and grew its arrays again:
-/// three quarters of the time of reading a column of archived arrays). One per thread at a time.
+/// three quarters of the time of reading a column of archived arrays), each with the string
+/// spans of a decoding (`ArchivedBlobCodec.value`). One per thread at a time.
 final class VerifierPool: @unchecked Sendable {
   static let shared = VerifierPool()
   private let lock = NSLock()
-  private var idle: [TransformableArchive.Verifier] = []
+  private var idle: [(TransformableArchive.Verifier, [Int])] = []
 
-  func withVerifier<R>(_ body: (inout TransformableArchive.Verifier) -> R) -> R {
-    var verifier = lock.withLock { idle.popLast() } ?? TransformableArchive.Verifier()
-    let result = body(&verifier)
-    lock.withLock { if idle.count < 8 { idle.append(verifier) } }
+  func withVerifier<R>(_ body: (inout TransformableArchive.Verifier, inout [Int]) -> R) -> R {
+    var (verifier, spans) = lock.withLock { idle.popLast() } ?? (TransformableArchive.Verifier(), [])
+    let result = body(&verifier, &spans)
+    lock.withLock { if idle.count < 8 { idle.append((verifier, spans)) } }
     return result
   }
 }

@@ -346,7 +346,8 @@ struct CoreDataReader {
         // A Transformable BLOB: converted by the prefetch, else here.
         if plan.archives[i] != 0,
           let v = prefetch?.value(key: pk, column: plan.columns[i], cursor: &cursor, into: &transformables)
-            ?? statement.withBlob(plan.columns[i], { transformables.value($0, decoding: plan.archives[i] == 1) })
+            ?? statement.withBlob(
+              plan.columns[i], { transformables.value($0, decoding: plan.archives[i] == 1, column: i) })
         {
           graph.set(object, property: plan.properties[i], v)
           continue

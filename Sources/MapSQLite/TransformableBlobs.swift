@@ -12,23 +12,30 @@ struct TransformableBlobs: Sendable {
   /// (offset by `base`).
   private(set) var bytes: [UInt8] = []
   let base: Int
-  /// The last few values read and their slices: equal values share their bytes, as a JSON
-  /// store's do (`StringCompaction`), which the interpreter's caches rely on.
-  private var recent: [(blob: [UInt8], decoding: Bool, slice: ByteSlice)] = []
-  private var next = 0
+  /// Per column, the last few values read and their slices: equal values share their bytes, as
+  /// a JSON store's do (`StringCompaction`), which the interpreter's caches rely on. One list
+  /// per column, so that a column of distinct values (the diary's answers) does not push out
+  /// the few values another column repeats (its questions).
+  private var recent: [[(blob: [UInt8], decoding: Bool, slice: ByteSlice)]] = []
+  private var next: [Int] = []
 
   init(base: Int = 0) { self.base = base }
 
   /// The value of a Transformable column's bytes. `decoding`: false for an attribute with a
   /// custom value transformer, whose bytes are never taken as an archive.
-  mutating func value(_ blob: [UInt8], decoding: Bool) -> Value {
-    blob.withUnsafeBytes { value($0, decoding: decoding) }
+  mutating func value(_ blob: [UInt8], decoding: Bool, column: Int = 0) -> Value {
+    blob.withUnsafeBytes { value($0, decoding: decoding, column: column) }
   }
 
   /// The value of bytes that are valid only during the call (a column read in place): copied
-  /// only when they are not one of the last few values.
-  mutating func value(_ blob: UnsafeRawBufferPointer, decoding: Bool) -> Value {
-    for r in recent where r.blob.count == blob.count && r.decoding == decoding {
+  /// only when they are not one of the last few values of `column` (any number that tells the
+  /// caller's columns apart).
+  mutating func value(_ blob: UnsafeRawBufferPointer, decoding: Bool, column: Int = 0) -> Value {
+    while recent.count <= column {
+      recent.append([])
+      next.append(0)
+    }
+    for r in recent[column] where r.blob.count == blob.count && r.decoding == decoding {
       let same = r.blob.withUnsafeBytes { kept in
         blob.count == 0 || memcmp(kept.baseAddress!, blob.baseAddress!, blob.count) == 0
       }
@@ -38,15 +45,16 @@ struct TransformableBlobs: Sendable {
     let start = bytes.count
     bytes.append(contentsOf: blob)
     let slice = ByteSlice(start: base + start, count: blob.count, hasEscapes: false)
-    if recent.count < 8 {
-      recent.append((Array(blob), decoding, slice))
+    if recent[column].count < 8 {
+      recent[column].append((Array(blob), decoding, slice))
     } else {
       // The slot's bytes are replaced in the memory they had (no allocation per value).
-      recent[next].slice = slice
-      recent[next].decoding = decoding
-      recent[next].blob.removeAll(keepingCapacity: true)
-      recent[next].blob.append(contentsOf: blob)
-      next = (next + 1) % 8
+      let n = next[column]
+      recent[column][n].slice = slice
+      recent[column][n].decoding = decoding
+      recent[column][n].blob.removeAll(keepingCapacity: true)
+      recent[column][n].blob.append(contentsOf: blob)
+      next[column] = (n + 1) % 8
     }
     return .transformable(slice)
   }

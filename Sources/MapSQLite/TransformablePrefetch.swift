@@ -69,7 +69,7 @@ final class TransformablePrefetch: @unchecked Sendable {
         for (k, archive) in decoding.enumerated() {
           slices.append(
             statement.withBlob(k + 1) { bytes -> ByteSlice? in
-              guard case .transformable(let s) = text.value(bytes, decoding: archive) else { return nil }
+              guard case .transformable(let s) = text.value(bytes, decoding: archive, column: k) else { return nil }
               return s
             } ?? nil)
         }

@@ -22,6 +22,23 @@ extension TransformableArchive {
     return reader.archive()
   }
 
+  /// `decode` that also says where each string of the value lies in `bytes`, in the order the
+  /// value's strings come when walked depth first (an array's elements in order; a
+  /// dictionary's keys, then its values): two entries per string, its first byte and its
+  /// length, for a string stored as ASCII bytes, or -1 and 0 for one stored otherwise (UTF-16,
+  /// inline). `spans` is emptied first, its storage reused.
+  public static func decode(_ bytes: UnsafeRawBufferPointer, stringSpans spans: inout [Int]) -> ArchivedValue? {
+    spans.removeAll(keepingCapacity: true)
+    guard bytes.count <= maximumBytes, let base = bytes.baseAddress else { return nil }
+    let b = UnsafeBufferPointer(start: base.assumingMemoryBound(to: UInt8.self), count: bytes.count)
+    guard let view = PlistView(b) else { return nil }
+    var reader = Reader(view: view)
+    reader.recordsSpans = true
+    swap(&reader.spans, &spans)
+    defer { swap(&reader.spans, &spans) }
+    return reader.archive()
+  }
+
   /// A binary property list's objects, read in place. Every offset, reference and length is
   /// checked against the buffer; nothing here traps on bad input.
   struct PlistView {
@@ -172,6 +189,20 @@ extension TransformableArchive {
       return paired ? text : nil
     }
 
+    /// Where the bytes of object `index` lie when it is an ASCII string: its first byte and
+    /// length; nil otherwise.
+    func asciiSpan(_ index: Int) -> (start: Int, count: Int)? {
+      guard index >= 0, index < count else { return nil }
+      let o = Self.number(b, table + index * offsetSize, offsetSize)
+      guard o >= 8, o < UInt64(table) else { return nil }
+      var at = Int(o)
+      let marker = b[at]
+      guard marker >> 4 == 0x5 else { return nil }
+      at += 1
+      guard let n = length(marker, &at), at + n <= table else { return nil }
+      return (at, n)
+    }
+
     /// True when object `index` is the ASCII string `text`.
     func isASCII(_ index: Int, _ text: StaticString) -> Bool {
       let o = Self.number(b, table + index * offsetSize, offsetSize)
@@ -203,8 +234,30 @@ extension TransformableArchive {
     var objectsCount = 0
     var budget = TransformableArchive.maximumObjects
     var inProgress: Set<Int> = []
+    /// Whether `spans` is kept (`decode(_:stringSpans:)`).
+    var recordsSpans = false
+    var spans: [Int] = []
 
     init(view: PlistView) { self.view = view }
+
+    /// Records where the string of object `r` (a plist object number) lies, or that it is not
+    /// in place (nil).
+    mutating func recordSpan(_ r: Int?) {
+      guard recordsSpans else { return }
+      if let r, let span = view.asciiSpan(r) {
+        spans.append(span.start)
+        spans.append(span.count)
+      } else {
+        spans.append(-1)
+        spans.append(0)
+      }
+    }
+
+    /// The plist object number of `$objects[uid]`.
+    func entryReference(_ uid: Int) -> Int? {
+      guard uid >= 0, uid < objectsCount else { return nil }
+      return view.reference(at: objectsRefs + uid * view.refSize)
+    }
 
     mutating func archive() -> ArchivedValue? {
       guard case .dictionary(let refs, let n)? = view.object(view.top) else { return nil }
@@ -230,9 +283,13 @@ extension TransformableArchive {
     /// The archived object `uid` as a value; `$null` (nil) is not a value here.
     mutating func value(_ uid: Int, depth: Int) -> ArchivedValue? {
       budget -= 1
-      guard budget >= 0, depth <= TransformableArchive.maximumDepth, uid != 0, let o = entry(uid) else { return nil }
+      guard budget >= 0, depth <= TransformableArchive.maximumDepth, uid != 0, let r = entryReference(uid),
+        let o = view.object(r)
+      else { return nil }
       switch o {
-      case .string(let s): return .string(s)
+      case .string(let s):
+        recordSpan(r)
+        return .string(s)
       case .integer(let i): return .integer(i)
       case .real(let d): return .real(d)
       case .bool(let b): return .bool(b)
@@ -270,9 +327,12 @@ extension TransformableArchive {
         return .dictionary(entries)
       case "NSString", "NSMutableString":
         switch view.field("NS.string", refs: refs, count: n) {
-        case .string(let s)?: return .string(s)
+        case .string(let s)?:
+          recordSpan(nil)
+          return .string(s)
         case .uid(let u)?:
-          guard case .string(let s)? = entry(u) else { return nil }
+          guard let r = entryReference(u), case .string(let s)? = view.object(r) else { return nil }
+          recordSpan(r)
           return .string(s)
         default: return nil
         }

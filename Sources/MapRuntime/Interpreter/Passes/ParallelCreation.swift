@@ -161,13 +161,18 @@ public struct ParallelCreation: @unchecked Sendable {
     for k in cells.indices { table.columns[plan.columns[k]].pad(to: first + total) }
 
     var done = [Bool](repeating: false, count: chunkCount)
+    // Per chunk, per attribute mapping: the native strings of its text cells, numbered from 1
+    // within the chunk until they move to the column's side table below.
+    var natives = [[[String]]](repeating: [], count: chunkCount)
     let filled = opening(0, []) { targets in
       sources.withUnsafeBufferPointer { all in
         counts.withUnsafeBufferPointer { counts in
           done.withUnsafeMutableBufferPointer { done in
-            nonisolated(unsafe) let (all, counts, done, targets) = (all, counts, done, targets)
-            DispatchQueue.concurrentPerform(iterations: chunkCount) { c in
-              done[c] = fill(all, range(c), counts, from: starts[c], targets)
+            natives.withUnsafeMutableBufferPointer { natives in
+              nonisolated(unsafe) let (all, counts, done, natives, targets) = (all, counts, done, natives, targets)
+              DispatchQueue.concurrentPerform(iterations: chunkCount) { c in
+                done[c] = fill(all, range(c), counts, from: starts[c], targets, natives: &natives[c])
+              }
             }
           }
         }
@@ -178,6 +183,18 @@ public struct ParallelCreation: @unchecked Sendable {
       table.truncate(to: first)
       for k in cells.indices { table.columns[plan.columns[k]].truncate(to: first) }
       return false
+    }
+    for k in cells.indices {
+      guard case .text = cells[k] else { continue }
+      let column = unsafeDowncast(table.columns[plan.columns[k]], to: TextColumn.self)
+      for c in 0..<chunkCount where !natives[c][k].isEmpty {
+        let shift = UInt64(column.arena.count) << 1
+        for r in starts[c]..<(starts[c] + rows[c]) {
+          let v = column.values[r]
+          if v != 0 && v & 1 == 0 { column.values[r] = v + shift }
+        }
+        column.arena.append(contentsOf: natives[c][k])
+      }
     }
 
     for k in cells.indices {
@@ -231,9 +248,8 @@ public struct ParallelCreation: @unchecked Sendable {
     -> Int?
   {
     // forEach values of a column that are equal share their bytes (see `StringCompaction`),
-    // so the last one counted is usually the next one.
-    var lastStart = -1
-    var lastCount = 0
+    // so one of the last few counted is usually the next one.
+    var recent = RecentPayloads<Int>()
     var total = 0
     for i in range {
       guard case .sourceObject(let s) = sources[i], Int(s.entity) == sourceEntity else { return nil }
@@ -243,12 +259,13 @@ public struct ParallelCreation: @unchecked Sendable {
         case .null:
           n = 0
         case .transformable(let js):
-          if js.start != lastStart {
+          if let k = recent[js.start] {
+            n = k
+          } else {
             guard let k = codec.arrayCount(input, js) else { return nil }
-            lastCount = k
-            lastStart = js.start
+            recent.add(js.start, k)
+            n = k
           }
-          n = lastCount
         default:
           return nil
         }
@@ -263,8 +280,9 @@ public struct ParallelCreation: @unchecked Sendable {
   /// chunk gives up.
   private func fill(
     _ sources: UnsafeBufferPointer<Value>, _ range: Range<Int>, _ counts: UnsafeBufferPointer<Int32>,
-    from row: Int, _ targets: [Target]
+    from row: Int, _ targets: [Target], natives: inout [[String]]
   ) -> Bool {
+    natives = [[String]](repeating: [], count: steps.count)
     let steps = self.steps
     let cells = self.cells
     let columns = sourceColumns
@@ -276,15 +294,22 @@ public struct ParallelCreation: @unchecked Sendable {
     var row = row
     var perSource = [Value](repeating: .null, count: steps.count)
     var lists = [[Value]](repeating: [], count: steps.count)
-    var lastStart = -1
+    var recent = RecentPayloads<[Value]>()
     var items: [Value] = []
+    var itemsStart = -1
     for i in range {
       let n = Int(counts[i])
       guard n > 0, case .sourceObject(let s) = sources[i] else { continue }
       let r = Int(s.row)
-      if let fc = forEachColumn, case .transformable(let js) = get(fc, r), js.start != lastStart {
-        guard codec.elements(input, js, into: &items), items.count == n else { return false }
-        lastStart = js.start
+      if let fc = forEachColumn, case .transformable(let js) = get(fc, r), js.start != itemsStart {
+        if let kept = recent[js.start] {
+          items = kept
+        } else {
+          guard codec.elements(input, js, into: &items) else { return false }
+          recent.add(js.start, items)
+        }
+        guard items.count == n else { return false }
+        itemsStart = js.start
       }
       for k in steps.indices {
         switch steps[k] {
@@ -325,11 +350,13 @@ public struct ParallelCreation: @unchecked Sendable {
             target.cells!.storeBytes(of: Int64(j), toByteOffset: row &* 8, as: Int64.self)
             target.present![row] = true
           case .item:
-            guard put(items[j], cells[k], target, row) else { return false }
+            guard put(items[j], cells[k], target, row, &natives[k]) else { return false }
           case .sourceValue, .sourceDate:
-            guard put(perSource[k], cells[k], target, row) else { return false }
+            guard put(perSource[k], cells[k], target, row, &natives[k]) else { return false }
           case .sourceElement:
-            guard put(j < lists[k].count ? lists[k][j] : .null, cells[k], target, row) else { return false }
+            guard put(j < lists[k].count ? lists[k][j] : .null, cells[k], target, row, &natives[k]) else {
+              return false
+            }
           }
         }
         row += 1
@@ -338,8 +365,12 @@ public struct ParallelCreation: @unchecked Sendable {
     return true
   }
 
-  /// Stores a value as the attribute's column would; false when it would need converting.
-  @inline(__always) private func put(_ v: Value, _ cell: Cell, _ t: Target, _ row: Int) -> Bool {
+  /// Stores a value as the attribute's column would; false when it would need converting. A
+  /// native string goes to `natives` (its number there stands in the cell until `run` moves
+  /// it to the column's side table).
+  @inline(__always) private func put(
+    _ v: Value, _ cell: Cell, _ t: Target, _ row: Int, _ natives: inout [String]
+  ) -> Bool {
     let offset = row &* 8
     switch cell {
     case .text:
@@ -347,6 +378,9 @@ public struct ParallelCreation: @unchecked Sendable {
       case .null: t.cells!.storeBytes(of: 0, toByteOffset: offset, as: UInt64.self)
       case .string(.slice(let s)) where TextColumn.fitsPacked(s):
         t.cells!.storeBytes(of: TextColumn.packSlice(s), toByteOffset: offset, as: UInt64.self)
+      case .string(.native(let s)):
+        natives.append(s)
+        t.cells!.storeBytes(of: UInt64(natives.count) << 1, toByteOffset: offset, as: UInt64.self)
       default: return false
       }
     case .int(let type):
@@ -378,5 +412,28 @@ public struct ParallelCreation: @unchecked Sendable {
       break
     }
     return true
+  }
+}
+
+/// The last few forEach payloads of a chunk and what was read from them, by where they start.
+struct RecentPayloads<T> {
+  private var starts: [Int] = []
+  private var values: [T] = []
+  private var next = 0
+
+  subscript(start: Int) -> T? {
+    for k in starts.indices where starts[k] == start { return values[k] }
+    return nil
+  }
+
+  mutating func add(_ start: Int, _ value: T) {
+    if starts.count < 8 {
+      starts.append(start)
+      values.append(value)
+    } else {
+      starts[next] = start
+      values[next] = value
+      next = (next + 1) % 8
+    }
   }
 }
