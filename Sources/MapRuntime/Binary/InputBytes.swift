@@ -75,40 +75,24 @@ public final class InputBytes: @unchecked Sendable {
       _ = posix_fadvise(fd, 0, 0, Int32(POSIX_FADV_SEQUENTIAL))
     #endif
 
-    if (info.st_mode & S_IFMT) == S_IFREG && Int(info.st_size) > limit {
-      let buffer = LargeBuffer.allocate(byteCount: limit + InputBytes.paddingCount)
-      var filled = 0
-      while filled < limit {
-        let n = read(fd, buffer + filled, limit - filled)
-        if n > 0 {
-          filled += n
-        } else if n == 0 {
-          break
-        } else if errno != EINTR {
-          let err = errno
-          LargeBuffer.deallocate(buffer, byteCount: limit + InputBytes.paddingCount)
-          throw StoreIOError.system(err, path: path, operation: "read")
-        }
-      }
-      (buffer + filled).initializeMemory(as: UInt8.self, repeating: 0, count: InputBytes.paddingCount)
-      self.storage = buffer
-      self.allocated = limit + InputBytes.paddingCount
-      self.count = filled
-      self.isPrefix = filled == limit
-      return
-    }
+    // A regular file longer than `limit`: its first `limit` bytes only, in one buffer.
+    let prefix = (info.st_mode & S_IFMT) == S_IFREG && Int(info.st_size) > limit
     // One extra byte beyond the size `fstat` reports lets the loop see end-of-file without
     // growing the buffer in the common case.
-    var capacity = max(Int(info.st_size), 0) + 1
+    var capacity = prefix ? limit : max(Int(info.st_size), 0) + 1
     var buffer = LargeBuffer.allocate(byteCount: capacity + InputBytes.paddingCount)
     var filled = 0
-    if (info.st_mode & S_IFMT) == S_IFREG, InputBytes.readHalves(fd, into: buffer, count: capacity - 1) {
+    if !prefix, (info.st_mode & S_IFMT) == S_IFREG, InputBytes.readHalves(fd, into: buffer, count: capacity - 1) {
       // The loop below then only sees the end of the file (or what was added since fstat).
       filled = capacity - 1
       if lseek(fd, off_t(filled), SEEK_SET) < 0 { filled = 0 }
     }
     while true {
       if filled == capacity {
+        if prefix {
+          isPrefix = true
+          break
+        }
         if filled > maxBytes {
           LargeBuffer.deallocate(buffer, byteCount: capacity + InputBytes.paddingCount)
           throw StoreIOError(
