@@ -82,6 +82,8 @@ package enum StoreConversion {
     to destination: any StoreFormat, verb: String, quiet: Bool = false, progress: ProgressReporter? = nil
   ) throws {
     let report = progress?.ioCallback
+    // Same format: nothing is converted, so the store's own bookkeeping is kept too.
+    let sameFormat = type(of: source) == type(of: destination)
     let result = Result { () throws(MigrationFailure) -> Int in
       let version = try Self.version(of: try source.peekMetadata(store), in: versions, bundle: bundle, path: store)
       let (graph, metadata) = try StoreIO.read(
@@ -89,17 +91,16 @@ package enum StoreConversion {
       let out = StoreWriteMetadata(
         modelVersionIdentifiers: metadata.modelVersionIdentifiers ?? version.model.versionIdentifiers,
         entityHashes: version.hashes, extra: metadata.extra)
-      // Same format: nothing is converted, so the store's own bookkeeping is kept too.
       try StoreIO.write(
         destination, graph, source: nil, metadata: out, to: output, backup: nil, report: report,
-        bookkeepingFrom: type(of: source) == type(of: destination) ? store : nil)
+        bookkeepingFrom: sameFormat ? store : nil)
       return graph.objectCount
     }
     if case .success = result { progress?.finish() } else { progress?.finish(completed: false) }
     switch result {
     case .success(let n):
       if !quiet { Console.say("mapc: \(verb) \(n) objects from \(store); wrote \(output)") }
-      if type(of: source) != type(of: destination) {
+      if !sameFormat {
         for line in AncillaryTables.notes(store: store, format: source, into: output) { Console.note(line) }
       }
     case .failure(let failure):
