@@ -18,22 +18,25 @@ enum ArchivedBlobCodec: TransformableCodec {
     guard s.start > 0, all[s.start - 1] == 1,
       let v = bytes.withUnsafeBytes({ TransformableArchive.decode($0) })
     else { return .bytes(bytes, archived: nil) }
-    let same = VerifierPool.shared.withVerifier { verifier, _ in bytes.withUnsafeBytes { verifier.matches(v, $0) } }
+    let same = ArchiveScratch.verifiers.with { verifier in bytes.withUnsafeBytes { verifier.matches(v, $0) } }
     return .bytes(bytes, archived: same ? v : nil)
   }
 
-  /// What a mapping sees of a payload (`TransformablePayload.mappingValue`), read in place:
-  /// no copy of the bytes, and each string stored as ASCII bytes with nothing JSON escapes
-  /// (no `"`, `\\`, control character) as a slice of `input` where the archive holds it
-  /// rather than a string of its own (as a JSON store's strings are), which keeps the
-  /// destination's columns small and lets pass 1 store them on every core
-  /// (`ParallelCreation`).
+  /// What a mapping sees of a payload, read in place: the value the archive holds, as
+  /// Foundation's unarchiver gives it to a mapping on the device, whether or not mapc's writer
+  /// would lay it out byte for byte the same (an `NSMutableArray`, a dictionary written with
+  /// shared references); `["$bytes": base64]` for bytes that are not such an archive
+  /// (`TransformablePayload.mappingValue`). No copy of the bytes is made, and each string
+  /// stored as ASCII bytes with nothing JSON escapes (no `"`, `\\`, control character) is a
+  /// slice of `input` where the archive holds it rather than a string of its own (as a JSON
+  /// store's strings are), which keeps the destination's columns small and lets pass 1 store
+  /// them on every core (`ParallelCreation`).
   static func value(_ input: InputBytes, _ s: ByteSlice) -> Value {
     let all = input.unsafeBytes
     guard s.start > 0, all[s.start - 1] == 1 else { return payload(input, s).mappingValue }
     let bytes = UnsafeRawBufferPointer(rebasing: all[s.start..<s.end])
-    return VerifierPool.shared.withVerifier { verifier, spans -> Value in
-      guard let v = TransformableArchive.decode(bytes, stringSpans: &spans), verifier.matches(v, bytes)
+    return ArchiveScratch.spans.with { spans -> Value in
+      guard let v = TransformableArchive.decode(bytes, stringSpans: &spans, textAtSpans: true)
       else { return TransformablePayload.bytes(Array(bytes), archived: nil).mappingValue }
       guard TransformablePayload.hasOwnForm(v, top: true) else {
         return TransformablePayload.bytes(Array(bytes), archived: v).mappingValue
@@ -53,10 +56,13 @@ enum ArchivedBlobCodec: TransformableCodec {
       let start = spans[next]
       let count = spans[next + 1]
       next += 2
-      if start >= 0, needsNoEscape(UnsafeRawBufferPointer(rebasing: bytes[start..<start + count])) {
+      guard start >= 0 else { return .string(.native(text)) }
+      // Decoded with `textAtSpans`: the text is the ASCII bytes at the span.
+      let ascii = UnsafeRawBufferPointer(rebasing: bytes[start..<start + count])
+      if needsNoEscape(ascii) {
         return .string(.slice(ByteSlice(start: offset + start, count: count, hasEscapes: false)))
       }
-      return .string(.native(text))
+      return .string(.native(String(decoding: ascii, as: UTF8.self)))
     case .array(let items):
       var out: [Value] = []
       out.reserveCapacity(items.count)
@@ -85,9 +91,10 @@ enum ArchivedBlobCodec: TransformableCodec {
     if s.start > 0, all[s.start - 1] == 1 {
       // `value`'s array, its elements made straight into `items`.
       let bytes = UnsafeRawBufferPointer(rebasing: all[s.start..<s.end])
-      return VerifierPool.shared.withVerifier { verifier, spans -> Bool in
-        guard let v = TransformableArchive.decode(bytes, stringSpans: &spans), case .array(let elements) = v,
-          verifier.matches(v, bytes), TransformablePayload.hasOwnForm(v, top: true)
+      return ArchiveScratch.spans.with { spans -> Bool in
+        guard let v = TransformableArchive.decode(bytes, stringSpans: &spans, textAtSpans: true),
+          case .array(let elements) = v,
+          TransformablePayload.hasOwnForm(v, top: true)
         else { return false }
         var next = 0
         items.reserveCapacity(elements.count)
@@ -106,19 +113,26 @@ enum ArchivedBlobCodec: TransformableCodec {
   }
 }
 
-/// Verifiers kept from one payload to the next (`TransformableArchive.Verifier` keeps its scratch
-/// arrays between calls; a new one per payload copied its constants and grew its arrays again:
-/// three quarters of the time of reading a column of archived arrays), each with the string
-/// spans of a decoding (`ArchivedBlobCodec.value`). One per thread at a time.
-final class VerifierPool: @unchecked Sendable {
-  static let shared = VerifierPool()
+/// Scratch kept from one payload to the next, one per thread at a time: a
+/// `TransformableArchive.Verifier` keeps its arrays between calls (a new one per payload copied
+/// its constants and grew its arrays again: three quarters of the time of reading a column of
+/// archived arrays), and a decoding's string spans (`ArchivedBlobCodec.value`) their storage.
+final class ScratchPool<Scratch>: @unchecked Sendable {
   private let lock = NSLock()
-  private var idle: [(TransformableArchive.Verifier, [Int])] = []
+  private var idle: [Scratch] = []
+  private let make: @Sendable () -> Scratch
 
-  func withVerifier<R>(_ body: (inout TransformableArchive.Verifier, inout [Int]) -> R) -> R {
-    var (verifier, spans) = lock.withLock { idle.popLast() } ?? (TransformableArchive.Verifier(), [])
-    let result = body(&verifier, &spans)
-    lock.withLock { if idle.count < 8 { idle.append((verifier, spans)) } }
+  init(_ make: @escaping @Sendable () -> Scratch) { self.make = make }
+
+  func with<R>(_ body: (inout Scratch) -> R) -> R {
+    var scratch = lock.withLock { idle.popLast() } ?? make()
+    let result = body(&scratch)
+    lock.withLock { if idle.count < 8 { idle.append(scratch) } }
     return result
   }
+}
+
+enum ArchiveScratch {
+  static let verifiers = ScratchPool { TransformableArchive.Verifier() }
+  static let spans = ScratchPool<[Int]> { [] }
 }

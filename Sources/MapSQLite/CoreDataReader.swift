@@ -24,8 +24,8 @@ struct CoreDataReader {
   var toOnes: [PendingToOne] = []
   var links: [Link] = []
   var tables: [String: [String]] = [:]
-  /// JSON texts of the Transformable values read (Specs/sqlite-store.md §5.1).
-  var transformables = TransformableBlobs()
+  /// The payloads of the Transformable values read (Specs/sqlite-store.md §5.1).
+  var transformables: TransformableBlobs
   /// Rows read so far and the total (`StoreReadOptions.rowProgress`).
   var progress: (@Sendable (Int, Int) -> Void)?
   var rowsRead = 0
@@ -72,10 +72,16 @@ struct CoreDataReader {
     self.schema = CoreDataSchema(model: layout.model)
     self.graph = ObjectGraph(layout: layout, input: nil, isSource: true)
     self.maxErrors = maxErrors
+    // The payloads cannot take much more room than the file they come from.
+    self.transformables = TransformableBlobs(expected: Self.expectedPayloadBytes(store))
     let folder = (store.path as NSString).deletingLastPathComponent
     let name = ((store.path as NSString).lastPathComponent as NSString).deletingPathExtension
     self.externalFolder = "\(folder.isEmpty ? "." : folder)/.\(name)_SUPPORT/_EXTERNAL_DATA"
   }
+
+  /// What a reader of `store`'s Transformable values reserves for their payloads: the file's
+  /// size, up to 1 GiB (address space, not memory, until written).
+  static func expectedPayloadBytes(_ store: CoreDataStoreFile) -> Int { min(store.size, 1 << 30) }
 
   mutating func report(_ code: String, _ message: String) throws(Stop) {
     errors.append(MigrationError(code, message, file: store.path))
@@ -302,7 +308,7 @@ struct CoreDataReader {
     }
     let prefetch = TransformablePrefetch(
       location: store.sharedLocation, database: store.database, table: table, columns: selected,
-      archives: archiveColumns)
+      archives: archiveColumns, expected: Self.expectedPayloadBytes(store))
     var cursor = TransformablePrefetch.Cursor()
     var byKey: [Int64: ObjectRef] = [:]
     var pendingHidden: [(member: ObjectRef, owner: Int64, order: Int64, key: Int64, hidden: HiddenKey)] = []

@@ -10,6 +10,8 @@ import MapRuntime
 /// and a WAL-mode one as immutable (SQLite then creates no `-shm` and takes no lock).
 final class CoreDataStoreFile {
   let path: String
+  /// The file's size in bytes when opened (without its journal).
+  let size: Int
   let database: SQLiteDatabase
   /// What a second connection opens to read the same rows (the path, or the immutable URI),
   /// or nil when the store is read from a private copy, which only `database` can still see.
@@ -29,7 +31,9 @@ final class CoreDataStoreFile {
   init(path: String) throws(MigrationFailure) {
     self.path = path
     var info = stat()
-    if stat(path, &info) == 0, (info.st_mode & S_IFMT) != S_IFREG {
+    let found = stat(path, &info) == 0
+    size = found ? Int(info.st_size) : 0
+    if found, (info.st_mode & S_IFMT) != S_IFREG {
       throw Self.failure(
         "io-not-regular-file", "cannot read '\(path)': it is not a regular file; a store must be a regular file", path)
     }

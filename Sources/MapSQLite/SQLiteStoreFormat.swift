@@ -19,7 +19,7 @@ public struct SQLiteStoreFormat: StoreFormat {
     reader.progress = options.rowProgress
     let graph = try reader.read()
     graph.finishBuilding(
-      input: InputBytes(reader.transformables.bytes, path: path), transformableCodec: ArchivedBlobCodec.self)
+      input: reader.transformables.bytes.take(path: path), transformableCodec: ArchivedBlobCodec.self)
     var result = StoreMetadata()
     result.modelVersionIdentifiers = metadata.identifiers
     result.entityVersionHashes = metadata.hashes.map { ($0.entity, Base64Codec.encode($0.hash)) }

@@ -10,7 +10,7 @@ import MapRuntime
 struct TransformableBlobs: Sendable {
   /// The payloads, one after another; the `.transformable` slices returned point into them
   /// (offset by `base`).
-  private(set) var bytes: [UInt8] = []
+  let bytes: ByteArena
   let base: Int
   /// Per column, the last few values read and their slices: equal values share their bytes, as
   /// a JSON store's do (`StringCompaction`), which the interpreter's caches rely on. One list
@@ -19,7 +19,12 @@ struct TransformableBlobs: Sendable {
   private var recent: [[(blob: [UInt8], decoding: Bool, slice: ByteSlice)]] = []
   private var next: [Int] = []
 
-  init(base: Int = 0) { self.base = base }
+  /// `expected`: about how many bytes of payloads to expect (the store file's size), reserved
+  /// as address space so that the payloads are not copied as they grow (`ByteArena`).
+  init(base: Int = 0, expected: Int = 0) {
+    self.base = base
+    bytes = ByteArena(expected: expected)
+  }
 
   /// The value of a Transformable column's bytes. `decoding`: false for an attribute with a
   /// custom value transformer, whose bytes are never taken as an archive.
@@ -43,7 +48,7 @@ struct TransformableBlobs: Sendable {
     }
     bytes.append(decoding ? 1 : 0)
     let start = bytes.count
-    bytes.append(contentsOf: blob)
+    bytes.append(blob)
     let slice = ByteSlice(start: base + start, count: blob.count, hasEscapes: false)
     if recent[column].count < 8 {
       recent[column].append((Array(blob), decoding, slice))
@@ -66,7 +71,7 @@ struct TransformableBlobs: Sendable {
     let archive = try TransformableArchive.encode(v)
     bytes.append(2)
     let start = bytes.count
-    bytes.append(contentsOf: archive)
+    bytes.append(archive)
     return .transformable(ByteSlice(start: base + start, count: archive.count, hasEscapes: false))
   }
 
@@ -74,7 +79,7 @@ struct TransformableBlobs: Sendable {
   /// store); returns what to add to the start of its slices.
   mutating func append(_ other: TransformableBlobs) -> Int {
     let shift = base + bytes.count - other.base
-    bytes.append(contentsOf: other.bytes)
+    bytes.append(other.bytes)
     return shift
   }
 }

@@ -22,17 +22,18 @@ final class TransformablePrefetch: @unchecked Sendable {
   private let slotCount: Int
   private let finished = DispatchSemaphore(value: 0)
   // Written by the converting thread only, read after `finished` is signalled.
-  private var text = TransformableBlobs()
+  private var text: TransformableBlobs
   private var keys: [Int64] = []
   private var slices: [ByteSlice?] = []
   private var failed = false
 
   /// Starts converting, or returns nil when the table is too small or has no archive column.
   /// `columns`: the query's selected column names; `archives`: selected column → true for an
-  /// archive, false for a custom transformer's bytes.
+  /// archive, false for a custom transformer's bytes; `expected`: the bytes of payloads to
+  /// reserve room for (`TransformableBlobs`).
   init?(
     location: SQLiteDatabase.Location?, database: SQLiteDatabase, table: String, columns: [String],
-    archives: [Int: Bool]
+    archives: [Int: Bool], expected: Int
   ) {
     guard let location, !archives.isEmpty else { return nil }
     let quoted = SQLiteDatabase.quote(table)
@@ -47,6 +48,7 @@ final class TransformablePrefetch: @unchecked Sendable {
       case let (width, overflow) = high.subtractingReportingOverflow(low), !overflow, width >= Self.minimumRows
     else { return nil }
     split = low + width / 2
+    text = TransformableBlobs(expected: expected)
     let order = archives.keys.sorted()
     var slots = [Int](repeating: -1, count: columns.count)
     for (slot, c) in order.enumerated() { slots[c] = slot }

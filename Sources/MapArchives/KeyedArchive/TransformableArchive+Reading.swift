@@ -27,13 +27,20 @@ extension TransformableArchive {
   /// dictionary's keys, then its values): two entries per string, its first byte and its
   /// length, for a string stored as ASCII bytes, or -1 and 0 for one stored otherwise (UTF-16,
   /// inline). `spans` is emptied first, its storage reused.
-  public static func decode(_ bytes: UnsafeRawBufferPointer, stringSpans spans: inout [Int]) -> ArchivedValue? {
+  ///
+  /// With `textAtSpans`, a string stored as ASCII bytes that is not a dictionary's key comes
+  /// back empty (`.string("")`): its text is the bytes at its span, and a caller that takes it
+  /// from there (a mapping's view, `ArchivedBlobCodec`) saves making a string of each.
+  public static func decode(
+    _ bytes: UnsafeRawBufferPointer, stringSpans spans: inout [Int], textAtSpans: Bool = false
+  ) -> ArchivedValue? {
     spans.removeAll(keepingCapacity: true)
     guard bytes.count <= maximumBytes, let base = bytes.baseAddress else { return nil }
     let b = UnsafeBufferPointer(start: base.assumingMemoryBound(to: UInt8.self), count: bytes.count)
     guard let view = PlistView(b) else { return nil }
     var reader = Reader(view: view)
     reader.recordsSpans = true
+    reader.textAtSpans = textAtSpans
     swap(&reader.spans, &spans)
     defer { swap(&reader.spans, &spans) }
     return reader.archive()
@@ -130,6 +137,8 @@ extension TransformableArchive {
         let raw = Self.number(b, at, size)
         return .integer(size == 8 ? Int64(bitPattern: raw) : Int64(raw))
       case 0x2:
+        // An 8-byte real, or a 4-byte one (an `NSNumber` of a `float`), as its double.
+        if marker == 0x22, at + 4 <= table { return .real(Double(Float(bitPattern: UInt32(Self.number(b, at, 4))))) }
         guard marker == 0x23, at + 8 <= table else { return .other }
         return .real(Double(bitPattern: Self.number(b, at, 8)))
       case 0x4:
@@ -237,6 +246,8 @@ extension TransformableArchive {
     /// Whether `spans` is kept (`decode(_:stringSpans:)`).
     var recordsSpans = false
     var spans: [Int] = []
+    /// Whether ASCII strings other than keys are left empty (`decode(_:stringSpans:textAtSpans:)`).
+    var textAtSpans = false
 
     init(view: PlistView) { self.view = view }
 
@@ -280,12 +291,22 @@ extension TransformableArchive {
       return view.object(r)
     }
 
-    /// The archived object `uid` as a value; `$null` (nil) is not a value here.
-    mutating func value(_ uid: Int, depth: Int) -> ArchivedValue? {
+    /// The archived object `uid` as a value; `$null` (nil) is not a value here. `key`: the
+    /// value is a dictionary's key (its text is always made).
+    mutating func value(_ uid: Int, depth: Int, key: Bool = false) -> ArchivedValue? {
       budget -= 1
-      guard budget >= 0, depth <= TransformableArchive.maximumDepth, uid != 0, let r = entryReference(uid),
-        let o = view.object(r)
-      else { return nil }
+      guard budget >= 0, depth <= TransformableArchive.maximumDepth, uid != 0, let r = entryReference(uid) else {
+        return nil
+      }
+      if textAtSpans, !key, let span = view.asciiSpan(r) {
+        // What `view.object(r)` checks of an ASCII string, without making the string.
+        let text = UnsafeBufferPointer(rebasing: view.b[span.start..<span.start + span.count])
+        guard TransformableArchive.isASCII(UnsafeRawBufferPointer(text)) else { return nil }
+        spans.append(span.start)
+        spans.append(span.count)
+        return .string("")
+      }
+      guard let o = view.object(r) else { return nil }
       switch o {
       case .string(let s):
         recordSpan(r)
@@ -315,7 +336,7 @@ extension TransformableArchive {
         guard case .array(let keyRefs, let keyCount)? = view.field("NS.keys", refs: refs, count: n),
           case .array(let valueRefs, let valueCount)? = view.field("NS.objects", refs: refs, count: n),
           keyCount == valueCount,
-          let keys = elements(keyRefs, keyCount, depth: depth),
+          let keys = elements(keyRefs, keyCount, depth: depth, keys: true),
           let values = elements(valueRefs, valueCount, depth: depth)
         else { return nil }
         var entries: [ArchivedValue.Entry] = []
@@ -350,13 +371,13 @@ extension TransformableArchive {
     }
 
     /// The elements of an `NS.objects`/`NS.keys` array: references to archived objects.
-    mutating func elements(_ refs: Int, _ count: Int, depth: Int) -> [ArchivedValue]? {
+    mutating func elements(_ refs: Int, _ count: Int, depth: Int, keys: Bool = false) -> [ArchivedValue]? {
       guard count <= budget else { return nil }
       var items: [ArchivedValue] = []
       items.reserveCapacity(count)
       for i in 0..<count {
         guard let r = view.reference(at: refs + i * view.refSize), case .uid(let u)? = view.object(r),
-          let v = value(u, depth: depth + 1)
+          let v = value(u, depth: depth + 1, key: keys)
         else { return nil }
         items.append(v)
       }

@@ -51,6 +51,47 @@ import Testing
     #expect(checked.ascii > 1_000 && checked.other > 500, "\(checked)")
   }
 
+  /// With `textAtSpans`, ASCII strings other than keys come back empty and the rest as they
+  /// are: putting the bytes at each span back in gives the value `encode` was given, and the
+  /// spans are those of a plain `decode(_:stringSpans:)`.
+  @Test func textAtSpansLeavesOnlyASCIIValuesEmpty() throws {
+    var generator = TransformableVerifierTests.Generator(rng: SplitMix64(seed: 2611))
+    var (spans, plainSpans): ([Int], [Int]) = ([], [])
+    var emptied = 0
+    for _ in 0..<3_000 {
+      let value = generator.value(depth: 0)
+      guard let archive = try? TransformableArchive.encode(value) else { continue }
+      let decoded = archive.withUnsafeBytes {
+        TransformableArchive.decode($0, stringSpans: &spans, textAtSpans: true)
+      }
+      _ = archive.withUnsafeBytes { TransformableArchive.decode($0, stringSpans: &plainSpans) }
+      #expect(spans == plainSpans)
+      guard let decoded else {
+        Issue.record("an archive of \(value) did not decode")
+        continue
+      }
+      var next = 0
+      func refill(_ v: ArchivedValue) -> ArchivedValue {
+        switch v {
+        case .string(let s):
+          let (start, count) = (spans[next], spans[next + 1])
+          next += 2
+          guard start >= 0 else { return .string(s) }
+          #expect(s.isEmpty)
+          emptied += 1
+          return .string(String(decoding: archive[start..<start + count], as: UTF8.self))
+        case .array(let items): return .array(items.map(refill))
+        case .dictionary(let entries):
+          next += 2 * entries.count
+          return .dictionary(entries.map { .init($0.key, refill($0.value)) })
+        default: return v
+        }
+      }
+      #expect(refill(decoded) == value)
+    }
+    #expect(emptied > 1_000, "\(emptied)")
+  }
+
   @Test func aFailedDecodeLeavesNoStaleSpans() throws {
     var spans: [Int] = []
     let archive = try TransformableArchive.encode(.array([.string("alpha"), .string("beta")]))

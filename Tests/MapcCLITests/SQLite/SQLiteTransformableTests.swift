@@ -147,6 +147,74 @@ struct SQLiteTransformableTests {
     #expect(check.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "610062", "\(check.stdout) \(check.stderr)")
   }
 
+  /// Archives Foundation lays out otherwise than mapc's writer would (an `NSMutableArray`, an
+  /// equal string archived twice, the class dictionary before its instance) are still the
+  /// arrays a mapping looks into, as Foundation's unarchiver gives them on the device: the
+  /// migrated answers equal the Python peer's, which unarchives with plistlib. Their export
+  /// keeps their bytes (`$bytes`), since writing their value again would not give them back.
+  @Test func archivesLaidOutOtherwiseAreStillLookedInto() throws {
+    let dir = try FileManagerTemp.folder("sqlite-other-layouts")
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let store = dir.appendingPathComponent("diary.sqlite").path
+    _ = Self.python("gen_diary_sqlite.py", ["20", store, "--seed", "5"])
+    let script = """
+      import plistlib, sqlite3, sys
+      sys.path.insert(0, sys.argv[2])
+      from keyed_archive import unarchive
+      U = plistlib.UID
+      def top(objects, root=1):
+          return plistlib.dumps({"$version": 100000, "$objects": objects, "$archiver": "NSKeyedArchiver",
+                                 "$top": {"root": U(root)}}, fmt=plistlib.FMT_BINARY, sort_keys=False)
+      def cls(name):
+          return {"$classname": name, "$classes": [name, "NSArray", "NSObject"] if name != "NSArray" else [name, "NSObject"]}
+      def mutable(texts):
+          n = len(texts)
+          return top(["$null", {"NS.objects": [U(2 + i) for i in range(n)], "$class": U(2 + n)}] + texts + [cls("NSMutableArray")])
+      def twice(texts):
+          # The first string archived a second time in place of the second.
+          texts = texts[:1] * 2 + texts[2:]
+          n = len(texts)
+          return top(["$null", {"NS.objects": [U(2 + i) for i in range(n)], "$class": U(2 + n)}] + texts + [cls("NSArray")])
+      def class_first(texts):
+          n = len(texts)
+          return top(["$null", cls("NSArray"), {"NS.objects": [U(3 + i) for i in range(n)], "$class": U(1)}] + texts, root=2)
+      db = sqlite3.connect(sys.argv[1])
+      db.execute("PRAGMA journal_mode = DELETE")
+      rows = [(pk, len(unarchive(q))) for pk, q in db.execute("SELECT Z_PK, ZQUESTIONS FROM ZRECORDS ORDER BY Z_PK")]
+      chosen = [(pk, n) for pk, n in rows if n >= 2][:3]
+      assert len(chosen) == 3, rows
+      for (pk, n), make in zip(chosen, (mutable, twice, class_first)):
+          texts = [f"answer {pk}.{j}" for j in range(n)]
+          db.execute("UPDATE ZRECORDS SET ZANSWERS = ? WHERE Z_PK = ?", (make(texts), pk))
+      db.commit()
+      """
+    let r = runExecutable(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", script, store, Self.scripts.path])
+    #expect(r.exitCode == 0, "\(r.stderr)")
+    let plan = dir.appendingPathComponent("diary.cdm").path
+    #expect(
+      runMapc([
+        "compile", SharedPaths.fixtures!.appendingPathComponent("diary/SQADMappingModel1_2.xml").path, "-o", plan,
+      ]).exitCode == 0)
+    let out = dir.appendingPathComponent("out.sqlite").path
+    let run = runMapc(["run", plan, "--store", store, "--output", out])
+    #expect(run.exitCode == 0, "\(run.stderr)")
+    let peer = dir.appendingPathComponent("peer.sqlite").path
+    _ = Self.python("diary_sqlite.py", [store, peer])
+    let compared = Self.python("compare_sqlite.py", [out, peer])
+    #expect(compared.stdout.contains("rows: equal"), "\(compared.stdout)")
+    let answers = runExecutable(
+      URL(fileURLWithPath: "/usr/bin/env"),
+      [
+        "python3", "-c",
+        "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute(\"SELECT count(*) FROM ZQUESTION WHERE ZANSWER LIKE 'answer %'\").fetchone()[0])",
+        out,
+      ])
+    #expect(Int(answers.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0 >= 6, "\(answers.stdout)")
+    let json = dir.appendingPathComponent("export.json").path
+    #expect(runMapc(["store", "export", store, "--model", Self.diaryModel, "-o", json]).exitCode == 0)
+    #expect(try String(contentsOfFile: json, encoding: .utf8).components(separatedBy: "\"$bytes\"").count - 1 == 3)
+  }
+
   @Test func hostileArchivesInAStoreStayBytes() throws {
     let dir = try FileManagerTemp.folder("sqlite-hostile-archives")
     defer { try? FileManager.default.removeItem(at: dir) }
