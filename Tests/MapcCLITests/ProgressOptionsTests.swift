@@ -109,6 +109,32 @@ struct ProgressOptionsTests {
     }
   }
 
+  /// A dry run writes no store but still checks that the last step's store could be written (in
+  /// memory): that phase has its own name, so that no line says the store was written. JSON and
+  /// SQLite.
+  @Test func aDryRunChecksTheWriteUnderItsOwnName() throws {
+    let work = try FileManagerTemp.folder("progress-options-dry")
+    defer { FileManagerTemp.remove(work.path) }
+    let model = Self.tasks.appendingPathComponent("Tasks.xcdatamodeld").path
+    let json = work.appendingPathComponent("tasks-v1.json")
+    try FileManager.default.copyItem(at: Self.tasks.appendingPathComponent("store-v1.json"), to: json)
+    let sqlite = work.appendingPathComponent("tasks-v1.sqlite").path
+    #expect(runMapc(["store", "convert", json.path, "--model", model, "-o", sqlite, "--quiet"]).exitCode == 0)
+    for store in [json.path, sqlite] {
+      let before = try Data(contentsOf: URL(fileURLWithPath: store))
+      let r = runMapc([
+        "migrate", "--model", model, "--mappings", Self.tasks.appendingPathComponent("mappings").path, "--store",
+        store, "--dry-run", "--progress", "plain",
+      ])
+      #expect(r.exitCode == 0, "\(r.stderr)")
+      let ended = Self.ended(r.stderr)
+      // The steps before the last write their intermediate stores (in the work folder).
+      #expect(ended.last == "step 3/3 Tasks 3→Tasks 4: check write (dry run)", "\(r.stderr)")
+      #expect(!ended.contains("step 3/3 Tasks 3→Tasks 4: write store"), "\(r.stderr)")
+      #expect(try Data(contentsOf: URL(fileURLWithPath: store)) == before)
+    }
+  }
+
   /// A store that is not there gets its error and no phase, on every command that reads one.
   @Test func aMissingStoreStartsNoPhase() throws {
     let work = try FileManagerTemp.folder("progress-options-missing")

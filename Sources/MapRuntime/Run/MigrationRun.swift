@@ -71,8 +71,9 @@ public enum MigrationRun {
   /// The phases of a run that are not passes of the migration.
   public enum IOPhase: String, Sendable {
     /// Reading, in bytes of the file, or in rows (`readRows`) for a format that reads rows;
-    /// writing, in objects (`writeObjects`) as they go, then the bytes of the file (`write`).
-    case read, readRows, writeObjects, write
+    /// writing, in objects (`writeObjects`) as they go, then the bytes of the file (`write`);
+    /// a dry run's check that the store could be written, in objects (`checkWriteObjects`).
+    case read, readRows, writeObjects, write, checkWriteObjects
   }
 
   public struct Summary: Sendable {

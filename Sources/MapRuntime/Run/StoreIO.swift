@@ -32,17 +32,19 @@ public enum StoreIO {
     return result
   }
 
-  /// `StoreFormat.write` with the write phase reported (when there is a target).
+  /// `StoreFormat.write` with the write phase reported; with no target (a dry run), the check
+  /// that the store could be written, in objects.
   public static func write(
     _ format: any StoreFormat, _ graph: ObjectGraph, source: ObjectGraph?, metadata: StoreWriteMetadata,
     to target: String?, backup: String?, report: Report?, bookkeepingFrom: String? = nil
   ) throws(MigrationFailure) {
     var options = StoreWriteOptions(bookkeepingFrom: bookkeepingFrom)
-    if let report, target != nil {
-      // The write phase starts now, counted in objects, whether or not the format reports them.
+    if let report {
+      // The phase starts now, counted in objects, whether or not the format reports them.
       let objects = graph.objectCount
-      report(.writeObjects, 0, objects)
-      options.objectProgress = { done in report(.writeObjects, done, objects) }
+      let phase: MigrationRun.IOPhase = target == nil ? .checkWriteObjects : .writeObjects
+      report(phase, 0, objects)
+      options.objectProgress = { done in report(phase, done, objects) }
     }
     try format.write(graph, source: source, metadata: metadata, to: target, backup: backup, options: options)
     // What was written, as the file system says.

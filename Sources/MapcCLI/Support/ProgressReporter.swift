@@ -75,6 +75,7 @@ package final class ProgressReporter: @unchecked Sendable {
     case .readRows: update("read store", "rows", done, total)
     case .writeObjects: update("write store", "objects", done, total)
     case .write: update("write store", "bytes", done, total)
+    case .checkWriteObjects: update("check write (dry run)", "objects", done, total)
     }
   }
 
