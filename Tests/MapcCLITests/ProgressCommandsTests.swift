@@ -19,61 +19,27 @@ struct ProgressCommandsTests {
   static let passes = ["pass 1/3 (create instances)", "pass 2/3 (relationships)", "pass 3/3 (validate)"]
   static let runPhases = ["read store"] + passes + ["write store"]
 
-  struct Store: Sendable {
-    let folder: URL
-    /// The SQLite store at 'Tasks' (version 1).
-    let path: String
-    /// Its entity rows, as python3's sqlite3 counts them.
-    let rows: Int
-  }
+  static let store = GeneratedSQLiteStore.make(
+    name: "progress-commands", example: tasks.appendingPathComponent("store-v1.json"), model: model,
+    generator: generator)
 
-  struct Failure: Error, CustomStringConvertible {
-    let description: String
-  }
-
-  static let store: Result<Store, Failure> = {
-    do {
-      let folder = try FileManagerTemp.folder("progress-commands")
-      let json = folder.appendingPathComponent("tasks.json").path
-      let generate = """
-        import json, sys
-        d = json.load(open(sys.argv[1]))
-        lists = [{"id": "l-%d" % i, "name": "List %d" % i, "tasks": []} for i in range(50)]
-        tasks = []
-        for i in range(200000):
-            l = lists[i % 50] if i % 13 else None
-            t = {"id": "t-%d" % i, "done": [False, True, None][i % 3], "list": l["id"] if l else None,
-                 "note": ("note %d" % i) if i % 4 else None, "priority": i % 5 if i % 6 else None,
-                 "title": "Task %d" % i}
-            if l:
-                l["tasks"].append(t["id"])
-            tasks.append(t)
-        d["objects"] = {"Task": tasks, "TaskList": lists}
-        json.dump(d, open(sys.argv[2], "w"))
-        """
-      let g = runTool(python3!, ["-c", generate, tasks.appendingPathComponent("store-v1.json").path, json])
-      guard g.exitCode == 0 else { return .failure(Failure(description: g.stderr)) }
-      let sqlite = folder.appendingPathComponent("tasks.sqlite").path
-      let imported = runMapc(["store", "import", json, "--model", model, "-o", sqlite, "--quiet"])
-      guard imported.exitCode == 0, imported.stderr.isEmpty else {
-        return .failure(Failure(description: "store import --quiet: \(imported.exitCode) \(imported.stderr)"))
-      }
-      let count = """
-        import sqlite3, sys
-        db = sqlite3.connect(sys.argv[1])
-        names = [r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
-        print(sum(db.execute('SELECT COUNT(*) FROM "%s"' % n).fetchone()[0] for n in names
-                  if n.startswith("Z") and not n.startswith("Z_")))
-        """
-      let c = runTool(python3!, ["-c", count, sqlite])
-      guard c.exitCode == 0, let rows = Int(c.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) else {
-        return .failure(Failure(description: c.stderr))
-      }
-      return .success(Store(folder: folder, path: sqlite, rows: rows))
-    } catch {
-      return .failure(Failure(description: "\(error)"))
-    }
-  }()
+  /// 200,000 tasks in 50 lists (some in none), with every kind of value.
+  static let generator = """
+    import json, sys
+    d = json.load(open(sys.argv[1]))
+    lists = [{"id": "l-%d" % i, "name": "List %d" % i, "tasks": []} for i in range(50)]
+    tasks = []
+    for i in range(200000):
+        l = lists[i % 50] if i % 13 else None
+        t = {"id": "t-%d" % i, "done": [False, True, None][i % 3], "list": l["id"] if l else None,
+             "note": ("note %d" % i) if i % 4 else None, "priority": i % 5 if i % 6 else None,
+             "title": "Task %d" % i}
+        if l:
+            l["tasks"].append(t["id"])
+        tasks.append(t)
+    d["objects"] = {"Task": tasks, "TaskList": lists}
+    json.dump(d, open(sys.argv[2], "w"))
+    """
 
   /// One line of progress: its phase (with a step's prefix), and what the line says.
   struct Line {

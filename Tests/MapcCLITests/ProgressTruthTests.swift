@@ -17,66 +17,31 @@ struct ProgressTruthTests {
   ]
 
   /// The store (made once for the suite) and its rows as python3's sqlite3 counts them.
-  struct Store: Sendable {
-    let folder: URL
-    let path: String
-    let rows: Int
-  }
+  static let store = GeneratedSQLiteStore.make(
+    name: "progress-truth", example: notes.appendingPathComponent("store-v1.json"),
+    model: notes.appendingPathComponent("Notes.xcdatamodeld").path, generator: generator)
 
-  static let store: Result<Store, TestFailure> = {
-    do {
-      let folder = try FileManagerTemp.folder("progress-truth")
-      let json = folder.appendingPathComponent("store.json").path
-      let generate = """
-        import json, sys
-        d = json.load(open(sys.argv[1]))
-        folders = [{"id": "f-%d" % i, "name": "Folder %d" % i, "notes": []} for i in range(100)]
-        notes = []
-        for i in range(200000):
-            f = folders[i % 100]
-            f["notes"].append("n-%d" % i)
-            notes.append({"id": "n-%d" % i, "title": ("Note %d" % i) if i % 7 else None, "text": "text %d" % i,
-                          "created": "2024-03-01T09:00:00Z", "pinned": i % 3 == 0, "trashed": i % 11 == 0,
-                          "folder": f["id"]})
-        d["objects"] = {"Folder": folders, "Note": notes}
-        json.dump(d, open(sys.argv[2], "w"))
-        """
-      let g = runTool(python3!, ["-c", generate, notes.appendingPathComponent("store-v1.json").path, json])
-      guard g.exitCode == 0 else { return .failure(TestFailure(g.stderr)) }
-      let sqlite = folder.appendingPathComponent("store.sqlite").path
-      let imported = runMapc([
-        "store", "import", json, "--model", notes.appendingPathComponent("Notes.xcdatamodeld").path, "-o", sqlite,
-        "--quiet",
-      ])
-      guard imported.exitCode == 0 else { return .failure(TestFailure(imported.stderr)) }
-      // The entity tables' rows (Core Data's own tables, Z_PRIMARYKEY and the like, excepted).
-      let count = """
-        import sqlite3, sys
-        db = sqlite3.connect(sys.argv[1])
-        names = [r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
-        print(sum(db.execute('SELECT COUNT(*) FROM "%s"' % n).fetchone()[0] for n in names
-                  if n.startswith("Z") and not n.startswith("Z_")))
-        """
-      let c = runTool(python3!, ["-c", count, sqlite])
-      guard c.exitCode == 0, let rows = Int(c.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) else {
-        return .failure(TestFailure(c.stderr))
-      }
-      return .success(Store(folder: folder, path: sqlite, rows: rows))
-    } catch {
-      return .failure(TestFailure("\(error)"))
-    }
-  }()
-
-  struct TestFailure: Error, CustomStringConvertible {
-    let description: String
-    init(_ d: String) { description = d }
-  }
+  /// 200,000 notes in 100 folders.
+  static let generator = """
+    import json, sys
+    d = json.load(open(sys.argv[1]))
+    folders = [{"id": "f-%d" % i, "name": "Folder %d" % i, "notes": []} for i in range(100)]
+    notes = []
+    for i in range(200000):
+        f = folders[i % 100]
+        f["notes"].append("n-%d" % i)
+        notes.append({"id": "n-%d" % i, "title": ("Note %d" % i) if i % 7 else None, "text": "text %d" % i,
+                      "created": "2024-03-01T09:00:00Z", "pinned": i % 3 == 0, "trashed": i % 11 == 0,
+                      "folder": f["id"]})
+    d["objects"] = {"Folder": folders, "Note": notes}
+    json.dump(d, open(sys.argv[2], "w"))
+    """
 
   /// `12.3 MB` as the progress lines write a byte count.
   static func megabytes(_ n: Int) -> String { String(format: "%.1f MB", Double(n) / 1_000_000) }
 
   /// What every run must show, from its lines (either form).
-  static func check(_ lines: [Substring], store: Store, output: String, text: String) throws {
+  static func check(_ lines: [Substring], store: GeneratedSQLiteStore, output: String, text: String) throws {
     // Each phase ends once, in order, and no line of a running phase claims 100%.
     let ends = lines.filter { $0.contains(": done, ") && $0.hasPrefix("mapc: ") }
     #expect(ends.map { $0.dropFirst(6).prefix { $0 != ":" } } == phases.map { Substring($0) }, "\(text)")
