@@ -463,6 +463,10 @@ extension DiagnosticCatalogue {
           "an operand of `+ - * / **` or `modulus:by:` is nil (Foundation raises; give a default with `defaultValue:for:`)"
         ),
         ("run-nil-index", "indexing a nil collection, or indexing with a nil key or position (Foundation raises)"),
+        (
+          "run-opaque-transformable",
+          "a mapping looks inside (key, index, forEach) a Transformable value mapc cannot read: a custom class, a custom value transformer's bytes, a damaged archive"
+        ),
         ("run-integer-range", "a number out of range for its integer attribute"),
         ("run-cast", "a value `CAST` cannot convert"),
         ("run-regex", "a `MATCHES` pattern that is not a valid ICU regular expression (Foundation raises)"),

@@ -30,4 +30,20 @@ extension MigrationContext {
     }
     return v
   }
+
+  /// The value of a payload a mapping looks inside (a key, an index, a forEach): a payload
+  /// whose value mapc cannot read (bytes that are not an archive of property-list classes: a
+  /// custom class, a custom value transformer's, a damaged archive) is an error here, since on
+  /// the device the class itself would answer and mapc can only guess nil. Copying the value
+  /// whole stays possible.
+  func lookInside(_ s: ByteSlice) throws(MigrationError) -> Value {
+    let v = try transformableValue(s)
+    if case .dictionary(let pairs) = v, pairs.count == 1, pairs[0].0 == TransformablePayload.bytesKey {
+      throw MigrationError(
+        "run-opaque-transformable",
+        "cannot look inside a Transformable value mapc cannot read (not an archive of property-list classes: a custom class, a custom value transformer's bytes or a damaged archive); a mapping can copy it whole, and a custom policy can read it"
+      )
+    }
+    return v
+  }
 }

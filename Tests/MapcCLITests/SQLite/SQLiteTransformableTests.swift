@@ -215,6 +215,48 @@ struct SQLiteTransformableTests {
     #expect(try String(contentsOfFile: json, encoding: .utf8).components(separatedBy: "\"$bytes\"").count - 1 == 3)
   }
 
+  /// A mapping that looks inside a Transformable value mapc cannot read (an archive of a custom
+  /// class in an SQLite store; `{"$bytes": …}` in a JSON store) stops with
+  /// `run-opaque-transformable` naming the object, and writes nothing: on the device the class
+  /// would answer, and guessing nil would lose the answers without a word.
+  @Test func lookingInsideAValueMapcCannotReadIsAnError() throws {
+    let dir = try FileManagerTemp.folder("sqlite-opaque")
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let store = dir.appendingPathComponent("diary.sqlite").path
+    _ = Self.python("gen_diary_sqlite.py", ["20", store, "--seed", "4"])
+    let json = dir.appendingPathComponent("diary.json").path
+    let script = """
+      import json, plistlib, sqlite3, sys
+      U = plistlib.UID
+      custom = plistlib.dumps({"$version": 100000, "$objects": ["$null", {"NS.objects": [], "$class": U(2)},
+                               {"$classname": "MyThing", "$classes": ["MyThing", "NSObject"]}],
+                               "$archiver": "NSKeyedArchiver", "$top": {"root": U(1)}},
+                              fmt=plistlib.FMT_BINARY, sort_keys=False)
+      db = sqlite3.connect(sys.argv[1])
+      db.execute("PRAGMA journal_mode = DELETE")
+      db.execute("UPDATE ZRECORDS SET ZANSWERS = ? WHERE Z_PK = 3", (custom,))
+      db.commit()
+      d = json.load(open(sys.argv[2]))
+      d["objects"]["Records"][1]["answers"] = {"$bytes": "AAEC"}
+      json.dump(d, open(sys.argv[3], "w"))
+      """
+    let fixture = SharedPaths.fixtures!.appendingPathComponent("diary/store-v1.json").path
+    let r = runExecutable(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", script, store, fixture, json])
+    #expect(r.exitCode == 0, "\(r.stderr)")
+    let plan = dir.appendingPathComponent("diary.cdm").path
+    #expect(
+      runMapc([
+        "compile", SharedPaths.fixtures!.appendingPathComponent("diary/SQADMappingModel1_2.xml").path, "-o", plan,
+      ]).exitCode == 0)
+    for (input, object) in [(store, "from Records/3)"), (json, "from Records/2)")] {
+      let out = dir.appendingPathComponent("out-\(UUID().uuidString)").path
+      let run = runMapc(["run", plan, "--store", input, "--output", out])
+      #expect(run.exitCode == 2, "\(run.stderr)")
+      #expect(run.stderr.contains("[run-opaque-transformable]") && run.stderr.contains(object), "\(run.stderr)")
+      #expect(!FileManager.default.fileExists(atPath: out))
+    }
+  }
+
   @Test func hostileArchivesInAStoreStayBytes() throws {
     let dir = try FileManagerTemp.folder("sqlite-hostile-archives")
     defer { try? FileManager.default.removeItem(at: dir) }

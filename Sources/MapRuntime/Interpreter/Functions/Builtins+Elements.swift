@@ -10,7 +10,7 @@ extension Builtins {
     case (_, .null): throw nilIndex(collection: v, index: k, m)
     case (.transformable(let s), .int(let n)):
       // `$source.answers[$index]`: index the cached parse of the Transformable value.
-      guard case .array(let items) = try m.transformableValue(s) else { return .null }
+      guard case .array(let items) = try m.lookInside(s) else { return .null }
       return n >= 0 && n < items.count ? items[Int(n)] : .null
     case (.dictionary(let pairs), .string(let t)):
       let key = m.string(t)

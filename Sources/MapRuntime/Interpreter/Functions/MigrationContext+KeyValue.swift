@@ -25,7 +25,7 @@ extension MigrationContext {
       for x in items { out.append(try value(of: x, key: key)) }
       return .array(out)
     case .transformable(let s):
-      return try value(of: transformableValue(s), key: key)
+      return try value(of: key == TransformablePayload.bytesKey ? transformableValue(s) : lookInside(s), key: key)
     case .dictionary(let pairs):
       return pairs.first { $0.0 == key }?.1 ?? .null
     case .string(let t):

@@ -23,6 +23,8 @@ extension MigrationContext {
       let collection: Value
       do {
         collection = try forEach(self, &frame)
+        // A value mapc cannot read is not a collection of one.
+        if case .transformable(let s) = collection { _ = try lookInside(s) }
       } catch {
         try record(error)
         return
@@ -216,7 +218,7 @@ extension MigrationContext {
     case .null:
       return .null
     case .transformable(let js):
-      let parsed = try transformableValue(js)
+      let parsed = try lookInside(js)
       guard case .array = parsed else { return nil }
       return parsed
     default:
