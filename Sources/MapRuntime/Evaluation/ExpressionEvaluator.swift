@@ -42,7 +42,7 @@ package final class ExpressionEvaluator {
   {
     let test = try linker(text).test(predicate)
     var kept: [Value] = []
-    for element in manager.context.elements(collection) {
+    for element in try manager.context.elements(collection) {
       var frame = frame(element)
       if try test(manager.context, &frame) { kept.append(element) }
     }

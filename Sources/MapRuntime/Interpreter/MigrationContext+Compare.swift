@@ -91,7 +91,7 @@ extension MigrationContext {
       }
     case .between:
       if l.isNull { return false }
-      let bounds = elements(r)
+      let bounds = try elements(r)
       guard bounds.count == 2 else {
         throw MigrationError("run-type-mismatch", "BETWEEN needs two bounds {lower, upper}, got \(describe(r))")
       }
@@ -107,7 +107,7 @@ extension MigrationContext {
         return fold(string(t), options).contains(fold(string(lt), options))
       case .null: return false
       default:
-        return elements(r).contains { equal(l, $0, options: options) }
+        return try elements(r).contains { equal(l, $0, options: options) }
       }
     case .contains:
       switch l {
@@ -118,7 +118,7 @@ extension MigrationContext {
         }
         return fold(string(t), options).contains(fold(string(rt), options))
       case .null: return false
-      default: return elements(l).contains { equal($0, r, options: options) }
+      default: return try elements(l).contains { equal($0, r, options: options) }
       }
     case .beginsWith, .endsWith, .like, .matches:
       if l.isNull || r.isNull { return false }

@@ -1,12 +1,14 @@
 /// Collections and descriptions of objects and values, for every part of the interpreter.
 extension MigrationContext {
   /// The elements of a collection; nil gives none; any other value is a one-element collection.
-  func elements(_ v: Value) -> [Value] {
+  /// A Transformable value mapc cannot read is an error (`lookInside`): it may be a collection
+  /// of any size on the device.
+  func elements(_ v: Value) throws(MigrationError) -> [Value] {
     switch v {
     case .null: return []
     case .array(let a): return a
     case .transformable(let s):
-      if case .array(let a) = (try? transformableValue(s)) ?? .null { return a }
+      if case .array(let a) = try lookInside(s) { return a }
       return [v]
     default: return [v]
     }

@@ -216,9 +216,10 @@ struct SQLiteTransformableTests {
   }
 
   /// A mapping that looks inside a Transformable value mapc cannot read (an archive of a custom
-  /// class in an SQLite store; `{"$bytes": …}` in a JSON store) stops with
-  /// `run-opaque-transformable` naming the object, and writes nothing: on the device the class
-  /// would answer, and guessing nil would lose the answers without a word.
+  /// class in an SQLite store; `{"$bytes": …}` in a JSON store), by index or as a forEach
+  /// collection, stops with `run-opaque-transformable` naming the object, and writes nothing:
+  /// on the device the class would answer, and guessing nil (or one element) would lose data
+  /// without a word.
   @Test func lookingInsideAValueMapcCannotReadIsAnError() throws {
     let dir = try FileManagerTemp.folder("sqlite-opaque")
     defer { try? FileManager.default.removeItem(at: dir) }
@@ -239,16 +240,23 @@ struct SQLiteTransformableTests {
       d = json.load(open(sys.argv[2]))
       d["objects"]["Records"][1]["answers"] = {"$bytes": "AAEC"}
       json.dump(d, open(sys.argv[3], "w"))
+      d["objects"]["Records"][1]["answers"] = ["Well", "8"]
+      d["objects"]["Records"][0]["questions"] = {"$bytes": "AAEC"}
+      json.dump(d, open(sys.argv[4], "w"))
       """
     let fixture = SharedPaths.fixtures!.appendingPathComponent("diary/store-v1.json").path
-    let r = runExecutable(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", script, store, fixture, json])
+    let forEach = dir.appendingPathComponent("diary-foreach.json").path
+    let r = runExecutable(
+      URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", script, store, fixture, json, forEach])
     #expect(r.exitCode == 0, "\(r.stderr)")
     let plan = dir.appendingPathComponent("diary.cdm").path
     #expect(
       runMapc([
         "compile", SharedPaths.fixtures!.appendingPathComponent("diary/SQADMappingModel1_2.xml").path, "-o", plan,
       ]).exitCode == 0)
-    for (input, object) in [(store, "from Records/3)"), (json, "from Records/2)")] {
+    for (input, object) in [
+      (store, "from Records/3):"), (json, "from Records/2):"), (forEach, "Records/1 (forEach of RecordsToQuestion):"),
+    ] {
       let out = dir.appendingPathComponent("out-\(UUID().uuidString)").path
       let run = runMapc(["run", plan, "--store", input, "--output", out])
       #expect(run.exitCode == 2, "\(run.stderr)")

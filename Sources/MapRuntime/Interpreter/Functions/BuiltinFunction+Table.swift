@@ -13,7 +13,7 @@ extension BuiltinFunction {
       example: "sum:({1, 2, 3})", "6"
     ) { (a, m) throws(MigrationError) -> Value in try Builtins.sum(m.elements(a[0]), m) },
     .init("count:", [.collection], .integer, "number of elements", example: "count:({1, 2, 3})", "3") {
-      (a, m) throws(MigrationError) -> Value in .int(Int64(m.elements(a[0]).count))
+      (a, m) throws(MigrationError) -> Value in .int(Int64(try m.elements(a[0]).count))
     },
     .init(
       "min:", [.collection], .element, "smallest element (numbers, strings or dates); nil for none",

@@ -70,7 +70,7 @@ package enum BuiltinPolicyFunctions {
       guard let sep = try text(1) else { return .null }
       if args[0].isNull { return .null }
       var parts: [String] = []
-      for x in m.elements(args[0]) {
+      for x in try m.elements(args[0]) {
         switch x {
         case .null: continue
         case .string(let t): parts.append(m.string(t))

@@ -18,10 +18,12 @@ extension Builtins {
     case (.special(.userInfo(let u)), .string(let t)):
       return u[m.string(t)].map { .string(.native($0)) } ?? .null
     case (_, .int(let n)):
-      let items = m.elements(v)
+      let items = try m.elements(v)
       return n >= 0 && n < items.count ? items[Int(n)] : .null
     default:
-      if case .transformable = v, case .string(let t) = k, case .dictionary(let pairs) = m.elements(v).first ?? .null {
+      if case .transformable = v, case .string(let t) = k,
+        case .dictionary(let pairs) = try m.elements(v).first ?? .null
+      {
         let key = m.string(t)
         return pairs.first { $0.0 == key }?.1 ?? .null
       }

@@ -96,7 +96,7 @@ enum Builtins {
     switch args[0] {
     case .string(let t): return .int(Int64(m.utf16Length(t)))
     case .null: return .null
-    case .array, .transformable: return .int(Int64(m.elements(args[0]).count))
+    case .array, .transformable: return .int(Int64(try m.elements(args[0]).count))
     default:
       throw MigrationError("run-type-mismatch", "length: needs a string or a collection, got \(m.describe(args[0]))")
     }

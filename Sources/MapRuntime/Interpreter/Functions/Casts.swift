@@ -97,7 +97,7 @@ enum ObjectMethods {
       let sep = try text(args[0])
       guard !sep.isEmpty else { return .array([receiver]) }
       return .array(try text(receiver).components(separatedBy: sep).map { .string(.native($0)) })
-    case "count": return .int(Int64(m.elements(receiver).count))
+    case "count": return .int(Int64(try m.elements(receiver).count))
     default: return try m.value(of: receiver, key: selector)
     }
   }

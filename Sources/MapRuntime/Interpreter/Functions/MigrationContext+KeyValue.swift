@@ -150,7 +150,7 @@ extension MigrationContext {
   private func collectionOperator(_ op: String, _ v: Value, _ rest: ArraySlice<String>) throws(MigrationError) -> Value
   {
     if v.isNull { return .null }
-    let items = elements(v)
+    let items = try elements(v)
     if op == "@count" {
       if rest.isEmpty { return .int(Int64(items.count)) }
     }
@@ -168,9 +168,13 @@ extension MigrationContext {
     case "@unionOfObjects": return .array(mapped.filter { !$0.isNull })
     case "@distinctUnionOfObjects": return .array(distinct(mapped.filter { !$0.isNull }))
     case "@unionOfArrays", "@unionOfSets":
-      return .array(mapped.flatMap { elements($0) })
+      var all: [Value] = []
+      for m in mapped { all += try elements(m) }
+      return .array(all)
     case "@distinctUnionOfArrays", "@distinctUnionOfSets":
-      return .array(distinct(mapped.flatMap { elements($0) }))
+      var all: [Value] = []
+      for m in mapped { all += try elements(m) }
+      return .array(distinct(all))
     default:
       throw MigrationError("run-unknown-key", "unknown collection operator \(op)")
     }

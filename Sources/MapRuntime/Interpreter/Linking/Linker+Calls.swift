@@ -133,7 +133,7 @@ extension Linker {
         guard case .string(let t) = try nameCode(m, &frame) else {
           throw located(MigrationError("run-type-mismatch", "the mapping name must be a string"))
         }
-        let refs = m.elements(try instances(m, &frame)).compactMap { v -> ObjectRef? in
+        let refs = try m.elements(try instances(m, &frame)).compactMap { v -> ObjectRef? in
           if case .destinationObject(let r) = v { return r }
           return nil
         }
@@ -264,7 +264,7 @@ extension MigrationContext {
     case .sourceObject(let ref):
       a.forEachDestination(forSourceKey: sourceKey(ref)) { out.append(.destinationObject($0)) }
     default:
-      for s in elements(sources) {
+      for s in try elements(sources) {
         guard case .sourceObject(let ref) = s else {
           throw located(
             MigrationError("run-type-mismatch", "sourceInstances must be source objects, got \(describe(s))"))
@@ -294,7 +294,7 @@ extension MigrationContext {
         "run-unknown-key", "destinationInstancesForSourceRelationshipNamed: must be used in a relationship mapping")
     }
     var out: [Value] = []
-    let refs = elements(sources)
+    let refs = try elements(sources)
     for (i, other) in plan.entityMappings.enumerated() {
       guard let s = other.sourceEntity, let d = other.destinationEntity,
         plan.sourceModel.isKind(s, of: srcRel.destinationEntity),

@@ -111,7 +111,7 @@ extension Linker {
       let c = try code(collection)
       let t = try test(predicate)
       return { (m: MigrationContext, frame: inout Frame) throws(MigrationError) -> Value in
-        let items = m.elements(try c(m, &frame))
+        let items = try m.elements(try c(m, &frame))
         var out: [Value] = []
         for x in items {
           frame.locals.append((variable, x))
@@ -132,8 +132,8 @@ extension Linker {
       let x = try code(a)
       let y = try code(b)
       return { (m: MigrationContext, frame: inout Frame) throws(MigrationError) -> Value in
-        let l = m.elements(try x(m, &frame))
-        let r = m.elements(try y(m, &frame))
+        let l = try m.elements(try x(m, &frame))
+        let r = try m.elements(try y(m, &frame))
         switch op {
         case .union: return .array(m.distinct(l + r))
         case .intersect: return .array(m.distinct(l.filter { e in r.contains { m.equal(e, $0) } }))
@@ -153,7 +153,7 @@ extension Linker {
       return { (m: MigrationContext, frame: inout Frame) throws(MigrationError) -> Value in
         let v = try b(m, &frame)
         if v.isNull { throw located(Builtins.nilIndex(collection: v, index: nil, m)) }
-        let items = m.elements(v)
+        let items = try m.elements(v)
         switch sub {
         case .first: return items.first ?? .null
         case .last: return items.last ?? .null

@@ -42,7 +42,7 @@ extension Linker {
       case .any, .all, .none:
         let modifier = c.modifier
         return { (m: MigrationContext, frame: inout Frame) throws(MigrationError) -> Bool in
-          let items = m.elements(try l(m, &frame))
+          let items = try m.elements(try l(m, &frame))
           let b = try r(m, &frame)
           do throws(MigrationError) {
             switch modifier {

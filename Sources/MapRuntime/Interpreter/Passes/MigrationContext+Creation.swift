@@ -20,16 +20,16 @@ extension MigrationContext {
     frame.reset(mapping: currentMappingIndex, source: sourceRef.map { .sourceObject($0) } ?? .null)
     var target = CreationTarget(plan: plan, source: sourceRef, sourceKey: sourceRef.map(sourceKey))
     if let forEach = lm.forEach {
-      let collection: Value
+      let items: [Value]
       do {
-        collection = try forEach(self, &frame)
-        // A value mapc cannot read is not a collection of one.
-        if case .transformable(let s) = collection { _ = try lookInside(s) }
+        items = try elements(forEach(self, &frame))
       } catch {
-        try record(error)
-        return
+        // Named after the source object whose collection it is, as an attribute's error is.
+        guard let sourceRef, error.code.hasPrefix("run-") else { return try record(error) }
+        let who = "\(sourceID(sourceRef)) (forEach of \(lm.mapping.name))"
+        return try record(
+          MigrationError(error.code, "\(who): \(error.message)", at: error.location, file: error.file))
       }
-      let items = elements(collection)
       if plan.isDirect, let sourceRef, try createDirect(lm, &target, items, source: sourceRef) { return }
       var index: Int64 = 0
       for item in items {

@@ -156,7 +156,7 @@ extension MigrationContext {
       break
     }
     if isToMany {
-      let items = elements(v)
+      let items = try elements(v)
       if items.count > 1 {
         (destination.tables[Int(d.entity)].columns[column] as? ToManyColumn)?.reserve(Int(d.row), extra: items.count)
       }
@@ -173,7 +173,7 @@ extension MigrationContext {
         (destination.tables[Int(d.entity)].columns[column] as? ToManyColumn)?.order(Int(d.row), first: targets)
       }
     } else {
-      let items = elements(v)
+      let items = try elements(v)
       switch items.count {
       case 0: destination.setToOne(d, column, nil, destinationInverses)
       case 1: destination.setToOne(d, column, try target(items[0]), destinationInverses)

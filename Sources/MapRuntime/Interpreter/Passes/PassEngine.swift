@@ -90,14 +90,13 @@ final class PassEngine {
         let lm = c.linked[i]
         if let code = lm.sourceExpression {
           var frame = Frame(mapping: i)
-          let sources: Value
+          let all: [Value]
           do {
-            sources = try code(c, &frame)
+            all = try c.elements(code(c, &frame))
           } catch {
             try c.record(error)
             continue
           }
-          let all = c.elements(sources)
           if isDefault, all.count >= c.options.parallelMinimum, let parallel = ParallelCreation(lm, source: c.source),
             parallel.run(all, sourceKey: c.sourceKey)
           {
