@@ -1,7 +1,8 @@
 extension TransformableArchive {
   /// The value an `NSKeyedArchiver` archive of property-list classes holds, or nil for any
   /// other bytes: not a binary property list, not a keyed archive, a class other than those
-  /// of `ArchivedValue` (or their mutable forms), a reference out of range, an object that
+  /// of `ArchivedValue` (or their mutable forms; sets and ordered sets are read as arrays), a
+  /// reference out of range, an object that
   /// contains itself, nesting deeper than `maximumDepth`, more than `maximumObjects` values
   /// (counting every path to a shared object, so an archive built to blow up when expanded
   /// stops early), or more than `maximumBytes` bytes. Never traps, linear in the archive's size
@@ -329,7 +330,9 @@ extension TransformableArchive {
         case .string(let name)? = view.field("$classname", refs: classRefs, count: classCount)
       else { return nil }
       switch name {
-      case "NSArray", "NSMutableArray":
+      case "NSArray", "NSMutableArray", "NSSet", "NSMutableSet", "NSOrderedSet", "NSMutableOrderedSet":
+        // A set is its members in the archive's order (a mapping sees a collection; mapc's
+        // writer archives an NSArray, so such an archive is never written back from its value).
         guard case .array(let items, let count)? = view.field("NS.objects", refs: refs, count: n) else { return nil }
         return elements(items, count, depth: depth).map(ArchivedValue.array)
       case "NSDictionary", "NSMutableDictionary":
