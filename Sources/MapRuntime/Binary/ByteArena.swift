@@ -58,8 +58,15 @@ package final class ByteArena: @unchecked Sendable {
   }
 
   private func grow(to needed: Int) {
-    let size = max(needed, storage == nil ? reserve + InputBytes.paddingCount : allocated * 2, 65_536)
-    let larger = LargeBuffer.allocate(byteCount: size)
+    var size = max(needed, storage == nil ? reserve + InputBytes.paddingCount : allocated * 2, 65_536)
+    let larger: UnsafeMutableRawPointer
+    if let p = LargeBuffer.allocateIfPossible(byteCount: size) {
+      larger = p
+    } else {
+      // A reserve the system will not map (strict overcommit): room for what is needed now.
+      size = max(needed + needed / 2, 65_536)
+      larger = LargeBuffer.allocate(byteCount: size)
+    }
     if let storage {
       larger.copyMemory(from: storage, byteCount: count)
       LargeBuffer.deallocate(storage, byteCount: allocated)

@@ -15,14 +15,22 @@ package enum LargeBuffer {
   package static let hugePage = 2 << 20
 
   package static func allocate(byteCount: Int) -> UnsafeMutableRawPointer {
+    // `deallocate` unmaps every buffer of this size, so there is no fallback to `malloc`:
+    // out of memory ends the process, as `allocate` would.
+    guard let p = allocateIfPossible(byteCount: byteCount) else {
+      fatalError("out of memory: cannot map \(mappedSize(byteCount)) bytes")
+    }
+    return p
+  }
+
+  /// `allocate`, or nil when the system refuses the mapping (a reserve larger than it allows).
+  package static func allocateIfPossible(byteCount: Int) -> UnsafeMutableRawPointer? {
     guard byteCount >= mappedMinimum else {
       return UnsafeMutableRawPointer.allocate(byteCount: byteCount, alignment: 16)
     }
     let size = mappedSize(byteCount)
-    // `deallocate` unmaps every buffer of this size, so there is no fallback to `malloc`:
-    // out of memory ends the process, as `allocate` would.
     guard let p = mmap(nil, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0), p != MAP_FAILED else {
-      fatalError("out of memory: cannot map \(size) bytes")
+      return nil
     }
     #if os(Linux)
       _ = madvise(p, size, MADV_HUGEPAGE)
