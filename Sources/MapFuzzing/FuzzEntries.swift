@@ -61,11 +61,25 @@ public enum FuzzEntries {
     _ = try? BinaryPropertyListReader.read(bytes)
   }
 
-  /// `keyed-archive`: the keyed-archive decoder, as an expression, a predicate and user info.
+  /// `keyed-archive`: the keyed-archive decoder, as an expression, a predicate and user info;
+  /// and the Transformable reader (a store's archived values), with its string spans, the view
+  /// that leaves ASCII text at its spans, and the verifier against what was decoded.
   public static func keyedArchive(_ bytes: [UInt8]) {
     _ = try? ExpressionArchiveReader.expression(bytes)
     _ = try? ExpressionArchiveReader.predicate(bytes)
     _ = try? ExpressionArchiveReader.userInfo(bytes)
+    guard let value = TransformableArchive.decode(bytes) else { return }
+    var spans: [Int] = []
+    bytes.withUnsafeBytes { raw in
+      _ = TransformableArchive.decode(raw, stringSpans: &spans, textAtSpans: true)
+      for i in stride(from: 0, to: spans.count, by: 2) where spans[i] >= 0 {
+        guard spans[i] + spans[i + 1] <= raw.count else { fatalError("a string span past the archive") }
+      }
+      var verifier = TransformableArchive.Verifier()
+      if verifier.matches(value, raw), (try? TransformableArchive.encode(value)) != bytes {
+        fatalError("the verifier took bytes for the encoding of a value that encodes otherwise")
+      }
+    }
   }
 
   /// `sqlite-store`: `store info`, the metadata peek and a full read of a Core Data SQLite store
