@@ -2,6 +2,7 @@
 # Fuzz targets for mapc's readers (libFuzzer + address sanitizer, through the toolchain's
 # -sanitize=fuzzer). Usage:
 #   Fuzz/run.sh --list                 the targets
+#   Fuzz/run.sh --build                build every target, nothing else
 #   Fuzz/run.sh TARGET SECONDS         build, seed and fuzz one target for SECONDS
 #   Fuzz/run.sh all SECONDS            every target, SECONDS each (built once; FUZZ_JOBS targets
 #                                      at a time, 1 unless set, each one's output shown whole)
@@ -25,26 +26,27 @@ config=${FUZZ_CONFIG:-release}
 case $config in debug|release) ;; *) echo "Fuzz/run.sh: FUZZ_CONFIG is debug or release, not $config" >&2; exit 64 ;; esac
 targets=(model-xml mapping-xml expression plan json-store xcmappingmodel bplist keyed-archive sqlite-store)
 
-if [ "${1:-}" = "--list" ]; then printf '%s\n' "${targets[@]}"; exit 0; fi
-target=${1:?usage: Fuzz/run.sh TARGET SECONDS | --list}
-seconds=${2:?usage: Fuzz/run.sh TARGET SECONDS}
 build() { # Build (all targets at once; the libraries are shared).
   mkdir -p "$scratch"
-  (cd "$here" && swift build --scratch-path "$scratch" -c "$config" \
+  (cd "$here" && swift build --scratch-path "$scratch" -c "$config" --disable-index-store \
     -Xswiftc -sanitize=fuzzer,address -Xswiftc -g >"$scratch/build.log" 2>&1) || {
     tail -30 "$scratch/build.log" >&2; echo "Fuzz/run.sh: build failed (log: $scratch/build.log)" >&2; exit 2; }
 }
+if [ "${1:-}" = "--list" ]; then printf '%s\n' "${targets[@]}"; exit 0; fi
+if [ "${1:-}" = "--build" ]; then build; exit 0; fi
+target=${1:?usage: Fuzz/run.sh TARGET SECONDS | all SECONDS | --build | --list}
+seconds=${2:?usage: Fuzz/run.sh TARGET SECONDS}
 if [ "$target" = all ]; then
   # Built once here; then FUZZ_JOBS lanes run the targets in turn (each target on a lane of its
   # own: its output goes to a file, printed whole once every lane is done, in the targets' order).
   [ -n "${FUZZ_NO_BUILD:-}" ] && [ -x "$scratch/$config/${targets[0]}" ] || build
   jobs=${FUZZ_JOBS:-1}
-  mkdir -p "$scratch/out"
+  rm -rf "$scratch/out"; mkdir -p "$scratch/out"
   for ((lane = 0; lane < jobs; lane++)); do
     (for ((i = lane; i < ${#targets[@]}; i += jobs)); do
       t=${targets[$i]}
-      FUZZ_NO_BUILD=1 "$0" "$t" "$seconds" >"$scratch/out/$t" 2>&1
-      echo $? >"$scratch/out/$t.status"
+      rc=0; FUZZ_NO_BUILD=1 "$0" "$t" "$seconds" >"$scratch/out/$t" 2>&1 || rc=$?
+      echo $rc >"$scratch/out/$t.status"
     done) &
   done
   wait
