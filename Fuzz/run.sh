@@ -12,8 +12,8 @@
 # built at run time in .build-fuzz/corpus/TARGET from ../shared (corpus, stores, fixtures)
 # and from the repository's own examples; nothing from ../shared is copied into the repository.
 # The build folder is .build-fuzz (FUZZ_SCRATCH to choose another), used by nothing else; the
-# configuration is release (FUZZ_CONFIG=debug for a build a few times quicker and executions a few
-# times slower, with the same sanitizers: what CI's 5-second smoke run uses); the
+# configuration is release (FUZZ_CONFIG=debug: about half the build time, 2 to 8 times fewer
+# executions a second, the same sanitizers; what CI's 5-second smoke run uses); the
 # plan target's seeds are compiled with a mapc found in .build*/debug (or MAPC). Each target
 # runs with TMPDIR set to a folder of its own, which must be empty of mapc's files afterwards.
 # See Fuzz/README.md.
