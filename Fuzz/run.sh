@@ -37,10 +37,17 @@ if [ "${1:-}" = "--build" ]; then build; exit 0; fi
 target=${1:?usage: Fuzz/run.sh TARGET SECONDS | all SECONDS | --build | --list}
 seconds=${2:?usage: Fuzz/run.sh TARGET SECONDS}
 if [ "$target" = all ]; then
-  # Built once here; then FUZZ_JOBS lanes run the targets in turn (each target on a lane of its
-  # own: its output goes to a file, printed whole once every lane is done, in the targets' order).
+  # Built once here; then the targets run one at a time, or FUZZ_JOBS lanes run them in turn (a
+  # target's output then goes to a file, printed whole once every lane is done, in the targets'
+  # order).
   [ -n "${FUZZ_NO_BUILD:-}" ] && [ -x "$scratch/$config/${targets[0]}" ] || build
   jobs=${FUZZ_JOBS:-1}
+  case $jobs in '' | *[!0-9]*) echo "Fuzz/run.sh: FUZZ_JOBS is a number, not $jobs" >&2; exit 64 ;; esac
+  if [ "$jobs" -le 1 ]; then # one at a time: each target's output as it comes
+    status=0
+    for t in "${targets[@]}"; do FUZZ_NO_BUILD=1 "$0" "$t" "$seconds" || status=1; done
+    exit $status
+  fi
   rm -rf "$scratch/out"; mkdir -p "$scratch/out"
   for ((lane = 0; lane < jobs; lane++)); do
     (for ((i = lane; i < ${#targets[@]}; i += jobs)); do
@@ -136,7 +143,7 @@ export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=1}
 if [ -d "$here/regressions/$target" ] && [ -n "$(ls "$here/regressions/$target")" ]; then
   for f in "$here/regressions/$target"/*; do
     if ! "$bin" -runs=200 "$f" >"$scratch/$target.replay.log" 2>&1 || [ -n "$(leftovers)" ]; then
-      grep -E "ERROR|SUMMARY" "$scratch/$target.replay.log" | head -3 >&2
+      grep -E "ERROR|SUMMARY" "$scratch/$target.replay.log" | head -3 >&2 || true
       echo "Fuzz/run.sh: $target FAILED on the regression input $f (log: $scratch/$target.replay.log)" >&2
       exit 1
     fi
@@ -148,9 +155,11 @@ set +e
   -max_len=$max_len -print_final_stats=1 -artifact_prefix="$artifacts/" 2>"$scratch/$target.log"
 status=$?
 set -e
-grep -E "^#[0-9]+.*(DONE|pulse|NEW)|stat::number_of_executed_units|stat::peak_rss|cov:" "$scratch/$target.log" | tail -3
+# (None of these lines when an input crashes before libFuzzer's first report: the failure below
+# is still shown.)
+grep -E "^#[0-9]+.*(DONE|pulse|NEW)|stat::number_of_executed_units|stat::peak_rss|cov:" "$scratch/$target.log" | tail -3 || true
 if [ $status -ne 0 ]; then
-  grep -E "ERROR|SUMMARY|Test unit written" "$scratch/$target.log" | head -5 >&2
+  grep -E "ERROR|SUMMARY|Test unit written" "$scratch/$target.log" | head -5 >&2 || true
   echo "Fuzz/run.sh: $target FAILED (exit $status); reproduce with: $bin $artifacts/<file>" >&2
   exit 1
 fi
