@@ -2,14 +2,18 @@
 # Fuzz targets for mapc's readers (libFuzzer + address sanitizer, through the toolchain's
 # -sanitize=fuzzer). Usage:
 #   Fuzz/run.sh --list                 the targets
+#   Fuzz/run.sh --build                build every target, nothing else
 #   Fuzz/run.sh TARGET SECONDS         build, seed and fuzz one target for SECONDS
-#   Fuzz/run.sh all SECONDS            every target, SECONDS each
+#   Fuzz/run.sh all SECONDS            every target, SECONDS each (built once; FUZZ_JOBS targets
+#                                      at a time, 1 unless set, each one's output shown whole)
 # Exits non-zero on a crash, leak or timeout (libFuzzer's own exit status); the reproducer is
 # saved in Fuzz/artifacts/TARGET/ and the command to replay it is printed. A reproducer moved
 # to Fuzz/regressions/TARGET/ is replayed before every later run. Seed corpora are
 # built at run time in .build-fuzz/corpus/TARGET from ../shared (corpus, stores, fixtures)
 # and from the repository's own examples; nothing from ../shared is copied into the repository.
 # The build folder is .build-fuzz (FUZZ_SCRATCH to choose another), used by nothing else; the
+# configuration is release (FUZZ_CONFIG=debug: about half the build time, 2 to 8 times fewer
+# executions a second, the same sanitizers; what CI's 5-second smoke run uses); the
 # plan target's seeds are compiled with a mapc found in .build*/debug (or MAPC). Each target
 # runs with TMPDIR set to a folder of its own, which must be empty of mapc's files afterwards.
 # See Fuzz/README.md.
@@ -18,25 +22,51 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
 shared=${MAPC_SHARED:-$root/../shared}
 scratch=${FUZZ_SCRATCH:-$root/.build-fuzz}
+config=${FUZZ_CONFIG:-release}
+case $config in debug|release) ;; *) echo "Fuzz/run.sh: FUZZ_CONFIG is debug or release, not $config" >&2; exit 64 ;; esac
 targets=(model-xml mapping-xml expression plan json-store xcmappingmodel bplist keyed-archive sqlite-store)
 
+build() { # Build (all targets at once; the libraries are shared).
+  mkdir -p "$scratch"
+  (cd "$here" && swift build --scratch-path "$scratch" -c "$config" --disable-index-store \
+    -Xswiftc -sanitize=fuzzer,address -Xswiftc -g >"$scratch/build.log" 2>&1) || {
+    tail -30 "$scratch/build.log" >&2; echo "Fuzz/run.sh: build failed (log: $scratch/build.log)" >&2; exit 2; }
+}
 if [ "${1:-}" = "--list" ]; then printf '%s\n' "${targets[@]}"; exit 0; fi
-target=${1:?usage: Fuzz/run.sh TARGET SECONDS | --list}
+if [ "${1:-}" = "--build" ]; then build; exit 0; fi
+target=${1:?usage: Fuzz/run.sh TARGET SECONDS | all SECONDS | --build | --list}
 seconds=${2:?usage: Fuzz/run.sh TARGET SECONDS}
 if [ "$target" = all ]; then
+  # Built once here; then the targets run one at a time, or FUZZ_JOBS lanes run them in turn (a
+  # target's output then goes to a file, printed whole once every lane is done, in the targets'
+  # order).
+  [ -n "${FUZZ_NO_BUILD:-}" ] && [ -x "$scratch/$config/${targets[0]}" ] || build
+  jobs=${FUZZ_JOBS:-1}
+  case $jobs in '' | *[!0-9]*) echo "Fuzz/run.sh: FUZZ_JOBS is a number, not $jobs" >&2; exit 64 ;; esac
+  if [ "$jobs" -le 1 ]; then # one at a time: each target's output as it comes
+    status=0
+    for t in "${targets[@]}"; do FUZZ_NO_BUILD=1 "$0" "$t" "$seconds" || status=1; done
+    exit $status
+  fi
+  rm -rf "$scratch/out"; mkdir -p "$scratch/out"
+  for ((lane = 0; lane < jobs; lane++)); do
+    (for ((i = lane; i < ${#targets[@]}; i += jobs)); do
+      t=${targets[$i]}
+      rc=0; FUZZ_NO_BUILD=1 "$0" "$t" "$seconds" >"$scratch/out/$t" 2>&1 || rc=$?
+      echo $rc >"$scratch/out/$t.status"
+    done) &
+  done
+  wait
   status=0
-  for t in "${targets[@]}"; do "$0" "$t" "$seconds" || status=1; done
+  for t in "${targets[@]}"; do
+    cat "$scratch/out/$t"
+    [ "$(cat "$scratch/out/$t.status" 2>/dev/null)" = 0 ] || status=1
+  done
   exit $status
 fi
 printf '%s\n' "${targets[@]}" | grep -qx "$target" || { echo "Fuzz/run.sh: unknown target $target (Fuzz/run.sh --list)" >&2; exit 64; }
-
-# Build (all targets at once; the libraries are shared).
-mkdir -p "$scratch"
-if [ ! -x "$scratch/release/$target" ] || [ -z "${FUZZ_NO_BUILD:-}" ]; then
-  (cd "$here" && swift build --scratch-path "$scratch" -c release \
-    -Xswiftc -sanitize=fuzzer,address -Xswiftc -g >"$scratch/build.log" 2>&1) || {
-    tail -30 "$scratch/build.log" >&2; echo "Fuzz/run.sh: build failed (log: $scratch/build.log)" >&2; exit 2; }
-fi
+bin=$scratch/$config/$target
+if [ ! -x "$bin" ] || [ -z "${FUZZ_NO_BUILD:-}" ]; then build; fi
 
 # Seeds: files of the kinds the target reads, copied into a corpus folder outside the repository.
 corpus=$scratch/corpus/$target
@@ -112,8 +142,8 @@ export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=1}
 # times (libFuzzer checks leaks between runs), and seed the corpus.
 if [ -d "$here/regressions/$target" ] && [ -n "$(ls "$here/regressions/$target")" ]; then
   for f in "$here/regressions/$target"/*; do
-    if ! "$scratch/release/$target" -runs=200 "$f" >"$scratch/$target.replay.log" 2>&1 || [ -n "$(leftovers)" ]; then
-      grep -E "ERROR|SUMMARY" "$scratch/$target.replay.log" | head -3 >&2
+    if ! "$bin" -runs=200 "$f" >"$scratch/$target.replay.log" 2>&1 || [ -n "$(leftovers)" ]; then
+      grep -E "ERROR|SUMMARY" "$scratch/$target.replay.log" | head -3 >&2 || true
       echo "Fuzz/run.sh: $target FAILED on the regression input $f (log: $scratch/$target.replay.log)" >&2
       exit 1
     fi
@@ -121,14 +151,16 @@ if [ -d "$here/regressions/$target" ] && [ -n "$(ls "$here/regressions/$target")
   done
 fi
 set +e
-"$scratch/release/$target" "$corpus" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=4096 \
+"$bin" "$corpus" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=4096 \
   -max_len=$max_len -print_final_stats=1 -artifact_prefix="$artifacts/" 2>"$scratch/$target.log"
 status=$?
 set -e
-grep -E "^#[0-9]+.*(DONE|pulse|NEW)|stat::number_of_executed_units|stat::peak_rss|cov:" "$scratch/$target.log" | tail -3
+# (None of these lines when an input crashes before libFuzzer's first report: the failure below
+# is still shown.)
+grep -E "^#[0-9]+.*(DONE|pulse|NEW)|stat::number_of_executed_units|stat::peak_rss|cov:" "$scratch/$target.log" | tail -3 || true
 if [ $status -ne 0 ]; then
-  grep -E "ERROR|SUMMARY|Test unit written" "$scratch/$target.log" | head -5 >&2
-  echo "Fuzz/run.sh: $target FAILED (exit $status); reproduce with: $scratch/release/$target $artifacts/<file>" >&2
+  grep -E "ERROR|SUMMARY|Test unit written" "$scratch/$target.log" | head -5 >&2 || true
+  echo "Fuzz/run.sh: $target FAILED (exit $status); reproduce with: $bin $artifacts/<file>" >&2
   exit 1
 fi
 if [ -n "$(leftovers)" ]; then
