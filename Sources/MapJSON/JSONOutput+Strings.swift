@@ -91,9 +91,7 @@ extension JSONOutput {
   }
 
   @inline(__always)
-  static func needsEscape(_ c: UInt8) -> Bool {
-    c < 0x20 || c == ASCII.quote || c == ASCII.backslash
-  }
+  static func needsEscape(_ c: UInt8) -> Bool { !ByteSlice.isVerbatim(c) }
 
   /// Writes `p[0..<n]` escaped; `firstSpecial` is the offset of the first byte to escape.
   @inline(never)

@@ -35,14 +35,22 @@ enum ArchivedBlobCodec: TransformableCodec {
     let all = input.unsafeBytes
     guard s.start > 0, all[s.start - 1] == 1 else { return payload(input, s).mappingValue }
     let bytes = UnsafeRawBufferPointer(rebasing: all[s.start..<s.end])
-    return ArchiveScratch.spans.with { spans -> Value in
-      guard let v = TransformableArchive.decode(bytes, stringSpans: &spans, textAtSpans: true)
-      else { return TransformablePayload.bytes(Array(bytes), archived: nil).mappingValue }
-      guard TransformablePayload.hasOwnForm(v, top: true) else {
-        return TransformablePayload.bytes(Array(bytes), archived: v).mappingValue
-      }
+    return withView(bytes) { v, spans in
       var next = 0
       return mappingValue(v, bytes, offset: s.start, spans, &next)
+    } ?? TransformablePayload.bytes(Array(bytes), archived: nil).mappingValue
+  }
+
+  /// Calls `body` with the value the archive `bytes` holds, decoded for a mapping's view
+  /// (`decode(_:stringSpans:textAtSpans:)`), and its string spans; nil, without calling it,
+  /// when the bytes are not such an archive or the value has no form of its own (then a
+  /// mapping sees the bytes).
+  private static func withView<R>(_ bytes: UnsafeRawBufferPointer, _ body: (ArchivedValue, [Int]) -> R) -> R? {
+    ArchiveScratch.spans.with { spans -> R? in
+      guard let v = TransformableArchive.decode(bytes, stringSpans: &spans, textAtSpans: true),
+        TransformablePayload.hasOwnForm(v, top: true)
+      else { return nil }
+      return body(v, spans)
     }
   }
 
@@ -59,7 +67,7 @@ enum ArchivedBlobCodec: TransformableCodec {
       guard start >= 0 else { return .string(.native(text)) }
       // Decoded with `textAtSpans`: the text is the ASCII bytes at the span.
       let ascii = UnsafeRawBufferPointer(rebasing: bytes[start..<start + count])
-      if needsNoEscape(ascii) {
+      if ByteSlice.isVerbatim(ascii) {
         return .string(.slice(ByteSlice(start: offset + start, count: count, hasEscapes: false)))
       }
       return .string(.native(String(decoding: ascii, as: UTF8.self)))
@@ -79,28 +87,19 @@ enum ArchivedBlobCodec: TransformableCodec {
     }
   }
 
-  /// True when every byte may stand between the quotes of a JSON string as it is.
-  private static func needsNoEscape(_ b: UnsafeRawBufferPointer) -> Bool {
-    for c in b where c < 0x20 || c == 0x22 || c == 0x5C { return false }
-    return true
-  }
-
   static func elements(_ input: InputBytes, _ s: ByteSlice, into items: inout [Value]) -> Bool {
     items.removeAll(keepingCapacity: true)
     let all = input.unsafeBytes
     if s.start > 0, all[s.start - 1] == 1 {
       // `value`'s array, its elements made straight into `items`.
       let bytes = UnsafeRawBufferPointer(rebasing: all[s.start..<s.end])
-      return ArchiveScratch.spans.with { spans -> Bool in
-        guard let v = TransformableArchive.decode(bytes, stringSpans: &spans, textAtSpans: true),
-          case .array(let elements) = v,
-          TransformablePayload.hasOwnForm(v, top: true)
-        else { return false }
+      return withView(bytes) { v, spans -> Bool in
+        guard case .array(let elements) = v else { return false }
         var next = 0
         items.reserveCapacity(elements.count)
         for e in elements { items.append(mappingValue(e, bytes, offset: s.start, spans, &next)) }
         return true
-      }
+      } ?? false
     }
     guard case .array(let all) = value(input, s) else { return false }
     items.append(contentsOf: all)

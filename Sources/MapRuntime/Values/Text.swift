@@ -17,4 +17,16 @@ public struct ByteSlice: Sendable, Hashable {
     self.hasEscapes = hasEscapes
   }
   @inlinable public var end: Int { start + Int(count) }
+
+  /// Whether byte `c` may stand as it is between the quotes of a JSON string, so in a slice
+  /// without escapes: not `"`, `\` or a control character below 0x20.
+  @inlinable package static func isVerbatim(_ c: UInt8) -> Bool {
+    c >= 0x20 && c != ASCII.quote && c != ASCII.backslash
+  }
+
+  /// Whether every byte of `bytes` may stand as it is in a slice without escapes.
+  @inlinable package static func isVerbatim(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    for c in bytes where !isVerbatim(c) { return false }
+    return true
+  }
 }
