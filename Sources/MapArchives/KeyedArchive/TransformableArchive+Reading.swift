@@ -146,10 +146,9 @@ extension TransformableArchive {
         guard let n = length(marker, &at), at + n <= table else { return nil }
         return .data(Array(b[at..<at + n]))
       case 0x5:
-        guard let n = length(marker, &at), at + n <= table else { return nil }
-        let slice = UnsafeBufferPointer(rebasing: b[at..<at + n])
-        guard TransformableArchive.isASCII(UnsafeRawBufferPointer(slice)) else { return nil }
-        return .string(String(decoding: slice, as: UTF8.self))
+        guard let span = asciiSpan(index) else { return nil }
+        return .string(
+          String(decoding: UnsafeBufferPointer(rebasing: b[span.start..<span.start + span.count]), as: UTF8.self))
       case 0x6:
         guard let n = length(marker, &at), n <= (table - at) / 2 else { return nil }
         // Lone surrogates would come back as U+FFFD: such a string is not taken as text.
@@ -199,8 +198,8 @@ extension TransformableArchive {
       return paired ? text : nil
     }
 
-    /// Where the bytes of object `index` lie when it is an ASCII string: its first byte and
-    /// length; nil otherwise.
+    /// Where the bytes of object `index` lie when it is a string stored as ASCII bytes (the
+    /// checks `object` makes of one): its first byte and length; nil otherwise.
     func asciiSpan(_ index: Int) -> (start: Int, count: Int)? {
       guard index >= 0, index < count else { return nil }
       let o = Self.number(b, table + index * offsetSize, offsetSize)
@@ -209,7 +208,9 @@ extension TransformableArchive {
       let marker = b[at]
       guard marker >> 4 == 0x5 else { return nil }
       at += 1
-      guard let n = length(marker, &at), at + n <= table else { return nil }
+      guard let n = length(marker, &at), at + n <= table,
+        TransformableArchive.isASCII(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: b[at..<at + n])))
+      else { return nil }
       return (at, n)
     }
 
@@ -300,9 +301,7 @@ extension TransformableArchive {
         return nil
       }
       if textAtSpans, !key, let span = view.asciiSpan(r) {
-        // What `view.object(r)` checks of an ASCII string, without making the string.
-        let text = UnsafeBufferPointer(rebasing: view.b[span.start..<span.start + span.count])
-        guard TransformableArchive.isASCII(UnsafeRawBufferPointer(text)) else { return nil }
+        // The string `view.object(r)` would make, left at its span.
         spans.append(span.start)
         spans.append(span.count)
         return .string("")
