@@ -24,6 +24,34 @@ struct SQLiteTransformableTests {
     SharedPaths.fixtures!.appendingPathComponent("diary/SimpleQADiary.xcdatamodeld").path
   }
 
+  /// `diary.cdm` in `dir`, compiled from the fixture's mapping model (version 1 to 2).
+  static func diaryPlan(in dir: URL, sourceLocation: SourceLocation = #_sourceLocation) -> String {
+    let plan = dir.appendingPathComponent("diary.cdm").path
+    let compiled = runMapc([
+      "compile", SharedPaths.fixtures!.appendingPathComponent("diary/SQADMappingModel1_2.xml").path, "-o", plan,
+    ])
+    #expect(compiled.exitCode == 0, "\(compiled.stderr)", sourceLocation: sourceLocation)
+    return plan
+  }
+
+  /// Runs python3 `script` with `arguments`, after lines that define `U` (`plistlib.UID`) and
+  /// `top(objects, root=1)`: the binary property list plistlib writes of a keyed archive with
+  /// those `$objects` (keys in the order given).
+  static func editWithArchives(
+    _ script: String, _ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation
+  ) {
+    let prelude = """
+      import plistlib
+      U = plistlib.UID
+      def top(objects, root=1):
+          return plistlib.dumps({"$version": 100000, "$objects": objects, "$archiver": "NSKeyedArchiver",
+                                 "$top": {"root": U(root)}}, fmt=plistlib.FMT_BINARY, sort_keys=False)
+
+      """
+    let r = runExecutable(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", prelude + script] + arguments)
+    #expect(r.exitCode == 0, "\(r.stderr)", sourceLocation: sourceLocation)
+  }
+
   /// 25,000 records: the records table is read by two threads (`TransformablePrefetch`, from
   /// 20,000 rows).
   @Test(arguments: [300, 25_000])
@@ -37,11 +65,7 @@ struct SQLiteTransformableTests {
     #expect(header.count == 20 && header[18] == 2, "the generator writes a WAL-mode store")
     let files = try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted()
     #expect(files == ["diary.sqlite"])
-    let plan = dir.appendingPathComponent("diary.cdm").path
-    let compiled = runMapc([
-      "compile", SharedPaths.fixtures!.appendingPathComponent("diary/SQADMappingModel1_2.xml").path, "-o", plan,
-    ])
-    #expect(compiled.exitCode == 0, "\(compiled.stderr)")
+    let plan = Self.diaryPlan(in: dir)
     let before = try Data(contentsOf: URL(fileURLWithPath: store))
     let out = dir.appendingPathComponent("out.sqlite").path
     let run = runMapc(["run", plan, "--store", store, "--output", out])
@@ -158,13 +182,9 @@ struct SQLiteTransformableTests {
     let store = dir.appendingPathComponent("diary.sqlite").path
     _ = Self.python("gen_diary_sqlite.py", ["20", store, "--seed", "5"])
     let script = """
-      import plistlib, sqlite3, sys
+      import sqlite3, sys
       sys.path.insert(0, sys.argv[2])
       from keyed_archive import unarchive
-      U = plistlib.UID
-      def top(objects, root=1):
-          return plistlib.dumps({"$version": 100000, "$objects": objects, "$archiver": "NSKeyedArchiver",
-                                 "$top": {"root": U(root)}}, fmt=plistlib.FMT_BINARY, sort_keys=False)
       def cls(name):
           return {"$classname": name, "$classes": [name, "NSArray", "NSObject"] if name != "NSArray" else [name, "NSObject"]}
       def mutable(texts):
@@ -188,13 +208,8 @@ struct SQLiteTransformableTests {
           db.execute("UPDATE ZRECORDS SET ZANSWERS = ? WHERE Z_PK = ?", (make(texts), pk))
       db.commit()
       """
-    let r = runExecutable(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", script, store, Self.scripts.path])
-    #expect(r.exitCode == 0, "\(r.stderr)")
-    let plan = dir.appendingPathComponent("diary.cdm").path
-    #expect(
-      runMapc([
-        "compile", SharedPaths.fixtures!.appendingPathComponent("diary/SQADMappingModel1_2.xml").path, "-o", plan,
-      ]).exitCode == 0)
+    Self.editWithArchives(script, [store, Self.scripts.path])
+    let plan = Self.diaryPlan(in: dir)
     let out = dir.appendingPathComponent("out.sqlite").path
     let run = runMapc(["run", plan, "--store", store, "--output", out])
     #expect(run.exitCode == 0, "\(run.stderr)")
@@ -227,12 +242,8 @@ struct SQLiteTransformableTests {
     _ = Self.python("gen_diary_sqlite.py", ["20", store, "--seed", "4"])
     let json = dir.appendingPathComponent("diary.json").path
     let script = """
-      import json, plistlib, sqlite3, sys
-      U = plistlib.UID
-      custom = plistlib.dumps({"$version": 100000, "$objects": ["$null", {"NS.objects": [], "$class": U(2)},
-                               {"$classname": "MyThing", "$classes": ["MyThing", "NSObject"]}],
-                               "$archiver": "NSKeyedArchiver", "$top": {"root": U(1)}},
-                              fmt=plistlib.FMT_BINARY, sort_keys=False)
+      import json, sqlite3, sys
+      custom = top(["$null", {"NS.objects": [], "$class": U(2)}, {"$classname": "MyThing", "$classes": ["MyThing", "NSObject"]}])
       db = sqlite3.connect(sys.argv[1])
       db.execute("PRAGMA journal_mode = DELETE")
       db.execute("UPDATE ZRECORDS SET ZANSWERS = ? WHERE Z_PK = 3", (custom,))
@@ -246,14 +257,8 @@ struct SQLiteTransformableTests {
       """
     let fixture = SharedPaths.fixtures!.appendingPathComponent("diary/store-v1.json").path
     let forEach = dir.appendingPathComponent("diary-foreach.json").path
-    let r = runExecutable(
-      URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", script, store, fixture, json, forEach])
-    #expect(r.exitCode == 0, "\(r.stderr)")
-    let plan = dir.appendingPathComponent("diary.cdm").path
-    #expect(
-      runMapc([
-        "compile", SharedPaths.fixtures!.appendingPathComponent("diary/SQADMappingModel1_2.xml").path, "-o", plan,
-      ]).exitCode == 0)
+    Self.editWithArchives(script, [store, fixture, json, forEach])
+    let plan = Self.diaryPlan(in: dir)
     for (input, object) in [
       (store, "from Records/3):"), (json, "from Records/2):"), (forEach, "Records/1 (forEach of RecordsToQuestion):"),
     ] {
@@ -272,11 +277,7 @@ struct SQLiteTransformableTests {
     _ = Self.python("gen_diary_sqlite.py", ["20", store, "--seed", "4"])
     // Truncated, cyclic, out-of-range, deeply nested and custom-class archives in ZANSWERS.
     let script = """
-      import plistlib, sqlite3, sys
-      U = plistlib.UID
-      def top(objects, root=1):
-          return plistlib.dumps({"$version": 100000, "$objects": objects, "$archiver": "NSKeyedArchiver",
-                                 "$top": {"root": U(root)}}, fmt=plistlib.FMT_BINARY, sort_keys=False)
+      import sqlite3, sys
       cls = {"$classname": "NSArray", "$classes": ["NSArray", "NSObject"]}
       deep = ["$null"] + [{"NS.objects": [U(i + 2)], "$class": U(302)} for i in range(300)] + ["x", cls]
       blobs = [
@@ -293,8 +294,7 @@ struct SQLiteTransformableTests {
           db.execute("UPDATE ZRECORDS SET ZANSWERS = ? WHERE Z_PK = ?", (b, i))
       db.commit()
       """
-    let r = runExecutable(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", script, store])
-    #expect(r.exitCode == 0, "\(r.stderr)")
+    Self.editWithArchives(script, [store])
     let json = dir.appendingPathComponent("export.json").path
     let export = runMapc(["store", "export", store, "--model", Self.diaryModel, "-o", json])
     #expect(export.exitCode == 0, "\(export.stderr)")
