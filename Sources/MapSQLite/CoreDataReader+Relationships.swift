@@ -80,9 +80,6 @@ extension CoreDataReader {
   mutating func readJoinTable(_ entity: String, _ r: RelationshipDescription) throws(Stop) {
     let inv = r.inverseName!
     let invDeclaring = schema.declaring(inv, of: r.destinationEntity)?.name ?? r.destinationEntity
-    var ownerColumn =
-      "Z_\(number(layout.model.allRelationships(of: layout.model.entity(named: r.destinationEntity)!).first { $0.name == inv }!.destinationEntity))\(CoreDataSchema.upper(inv))"
-    var memberColumn = "Z_\(number(r.destinationEntity))\(CoreDataSchema.upper(r.name))"
     let candidates = [
       "Z_\(number(entity))\(CoreDataSchema.upper(r.name))", "Z_\(number(invDeclaring))\(CoreDataSchema.upper(inv))",
     ]
@@ -93,10 +90,27 @@ extension CoreDataReader {
       )
       return
     }
-    // Two key columns of one name: the second, the naming side's members, has a `1`.
-    if ownerColumn == memberColumn {
-      if table == candidates[0] { memberColumn += "1" } else { ownerColumn += "1" }
+    // The key columns the model gives (Specs/sqlite-store.md §4.3). Where the store numbered a
+    // suffix otherwise (`Z_22USERS2` where the rule gives `Z_22USERS1`), a missing column is the
+    // table's one other key column of the same stem.
+    let present = tables[table]!
+    let keys = present.filter { !$0.hasPrefix("Z_FOK_") }
+    func keyColumn(_ derived: String, besides other: String) -> String {
+      guard !present.contains(derived) else { return derived }
+      let stem = String(derived.reversed().drop { $0.isNumber }.reversed())
+      let found = keys.filter { c in
+        c != other && c.hasPrefix(stem) && c.dropFirst(stem.count).allSatisfy(\.isNumber)
+      }
+      return found.count == 1 ? found[0] : derived
     }
+    let reflexive = schema.isSelfInverse(r, of: entity)
+    let (owned, members) = (
+      schema.joinKey(r.name, of: entity) ?? "", reflexive ? "REFLEXIVE" : schema.joinKey(inv, of: invDeclaring) ?? ""
+    )
+    var ownerColumn = keyColumn(owned, besides: members)
+    var memberColumn = keyColumn(members, besides: ownerColumn)
+    // The naming side's first column holds its owners; read from the other side, the roles swap.
+    if reflexive && table != candidates[0] { swap(&ownerColumn, &memberColumn) }
     let columns = Set(tables[table]!)
     for c in [ownerColumn, memberColumn] where !columns.contains(c) {
       try report(
@@ -104,8 +118,8 @@ extension CoreDataReader {
         "join table \(table) has no column \(c) for \(entity).\(r.name) ↔ \(r.destinationEntity).\(inv)")
       return
     }
-    let memberOrder = "Z_FOK_" + memberColumn.dropFirst(2)
-    let ownerOrder = "Z_FOK_" + ownerColumn.dropFirst(2)
+    func order(_ key: String) -> String { "Z_FOK_" + (key == "REFLEXIVE" ? key : String(key.dropFirst(2))) }
+    let (memberOrder, ownerOrder) = (order(memberColumn), order(ownerColumn))
     let inverse = layout.model.allRelationships(of: layout.model.entity(named: r.destinationEntity)!).first {
       $0.name == inv
     }!

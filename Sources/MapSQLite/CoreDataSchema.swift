@@ -48,6 +48,9 @@ struct CoreDataSchema {
   /// Indexes in `entities` of each hierarchy's members (by its root's index), in `Z_ENT` order:
   /// built once, so that asking for every hierarchy is linear in the entities.
   private var members: [Int: [Int]] = [:]
+  /// The key column of each side of a many-to-many pair, by `Entity.relationship` of the side's
+  /// declaring entity: the join-table column that holds that entity's objects.
+  private var joinKeys: [String: String] = [:]
 
   /// Numbers the entities as Core Data does: roots sorted by name case-insensitively, each
   /// followed depth-first by its sub-entities sorted the same way.
@@ -84,6 +87,46 @@ struct CoreDataSchema {
     for r in sorted(roots) { visit(r, root: nil, superNumber: 0) }
     for (k, e) in entities.enumerated() { members[e.root, default: []].append(k) }
     nameColumns()
+    nameJoinKeys()
+  }
+
+  /// The key columns of the many-to-many join tables (Specs/sqlite-store.md §4.3). The column
+  /// that holds entity E's objects for its relationship r is named after r's inverse:
+  /// `Z_<n><INVERSE>`, `n` the number of the inverse's destination (E). Two such columns of one
+  /// hierarchy with one name (Wire's `User.reactions` and `User.systemMessages`, whose inverses
+  /// are both named `users`) are told apart as columns are: walking the entities in `Z_ENT`
+  /// order and each one's relationships by name, a name already taken gets `1`, `2`, …
+  /// [real: one store, Wire's 2.80.0: `Z_18USERS.Z_22USERS`, `Z_14USERS.Z_22USERS1`]. A
+  /// relationship that is its own inverse keeps `Z_<n><R>` for one column and names the other
+  /// `REFLEXIVE` [dec: the reference §5.1; no real store].
+  private mutating func nameJoinKeys() {
+    var taken: [Int: Set<String>] = [:]
+    for e in entities {
+      guard let d = model.entity(named: e.name) else { continue }
+      for r in d.relationships.sorted(by: { $0.name < $1.name }) where r.isToMany && !r.isTransient {
+        guard let inv = r.inverseName, let target = model.entity(named: r.destinationEntity),
+          let inverse = model.allRelationships(of: target).first(where: { $0.name == inv }), inverse.isToMany
+        else { continue }
+        let base = "Z_\(entity(named: inverse.destinationEntity)?.number ?? 0)\(Self.upper(inv))"
+        var column = base
+        var n = 0
+        while taken[e.root, default: []].contains(column) {
+          n += 1
+          column = base + String(n)
+        }
+        taken[e.root, default: []].insert(column)
+        joinKeys["\(e.name).\(r.name)"] = column
+      }
+    }
+  }
+
+  /// The join-table column that holds `entity`'s objects for its many-to-many relationship
+  /// `relationship` (declared on `entity`), or nil.
+  func joinKey(_ relationship: String, of entity: String) -> String? { joinKeys["\(entity).\(relationship)"] }
+
+  /// Whether `r` of `entity` is its own inverse.
+  func isSelfInverse(_ r: RelationshipDescription, of entity: String) -> Bool {
+    r.inverseName == r.name && declaring(r.name, of: r.destinationEntity)?.name == entity
   }
 
   /// Column names per hierarchy: each entity in `Z_ENT` order, its attributes by name (a

@@ -9,6 +9,9 @@ struct RealStore: CustomTestStringConvertible, Sendable {
   var store: URL
   var bundle: URL
   var version: String
+  /// Every version the table names as the store's: versions whose hashes are equal (Wire's
+  /// 2.80.0 = 2.81.0), the first being `version`.
+  var versions: [String] = []
   var testDescription: String { "#\(number) \(store.lastPathComponent) (\(version))" }
 
   static let all: [RealStore] = {
@@ -28,10 +31,13 @@ struct RealStore: CustomTestStringConvertible, Sendable {
       let storePath = cells[3].split(separator: "`", omittingEmptySubsequences: false)
       guard storePath.count > 1, quoted.count >= 2 else { continue }
       guard let bundle = resolve(quoted[0], in: repo) else { continue }
-      let version = quoted[1].hasSuffix(".xcdatamodel") ? String(quoted[1].dropLast(".xcdatamodel".count)) : quoted[1]
+      let names = quoted.dropFirst().map {
+        $0.hasSuffix(".xcdatamodel") ? String($0.dropLast(".xcdatamodel".count)) : $0
+      }
       result.append(
         RealStore(
-          number: cells[1], store: repo.appendingPathComponent(String(storePath[1])), bundle: bundle, version: version))
+          number: cells[1], store: repo.appendingPathComponent(String(storePath[1])), bundle: bundle,
+          version: names[0], versions: names))
     }
     return result
   }()
