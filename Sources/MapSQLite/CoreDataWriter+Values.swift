@@ -19,6 +19,14 @@ extension CoreDataWriter {
         )
         return .null
       }
+      // A number for a Decimal attribute must be one Core Data's decimal holds (at most 38
+      // digits, exponent -128…127; DecimalText), else it would be written and not read back.
+      if a.type == .decimal, !d.isFinite || (try? DecimalText.canonical("\(d)")) == nil {
+        errors.append(
+          "\(place()): the number \(d) cannot be stored in a Decimal attribute: Core Data's decimal holds about 1e-128 to 1e165 (write it as another type, or keep the store as JSON)"
+        )
+        return .null
+      }
       return .real(d)
     case .decimal(let text):
       // Declared DECIMAL: NUMERIC affinity stores a number as INTEGER or REAL, as Core Data's do.

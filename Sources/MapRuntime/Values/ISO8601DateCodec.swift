@@ -29,7 +29,9 @@ package enum ISO8601DateCodec {
   }
 
   /// Seconds since 2001-01-01T00:00:00Z of an ISO 8601 date-time given as UTF-8 bytes.
-  package static func parse(_ text: UnsafeRawBufferPointer) throws(StoreValueError) -> Double {
+  /// `strict`: a text of six or fewer fraction digits must name the double it gives to those
+  /// digits (below); `format`'s own check of what it wrote reads without it.
+  package static func parse(_ text: UnsafeRawBufferPointer, strict: Bool = true) throws(StoreValueError) -> Double {
     let n = text.count
     let p = text.baseAddress?.assumingMemoryBound(to: UInt8.self)
     func digits(_ at: Int, _ count: Int) -> Int? {
@@ -59,6 +61,8 @@ package enum ISO8601DateCodec {
 
     var i = 19
     var fraction = 0.0
+    // The fraction's digits as an integer, when there are six or fewer.
+    var shortFraction: (digits: Int, count: Int)? = nil
     if char(i, ".") {
       let start = i + 1
       i = start
@@ -66,6 +70,7 @@ package enum ISO8601DateCodec {
       guard i > start else { throw syntax() }
       // "0." + digits, converted with correct rounding.
       let digitCount = i - start
+      if digitCount <= 6, let d = digits(start, digitCount) { shortFraction = (d, digitCount) }
       fraction = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: digitCount + 2) {
         buffer in
         buffer[0] = ASCII.zero
@@ -111,7 +116,26 @@ package enum ISO8601DateCodec {
     let days = Int64(CivilDate.days(year: year, month: month, day: day))
     let unix =
       days * 86_400 + Int64(hour * 3600 + minute * 60 + second) - Int64(offsetSeconds)
-    return Double(unix - referenceDateUnixOffset) + fraction
+    let whole = unix - referenceDateUnixOffset
+    let seconds = Double(whole) + fraction
+    // Core Data keeps a date as a double: far from 2001 it has no room for every microsecond
+    // (at 9999-12-31T23:59:59.999999Z the nearest double is 10000-01-01). A text of six or fewer
+    // fraction digits must name the double it gives to those digits, else it is refused rather
+    // than moved to another instant. (Longer fractions are the exact form `format` writes.)
+    if strict, let (digits, count) = shortFraction {
+      var scale = 1.0
+      for _ in 0..<count { scale *= 10 }
+      // Exact: the two are within a second of each other and a whole second below 2^53.
+      let rest = seconds - Double(whole)
+      guard abs(rest * scale - Double(digits)) <= 0.5 else {
+        let nearest = (try? string(seconds)) ?? "\(seconds) seconds after 2001-01-01"
+        throw StoreValueError(
+          .invalidDate,
+          "\(quoted(text)) cannot be kept: Core Data keeps a date as a double of seconds since 2001, and none is this date to the last digit given; the nearest is \(nearest)"
+        )
+      }
+    }
+    return seconds
   }
 
   // MARK: Writing
@@ -139,7 +163,7 @@ package enum ISO8601DateCodec {
   }
 
   private static func reads(_ text: UnsafeMutablePointer<UInt8>, _ n: Int, as seconds: Double) -> Bool {
-    guard let back = try? parse(UnsafeRawBufferPointer(start: text, count: n)) else { return false }
+    guard let back = try? parse(UnsafeRawBufferPointer(start: text, count: n), strict: false) else { return false }
     return back.bitPattern == seconds.bitPattern
   }
 

@@ -49,7 +49,16 @@ enum Coercion {
       case .int(let x): return .decimal(String(x))
       case .double(let d):
         guard d.isFinite else { throw mismatch() }
-        return .decimal(NumberText.decimalText(d))
+        // Only a number Core Data's decimal holds (DecimalText): a larger one would be written
+        // and could not be read back.
+        let text = NumberText.decimalText(d)
+        guard (try? DecimalText.canonical(text)) != nil else {
+          throw MigrationError(
+            "run-type-mismatch",
+            "\(manager.describe(v)) cannot be stored in a Decimal attribute: Core Data's decimal holds about 1e-128 to 1e165"
+          )
+        }
+        return .decimal(text)
       case .bool(let b): return .decimal(b ? "1" : "0")
       default: throw mismatch()
       }
