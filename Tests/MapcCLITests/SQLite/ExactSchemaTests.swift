@@ -115,3 +115,52 @@ struct ExactSchemaTests {
     #expect(got.subtracting(real).sorted { $0.lexicographicallyPrecedes($1) } == [], "only in mapc's")
   }
 }
+
+/// A relationship that is its own inverse: its join table keys the second column `REFLEXIVE`
+/// (reference §5.1, from Core Data's code; no real store here has one), and its links come back.
+@Suite(.enabled(if: mapcExecutableProblem == nil, "needs the built mapc"))
+struct ReflexiveJoinTableTests {
+  @Test func selfInverseRelationshipUsesReflexive() throws {
+    let dir = try FileManagerTemp.folder("reflexive")
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let model = """
+      <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+      <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" userDefinedModelVersionIdentifier="1">
+          <entity name="Person" representedClassName="Person" syncable="YES">
+              <attribute name="name" optional="YES" attributeType="String"/>
+              <relationship name="friends" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Person" inverseName="friends" inverseEntity="Person"/>
+          </entity>
+      </model>
+      """
+    let bundle = try ModelBundles.bundle(model, named: "M", in: dir)
+    let people: [[String: Any]] = [
+      ["id": "Person/1", "name": "a", "friends": ["Person/2", "Person/3"]],
+      ["id": "Person/2", "name": "b", "friends": ["Person/1"]],
+      ["id": "Person/3", "name": "c", "friends": ["Person/1"]],
+    ]
+    let json = dir.appendingPathComponent("s.json")
+    try JSONSerialization.data(withJSONObject: [
+      "metadata": try ModelBundles.storeMetadata(bundle), "objects": ["Person": people],
+    ]).write(to: json)
+    let out = dir.appendingPathComponent("s.sqlite").path
+    let r = runMapc(["store", "import", json.path, "--model", bundle.path, "-o", out])
+    try #require(r.exitCode == 0, "\(r.stderr)")
+    let p = runExecutable(
+      URL(fileURLWithPath: "/usr/bin/env"),
+      [
+        "python3", "-c",
+        "import sqlite3,sys; db=sqlite3.connect(sys.argv[1]); print([c[1] for c in db.execute('PRAGMA table_info(Z_1FRIENDS)')]); print(sorted(db.execute('SELECT Z_1FRIENDS, REFLEXIVE FROM Z_1FRIENDS')))",
+        out,
+      ])
+    #expect(p.stdout == "['Z_1FRIENDS', 'REFLEXIVE']\n[(1, 2), (1, 3), (2, 1), (3, 1)]\n", "\(p.stderr)")
+    let back = dir.appendingPathComponent("b.json").path
+    let e = runMapc(["store", "export", out, "--model", bundle.path, "-o", back])
+    try #require(e.exitCode == 0, "\(e.stderr)")
+    let objects = try #require(
+      (try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: back))) as? [String: Any])?[
+        "objects"] as? [String: [[String: Any]]])
+    let friends = (objects["Person"] ?? []).map { ($0["id"] as? String ?? "", $0["friends"] as? [String] ?? []) }
+    #expect(friends.map(\.0) == ["Person/1", "Person/2", "Person/3"])
+    #expect(friends.map(\.1) == [["Person/2", "Person/3"], ["Person/1"], ["Person/1"]])
+  }
+}
