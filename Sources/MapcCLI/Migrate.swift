@@ -47,6 +47,12 @@ extension MapcCommand {
     var versionOrder: String?
 
     @Flag(
+      help: ArgumentHelp(
+        "One step from the store's version to the target, as Core Data's automatic migration takes it: a mapping of --mappings whose hashes fit both versions, else one inferred mapping (default: one version at a time)."
+      ))
+    var direct = false
+
+    @Flag(
       help: "Print the steps, what each does to every entity and property with the store's counts, and run nothing.")
     var plan = false
 
@@ -193,7 +199,18 @@ extension MapcCommand {
         if diagnostics.hasErrors { throw ExitCode(.inputErrors) }
         explicit = found
       }
-      let (chain, diagnostics) = MigrationChain.plan(versions: versions, mappings: explicit, from: from, to: target)
+      if direct
+        ? MigrationChain.isCompatible(versions, from, target)
+        : (from..<target).allSatisfy({ MigrationChain.isCompatible(versions, $0, $0 + 1) })
+      {
+        ChainRun.cleanUp(storePath: store)
+        Console.say(
+          "mapc: \(store) is at version '\(names[from])', whose entity hashes are those of the target '\(names[target])': Core Data opens it without migrating; nothing to do"
+        )
+        return
+      }
+      let (chain, diagnostics) = MigrationChain.plan(
+        versions: versions, mappings: explicit, from: from, to: target, direct: direct)
       // A step that cannot be inferred is reported after the errors that say why.
       let uncovered = diagnostics.filter { $0.id == "chain-step-uncovered" }
       Console.report(diagnostics.filter { $0.id != "chain-step-uncovered" })

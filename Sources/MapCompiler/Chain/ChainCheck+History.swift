@@ -31,6 +31,7 @@ extension ChainCheck {
           "the inferred step '\(names[i])' → '\(names[i + 1])' drops \(lost.joined(separator: ", ")): a store at '\(names[i])' loses them (as with Core Data's lightweight migration); if they were renamed, give the new ones renaming identifiers, else write a mapping for the step (`\(infer)` writes the inferred one to start from) or accept the loss when migrating (--allow-drop)",
           at: nil, file: bundle))
     }
+    diagnostics += unmatchedRenamingIdentifiers(versions)
     for j in versions.versions.indices {
       for i in 0..<max(0, j - 1)
       where hashes[i] == hashes[j] && (i..<j).contains(where: { hashes[$0] != hashes[$0 + 1] }) {
@@ -42,6 +43,51 @@ extension ChainCheck {
       }
     }
     return diagnostics
+  }
+
+  /// A renaming identifier of a version that names nothing in the version before it (no
+  /// element of that name or renaming identifier): one warning each, at the element. Core Data
+  /// would take the element for a new one; mapc matches it by its own name (`Specs/migrate.md`
+  /// §2). Wire's 2.47.0 gives entity `Conversation` the identifier meant for an attribute.
+  static func unmatchedRenamingIdentifiers(_ versions: ModelVersions) -> [Diagnostic] {
+    var result: [Diagnostic] = []
+    let names = versions.names
+    func answers(_ key: String, _ items: [(name: String, renamingIdentifier: String?)]) -> Bool {
+      items.contains { $0.name == key || $0.renamingIdentifier == key }
+    }
+    for i in versions.versions.indices.dropLast() {
+      let (a, b) = (versions.versions[i].model, versions.versions[i + 1].model)
+      let sourceEntities = a.entities.map { ($0.name, $0.renamingIdentifier) }
+      for d in b.entities {
+        if let r = d.renamingIdentifier, !r.isEmpty, r != d.name, !answers(r, sourceEntities) {
+          result.append(
+            .warning(
+              "chain-renaming-identifier-unmatched",
+              "'\(names[i + 1])': entity \(d.name)'s renaming identifier '\(r)' names no entity of '\(names[i])': Core Data would take \(d.name) for a new entity\(a.entity(named: d.name) != nil ? "; mapc matches it by its name" : "")",
+              at: d.location, file: b.path))
+        }
+        let key = MatchKey.wanted(name: d.name, renamingIdentifier: d.renamingIdentifier)
+        guard
+          let s = a.entities.first(where: { ($0.renamingIdentifier ?? $0.name) == key })
+            ?? a.entity(named: key) ?? a.entity(named: d.name)
+        else { continue }
+        let sourceProperties =
+          a.allAttributes(of: s).map { ($0.name, $0.renamingIdentifier) }
+          + a.allRelationships(of: s).map { ($0.name, $0.renamingIdentifier) }
+        let own =
+          d.attributes.map { ($0.name, $0.renamingIdentifier, $0.location) }
+          + d.relationships.map { ($0.name, $0.renamingIdentifier, $0.location) }
+        for (name, identifier, location) in own {
+          guard let r = identifier, !r.isEmpty, r != name, !answers(r, sourceProperties) else { continue }
+          result.append(
+            .warning(
+              "chain-renaming-identifier-unmatched",
+              "'\(names[i + 1])': \(d.name).\(name)'s renaming identifier '\(r)' names no property of \(s.name) in '\(names[i])': Core Data would take it for a new property\(sourceProperties.contains { $0.0 == name } ? "; mapc matches it by its name" : "")",
+              at: location, file: b.path))
+        }
+      }
+    }
+    return result
   }
 
   /// What a step drops, named for the message: `entity Questions`, `Task.priority` (a property

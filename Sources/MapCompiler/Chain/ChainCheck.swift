@@ -42,6 +42,18 @@ public enum ChainCheck {
     var uncovered: [Int] = []
     var steps: [MigrationChain.Step?] = []
     for i in versions.versions.indices.dropLast() {
+      // A step between versions of equal hashes never runs, on a device or in mapc migrate.
+      if MigrationChain.isCompatible(versions, i, i + 1) {
+        steps.append(nil)
+        for m in mappings where m.covers(i, i + 1) {
+          diagnostics.append(
+            .warning(
+              "chain-mapping-never-runs",
+              "the mapping is for the step '\(names[i])' → '\(names[i + 1])', whose versions have the same entity version hashes: Core Data opens a store of '\(names[i])' with '\(names[i + 1])' without migrating, so it never runs on a device (nor in mapc migrate); to make it run, set a Hash Modifier (versionHashModifier) on each entity that changed",
+              at: m.location, file: m.path, notes: order))
+        }
+        continue
+      }
       let (step, problems) = MigrationChain.planStep(versions: versions, mappings: mappings, from: i)
       steps.append(step)
       if step == nil {

@@ -16,6 +16,9 @@ public struct ExplicitMapping: Sendable {
   /// Consecutive steps `(i, i + 1)` this mapping covers.
   public var steps: [Int] { sourceVersions.filter { destinationVersions.contains($0 + 1) } }
 
+  /// Whether the mapping fits a store of version `i` and version `j` as its destination.
+  public func covers(_ i: Int, _ j: Int) -> Bool { sourceVersions.contains(i) && destinationVersions.contains(j) }
+
   /// Reads and compiles every mapping file under `paths` (every `*.xml` of a folder, whatever
   /// its root, and every `.xcmappingmodel`; hidden files and folders skipped) and matches each
   /// to the bundle's versions. Compiler errors are returned as diagnostics (a file that is

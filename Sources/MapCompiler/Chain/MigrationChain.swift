@@ -20,13 +20,19 @@ public struct MigrationChain: Sendable {
 
   /// Plans `from` → `to` (`from < to`). Errors: two mappings for one step, a step neither a
   /// mapping nor inference covers, a mapping that does not compile against the versions.
+  ///
+  /// A chain goes one version at a time, leaving out each step between two versions whose entity
+  /// hashes are equal: Core Data finds such a store compatible with the later version and opens
+  /// it without migrating (`Specs/migrate.md` §3). `direct` plans one step from `from` to `to`,
+  /// as Core Data's automatic migration does: a mapping whose hashes fit both, else inferred.
   public static func plan(
-    versions: ModelVersions, mappings: [ExplicitMapping], from: Int, to: Int
+    versions: ModelVersions, mappings: [ExplicitMapping], from: Int, to: Int, direct: Bool = false
   ) -> (MigrationChain?, [Diagnostic]) {
     var steps: [Step] = []
     var diagnostics: [Diagnostic] = []
-    for i in from..<to {
-      let (step, found) = planStep(versions: versions, mappings: mappings, from: i)
+    let pairs = direct ? [(from, to)] : (from..<to).filter { !isCompatible(versions, $0, $0 + 1) }.map { ($0, $0 + 1) }
+    for (i, j) in pairs {
+      let (step, found) = planStep(versions: versions, mappings: mappings, from: i, to: j)
       diagnostics += found
       if let step { steps.append(step) }
     }
@@ -34,12 +40,19 @@ public struct MigrationChain: Sendable {
     return (MigrationChain(versions: versions, steps: steps), diagnostics)
   }
 
-  /// One step `i → i + 1`.
-  public static func planStep(versions: ModelVersions, mappings: [ExplicitMapping], from i: Int) -> (
-    Step?, [Diagnostic]
-  ) {
-    let (a, b) = (versions.versions[i], versions.versions[i + 1])
-    let covering = mappings.filter { $0.steps.contains(i) }
+  /// Whether Core Data opens a store of version `i` with version `j` without migrating: their
+  /// entity version hashes are equal (names and hashes).
+  public static func isCompatible(_ versions: ModelVersions, _ i: Int, _ j: Int) -> Bool {
+    versions.versions[i].base64Hashes == versions.versions[j].base64Hashes
+  }
+
+  /// One step `i → j` (`j` is `i + 1` in a chain).
+  public static func planStep(versions: ModelVersions, mappings: [ExplicitMapping], from i: Int, to j: Int? = nil)
+    -> (Step?, [Diagnostic])
+  {
+    let j = j ?? i + 1
+    let (a, b) = (versions.versions[i], versions.versions[j])
+    let covering = mappings.filter { $0.covers(i, j) }
     if covering.count > 1 {
       return (
         nil,
@@ -57,7 +70,7 @@ public struct MigrationChain: Sendable {
         source: .init(path: versions.bundlePath, version: a.name),
         destination: .init(path: versions.bundlePath, version: b.name))
       guard let plan = output.plan else { return (nil, output.diagnostics.filter { $0.severity == .error }) }
-      return (Step(from: i, to: i + 1, mappingPath: m.path, plan: plan, inferred: nil), [])
+      return (Step(from: i, to: j, mappingPath: m.path, plan: plan, inferred: nil), [])
     }
     let label = "inferred mapping \(a.name) → \(b.name)"
     let inferred = MappingInference.infer(
@@ -73,6 +86,6 @@ public struct MigrationChain: Sendable {
       source: a.model, destination: b.model, sourceHashes: a.hashes, destinationHashes: b.hashes)
     let compiled = MappingCompiler.compile(document, models: models)
     guard let plan = compiled.plan else { return (nil, inferred.diagnostics + compiled.diagnostics) }
-    return (Step(from: i, to: i + 1, mappingPath: nil, plan: plan, inferred: inferred), inferred.diagnostics)
+    return (Step(from: i, to: j, mappingPath: nil, plan: plan, inferred: inferred), inferred.diagnostics)
   }
 }

@@ -120,7 +120,16 @@ extension InferenceState {
     name propertyName: (P) -> String, _ s: EntityDescription, _ d: EntityDescription, at: SourceLocation?
   ) -> (key: String, match: P?)? {
     let key = MatchKey.wanted(name: name, renamingIdentifier: renamingIdentifier)
-    let candidates = sourceProperties.candidates(key)
+    var candidates = sourceProperties.candidates(key)
+    // As for entities: an identifier that names nothing falls back to the property's name.
+    if candidates.isEmpty, key != name, sourceProperties.hasName(name) {
+      candidates = sourceProperties.candidates(name)
+      diagnostics.append(
+        .warning(
+          "infer-renaming-identifier-unmatched",
+          "\(kind) \(d.name).\(name)'s renaming identifier \(key) names no \(kind) of \(s.name); matched by its name (Core Data would take it for a new \(kind) and drop the source's values)",
+          at: at, file: destination.path))
+    }
     guard candidates.count <= 1 else {
       problem(
         "infer-ambiguous-match",

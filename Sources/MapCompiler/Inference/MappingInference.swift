@@ -80,7 +80,18 @@ struct InferenceState {
         continue
       }
       keys[key] = d.name
-      let candidates = sourceEntities.candidates(key)
+      var candidates = sourceEntities.candidates(key)
+      // mapc's choice (Specs/migrate.md §2): a renaming identifier that names nothing in the
+      // source falls back to the entity's own name, with a warning; Core Data would take the
+      // entity for a new one.
+      if candidates.isEmpty, key != d.name, sourceEntities.hasName(d.name) {
+        candidates = sourceEntities.candidates(d.name)
+        diagnostics.append(
+          .warning(
+            "infer-renaming-identifier-unmatched",
+            "entity \(d.name)'s renaming identifier \(key) names no source entity; matched by its name, \(d.name) (Core Data would take it for a new entity and drop the source's objects)",
+            at: d.location, file: destination.path))
+      }
       if candidates.count > 1 {
         problem(
           "infer-ambiguous-match",

@@ -407,6 +407,18 @@ extension DiagnosticCatalogue {
         ("chain-mapping-cycle", "a mapping from a later version to an earlier one (lint)"),
         ("chain-mapping-skips", "a mapping that skips versions (lint, warning)"),
         ("chain-mapping-unmatched", "a mapping whose hashes match no version of the bundle (lint)"),
+        (
+          "chain-mapping-never-runs",
+          "a mapping for a step between versions of equal hashes, which Core Data never runs (lint, warning)"
+        ),
+        (
+          "chain-renaming-identifier-unmatched",
+          "a renaming identifier that names nothing in the version before (lint, warning)"
+        ),
+        (
+          "infer-renaming-identifier-unmatched",
+          "a renaming identifier naming nothing in the source; matched by name instead (warning)"
+        ),
         ("chain-mappings", "the mappings folder cannot be searched"),
         (
           "chain-step-drops-data",
