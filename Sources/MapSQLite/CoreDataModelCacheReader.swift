@@ -153,9 +153,11 @@ package struct CoreDataModelCacheReader {
       versionHashModifier: try archive.string(o["NSVersionHashModifier"], "\(context).NSVersionHashModifier"),
       userInfo: try userInfo(o["NSUserInfo"], context))
     let properties = try archive.dictionary(o["NSProperties"], "\(context).NSProperties") ?? []
+    let inherited = try inheritedNames(o, context)
     for (key, value) in properties.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }) {
+      // An inherited property (§7.2): named by an ancestor, whatever its form here.
+      if inherited.contains(key) { continue }
       let p = try archive.object(try archive.reference(value, "\(context).\(key)"))
-      // An inherited property: its description is the declaring entity's.
       if p.classes.contains("_NSPropertyDescriptionProxy") { continue }
       if let owner = p["NSEntity"], !archive.isNull(owner), try archive.reference(owner, "") != index { continue }
       let what = "\(context).\(key)"
@@ -187,6 +189,30 @@ package struct CoreDataModelCacheReader {
       }
     }
     return entity
+  }
+
+  /// The property names of the entity's ancestors (each one's `NSProperties`, which holds its
+  /// own inherited ones too). A sub-entity's `NSProperties` holds every property it has; those
+  /// these names cover are inherited, whether archived as an `_NSPropertyDescriptionProxy`
+  /// (754), the ancestor's description, or a copy of it whose `NSEntity` is the sub-entity
+  /// (866): Core Data lets no sub-entity declare a name it inherits.
+  func inheritedNames(_ entity: ArchivedObject, _ context: String) throws(KeyedArchiveError) -> Set<String> {
+    var names: Set<String> = []
+    var seen: Set<Int> = [entity.index]
+    var next = entity["NSSuperentity"]
+    while let s = next, !archive.isNull(s) {
+      let index = try archive.reference(s, "\(context).NSSuperentity")
+      guard seen.insert(index).inserted else {
+        throw KeyedArchiveError("\(context) is its own super-entity (object \(index))")
+      }
+      let parent = try archive.object(index)
+      for (key, _) in try archive.dictionary(parent["NSProperties"], "\(context): a super-entity's NSProperties") ?? []
+      {
+        names.insert(key)
+      }
+      next = parent["NSSuperentity"]
+    }
+    return names
   }
 
   /// Arrays of property names (or of property descriptions, whose names are taken).
