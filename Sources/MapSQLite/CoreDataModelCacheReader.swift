@@ -80,14 +80,14 @@ package struct CoreDataModelCacheReader {
       .map { (v) throws(KeyedArchiveError) in try archive.string(v, "a version identifier") ?? "" }
       .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
     var configurations: [ModelConfiguration] = []
-    for (name, value) in try archive.dictionary(root["NSConfigurations"], "NSConfigurations") ?? [] {
+    for (name, value) in try dictionary(root["NSConfigurations"], "NSConfigurations") ?? [] {
       let members = try (archive.array(value, "configuration \(name)") ?? []).map {
         (m) throws(KeyedArchiveError) in try entityName(m, "a member of configuration \(name)")
       }
       configurations.append(ModelConfiguration(name: name, memberEntities: members.sorted()))
     }
     configurations.sort { $0.name < $1.name }
-    if let templates = try archive.dictionary(root["NSFetchRequestTemplates"], "NSFetchRequestTemplates"),
+    if let templates = try dictionary(root["NSFetchRequestTemplates"], "NSFetchRequestTemplates"),
       !templates.isEmpty
     {
       omitted.append("the fetch request templates \(templates.map { "'\($0.key)'" }.sorted().joined(separator: ", "))")
@@ -95,13 +95,41 @@ package struct CoreDataModelCacheReader {
     return ObjectModel(entities: entities, versionIdentifiers: identifiers, configurations: configurations)
   }
 
-  /// The entity references of `NSEntities`: an `NSKnownKeysDictionary1`'s `values`, or an
+  /// The entity references of `NSEntities`: an `NSKnownKeysDictionary1`'s values, or an
   /// `NSDictionary`'s objects (a compiled `.mom`).
   func entityReferences(_ value: PropertyListValue?) throws(KeyedArchiveError) -> [PropertyListValue] {
     guard let value, !archive.isNull(value) else { throw KeyedArchiveError("the model has no NSEntities") }
-    let o = try archive.object(try archive.reference(value, "NSEntities"))
-    if let values = o["values"] { return try archive.array(values, "NSEntities.values") ?? [] }
-    return try (archive.dictionary(value, "NSEntities") ?? []).map(\.value)
+    return try (dictionary(value, "NSEntities") ?? []).map(\.value)
+  }
+
+  /// The entries of an `NSDictionary`, or of an `NSKnownKeysDictionary1` (Core Data's own: the
+  /// keys in its `searchMapping`'s `keys`, the values in `values` at the same places, a slot
+  /// holding `emptyToken` empty), in archive order.
+  func dictionary(_ value: PropertyListValue?, _ context: @autoclosure () -> String) throws(KeyedArchiveError)
+    -> [(key: String, value: PropertyListValue)]?
+  {
+    guard let value, !archive.isNull(value) else { return nil }
+    let o = try archive.object(try archive.reference(value, context()))
+    guard o.classes.contains("NSKnownKeysDictionary1"), o["NS.keys"] == nil else {
+      return try archive.dictionary(value, context())
+    }
+    let values = try archive.array(o["values"], "\(context()).values") ?? []
+    guard let strategy = o["searchMapping"] else { throw KeyedArchiveError("\(context()) has no searchMapping") }
+    let mapping = try archive.object(try archive.reference(strategy, "\(context()).searchMapping"))
+    let keys = try archive.array(mapping["keys"], "\(context()).searchMapping.keys") ?? []
+    guard keys.count == values.count else {
+      throw KeyedArchiveError("\(context()) (object \(o.index)) has \(keys.count) keys but \(values.count) values")
+    }
+    let empty = try archive.string(o["emptyToken"], "\(context()).emptyToken")
+    var result: [(key: String, value: PropertyListValue)] = []
+    for (i, k) in keys.enumerated() {
+      if let empty, (try? archive.string(values[i], "")) == empty { continue }
+      guard let key = try archive.string(k, "key \(i) of \(context())") else {
+        throw KeyedArchiveError("key \(i) of \(context()) is nil")
+      }
+      result.append((key, values[i]))
+    }
+    return result
   }
 
   func entityName(_ value: PropertyListValue, _ context: @autoclosure () -> String) throws(KeyedArchiveError)
@@ -152,7 +180,7 @@ package struct CoreDataModelCacheReader {
       renamingIdentifier: try renaming(o, name: name, context),
       versionHashModifier: try archive.string(o["NSVersionHashModifier"], "\(context).NSVersionHashModifier"),
       userInfo: try userInfo(o["NSUserInfo"], context))
-    let properties = try archive.dictionary(o["NSProperties"], "\(context).NSProperties") ?? []
+    let properties = try dictionary(o["NSProperties"], "\(context).NSProperties") ?? []
     let inherited = try inheritedNames(o, context)
     for (key, value) in properties.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }) {
       // An inherited property (§7.2): named by an ancestor, whatever its form here.
@@ -206,8 +234,7 @@ package struct CoreDataModelCacheReader {
         throw KeyedArchiveError("\(context) is its own super-entity (object \(index))")
       }
       let parent = try archive.object(index)
-      for (key, _) in try archive.dictionary(parent["NSProperties"], "\(context): a super-entity's NSProperties") ?? []
-      {
+      for (key, _) in try dictionary(parent["NSProperties"], "\(context): a super-entity's NSProperties") ?? [] {
         names.insert(key)
       }
       next = parent["NSSuperentity"]
@@ -261,7 +288,7 @@ package struct CoreDataModelCacheReader {
   /// A user-info dictionary: string values as they are, numbers and Booleans as text.
   func userInfo(_ value: PropertyListValue?, _ context: String) throws(KeyedArchiveError) -> UserInfo {
     var entries: [UserInfo.Entry] = []
-    for (key, v) in try archive.dictionary(value, "\(context).NSUserInfo") ?? [] {
+    for (key, v) in try dictionary(value, "\(context).NSUserInfo") ?? [] {
       let text: String
       switch try archive.resolve(v, "\(context).NSUserInfo.\(key)") {
       case .string(let s)?: text = s
