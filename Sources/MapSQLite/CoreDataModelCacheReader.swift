@@ -346,6 +346,13 @@ package struct CoreDataModelCacheReader {
       }
     } else {
       (a.defaultValue, a.defaultValueString) = try defaultValue(p["NSDefaultValue"], type: type, context)
+      if a.defaultValue == nil, let kept = try archivedDefault(p["NSDefaultValue"], context) {
+        let what = "the default value of \(context.dropFirst("entity ".count)), an archived \(kept.className)"
+        a.archivedDefaultValue = kept.bytes
+        omitted.append(
+          kept.bytes == nil
+            ? "\(what), nested too deeply to keep" : "\(what), kept only to be written back in a model cache")
+      }
     }
     return a
   }
@@ -386,8 +393,20 @@ package struct CoreDataModelCacheReader {
     if o.classes.contains("NSData"), case .data(let d)? = try archive.resolve(o["NS.data"], context) {
       return (.binary(d), nil)
     }
-    if o.classes.contains("NSDictionary") { return (nil, nil) }  // a composite's (empty) default
-    throw KeyedArchiveError("\(context) has a default value of class \(o.className), which mapc does not read")
+    return (nil, nil)
+  }
+
+  /// A default of a class `defaultValue` does not read (a Transformable's default of the app's
+  /// own class), as an archive of its own (nil bytes when it nests too deep to copy); nil for
+  /// none. (A composite's default, an empty dictionary, is never read.)
+  func archivedDefault(_ value: PropertyListValue?, _ context: String)
+    throws(KeyedArchiveError) -> (bytes: [UInt8]?, className: String)?
+  {
+    guard let value, !archive.isNull(value), case .uid = value else { return nil }
+    let o = try archive.object(try archive.reference(value, "\(context).NSDefaultValue"))
+    var builder = KeyedArchiveBuilder()
+    guard let root = try? builder.copy(o.index, of: archive) else { return (nil, o.className) }
+    return (builder.archive(root: root), o.className)
   }
 
   /// Upper-case 8-4-4-4-12, as `NSUUID.uuidString`.
