@@ -143,8 +143,17 @@ extension ModelCacheArchiver {
   /// The default as the real caches hold it: integers and Booleans as integers (`NO` is 0),
   /// Double and Float as reals, Strings as one (mutable before 1000) string per value, dates
   /// as `NSDate`. Decimal, UUID and URI defaults need Foundation classes no real cache shows
-  /// and are left out (null).
+  /// and are left out (null). A default read from a cache without being understood
+  /// (`archivedDefaultValue`) is its objects as they were.
   mutating func defaultValue(_ a: AttributeDescription) -> PropertyListValue {
+    // A default kept as the cache it was read from archived it (an app's class): copied back.
+    // (Tried on a builder of its own first: a failed copy would leave slots unfilled.)
+    if a.defaultValue == nil, let bytes = a.archivedDefaultValue, let kept = try? KeyedArchive(bytes: bytes) {
+      var trial = KeyedArchiveBuilder()
+      if (try? trial.copy(kept.root, of: kept)) != nil, let copy = try? builder.copy(kept.root, of: kept) {
+        return copy
+      }
+    }
     switch a.defaultValue {
     case .integer(let i)?: return builder.object(.integer(i))
     case .boolean(let b)?: return builder.object(.integer(b ? 1 : 0))

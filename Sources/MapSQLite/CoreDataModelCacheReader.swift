@@ -80,14 +80,14 @@ package struct CoreDataModelCacheReader {
       .map { (v) throws(KeyedArchiveError) in try archive.string(v, "a version identifier") ?? "" }
       .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
     var configurations: [ModelConfiguration] = []
-    for (name, value) in try archive.dictionary(root["NSConfigurations"], "NSConfigurations") ?? [] {
+    for (name, value) in try dictionary(root["NSConfigurations"], "NSConfigurations") ?? [] {
       let members = try (archive.array(value, "configuration \(name)") ?? []).map {
         (m) throws(KeyedArchiveError) in try entityName(m, "a member of configuration \(name)")
       }
       configurations.append(ModelConfiguration(name: name, memberEntities: members.sorted()))
     }
     configurations.sort { $0.name < $1.name }
-    if let templates = try archive.dictionary(root["NSFetchRequestTemplates"], "NSFetchRequestTemplates"),
+    if let templates = try dictionary(root["NSFetchRequestTemplates"], "NSFetchRequestTemplates"),
       !templates.isEmpty
     {
       omitted.append("the fetch request templates \(templates.map { "'\($0.key)'" }.sorted().joined(separator: ", "))")
@@ -95,13 +95,41 @@ package struct CoreDataModelCacheReader {
     return ObjectModel(entities: entities, versionIdentifiers: identifiers, configurations: configurations)
   }
 
-  /// The entity references of `NSEntities`: an `NSKnownKeysDictionary1`'s `values`, or an
+  /// The entity references of `NSEntities`: an `NSKnownKeysDictionary1`'s values, or an
   /// `NSDictionary`'s objects (a compiled `.mom`).
   func entityReferences(_ value: PropertyListValue?) throws(KeyedArchiveError) -> [PropertyListValue] {
     guard let value, !archive.isNull(value) else { throw KeyedArchiveError("the model has no NSEntities") }
-    let o = try archive.object(try archive.reference(value, "NSEntities"))
-    if let values = o["values"] { return try archive.array(values, "NSEntities.values") ?? [] }
-    return try (archive.dictionary(value, "NSEntities") ?? []).map(\.value)
+    return try (dictionary(value, "NSEntities") ?? []).map(\.value)
+  }
+
+  /// The entries of an `NSDictionary`, or of an `NSKnownKeysDictionary1` (Core Data's own: the
+  /// keys in its `searchMapping`'s `keys`, the values in `values` at the same places, a slot
+  /// holding `emptyToken` empty), in archive order.
+  func dictionary(_ value: PropertyListValue?, _ context: @autoclosure () -> String) throws(KeyedArchiveError)
+    -> [(key: String, value: PropertyListValue)]?
+  {
+    guard let value, !archive.isNull(value) else { return nil }
+    let o = try archive.object(try archive.reference(value, context()))
+    guard o.classes.contains("NSKnownKeysDictionary1"), o["NS.keys"] == nil else {
+      return try archive.dictionary(value, context())
+    }
+    let values = try archive.array(o["values"], "\(context()).values") ?? []
+    guard let strategy = o["searchMapping"] else { throw KeyedArchiveError("\(context()) has no searchMapping") }
+    let mapping = try archive.object(try archive.reference(strategy, "\(context()).searchMapping"))
+    let keys = try archive.array(mapping["keys"], "\(context()).searchMapping.keys") ?? []
+    guard keys.count == values.count else {
+      throw KeyedArchiveError("\(context()) (object \(o.index)) has \(keys.count) keys but \(values.count) values")
+    }
+    let empty = try archive.string(o["emptyToken"], "\(context()).emptyToken")
+    var result: [(key: String, value: PropertyListValue)] = []
+    for (i, k) in keys.enumerated() {
+      if let empty, (try? archive.string(values[i], "")) == empty { continue }
+      guard let key = try archive.string(k, "key \(i) of \(context())") else {
+        throw KeyedArchiveError("key \(i) of \(context()) is nil")
+      }
+      result.append((key, values[i]))
+    }
+    return result
   }
 
   func entityName(_ value: PropertyListValue, _ context: @autoclosure () -> String) throws(KeyedArchiveError)
@@ -152,10 +180,12 @@ package struct CoreDataModelCacheReader {
       renamingIdentifier: try renaming(o, name: name, context),
       versionHashModifier: try archive.string(o["NSVersionHashModifier"], "\(context).NSVersionHashModifier"),
       userInfo: try userInfo(o["NSUserInfo"], context))
-    let properties = try archive.dictionary(o["NSProperties"], "\(context).NSProperties") ?? []
+    let properties = try dictionary(o["NSProperties"], "\(context).NSProperties") ?? []
+    let inherited = try inheritedNames(o, context)
     for (key, value) in properties.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }) {
+      // An inherited property (§7.2): named by an ancestor, whatever its form here.
+      if inherited.contains(key) { continue }
       let p = try archive.object(try archive.reference(value, "\(context).\(key)"))
-      // An inherited property: its description is the declaring entity's.
       if p.classes.contains("_NSPropertyDescriptionProxy") { continue }
       if let owner = p["NSEntity"], !archive.isNull(owner), try archive.reference(owner, "") != index { continue }
       let what = "\(context).\(key)"
@@ -187,6 +217,29 @@ package struct CoreDataModelCacheReader {
       }
     }
     return entity
+  }
+
+  /// The property names of the entity's ancestors (each one's `NSProperties`, which holds its
+  /// own inherited ones too). A sub-entity's `NSProperties` holds every property it has; those
+  /// these names cover are inherited, whether archived as an `_NSPropertyDescriptionProxy`
+  /// (754), the ancestor's description, or a copy of it whose `NSEntity` is the sub-entity
+  /// (866): Core Data lets no sub-entity declare a name it inherits.
+  func inheritedNames(_ entity: ArchivedObject, _ context: String) throws(KeyedArchiveError) -> Set<String> {
+    var names: Set<String> = []
+    var seen: Set<Int> = [entity.index]
+    var next = entity["NSSuperentity"]
+    while let s = next, !archive.isNull(s) {
+      let index = try archive.reference(s, "\(context).NSSuperentity")
+      guard seen.insert(index).inserted else {
+        throw KeyedArchiveError("\(context) is its own super-entity (object \(index))")
+      }
+      let parent = try archive.object(index)
+      for (key, _) in try dictionary(parent["NSProperties"], "\(context): a super-entity's NSProperties") ?? [] {
+        names.insert(key)
+      }
+      next = parent["NSSuperentity"]
+    }
+    return names
   }
 
   /// Arrays of property names (or of property descriptions, whose names are taken).
@@ -235,7 +288,7 @@ package struct CoreDataModelCacheReader {
   /// A user-info dictionary: string values as they are, numbers and Booleans as text.
   func userInfo(_ value: PropertyListValue?, _ context: String) throws(KeyedArchiveError) -> UserInfo {
     var entries: [UserInfo.Entry] = []
-    for (key, v) in try archive.dictionary(value, "\(context).NSUserInfo") ?? [] {
+    for (key, v) in try dictionary(value, "\(context).NSUserInfo") ?? [] {
       let text: String
       switch try archive.resolve(v, "\(context).NSUserInfo.\(key)") {
       case .string(let s)?: text = s
@@ -293,6 +346,13 @@ package struct CoreDataModelCacheReader {
       }
     } else {
       (a.defaultValue, a.defaultValueString) = try defaultValue(p["NSDefaultValue"], type: type, context)
+      if a.defaultValue == nil, let kept = try archivedDefault(p["NSDefaultValue"], context) {
+        let what = "the default value of \(context.dropFirst("entity ".count)), an archived \(kept.className)"
+        a.archivedDefaultValue = kept.bytes
+        omitted.append(
+          kept.bytes == nil
+            ? "\(what), nested too deeply to keep" : "\(what), kept only to be written back in a model cache")
+      }
     }
     return a
   }
@@ -333,8 +393,20 @@ package struct CoreDataModelCacheReader {
     if o.classes.contains("NSData"), case .data(let d)? = try archive.resolve(o["NS.data"], context) {
       return (.binary(d), nil)
     }
-    if o.classes.contains("NSDictionary") { return (nil, nil) }  // a composite's (empty) default
-    throw KeyedArchiveError("\(context) has a default value of class \(o.className), which mapc does not read")
+    return (nil, nil)
+  }
+
+  /// A default of a class `defaultValue` does not read (a Transformable's default of the app's
+  /// own class), as an archive of its own (nil bytes when it nests too deep to copy); nil for
+  /// none. (A composite's default, an empty dictionary, is never read.)
+  func archivedDefault(_ value: PropertyListValue?, _ context: String)
+    throws(KeyedArchiveError) -> (bytes: [UInt8]?, className: String)?
+  {
+    guard let value, !archive.isNull(value), case .uid = value else { return nil }
+    let o = try archive.object(try archive.reference(value, "\(context).NSDefaultValue"))
+    var builder = KeyedArchiveBuilder()
+    guard let root = try? builder.copy(o.index, of: archive) else { return (nil, o.className) }
+    return (builder.archive(root: root), o.className)
   }
 
   /// Upper-case 8-4-4-4-12, as `NSUUID.uuidString`.

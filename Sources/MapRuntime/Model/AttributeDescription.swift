@@ -10,6 +10,10 @@ public struct AttributeDescription: Sendable, Hashable, Codable {
   /// The default as Xcode wrote it (`defaultValueString`), and parsed for `type`.
   public var defaultValueString: String?
   public var defaultValue: ModelConstant?
+  /// A default mapc keeps without reading it: a model cache's default of a class it does not
+  /// know (a Transformable's, of the app's own class), as a keyed archive of its own whose
+  /// root is the value. Written back only into a model cache (Specs/sqlite-store.md §7.2).
+  public var archivedDefaultValue: [UInt8]?
   /// Validation bounds as written, and parsed: numbers for numeric types, lengths for strings,
   /// dates (`min/maxDateTimeInterval`) for dates.
   public var minValueString: String?
@@ -43,6 +47,7 @@ public struct AttributeDescription: Sendable, Hashable, Codable {
     derivationExpression: String? = nil,
     defaultValueString: String? = nil,
     defaultValue: ModelConstant? = nil,
+    archivedDefaultValue: [UInt8]? = nil,
     minValueString: String? = nil,
     maxValueString: String? = nil,
     minValue: ModelConstant? = nil,
@@ -70,6 +75,7 @@ public struct AttributeDescription: Sendable, Hashable, Codable {
     self.derivationExpression = derivationExpression
     self.defaultValueString = defaultValueString
     self.defaultValue = defaultValue
+    self.archivedDefaultValue = archivedDefaultValue
     self.minValueString = minValueString
     self.maxValueString = maxValueString
     self.minValue = minValue

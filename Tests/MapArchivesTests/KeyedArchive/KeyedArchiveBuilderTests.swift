@@ -124,6 +124,48 @@ import Testing
       ])
   }
 
+  /// `copy` carries an object's graph into another builder as it was: the cycle, the class
+  /// chains, nested references in arrays, plain values and `$null`; what it does not reach stays
+  /// behind, and a graph deeper than `maximumDepth` is refused.
+  @Test func aGraphCopiedIntoAnotherArchive() throws {
+    var b = KeyedArchiveBuilder()
+    let parent = b.reserve()
+    let other = b.add("Unreached", classes: ["Unreached", "NSObject"], fields: [])
+    let child = b.add(
+      "Child", classes: ["Child", "NSObject"],
+      fields: [.init("parent", parent), .init("me", .uid(0)), .init("name", b.string("kid"))])
+    let children = b.array([child, b.object(.integer(7))], className: "NSMutableArray")
+    b.fill(parent, "Parent", classes: ["Parent", "NSObject"], fields: [.init("children", children)])
+    let source = try KeyedArchive(bytes: b.archive(root: other))
+    var c = KeyedArchiveBuilder()
+    let root = try c.copy(Int(parent.uidValue!), of: source)
+    let copied = try KeyedArchive(bytes: c.archive(root: root))
+    #expect(
+      !copied.objects.contains(
+        .dictionary([
+          .init("$classname", .string("Unreached")),
+          .init("$classes", .array([.string("Unreached"), .string("NSObject")])),
+        ])))
+    let p = try copied.object(copied.root)
+    let items = try #require(try copied.array(p["children"], "children"))
+    let kid = try copied.object(copied.reference(items[0], "child"))
+    #expect(kid.classes == ["Child", "NSObject"])
+    #expect(try copied.reference(kid["parent"]!, "parent") == copied.root)
+    #expect(copied.isNull(kid["me"]))
+    #expect(try copied.string(kid["name"], "name") == "kid")
+    #expect(try copied.resolve(items[1], "7") == .integer(7))
+    #expect(try copied.object(copied.reference(p["children"]!, "children")).className == "NSMutableArray")
+
+    var deep = KeyedArchiveBuilder()
+    var link = deep.add("Link", classes: ["Link", "NSObject"], fields: [])
+    for _ in 0..<KeyedArchive.maximumDepth {
+      link = deep.add("Link", classes: ["Link", "NSObject"], fields: [.init("next", link)])
+    }
+    let chain = try KeyedArchive(bytes: deep.archive(root: link))
+    var d = KeyedArchiveBuilder()
+    #expect(throws: KeyedArchiveError.self) { try d.copy(chain.root, of: chain) }
+  }
+
   @Test func archivesAreDeterministicAndKeyedAsXcodeWritesThem() throws {
     let one = Self.people()
     let two = Self.people()
