@@ -56,8 +56,6 @@ struct ModelCacheEraTests {
 
   /// `store export` without `--model` (the store's own model) writes the same JSON as with
   /// `--model` of the bundle the store's SOURCES.md row names, for every store with a cache.
-  /// Wire's store is refused by both for its join tables' columns (the SQLite layout, not the
-  /// model: being fixed apart); then both must give the same errors.
   @Test(.enabled(if: SharedPaths.stores != nil, "needs ../shared/stores"), arguments: RealStore.all)
   func exportWithoutModelIsTheVersionsExport(_ s: RealStore) throws {
     guard try SwiftDataStoreTests.facts(s.store.path).cache else { return }
@@ -66,15 +64,7 @@ struct ModelCacheEraTests {
     let (own, named) = (dir.appendingPathComponent("own.json"), dir.appendingPathComponent("named.json"))
     let a = runMapc(["store", "export", s.store.path, "-o", own.path])
     let b = runMapc(["store", "export", s.store.path, "--model", s.bundle.path, "-o", named.path])
-    guard b.exitCode == 0 else {
-      try #require(b.stderr.contains("[sqlite-layout]"), "\(b.stderr)")
-      #expect(a.exitCode == b.exitCode)
-      #expect(Self.errorLines(a.stderr) == Self.errorLines(b.stderr))
-      withKnownIssue("the SQLite layout refuses the store with its own bundle too", isIntermittent: true) {
-        Issue.record("\(s.testDescription): \(Self.errorLines(b.stderr).first ?? b.stderr)")
-      }
-      return
-    }
+    try #require(b.exitCode == 0, "\(b.stderr)")
     try #require(a.exitCode == 0, "\(a.stderr)")
     #expect(a.stderr.contains("using the model the store carries (Z_MODELCACHE"))
     #expect(try Data(contentsOf: own) == Data(contentsOf: named))
