@@ -52,37 +52,38 @@ extension ChainCheck {
   static func unmatchedRenamingIdentifiers(_ versions: ModelVersions) -> [Diagnostic] {
     var result: [Diagnostic] = []
     let names = versions.names
-    func answers(_ key: String, _ items: [(name: String, renamingIdentifier: String?)]) -> Bool {
-      items.contains { $0.name == key || $0.renamingIdentifier == key }
-    }
     for i in versions.versions.indices.dropLast() {
       let (a, b) = (versions.versions[i].model, versions.versions[i + 1].model)
-      let sourceEntities = a.entities.map { ($0.name, $0.renamingIdentifier) }
+      // Indexes built once per version pair: the check is linear in the models.
+      let sourceEntities = MatchKey.Index(a.entities, name: \.name, renamingIdentifier: \.renamingIdentifier)
       for d in b.entities {
-        if let r = d.renamingIdentifier, !r.isEmpty, r != d.name, !answers(r, sourceEntities) {
+        if let r = d.renamingIdentifier, !r.isEmpty, r != d.name, !sourceEntities.hasKey(r), !sourceEntities.hasName(r)
+        {
           result.append(
             .warning(
               "chain-renaming-identifier-unmatched",
-              "'\(names[i + 1])': entity \(d.name)'s renaming identifier '\(r)' names no entity of '\(names[i])': Core Data would take \(d.name) for a new entity\(a.entity(named: d.name) != nil ? "; mapc matches it by its name" : "")",
+              "'\(names[i + 1])': entity \(d.name)'s renaming identifier '\(r)' names no entity of '\(names[i])': Core Data would take \(d.name) for a new entity\(sourceEntities.hasName(d.name) ? "; mapc matches it by its name" : "")",
               at: d.location, file: b.path))
         }
-        let key = MatchKey.wanted(name: d.name, renamingIdentifier: d.renamingIdentifier)
-        guard
-          let s = a.entities.first(where: { ($0.renamingIdentifier ?? $0.name) == key })
-            ?? a.entity(named: key) ?? a.entity(named: d.name)
-        else { continue }
-        let sourceProperties =
-          a.allAttributes(of: s).map { ($0.name, $0.renamingIdentifier) }
-          + a.allRelationships(of: s).map { ($0.name, $0.renamingIdentifier) }
         let own =
           d.attributes.map { ($0.name, $0.renamingIdentifier, $0.location) }
           + d.relationships.map { ($0.name, $0.renamingIdentifier, $0.location) }
+        guard own.contains(where: { !($0.1 ?? "").isEmpty }) else { continue }
+        let key = MatchKey.wanted(name: d.name, renamingIdentifier: d.renamingIdentifier)
+        guard let s = (sourceEntities.candidates(key).first ?? sourceEntities.candidates(d.name).first) else {
+          continue
+        }
+        let properties =
+          a.allAttributes(of: s).map { (name: $0.name, renamingIdentifier: $0.renamingIdentifier) }
+          + a.allRelationships(of: s).map { (name: $0.name, renamingIdentifier: $0.renamingIdentifier) }
+        let sourceProperties = MatchKey.Index(properties, name: \.name, renamingIdentifier: \.renamingIdentifier)
         for (name, identifier, location) in own {
-          guard let r = identifier, !r.isEmpty, r != name, !answers(r, sourceProperties) else { continue }
+          guard let r = identifier, !r.isEmpty, r != name, !sourceProperties.hasKey(r), !sourceProperties.hasName(r)
+          else { continue }
           result.append(
             .warning(
               "chain-renaming-identifier-unmatched",
-              "'\(names[i + 1])': \(d.name).\(name)'s renaming identifier '\(r)' names no property of \(s.name) in '\(names[i])': Core Data would take it for a new property\(sourceProperties.contains { $0.0 == name } ? "; mapc matches it by its name" : "")",
+              "'\(names[i + 1])': \(d.name).\(name)'s renaming identifier '\(r)' names no property of \(s.name) in '\(names[i])': Core Data would take it for a new property\(sourceProperties.hasName(name) ? "; mapc matches it by its name" : "")",
               at: location, file: b.path))
         }
       }

@@ -58,7 +58,12 @@ import Testing
   /// covers each of them; a field added later without a sample value shows up here.
   @Test func fullSampleSetsEveryOptionalField() {
     let fields = DeepDescription.optionalFields(of: SamplePlans.full)
-    let neverSet = fields.filter { !$0.value }.map(\.key).sorted()
+    // A default value of a class mapc cannot read, kept from a store's model cache so that a
+    // store written with that model keeps it (Specs/sqlite-store.md §7.2), is not part of a plan:
+    // plans are compiled from Xcode models, and a cached model is only ever a step's source,
+    // whose defaults a run does not use.
+    let notInPlans: Set = ["AttributeDescription.archivedDefaultValue"]
+    let neverSet = fields.filter { !$0.value && !notInPlans.contains($0.key) }.map(\.key).sorted()
     #expect(neverSet == [])
     #expect(fields["AttributeDescription.customClassName"] == true)
     #expect(fields["CompiledExpression.source"] == true)
