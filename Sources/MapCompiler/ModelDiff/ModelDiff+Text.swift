@@ -49,6 +49,11 @@ extension ModelDiff {
     }
   }
 
+  /// The verdict when the hashes are equal: no step runs.
+  public var compatibleSentence: String {
+    "The two versions have the same entity version hashes: Core Data opens a store of \(from) with \(to) without migrating (no step runs, on a device or in mapc migrate)."
+  }
+
   /// `3 added, 2 removed, 1 renamed, 4 changed entities`.
   public var countLine: String {
     let counts = [Kind.added, .removed, .renamed, .changed].map { k in (k, entities.filter { $0.kind == k }.count) }
@@ -65,8 +70,9 @@ extension ModelDiff {
       for p in e.properties { lines.append("    " + Self.propertyLine(p)) }
     }
     if changedEntities.isEmpty { lines.append("no entity changed") }
+    for note in unmatchedRenamings { lines.append("! " + note) }
     lines.append(countLine)
-    lines.append(inferenceSentence)
+    lines.append(sameHashes ? compatibleSentence : inferenceSentence)
     return lines.joined(separator: "\n") + "\n"
   }
 
@@ -100,7 +106,10 @@ extension ModelDiff {
       }
       out += "\n"
     }
+    for note in unmatchedRenamings { out += "- \(cell(note))\n" }
+    if !unmatchedRenamings.isEmpty { out += "\n" }
     out += "\(cell(countLine)).\n\n"
+    if sameHashes { return out + "**Lightweight migration:** none needed. \(cell(compatibleSentence))\n" }
     switch inference {
     case .inferable: out += "**Lightweight migration:** inferable, nothing dropped.\n"
     case .losesData: out += "**Lightweight migration:** not without losing data. \(cell(inferenceSentence))\n"
@@ -147,7 +156,9 @@ extension ModelDiff {
       return .object(members)
     }
     return JSONValue.object([
-      ("from", .string(from)), ("to", .string(to)), ("inference", .object(verdict)),
+      ("from", .string(from)), ("to", .string(to)), ("sameHashes", .bool(sameHashes)),
+      ("unmatchedRenamingIdentifiers", .array(unmatchedRenamings.map(JSONValue.string))),
+      ("inference", .object(verdict)),
       ("unchangedEntities", .int(entities.filter { $0.kind == .unchanged }.count)), ("entities", .array(list)),
     ]).rendered()
   }

@@ -53,6 +53,11 @@ public struct ModelDiff: Sendable {
   public var inference: Inference
   /// The destination model (for diagrams).
   public var destination: ObjectModel
+  /// Whether the two versions' entity version hashes are equal: Core Data opens a store of the
+  /// first with the second without migrating (no step runs).
+  public var sameHashes = false
+  /// Renaming identifiers of the destination that name nothing in the source, one line each.
+  public var unmatchedRenamings: [String] = []
 
   public var changedEntities: [EntityChange] { entities.filter { $0.kind != .unchanged } }
 }

@@ -39,8 +39,12 @@ public enum ModelDiffer {
           name: s.name, kind: .removed, renamedFrom: nil, changes: [],
           properties: stored(s).map { removed($0) }, hashChanged: true))
     }
-    return ModelDiff(
+    var diff = ModelDiff(
       from: a.name, to: b.name, entities: entities, inference: inference(a, b), destination: destination)
+    diff.sameHashes = a.base64Hashes == b.base64Hashes
+    diff.unmatchedRenamings = ChainCheck.unmatchedRenamingIdentifiers(ModelVersions(bundlePath: "", chain: [a, b]))
+      .map(\.message)
+    return diff
   }
 
   /// Core Data's verdict: infer the mapping (`MappingInference`); if it can, compile it and ask
