@@ -135,7 +135,7 @@ extension MapcCommand.Migrate {
       let (graph, _) = try StoreIO.read(
         format, store, layout: StoreLayout(model: first.sourceModel), report: bar?.ioCallback)
       bar?.finish()
-      counts = StoreCounts.count(graph, properties: analyses[0].propertiesToCount)
+      counts = analyses[0].counts(graph, consent: consentOptions.consent)
     } catch {
       bar?.finish(completed: false)
       throw storeFailure(error)
