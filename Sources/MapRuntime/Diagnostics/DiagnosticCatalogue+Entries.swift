@@ -421,6 +421,10 @@ extension DiagnosticCatalogue {
           "two versions, not consecutive, with the same entity version hashes: their stores cannot be told apart (lint, warning)"
         ),
         (
+          "chain-step-unknown-policy",
+          "a step whose mapping names a policy class this executable does not have registered: shown by `mapc migrate --plan` and `mapc lint` of a bundle, which go on; a run refuses the step with `run-unknown-policy` (warning)"
+        ),
+        (
           "migrate-unknown-version",
           "the store records no hashes, or they match no version (names the closest and the differing entities)"
         ),

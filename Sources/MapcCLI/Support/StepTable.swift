@@ -112,6 +112,9 @@ struct StepTable {
     var destinationEntities: [Destination]
     /// Nil when the step's input is not counted yet.
     var losses: [Loss]?
+    /// The policy classes the step names that this mapc does not have registered (a run
+    /// refuses the step); absent when none.
+    var missingPolicyClasses: [String]? = nil
   }
 
   struct Entity: Encodable {
