@@ -11,7 +11,8 @@ extension MapcCommand {
         Matches entities and properties by renaming identifier or name (never by guessing), \
         and writes the inferred mapping as a mapping XML file to start from and edit \
         (the rules of Core Data's lightweight migration). What cannot be inferred is reported at the model element at \
-        fault, with the mapping to write instead. Exit status: 0 written, 1 the change \
+        fault, with the mapping to write instead. What the mapping drops (entities, attributes, \
+        relationships) is said on standard error, one line per kind. Exit status: 0 written, 1 the change \
         cannot be inferred or a model cannot be read (nothing written), 64 usage error or an output that \
         would write over an input (nothing read or written).
         """)
@@ -44,6 +45,8 @@ extension MapcCommand {
       try Console.writeGenerated(
         result.text, diagnostics: result.diagnostics, as: "mapping", to: output,
         with: { try AtomicFileWriter.replaceContents(of: $1, with: $0) })
+      // What a store migrated with this mapping loses, besides the comment in the file.
+      for line in result.drops.lines { Console.note(line) }
     }
   }
 }

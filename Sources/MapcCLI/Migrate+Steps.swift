@@ -126,8 +126,11 @@ extension MapcCommand.Migrate {
   }
 
   /// `--plan`: the steps and, per step, the table of `StepTable`, with the store's counts for
-  /// the first step.
+  /// the first step. A step needing a policy class this mapc lacks is shown and marked, with a
+  /// warning each on standard error (`chain-step-unknown-policy`): a run would refuse it.
   func printPlan(_ chain: MigrationChain, analyses: [StepAnalysis], names: [String], format: any StoreFormat) throws {
+    Console.report(StepPolicies.warnings(chain.steps, names: names))
+    let missing = chain.steps.map(StepPolicies.missing)
     let first = chain.steps[0].plan
     let counts: StoreCounts
     let bar = progressOption.reporter(quiet: quiet)
@@ -135,7 +138,7 @@ extension MapcCommand.Migrate {
       let (graph, _) = try StoreIO.read(
         format, store, layout: StoreLayout(model: first.sourceModel), report: bar?.ioCallback)
       bar?.finish()
-      counts = StoreCounts.count(graph, properties: analyses[0].propertiesToCount)
+      counts = analyses[0].counts(graph, consent: consentOptions.consent)
     } catch {
       bar?.finish(completed: false)
       throw storeFailure(error)
@@ -145,8 +148,11 @@ extension MapcCommand.Migrate {
     }
     let (from, to) = (names[chain.steps.first!.from], names[chain.steps.last!.to])
     if self.format == .json {
-      let steps = zip(chain.steps, tables).map { s, t in
-        t.json(from: names[s.from], to: names[s.to], mapping: s.mappingPath ?? "inferred")
+      let steps = zip(chain.steps, tables).enumerated().map { k, pair in
+        var step = pair.1.json(
+          from: names[pair.0.from], to: names[pair.0.to], mapping: pair.0.mappingPath ?? "inferred")
+        step.missingPolicyClasses = missing[k].isEmpty ? nil : missing[k]
+        return step
       }
       FileHandle.standardOutput.write(
         Data(StepTable.encode(StepTable.Plan(store: store, from: from, to: to, steps: steps)).utf8))
@@ -158,6 +164,9 @@ extension MapcCommand.Migrate {
       + "\n"
     for (k, step) in chain.steps.enumerated() {
       out += "  \(k + 1). \(escaped(Self.describe(step, names)))\n"
+      for name in missing[k] {
+        out += "     \(escaped("needs policy class \(name), not registered in this mapc: a run refuses this step"))\n"
+      }
       for line in tables[k].lines { out += "     \(escaped(line))\n" }
     }
     FileHandle.standardOutput.write(Data(out.utf8))

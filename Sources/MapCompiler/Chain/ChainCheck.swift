@@ -71,7 +71,7 @@ public enum ChainCheck {
           "stores at \(stranded) cannot be migrated to the current version '\(names[versions.current])': the step '\(names[last])' → '\(names[last + 1])' is neither covered by a mapping nor inferable",
           at: nil, file: bundle, notes: order))
     }
-    return diagnostics + history(versions, steps: steps)
+    return diagnostics + history(versions, steps: steps) + StepPolicies.warnings(steps.compactMap { $0 }, names: names)
   }
 }
 

@@ -5,8 +5,8 @@ import MapRuntime
 /// The embedded snapshots are the models the mapping was made for (what Xcode's mapc compiles
 /// into the `.cdm`). When the model files are found too (`--source`/`--destination`, or
 /// `XcodeModelLocator`), they are what the app ships: mapc compiles against them and compares
-/// their entity version hashes with the snapshot's, reporting each entity that drifted
-/// (`xcmap-model-drift`): Core Data's "Mismatch between mapping and source/destination models"
+/// the entity version hashes of the entities its entity mappings name with the snapshot's,
+/// reporting each entity mapping whose recorded hash drifted (`xcmap-model-drift`): Core Data's "Mismatch between mapping and source/destination models"
 /// on the device, found before shipping. Without model files the snapshot is used.
 public enum XcodeModels {
   public struct Side: Sendable {
@@ -65,7 +65,7 @@ public enum XcodeModels {
     if let fileModel, let snapshot, let file {
       diagnostics += ModelDrift.compare(
         snapshot: snapshot, file: fileModel, fileHashes: hashes, side: side, filePath: file.path,
-        at: blob?.location ?? mapping.location)
+        listed: ModelDrift.listed(mapping, side: side), at: blob?.location ?? mapping.location)
     }
     return (Side(model: model, hashes: hashes, file: file?.path, snapshot: snapshot), diagnostics)
   }

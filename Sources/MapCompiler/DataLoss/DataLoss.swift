@@ -38,6 +38,26 @@ extension StepAnalysis {
     }
   }
 
+  /// The entities whose objects the step's consent lets go: those a `remove` entity mapping
+  /// names, and dropped ones that `consent` accepts as a whole (`--allow-drop Entity`,
+  /// `--allow-data-loss`). Links to their objects are consented too (`StoreCounts`).
+  public func removedEntities(consent: DropConsent) -> Set<String> {
+    Set(
+      sourceEntities.filter { e in
+        switch e.fate {
+        case .removed: true
+        case .dropped: consent.all || consent.names.contains(e.name)
+        case .migrated: false
+        }
+      }.map(\.name))
+  }
+
+  /// What `graph` (the step's source store) holds of what the step drops: `propertiesToCount`,
+  /// with the links to objects whose removal was consented counted apart.
+  package func counts(_ graph: ObjectGraph, consent: DropConsent) -> StoreCounts {
+    StoreCounts.count(graph, properties: propertiesToCount, removed: removedEntities(consent: consent))
+  }
+
   /// The element paths of `drops`, each once, in order.
   static func uniquePaths(_ drops: [ElementDrop]) -> [String] {
     var seen: Set<String> = []

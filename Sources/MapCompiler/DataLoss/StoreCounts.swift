@@ -2,23 +2,39 @@ import MapRuntime
 
 /// What a store holds, counted from the graph `mapc` read: objects per entity (its own
 /// instances, not its subentities'), and for the properties asked about the non-nil values
-/// (attributes) or links (relationships; a to-many counts each object it holds).
+/// (attributes) or links (relationships; a to-many counts each object it holds). A link to an
+/// object whose removal was consented (its entity is in `removed`) is not counted with the
+/// relationship's links but apart, in `consentedLinks`: consent to remove objects is consent to
+/// lose the links to them (`Specs/migrate.md` §6).
 public struct StoreCounts: Sendable, Hashable {
   public var objects: [String: Int] = [:]
   /// `Entity.property` → non-nil values or links.
   public var values: [String: Int] = [:]
+  /// `Entity.relationship` → links to objects whose removal was consented (not in `values`).
+  public var consentedLinks: [String: Int] = [:]
 
-  public init(objects: [String: Int] = [:], values: [String: Int] = [:]) {
+  public init(objects: [String: Int] = [:], values: [String: Int] = [:], consentedLinks: [String: Int] = [:]) {
     self.objects = objects
     self.values = values
+    self.consentedLinks = consentedLinks
   }
 
   /// Counts every entity's objects and the values of `properties` (entity, property). A
   /// property `composite.element…` counts the objects whose composite holds a non-nil value
-  /// for that element.
-  package static func count(_ graph: ObjectGraph, properties: [(entity: String, property: String)]) -> StoreCounts {
+  /// for that element. Links to objects of the entities in `removed` (by name) are counted in
+  /// `consentedLinks` instead.
+  package static func count(
+    _ graph: ObjectGraph, properties: [(entity: String, property: String)], removed: Set<String> = []
+  ) -> StoreCounts {
     var counts = StoreCounts()
     for t in graph.tables { counts.objects[t.layout.name] = t.count }
+    let removedTables = Set(graph.tables.indices.filter { removed.contains(graph.tables[$0].layout.name) })
+    func isRemoved(_ v: Value) -> Bool {
+      switch v {
+      case .sourceObject(let r), .destinationObject(let r): removedTables.contains(Int(r.entity))
+      default: false
+      }
+    }
     for (entity, property) in properties {
       let path = property.split(separator: ".").map(String.init)
       guard let e = graph.layout.entityIndex(entity), let first = path.first,
@@ -27,17 +43,23 @@ public struct StoreCounts: Sendable, Hashable {
         continue
       }
       let table = graph.tables[e]
-      var n = 0
+      let isRelationship = path.count == 1 && table.layout.properties[p].relationship != nil
+      var (n, consented) = (0, 0)
       for row in 0..<table.count {
         var value = table.value(row, p)
         if path.count > 1 { value = CompositeValue.element(value, path.dropFirst(), in: graph) }
         switch value {
         case .null: break
-        case .array(let links) where table.layout.properties[p].relationship != nil: n += links.count
+        case .array(let links) where isRelationship:
+          let toRemoved = removedTables.isEmpty ? 0 : links.reduce(0) { $0 + (isRemoved($1) ? 1 : 0) }
+          n += links.count - toRemoved
+          consented += toRemoved
+        case let link where isRelationship && isRemoved(link): consented += 1
         default: n += 1
         }
       }
       counts.values[entity + "." + property] = n
+      if consented > 0 { counts.consentedLinks[entity + "." + property] = consented }
     }
     return counts
   }

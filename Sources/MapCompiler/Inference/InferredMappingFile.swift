@@ -7,6 +7,51 @@ public enum InferredMappingFile {
   public struct Output: Sendable {
     public var text: String?
     public var diagnostics: [Diagnostic]
+    /// What the mapping drops (empty when nothing is written).
+    public var drops = Drops()
+  }
+
+  /// What an inferred mapping drops, as `mapc lint` names it for `chain-step-drops-data`
+  /// (`Specs/migrate.md` §6, §7): source entities no entity mapping reads (their objects),
+  /// attributes (their values) and relationships (their links; not one whose inverse is kept),
+  /// `Entity.property`, a property every concrete entity having it drops named once on its parent.
+  public struct Drops: Sendable, Hashable {
+    public var entities: [String] = []
+    public var attributes: [String] = []
+    public var relationships: [String] = []
+
+    /// One line per kind that drops anything, for standard error.
+    public var lines: [String] {
+      func line(_ names: [String], _ one: String, _ many: String, _ what: String) -> String? {
+        guard !names.isEmpty else { return nil }
+        let kind = names.count == 1 ? one : many
+        return
+          "the inferred mapping drops \(names.count) \(kind) (\(names.count == 1 ? "its" : "their") \(what) are lost): "
+          + names.joined(separator: ", ")
+      }
+      return [
+        line(entities, "entity", "entities", "objects"),
+        line(attributes, "attribute", "attributes", "values"),
+        line(relationships, "relationship", "relationships", "links"),
+      ].compactMap { $0 }
+    }
+
+    static func of(_ plan: MigrationPlan) -> Drops {
+      let analysis = StepAnalysis.analyze(plan)
+      var drops = Drops()
+      for name in ChainCheck.dropped(analysis, model: plan.sourceModel) {
+        if name.hasPrefix("entity ") {
+          drops.entities.append(String(name.dropFirst("entity ".count)))
+          continue
+        }
+        let dot = name.firstIndex(of: ".")!
+        let (entity, property) = (String(name[..<dot]), String(name[name.index(after: dot)...]))
+        let isRelationship =
+          analysis.entity(named: entity)?.properties.first { $0.name == property }?.isRelationship ?? false
+        if isRelationship { drops.relationships.append(name) } else { drops.attributes.append(name) }
+      }
+      return drops
+    }
   }
 
   public static func text(
@@ -32,7 +77,7 @@ public enum InferredMappingFile {
     let compiled = MappingCompiler.compile(
       document, models: MappingCompiler.Models(source: s, destination: d, sourceHashes: sh, destinationHashes: dh))
     diagnostics += compiled.diagnostics
-    guard compiled.plan != nil else { return Output(text: nil, diagnostics: diagnostics) }
+    guard let plan = compiled.plan else { return Output(text: nil, diagnostics: diagnostics) }
     let folder = (PathText.absolute(outputPath) as NSString).deletingLastPathComponent
     func reference(_ m: MappingCompilation.ModelOverride) -> MappingTextWriter.ModelPath {
       .init(path: PathText.relative(PathText.absolute(m.path), from: folder), version: m.version)
@@ -40,6 +85,6 @@ public enum InferredMappingFile {
     let text = MappingTextWriter.text(
       document, source: reference(source), destination: reference(destination),
       comment: "Inferred by mapc infer with Core Data's lightweight rules: \(inferred.summary).")
-    return Output(text: text, diagnostics: diagnostics)
+    return Output(text: text, diagnostics: diagnostics, drops: .of(plan))
   }
 }

@@ -1,30 +1,71 @@
 import MapRuntime
 
-/// Compares a mapping model's embedded snapshot with the model file it belongs to, entity by
-/// entity, by Core Data's entity version hashes, and says what changed in each entity that
-/// differs (`xcmap-model-drift`).
+/// Compares a mapping model's embedded snapshot with the model file it belongs to, as Core
+/// Data matches a mapping model: by the entity version hashes its entity mappings record
+/// (`sourceEntityVersionHash`, `destinationEntityVersionHash`), which Xcode takes from the
+/// snapshot. Only the entities the listed entity mappings name on a side are compared; an entity
+/// of the snapshot no entity mapping names plays no part (`xcmap-model-drift`).
 public enum ModelDrift {
+  /// An entity mapping as the drift check sees it: its name (Xcode's `<Source>To<Destination>`
+  /// when it has none) and the entity it names on the side compared.
+  public struct Listed: Sendable {
+    public var mapping: String
+    public var entity: String
+
+    public init(mapping: String, entity: String) {
+      self.mapping = mapping
+      self.entity = entity
+    }
+  }
+
+  /// The entity mappings of `mapping` that name an entity on `side` (`source`, `destination`).
+  public static func listed(_ mapping: XcodeMapping, side: String) -> [Listed] {
+    mapping.entityMappings.compactMap { m in
+      guard let entity = (side == "source" ? m.source : m.destination)?.value, !entity.isEmpty else { return nil }
+      let name =
+        m.name?.value
+        ?? {
+          switch (m.source?.value, m.destination?.value) {
+          case (let s?, let d?): "\(s)To\(d)"
+          case (nil, let d?): d
+          case (let s?, nil): s
+          default: "EntityMapping"
+          }
+        }()
+      return Listed(mapping: name, entity: entity)
+    }
+  }
+
   public static func compare(
     snapshot: ObjectModel, file: ObjectModel, fileHashes: [EntityHash], side: String, filePath: String,
-    at location: SourceLocation
+    listed: [Listed], at location: SourceLocation
   ) -> [Diagnostic] {
     let old = Dictionary(
       VersionHasher.entityHashes(of: snapshot).map { ($0.entity, $0.hash) }, uniquingKeysWith: { a, _ in a })
     let new = Dictionary(fileHashes.map { ($0.entity, $0.hash) }, uniquingKeysWith: { a, _ in a })
     var changes: [String] = []
-    for name in Set(old.keys).union(new.keys).sorted() where old[name] != new[name] {
-      switch (snapshot.entity(named: name), file.entity(named: name)) {
-      case (nil, _?): changes.append("\(name): entity added")
-      case (_?, nil): changes.append("\(name): entity removed")
-      case (let a?, let b?): changes.append("\(name): " + describe(a, b).joined(separator: ", "))
-      default: break
+    var described: [String: String] = [:]
+    for m in listed where old[m.entity] != new[m.entity] {
+      let what: String
+      if let known = described[m.entity] {
+        what = known
+      } else {
+        switch (snapshot.entity(named: m.entity), file.entity(named: m.entity)) {
+        case (nil, _?): what = "entity added"
+        case (_?, nil): what = "entity removed"
+        case (let a?, let b?): what = describe(a, b).joined(separator: ", ")
+        default: continue
+        }
+        described[m.entity] = what
       }
+      changes.append("entity mapping \(m.mapping), \(side) \(m.entity): \(what)")
     }
     guard !changes.isEmpty else { return [] }
+    let count = changes.count == 1 ? "1 entity mapping" : "\(changes.count) entity mappings"
     return [
       .error(
         "xcmap-model-drift",
-        "the \(side) model changed since this mapping model was made: \(filePath) differs from the snapshot in the mapping in \(changes.count) entit\(changes.count == 1 ? "y" : "ies") (\(changes.joined(separator: "; "))). Core Data matches mappings by these hashes, so on the device the migration fails with \"Mismatch between mapping and \(side) models\" or \"Can't find mapping model for migration\"; open the mapping in Xcode and choose Editor ▸ Refresh Data Models (or regenerate it with mapc export)",
+        "the \(side) model changed since this mapping model was made: in \(filePath), the \(side) entity of \(count) differs from the snapshot in the mapping, whose \(side)EntityVersionHash it recorded (\(changes.joined(separator: "; "))). Core Data matches mappings by these hashes, so on the device the migration fails with \"Mismatch between mapping and \(side) models\" or \"Can't find mapping model for migration\"; open the mapping in Xcode and choose Editor ▸ Refresh Data Models (or regenerate it with mapc export)",
         at: location)
     ]
   }

@@ -199,7 +199,7 @@ extension DiagnosticCatalogue {
         ("xcmap-missing-model", "a side with neither a model file nor a snapshot"),
         (
           "xcmap-model-drift",
-          "a model file whose entity version hashes differ from the mapping model's snapshot (\"Mismatch between mapping and source/destination models\" on the device), with what changed per entity"
+          "a model file in which an entity a listed entity mapping names has another version hash than in the mapping model's snapshot (\"Mismatch between mapping and source/destination models\" on the device), naming each such entity mapping and its side, with what changed"
         ),
         (
           "xcmap-export-unsupported",
@@ -431,6 +431,10 @@ extension DiagnosticCatalogue {
         (
           "chain-identical-versions",
           "two versions, not consecutive, with the same entity version hashes: their stores cannot be told apart (lint, warning)"
+        ),
+        (
+          "chain-step-unknown-policy",
+          "a step whose mapping names a policy class this executable does not have registered: shown by `mapc migrate --plan` and `mapc lint` of a bundle, which go on; a run refuses the step with `run-unknown-policy` (warning)"
         ),
         (
           "migrate-unknown-version",

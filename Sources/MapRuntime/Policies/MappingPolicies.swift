@@ -14,41 +14,42 @@ struct MappingPolicies {
   static func make(_ plan: MigrationPlan, _ problems: inout [MigrationError]) -> MappingPolicies {
     var policies: [EntityMigrationPolicy] = []
     for m in plan.entityMappings {
-      guard let name = m.policyName, !name.isEmpty else {
-        policies.append(DefaultEntityMigrationPolicy())
-        continue
-      }
-      switch PolicyRegistry.resolve(name) {
-      case .found(let type):
-        policies.append(type.init())
-      case .ambiguous(let candidates):
-        policies.append(DefaultEntityMigrationPolicy())
-        problems.append(
-          MigrationError(
-            "run-unknown-policy",
-            "Couldn't create mapping policy for class named \(name): the name is ambiguous, it could be \(candidates.joined(separator: " or ")); write the module-qualified name",
-            at: m.location, file: plan.mappingPath))
-      case .missing:
-        // A class `mapc export --policy-source` wrote: mapc's library, on the policy it extends.
-        if let base = DeviceFunctions.generatedPolicyBase(name) {
-          if base.isEmpty {
-            policies.append(DefaultEntityMigrationPolicy())
-            continue
-          }
-          if let type = PolicyRegistry.registeredType(identifiedAs: base) {
-            policies.append(type.init())
-            continue
-          }
-        }
-        policies.append(DefaultEntityMigrationPolicy())
-        problems.append(
-          MigrationError(
-            "run-unknown-policy",
-            "Couldn't create mapping policy for class named \(name): no policy of that name is registered in this executable (a policy is a Swift class registered with PolicyRegistry.register in an executable built with mapc's MapcCLI library, which then runs as mapc)",
-            at: m.location, file: plan.mappingPath))
-      }
+      let (policy, problem) = policy(for: m, plan: plan)
+      policies.append(policy)
+      if let problem { problems.append(problem) }
     }
     return MappingPolicies(policies, plan: plan)
+  }
+
+  /// The policy of one entity mapping, and the `run-unknown-policy` problem when the class it
+  /// names is not registered here (or the name is ambiguous): then the default policy.
+  static func policy(for m: EntityMapping, plan: MigrationPlan) -> (EntityMigrationPolicy, MigrationError?) {
+    guard let name = m.policyName, !name.isEmpty else { return (DefaultEntityMigrationPolicy(), nil) }
+    switch PolicyRegistry.resolve(name) {
+    case .found(let type):
+      return (type.init(), nil)
+    case .ambiguous(let candidates):
+      return (
+        DefaultEntityMigrationPolicy(),
+        MigrationError(
+          "run-unknown-policy",
+          "Couldn't create mapping policy for class named \(name): the name is ambiguous, it could be \(candidates.joined(separator: " or ")); write the module-qualified name",
+          at: m.location, file: plan.mappingPath)
+      )
+    case .missing:
+      // A class `mapc export --policy-source` wrote: mapc's library, on the policy it extends.
+      if let base = DeviceFunctions.generatedPolicyBase(name) {
+        if base.isEmpty { return (DefaultEntityMigrationPolicy(), nil) }
+        if let type = PolicyRegistry.registeredType(identifiedAs: base) { return (type.init(), nil) }
+      }
+      return (
+        DefaultEntityMigrationPolicy(),
+        MigrationError(
+          "run-unknown-policy",
+          "Couldn't create mapping policy for class named \(name): no policy of that name is registered in this executable (a policy is a Swift class registered with PolicyRegistry.register in an executable built with mapc's MapcCLI library, which then runs as mapc)",
+          at: m.location, file: plan.mappingPath)
+      )
+    }
   }
 }
 

@@ -18,6 +18,31 @@ public enum PolicyRegistry {
     return problems
   }
 
+  /// A policy class a plan names that this executable cannot make (not registered, or an
+  /// ambiguous name), with the entity mappings that name it, in plan order.
+  package struct MissingClass: Sendable, Hashable {
+    package var name: String
+    package var mappings: [String]
+    /// Where the first entity mapping naming it is.
+    package var location: SourceLocation?
+  }
+
+  /// The policy classes `plan` names that this executable does not have (`run-unknown-policy`
+  /// when run), each once, in the order of the entity mappings that first name them: what
+  /// `mapc migrate --plan` and `mapc lint` of a bundle show instead of stopping.
+  package static func missingClasses(_ plan: MigrationPlan) -> [MissingClass] {
+    var result: [MissingClass] = []
+    for m in plan.entityMappings {
+      guard let name = m.policyName, MappingPolicies.policy(for: m, plan: plan).1 != nil else { continue }
+      if let k = result.firstIndex(where: { $0.name == name }) {
+        result[k].mappings.append(m.name)
+      } else {
+        result.append(MissingClass(name: name, mappings: [m.name], location: m.location))
+      }
+    }
+    return result
+  }
+
   /// What a policy name written in a mapping stands for.
   public enum Resolution: Sendable {
     case found(EntityMigrationPolicy.Type)

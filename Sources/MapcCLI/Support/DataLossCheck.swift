@@ -34,7 +34,7 @@ final class DataLossCheck: @unchecked Sendable {
   /// consent.
   func check(_ k: Int, _ graph: ObjectGraph) throws(MigrationFailure) {
     let analysis = analyses[k]
-    let losses = analysis.losses(StoreCounts.count(graph, properties: analysis.propertiesToCount))
+    let losses = analysis.losses(analysis.counts(graph, consent: consent))
     let refused = consent.refused(losses)
     lock.withLock {
       acceptedLosses[k] = losses.filter(consent.covers)

@@ -25,8 +25,12 @@ struct StepTable {
       case .dropped: fate = "dropped"
       }
       let properties = e.properties.map { p in
-        let n = counts?.values[e.name + "." + p.name].map {
-          " (\(Self.plural($0, p.isRelationship ? "link" : "value")))"
+        // Links to objects whose removal was consented are said apart (not a loss).
+        let key = e.name + "." + p.name
+        let consented = counts?.consentedLinks[key].map { Self.plural($0, "link") + " to objects removed with consent" }
+        let n = counts?.values[key].map { n in
+          let counted = Self.plural(n, p.isRelationship ? "link" : "value")
+          return " (\(consented.map { n == 0 ? $0 : counted + "; " + $0 } ?? counted))"
         }
         return "\(p.name) \(p.fate.label)\(n ?? "")"
       }
@@ -67,7 +71,8 @@ struct StepTable {
           properties: e.properties.map { p in
             Property(
               name: p.name, kind: p.isRelationship ? "relationship" : "attribute", fate: Self.fateName(p.fate),
-              to: Self.target(p.fate), count: counts?.values[e.name + "." + p.name])
+              to: Self.target(p.fate), count: counts?.values[e.name + "." + p.name],
+              consentedLinks: counts?.consentedLinks[e.name + "." + p.name])
           })
       },
       destinationEntities: analysis.destinationEntities.map { d in
@@ -107,6 +112,9 @@ struct StepTable {
     var destinationEntities: [Destination]
     /// Nil when the step's input is not counted yet.
     var losses: [Loss]?
+    /// The policy classes the step names that this mapc does not have registered (a run
+    /// refuses the step); absent when none.
+    var missingPolicyClasses: [String]? = nil
   }
 
   struct Entity: Encodable {
@@ -121,6 +129,8 @@ struct StepTable {
     var name, kind, fate: String
     var to: String?
     var count: Int?
+    /// Links to objects whose removal was consented, not in `count` (absent: none).
+    var consentedLinks: Int?
   }
 
   struct Destination: Encodable {

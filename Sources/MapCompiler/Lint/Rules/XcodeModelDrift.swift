@@ -13,11 +13,13 @@ extension CompilerRules {
       attribute added, a type or optionality changed) and the mapping is not refreshed, the app \
       builds and ships, and the migration fails on the user's device: Core Data finds no \
       mapping model whose hashes match the store ("Can't find mapping model for migration") or \
-      refuses the one given ("Mismatch between mapping and source/destination models"). mapc \
-      compares the snapshots with the model files the mapping belongs to and names, for each \
-      entity that changed, what changed. Open the mapping model in Xcode and choose Editor ▸ \
-      Refresh Data Models, then review the mapping; or regenerate it with mapc import and mapc \
-      export.
+      refuses the one given ("Mismatch between mapping and source/destination models"). Core \
+      Data matches a mapping model by the hashes its entity mappings record, so mapc compares \
+      with the model files the mapping belongs to only the entities its entity mappings name \
+      (an entity of the snapshot no entity mapping names may change or go), and names each \
+      entity mapping whose source or destination entity changed, with what changed. Open the \
+      mapping model in Xcode and choose Editor ▸ Refresh Data Models, then review the mapping; \
+      or regenerate it with mapc import and mapc export.
       """,
     suppression: "compiler errors cannot be suppressed: refresh the mapping model's snapshots",
     origin: .compiler,
