@@ -48,16 +48,19 @@ extension MapcCommand {
         Console.error("no fixture.json under \(paths.joined(separator: ", "))", id: "usage-no-fixtures")
         throw ExitCode(.usage)
       }
+      // Every fixture file is read first, so that progress counts cases against their total, and
+      // so that --junit is checked against every file a case reads (Specs/test-fixtures.md §3).
+      let fixtures = found.map { path in (path, Result { () throws(DiagnosticsError) in try FixtureFile.read(path) }) }
       var files = OutputTarget()
       files.reads(found, as: "fixture")
+      for case .success(let f) in fixtures.map(\.1) { Self.recordInputs(of: f, shared: shared, into: &files) }
       files.writes(junit, option: "--junit")
       try files.refuseClash()
+      FixtureRunner.removeStaleWork()
       let runner = FixtureRunner(executable: FixtureRunner.currentExecutable(), shared: shared, update: update)
       var results: [FixtureResult] = []
       var broken = 0
       let started = Date()
-      // Every fixture file is read first, so that progress counts cases against their total.
-      let fixtures = found.map { path in (path, Result { () throws(DiagnosticsError) in try FixtureFile.read(path) }) }
       let total = fixtures.reduce(0) { n, f in n + ((try? f.1.get())?.cases.count ?? 0) }
       let bar = progressOption.reporter(quiet: quiet)
       bar?.update("test", "cases", 0, total)
@@ -88,8 +91,10 @@ extension MapcCommand {
       bar?.finish()
       if let junit {
         let text = JUnitReport.render(results, timestamp: Self.timestamp(started), hostname: Self.hostname())
+        // The one way mapc writes a file given on the command line: replaced atomically, a link
+        // kept and the file it names written, a FIFO or device written through.
         do {
-          try text.write(toFile: junit, atomically: true, encoding: .utf8)
+          try AtomicFileWriter.replaceContents(of: junit, with: text)
         } catch {
           throw Console.writeFailure("JUnit report", path: junit, error: error)
         }
@@ -106,6 +111,25 @@ extension MapcCommand {
       if broken > 0 { summary += "; \(broken) fixture files cannot be read" }
       FileHandle.standardOutput.write(Data((summary + "\n").utf8))
       if failed > 0 || broken > 0 { throw ExitCode(.inputErrors) }
+    }
+
+    /// The files a fixture's cases read: stores (with their companions), expected stores, the
+    /// mapping or model and mappings.
+    static func recordInputs(of f: FixtureFile, shared: String, into files: inout OutputTarget) {
+      for c in f.cases {
+        files.reads(f.resolve(c.store), as: "store", kind: .store)
+        if let e = c.expected { files.reads(f.resolve(e), as: "expected store", kind: .store) }
+        if let s = c.coreDataStore { files.reads(f.resolve(s), as: "Core Data store", kind: .store) }
+      }
+      switch f.subject {
+      case .mapping(let m, let isShared):
+        let mapping = isShared ? shared + "/" + m : f.resolve(m)
+        files.reads(mapping, as: "mapping")
+        files.reads(FixtureRunner.modelPaths(ofMapping: mapping), as: "model")
+      case .chain(let model, let mappings):
+        files.reads(f.resolve(model), as: "model")
+        files.reads(mappings.map(f.resolve), as: "mappings")
+      }
     }
 
     /// `PASS suite: case (0.12 s)`, and for a failure its reasons indented below.

@@ -25,6 +25,9 @@ public struct FixtureFile: Sendable {
     public var to: String?
     /// More options for `mapc run` or `mapc migrate` (`--allow-data-loss`).
     public var arguments: [String]
+    /// Chains: a store Core Data wrote at the target version, whose `sqlite_master` the
+    /// result's must equal (instead of a fresh store mapc makes).
+    public var coreDataStore: String? = nil
   }
 
   /// The fixture.json file.
@@ -38,7 +41,7 @@ public struct FixtureFile: Sendable {
 
   static let topKeys: Set<String> = ["mapping", "sharedMapping", "model", "mappings", "cases", "knownIssue", "comment"]
   static let caseKeys: Set<String> = [
-    "store", "expected", "exitCode", "stderrMentions", "to", "arguments", "comment",
+    "store", "expected", "exitCode", "stderrMentions", "to", "arguments", "comment", "coreDataStore",
   ]
 
   /// Reads and checks `path`; every problem is a `test-fixture-invalid` diagnostic naming it.
@@ -103,10 +106,35 @@ public struct FixtureFile: Sendable {
       }
       guard c["to"] == nil || c["to"] is String else { throw invalid("\(at): 'to' is a version name") }
       if c["to"] != nil, case .mapping = subject { throw invalid("\(at): 'to' is only used with 'model' (a chain)") }
+      guard c["coreDataStore"] == nil || c["coreDataStore"] is String else {
+        throw invalid("\(at): 'coreDataStore' is a store's path")
+      }
+      if c["coreDataStore"] != nil, case .mapping = subject {
+        throw invalid("\(at): 'coreDataStore' is only used with 'model' (a chain)")
+      }
+      if c["coreDataStore"] != nil && expected == nil { throw invalid("\(at): 'coreDataStore' goes with 'expected'") }
+      // Exit statuses are 1–255; paths hold no NUL (the system would cut them short there).
+      if let exit, !(1...255).contains(exit) { throw invalid("\(at): 'exitCode' is 1–255") }
+      for (key, value) in [("store", store), ("expected", expected), ("coreDataStore", c["coreDataStore"] as? String)] {
+        if let value, value.isEmpty || value.utf8.contains(0) {
+          throw invalid("\(at): '\(key)' is a path (not empty, no NUL character)")
+        }
+      }
       cases.append(
         Case(
           store: store, expected: expected, exitCode: exit, stderrMentions: c["stderrMentions"] as? [String] ?? [],
-          to: c["to"] as? String, arguments: c["arguments"] as? [String] ?? []))
+          to: c["to"] as? String, arguments: c["arguments"] as? [String] ?? [],
+          coreDataStore: c["coreDataStore"] as? String))
+    }
+    if let known = json["knownIssue"],
+      !((known as? String).map { !$0.trimmingCharacters(in: .whitespaces).isEmpty } ?? false)
+    {
+      throw invalid("'knownIssue' says why the fixture fails (a non-empty string)")
+    }
+    for key in ["mapping", "sharedMapping", "model", "mappings"] {
+      if let value = json[key] as? String, value.isEmpty || value.utf8.contains(0) {
+        throw invalid("'\(key)' is a path (not empty, no NUL character)")
+      }
     }
     let folder = (path as NSString).deletingLastPathComponent
     return FixtureFile(

@@ -263,6 +263,9 @@ public struct OutputTarget: Sendable {
   /// The absolute path with every symbolic link and `..` resolved: the real path of the
   /// longest part of `path` that exists, followed by the rest (with `.` and `..` taken
   /// lexically). Nil when not even the working folder resolves.
+  /// The real path of `path`: links and `..` resolved, for the part that exists.
+  public static func realPath(_ path: String) -> String? { resolved(path) }
+
   static func resolved(_ path: String) -> String? {
     var head = path.isEmpty ? "." : path
     var rest: [Substring] = []

@@ -40,6 +40,51 @@ public enum TemporaryFiles {
     return buffer
   }()
 
+  /// A child process to end (SIGTERM, then waited for) before anything is removed: 0 for none.
+  nonisolated(unsafe) static var child: pid_t = 0
+  /// A folder removed whole (`rm -rf`, in a process of its own) after the child has ended:
+  /// `mapc test`'s work folder, which holds the child's files too. Its path, then the argument
+  /// vector for execve, made before any signal can come.
+  nonisolated(unsafe) static let folder = UnsafeMutablePointer<CChar>.allocate(capacity: slotSize)
+  nonisolated(unsafe) static var hasFolder: Int32 = 0
+  nonisolated(unsafe) static let removeArguments: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?> = {
+    let argv = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: 5)
+    argv[0] = strdup("/bin/rm")
+    argv[1] = strdup("-rf")
+    argv[2] = strdup("--")
+    argv[3] = TemporaryFiles.folder
+    argv[4] = nil
+    return argv
+  }()
+  nonisolated(unsafe) static let emptyEnvironment: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?> = {
+    let envp = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: 1)
+    envp[0] = nil
+    return envp
+  }()
+
+  /// Ends `pid` (SIGTERM, and waits for it) when this process is interrupted, until
+  /// `unregisterChild()`: a child's own handler then removes its files.
+  public static func registerChild(_ pid: pid_t) { lock.withLock { child = pid } }
+
+  public static func unregisterChild() { lock.withLock { child = 0 } }
+
+  /// Removes `path` whole when this process is interrupted (after its child has ended), until
+  /// `unregisterFolder()`. One folder at a time; false when the path is too long.
+  @discardableResult
+  public static func registerFolder(_ path: String) -> Bool {
+    _ = (removeArguments, emptyEnvironment)
+    let bytes = Array(path.utf8)
+    guard bytes.count < slotSize, !bytes.contains(0) else { return false }
+    lock.withLock {
+      for (i, b) in bytes.enumerated() { folder[i] = CChar(bitPattern: b) }
+      folder[bytes.count] = 0
+      hasFolder = 1
+    }
+    return true
+  }
+
+  public static func unregisterFolder() { lock.withLock { hasFolder = 0 } }
+
   /// Records `path` until `unregister(_:)`; returns its slot (nil when all slots are taken or
   /// the path is too long: the file is then only removed by the writer itself).
   static func register(_ path: String) -> Int? {
@@ -73,7 +118,7 @@ public enum TemporaryFiles {
       }
     }
     // Initialised here, not lazily in the handler.
-    _ = (paths, scratch, journalSuffixes)
+    _ = (paths, scratch, journalSuffixes, folder, removeArguments, emptyEnvironment)
     var set = sigset_t()
     sigemptyset(&set)
     for s in [SIGINT, SIGTERM, SIGHUP] {
@@ -136,6 +181,13 @@ private let removeOnSignal: @convention(c) (Int32) -> Void = { sig in
   let suffixes = TemporaryFiles.journalSuffixes
   let slotSize = TemporaryFiles.slotSize
   let slotCount = TemporaryFiles.slotCount
+  // A child first: ended and waited for, so that it removes its own files and writes no more.
+  let child = TemporaryFiles.child
+  if child > 0 {
+    _ = kill(child, SIGTERM)
+    var status: Int32 = 0
+    _ = waitpid(child, &status, 0)
+  }
   var slot = 0
   while slot < slotCount {
     if used[slot] != 0 {
@@ -159,6 +211,17 @@ private let removeOnSignal: @convention(c) (Int32) -> Void = { sig in
       }
     }
     slot += 1
+  }
+  // fork, execve, waitpid and _exit are safe in a signal handler; rm removes the folder whole.
+  if TemporaryFiles.hasFolder != 0 {
+    let remover = fork()
+    if remover == 0 {
+      _ = execve("/bin/rm", TemporaryFiles.removeArguments, TemporaryFiles.emptyEnvironment)
+      _exit(127)
+    } else if remover > 0 {
+      var status: Int32 = 0
+      _ = waitpid(remover, &status, 0)
+    }
   }
   _ = signal(sig, SIG_DFL)
   _ = raise(sig)

@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 import Foundation
 import MapCompiler
 import MapRuntime
@@ -17,13 +22,20 @@ struct FixtureRunner {
 
   /// The outcome of one case.
   func run(_ fixture: FixtureFile, _ c: FixtureFile.Case) -> FixtureResult.Outcome {
-    let work = FileManager.default.temporaryDirectory.appendingPathComponent("mapc-test-\(UUID().uuidString)").path
+    let work = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "\(Self.workPrefix)\(getpid())-\(UUID().uuidString)"
+    ).path
     do {
       try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
     } catch {
       return .failed(["cannot make a temporary folder: \(SystemErrorText.describe(error))"])
     }
-    defer { try? FileManager.default.removeItem(atPath: work) }
+    // SIGINT, SIGTERM and SIGHUP end the child and remove the folder whole (TemporaryFiles).
+    TemporaryFiles.registerFolder(work)
+    defer {
+      try? FileManager.default.removeItem(atPath: work)
+      TemporaryFiles.unregisterFolder()
+    }
     let store = fixture.resolve(c.store)
     guard FileManager.default.fileExists(atPath: store) else { return .failed(["the store \(store) does not exist"]) }
     switch fixture.subject {
@@ -53,7 +65,11 @@ struct FixtureRunner {
     guard child.status == 0 else { return .failed(problems + Self.unexpectedExit(child)) }
     let compiled = Self.destinationModel(of: mapping)
     guard let model = compiled.model else { return .failed(problems + compiled.problems) }
-    return compare(out, expected: fixture.resolve(expected), model: model, schema: nil, problems: problems)
+    return compare(
+      out, expected: fixture.resolve(expected), model: model, schema: nil, problems: problems,
+      inputs: Inputs(
+        fixture: fixture,
+        paths: [(store, .store), (mapping, .file)] + Self.modelPaths(ofMapping: mapping).map { ($0, .file) }))
   }
 
   private func runChain(
@@ -89,7 +105,9 @@ struct FixtureRunner {
     let target = c.to.flatMap { versions.index(named: $0) } ?? versions.current
     return compare(
       copy, expected: fixture.resolve(expected), model: versions.versions[target].model,
-      schema: versions.versions[target], problems: [])
+      schema: versions.versions[target], problems: [], coreData: c.coreDataStore.map(fixture.resolve),
+      inputs: Inputs(
+        fixture: fixture, paths: [(store, .store), (model, .file)] + (mappings.map { [($0, .file)] } ?? [])))
   }
 
   /// What is wrong with a case that must fail: its exit status, the texts its standard error
@@ -111,10 +129,15 @@ struct FixtureRunner {
   /// also its schema with an empty store's of the same version. With `--update`, a missing or
   /// different expected store is replaced by `got`.
   private func compare(
-    _ got: String, expected: String, model: ObjectModel, schema version: ModelVersion?, problems: [String]
+    _ got: String, expected: String, model: ObjectModel, schema version: ModelVersion?, problems: [String],
+    coreData: String? = nil, inputs: Inputs
   ) -> FixtureResult.Outcome {
     var problems = problems
-    if let version { problems += Self.schemaProblems(got, version: version) }
+    if let coreData {
+      problems += Self.coreDataSchemaProblems(got, coreData: coreData)
+    } else if let version {
+      problems += Self.schemaProblems(got, version: version)
+    }
     let layout = StoreLayout(model: model)
     let read = { (path: String) throws(MigrationFailure) -> ObjectGraph in
       try StoreFormatChoice.detect(path).read(path, layout: layout, options: StoreReadOptions()).0
@@ -144,15 +167,115 @@ struct FixtureRunner {
       differences = ["missing"]
     }
     if update && !differences.isEmpty && problems.isEmpty {
+      if let refusal = Self.updateRefusal(expected, inputs: inputs) { return .failed([refusal]) }
       do {
-        try? FileManager.default.removeItem(atPath: expected)
-        try FileManager.default.copyItem(atPath: got, toPath: expected)
+        try Self.writeExpected(got, to: expected, model: model)
         return .updated(expected)
       } catch {
-        return .failed(["cannot write \(expected): \(SystemErrorText.describe(error))"])
+        return .failed(["cannot write \(expected):"] + error.errors.map { "  " + $0.description })
       }
     }
     return .failed(problems + differences).orPassed
+  }
+
+  /// What a case reads: the fixture file, and its store, mapping or model and mappings.
+  struct Inputs {
+    var fixture: FixtureFile
+    var paths: [(String, OutputTarget.InputKind)]
+  }
+
+  /// Why `--update` may not write `expected`, or nil (Specs/test-fixtures.md §3). A path that
+  /// comes from a fixture file must resolve, after links, inside that file's folder; it may not
+  /// be an input of the case (by device and inode, or real path: the store and its companions,
+  /// the mapping, the model, the fixture file), nor anything but a regular file.
+  static func updateRefusal(_ expected: String, inputs: Inputs) -> String? {
+    let folder = OutputTarget.realPath(inputs.fixture.folder) ?? inputs.fixture.folder
+    guard let real = OutputTarget.realPath(expected), real.hasPrefix(folder == "/" ? "/" : folder + "/") else {
+      return
+        "--update writes only inside the fixture's folder \(inputs.fixture.folder): the expected store \(expected) resolves outside it"
+    }
+    var files = OutputTarget()
+    files.reads(inputs.fixture.path, as: "fixture file")
+    for (path, kind) in inputs.paths { files.reads(path, as: kind == .store ? "store" : "input", kind: kind) }
+    files.writes(expected, option: "the expected store", kind: .replacedStore)
+    if let clash = files.clash() { return "--update: \(clash.message)" }
+    return nil
+  }
+
+  /// The result written as the expected store, in the format its name says (`.json`: JSON;
+  /// `.sqlite`, `.sqlite3`, `.db`, `.store`: Core Data SQLite; otherwise the existing file's,
+  /// else the result's), replaced atomically (a link keeps pointing where it did).
+  static func writeExpected(_ got: String, to expected: String, model: ObjectModel) throws(MigrationFailure) {
+    let formats = StoreFormatChoice.formats
+    let source = StoreFormatChoice.detect(got)
+    let ext = (expected as NSString).pathExtension.lowercased()
+    let destination: any StoreFormat =
+      ext == "json"
+      ? StoreFormats.named("json", among: formats)!
+      : ["sqlite", "sqlite3", "db", "store"].contains(ext)
+        ? StoreFormats.named("sqlite", among: formats)!
+        : FileManager.default.fileExists(atPath: expected) ? StoreFormatChoice.detect(expected) : source
+    let same = type(of: source) == type(of: destination)
+    // A JSON result is copied byte for byte (it is what a user's run writes).
+    if same, !(source is SQLiteStoreFormat) {
+      do {
+        try AtomicFileWriter.replaceContents(
+          of: expected, with: [UInt8](try Data(contentsOf: URL(fileURLWithPath: got))))
+      } catch let error as StoreIOError {
+        throw MigrationFailure([MigrationError(error.code.rawValue, error.description, file: expected)])
+      } catch {
+        throw MigrationFailure([
+          MigrationError("io-system-error", "cannot read the result: \(SystemErrorText.describe(error))", file: got)
+        ])
+      }
+      return
+    }
+    let (graph, metadata) = try StoreIO.read(source, got, layout: StoreLayout(model: model), report: nil)
+    let out = StoreWriteMetadata(
+      modelVersionIdentifiers: metadata.modelVersionIdentifiers ?? model.versionIdentifiers,
+      entityHashes: VersionHasher.entityHashes(of: model), extra: metadata.extra)
+    try StoreIO.write(
+      destination, graph, source: nil, metadata: out, to: expected, backup: nil, report: nil,
+      bookkeepingFrom: same ? got : nil)
+  }
+
+  /// A chain case that names a store Core Data wrote: the result's `sqlite_master` rows (type,
+  /// name, table and SQL) must be that store's (Specs/test-fixtures.md).
+  static func coreDataSchemaProblems(_ path: String, coreData: String) -> [String] {
+    do {
+      let differences = CoreDataSchemaSnapshot.differences(
+        expected: try CoreDataSchemaSnapshot.lines(ofStoreAt: coreData),
+        got: try CoreDataSchemaSnapshot.lines(ofStoreAt: path))
+      guard !differences.isEmpty else { return [] }
+      return [
+        "schema: the migrated store's schema is not that of \(coreData), which Core Data wrote (- Core Data's, + mapc's):"
+      ]
+        + differences.map { "  " + $0 }
+    } catch {
+      return ["schema: cannot compare with \(coreData): " + (error.errors.first?.description ?? "")]
+    }
+  }
+
+  /// How the work folders of cases start: `mapc-test-pid<pid>-<uuid>` in the temporary folder.
+  static let workPrefix = "mapc-test-pid"
+
+  /// Work folders that runs killed beyond any handler (SIGKILL) left: their process gone, owned
+  /// by this user. Removed; returns how many.
+  @discardableResult
+  static func removeStaleWork() -> Int {
+    let folder = FileManager.default.temporaryDirectory.path
+    guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return 0 }
+    var removed = 0
+    for name in names where name.hasPrefix(workPrefix) {
+      let rest = name.dropFirst(workPrefix.count)
+      guard let pid = pid_t(rest.prefix { $0 != "-" }), pid > 0, pid != getpid(), kill(pid, 0) != 0, errno == ESRCH
+      else { continue }
+      var info = stat()
+      let path = folder + "/" + name
+      guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR, info.st_uid == getuid() else { continue }
+      if (try? FileManager.default.removeItem(atPath: path)) != nil { removed += 1 }
+    }
+    return removed
   }
 
   /// A chain's result must have the schema of a new store of its version: the version's entity
@@ -188,6 +311,17 @@ struct FixtureRunner {
       problems.append("schema: cannot compare: " + (error.errors.first?.description ?? ""))
     }
     return problems
+  }
+
+  /// The model files a mapping reads (the `.xcdatamodel` folders its two models come from), for
+  /// the inputs a case must not write over; none when it does not compile (the case says why).
+  static func modelPaths(ofMapping mapping: String) -> [String] {
+    guard mapping.hasSuffix(".xml") || XcodeMappingReader.isXcodeMapping(mapping),
+      let plan = MappingCompilation.compile(mappingPath: mapping).plan
+    else { return [] }
+    return [plan.sourceModel.path, plan.destinationModel.path].compactMap { $0 }.map {
+      ($0 as NSString).lastPathComponent == "contents" ? ($0 as NSString).deletingLastPathComponent : $0
+    }
   }
 
   /// The destination model of a mapping, compiled in memory (or of a plan, read).
@@ -239,7 +373,9 @@ struct FixtureRunner {
     process.standardInput = FileHandle.nullDevice
     do {
       try process.run()
+      TemporaryFiles.registerChild(process.processIdentifier)
       process.waitUntilExit()
+      TemporaryFiles.unregisterChild()
     } catch {
       return Child(status: -1, stderr: "cannot start \(executable): \(SystemErrorText.describe(error))")
     }
