@@ -73,6 +73,12 @@ extension MapcCommand {
     )
     var lock: String?
 
+    @Flag(
+      help:
+        "Check model bundles as Core Data's automatic migration takes them: one direct step from every version to the current one (default: one version at a time, as mapc migrate)."
+    )
+    var direct = false
+
     @Option(help: "Files linted at once; 0 means one per processor.")
     var jobs: Int = 0
 
@@ -156,7 +162,9 @@ extension MapcCommand {
       }
 
       var report = LintRunner.run(files: files, baseline: accepted, jobs: jobs)
-      if !bundles.isEmpty { ChainCheck.add(bundles: bundles, mappingPaths: mappingPaths, to: &report) }
+      if !bundles.isEmpty {
+        ChainCheck.add(bundles: bundles, mappingPaths: mappingPaths, direct: direct, to: &report)
+      }
       if !locks.isEmpty { LockedBundles.add(locks, to: &report) }
       report.bundles = bundles
 

@@ -3,13 +3,14 @@ import MapRuntime
 /// `mapc lint BUNDLE.xcdatamodeld MAPPINGS…`: checks the chain `mapc migrate` would take
 /// through every version of the bundle (`Specs/migrate.md` §6).
 public enum ChainCheck {
-  public static func check(bundle: String, mappingPaths: [String]) -> [Diagnostic] {
+  public static func check(bundle: String, mappingPaths: [String], direct: Bool = false) -> [Diagnostic] {
     let versions: ModelVersions
     do {
       versions = try ModelVersions.load(bundle: bundle)
     } catch {
       return error.diagnostics
     }
+    if direct { return checkDirect(versions, mappingPaths: mappingPaths) }
     let (mappings, found) = mappingPaths.isEmpty ? ([], []) : ExplicitMapping.find(in: mappingPaths, versions: versions)
     var diagnostics = found
     let names = versions.names
@@ -76,16 +77,45 @@ public enum ChainCheck {
 }
 
 extension ChainCheck {
+  /// `mapc lint --direct`: the one step `mapc migrate --direct` (and Core Data's automatic
+  /// migration) takes from every version to the current one, each a mapping whose hashes fit
+  /// both or inferred: `chain-step-uncovered` with its `infer-*` errors for one neither covers,
+  /// `chain-step-drops-data` for an inferred one that drops data. A version whose hashes are the
+  /// current one's needs no step.
+  static func checkDirect(_ versions: ModelVersions, mappingPaths: [String]) -> [Diagnostic] {
+    let (mappings, found) = mappingPaths.isEmpty ? ([], []) : ExplicitMapping.find(in: mappingPaths, versions: versions)
+    var diagnostics = found
+    let names = versions.names
+    let target = versions.current
+    let bundle = versions.bundlePath
+    for i in 0..<target where !MigrationChain.isCompatible(versions, i, target) {
+      let (step, problems) = MigrationChain.planStep(versions: versions, mappings: mappings, from: i, to: target)
+      guard let step else {
+        diagnostics += problems
+        continue
+      }
+      guard step.mappingPath == nil else { continue }
+      let lost = dropped(StepAnalysis.analyze(step.plan), model: step.plan.sourceModel)
+      if lost.isEmpty { continue }
+      diagnostics.append(
+        .warning(
+          "chain-step-drops-data",
+          "the direct step '\(names[i])' → '\(names[target])' (inferred, as Core Data's automatic migration) drops \(lost.joined(separator: ", ")): a store at '\(names[i])' loses them; if they were renamed, give the new ones renaming identifiers, else add a mapping for the pair to the mappings, or accept the loss when migrating (--allow-drop)",
+          at: nil, file: bundle))
+    }
+    return diagnostics
+  }
+
   /// True for a path `mapc lint` treats as a model bundle to check chains of.
   public static func isBundle(_ path: String) -> Bool {
     path.hasSuffix(".xcdatamodeld") || path.hasSuffix(".xcdatamodeld/")
   }
 
   /// The chain checks of each bundle as lint findings, added to `report` and sorted with it.
-  public static func add(bundles: [String], mappingPaths: [String], to report: inout LintReport) {
+  public static func add(bundles: [String], mappingPaths: [String], direct: Bool = false, to report: inout LintReport) {
     let lines = SourceLines()
     for bundle in bundles {
-      report.findings += check(bundle: bundle, mappingPaths: mappingPaths).map { d in
+      report.findings += check(bundle: bundle, mappingPaths: mappingPaths, direct: direct).map { d in
         LintFinding(diagnostic: d, sourceLine: d.location.flatMap { lines.line($0.line, of: $0.file) })
       }
     }

@@ -96,6 +96,15 @@ struct DirectAndChainTests {
     try #require(direct.exitCode == 0, "\(direct.stderr)")
     #expect(Self.values(directed, "body") == "[None, None]")
     #expect(direct.stderr.contains("Note.note: 2 values"), "\(direct.stderr)")
+    // lint says so: the chain drops nothing; the direct steps from V1 drop Note.note.
+    let chainLint = runMapc(["lint", bundle.path])
+    #expect(!chainLint.stderr.contains("[chain-step-drops-data]"), "\(chainLint.stderr)")
+    let directLint = runMapc(["lint", "--direct", bundle.path])
+    #expect(directLint.exitCode == 0, "\(directLint.stderr)")
+    #expect(
+      directLint.stderr.contains(
+        "the direct step 'V1' → 'V3' (inferred, as Core Data's automatic migration) drops Note.note"),
+      "\(directLint.stderr)")
   }
 
   /// V2 hashes like V1 (only a renaming identifier that names nothing changes, which is not in
