@@ -30,6 +30,10 @@ extension MapcCommand {
     @Flag(help: "Print each version's name and version checksum, and write nothing.")
     var printChecksums = false
 
+    @Option(
+      help: "A folder of mappings (as mapc migrate takes) for the steps between locked versions that are not inferred.")
+    var mappings: String?
+
     func run() throws {
       if output == nil && !printChecksums { throw ValidationError("give -o LOCKFILE, or --print-checksums") }
       if output != nil && printChecksums { throw ValidationError("give either -o LOCKFILE or --print-checksums") }
@@ -60,8 +64,16 @@ extension MapcCommand {
       guard let output else { return }
       var files = OutputTarget()
       files.reads(model, as: "model")
+      files.reads(mappings, as: "mappings")
       files.writes(output, option: "--output")
       try files.refuseClash()
+      var explicit: [ExplicitMapping] = []
+      if let mappings {
+        let (found, diagnostics) = ExplicitMapping.find(in: [mappings], versions: versions)
+        Console.report(diagnostics)
+        if diagnostics.hasErrors { throw ExitCode(.inputErrors) }
+        explicit = found
+      }
       let bundleName = ((model.hasSuffix("/") ? String(model.dropLast()) : model) as NSString).lastPathComponent
       var lock = ModelLock.make(chosen, model: bundleName)
       if FileManager.default.fileExists(atPath: output) {
@@ -80,13 +92,40 @@ extension MapcCommand {
         }
         let known = Set(previous.versions.map(\.name))
         lock.versions = previous.versions + lock.versions.filter { !known.contains($0.name) }
+        lock.steps = previous.steps
       }
+      lock.steps = Self.steps(lock, versions: versions, mappings: explicit)
       do {
         try AtomicFileWriter.replaceContents(of: output, with: lock.rendered())
       } catch {
         throw Console.writeFailure("lock file", path: output, error: error)
       }
       Console.say("mapc: locked \(lock.versions.count) versions of \(bundleName) in \(output)")
+    }
+
+    /// The steps between consecutive locked versions whose hashes differ, each with what it drops
+    /// (`StepAnalysis.droppable`): a step the lock already records is kept as it was (shipped); a
+    /// new one is planned as mapc migrate plans it (a covering mapping, else inferred). A step
+    /// that cannot be planned is left out, with a note.
+    static func steps(_ lock: ModelLock, versions: ModelVersions, mappings: [ExplicitMapping]) -> [ModelLock.Step] {
+      var result: [ModelLock.Step] = []
+      let indexes = lock.versions.compactMap { versions.index(named: $0.name) }
+      for (i, j) in zip(indexes, indexes.dropFirst()) where i < j && !MigrationChain.isCompatible(versions, i, j) {
+        let (from, to) = (versions.names[i], versions.names[j])
+        if let kept = lock.steps.first(where: { $0.from == from && $0.to == to }) {
+          result.append(kept)
+          continue
+        }
+        let (step, _) = MigrationChain.planStep(versions: versions, mappings: mappings, from: i, to: j)
+        guard let step else {
+          Console.note(
+            "the step '\(from)' → '\(to)' cannot be planned (no mapping covers it and it cannot be inferred): the lock records no drops for it"
+          )
+          continue
+        }
+        result.append(ModelLock.Step(from: from, to: to, drops: StepAnalysis.analyze(step.plan).droppable))
+      }
+      return result
     }
   }
 }

@@ -68,6 +68,12 @@ extension MapcCommand {
     @Option(help: "Keep the original store at this path.")
     var backup: String?
 
+    @Option(
+      help:
+        "A lock file written by `mapc lock`: what it records as dropped by a shipped step (both versions locked and unchanged) is accepted for that step."
+    )
+    var lock: String?
+
     @Option(help: "Write what each step read, made and dropped, per entity mapping, as JSON to this file.")
     var report: String?
 
@@ -125,6 +131,7 @@ extension MapcCommand {
           (folder.isEmpty ? "." : folder) + "/.\(name).mapc-migrate", option: "the work folder",
           kind: .removedFolder)
       }
+      files.reads(lock, as: "lock")
       files.writes(report, option: "--report")
       return files
     }
@@ -228,7 +235,10 @@ extension MapcCommand {
         return
       }
       let steps = chain.steps
-      let check = DataLossCheck(analyses: analyses, consent: consentOptions.consent, store: store) { k in
+      let shipped = try lockedConsents(chain, versions: versions)
+      let check = DataLossCheck(
+        analyses: analyses, consent: consentOptions.consent, stepConsents: shipped, store: store
+      ) { k in
         "step \(k + 1) \(Self.describe(steps[k], names))"
       }
       if dryRun {
@@ -238,6 +248,35 @@ extension MapcCommand {
         try runChain(chain, names: names, previous: peek.migrations, format: format, check: check)
         for line in ancillary { Console.note(line) }
       }
+    }
+
+    /// The consent `--lock` gives: for each step of the chain between two versions the lock holds
+    /// unchanged (same checksum as the bundle's), the drops it records (`Specs/model-lock.md` §4).
+    func lockedConsents(_ chain: MigrationChain, versions: ModelVersions) throws -> [Int: DropConsent] {
+      guard let lock else { return [:] }
+      let locked: ModelLock
+      do {
+        locked = try ModelLock.read(lock)
+      } catch {
+        throw Console.failure(error)
+      }
+      let checksums = Dictionary(locked.versions.map { ($0.name, $0.checksum) }, uniquingKeysWith: { a, _ in a })
+      var result: [Int: DropConsent] = [:]
+      for (k, step) in chain.steps.enumerated() {
+        let (from, to) = (versions.names[step.from], versions.names[step.to])
+        guard let recorded = locked.steps.first(where: { $0.from == from && $0.to == to }) else { continue }
+        let unchanged = [step.from, step.to].allSatisfy {
+          checksums[versions.names[$0]] == ModelLock.checksum(versions.versions[$0].hashes)
+        }
+        guard unchanged else {
+          Console.note(
+            "\(lock) records the step '\(from)' → '\(to)', but the bundle's versions differ from it: its drops are not accepted"
+          )
+          continue
+        }
+        result[k] = DropConsent(names: recorded.drops)
+      }
+      return result
     }
 
     /// A store at no version of the bundle that carries the model that wrote it, its hashes

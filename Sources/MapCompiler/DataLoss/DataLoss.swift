@@ -21,6 +21,29 @@ public struct DataLoss: Sendable, Hashable, Codable {
 }
 
 extension StepAnalysis {
+  /// Everything the step can drop, named as `--allow-drop` accepts it, without a store: each
+  /// concrete source entity it drops (its objects and every property), and for the others each
+  /// dropped property (`Entity.property`) and composite element (`Entity.property.element`).
+  /// What a lock records for a shipped step (`Specs/model-lock.md` §4).
+  public var droppable: [String] {
+    var result: [String] = []
+    for e in sourceEntities where !e.isAbstract {
+      if case .removed = e.fate { continue }
+      if case .dropped = e.fate {
+        result.append(e.name)
+        continue
+      }
+      for p in e.properties {
+        if p.fate == .dropped {
+          result.append(e.name + "." + p.name)
+        } else {
+          result += Self.uniquePaths(p.droppedElements).map { e.name + "." + p.name + "." + $0 }
+        }
+      }
+    }
+    return result.sorted()
+  }
+
   /// The properties whose values decide what is lost: every property of a dropped entity, and
   /// the dropped properties of migrated ones.
   /// Elements of copied composites count as `composite.element` (`place.location.longitude`).

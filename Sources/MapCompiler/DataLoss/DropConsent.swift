@@ -22,6 +22,15 @@ public struct DropConsent: Sendable, Hashable {
     return false
   }
 
+  /// This consent and `other` together.
+  public func adding(_ other: DropConsent?) -> DropConsent {
+    guard let other else { return self }
+    var merged = self
+    merged.all = all || other.all
+    merged.names.formUnion(other.names)
+    return merged
+  }
+
   /// The losses this consent does not cover.
   public func refused(_ losses: [DataLoss]) -> [DataLoss] { losses.filter { !covers($0) } }
 }

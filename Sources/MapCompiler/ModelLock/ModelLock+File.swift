@@ -5,12 +5,18 @@ import MapRuntime
 /// order, entities and properties by name), so that a change to it reads well in a review.
 extension ModelLock {
   public func rendered() -> String {
-    JSONValue.object([
-      ("format", .string(Self.format)),
-      ("formatVersion", .int(1)),
-      ("model", .string(model)),
-      ("versions", .array(versions.map(Self.json))),
-    ]).rendered()
+    JSONValue.object(
+      [
+        ("format", .string(Self.format)),
+        ("formatVersion", .int(1)),
+        ("model", .string(model)),
+        ("versions", .array(versions.map(Self.json))),
+      ] + (steps.isEmpty ? [] : [("steps", .array(steps.map(Self.json)))])
+    ).rendered()
+  }
+
+  static func json(_ s: Step) -> JSONValue {
+    .object([("from", .string(s.from)), ("to", .string(s.to)), ("drops", .array(s.drops.map(JSONValue.string)))])
   }
 
   static func json(_ v: Version) -> JSONValue {
@@ -85,6 +91,15 @@ extension ModelLock {
       }
       versions.append(Version(name: name, checksum: checksum, entities: locked))
     }
-    return ModelLock(model: model, versions: versions)
+    var lock = ModelLock(model: model, versions: versions)
+    if let list = json["steps"] {
+      guard let steps = list as? [[String: Any]] else { throw invalid("\"steps\" is an array of objects") }
+      for (i, step) in steps.enumerated() {
+        guard let from = step["from"] as? String, let to = step["to"] as? String, let drops = step["drops"] as? [String]
+        else { throw invalid("steps[\(i)] lacks \"from\", \"to\" (strings) or \"drops\" (an array of strings)") }
+        lock.steps.append(Step(from: from, to: to, drops: drops))
+      }
+    }
+    return lock
   }
 }

@@ -35,9 +35,25 @@ public struct ModelLock: Sendable, Equatable {
     public var summary: String
   }
 
+  /// A step between two consecutive locked versions and what it drops (`StepAnalysis.droppable`):
+  /// shipped, so every device already made it; `mapc migrate --lock` accepts those drops.
+  public struct Step: Sendable, Equatable {
+    public var from: String
+    public var to: String
+    public var drops: [String]
+
+    public init(from: String, to: String, drops: [String]) {
+      self.from = from
+      self.to = to
+      self.drops = drops
+    }
+  }
+
   /// The bundle's file name (`Model.xcdatamodeld`).
   public var model: String
   public var versions: [Version]
+  /// The steps between consecutive locked versions whose hashes differ, in chain order.
+  public var steps: [Step] = []
 
   public static let format = "mapc-model-lock"
 

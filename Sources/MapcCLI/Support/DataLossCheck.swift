@@ -16,9 +16,16 @@ final class DataLossCheck: @unchecked Sendable {
   private var refusedLosses: [DataLoss] = []
   private var refusedAt: Int?
 
-  init(analyses: [StepAnalysis], consent: DropConsent, store: String, describe: @escaping @Sendable (Int) -> String) {
+  /// Consent for single steps besides `consent`: a lock's record of a shipped step's drops.
+  let stepConsents: [Int: DropConsent]
+
+  init(
+    analyses: [StepAnalysis], consent: DropConsent, stepConsents: [Int: DropConsent] = [:], store: String,
+    describe: @escaping @Sendable (Int) -> String
+  ) {
     self.analyses = analyses
     self.consent = consent
+    self.stepConsents = stepConsents
     self.store = store
     self.describe = describe
   }
@@ -34,6 +41,7 @@ final class DataLossCheck: @unchecked Sendable {
   /// consent.
   func check(_ k: Int, _ graph: ObjectGraph) throws(MigrationFailure) {
     let analysis = analyses[k]
+    let consent = self.consent.adding(stepConsents[k])
     let losses = analysis.losses(analysis.counts(graph, consent: consent))
     let refused = consent.refused(losses)
     lock.withLock {
