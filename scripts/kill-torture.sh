@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Kill torture (issue 17): kills `mapc run --in-place` and `mapc migrate` at random moments
+# Kill torture (issue 17; issue 40 added `store convert` and `mapc test`): kills `mapc run
+# --in-place`, `mapc migrate` (a chain of three steps), `mapc store convert` and `mapc test` at random moments
 # (SIGKILL, SIGTERM or SIGINT) on stores that take seconds to migrate, JSON stores and Core
 # Data SQLite stores (the SQLite store starts with committed frames in a -wal and a -shm beside
 # it), and checks after each kill that the store is the original or the complete result, that a
@@ -15,7 +16,8 @@
 #                                            TASKS=tasks in the JSON store, default 150000;
 #                                            SQLITE_TASKS=tasks in the SQLite store, default 40000;
 #                                            FORMATS="json sqlite" (the default) or one of them)
-# The runs cycle through run/migrate on each format. Prints the counts per format; exits 1 if
+# The runs cycle through run, migrate, convert and test on each format; convert's output must be
+# absent or complete after a kill, and test's fixture unchanged with no work folder or child left. Prints the counts per format; exits 1 if
 # any store was damaged or lost, a rerun failed or anything was left behind.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -111,7 +113,17 @@ PY
   fi
 }
 
-declare -A run_seconds migrate_seconds
+declare -A run_seconds migrate_seconds convert_seconds test_seconds
+# A fixture for `mapc test`: the Tasks 1 store (placed as the tortured ones are) migrated along
+# the chain; its expected store is the complete result.
+make_fixture() { # make_fixture FORMAT
+  rm -rf fx; mkdir fx
+  place "$1" "$1-v1" fx/store
+  cp "$1-expected-migrate-file" "fx/expected.$1"
+  printf '{"model": "%s", "cases": [{"store": "store", "expected": "expected.%s", "arguments": ["--allow-data-loss"]}]}\n' \
+    "$bundle" "$1" >fx/fixture.json
+}
+fixture_content() { (cd fx && find . -type f | sort | xargs sha256sum) | sha256sum | cut -c1-64; }
 for format in "${formats[@]}"; do
   case $format in
     json) n=$tasks ;;
@@ -140,10 +152,21 @@ for format in "${formats[@]}"; do
   "$mapc" migrate --model "$bundle" --store expected --allow-data-loss --quiet || exit 2
   migrate_seconds[$format]=$(echo "$(date +%s.%N) - $start" | bc)
   content "$format" expected >"$format-expected-migrate"
+  cp expected "$format-expected-migrate-file"
+  place "$format" "$format-v1" expected
+  start=$(date +%s.%N)
+  "$mapc" store convert expected --model "$bundle" --to "$format" --output converted --quiet || exit 2
+  convert_seconds[$format]=$(echo "$(date +%s.%N) - $start" | bc)
+  content "$format" converted >"$format-expected-convert"
+  rm -f converted converted-wal converted-shm
+  make_fixture "$format"
+  start=$(date +%s.%N)
+  "$mapc" test fx --quiet >/dev/null || { echo "kill-torture: the $format fixture fails uncut" >&2; exit 2; }
+  test_seconds[$format]=$(echo "$(date +%s.%N) - $start" | bc)
   place "$format" "$format-v3" expected; content "$format" expected >"$format-original-run"
   place "$format" "$format-v1" expected; content "$format" expected >"$format-original-migrate"
   rm -f expected expected-wal expected-shm
-  echo "kill-torture: $format: $n tasks ($(stat -c %s "$format-v1") bytes); run --in-place takes ${run_seconds[$format]}s, migrate ${migrate_seconds[$format]}s"
+  echo "kill-torture: $format: $n tasks ($(stat -c %s "$format-v1") bytes); run --in-place takes ${run_seconds[$format]}s, migrate ${migrate_seconds[$format]}s, convert ${convert_seconds[$format]}s, test ${test_seconds[$format]}s"
 done
 
 declare -A runs_of kills original complete damaged rerun_failed leftovers finished
@@ -152,11 +175,70 @@ for format in "${formats[@]}"; do
 done
 signals=(KILL KILL TERM INT)
 nformats=${#formats[@]}
+kinds=(run migrate convert test)
 for ((k = 1; k <= runs; k++)); do
-  format=${formats[$(((k - 1) / 2 % nformats))]}
-  if ((k % 2)); then kind=run; else kind=migrate; fi
+  format=${formats[$(((k - 1) / 4 % nformats))]}
+  kind=${kinds[$(((k - 1) % 4))]}
   runs_of[$format]=$((runs_of[$format] + 1))
-  rm -rf store .store.* dumps/*
+  rm -rf store .store.* dumps/* converted converted-wal converted-shm .converted.*
+  if [ $kind = convert ] || [ $kind = test ]; then
+    if [ $kind = convert ]; then
+      place "$format" "$format-v1" store
+      seconds=${convert_seconds[$format]}
+      "$mapc" store convert store --model "$bundle" --to "$format" --output converted --quiet 2>/dev/null &
+    else
+      make_fixture "$format"
+      fixture_before=$(fixture_content)
+      seconds=${test_seconds[$format]}
+      "$mapc" test fx --quiet >/dev/null 2>&1 &
+    fi
+    pid=$!
+    sleep "$(python3 -c "import random; print(round(random.uniform(0.0, $seconds * 1.05), 3))")"
+    signal=${signals[$((RANDOM % 4))]}
+    if kill -s "$signal" "$pid" 2>/dev/null; then kills[$format]=$((kills[$format] + 1)); else finished[$format]=$((finished[$format] + 1)); fi
+    wait "$pid" 2>/dev/null
+    if [ $kind = convert ]; then
+      if [ -e converted ]; then now=$(content "$format" converted); else now=missing; fi
+      if [ "$now" = missing ]; then
+        original[$format]=$((original[$format] + 1))
+      elif [ "$now" = "$(cat "$format-expected-convert")" ]; then
+        complete[$format]=$((complete[$format] + 1))
+      else
+        damaged[$format]=$((damaged[$format] + 1))
+        echo "kill-torture: run $k ($format convert, SIG$signal): the output is neither absent nor complete ($now)" >&2
+      fi
+      "$mapc" store convert store --model "$bundle" --to "$format" --output converted --quiet 2>/dev/null
+      if [ $? -ne 0 ] || [ "$(content "$format" converted)" != "$(cat "$format-expected-convert")" ]; then
+        rerun_failed[$format]=$((rerun_failed[$format] + 1))
+        echo "kill-torture: run $k ($format convert): the rerun failed or gave another result" >&2
+      fi
+    else
+      # A child of a killed `mapc test` ends itself within a moment (it watches its parent).
+      for _ in $(seq 50); do pgrep -f "$work/tmp/mapc-test-pid" >/dev/null || break; sleep 0.1; done
+      if [ "$(fixture_content)" = "$fixture_before" ]; then original[$format]=$((original[$format] + 1)); else
+        damaged[$format]=$((damaged[$format] + 1))
+        echo "kill-torture: run $k ($format test, SIG$signal): the fixture changed" >&2
+      fi
+      if pgrep -f "$work/tmp/mapc-test-pid" >/dev/null; then
+        leftovers[$format]=$((leftovers[$format] + 1))
+        echo "kill-torture: run $k ($format test, SIG$signal): a child still runs" >&2
+        pkill -f "$work/tmp/mapc-test-pid"
+      fi
+      # SIGKILL leaves the work folder for the next run to remove.
+      "$mapc" test fx --quiet >/dev/null 2>&1 || {
+        rerun_failed[$format]=$((rerun_failed[$format] + 1))
+        echo "kill-torture: run $k ($format test): the rerun failed" >&2
+      }
+    fi
+    left=$(find . -maxdepth 1 -name '.*.mapc-*' | wc -l)
+    left=$((left + $(find tmp -mindepth 1 -maxdepth 1 | wc -l)))
+    if [ "$left" -ne 0 ]; then
+      leftovers[$format]=$((leftovers[$format] + 1))
+      echo "kill-torture: run $k ($format $kind): left $(find . tmp -maxdepth 1 -name '.*mapc*' -o -path 'tmp/*' | tr '\n' ' ')" >&2
+      rm -rf tmp/* .converted.* .store.*
+    fi
+    continue
+  fi
   place "$format" "$format-v$([ $kind = run ] && echo 3 || echo 1)" store
   original_content=$(cat "$format-original-$kind")
   expected_content=$(cat "$format-expected-$kind")

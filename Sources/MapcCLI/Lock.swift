@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 import ArgumentParser
 import Foundation
 import MapCompiler
@@ -76,7 +81,10 @@ extension MapcCommand {
       }
       let bundleName = ((model.hasSuffix("/") ? String(model.dropLast()) : model) as NSString).lastPathComponent
       var lock = ModelLock.make(chosen, model: bundleName)
-      if FileManager.default.fileExists(atPath: output) {
+      // Only a regular file can hold an earlier lock (a FIFO or a device is written to).
+      var info = stat()
+      // An empty file (made by `touch` or mktemp) holds no earlier lock either.
+      if stat(output, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_size > 0 {
         let previous: ModelLock
         do {
           previous = try ModelLock.read(output)

@@ -26,6 +26,7 @@ public struct MapcCommand: ParsableCommand {
   /// `CommandLineCheck`).
   public static func main() {
     TemporaryFiles.installSignalHandlers()
+    TemporaryFiles.endWithParent()
     let given = Array(CommandLine.arguments.dropFirst())
     if let problem = CommandLineCheck.problem(given) { CommandLineCheck.fail(problem, given) }
     main(CommandLineCheck.evalFormat(given))

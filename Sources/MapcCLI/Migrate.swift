@@ -122,7 +122,7 @@ extension MapcCommand {
         if output == nil {
           files.writes(store, option: "--store", kind: .replacedStore, replacing: "store")
         }
-        files.writes(output, option: "--output", kind: .store)
+        files.writes(output, option: "--output", kind: StoreFormatChoice.outputKind(storeFormat, store: store))
         files.writes(backup, option: "--backup", kind: .replacedFile)
         let (folder, name) = (
           (store as NSString).deletingLastPathComponent, (store as NSString).lastPathComponent

@@ -75,7 +75,7 @@ extension MapcCommand {
       var files = OutputTarget()
       files.reads(plan, as: "plan")
       files.reads(store, as: "store", kind: .store)
-      files.writes(output, option: "--output", kind: .store)
+      files.writes(output, option: "--output", kind: StoreFormatChoice.outputKind(storeFormat, store: store))
       // The store is replaced: it (or the file its link points to) must be a regular file.
       if inPlace { files.writes(store, option: "--in-place: the store", kind: .replacedStore, replacing: "store") }
       files.writes(backup, option: "--backup", kind: .replacedFile)

@@ -130,6 +130,27 @@ public enum TemporaryFiles {
     _ = pthread_sigmask(SIG_UNBLOCK, &set, nil)
   }
 
+  /// The environment variable `mapc test` sets for the children it starts: the parent's process
+  /// id. Such a child ends itself (SIGTERM, so that its handler removes its files) when that
+  /// parent is gone, even when the parent was killed beyond any handler (SIGKILL).
+  public static let parentVariable = "MAPC_END_WITH_PARENT"
+
+  /// Raises SIGTERM when the process named by `parentVariable` is no longer this process's
+  /// parent (it ended: the child was handed to another): checked now, then every 100 ms by a
+  /// thread of its own.
+  public static func endWithParent() {
+    guard let text = getenv(parentVariable).map({ String(cString: $0) }), let parent = pid_t(text), parent > 0 else {
+      return
+    }
+    if getppid() != parent { _ = raise(SIGTERM) }
+    let watcher = Thread {
+      while getppid() == parent { usleep(100_000) }
+      _ = raise(SIGTERM)
+    }
+    watcher.stackSize = 1 << 16
+    watcher.start()
+  }
+
   /// The files a killed run left for `target` in `folder`: named for it, owned by this user,
   /// and written by a process that no longer exists. Removed; returns how many.
   @discardableResult

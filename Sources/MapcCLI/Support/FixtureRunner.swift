@@ -371,6 +371,10 @@ struct FixtureRunner {
     process.standardError = err
     process.standardOutput = FileHandle.nullDevice
     process.standardInput = FileHandle.nullDevice
+    // The child ends itself when this process is gone, even killed beyond any handler.
+    var environment = ProcessInfo.processInfo.environment
+    environment[TemporaryFiles.parentVariable] = String(getpid())
+    process.environment = environment
     do {
       try process.run()
       TemporaryFiles.registerChild(process.processIdentifier)

@@ -35,7 +35,8 @@ package enum StoreConversion {
     var files = OutputTarget()
     files.reads(store, as: "store", kind: source.hasCompanionFiles ? .store : .file)
     if let bundle { files.reads(bundle, as: "model") }
-    files.writes(output, option: "--output", kind: destination.hasCompanionFiles ? .store : .file)
+    // An SQLite store needs a regular file (SQLite opens it, with its companions); JSON may stream.
+    files.writes(output, option: "--output", kind: destination.hasCompanionFiles ? .replacedStore : .file)
     try files.refuseClash()
     guard let bundle else {
       guard source is SQLiteStoreFormat else {

@@ -32,4 +32,11 @@ package enum StoreFormatChoice {
   {
     try StoreFormats.resolve(name, path: path, among: formats(compact: compact))
   }
+
+  /// How a store output written in the format of the store at `path` is checked before anything
+  /// runs (`OutputTarget`): an SQLite store needs a regular file (SQLite opens it, with its
+  /// companions), so a FIFO or device is refused at once (exit 64); another format may stream.
+  static func outputKind(_ name: String?, store path: String) -> OutputTarget.OutputKind {
+    ((try? resolve(name, path: path))?.hasCompanionFiles ?? false) ? .replacedStore : .store
+  }
 }
