@@ -67,6 +67,10 @@ extension DiagnosticCatalogue {
         ("model-inverse-mismatch", "an inverse on another entity than the destination, or inverses that disagree"),
         ("model-missing-inverse", "a relationship without an inverse (warning)"),
         ("model-unknown-property", "a uniqueness constraint or compound index naming no property"),
+        (
+          "model-unwritable",
+          "a model whose names or values hold a character XML 1.0 cannot hold (NUL, ESC, another C0 control): it cannot be written as a `contents` file (`store model`, `model`)"
+        ),
       ]),
     Family(
       "`expr-*`: expression and predicate syntax (`Specs/expressions.md`)",
