@@ -149,4 +149,44 @@ struct ControlCharacterOutputTests {
       #expect(parsed.exitCode == 0, "swiftc -parse: \(parsed.stderr)")
     }
   }
+
+  /// `store model` writes what the store's cached model holds: a default value with a line feed,
+  /// CR LF, NEL, `*/` and `"` comes back the same through mapc and through python3's reader.
+  @Test func storeModelKeepsControlCharacters() throws {
+    let dir = try FileManagerTemp.folder("control-store-model")
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let value = "a\nb\r\nc\u{85}d */ \"q\""
+    let model = """
+      <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+      <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" userDefinedModelVersionIdentifier="1">
+          <entity name="Note" representedClassName="Note">
+              <attribute name="title" optional="YES" attributeType="String" defaultValueString="\(Self.xml(value))"/>
+          </entity>
+      </model>
+      """
+    let bundle = try ModelBundles.bundle(model, named: "S", in: dir)
+    let json = dir.appendingPathComponent("s.json")
+    try JSONSerialization.data(withJSONObject: [
+      "metadata": try ModelBundles.storeMetadata(bundle), "objects": ["Note": [["id": "n1"]]],
+    ]).write(to: json)
+    let sqlite = dir.appendingPathComponent("s.sqlite").path
+    let imported = runMapc(["store", "import", json.path, "--model", bundle.path, "-o", sqlite])
+    try #require(imported.exitCode == 0, "\(imported.stderr)")
+    let out = dir.appendingPathComponent("Out.xcdatamodel").path
+    let written = runMapc(["store", "model", sqlite, "-o", out])
+    #expect(written.exitCode == 0, "\(written.stderr)")
+    let contents = try String(contentsOfFile: out + "/contents", encoding: .utf8)
+    Self.expectClean(contents, "store model's contents")
+    #expect(runMapc(["hash", out]).exitCode == 0)
+    let python = runExecutable(
+      URL(fileURLWithPath: "/usr/bin/env"),
+      [
+        "python3", "-c",
+        "import sys, xml.etree.ElementTree as E; print(E.parse(sys.argv[1]).getroot().find('entity/attribute').get('defaultValueString').encode('unicode_escape').decode())",
+        out + "/contents",
+      ])
+    if python.exitCode != 127 {
+      #expect(python.stdout == #"a\nb\r\nc\x85d */ "q""# + "\n", "\(python.stderr)")
+    }
+  }
 }
