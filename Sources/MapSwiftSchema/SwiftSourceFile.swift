@@ -60,7 +60,9 @@ struct SwiftSourceFile {
           "the Swift syntax here is nested more than \(Self.maximumTreeDepth) levels deep (a long chain of '?', '.member', 'else if' or the like): mapc reads at most \(Self.maximumTreeDepth) (Specs/limits.md)",
           at: location(atOffset: node.positionAfterSkippingLeadingTrivia.utf8Offset))
       }
-      for child in node.children(viewMode: .sourceAccurate) { stack.append((child, depth + 1)) }
+      // Last child first on the stack: the walk goes in source order, so a limit is reported
+      // where reading reached it.
+      for child in node.children(viewMode: .sourceAccurate).reversed() { stack.append((child, depth + 1)) }
     }
   }
 
