@@ -40,7 +40,7 @@ struct SwiftTypeDeclaration {
     case plainClass
     case structure
     case enumeration
-    case alias(TypeSyntax)
+    case alias(TypeSyntax, SwiftSourceFile)
   }
 
   var kind: Kind
@@ -153,7 +153,8 @@ struct SwiftDeclarations {
     } else if let a = decl.as(TypeAliasDeclSyntax.self) {
       add(
         SwiftTypeDeclaration(
-          kind: .alias(a.initializer.value), name: a.name.text, scope: scope, location: file.location(of: a.name)))
+          kind: .alias(a.initializer.value, file), name: a.name.text, scope: scope, location: file.location(of: a.name))
+      )
     } else if let x = decl.as(ExtensionDeclSyntax.self) {
       let extended = Self.dottedName(x.extendedType)
       let path = extended.split(separator: ".").map(String.init)

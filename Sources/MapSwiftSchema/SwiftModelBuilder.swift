@@ -68,7 +68,8 @@ struct SwiftModelBuilder {
       do throws(SwiftSchemaDiagnostic) {
         let options = try SwiftPropertyOptions(p)
         guard
-          let written = p.type.map(SwiftWrittenType.init) ?? p.initializer.flatMap(SwiftWrittenType.init(initialValue:))
+          let written = p.type.map({ SwiftWrittenType($0, in: p.source) })
+            ?? p.initializer.flatMap(SwiftWrittenType.init(initialValue:))
         else {
           throw SwiftSchemaDiagnostic(
             .error, "swift-untyped-property",
@@ -227,7 +228,7 @@ struct SwiftModelBuilder {
     let scope = s.scope + [s.name]
     for member in s.properties {
       guard
-        let written = member.type.map(SwiftWrittenType.init)
+        let written = member.type.map({ SwiftWrittenType($0, in: member.source) })
           ?? member.initializer.flatMap(SwiftWrittenType.init(initialValue:))
       else {
         throw SwiftSchemaDiagnostic(

@@ -72,12 +72,39 @@ public struct SwiftSchema: Sendable {
     return try read(sources: sources, name: name)
   }
 
+  /// The stack the reading runs on: swift-syntax's parser and printer recurse, and nesting
+  /// mapc does not see before parsing (a chain of `else if`) can go as deep as the files' step
+  /// budget allows (Specs/limits.md). Reserved, not used: pages are taken as the stack grows.
+  static let stackBytes = 512 << 20
+
   /// Reads the schema of Swift source texts, each with the path it is reported at.
   public static func read(sources: [(path: String, text: String)], name: String) throws(SwiftSchemaError)
     -> SwiftSchema
   {
-    let files = sources.map { SwiftSourceFile(path: $0.path, text: $0.text) }
-    let syntax = files.compactMap { $0.firstSyntaxError() }
+    let result = LargeStackThread.run(stackBytes: stackBytes) { () -> Result<SwiftSchema, SwiftSchemaError> in
+      do throws(SwiftSchemaError) {
+        return .success(try readHere(sources: sources, name: name))
+      } catch {
+        return .failure(error)
+      }
+    }
+    return try result.get()
+  }
+
+  private static func readHere(sources: [(path: String, text: String)], name: String) throws(SwiftSchemaError)
+    -> SwiftSchema
+  {
+    var files: [SwiftSourceFile] = []
+    var syntax: [SwiftSchemaDiagnostic] = []
+    for source in sources {
+      do throws(SwiftSchemaDiagnostic) {
+        let file = try SwiftSourceFile(path: source.path, text: source.text)
+        files.append(file)
+        if let error = file.firstSyntaxError() { syntax.append(error) }
+      } catch {
+        syntax.append(error)
+      }
+    }
     if !syntax.isEmpty { throw SwiftSchemaError(syntax) }
     let declarations = SwiftDeclarations(files: files)
     var builder = SwiftModelBuilder(declarations: declarations)
@@ -153,7 +180,8 @@ public struct SwiftSchema: Sendable {
       var names = c.inherited.prefix(1).map { ($0, c.scope) }
       for p in c.properties {
         guard
-          let written = p.type.map(SwiftWrittenType.init) ?? p.initializer.flatMap(SwiftWrittenType.init(initialValue:))
+          let written = p.type.map({ SwiftWrittenType($0, in: p.source) })
+            ?? p.initializer.flatMap(SwiftWrittenType.init(initialValue:))
         else { continue }
         var base = written
         while true {

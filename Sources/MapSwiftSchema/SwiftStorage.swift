@@ -36,8 +36,8 @@ enum SwiftStorage {
         case .structure: return .structure(declared)
         case .enumeration: return .enumeration(declared)
         case .plainClass: return nil
-        case .alias(let target):
-          guard case .named(let aliased) = SwiftWrittenType(target) else { return nil }
+        case .alias(let target, let file):
+          guard case .named(let aliased) = SwiftWrittenType(target, in: file) else { return nil }
           (name, scope) = (aliased, declared.scope)
           continue
         }

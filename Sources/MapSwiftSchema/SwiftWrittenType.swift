@@ -10,37 +10,46 @@ indirect enum SwiftWrittenType: Hashable {
   /// Anything else (a tuple, a function, `some P`, `any P`): its text.
   case other(String)
 
-  init(_ type: TypeSyntax) {
+  /// The type written as `type` in `file` (whose masked parts, Specs/limits.md, are read here
+  /// from the text as written).
+  init(_ type: TypeSyntax, in file: SwiftSourceFile) {
     if let o = type.as(OptionalTypeSyntax.self) {
-      self = .optional(SwiftWrittenType(o.wrappedType))
+      self = .optional(SwiftWrittenType(o.wrappedType, in: file))
     } else if let o = type.as(ImplicitlyUnwrappedOptionalTypeSyntax.self) {
-      self = .optional(SwiftWrittenType(o.wrappedType))
+      self = .optional(SwiftWrittenType(o.wrappedType, in: file))
     } else if let a = type.as(ArrayTypeSyntax.self) {
-      self = .array(SwiftWrittenType(a.element))
+      self = .array(SwiftWrittenType(a.element, in: file))
     } else if let d = type.as(DictionaryTypeSyntax.self) {
-      self = .dictionary(SwiftWrittenType(d.key), SwiftWrittenType(d.value))
+      self = .dictionary(SwiftWrittenType(d.key, in: file), SwiftWrittenType(d.value, in: file))
     } else if let i = type.as(IdentifierTypeSyntax.self) {
-      self = Self.generic(i.name.text, i.genericArgumentClause, text: type.trimmedDescription)
+      if i.genericArgumentClause == nil,
+        let (masked, fragment) = file.maskedType(at: i.name.positionAfterSkippingLeadingTrivia.utf8Offset)
+      {
+        self = SwiftWrittenType(masked, in: fragment)
+      } else {
+        self = Self.generic(i.name.text, i.genericArgumentClause, text: file.text(of: type), in: file)
+      }
     } else if let m = type.as(MemberTypeSyntax.self) {
       let base = SwiftDeclarations.dottedName(m.baseType)
       if ["Swift", "Foundation"].contains(base) {
-        self = Self.generic(m.name.text, m.genericArgumentClause, text: type.trimmedDescription)
+        self = Self.generic(m.name.text, m.genericArgumentClause, text: file.text(of: type), in: file)
       } else if m.genericArgumentClause == nil {
         self = .named(base + "." + m.name.text)
       } else {
-        self = .other(type.trimmedDescription)
+        self = .other(file.text(of: type))
       }
     } else {
-      self = .other(type.trimmedDescription)
+      self = .other(file.text(of: type))
     }
   }
 
-  private static func generic(_ name: String, _ clause: GenericArgumentClauseSyntax?, text: String) -> SwiftWrittenType
-  {
+  private static func generic(
+    _ name: String, _ clause: GenericArgumentClauseSyntax?, text: String, in file: SwiftSourceFile
+  ) -> SwiftWrittenType {
     guard let clause else { return .named(name) }
     let arguments: [SwiftWrittenType] = clause.arguments.map { argument in
-      if case .type(let t) = argument.argument { return SwiftWrittenType(t) }
-      return .other(argument.trimmedDescription)
+      if case .type(let t) = argument.argument { return SwiftWrittenType(t, in: file) }
+      return .other(file.text(of: argument))
     }
     switch (name, arguments.count) {
     case ("Optional", 1): return .optional(arguments[0])

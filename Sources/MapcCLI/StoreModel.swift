@@ -59,6 +59,10 @@ extension MapcCommand {
       }
       let (target, name, bundle) = Self.folderName(output)!
       let text = ModelXMLWriter.contents(cached.model)
+      if let why = ModelXMLWriter.unwritable(text) {
+        Console.error("\(why): nothing was written", id: "model-unwritable", place: store)
+        throw ExitCode(.inputErrors)
+      }
       do {
         let folder = bundle ? "\(target)/\(name).xcdatamodel" : target
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)

@@ -45,6 +45,22 @@ public struct ModelVersions: Sendable {
   /// The name of the file in a bundle that declares its versions' order, one name a line.
   public static let orderFileName = ".mapc-version-order"
 
+  /// What `path` is (after symbolic links) when it is not a regular file: `a FIFO`, `a folder`,
+  /// …; nil for a regular file or when it cannot be examined (reading it then says why).
+  static func irregularKind(_ path: String) -> String? {
+    var info = stat()
+    guard stat(path, &info) == 0 else { return nil }
+    switch info.st_mode & S_IFMT {
+    case S_IFREG: return nil
+    case S_IFDIR: return "a folder"
+    case S_IFIFO: return "a FIFO (named pipe)"
+    case S_IFCHR: return "a character device"
+    case S_IFBLK: return "a block device"
+    case S_IFSOCK: return "a socket"
+    default: return "not a file"
+    }
+  }
+
   public static func load(bundle: String, order declared: [String]? = nil) throws(DiagnosticsError)
     -> ModelVersions
   {
@@ -71,10 +87,23 @@ public struct ModelVersions: Sendable {
       source = .file(orderFile)
       let text: String
       do {
+        // Not read unless a regular file: a FIFO would block until a writer came.
+        if let kind = Self.irregularKind(orderFile) {
+          throw DiagnosticsError([
+            .error(
+              "model-version-order",
+              "cannot read the version order: \(orderFileName) is \(kind), not a regular file (it lists the versions, one a line)",
+              at: nil, file: orderFile)
+          ])
+        }
         text = try String(contentsOfFile: orderFile, encoding: .utf8)
+      } catch let error as DiagnosticsError {
+        throw error
       } catch {
         throw DiagnosticsError([
-          .error("model-version-order", "cannot read the version order: \(error)", at: nil, file: orderFile)
+          .error(
+            "model-version-order", "cannot read the version order: \(SystemErrorText.describe(error))", at: nil,
+            file: orderFile)
         ])
       }
       let lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)

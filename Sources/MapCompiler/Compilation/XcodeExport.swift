@@ -268,6 +268,15 @@ public enum XcodeExport {
             at: use.location))
       }
       guard !selectors.isEmpty else { return nil }
+      if let base = compiled.policyName, !base.isEmpty, !PolicySourceWriter.isTypeName(base) {
+        // The generated class extends it in Swift code: only a type name can go there.
+        diagnostics.append(
+          .error(
+            "xcmap-export-unsupported",
+            "the policy class of \(compiled.name), '\(base)', is not a Swift type name, so --policy-source cannot write a class that extends it",
+            at: uses[0].location))
+        return nil
+      }
       return policies?.policyClass(base: compiled.policyName, selectors: selectors)
     }
 

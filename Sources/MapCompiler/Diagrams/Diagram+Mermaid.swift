@@ -1,3 +1,5 @@
+import MapRuntime
+
 /// Mermaid text: an `erDiagram` for a model, a `flowchart LR` for a mapping. GitHub renders it in
 /// Markdown as it is (a ```mermaid block).
 extension Diagram {
@@ -18,17 +20,35 @@ extension Diagram {
     return w.isEmpty ? "_" : w
   }
 
-  /// Text inside a Mermaid `"…"`: quotes and line ends cannot appear.
+  /// Text inside a Mermaid `"…"`: quotes cannot appear; control characters are escaped as in
+  /// every text output (`\n`, `\u{1B}`: `TerminalText`), so no name starts a line.
   static func quotedText(_ s: String) -> String {
     var out = ""
-    for u in s.unicodeScalars {
+    for u in TerminalText.escaped(s).unicodeScalars {
       switch u {
       case "\"": out += "'"
-      case "\n", "\r", "\t": out += " "
-      default: if u.value >= 0x20 && u.value != 0x7F { out.unicodeScalars.append(u) }
+      case "\t": out += " "
+      default: out.unicodeScalars.append(u)
       }
     }
     return out
+  }
+
+  /// An ER attribute row's type column (one word: `String`, `Integer_64`, `to-many`) and what
+  /// else its detail says (`optional`, `→ Tag`, `default 3`), for the row's comment.
+  static func typeAndNotes(_ detail: String) -> (type: String, notes: [String]) {
+    var parts = detail.components(separatedBy: ", ")
+    var head = parts.removeFirst()
+    var notes: [String] = []
+    if head.hasSuffix("?") {
+      head.removeLast()
+      notes.append("optional")
+    }
+    for kind in ["to-one", "to-many"] where head.hasPrefix(kind + " ") {
+      notes.append(String(head.dropFirst(kind.count + 1)))
+      head = kind
+    }
+    return (word(head), notes + parts)
   }
 
   static func symbol(_ c: Cardinality, left: Bool) -> String {
@@ -49,9 +69,8 @@ extension Diagram {
         out += "    change \(n.mark.rawValue) \"\(Self.quotedText(n.note ?? "entity \(n.mark.rawValue)"))\"\n"
       }
       for r in n.rows {
-        let type = Self.word(r.detail.hasSuffix("?") ? String(r.detail.dropLast()) : r.detail)
-        var comment: [String] = []
-        if r.detail.hasSuffix("?") { comment.append("optional") }
+        let (type, notes) = Self.typeAndNotes(r.detail)
+        var comment = notes
         if r.mark != .none {
           comment.append(r.mark.rawValue + (r.note.flatMap { $0 == r.mark.rawValue ? nil : ": " + $0 } ?? ""))
         }
@@ -72,14 +91,14 @@ extension Diagram {
   /// Text in a flowchart label: Mermaid's entity codes for the characters it would read.
   static func label(_ s: String) -> String {
     var out = ""
-    for u in s.unicodeScalars {
+    for u in TerminalText.escaped(s).unicodeScalars {
       switch u {
       case "\"": out += "#quot;"
       case "<": out += "#lt;"
       case ">": out += "#gt;"
       case "#": out += "#35;"
-      case "\n", "\r", "\t": out += " "
-      default: if u.value >= 0x20 && u.value != 0x7F { out.unicodeScalars.append(u) }
+      case "\t": out += " "
+      default: out.unicodeScalars.append(u)
       }
     }
     return out

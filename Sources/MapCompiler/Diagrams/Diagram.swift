@@ -54,15 +54,32 @@ public struct Diagram: Sendable {
   public var nodes: [Node]
   public var edges: [Edge]
 
-  /// `Entity`, or `Entity_2` when another node has that name: letters, digits, `_` only.
+  /// A node's id: the name itself when it is made of ASCII letters, digits and `_` and does not
+  /// start with a digit; otherwise the name with every other character as `_`, then `_` and
+  /// eight hex digits of a hash of the name (FNV-1a; `Café` is `Caf__…`, never `Caf_`, which is
+  /// a name of its own; `E_` first when it would start with a digit). So an id depends on its name alone: adding or removing other entities does not
+  /// change it. Two names whose ids would still be equal (a hash collision) get `_2`, `_3`.
   static func identifier(_ name: String, prefix: String = "", taken: inout Set<String>) -> String {
-    var base =
-      prefix
-      + String(
-        name.unicodeScalars.map { s in
-          (s.properties.isAlphabetic && s.isASCII) || ("0"..."9").contains(s) || s == "_" ? Character(s) : "_"
-        })
-    if base.isEmpty || base.first!.isNumber { base = "E_" + base }
+    func isWord(_ s: Unicode.Scalar) -> Bool {
+      (s.properties.isAlphabetic && s.isASCII) || ("0"..."9").contains(s) || s == "_"
+    }
+    let plain =
+      !name.isEmpty && name.unicodeScalars.allSatisfy(isWord) && !("0"..."9").contains(name.unicodeScalars.first!)
+    var base = prefix
+    if plain {
+      base += name
+    } else {
+      var hash: UInt32 = 0x811C_9DC5
+      for byte in name.utf8 {
+        hash ^= UInt32(byte)
+        hash = hash &* 0x0100_0193
+      }
+      let hex = String(hash, radix: 16)
+      let sanitized = String(name.unicodeScalars.map { isWord($0) ? Character($0) : "_" })
+      base +=
+        (prefix.isEmpty && ("0"..."9").contains(name.unicodeScalars.first ?? "a") ? "E_" : "") + sanitized + "_"
+        + String(repeating: "0", count: 8 - hex.count) + hex
+    }
     var id = base
     var n = 2
     while taken.contains(id) {

@@ -73,14 +73,19 @@ extension ModelDiff {
     for note in unmatchedRenamings { lines.append("! " + note) }
     lines.append(countLine)
     lines.append(sameHashes ? compatibleSentence : inferenceSentence)
-    return lines.joined(separator: "\n") + "\n"
+    // Names, default values and patterns come from the models: a line break or another
+    // control character in one is printed escaped, so it cannot start a line of its own (a
+    // forged verdict) or reach the terminal (Specs/diagnostics.md §1).
+    return lines.map(TerminalText.escaped).joined(separator: "\n") + "\n"
   }
 
   /// Markdown for a pull-request comment: a table of the entities that changed, then the verdict.
   public func markdown() -> String {
     func cell(_ s: String) -> String {
       var out = ""
-      for c in s {
+      // Control characters first, as in text (a "\r\n" is one Character, which the cases
+      // below would not see).
+      for c in TerminalText.escaped(s) {
         switch c {
         case "|": out += "\\|"
         case "\n", "\r": out += " "

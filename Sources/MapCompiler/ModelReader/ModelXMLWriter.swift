@@ -147,6 +147,19 @@ public enum ModelXMLWriter {
   /// Text for XML element content or an attribute value.
   public static func escaped(_ s: String) -> String { XMLEscaping.attribute(s) }
 
+  /// Why `contents` (written by `contents(_:)`) cannot be written as XML 1.0: a name or value
+  /// holds a character XML 1.0 cannot hold even as a character reference (NUL, ESC, the other
+  /// C0 controls but tab, line feed and carriage return), named with the element it is in; nil
+  /// when it can be written. A store's cached model or a Swift string literal may hold one.
+  public static func unwritable(_ contents: String) -> String? {
+    guard let found = XMLEscaping.unwritable(in: contents) else { return nil }
+    let code =
+      "U+" + String(repeating: "0", count: max(0, 4 - String(found.character.value, radix: 16).count))
+      + String(found.character.value, radix: 16, uppercase: true)
+    return
+      "the model holds \(code) in a name or value (\(TerminalText.escaped(found.text))), which XML 1.0 cannot hold, not even as a character reference"
+  }
+
   /// ` name="value"` for each present value, escaped for an XML attribute.
   static func attributes(_ fields: [(String, String?)]) -> String {
     fields.compactMap { name, value in value.map { " \(name)=\"\(XMLEscaping.attribute($0))\"" } }.joined()

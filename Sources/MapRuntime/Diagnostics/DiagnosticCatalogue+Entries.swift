@@ -67,6 +67,10 @@ extension DiagnosticCatalogue {
         ("model-inverse-mismatch", "an inverse on another entity than the destination, or inverses that disagree"),
         ("model-missing-inverse", "a relationship without an inverse (warning)"),
         ("model-unknown-property", "a uniqueness constraint or compound index naming no property"),
+        (
+          "model-unwritable",
+          "a model whose names or values hold a character XML 1.0 cannot hold (NUL, ESC, another C0 control): it cannot be written as a `contents` file (`store model`, `model`)"
+        ),
       ]),
     Family(
       "`expr-*`: expression and predicate syntax (`Specs/expressions.md`)",
@@ -92,6 +96,14 @@ extension DiagnosticCatalogue {
       "`swift-*`: SwiftData schemas read from Swift source (`Specs/swiftdata-schema.md`; exit 1)",
       [
         ("swift-syntax", "a Swift file that does not parse (at its first error)"),
+        (
+          "swift-too-deep",
+          "Swift source nested deeper than mapc reads: 100 levels of brackets, generic arguments, `#if` and runs of `try`, `->` …, or a syntax tree 1,000 deep (Specs/limits.md)"
+        ),
+        (
+          "swift-too-complex",
+          "a Swift file that takes more than 2,000,000 steps to read (tokens and syntax nodes; Specs/limits.md)"
+        ),
         ("swift-no-model", "no `@Model` class (or no `.swift` file) in the given paths"),
         (
           "swift-unsupported-type",

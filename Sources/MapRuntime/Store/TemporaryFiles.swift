@@ -11,8 +11,9 @@ import Foundation
 ///
 /// `AtomicFileWriter` registers each temporary file while it is open. `installSignalHandlers()`
 /// (called by the command line) makes SIGINT, SIGTERM and SIGHUP remove every registered file
-/// before the process ends with the signal's usual status; the handler only calls `unlink`,
-/// `signal` and `raise`, which are safe in a signal handler. SIGKILL cannot be caught: the files
+/// before the process ends with the signal's usual status, and terminates a program mapc is
+/// waiting for (`ChildProcess`); the handler only calls `kill`, `unlink`, `signal` and `raise`,
+/// which are safe in a signal handler. SIGKILL cannot be caught: the files
 /// of a killed run are removed by the next run for the same target (`removeStale`).
 ///
 /// Names are `.<target>.mapc-<pid>-<random>.tmp`: the process id tells a file whose writer is
@@ -85,6 +86,18 @@ public enum TemporaryFiles {
 
   public static func unregisterFolder() { lock.withLock { hasFolder = 0 } }
 
+  /// The process group of the program mapc is waiting for (`ChildProcess`), 0 when none: the
+  /// handler terminates it.
+  nonisolated(unsafe) static let childGroup: UnsafeMutablePointer<pid_t> = {
+    let pointer = UnsafeMutablePointer<pid_t>.allocate(capacity: 1)
+    pointer.initialize(to: 0)
+    return pointer
+  }()
+
+  static func setChildGroup(_ pid: pid_t) {
+    childGroup.pointee = pid
+  }
+
   /// Records `path` until `unregister(_:)`; returns its slot (nil when all slots are taken or
   /// the path is too long: the file is then only removed by the writer itself).
   static func register(_ path: String) -> Int? {
@@ -118,7 +131,7 @@ public enum TemporaryFiles {
       }
     }
     // Initialised here, not lazily in the handler.
-    _ = (paths, scratch, journalSuffixes, folder, removeArguments, emptyEnvironment)
+    _ = (paths, scratch, journalSuffixes, folder, removeArguments, emptyEnvironment, childGroup)
     var set = sigset_t()
     sigemptyset(&set)
     for s in [SIGINT, SIGTERM, SIGHUP] {
@@ -189,9 +202,10 @@ public enum TemporaryFiles {
   }
 }
 
-/// The signal handler: unlink every registered file and the journal files SQLite keeps beside
-/// it (`-journal`, `-wal`, `-shm`, named in a buffer of its own: nothing is allocated here),
-/// then die of the signal.
+/// The signal handler: terminate the process group of a program mapc waits for (`ChildProcess`),
+/// unlink every registered file and the journal files SQLite keeps beside it (`-journal`,
+/// `-wal`, `-shm`, named in a buffer of its own: nothing is allocated here), then die of the
+/// signal.
 private let removeOnSignal: @convention(c) (Int32) -> Void = { sig in
   // Only raw pointers, integers and while loops here (no ranges, arrays or other generic
   // code): a debug build asks the runtime for the metadata of generic types, under locks the
@@ -202,6 +216,10 @@ private let removeOnSignal: @convention(c) (Int32) -> Void = { sig in
   let suffixes = TemporaryFiles.journalSuffixes
   let slotSize = TemporaryFiles.slotSize
   let slotCount = TemporaryFiles.slotCount
+  // The program mapc waits for, with whatever it started itself: ended first, so that it
+  // writes nothing more into the files removed below.
+  let group = TemporaryFiles.childGroup.pointee
+  if group > 0 { _ = kill(-group, SIGTERM) }
   // A child first: ended and waited for, so that it removes its own files and writes no more.
   let child = TemporaryFiles.child
   if child > 0 {

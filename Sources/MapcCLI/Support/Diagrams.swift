@@ -18,17 +18,27 @@ enum Diagrams {
     }
   }
 
-  /// Graphviz's `dot` on the PATH (or in /usr/bin), or nil.
+  /// Graphviz's `dot` in a folder of the PATH (in its order), else in /usr/bin or
+  /// /usr/local/bin; nil when none.
   static var dotExecutable: String? {
-    let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-    for folder in path.split(separator: ":") + ["/usr/bin", "/usr/local/bin"] {
+    let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
+    var folders: [String] = path.split(separator: ":").map { String($0) }
+    folders += ["/usr/bin", "/usr/local/bin"]
+    for folder in folders {
       let candidate = "\(folder)/dot"
-      if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+      var isFolder: ObjCBool = false
+      if FileManager.default.fileExists(atPath: candidate, isDirectory: &isFolder), !isFolder.boolValue,
+        FileManager.default.isExecutableFile(atPath: candidate)
+      {
+        return candidate
+      }
     }
     return nil
   }
 
-  /// `dot -Tsvg` of `text`; exit 1 with `diagram-dot-missing` or `diagram-dot-failed`.
+  /// `dot -Tsvg` of `text`; exit 1 with `diagram-dot-missing` or `diagram-dot-failed`. `dot`
+  /// runs as a `ChildProcess`: SIGINT, SIGTERM or SIGHUP to mapc terminate it and remove its
+  /// temporary files (`mapc-dot-*`).
   static func svg(_ text: String) throws -> String {
     guard let dot = dotExecutable else {
       Console.error(
@@ -36,27 +46,17 @@ enum Diagrams {
         id: "diagram-dot-missing")
       throw ExitCode(.inputErrors)
     }
-    let work = FileManager.default.temporaryDirectory.appendingPathComponent("mapc-dot-\(UUID().uuidString)").path
-    try? FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(atPath: work) }
-    let (input, output, errors) = (work + "/in.dot", work + "/out.svg", work + "/err.txt")
-    _ = FileManager.default.createFile(atPath: input, contents: Data(text.utf8))
-    _ = FileManager.default.createFile(atPath: errors, contents: nil)
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: dot)
-    process.arguments = ["-Tsvg", "-o", output, input]
-    process.standardError = FileHandle(forWritingAtPath: errors)
-    process.standardOutput = FileHandle.nullDevice
+    let finished: ChildProcess.Finished
     do {
-      try process.run()
-      process.waitUntilExit()
+      finished = try ChildProcess.run(dot, ["-Tsvg"], input: Data(text.utf8), label: "dot")
     } catch {
-      Console.error("cannot run \(dot): \(SystemErrorText.describe(error))", id: "diagram-dot-failed")
+      Console.error(error.message, id: "diagram-dot-failed")
       throw ExitCode(.inputErrors)
     }
-    guard process.terminationStatus == 0, let svg = try? String(contentsOfFile: output, encoding: .utf8) else {
-      let why = (try? String(contentsOfFile: errors, encoding: .utf8)) ?? ""
-      Console.error("dot failed: \(why.trimmingCharacters(in: .whitespacesAndNewlines))", id: "diagram-dot-failed")
+    guard finished.status == 0, let svg = String(data: finished.output, encoding: .utf8), !svg.isEmpty else {
+      let why = String(decoding: finished.errors, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+      let status = finished.status > 128 ? "ended by signal \(finished.status - 128)" : "exit status \(finished.status)"
+      Console.error("\(dot) failed (\(status))\(why.isEmpty ? "" : ": " + why)", id: "diagram-dot-failed")
       throw ExitCode(.inputErrors)
     }
     return svg

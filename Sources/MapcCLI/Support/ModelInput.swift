@@ -89,6 +89,9 @@ enum ModelInput {
   /// read back, so that every command sees (and checks) the same model as a written bundle.
   static func checked(_ version: SwiftSchemaVersion, path: String) throws(DiagnosticsError) -> ObjectModel {
     let text = ModelXMLWriter.contents(version.model)
+    if let why = ModelXMLWriter.unwritable(text) {
+      throw DiagnosticsError([.error("model-unwritable", "version \(version.name): \(why)", at: nil, file: path)])
+    }
     let document = try XMLReader.parse(
       bytes: Array(text.utf8), path: "\(path) (version \(version.name) as mapc model writes it)")
     var model = try ModelLoader.load(document: document, versionName: version.name).model

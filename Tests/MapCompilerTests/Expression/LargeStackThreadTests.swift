@@ -1,5 +1,6 @@
 import Foundation
 @testable import MapCompiler
+import MapRuntime
 import Testing
 
 /// The parser runs deep texts on a thread of its own (`LargeStackThread`). When `run` returns,

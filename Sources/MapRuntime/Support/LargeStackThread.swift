@@ -15,7 +15,7 @@
 /// been released. (A `Foundation.Thread` signalled through a semaphore kept both until its
 /// own teardown, after the caller had returned; at process exit the address sanitizer then
 /// reported the last result as leaked.)
-enum LargeStackThread {
+package enum LargeStackThread {
   /// What the thread runs; its entry point is a C function, which cannot be generic.
   private final class Entry {
     let body: () -> Void
@@ -26,7 +26,7 @@ enum LargeStackThread {
     var value: T?
   }
 
-  static func run<T: Sendable>(stackBytes: Int, _ work: @escaping @Sendable () -> T) -> T {
+  package static func run<T: Sendable>(stackBytes: Int, _ work: @escaping @Sendable () -> T) -> T {
     let slot = Slot<T>()
     var attributes = pthread_attr_t()
     pthread_attr_init(&attributes)
