@@ -155,4 +155,41 @@ struct ExternalDataTests {
     }
     #expect(imported.files.isEmpty)
   }
+
+  /// A mapping step (M → M 2, `--mappings`) that copies `image` whole carries every value and
+  /// reference; one that compares the value with another refuses the missing file, naming the
+  /// object, and leaves the store as it was.
+  @Test(arguments: [false, true]) func mappingCopiesAReferenceButCannotReadIt(_ compares: Bool) throws {
+    let f = try Self.fixture("external-mapping-\(compares)")
+    defer { try? FileManager.default.removeItem(at: f.dir) }
+    let mappings = f.dir.appendingPathComponent("mappings")
+    try FileManager.default.createDirectory(at: mappings, withIntermediateDirectories: true)
+    let caption = compares ? "TERNARY($source.image == $source.thumb, \"same\", \"other\")" : "$source.title"
+    try """
+    <?xml version="1.0" encoding="UTF-8"?>
+    <mappingModel name="MToM2" formatVersion="1">
+      <sourceModel path="../M.xcdatamodeld" version="M"/>
+      <destinationModel path="../M.xcdatamodeld" version="M 2"/>
+      <entityMapping source="Photo" destination="Photo">
+        <attribute name="caption">\(caption)</attribute>
+        <attribute name="image">$source.image</attribute>
+      </entityMapping>
+    </mappingModel>
+    """.write(to: mappings.appendingPathComponent("MToM2.xml"), atomically: true, encoding: .utf8)
+    let r = runMapc([
+      "migrate", "--model", f.bundle, "--store", f.store, "--to", "M 2", "--mappings", mappings.path, "--quiet",
+    ])
+    if compares {
+      #expect(r.exitCode == 2, "\(r.stderr)")
+      #expect(r.stderr.contains("[run-external-data-missing]"), "\(r.stderr)")
+      #expect(
+        r.stderr.contains("Photo/3") || r.stderr.contains("Z_PK 3") || r.stderr.contains("Photo 3"), "\(r.stderr)")
+      #expect(try Self.read(store: f.store) == f.made)
+    } else {
+      try #require(r.exitCode == 0, "\(r.stderr)")
+      let migrated = try Self.read(store: f.store)
+      #expect(migrated.rows == f.made.rows)
+      #expect(migrated.files == f.made.files)
+    }
+  }
 }
