@@ -182,8 +182,7 @@ struct ExternalDataTests {
     if compares {
       #expect(r.exitCode == 2, "\(r.stderr)")
       #expect(r.stderr.contains("[run-external-data-missing]"), "\(r.stderr)")
-      #expect(
-        r.stderr.contains("Photo/3") || r.stderr.contains("Z_PK 3") || r.stderr.contains("Photo 3"), "\(r.stderr)")
+      #expect(r.stderr.contains("error: Photo/3 "), "\(r.stderr)")
       #expect(try Self.read(store: f.store) == f.made)
     } else {
       try #require(r.exitCode == 0, "\(r.stderr)")
