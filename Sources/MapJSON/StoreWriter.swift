@@ -197,6 +197,8 @@ public struct StoreWriter {
   static func writeForeign(
     _ s: ByteSlice, _ codec: any TransformableCodec.Type, _ input: InputBytes, to out: inout JSONOutput
   ) throws(StoreWriteError) {
+    // A Binary value kept in a file that is missing (Specs/sqlite-store.md §5): no bytes to write.
+    if let why = codec.unreadable(input, s) { throw .unwritable(why) }
     let payload: TransformablePayload
     do {
       payload = try codec.payload(input, s)

@@ -8,8 +8,26 @@ import MapRuntime
 /// (`TransformableBlobs`), or (2) the archive of a value built from columns (a Composite
 /// attribute's dictionary), which is that value. Archives are read when something looks inside
 /// them, never when the bytes are only written to another SQLite store.
+///
+/// A payload after the byte 3 is no Transformable value: a Binary value kept in an external
+/// file that is missing, its column bytes (`0x02`, the UUID, `0x00`), which only a writer of
+/// an SQLite store takes, as they are (`unreadable`).
 enum ArchivedBlobCodec: TransformableCodec {
-  static func payload(_ input: InputBytes, _ s: ByteSlice) -> TransformablePayload {
+  /// The UUID of a reference to a missing external file (the payload after the byte 3).
+  static func missingReference(_ input: InputBytes, _ s: ByteSlice) -> String? {
+    let all = input.unsafeBytes
+    guard s.start > 0, all[s.start - 1] == 3 else { return nil }
+    return ExternalData.uuid(ofReference: all[s.start..<s.end])
+  }
+
+  static func unreadable(_ input: InputBytes, _ s: ByteSlice) -> String? {
+    guard let uuid = missingReference(input, s) else { return nil }
+    return ExternalData.missingMessage(folder: ExternalData.dataFolder(ofStore: input.path), uuid)
+      + " (a Binary value Core Data keeps outside the store: only a copy to an SQLite store can carry it)"
+  }
+
+  static func payload(_ input: InputBytes, _ s: ByteSlice) throws(ArchivedValueError) -> TransformablePayload {
+    if let why = unreadable(input, s) { throw ArchivedValueError(why) }
     let all = input.unsafeBytes
     let bytes = Array(all[s.start..<s.end])
     if s.start > 0, all[s.start - 1] == 2, let v = bytes.withUnsafeBytes({ TransformableArchive.decode($0) }) {
@@ -31,9 +49,9 @@ enum ArchivedBlobCodec: TransformableCodec {
   /// slice of `input` where the archive holds it rather than a string of its own (as a JSON
   /// store's strings are), which keeps the destination's columns small and lets pass 1 store
   /// them on every core (`ParallelCreation`).
-  static func value(_ input: InputBytes, _ s: ByteSlice) -> Value {
+  static func value(_ input: InputBytes, _ s: ByteSlice) throws -> Value {
     let all = input.unsafeBytes
-    guard s.start > 0, all[s.start - 1] == 1 else { return payload(input, s).mappingValue }
+    guard s.start > 0, all[s.start - 1] == 1 else { return try payload(input, s).mappingValue }
     let bytes = UnsafeRawBufferPointer(rebasing: all[s.start..<s.end])
     return withView(bytes) { v, spans in
       var next = 0
@@ -101,13 +119,13 @@ enum ArchivedBlobCodec: TransformableCodec {
         return true
       } ?? false
     }
-    guard case .array(let all) = value(input, s) else { return false }
+    guard case .array(let all)? = try? value(input, s) else { return false }
     items.append(contentsOf: all)
     return true
   }
 
   static func arrayCount(_ input: InputBytes, _ s: ByteSlice) -> Int? {
-    guard case .array(let all) = value(input, s) else { return nil }
+    guard case .array(let all)? = try? value(input, s) else { return nil }
     return all.count
   }
 }

@@ -14,6 +14,8 @@ struct CoreDataReader {
   let graph: ObjectGraph
   let maxErrors: Int
   let externalFolder: String
+  /// The external files read and the references whose files are missing (§5).
+  let externalFiles: ExternalFilesRead
   var errors: [MigrationError] = []
   /// Store `Z_ENT` → schema entity (by position in `schema.entities`).
   var entityOfNumber: [Int: Int] = [:]
@@ -74,9 +76,8 @@ struct CoreDataReader {
     self.maxErrors = maxErrors
     // The payloads cannot take much more room than the file they come from.
     self.transformables = TransformableBlobs(expected: Self.expectedPayloadBytes(store))
-    let folder = (store.path as NSString).deletingLastPathComponent
-    let name = ((store.path as NSString).lastPathComponent as NSString).deletingPathExtension
-    self.externalFolder = "\(folder.isEmpty ? "." : folder)/.\(name)_SUPPORT/_EXTERNAL_DATA"
+    self.externalFolder = ExternalData.dataFolder(ofStore: store.path)
+    self.externalFiles = ExternalFilesRead(folder: externalFolder)
   }
 
   /// What a reader of `store`'s Transformable values reserves for their payloads: the file's
@@ -361,6 +362,20 @@ struct CoreDataReader {
         let stored = statement.value(plan.columns[i])
         let a = plan.attributes[i]
         do throws(CoreDataValues.Mismatch) {
+          if a.attribute.type == .binary, a.attribute.allowsExternalBinaryDataStorage, case .blob(let b) = stored {
+            // Read from its file, or carried as a reference when the file is missing (§5).
+            switch try CoreDataValues.external(b, folder: externalFolder) {
+            case .inline(let bytes):
+              graph.set(object, property: a.property, .data(bytes))
+            case .file(let uuid, let bytes):
+              externalFiles.add(uuid, bytes)
+              graph.set(object, property: a.property, .data(bytes))
+            case .missing:
+              externalFiles.missing["\(schema.entities[k].name).\(a.attribute.name)", default: 0] += 1
+              graph.set(object, property: a.property, transformables.missingExternal(b))
+            }
+            continue
+          }
           let v = try CoreDataValues.decode(stored, a.attribute, externalFolder: externalFolder)
           if !v.isNull { graph.set(object, property: a.property, v) }
         } catch {

@@ -67,7 +67,10 @@ enum CoreDataValues {
     case .binary:
       guard case .blob(let b) = v else { throw wrong(v, a) }
       guard a.allowsExternalBinaryDataStorage else { return .data(b) }
-      return .data(try external(b, folder: externalFolder))
+      switch try external(b, folder: externalFolder) {
+      case .inline(let bytes), .file(_, let bytes): return .data(bytes)
+      case .missing(let uuid): throw Mismatch(message: ExternalData.missingMessage(folder: externalFolder, uuid))
+      }
     case .transformable, .undefined, .objectID, .composite:
       switch v {
       case .blob(let b): return .data(b)
@@ -89,21 +92,35 @@ enum CoreDataValues {
     }
   }
 
+  /// A Binary value that allows external storage, as stored (Specs/sqlite-store.md §5).
+  enum External {
+    /// `0x01` + the bytes (or an empty BLOB).
+    case inline([UInt8])
+    /// `0x02` + the UUID + `0x00`, the file there: its name and bytes.
+    case file(String, [UInt8])
+    /// A reference whose file is not there (or cannot be read).
+    case missing(String)
+  }
+
   /// A Binary attribute that allows external storage: `0x01` + the bytes, or `0x02` + the
-  /// external file's UUID (36 ASCII characters) + `0x00`.
-  static func external(_ b: [UInt8], folder: String) throws(Mismatch) -> [UInt8] {
-    guard let marker = b.first else { return b }
+  /// external file's UUID (36 ASCII characters) + `0x00`, the file read from `folder`.
+  static func external(_ b: [UInt8], folder: String) throws(Mismatch) -> External {
+    guard let marker = b.first else { return .inline(b) }
     switch marker {
-    case 1: return Array(b.dropFirst())
+    case 1: return .inline(Array(b.dropFirst()))
     case 2:
-      let name = String(decoding: b.dropFirst().prefix { $0 != 0 }, as: UTF8.self)
-      guard name.count == 36, name.allSatisfy({ $0.isHexDigit || $0 == "-" }) else {
-        throw Mismatch(message: "an external-storage reference without a UUID")
+      guard let name = ExternalData.uuid(ofReference: b) else {
+        throw Mismatch(
+          message: "an external-storage reference that is not 0x02, a UUID of 36 characters and 0x00 (\(b.count) bytes)"
+        )
       }
-      guard let data = FileManager.default.contents(atPath: "\(folder)/\(name)") else {
-        throw Mismatch(message: "its data is stored outside the database, in \(folder)/\(name), which cannot be read")
+      let path = "\(folder)/\(name)"
+      var isFolder: ObjCBool = false
+      guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { return .missing(name) }
+      guard !isFolder.boolValue, let data = FileManager.default.contents(atPath: path) else {
+        throw Mismatch(message: "its data is stored outside the database, in \(path), which cannot be read")
       }
-      return [UInt8](data)
+      return .file(name, [UInt8](data))
     default:
       throw Mismatch(
         message: "an external-storage value starts with \(marker); Core Data writes 1 (inline) or 2 (external file)")

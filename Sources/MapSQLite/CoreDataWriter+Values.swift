@@ -43,7 +43,25 @@ extension CoreDataWriter {
       if a.type == .uuid, let bytes = Self.uuidBytes(s) { return .blob(bytes) }
       return .text(s)
     case .data(let bytes):
-      return .blob(a.allowsExternalBinaryDataStorage && a.type == .binary ? [1] + bytes : bytes)
+      guard a.allowsExternalBinaryDataStorage && a.type == .binary else { return .blob(bytes) }
+      // Read from an external file: a reference to a file of the same name; else inline (§7).
+      if let uuid = external.claim(bytes) { return .blob(ExternalData.reference(uuid)) }
+      return .blob([1] + bytes)
+    case .transformable(let slice):
+      // Only a reference to a missing external file reaches here (other types take no payload).
+      guard let input, codec == ArchivedBlobCodec.self, let uuid = ArchivedBlobCodec.missingReference(input, slice)
+      else {
+        errors.append("\(place()): \(a.type.rawValue) value cannot be stored in SQLite")
+        return .null
+      }
+      guard a.allowsExternalBinaryDataStorage && a.type == .binary else {
+        errors.append(
+          "\(place()): \(ArchivedBlobCodec.unreadable(input, slice) ?? uuid); a \(a.type.rawValue) attribute that does not allow external storage cannot keep the reference"
+        )
+        return .null
+      }
+      external.carry(uuid)
+      return .blob(ExternalData.reference(uuid))
     default:
       errors.append("\(place()): \(a.type.rawValue) value cannot be stored in SQLite")
       return .null
@@ -71,7 +89,10 @@ extension CoreDataWriter {
         return .blob(bytes)
       case .transformable(let slice):
         guard let input, let codec else { return .null }
-        if codec == ArchivedBlobCodec.self { return .blob(Array(input.unsafeBytes[slice.start..<slice.end])) }
+        if codec == ArchivedBlobCodec.self {
+          if let why = ArchivedBlobCodec.unreadable(input, slice) { throw ArchivedValueError(why) }
+          return .blob(Array(input.unsafeBytes[slice.start..<slice.end]))
+        }
         switch try codec.payload(input, slice) {
         case .bytes(let bytes, _):
           return .blob(bytes)

@@ -25,9 +25,16 @@ struct CoreDataWriter {
   /// A store with the same objects whose persistent-history and CloudKit tables the new store
   /// keeps (`AncillaryCopy`).
   var ancillarySource: String?
+  /// Values read from external files, written to files of the same names; references to
+  /// missing files carried (`ExternalFilesWritten`, Specs/sqlite-store.md §7).
+  var external: ExternalFilesWritten
 
-  init(graph: ObjectGraph, input: InputBytes?, codec: (any TransformableCodec.Type)?, metadata: CoreDataMetadataOut) {
+  init(
+    graph: ObjectGraph, input: InputBytes?, codec: (any TransformableCodec.Type)?, metadata: CoreDataMetadataOut,
+    externalFiles: ExternalFilesRead? = nil
+  ) {
     self.graph = graph
+    self.external = ExternalFilesWritten(read: externalFiles)
     self.input = input
     self.codec = codec
     self.schema = CoreDataSchema(model: graph.layout.model)

@@ -20,6 +20,7 @@ public struct SQLiteStoreFormat: StoreFormat {
     let graph = try reader.read()
     graph.finishBuilding(
       input: reader.transformables.bytes.take(path: path), transformableCodec: ArchivedBlobCodec.self)
+    if !reader.externalFiles.isEmpty { graph.storeAttachment = reader.externalFiles }
     var result = StoreMetadata()
     result.modelVersionIdentifiers = metadata.identifiers
     result.entityVersionHashes = metadata.hashes.map { ($0.entity, Base64Codec.encode($0.hash)) }
@@ -45,7 +46,8 @@ public struct SQLiteStoreFormat: StoreFormat {
     let input = source?.input ?? graph.input
     var writer = CoreDataWriter(
       graph: graph, input: input, codec: source?.transformableCodec ?? graph.transformableCodec,
-      metadata: CoreDataMetadataOut(metadata: metadata))
+      metadata: CoreDataMetadataOut(metadata: metadata),
+      externalFiles: (source ?? graph).storeAttachment as? ExternalFilesRead)
     writer.progress = options.objectProgress
     writer.ancillarySource = options.bookkeepingFrom
     guard let target else {
@@ -59,7 +61,8 @@ public struct SQLiteStoreFormat: StoreFormat {
       }
       return
     }
-    try SQLiteReplacement.replace(target, backup: backup) { (temporary: String) throws(MigrationFailure) in
+    try SQLiteReplacement.replace(target, backup: backup, external: { writer.external }) {
+      (temporary: String) throws(MigrationFailure) in
       do throws(CoreDataWriter.Failure) {
         try writer.write(to: temporary)
       } catch {
@@ -100,6 +103,15 @@ public struct SQLiteStoreFormat: StoreFormat {
       facts: facts, entityVersionHashes: info.hashes.map { ($0.entity, Base64Codec.encode($0.hash)) },
       entities: lines.isEmpty ? nil : ("entities (Z_ENT, name, table, rows):", lines),
       ownTables: own.isEmpty ? nil : ("Core Data's own tables (not entities of the model):", own))
+  }
+
+  /// The values of Binary attributes of `model` that the store at `path` keeps outside the
+  /// database in files that are missing, per entity and attribute (Specs/sqlite-store.md §5):
+  /// a command that writes an SQLite store carries them as they are and says so.
+  public static func missingExternalFiles(_ path: String, model: ObjectModel) -> [(
+    entity: String, attribute: String, count: Int
+  )] {
+    ExternalData.missingFiles(path, model: model)
   }
 
   /// `-wal`, `-shm` and `-journal` beside the store.

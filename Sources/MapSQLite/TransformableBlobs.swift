@@ -75,6 +75,16 @@ struct TransformableBlobs: Sendable {
     return .transformable(ByteSlice(start: base + start, count: archive.count, hasEscapes: false))
   }
 
+  /// A Binary value kept in an external file that is missing: the column's bytes (`0x02`, the
+  /// UUID, `0x00`) after the byte 3, which a writer of an SQLite store copies as they are and
+  /// anything else refuses (`ArchivedBlobCodec.unreadable`; Specs/sqlite-store.md §5).
+  mutating func missingExternal(_ reference: [UInt8]) -> Value {
+    bytes.append(3)
+    let start = bytes.count
+    bytes.append(reference)
+    return .transformable(ByteSlice(start: base + start, count: reference.count, hasEscapes: false))
+  }
+
   /// Appends the payloads of another reader's values (one that read other rows of the same
   /// store); returns what to add to the start of its slices.
   mutating func append(_ other: TransformableBlobs) -> Int {

@@ -245,8 +245,12 @@ extension MapcCommand {
         try dryRunChain(chain, names: names, format: format, check: check)
       } else {
         let ancillary = AncillaryTables.notes(store: store, format: format, into: "the migrated store")
+        let external = steps.first.flatMap {
+          ExternalDataNote.note(store: store, format: format, model: $0.plan.sourceModel, into: "the migrated store")
+        }
         try runChain(chain, names: names, previous: peek.migrations, format: format, check: check)
         for line in ancillary { Console.note(line) }
+        if let external { Console.note(external) }
       }
     }
 

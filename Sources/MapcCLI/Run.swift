@@ -110,6 +110,12 @@ extension MapcCommand {
         : AncillaryTables.notes(
           store: storePath, format: try? StoreFormatChoice.resolve(formatName, path: storePath, compact: compact),
           into: "the migrated store")
+      let external =
+        dryRun
+        ? nil
+        : ExternalDataNote.note(
+          store: storePath, format: try? StoreFormatChoice.resolve(formatName, path: storePath, compact: compact),
+          model: migrationPlan.sourceModel, into: "the migrated store")
       let result = Result { () throws(MigrationFailure) -> MigrationRun.Summary in
         var options = MigrationRun.Options(
           output: out, storeFormat: try StoreFormatChoice.resolve(formatName, path: storePath, compact: compact),
@@ -132,6 +138,7 @@ extension MapcCommand {
           Console.say(Self.summaryLine(summary))
         }
         for line in ancillary { Console.note(line) }
+        if let external { Console.note(external) }
         if let report {
           try RunReport(command: "run", store: store, output: summary.writtenTo, steps: [step]).write(to: report)
         }

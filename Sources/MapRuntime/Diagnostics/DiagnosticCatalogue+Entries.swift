@@ -495,6 +495,10 @@ extension DiagnosticCatalogue {
           "run-opaque-transformable",
           "a mapping looks inside (key, index, forEach) a Transformable value mapc cannot read: a custom class, a custom value transformer's bytes, a damaged archive"
         ),
+        (
+          "run-external-data-missing",
+          "a mapping compares, looks into or converts a Binary value Core Data keeps outside the SQLite store whose file is missing (copying it whole to a Binary attribute of an SQLite store is allowed)"
+        ),
         ("run-integer-range", "a number out of range for its integer attribute"),
         ("run-cast", "a value `CAST` cannot convert"),
         ("run-regex", "a `MATCHES` pattern that is not a valid ICU regular expression (Foundation raises)"),

@@ -21,6 +21,9 @@ public final class ObjectGraph: @unchecked Sendable {
   /// Reads the objects' numbers where the reader left them to be read on demand (a JSON store's
   /// ids, read only when a writer or an inferred step needs them: `resolveObjectKeys()`).
   package var pendingObjectKeys: (@Sendable (ObjectGraph) -> Void)?
+  /// What the format that read the graph keeps beside its values for a writer of the same
+  /// format (Core Data's SQLite store: which Binary values came from which external files).
+  package var storeAttachment: (any Sendable)?
 
   package init(
     layout: StoreLayout, input: InputBytes?, isSource: Bool, transformableCodec: (any TransformableCodec.Type)? = nil

@@ -20,4 +20,14 @@ package protocol TransformableCodec {
   /// The payload in no store's encoding, for a store of another format to write: the bytes
   /// it is stored as and the value they archive, or a value with no bytes yet.
   static func payload(_ input: InputBytes, _ payload: ByteSlice) throws(ArchivedValueError) -> TransformablePayload
+
+  /// Why the payload's value cannot be read at all, when it cannot: nil for every payload whose
+  /// value can be read. A store of the same format copies such a payload as it is (a Binary
+  /// value Core Data's SQLite store keeps in a file that is missing: Specs/sqlite-store.md §5);
+  /// anything that needs the value refuses it with this reason (`run-external-data-missing`).
+  static func unreadable(_ input: InputBytes, _ payload: ByteSlice) -> String?
+}
+
+extension TransformableCodec {
+  package static func unreadable(_ input: InputBytes, _ payload: ByteSlice) -> String? { nil }
 }

@@ -18,6 +18,12 @@ extension MigrationContext {
     case (.sourceObject(let x), .sourceObject(let y)): return x == y
     case (.destinationObject(let x), .destinationObject(let y)): return x == y
     case (.data(let x), .data(let y)): return x == y
+    case (.transformable(let x), _) where unreadable(x) != nil:
+      // Not nil and not known: equal only to itself (`compare` refuses such a value).
+      if case .transformable(let y) = b { return x.start == y.start }
+      return false
+    case (_, .transformable(let y)) where unreadable(y) != nil:
+      return false
     case (.transformable(let x), _):
       return equal((try? transformableValue(x)) ?? .null, b, options: options)
     case (_, .transformable(let y)):
@@ -74,6 +80,11 @@ extension MigrationContext {
   func compare(_ l: Value, _ op: ComparisonOperator, _ r: Value, _ options: ComparisonOptions) throws(MigrationError)
     -> Bool
   {
+    // A value kept in a file that is missing is not nil, and nothing else is known of it.
+    if !((op == .equal || op == .notEqual) && (l.isNull || r.isNull)) {
+      try requireReadable(l)
+      try requireReadable(r)
+    }
     switch op {
     case .equal: return equal(l, r, options: options)
     case .notEqual: return !equal(l, r, options: options)

@@ -13,6 +13,7 @@ extension MigrationContext {
       return state.transformableCacheValue1
     }
     guard let input = source.input, let codec = source.transformableCodec else { return .null }
+    if let why = codec.unreadable(input, s) { throw MigrationError("run-external-data-missing", why) }
     let v: Value
     do {
       v = try codec.value(input, s)
@@ -45,5 +46,20 @@ extension MigrationContext {
       )
     }
     return v
+  }
+
+  /// Why a payload cannot be read at all (`TransformableCodec.unreadable`): a Binary value kept
+  /// in a file that is missing, which only a store of its own format can carry as it is.
+  func unreadable(_ s: ByteSlice) -> String? {
+    guard let input = source.input, let codec = source.transformableCodec else { return nil }
+    return codec.unreadable(input, s)
+  }
+
+  /// Refuses a value that cannot be read (`unreadable`) where it must be read: compared, or
+  /// stored in an attribute of another type than Binary.
+  func requireReadable(_ v: Value) throws(MigrationError) {
+    if case .transformable(let s) = v, let why = unreadable(s) {
+      throw MigrationError("run-external-data-missing", why)
+    }
   }
 }

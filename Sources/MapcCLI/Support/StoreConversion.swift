@@ -85,8 +85,12 @@ package enum StoreConversion {
     let report = progress?.ioCallback
     // Same format: nothing is converted, so the store's own bookkeeping is kept too.
     let sameFormat = type(of: source) == type(of: destination)
+    var external: String?
     let result = Result { () throws(MigrationFailure) -> Int in
       let version = try Self.version(of: try source.peekMetadata(store), in: versions, bundle: bundle, path: store)
+      if destination is SQLiteStoreFormat {
+        external = ExternalDataNote.note(store: store, format: source, model: version.model, into: output)
+      }
       let (graph, metadata) = try StoreIO.read(
         source, store, layout: StoreLayout(model: version.model), report: report)
       let out = StoreWriteMetadata(
@@ -101,6 +105,7 @@ package enum StoreConversion {
     switch result {
     case .success(let n):
       if !quiet { Console.say("mapc: \(verb) \(n) objects from \(store); wrote \(output)") }
+      if let external { Console.note(external) }
       if !sameFormat {
         for line in AncillaryTables.notes(store: store, format: source, into: output) { Console.note(line) }
       }

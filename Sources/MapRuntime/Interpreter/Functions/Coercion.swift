@@ -84,8 +84,11 @@ enum Coercion {
       throw mismatch()
     case .binary:
       if case .data = v { return v }
+      // A reference to a file that is missing, carried as it is to a store of its format.
+      if case .transformable(let s) = v, manager.unreadable(s) != nil { return v }
       throw mismatch()
     case .transformable, .undefined, .composite, .objectID:
+      try manager.requireReadable(v)
       switch v {
       case .sourceObject, .destinationObject, .special:
         throw MigrationError(
