@@ -57,7 +57,7 @@ struct SwiftSourceFile {
       if depth > Self.maximumTreeDepth {
         throw SwiftSchemaDiagnostic(
           .error, "swift-too-deep",
-          "the Swift syntax here is nested more than \(Self.maximumTreeDepth) levels deep (a long chain of '?', '.member', 'else if' or the like): mapc reads at most \(Self.maximumTreeDepth) (Specs/limits.md)",
+          "the Swift syntax here is nested more than \(Self.maximumTreeDepth) levels deep (a long chain of '?', '.member', 'else if' or the like): mapc reads at most \(Self.maximumTreeDepth)",
           at: location(atOffset: node.positionAfterSkippingLeadingTrivia.utf8Offset))
       }
       // Last child first on the stack: the walk goes in source order, so a limit is reported
@@ -71,12 +71,12 @@ struct SwiftSourceFile {
     case .tooDeep:
       SwiftSchemaDiagnostic(
         .error, "swift-too-deep",
-        "the Swift source is nested more than \(SwiftSourceScan.maximumDepth) levels deep here (brackets, generic arguments, #if, or a run of try, await, '->' and the like): mapc reads at most \(SwiftSourceScan.maximumDepth) (Specs/limits.md)",
+        "the Swift source is nested more than \(SwiftSourceScan.maximumDepth) levels deep here (brackets, generic arguments, #if, or a run of try, await, '->' and the like): mapc reads at most \(SwiftSourceScan.maximumDepth)",
         at: location(atOffset: offset))
     case .budget:
       SwiftSchemaDiagnostic(
         .error, "swift-too-complex",
-        "the Swift file takes more than \(Self.stepBudget) steps to read (tokens and syntax nodes; Specs/limits.md): this is where mapc stopped",
+        "the Swift file takes more than \(Self.stepBudget) steps to read (tokens and syntax nodes): this is where mapc stopped",
         at: location(atOffset: offset))
     }
   }

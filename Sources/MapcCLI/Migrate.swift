@@ -124,13 +124,12 @@ extension MapcCommand {
         }
         files.writes(output, option: "--output", kind: StoreFormatChoice.outputKind(storeFormat, store: store))
         files.writes(backup, option: "--backup", kind: .replacedFile)
-        let (folder, name) = (
-          (store as NSString).deletingLastPathComponent, (store as NSString).lastPathComponent
-        )
-        files.writes(
-          (folder.isEmpty ? "." : folder) + "/.\(name).mapc-migrate", option: "the work folder",
-          kind: .removedFolder)
       }
+      // The work folder is mapc's (a run removes it, leftovers included): no output goes inside
+      // it, with --plan and --dry-run too (exit 64, not a failed write later).
+      let (folder, name) = ((store as NSString).deletingLastPathComponent, (store as NSString).lastPathComponent)
+      files.writes(
+        (folder.isEmpty ? "." : folder) + "/.\(name).mapc-migrate", option: "the work folder", kind: .removedFolder)
       files.reads(lock, as: "lock")
       files.writes(report, option: "--report")
       return files

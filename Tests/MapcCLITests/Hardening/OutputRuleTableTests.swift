@@ -158,3 +158,22 @@ struct OutputRuleTableTests {
     #expect(lstat(fifo, &info) == 0 && (info.st_mode & S_IFMT) == S_IFIFO, "\(row.name): the FIFO was replaced")
   }
 }
+
+/// The migrate work folder is mapc's: a report into it is refused before anything runs, with
+/// `--dry-run` and `--plan` too (it exited 1, a failed write, where 64 is documented).
+@Suite(.enabled(if: mapcExecutableProblem == nil, Comment(rawValue: mapcExecutableProblem ?? "")))
+struct WorkFolderOutputTests {
+  @Test(arguments: ["--dry-run", "--plan"]) func aReportIntoTheWorkFolderIsRefused(_ mode: String) throws {
+    let dir = try InputClashTests.tasks("rule-work-folder")
+    defer { FileManagerTemp.remove(dir.path) }
+    let before = InputClashTests.snapshot(dir)
+    let r = runMapc(
+      [
+        "migrate", "--model", "Tasks.xcdatamodeld", "--store", "store-v1.json", "--mappings", "mappings", mode,
+        "--report", ".store-v1.json.mapc-migrate/r.json",
+      ], in: dir)
+    #expect(r.exitCode == 64, "\(r.stderr)")
+    #expect(r.stderr.contains("[io-output-is-input]"), "\(r.stderr)")
+    #expect(InputClashTests.snapshot(dir) == before)
+  }
+}
