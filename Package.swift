@@ -110,7 +110,8 @@ let package = Package(
     // reaches `package` declarations and every `swift build` compiles it: a fuzz target cannot
     // stop building unnoticed.
     .target(
-      name: "MapFuzzing", dependencies: ["MapArchives", "MapCompiler", "MapRuntime", "MapJSON", "MapSQLite"]
+      name: "MapFuzzing",
+      dependencies: ["MapArchives", "MapCompiler", "MapRuntime", "MapJSON", "MapSQLite", "MapSwiftSchema"]
     ),
 
     // Worked example (Examples/SongbookSimple/README.md): an executable that registers its own

@@ -6,7 +6,9 @@
 // so the ordinary build compiles what every target runs.
 import PackageDescription
 
-let targets = ["model-xml", "mapping-xml", "expression", "plan", "json-store", "xcmappingmodel", "bplist", "keyed-archive", "sqlite-store"]
+let targets = ["model-xml", "mapping-xml", "expression", "plan", "json-store", "xcmappingmodel", "bplist", "keyed-archive", "sqlite-store",
+  "swift-schema", "fixture-file", "lock-file", "model-cache",
+]
 
 let package = Package(
   name: "mapc-fuzz",

@@ -24,7 +24,8 @@ shared=${MAPC_SHARED:-$root/../shared}
 scratch=${FUZZ_SCRATCH:-$root/.build-fuzz}
 config=${FUZZ_CONFIG:-release}
 case $config in debug|release) ;; *) echo "Fuzz/run.sh: FUZZ_CONFIG is debug or release, not $config" >&2; exit 64 ;; esac
-targets=(model-xml mapping-xml expression plan json-store xcmappingmodel bplist keyed-archive sqlite-store)
+targets=(model-xml mapping-xml expression plan json-store xcmappingmodel bplist keyed-archive sqlite-store
+  swift-schema fixture-file lock-file model-cache)
 
 build() { # Build (all targets at once; the libraries are shared).
   mkdir -p "$scratch"
@@ -122,6 +123,28 @@ PY
     done
     FUZZ_SQLITE_MODELS=$(find "$shared/stores" -name '*.xcdatamodeld' -type d 2>/dev/null | sort)
     export FUZZ_SQLITE_MODELS ;;
+  swift-schema) seed "$root/Examples" -name '*.swift'
+    printf 'import SwiftData\n@Model final class A { var s: String = ""; var n: [[Int]]? ; @Relationship(inverse: \\B.a) var b: [B] = []; init() {} }\n@Model final class B { var a: A?; init() {} }\n' >"$corpus/two-models" ;;
+  fixture-file) seed "$root/Mappings" "$shared/fixtures" -name fixture.json ;;
+  lock-file)
+    # A lock as `mapc lock` writes it (no mapc needed: written here), with a step.
+    printf '{"format": "mapc-model-lock", "formatVersion": 1, "model": "M.xcdatamodeld", "versions": [{"name": "M", "versionChecksum": "x", "entities": [{"name": "E", "versionHash": "h", "parent": "P", "abstract": true, "uniquenessConstraints": ["a,b"], "properties": [{"name": "a", "versionHash": "p", "summary": "attribute String"}]}]}], "steps": [{"from": "M", "to": "M 2", "drops": ["E.a"]}]}\n' >"$corpus/lock" ;;
+  model-cache)
+    # The Z_MODELCACHE rows of the shared stores (python3's sqlite3, on copies with their -wal).
+    find "$shared/stores" "$shared/swiftdata" \( -name '*.sqlite' -o -name '*.store' -o -name '*.wiredatabase' \) 2>/dev/null | while read -r db; do
+      python3 - "$db" "$corpus" "$scratch" <<'PY' 2>/dev/null || true
+import hashlib, os, shutil, sqlite3, sys
+db, corpus, scratch = sys.argv[1:4]
+copy = os.path.join(scratch, "cache-copy")
+for suffix in ("", "-wal"):
+    if os.path.exists(db + suffix):
+        shutil.copyfile(db + suffix, copy + suffix)
+    elif os.path.exists(copy + suffix):
+        os.remove(copy + suffix)
+for (blob,) in sqlite3.connect(copy).execute("SELECT Z_CONTENT FROM Z_MODELCACHE"):
+    open(os.path.join(corpus, hashlib.md5(blob).hexdigest()[:16]), "wb").write(blob)
+PY
+    done ;;
 esac
 echo "Fuzz/run.sh: $target: $(ls "$corpus" | wc -l) seeds; fuzzing for $seconds s"
 # Longest input: SQLite stores are whole databases (pages of 4 KiB); every other reader's

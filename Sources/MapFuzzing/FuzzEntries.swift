@@ -9,6 +9,7 @@ import MapCompiler
 import MapJSON
 import MapRuntime
 import MapSQLite
+import MapSwiftSchema
 
 /// One entry point per fuzz target (`Fuzz/README.md`). Not part of mapc's API for apps.
 public enum FuzzEntries {
@@ -97,6 +98,44 @@ public enum FuzzEntries {
     for suffix in ["-journal", "-wal", "-shm"] where FileManager.default.fileExists(atPath: sqlitePath + suffix) {
       fatalError("reading the store created \(sqlitePath)\(suffix)")
     }
+  }
+
+  /// `swift-schema`: the SwiftData schema reader on one Swift file (issue 40): mapc's own scan,
+  /// swift-syntax within the limits of Specs/limits.md, and the model built from what it finds.
+  public static func swiftSchema(_ bytes: [UInt8]) {
+    let text = String(decoding: bytes, as: UTF8.self)
+    _ = try? SwiftSchema.read(sources: [(path: "Fuzz.swift", text: text)], name: "Fuzz")
+  }
+
+  /// `fixture-file`: a `fixture.json` of `mapc test`, read and checked (written to `TMPDIR`).
+  public static func fixtureFile(_ bytes: [UInt8]) {
+    let path = scratchFile("fixture.json", bytes)
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    _ = try? FixtureFile.read(path)
+  }
+
+  /// `lock-file`: a model lock of `mapc lock`, read (written to `TMPDIR`).
+  public static func lockFile(_ bytes: [UInt8]) {
+    let path = scratchFile("model.lock", bytes)
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    _ = try? ModelLock.read(path)
+  }
+
+  /// `model-cache`: a store's `Z_MODELCACHE` row (raw DEFLATE of a keyed archive): inflated,
+  /// unarchived and made a model, whose hashes and layout are then worked out.
+  public static func modelCache(_ bytes: [UInt8]) {
+    guard let result = try? CoreDataModelCacheReader.model(content: bytes) else { return }
+    _ = VersionHasher.entityHashes(of: result.model)
+    _ = StoreLayout(model: result.model)
+  }
+
+  /// `bytes` written to `name` in `TMPDIR` (the readers take paths).
+  static func scratchFile(_ name: String, _ bytes: [UInt8]) -> String {
+    let path = (ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp") + "/mapc-fuzz-\(getpid())-" + name
+    guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else {
+      fatalError("cannot write \(path)")
+    }
+    return path
   }
 
   static func layout(_ contents: String) -> StoreLayout {

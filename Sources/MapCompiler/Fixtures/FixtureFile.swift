@@ -51,7 +51,10 @@ public struct FixtureFile: Sendable {
     }
     let json: [String: Any]
     do {
-      let data = try Data(contentsOf: URL(fileURLWithPath: path))
+      // mapc's reader: a regular file only (a FIFO is refused, not waited on), at most the size
+      // of an XML file (Specs/limits.md).
+      let input = try InputBytes(contentsOf: path, regularFileOnly: true, maxBytes: Limits.xmlFileBytes)
+      let data = input.withUnsafeBytes { Data($0) }
       guard let object = try JSONSerialization.jsonObject(with: data) as? [String: Any] else {
         throw invalid("a fixture file is a JSON object")
       }

@@ -53,7 +53,8 @@ extension ModelLock {
     }
     let object: Any
     do {
-      object = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path)))
+      let input = try InputBytes(contentsOf: path, regularFileOnly: true, maxBytes: Limits.xmlFileBytes)
+      object = try JSONSerialization.jsonObject(with: input.withUnsafeBytes { Data($0) })
     } catch {
       throw invalid("cannot read the lock file: \(SystemErrorText.describe(error))")
     }

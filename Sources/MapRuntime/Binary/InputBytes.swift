@@ -58,7 +58,7 @@ public final class InputBytes: @unchecked Sendable {
       throw StoreIOError(
         code: .notRegularFile, path: path, operation: "read",
         reason:
-          "it is \(FileKind.describe(info.st_mode & S_IFMT)), not a regular file (mapc reads stores, plans and mappings only from regular files)"
+          "it is \(FileKind.describe(info.st_mode & S_IFMT)), not a regular file; mapc reads only regular files here"
       )
     }
     if Int(info.st_size) > maxBytes {

@@ -1,0 +1,15 @@
+// Fuzz target `fixture-file`: the `mapc test` fixture file reader (`FuzzEntries.fixtureFile`, Sources/MapFuzzing).
+import FuzzMain
+import MapFuzzing
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ pointer: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
+  guard let pointer else { return 0 }
+  FuzzEntries.fixtureFile(Array(UnsafeBufferPointer(start: pointer, count: size)))
+  return 0
+}
+
+@_cdecl("fixture_file_main")
+public func entry(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
+  runFuzzer(argc, argv) { fuzz($0, $1) }
+}
