@@ -108,14 +108,7 @@ struct CoreDataSchema {
           let inverse = model.allRelationships(of: target).first(where: { $0.name == inv }), inverse.isToMany
         else { continue }
         let base = "Z_\(entity(named: inverse.destinationEntity)?.number ?? 0)\(Self.upper(inv))"
-        var column = base
-        var n = 0
-        while taken[e.root, default: []].contains(column) {
-          n += 1
-          column = base + String(n)
-        }
-        taken[e.root, default: []].insert(column)
-        joinKeys["\(e.name).\(r.name)"] = column
+        joinKeys["\(e.name).\(r.name)"] = Self.unique(base, in: &taken[e.root, default: []])
       }
     }
   }
@@ -138,17 +131,7 @@ struct CoreDataSchema {
     for k in entities.indices {
       guard let e = model.entity(named: entities[k].name) else { continue }
       let root = entities[k].root
-      func take(_ name: String) -> String {
-        let base = "Z" + Self.upper(name)
-        var column = base
-        var n = 0
-        while taken[root, default: []].contains(column) {
-          n += 1
-          column = base + String(n)
-        }
-        taken[root, default: []].insert(column)
-        return column
-      }
+      func take(_ name: String) -> String { Self.unique("Z" + Self.upper(name), in: &taken[root, default: []]) }
       for a in e.attributes.filter({ !$0.isTransient }).sorted(by: { $0.name < $1.name }) {
         if a.type == .composite {
           entities[k].elementColumns[a.name] = Self.leaves(of: a).map {
@@ -214,6 +197,19 @@ struct CoreDataSchema {
       name = d.parentName
     }
     return nil
+  }
+
+  /// `base`, or `base` with `1`, `2`, … appended when that name is taken; recorded as taken.
+  /// How Core Data tells apart the columns of one hierarchy (§4, and the join tables' keys).
+  static func unique(_ base: String, in taken: inout Set<String>) -> String {
+    var name = base
+    var n = 0
+    while taken.contains(name) {
+      n += 1
+      name = base + String(n)
+    }
+    taken.insert(name)
+    return name
   }
 
   /// ASCII upper-casing, as Core Data names tables and columns.

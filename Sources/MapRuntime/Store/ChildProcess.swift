@@ -113,14 +113,14 @@ package enum ChildProcess {
     pthread_sigmask(SIG_BLOCK, &blocked, &previous)
     var pid: pid_t = 0
     let spawned = posix_spawn(&pid, executable, &actions, &attributes, argv, environ)
-    if spawned == 0 { TemporaryFiles.setChildGroup(pid) }
+    if spawned == 0 { TemporaryFiles.registerChild(pid, group: true) }
     pthread_sigmask(SIG_SETMASK, &previous, nil)
     guard spawned == 0 else {
       throw Failure(message: "cannot run \(executable): \(String(cString: strerror(spawned)))")
     }
     var status: Int32 = 0
     while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-    TemporaryFiles.setChildGroup(0)
+    TemporaryFiles.unregisterChild()
     let signal = status & 0x7F
     return signal == 0 ? (status >> 8) & 0xFF : 128 + signal
   }

@@ -41,8 +41,6 @@ public enum TemporaryFiles {
     return buffer
   }()
 
-  /// A child process to end (SIGTERM, then waited for) before anything is removed: 0 for none.
-  nonisolated(unsafe) static var child: pid_t = 0
   /// A folder removed whole (`rm -rf`, in a process of its own) after the child has ended:
   /// `mapc test`'s work folder, which holds the child's files too. Its path, then the argument
   /// vector for execve, made before any signal can come.
@@ -63,11 +61,21 @@ public enum TemporaryFiles {
     return envp
   }()
 
-  /// Ends `pid` (SIGTERM, and waits for it) when this process is interrupted, until
-  /// `unregisterChild()`: a child's own handler then removes its files.
-  public static func registerChild(_ pid: pid_t) { lock.withLock { child = pid } }
+  /// The one program mapc is waiting for, which the handler ends before anything is removed: 0
+  /// for none; a process id (a mapc child of `mapc test`: ended with SIGTERM and waited for, so
+  /// that its own handler removes its files); or minus a process group (`ChildProcess`, Graphviz's
+  /// `dot`: the group is ended, a script's own children too, and not waited for).
+  nonisolated(unsafe) static let child: UnsafeMutablePointer<pid_t> = {
+    let pointer = UnsafeMutablePointer<pid_t>.allocate(capacity: 1)
+    pointer.initialize(to: 0)
+    return pointer
+  }()
 
-  public static func unregisterChild() { lock.withLock { child = 0 } }
+  /// Ends `pid` when this process is interrupted, until `unregisterChild()`: the process (waited
+  /// for), or with `group` the process group it leads.
+  public static func registerChild(_ pid: pid_t, group: Bool = false) { child.pointee = group ? -pid : pid }
+
+  public static func unregisterChild() { child.pointee = 0 }
 
   /// Removes `path` whole when this process is interrupted (after its child has ended), until
   /// `unregisterFolder()`. One folder at a time; false when the path is too long.
@@ -85,18 +93,6 @@ public enum TemporaryFiles {
   }
 
   public static func unregisterFolder() { lock.withLock { hasFolder = 0 } }
-
-  /// The process group of the program mapc is waiting for (`ChildProcess`), 0 when none: the
-  /// handler terminates it.
-  nonisolated(unsafe) static let childGroup: UnsafeMutablePointer<pid_t> = {
-    let pointer = UnsafeMutablePointer<pid_t>.allocate(capacity: 1)
-    pointer.initialize(to: 0)
-    return pointer
-  }()
-
-  static func setChildGroup(_ pid: pid_t) {
-    childGroup.pointee = pid
-  }
 
   /// Records `path` until `unregister(_:)`; returns its slot (nil when all slots are taken or
   /// the path is too long: the file is then only removed by the writer itself).
@@ -131,7 +127,7 @@ public enum TemporaryFiles {
       }
     }
     // Initialised here, not lazily in the handler.
-    _ = (paths, scratch, journalSuffixes, folder, removeArguments, emptyEnvironment, childGroup)
+    _ = (paths, scratch, journalSuffixes, folder, removeArguments, emptyEnvironment, child)
     var set = sigset_t()
     sigemptyset(&set)
     for s in [SIGINT, SIGTERM, SIGHUP] {
@@ -216,14 +212,12 @@ private let removeOnSignal: @convention(c) (Int32) -> Void = { sig in
   let suffixes = TemporaryFiles.journalSuffixes
   let slotSize = TemporaryFiles.slotSize
   let slotCount = TemporaryFiles.slotCount
-  // The program mapc waits for, with whatever it started itself: ended first, so that it
-  // writes nothing more into the files removed below.
-  let group = TemporaryFiles.childGroup.pointee
-  if group > 0 { _ = kill(-group, SIGTERM) }
-  // A child first: ended and waited for, so that it removes its own files and writes no more.
-  let child = TemporaryFiles.child
+  // The program mapc waits for ended first, so that it writes nothing more into the files
+  // removed below: a process group (negative) with whatever it started itself; a mapc child
+  // also waited for, so that it has removed its own files.
+  let child = TemporaryFiles.child.pointee
+  if child != 0 { _ = kill(child, SIGTERM) }
   if child > 0 {
-    _ = kill(child, SIGTERM)
     var status: Int32 = 0
     _ = waitpid(child, &status, 0)
   }
