@@ -27,8 +27,10 @@ import Testing
 
   @Test(arguments: [
     // A value out of range: `-1` starts on line 5, column 37.
-    ("{\n  \"mapping\": \"m.xml\",\n  \"cases\": [\n    {\"store\": \"a.json\", \"exitCode\": 1},\n"
-      + "    {\"store\": \"b.json\", \"exitCode\": -1}\n  ]\n}\n", 5, 37),
+    (
+      "{\n  \"mapping\": \"m.xml\",\n  \"cases\": [\n    {\"store\": \"a.json\", \"exitCode\": 1},\n"
+        + "    {\"store\": \"b.json\", \"exitCode\": -1}\n  ]\n}\n", 5, 37
+    ),
     // An unknown key of a case: its value on line 3, column 50.
     ("{\"mapping\": \"m.xml\",\n \"cases\": [\n  {\"store\": \"a.json\", \"exitCode\": 2, \"exitcode\": 3}]}", 3, 50),
     // An empty knownIssue: line 2, column 16.
