@@ -24,6 +24,22 @@ extension MapcCommand {
     @Option(help: "Also write the results as JUnit XML to this file.")
     var junit: String?
 
+    @Option(help: "How many cases run at the same time (default: the machine's cores).")
+    var jobs: Int?
+
+    @Option(
+      help: ArgumentHelp(
+        "Run part K of N of the cases (balanced, by a stable hash of each case); auto or auto/N: from GitLab's, Slurm's or a Kubernetes Indexed Job's variables.",
+        valueName: "K/N|auto[/N]"))
+    var shard: String?
+
+    @Option(
+      name: .customLong("merge-junit"),
+      help: ArgumentHelp(
+        "Merge the JUnit reports given as the paths (of the shards of one run) into this file, in the run's order, and run nothing.",
+        valueName: "file"))
+    var mergeJUnit: String?
+
     @Flag(help: "Write each missing or different expected store from today's result (review the change).")
     var update = false
 
@@ -37,6 +53,20 @@ extension MapcCommand {
 
     func run() throws {
       guard !paths.isEmpty else { throw ValidationError("give at least one fixture file or folder") }
+      if let mergeJUnit {
+        if junit != nil || jobs != nil || shard != nil || update {
+          throw ValidationError("--merge-junit runs nothing: it goes without --junit, --jobs, --shard and --update")
+        }
+        return try Self.merge(paths, into: mergeJUnit)
+      }
+      if let jobs, jobs < 1 { throw ValidationError("--jobs is at least 1") }
+      var part: FixtureSchedule.Shard? = nil
+      if let shard {
+        switch FixtureSchedule.Shard.parse(shard, environment: ProcessInfo.processInfo.environment) {
+        case .success(let s): part = s
+        case .failure(let e): throw ValidationError(e.message)
+        }
+      }
       let found: [String]
       do {
         found = try FixtureFile.find(paths)
@@ -57,35 +87,39 @@ extension MapcCommand {
       files.writes(junit, option: "--junit")
       try files.refuseClash()
       FixtureRunner.removeStaleWork()
-      let runner = FixtureRunner(executable: FixtureRunner.currentExecutable(), shared: shared, update: update)
-      var results: [FixtureResult] = []
       var broken = 0
-      let started = Date()
-      let total = fixtures.reduce(0) { n, f in n + ((try? f.1.get())?.cases.count ?? 0) }
-      let bar = progressOption.reporter(quiet: quiet)
-      bar?.update("test", "cases", 0, total)
-      for (path, read) in fixtures {
+      var planned: [FixtureSchedule.Planned] = []
+      for (index, (path, read)) in fixtures.enumerated() {
         let fixture: FixtureFile
         do {
           fixture = try read.get()
         } catch {
-          ProgressReporter.interject(bar) { Console.report(error.diagnostics) }
+          Console.report(error.diagnostics)
           broken += 1
           continue
         }
         let suite = Self.display((path as NSString).deletingLastPathComponent)
-        for c in fixture.cases {
-          let name = c.store + (c.to.map { " → \($0)" } ?? "")
-          let start = Date()
-          let outcome = runner.run(fixture, c)
-          let result = FixtureResult(
-            suite: suite, name: name, outcome: outcome, seconds: Date().timeIntervalSince(start),
-            knownIssue: fixture.knownIssue)
-          results.append(result)
+        for i in fixture.cases.indices {
+          planned.append(
+            .init(fixture: fixture, fixtureIndex: index, caseIndex: i, suite: suite, key: "\(path)#\(i)"))
+        }
+      }
+      let selected = FixtureSchedule.select(planned, shard: part)
+      let started = Date()
+      let bar = progressOption.reporter(quiet: quiet)
+      let total = selected.count
+      bar?.update("test", "cases", 0, total)
+      let quiet = quiet
+      // --update writes expected stores, which two cases may share: one case at a time.
+      let lanes = update ? 1 : jobs ?? max(1, ProcessInfo.processInfo.activeProcessorCount)
+      let results = try FixtureRunner.withWorkRoot { root in
+        let runner = FixtureRunner(
+          executable: FixtureRunner.currentExecutable(), shared: shared, update: update, workRoot: root)
+        return FixtureSchedule.run(selected, jobs: lanes, runner: runner) { done, result in
           let text = Self.lines(result, quiet: quiet)
           // Written between two drawings of the bar (standard output may be the same terminal).
           if !text.isEmpty { ProgressReporter.interject(bar) { FileHandle.standardOutput.write(Data(text.utf8)) } }
-          bar?.update("test", "cases", results.count, total)
+          bar?.update("test", "cases", done + 1, total)
         }
       }
       bar?.finish()
@@ -109,8 +143,29 @@ extension MapcCommand {
       if skipped > 0 { summary += ", \(skipped) skipped" }
       if updated > 0 { summary += " (\(updated) expected stores written)" }
       if broken > 0 { summary += "; \(broken) fixture files cannot be read" }
+      if let part { summary += " (shard \(part.index + 1) of \(part.count): \(total) of \(planned.count) cases)" }
       FileHandle.standardOutput.write(Data((summary + "\n").utf8))
       if failed > 0 || broken > 0 { throw ExitCode(.inputErrors) }
+    }
+
+    /// `--merge-junit OUT IN…`: the shards' reports as one (JUnitMerge), written by the output rule.
+    static func merge(_ reports: [String], into output: String) throws {
+      var files = OutputTarget()
+      files.reads(reports, as: "JUnit report")
+      files.writes(output, option: "--merge-junit")
+      try files.refuseClash()
+      let text: String
+      do {
+        text = try JUnitMerge.merge(reports)
+      } catch {
+        Console.report(error.diagnostics)
+        throw ExitCode(.inputErrors)
+      }
+      do {
+        try AtomicFileWriter.replaceContents(of: output, with: text)
+      } catch {
+        throw Console.writeFailure("JUnit report", path: output, error: error)
+      }
     }
 
     /// The files a fixture's cases read: stores (with their companions), expected stores, the

@@ -39,11 +39,12 @@ public let mapcExecutableProblem: String? =
 /// and output. stdout and stderr go to temporary files, so large outputs cannot block the child.
 /// When the executable is missing (`mapcExecutableProblem`) the exit code is 127 with the
 /// reason on stderr.
-public func runMapc(_ arguments: [String], in directory: URL? = nil) -> MapcResult {
+public func runMapc(_ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:]) -> MapcResult
+{
   guard let executable = mapcExecutable else {
     return MapcResult(exitCode: 127, stdout: "", stderr: mapcExecutableProblem ?? "mapc executable not found")
   }
-  return runExecutable(executable, arguments, in: directory)
+  return runExecutable(executable, arguments, in: directory, environment: environment)
 }
 
 /// Runs a built executable of this package by name (see `builtExecutable(named:)`); exit code
@@ -59,8 +60,11 @@ public func runBuiltExecutable(_ name: String, _ arguments: [String], in directo
   return runExecutable(executable, arguments, in: directory)
 }
 
-/// Runs `executable` with `arguments`; stdout and stderr go to temporary files.
-public func runExecutable(_ executable: URL, _ arguments: [String], in directory: URL? = nil) -> MapcResult {
+/// Runs `executable` with `arguments` (and `environment` over this process's); stdout and stderr
+/// go to temporary files.
+public func runExecutable(
+  _ executable: URL, _ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:]
+) -> MapcResult {
   let fm = FileManager.default
   let dir = fm.temporaryDirectory.appendingPathComponent("runMapc-\(UUID().uuidString)")
   do {
@@ -77,6 +81,9 @@ public func runExecutable(_ executable: URL, _ arguments: [String], in directory
   process.executableURL = executable
   process.arguments = arguments
   if let directory { process.currentDirectoryURL = directory }
+  if !environment.isEmpty {
+    process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+  }
   do {
     let out = try FileHandle(forWritingTo: outURL)
     let err = try FileHandle(forWritingTo: errURL)

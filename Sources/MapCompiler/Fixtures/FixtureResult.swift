@@ -18,13 +18,22 @@ public struct FixtureResult: Sendable {
   public var seconds: Double
   /// The fixture's `knownIssue`: a failure is reported and does not fail the run.
   public var knownIssue: String?
+  /// Where the case is in the whole run, sharded or not: its fixture file's position among the
+  /// fixtures found, and its own among the file's cases (what `--merge-junit` orders by).
+  public var fixtureIndex: Int
+  public var caseIndex: Int
 
-  public init(suite: String, name: String, outcome: Outcome, seconds: Double, knownIssue: String? = nil) {
+  public init(
+    suite: String, name: String, outcome: Outcome, seconds: Double, knownIssue: String? = nil, fixtureIndex: Int = 0,
+    caseIndex: Int = 0
+  ) {
     self.suite = suite
     self.name = name
     self.outcome = outcome
     self.seconds = seconds
     self.knownIssue = knownIssue
+    self.fixtureIndex = fixtureIndex
+    self.caseIndex = caseIndex
   }
 
   /// True when the case counts against the run: it failed and no known issue excuses it.

@@ -8,7 +8,7 @@ public enum JUnitReport {
   public static func render(_ results: [FixtureResult], timestamp: String, hostname: String) -> String {
     var suites: [(String, [FixtureResult])] = []
     for r in results {
-      if let last = suites.last, last.0 == r.suite {
+      if let last = suites.last, last.1[0].fixtureIndex == r.fixtureIndex {
         suites[suites.count - 1].1.append(r)
       } else {
         suites.append((r.suite, [r]))
@@ -23,7 +23,16 @@ public enum JUnitReport {
         "  <testsuite name=\(attribute(suite)) package=\(attribute(suite)) id=\"\(id)\" timestamp=\"\(timestamp)\""
         + " hostname=\(attribute(hostname)) tests=\"\(cases.count)\" failures=\"\(failures)\" errors=\"0\""
         + " skipped=\"\(skipped)\" time=\"\(seconds(time))\">\n"
-      out += "    <properties/>\n"
+      // Where the fixture and its cases are in the whole run: what `--merge-junit` puts the
+      // reports of shards back in order by (JUnitMerge).
+      out += "    <properties>\n"
+      out += "      <property name=\"\(fixtureProperty)\" value=\"\(cases[0].fixtureIndex)\"/>\n"
+      let indices = cases.map { String($0.caseIndex) }.joined(separator: ",")
+      out += "      <property name=\"\(casesProperty)\" value=\"\(indices)\"/>\n"
+      if let known = cases[0].knownIssue {
+        out += "      <property name=\"\(knownIssueProperty)\" value=\(attribute(known))/>\n"
+      }
+      out += "    </properties>\n"
       for c in cases {
         out += "    <testcase name=\(attribute(c.name)) classname=\(attribute(suite)) time=\"\(seconds(c.seconds))\""
         switch c.outcome {
@@ -41,6 +50,10 @@ public enum JUnitReport {
     }
     return out + "</testsuites>\n"
   }
+
+  static let fixtureProperty = "mapc.fixture"
+  static let casesProperty = "mapc.cases"
+  static let knownIssueProperty = "mapc.knownIssue"
 
   static func seconds(_ s: Double) -> String {
     let ms = Int((s * 1000).rounded())

@@ -294,7 +294,11 @@ extension DiagnosticCatalogue {
         (
           "test-fixture-invalid",
           "a `fixture.json` that is not JSON or not in the format (unknown key, no cases, a case with both or neither of `expected` and `exitCode`)"
-        )
+        ),
+        (
+          "test-junit-invalid",
+          "`--merge-junit`: a report that is not one `mapc test` wrote, or a case two reports hold (overlapping shards)"
+        ),
       ]),
     Family(
       "`usage-*`: command lines that cannot be run (exit 64)",

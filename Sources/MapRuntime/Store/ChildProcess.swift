@@ -120,7 +120,7 @@ package enum ChildProcess {
     }
     var status: Int32 = 0
     while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-    TemporaryFiles.unregisterChild()
+    TemporaryFiles.unregisterChild(pid)
     let signal = status & 0x7F
     return signal == 0 ? (status >> 8) & 0xFF : 128 + signal
   }

@@ -61,21 +61,47 @@ public enum TemporaryFiles {
     return envp
   }()
 
-  /// The one program mapc is waiting for, which the handler ends before anything is removed: 0
-  /// for none; a process id (a mapc child of `mapc test`: ended with SIGTERM and waited for, so
-  /// that its own handler removes its files); or minus a process group (`ChildProcess`, Graphviz's
-  /// `dot`: the group is ended, a script's own children too, and not waited for).
-  nonisolated(unsafe) static let child: UnsafeMutablePointer<pid_t> = {
-    let pointer = UnsafeMutablePointer<pid_t>.allocate(capacity: 1)
-    pointer.initialize(to: 0)
+  /// The programs mapc is waiting for, which the handler ends before anything is removed, one
+  /// per slot (`mapc test --jobs N` waits for N children at once): 0 for a free slot; a process
+  /// id (a mapc child of `mapc test`: ended with SIGTERM and waited for, so that its own handler
+  /// removes its files); or minus a process group (`ChildProcess`, Graphviz's `dot`: the group
+  /// is ended, a script's own children too, and not waited for).
+  static let childSlots = 256
+  nonisolated(unsafe) static let children: UnsafeMutablePointer<pid_t> = {
+    let pointer = UnsafeMutablePointer<pid_t>.allocate(capacity: childSlots)
+    pointer.initialize(repeating: 0, count: childSlots)
     return pointer
   }()
 
-  /// Ends `pid` when this process is interrupted, until `unregisterChild()`: the process (waited
-  /// for), or with `group` the process group it leads.
-  public static func registerChild(_ pid: pid_t, group: Bool = false) { child.pointee = group ? -pid : pid }
+  /// Ends `pid` when this process is interrupted, until `unregisterChild(pid)`: the process
+  /// (waited for), or with `group` the process group it leads. False when every slot is taken
+  /// (more than `childSlots` children at once): the child then ends with its parent only
+  /// through `endWithParent`.
+  @discardableResult
+  public static func registerChild(_ pid: pid_t, group: Bool = false) -> Bool {
+    lock.withLock {
+      var slot = 0
+      while slot < childSlots {
+        if children[slot] == 0 {
+          children[slot] = group ? -pid : pid
+          return true
+        }
+        slot += 1
+      }
+      return false
+    }
+  }
 
-  public static func unregisterChild() { child.pointee = 0 }
+  /// Forgets `pid` (a process or the group it leads), once it has ended.
+  public static func unregisterChild(_ pid: pid_t) {
+    lock.withLock {
+      var slot = 0
+      while slot < childSlots {
+        if children[slot] == pid || children[slot] == -pid { children[slot] = 0 }
+        slot += 1
+      }
+    }
+  }
 
   /// Removes `path` whole when this process is interrupted (after its child has ended), until
   /// `unregisterFolder()`. One folder at a time; false when the path is too long.
@@ -127,7 +153,7 @@ public enum TemporaryFiles {
       }
     }
     // Initialised here, not lazily in the handler.
-    _ = (paths, scratch, journalSuffixes, folder, removeArguments, emptyEnvironment, child)
+    _ = (paths, scratch, journalSuffixes, folder, removeArguments, emptyEnvironment, children)
     var set = sigset_t()
     sigemptyset(&set)
     for s in [SIGINT, SIGTERM, SIGHUP] {
@@ -215,11 +241,20 @@ private let removeOnSignal: @convention(c) (Int32) -> Void = { sig in
   // The program mapc waits for ended first, so that it writes nothing more into the files
   // removed below: a process group (negative) with whatever it started itself; a mapc child
   // also waited for, so that it has removed its own files.
-  let child = TemporaryFiles.child.pointee
-  if child != 0 { _ = kill(child, SIGTERM) }
-  if child > 0 {
-    var status: Int32 = 0
-    _ = waitpid(child, &status, 0)
+  let children = TemporaryFiles.children
+  let childSlots = TemporaryFiles.childSlots
+  var c = 0
+  while c < childSlots {
+    if children[c] != 0 { _ = kill(children[c], SIGTERM) }
+    c += 1
+  }
+  c = 0
+  while c < childSlots {
+    if children[c] > 0 {
+      var status: Int32 = 0
+      _ = waitpid(children[c], &status, 0)
+    }
+    c += 1
   }
   var slot = 0
   while slot < slotCount {

@@ -20,22 +20,35 @@ struct FixtureRunner {
   /// Write expected stores from today's results.
   var update: Bool
 
-  /// The outcome of one case.
-  func run(_ fixture: FixtureFile, _ c: FixtureFile.Case) -> FixtureResult.Outcome {
-    let work = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "\(Self.workPrefix)\(getpid())-\(UUID().uuidString)"
+  /// The folder of this run (`mapc-test-pid<PID>-<UUID>` in the temporary folder), holding one
+  /// folder per case while it runs; made, registered for removal on a signal and removed by
+  /// `withWorkRoot`.
+  var workRoot: String
+
+  /// Makes the run's work folder, runs `body` with it, and removes it; SIGINT, SIGTERM and
+  /// SIGHUP end the children and remove it whole (TemporaryFiles).
+  static func withWorkRoot<T>(_ body: (String) throws -> T) throws -> T {
+    let root = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "\(workPrefix)\(getpid())-\(UUID().uuidString)"
     ).path
+    try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+    TemporaryFiles.registerFolder(root)
+    defer {
+      try? FileManager.default.removeItem(atPath: root)
+      TemporaryFiles.unregisterFolder()
+    }
+    return try body(root)
+  }
+
+  /// The outcome of one case (cases may run at the same time, each in a folder of its own).
+  func run(_ fixture: FixtureFile, _ c: FixtureFile.Case) -> FixtureResult.Outcome {
+    let work = workRoot + "/case-" + UUID().uuidString
     do {
       try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
     } catch {
       return .failed(["cannot make a temporary folder: \(SystemErrorText.describe(error))"])
     }
-    // SIGINT, SIGTERM and SIGHUP end the child and remove the folder whole (TemporaryFiles).
-    TemporaryFiles.registerFolder(work)
-    defer {
-      try? FileManager.default.removeItem(atPath: work)
-      TemporaryFiles.unregisterFolder()
-    }
+    defer { try? FileManager.default.removeItem(atPath: work) }
     let store = fixture.resolve(c.store)
     guard FileManager.default.fileExists(atPath: store) else { return .failed(["the store \(store) does not exist"]) }
     switch fixture.subject {
@@ -379,7 +392,7 @@ struct FixtureRunner {
       try process.run()
       TemporaryFiles.registerChild(process.processIdentifier)
       process.waitUntilExit()
-      TemporaryFiles.unregisterChild()
+      TemporaryFiles.unregisterChild(process.processIdentifier)
     } catch {
       return Child(status: -1, stderr: "cannot start \(executable): \(SystemErrorText.describe(error))")
     }
