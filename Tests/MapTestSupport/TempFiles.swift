@@ -18,3 +18,16 @@ extension FileManagerTemp {
     return url
   }
 }
+
+/// Replaces a file of the repository (a generated spec) whole: written beside it, then renamed
+/// over it, so a test reading it at the same time sees the old text or the new, never a part.
+/// (Foundation's `atomically: true` does the same through a folder in /tmp that it leaves
+/// behind on Linux.)
+public func replaceFile(_ path: String, with text: String) throws {
+  let temporary = path + ".generating-\(getpid())"
+  try Data(text.utf8).write(to: URL(fileURLWithPath: temporary))
+  guard rename(temporary, path) == 0 else {
+    try? FileManager.default.removeItem(atPath: temporary)
+    throw CocoaError(.fileWriteUnknown)
+  }
+}

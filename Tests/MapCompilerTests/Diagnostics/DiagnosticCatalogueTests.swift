@@ -84,6 +84,6 @@ import Testing
       let end = try #require(spec.range(of: "<!-- end generated -->", range: start.upperBound..<spec.endIndex))
       spec = String(spec[..<start.upperBound] + body + spec[end.lowerBound...])
     }
-    try spec.write(to: Self.specURL, atomically: false, encoding: .utf8)
+    try replaceFile(Self.specURL.path, with: spec)
   }
 }
