@@ -6,6 +6,8 @@ public struct SwiftSchemaDiagnostic: Error, Sendable, Hashable {
   public enum Severity: Sendable, Hashable {
     case error
     case warning
+    /// Context about how the schema was read (which classes were left out); notes have no id.
+    case note
   }
 
   public var severity: Severity

@@ -51,8 +51,14 @@ public struct SwiftSchema: Sendable {
   /// Reads the schema of the Swift files (or folders of them) at `paths`. `name` names the one
   /// version of a schema without `VersionedSchema`.
   public static func read(paths: [String], name: String) throws(SwiftSchemaError) -> SwiftSchema {
+    try read(SwiftSourceSelection(paths: paths), name: name)
+  }
+
+  /// Reads the schema of the files `selection` chooses, as the build it describes.
+  public static func read(_ selection: SwiftSourceSelection, name: String) throws(SwiftSchemaError) -> SwiftSchema {
+    let (paths, notes) = try selection.files()
     var sources: [(String, String)] = []
-    for path in try files(paths) {
+    for path in paths {
       guard let data = FileManager.default.contents(atPath: path) else {
         throw SwiftSchemaError([SwiftSchemaDiagnostic(.error, "file-unreadable", "cannot read the file", file: path)])
       }
@@ -66,10 +72,13 @@ public struct SwiftSchema: Sendable {
     if sources.isEmpty {
       throw SwiftSchemaError([
         SwiftSchemaDiagnostic(
-          .error, "swift-no-model", "no .swift file in \(paths.joined(separator: ", "))", file: paths.first)
+          .error, "swift-no-model", "no .swift file in \(selection.paths.joined(separator: ", "))",
+          file: selection.paths.first)
       ])
     }
-    return try read(sources: sources, name: name)
+    var schema = try read(sources: sources, name: name, conditions: selection.conditions)
+    schema.warnings = notes + schema.warnings
+    return schema
   }
 
   /// The stack the reading runs on: swift-syntax's parser and printer recurse, and nesting
@@ -78,12 +87,12 @@ public struct SwiftSchema: Sendable {
   static let stackBytes = 512 << 20
 
   /// Reads the schema of Swift source texts, each with the path it is reported at.
-  public static func read(sources: [(path: String, text: String)], name: String) throws(SwiftSchemaError)
-    -> SwiftSchema
-  {
+  public static func read(
+    sources: [(path: String, text: String)], name: String, conditions: SwiftBuildConditions = SwiftBuildConditions()
+  ) throws(SwiftSchemaError) -> SwiftSchema {
     let result = LargeStackThread.run(stackBytes: stackBytes) { () -> Result<SwiftSchema, SwiftSchemaError> in
       do throws(SwiftSchemaError) {
-        return .success(try readHere(sources: sources, name: name))
+        return .success(try readHere(sources: sources, name: name, conditions: conditions))
       } catch {
         return .failure(error)
       }
@@ -91,9 +100,9 @@ public struct SwiftSchema: Sendable {
     return try result.get()
   }
 
-  private static func readHere(sources: [(path: String, text: String)], name: String) throws(SwiftSchemaError)
-    -> SwiftSchema
-  {
+  private static func readHere(
+    sources: [(path: String, text: String)], name: String, conditions: SwiftBuildConditions
+  ) throws(SwiftSchemaError) -> SwiftSchema {
     var files: [SwiftSourceFile] = []
     var syntax: [SwiftSchemaDiagnostic] = []
     for source in sources {
@@ -106,9 +115,12 @@ public struct SwiftSchema: Sendable {
       }
     }
     if !syntax.isEmpty { throw SwiftSchemaError(syntax) }
-    let declarations = SwiftDeclarations(files: files)
+    let declarations = SwiftDeclarations(files: files, conditions: conditions)
     var builder = SwiftModelBuilder(declarations: declarations)
     var diagnostics: [SwiftSchemaDiagnostic] = []
+    var seenCondition: Set<SwiftSchemaDiagnostic> = []
+    for d in declarations.diagnostics where seenCondition.insert(d).inserted { diagnostics.append(d) }
+    if !diagnostics.isEmpty { throw SwiftSchemaError(diagnostics) }
     let schemas = declarations.types.filter { t in
       if case .enumeration = t.kind {
         return t.inherited.contains { $0 == "VersionedSchema" || $0.hasSuffix(".VersionedSchema") }
@@ -126,7 +138,9 @@ public struct SwiftSchema: Sendable {
             file: sources.first?.path)
         ])
       }
-      if let model = builder.model(of: closure(models, declarations), identifier: unversionedIdentifier, name: name) {
+      let (classes, notes) = try containerClasses(files: files, models: models, declarations, conditions: conditions)
+      diagnostics += notes
+      if let model = builder.model(of: classes, identifier: unversionedIdentifier, name: name) {
         versions.append(SwiftSchemaVersion(name: name, identifier: unversionedIdentifier, model: model))
       }
       order = "one version"
@@ -166,6 +180,57 @@ public struct SwiftSchema: Sendable {
     if schemas.isEmpty { diagnostics += builder.diagnostics }
     if diagnostics.contains(where: { $0.severity == .error }) { throw SwiftSchemaError(diagnostics) }
     return SwiftSchema(versions: versions, order: order, warnings: diagnostics)
+  }
+
+  /// The classes of a schema without versions: those the model container's declarations name
+  /// with the model classes they lead to, and a note for each `@Model` class left out; every
+  /// `@Model` class, and a note saying so, when no declaration names a type.
+  static func containerClasses(
+    files: [SwiftSourceFile], models: [SwiftTypeDeclaration], _ declarations: SwiftDeclarations,
+    conditions: SwiftBuildConditions
+  ) throws(SwiftSchemaError) -> ([SwiftTypeDeclaration], [SwiftSchemaDiagnostic]) {
+    let containers = SwiftContainerDeclarations(files: files, conditions: conditions)
+    guard !containers.types.isEmpty else {
+      let why =
+        containers.places.isEmpty
+        ? "no model container declaration (ModelContainer(for:), Schema([...])) in the files"
+        : "the model container declaration at \(containers.places[0]) names its types through a value mapc does not follow"
+      return (models, [SwiftSchemaDiagnostic(.note, "", "\(why): every @Model class of the files (\(models.count)) is in the schema")])
+    }
+    var roots: [SwiftTypeDeclaration] = []
+    var errors: [SwiftSchemaDiagnostic] = []
+    for t in containers.types {
+      let found = SwiftStorage.resolve(t.name, from: t.scope, in: declarations)
+      if case .model(let d)? = found {
+        roots.append(d)
+      } else if let d = declarations.lookup(t.name, from: t.scope), case .enumeration = d.kind,
+        d.inherited.contains(where: { $0 == "VersionedSchema" || $0.hasSuffix(".VersionedSchema") })
+      {
+        do throws(SwiftSchemaDiagnostic) {
+          roots += try modelsList(d, declarations)
+        } catch {
+          errors.append(error)
+        }
+      } else {
+        errors.append(
+          SwiftSchemaDiagnostic(
+            .error, "swift-container-type",
+            "the model container names '\(t.name)', which is no @Model class of the given files", at: t.location))
+      }
+    }
+    if !errors.isEmpty { throw SwiftSchemaError(errors) }
+    var unique: [SwiftTypeDeclaration] = []
+    var names: Set<String> = []
+    for r in roots where names.insert(r.qualifiedName).inserted { unique.append(r) }
+    let classes = closure(unique, declarations)
+    let reached = Set(classes.map(\.qualifiedName))
+    let place = containers.places.first.map { " (declared at \($0))" } ?? ""
+    let notes = models.filter { !reached.contains($0.qualifiedName) }.map {
+      SwiftSchemaDiagnostic(
+        .note, "", "@Model class \($0.qualifiedName) is not reached from the model container\(place): it is left out",
+        at: $0.location)
+    }
+    return (classes, notes)
   }
 
   /// The classes with the model classes they lead to (relationships, superclasses) that are

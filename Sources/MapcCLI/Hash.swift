@@ -33,6 +33,12 @@ extension MapcCommand {
     @Option(help: "Output format: text or json.")
     var format: Format = .text
 
+    @OptionGroup var swiftSources: SwiftSourceOptions
+
+    func validate() throws {
+      try ModelArgument([model], swift: swiftSources).validate(option: "the model")
+    }
+
     func run() throws {
       if SQLiteStoreFormat().recognizes(prefix: Self.prefix(model)) {
         guard let cached = try CachedModel.read(store: model) else {
@@ -48,7 +54,7 @@ extension MapcCommand {
       }
       let loaded: LoadedModel
       do {
-        loaded = try ModelInput.load(model, version: modelVersion)
+        loaded = try ModelInput.load(ModelArgument([model], swift: swiftSources), version: modelVersion)
       } catch {
         throw Console.failure(error)
       }

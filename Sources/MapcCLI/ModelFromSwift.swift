@@ -22,16 +22,24 @@ extension MapcCommand {
         diagnostics at file:line:column) or the model cannot be written, 64 usage error.
         """)
 
-    @Argument(help: "The Swift files (or folders of them) that declare the schema's @Model classes.")
+    @Argument(
+      help:
+        "The Swift files, folders of them, or Xcode projects (.xcodeproj, with --xcode-target) that declare the schema; their files are read together."
+    )
     var sources: [String]
 
     @Option(name: .shortAndLong, help: "The .xcdatamodeld (or, for one version, .xcdatamodel) folder to write.")
     var output: String
 
+    @OptionGroup var swiftSources: SwiftSourceOptions
+
     func validate() throws {
       guard !sources.isEmpty else { throw ValidationError("give at least one Swift file or folder") }
       guard StoreModel.folderName(output) != nil else {
         throw ValidationError("--output must name a .xcdatamodel or .xcdatamodeld folder")
+      }
+      if swiftSources.xcodeTarget != nil && !sources.contains(where: SwiftSourceSelection.isXcodeProject) {
+        throw ValidationError("--xcode-target needs an Xcode project (.xcodeproj) among the sources")
       }
     }
 
@@ -44,7 +52,7 @@ extension MapcCommand {
       let schema: SwiftSchema
       var models: [(String, ObjectModel)] = []
       do {
-        schema = try ModelInput.swiftSchema(sources, name: name)
+        schema = try ModelInput.swiftSchema(ModelArgument(sources, swift: swiftSources), name: name)
         for v in schema.versions {
           models.append((v.name, try ModelInput.checked(v, path: sources[0])))
         }
