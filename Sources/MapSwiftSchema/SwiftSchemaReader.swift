@@ -76,9 +76,13 @@ public struct SwiftSchema: Sendable {
           file: selection.paths.first)
       ])
     }
-    var schema = try read(sources: sources, name: name, conditions: selection.conditions)
-    schema.warnings = notes + schema.warnings
-    return schema
+    do throws(SwiftSchemaError) {
+      var schema = try read(sources: sources, name: name, conditions: selection.conditions)
+      schema.warnings = notes + schema.warnings
+      return schema
+    } catch {
+      throw SwiftSchemaError(error.diagnostics, notes: notes + error.notes)
+    }
   }
 
   /// The stack the reading runs on: swift-syntax's parser and printer recurse, and nesting

@@ -113,9 +113,12 @@ public struct TextPropertyListReader {
       var half: UInt8? = nil
       while i < bytes.count && bytes[i] != 0x3E {
         let b = bytes[i]
-        i += 1
-        if b == 0x20 || b == 0x0A || b == 0x09 || b == 0x0D { continue }
+        if b == 0x20 || b == 0x0A || b == 0x09 || b == 0x0D {
+          i += 1
+          continue
+        }
         guard let n = Self.hexDigit(b) else { throw failure("data must be hexadecimal digits") }
+        i += 1
         if let h = half {
           data.append(h << 4 | n)
           half = nil

@@ -94,8 +94,8 @@ enum ModelInput {
     do {
       schema = try SwiftSchema.read(model.selection(), name: name)
     } catch {
-      sayNotes(error.diagnostics)
-      throw DiagnosticsError(error.diagnostics.filter { $0.severity != .note }.map(diagnostic))
+      sayNotes(error.notes)
+      throw DiagnosticsError(error.diagnostics.map(diagnostic))
     }
     sayNotes(schema.warnings)
     Console.report(schema.warnings.filter { $0.severity != .note }.map(diagnostic))

@@ -76,7 +76,8 @@ struct ModelArgument {
     let swift = paths.map(ModelInput.isSwiftSource)
     if paths.count > 1, let i = swift.firstIndex(of: false) {
       throw ValidationError(
-        "\(option) given more than once reads the Swift files of all its paths together; \(paths[i]) is no Swift source")
+        "several paths for \(option) are read together as one SwiftData schema; \(paths[i]) is no Swift source (.swift files, folders of them, an .xcodeproj)"
+      )
     }
     if self.swift.xcodeTarget != nil && !paths.contains(where: SwiftSourceSelection.isXcodeProject) {
       throw ValidationError("--xcode-target needs an Xcode project (.xcodeproj) as \(option)")
