@@ -7,9 +7,11 @@ import MapRuntime
 /// Specs/swiftdata-schema.md §7). mapc shows such bytes as the JSON array they hold, and writes
 /// an array given for a Binary element back as those bytes (Specs/sqlite-store.md §5.2).
 ///
-/// Only bytes that mapc writes back identically are shown as an array: anything else (other
-/// spacing, escapes, numbers written another way, nesting deeper than `maximumDepth`) stays
-/// base64, so that no byte is lost either way.
+/// Only arrays of strings, numbers, booleans and nulls (and arrays of those) whose bytes mapc
+/// writes back identically are shown as arrays: anything else stays base64, so that no byte
+/// changes either way. Arrays of objects (a `[Struct]` property) stay base64 too: SwiftData's
+/// encoder writes an object's keys in no fixed order, which mapc's values (keys sorted) cannot
+/// give back.
 enum CompositeJSONArrays {
   static let maximumDepth = 64
 
@@ -17,11 +19,20 @@ enum CompositeJSONArrays {
   static func decode(_ bytes: [UInt8]) -> ArchivedValue? {
     guard bytes.first == 0x5B, bytes.last == 0x5D else { return nil }
     var parser = Parser(bytes: bytes)
-    guard let value = parser.value(depth: 0), parser.i == bytes.count, encode(value) == bytes else { return nil }
+    guard let value = parser.value(depth: 0), parser.i == bytes.count, !holdsObject(value), encode(value) == bytes
+    else { return nil }
     return value
   }
 
-  /// The compact JSON text of a value (dictionaries in their order).
+  private static func holdsObject(_ v: ArchivedValue) -> Bool {
+    switch v {
+    case .dictionary: true
+    case .array(let items): items.contains(where: holdsObject)
+    default: false
+    }
+  }
+
+  /// The compact JSON text of a value (an object's keys sorted, as mapc's values hold them).
   static func encode(_ v: ArchivedValue) -> [UInt8] {
     var out: [UInt8] = []
     write(v, into: &out)
@@ -49,7 +60,7 @@ enum CompositeJSONArrays {
       out.append(0x5D)
     case .dictionary(let entries):
       out.append(0x7B)
-      for (k, e) in entries.enumerated() {
+      for (k, e) in entries.sorted(by: { $0.key < $1.key }).enumerated() {
         if k > 0 { out.append(0x2C) }
         string(e.key, into: &out)
         out.append(0x3A)
