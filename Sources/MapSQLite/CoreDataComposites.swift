@@ -44,8 +44,8 @@ enum CoreDataComposites {
     case .string(let t): return .string(ObjectGraph.string(t, input: nil))
     case .date(let t): return .string(ISO8601.format(t))
     case .data(let bytes):
-      // An array SwiftData kept as JSON bytes is shown as the array (CompositeJSONArrays).
-      return CompositeJSONArrays.decode(bytes) ?? .string(Base64Codec.encode(bytes))
+      // An array SwiftData kept as JSON bytes is shown as the array (CompositeArrayText).
+      return CompositeArrayText.decode(bytes) ?? .string(Base64Codec.encode(bytes))
     default: return .null
     }
   }
@@ -153,7 +153,7 @@ enum CoreDataComposites {
       }
       return .success(v)
     case .binary:
-      if let bytes = CompositeJSONArrays.bytes(v, input: input) { return .success(.data(bytes)) }
+      if let bytes = CompositeArrayText.bytes(v, input: input) { return .success(.data(bytes)) }
       guard case .string(let t) = v else { return wrong("a base64 string or a JSON array") }
       do {
         return .success(.data(try Base64Codec.decode(ObjectGraph.string(t, input: input))))

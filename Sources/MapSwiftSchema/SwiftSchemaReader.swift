@@ -199,7 +199,10 @@ public struct SwiftSchema: Sendable {
         containers.places.isEmpty
         ? "no model container declaration (ModelContainer(for:), Schema([...])) in the files"
         : "the model container declaration at \(containers.places[0]) names its types through a value mapc does not follow"
-      return (models, [SwiftSchemaDiagnostic(.note, "", "\(why): every @Model class of the files (\(models.count)) is in the schema")])
+      return (
+        models,
+        [SwiftSchemaDiagnostic(.note, "", "\(why): every @Model class of the files (\(models.count)) is in the schema")]
+      )
     }
     var roots: [SwiftTypeDeclaration] = []
     var errors: [SwiftSchemaDiagnostic] = []

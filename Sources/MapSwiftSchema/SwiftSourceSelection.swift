@@ -67,7 +67,9 @@ public struct SwiftSourceSelection: Sendable, Hashable {
     for file in kept {
       guard let identity = FileIdentity(file.path) else { continue }
       if let first = seen[identity] {
-        let how = file.path == first.path ? "is reached through both \(first.given) and \(file.given)" : "is the same file as \(first.path)"
+        let how =
+          file.path == first.path
+          ? "is reached through both \(first.given) and \(file.given)" : "is the same file as \(first.path)"
         throw SwiftSchemaError([
           SwiftSchemaDiagnostic(
             .error, "swift-duplicate-file",

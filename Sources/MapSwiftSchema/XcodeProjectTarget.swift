@@ -31,7 +31,8 @@ enum XcodeProjectTarget {
     do {
       root = try TextPropertyListReader.read(Array(data))
     } catch {
-      throw Self.error("project.pbxproj is no property list: \(error.message)", file: pbxproj, line: error.line,
+      throw Self.error(
+        "project.pbxproj is no property list: \(error.message)", file: pbxproj, line: error.line,
         column: error.column)
     }
     guard case .dictionary(let objectEntries)? = root["objects"], let rootID = root["rootObject"]?.stringValue,

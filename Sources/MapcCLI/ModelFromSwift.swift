@@ -14,8 +14,13 @@ extension MapcCommand {
         to Core Data as SwiftData does: each VersionedSchema enum is one \
         model version, named after the enum, its versionIdentifier the version identifier, in \
         the order of a SchemaMigrationPlan's schemas (else of their identifiers); without \
-        VersionedSchema every @Model class forms one version ("1.0.0", as SwiftData writes it), \
-        named after the output. Writes OUT.xcdatamodeld (one folder per version, the last one \
+        VersionedSchema the classes the model container's declaration reaches \
+        (ModelContainer(for:), .modelContainer(for:), Schema([...]), with the classes their \
+        relationships lead to; every @Model class when no declaration names a type) form one \
+        version ("1.0.0", as SwiftData writes it), named after the output; other @Model \
+        classes are left out, each named in a note. #if is evaluated as for an Apple platform \
+        with SwiftData (change it with --define and --undefine); --exclude and --xcode-target \
+        choose the files. Writes OUT.xcdatamodeld (one folder per version, the last one \
         current, and the order in .mapc-version-order) or, for one version, OUT.xcdatamodel. \
         The same Swift paths are accepted as --model wherever a command takes a model. \
         Exit status: 0 written, 1 the Swift source cannot be read as a schema (swift-* \

@@ -46,7 +46,8 @@ extension MapcCommand {
     func run() throws {
       let formats = StoreFormatChoice.formats(compact: compact)
       try StoreConversion.run(
-        store, model: model.isEmpty ? nil : ModelArgument(model, swift: swiftSources), output: output, from: StoreFormats.named("sqlite", among: formats),
+        store, model: model.isEmpty ? nil : ModelArgument(model, swift: swiftSources), output: output,
+        from: StoreFormats.named("sqlite", among: formats),
         to: StoreFormats.named("json", among: formats)!, among: formats, verb: "exported", command: "store export",
         quiet: quiet, progress: progressOption.reporter(quiet: quiet))
     }

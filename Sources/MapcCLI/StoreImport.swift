@@ -45,7 +45,8 @@ extension MapcCommand {
     func run() throws {
       let formats = StoreFormatChoice.formats
       try StoreConversion.run(
-        store, model: ModelArgument(model, swift: swiftSources), output: output, from: StoreFormats.named("json", among: formats),
+        store, model: ModelArgument(model, swift: swiftSources), output: output,
+        from: StoreFormats.named("json", among: formats),
         to: StoreFormats.named("sqlite", among: formats)!, among: formats, verb: "imported", command: "store import",
         quiet: quiet, progress: progressOption.reporter(quiet: quiet))
     }

@@ -53,7 +53,8 @@ import Testing
     #expect(Self.entities(schema) == ["Guide", "Stop", "Trip"])
     let notes = schema.warnings.filter { $0.severity == .note }
     #expect(notes.map(\.message).sorted().map { $0.prefix(18) } == ["@Model class Other", "@Model class Stale"])
-    #expect(notes.compactMap { $0.location.map { "\($0.file):\($0.line)" } }.sorted() == ["File0.swift:5", "File0.swift:6"])
+    #expect(
+      notes.compactMap { $0.location.map { "\($0.file):\($0.line)" } }.sorted() == ["File0.swift:5", "File0.swift:6"])
   }
 
   @Test func severalTypesAndSeveralDeclarationsAreTheirUnion() throws {
@@ -95,7 +96,9 @@ import Testing
 
   @Test func cyclesEndAndAHugeListIsRead() throws {
     var text = "import SwiftData\n"
-    for i in 0..<300 { text += "@Model final class C\(i) { var next: C\((i + 1) % 300)?; var all: [C\(i)] = []; init() {} }\n" }
+    for i in 0..<300 {
+      text += "@Model final class C\(i) { var next: C\((i + 1) % 300)?; var all: [C\(i)] = []; init() {} }\n"
+    }
     text += "let s = Schema([" + (0..<20_000).map { "C\($0 % 300).self" }.joined(separator: ", ") + "])\n"
     let clock = ContinuousClock()
     let start = clock.now

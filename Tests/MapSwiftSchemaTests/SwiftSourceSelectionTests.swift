@@ -67,7 +67,8 @@ import Testing
     #expect(try Self.files(folder, ["App"], excludes: ["Old"]) == ["App/A.swift", "App/Legacy.swift"])
     #expect(try Self.files(folder, ["App"], excludes: ["Old/*.swift"]) == all.filter { $0 != "App/Old/B.swift" })
     #expect(try Self.files(folder, ["App"], excludes: ["Old/**.swift"]) == ["App/A.swift", "App/Legacy.swift"])
-    #expect(try Self.files(folder, ["App"], excludes: ["Leg?cy.swift", "C.swift"]) == ["App/A.swift", "App/Old/B.swift"])
+    #expect(
+      try Self.files(folder, ["App"], excludes: ["Leg?cy.swift", "C.swift"]) == ["App/A.swift", "App/Old/B.swift"])
     let (_, notes) = try SwiftSourceSelection(paths: [folder.path + "/App"], excludes: ["Nothing*"]).files()
     #expect(notes.map(\.message) == ["the exclusion 'Nothing*' matched no Swift file"])
   }
@@ -120,11 +121,17 @@ import Testing
   @Test func anXcodeProjectGivesItsTargetsFiles() throws {
     let folder = try TemporaryFolder()
     try Self.write(
-      folder, ["App/A.swift", "App/Shared \"Q\".swift", "App/Stray.swift", "Old/B.swift", "Synced/S.swift", "Synced/Skip.swift"])
+      folder,
+      [
+        "App/A.swift", "App/Shared \"Q\".swift", "App/Stray.swift", "Old/B.swift", "Synced/S.swift",
+        "Synced/Skip.swift",
+      ])
     try FileManager.default.createDirectory(atPath: folder.path + "/App.xcodeproj", withIntermediateDirectories: true)
     try folder.write("App.xcodeproj/project.pbxproj", Self.project)
     #expect(
-      try Self.files(folder, ["App.xcodeproj"], target: "App") == ["App/A.swift", "App/Shared \"Q\".swift", "Synced/S.swift"])
+      try Self.files(folder, ["App.xcodeproj"], target: "App") == [
+        "App/A.swift", "App/Shared \"Q\".swift", "Synced/S.swift",
+      ])
     #expect(try Self.files(folder, ["App.xcodeproj"], target: "Old App") == ["Old/B.swift"])
     for target in [nil, "Nope"] {
       do {

@@ -30,7 +30,9 @@ enum ModelInput {
   /// Every version of the model `model` names (one path, or several Swift paths read together).
   static func versions(_ model: ModelArgument, order: [String]? = nil) throws(DiagnosticsError) -> ModelVersions {
     let path = model.display
-    guard model.paths.count > 1 || isSwiftSource(path) else { return try ModelVersions.load(bundle: path, order: order) }
+    guard model.paths.count > 1 || isSwiftSource(path) else {
+      return try ModelVersions.load(bundle: path, order: order)
+    }
     let schema = try swiftSchema(model, name: defaultName(model.paths[0]))
     var versions = try schema.versions.map { v throws(DiagnosticsError) in
       ModelVersion(name: v.name, model: try checked(v, path: path))
@@ -59,7 +61,9 @@ enum ModelInput {
   /// One model of `model` (one path, or several Swift paths read together).
   static func load(_ model: ModelArgument, version: String?) throws(DiagnosticsError) -> LoadedModel {
     let path = model.display
-    guard model.paths.count > 1 || isSwiftSource(path) else { return try ModelLoader.load(path: path, version: version) }
+    guard model.paths.count > 1 || isSwiftSource(path) else {
+      return try ModelLoader.load(path: path, version: version)
+    }
     let schema = try swiftSchema(model, name: defaultName(model.paths[0]))
     let chosen: SwiftSchemaVersion
     if let version {

@@ -84,7 +84,8 @@ struct ModelArgument {
     }
     if self.swift.isUsed && !paths.isEmpty && !swift.contains(true) {
       throw ValidationError(
-        "--define, --undefine, --exclude and --xcode-target apply to a SwiftData schema in Swift source, not to \(display)")
+        "--define, --undefine, --exclude and --xcode-target apply to a SwiftData schema in Swift source, not to \(display)"
+      )
     }
   }
 }

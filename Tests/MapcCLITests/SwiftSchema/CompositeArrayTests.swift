@@ -63,7 +63,8 @@ struct CompositeArrayTests {
     // The exported arrays are those python3's json reads from the store's bytes.
     let expected = try JSONSerialization.jsonObject(with: Data(try python(folder, Self.arrays, [store]).utf8))
     let exported = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: json)))
-    let cocktails = try #require((exported as? [String: Any])?["objects"] as? [String: Any])["Cocktail"] as? [[String: Any]]
+    let cocktails =
+      try #require((exported as? [String: Any])?["objects"] as? [String: Any])["Cocktail"] as? [[String: Any]]
     var got: [String: Any] = [:]
     for c in cocktails ?? [] {
       let tags = c["compiledTags"] as? [String: Any]

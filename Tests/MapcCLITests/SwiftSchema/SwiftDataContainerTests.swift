@@ -19,8 +19,14 @@ struct SwiftDataContainerTests {
   /// The arguments of `mapc hash` for each way of giving the same schema, by store.
   static let variants: [(store: String, what: String, arguments: [String])] = [
     ("Crafting", "plain", ["Crafting/Plain"]),
-    ("Crafting", "app with an unused class, #if and a file to exclude", ["Crafting/App", "--exclude", "Legacy/*.swift"]),
-    ("Crafting", "unused class and container by a repeated --model", ["Crafting/Plain", "Crafting/App/Blueprint.swift", "Crafting/App/Store.swift"]),
+    (
+      "Crafting", "app with an unused class, #if and a file to exclude",
+      ["Crafting/App", "--exclude", "Legacy/*.swift"]
+    ),
+    (
+      "Crafting", "unused class and container by a repeated --model",
+      ["Crafting/Plain", "Crafting/App/Blueprint.swift", "Crafting/App/Store.swift"]
+    ),
     ("Crafting", "#if canImport(SwiftData) alone", ["Crafting/App/Models.swift"]),
     ("Crafting", "a file excluded by name", ["Crafting/App", "--exclude", "Item.swift"]),
     ("Cocktails", "plain", ["Cocktails/Plain"]),

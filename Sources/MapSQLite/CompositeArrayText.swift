@@ -12,7 +12,7 @@ import MapRuntime
 /// changes either way. Arrays of objects (a `[Struct]` property) stay base64 too: SwiftData's
 /// encoder writes an object's keys in no fixed order, which mapc's values (keys sorted) cannot
 /// give back.
-enum CompositeJSONArrays {
+enum CompositeArrayText {
   static let maximumDepth = 64
 
   /// The array `bytes` hold, when they are a JSON array that `encode` writes back identically.
@@ -133,7 +133,7 @@ enum CompositeJSONArrays {
     var i = 0
 
     mutating func value(depth: Int) -> ArchivedValue? {
-      guard depth < CompositeJSONArrays.maximumDepth, i < bytes.count else { return nil }
+      guard depth < CompositeArrayText.maximumDepth, i < bytes.count else { return nil }
       switch bytes[i] {
       case 0x5B:
         i += 1
