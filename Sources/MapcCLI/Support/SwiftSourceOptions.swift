@@ -1,4 +1,5 @@
 import ArgumentParser
+import MapRuntime
 import MapSwiftSchema
 
 /// The options that choose the Swift files of a SwiftData schema and the build they are read
@@ -38,7 +39,9 @@ struct SwiftSourceOptions: ParsableArguments {
     var conditions = SwiftBuildConditions()
     for (written, value) in define.map({ ($0, true) }) + undefine.map({ ($0, false) }) {
       if let problem = conditions.set(written, to: value) {
-        throw ValidationError("--\(value ? "define" : "undefine"): \(problem)")
+        // The condition is the user's text: control characters escaped (one line, no escapes
+        // sent to the terminal).
+        throw ValidationError("--\(value ? "define" : "undefine"): \(TerminalText.escaped(problem))")
       }
     }
     return conditions

@@ -46,6 +46,14 @@ struct SwiftDataContainerHostileTests {
     #expect(r.exitCode == 64, "\(options): \(r.stderr)")
   }
 
+  @Test func aConditionWithControlCharactersIsEscaped() throws {
+    let folder = try TemporaryFolder()
+    try folder.write("Models.swift", Self.models)
+    let r = runMapc(["hash", folder.path, "--define", "os(\u{1B}[31m)"])
+    #expect(r.exitCode == 64)
+    #expect(!r.stderr.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" }, "\(r.stderr)")
+  }
+
   @Test func swiftOptionsWithAnXcodeModelAreUsageErrors() throws {
     let folder = try TemporaryFolder()
     try FileManager.default.createDirectory(
