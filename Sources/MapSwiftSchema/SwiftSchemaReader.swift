@@ -151,7 +151,9 @@ public struct SwiftSchema: Sendable {
     } else {
       var listed: Set<String> = []
       var seen: [String: SwiftTypeDeclaration] = [:]
-      for schema in schemas {
+      let (planned, leftOut) = planned(schemas, files: files, declarations, conditions: conditions)
+      let leftOutNames = Set(schemas.map(\.qualifiedName)).subtracting(planned.map(\.qualifiedName))
+      for schema in planned {
         do throws(SwiftSchemaDiagnostic) {
           let identifier = try versionIdentifier(schema)
           if let other = seen[identifier] {
@@ -174,7 +176,10 @@ public struct SwiftSchema: Sendable {
       if diagnostics.isEmpty {
         (versions, order) = ordered(versions, declarations)
       }
-      for m in models where !listed.contains(m.qualifiedName) {
+      diagnostics += leftOut
+      // A class nested in a version left out is named by that version's note.
+      for m in models where !listed.contains(m.qualifiedName) && !leftOutNames.contains(m.scope.joined(separator: "."))
+      {
         diagnostics.append(
           SwiftSchemaDiagnostic(
             .warning, "swift-model-outside-schema",
@@ -354,11 +359,7 @@ public struct SwiftSchema: Sendable {
       let y = b.identifier.split(separator: ".").map { Int($0) ?? 0 }
       return x != y ? x.lexicographicallyPrecedes(y) : a.name < b.name
     }
-    let plan = declarations.types.first { t in
-      t.inherited.contains { $0 == "SchemaMigrationPlan" || $0.hasSuffix(".SchemaMigrationPlan") }
-        && t.staticValues["schemas"] != nil
-    }
-    guard let plan, let (value, location) = plan.staticValues["schemas"],
+    guard let plan = migrationPlan(declarations), let (value, location) = plan.staticValues["schemas"],
       let names = try? typeList(value, what: "schemas", at: location)
     else { return (byIdentifier, "their version identifiers") }
     let simple = names.map { String($0.split(separator: ".").last ?? "") }

@@ -40,6 +40,36 @@ struct SwiftDataTripsVariantTests {
     #expect(try Self.hashes([folder.path]) == (try Self.hashes([Self.trips])))
   }
 
+  /// A stale version the migration plan does not list (with a type mapc does not map) is left
+  /// out: otherwise it would be a version, and the current one.
+  @Test func aVersionOutsideThePlanChangesNothing() throws {
+    let folder = try TemporaryFolder()
+    try folder.write("Trips.swift", try String(contentsOfFile: Self.trips, encoding: .utf8))
+    try folder.write(
+      "Draft.swift",
+      """
+      import SwiftData
+
+      enum TripsV3Draft: VersionedSchema {
+        static var versionIdentifier = Schema.Version(3, 0, 0)
+        static var models: [any PersistentModel.Type] { [Trip.self] }
+        @Model final class Trip {
+          var legs: Set<String> = []
+          init() {}
+        }
+      }
+      """)
+    let r = runMapc(["hash", folder.path])
+    #expect(r.exitCode == 0, "\(r.stderr)")
+    #expect(r.stdout.contains("version name:         TripsV2"), "\(r.stdout)")
+    #expect(
+      r.stderr.contains(
+        "Draft.swift:3:6: note: VersionedSchema TripsV3Draft is not in the schemas of the migration plan TripsPlan"),
+      "\(r.stderr)")
+    #expect(!r.stderr.contains("swift-model-outside-schema"), "\(r.stderr)")
+    #expect(try Self.hashes([folder.path]) == (try Self.hashes([Self.trips])))
+  }
+
   @Test func modelsInsideIfCanImportSwiftDataAreRead() throws {
     let folder = try TemporaryFolder()
     let text = try String(contentsOfFile: Self.trips, encoding: .utf8)
