@@ -58,6 +58,45 @@ struct SwiftDataContainerTests {
     #expect(try Self.hashes(v.arguments) == expected, "\(v.store): \(v.what)")
   }
 
+  /// An Xcode project whose target holds the app's files (not the stale copy beside them):
+  /// `--model App.xcodeproj --xcode-target Bar` hashes like the store.
+  @Test func anXcodeTargetsFilesHashLikeTheStore() throws {
+    guard let expected = try Self.storeHashes("Cocktails") else {
+      print(SharedPaths.absentMessage)
+      return
+    }
+    let folder = try TemporaryFolder()
+    let app = Self.data + "/Cocktails/App"
+    let files = ["Models.swift", "Values.swift", "BarApp.swift", "Apron.swift"]
+    var objects = ""
+    for (i, f) in files.enumerated() {
+      objects += "B\(i) = {isa = PBXBuildFile; fileRef = F\(i); };\n"
+      objects += "F\(i) = {isa = PBXFileReference; path = \"\(app)/\(f)\"; sourceTree = \"<absolute>\"; };\n"
+    }
+    let phase = files.indices.map { "B\($0), " }.joined()
+    let project = """
+      // !$*UTF8*$!
+      {
+        objects = {
+          \(objects)
+          P1 = {isa = PBXSourcesBuildPhase; files = (\(phase)); };
+          T1 = {isa = PBXNativeTarget; buildPhases = (P1, ); name = Bar; };
+          T2 = {isa = PBXNativeTarget; buildPhases = (); name = BarTests; };
+          R1 = {isa = PBXProject; mainGroup = G1; targets = (T1, T2, ); };
+          G1 = {isa = PBXGroup; children = (); sourceTree = "<group>"; };
+        };
+        rootObject = R1;
+      }
+      """
+    try FileManager.default.createDirectory(atPath: folder.path + "/Bar.xcodeproj", withIntermediateDirectories: true)
+    try folder.write("Bar.xcodeproj/project.pbxproj", project)
+    #expect(
+      try SwiftSchemaStoreTests.mapcHashes([folder.path + "/Bar.xcodeproj", "--xcode-target", "Bar"]) == expected)
+    let two = runMapc(["hash", folder.path + "/Bar.xcodeproj"])
+    #expect(two.exitCode == 1)
+    #expect(two.stderr.contains("name one with --xcode-target [swift-xcode-project]"), "\(two.stderr)")
+  }
+
   /// Without `--exclude`, the stale copy changes the schema: the exclusion is what keeps it out.
   @Test func theStaleFileMattersWithoutExclude() throws {
     guard let expected = try Self.storeHashes("Cocktails") else {
