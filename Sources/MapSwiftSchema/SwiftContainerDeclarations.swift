@@ -8,6 +8,10 @@ struct SwiftContainerType: Hashable {
   var name: String
   var scope: [String]
   var location: MapRuntime.SourceLocation
+  /// Where the declaration that names it starts.
+  var declaration: MapRuntime.SourceLocation
+  /// Named by `Schema(...)`, a name other libraries use too (not `ModelContainer`).
+  var bySchema: Bool
 }
 
 /// The declarations of a model container in the files' active code (Specs/swiftdata-schema.md
@@ -28,7 +32,8 @@ struct SwiftContainerDeclarations {
       let finder = Finder(file: file, conditions: conditions)
       finder.walk(file.tree)
       places += finder.places
-      for t in finder.types where seen.insert((t.scope + [t.name]).joined(separator: "\u{0}")).inserted {
+      for t in finder.types
+      where seen.insert((t.scope + [t.name, t.declaration.description]).joined(separator: "\u{0}")).inserted {
         types.append(t)
       }
     }
@@ -47,21 +52,25 @@ struct SwiftContainerDeclarations {
 
     override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
       let callee = Self.calleeName(node.calledExpression)
+      guard callee == "ModelContainer" || callee == "modelContainer" || callee == "Schema" else {
+        return .visitChildren
+      }
+      let call = Call(scope: Self.scope(of: node), place: file.location(of: node))
       let arguments = Array(node.arguments)
       switch callee {
       case "ModelContainer", "modelContainer":
         guard let first = arguments.firstIndex(where: { $0.label?.text == "for" }) else { return .visitChildren }
-        places.append(file.location(of: node))
+        places.append(call.place)
         for argument in arguments[first...] where argument.label == nil || argument.label?.text == "for" {
-          names(in: argument.expression, call: node)
+          names(in: argument.expression, call, bySchema: false)
         }
       case "Schema":
         if let v = arguments.first(where: { $0.label?.text == "versionedSchema" }) {
-          places.append(file.location(of: node))
-          names(in: v.expression, call: node)
+          places.append(call.place)
+          names(in: v.expression, call, bySchema: true)
         } else if let list = arguments.first, list.label == nil, list.expression.is(ArrayExprSyntax.self) {
-          places.append(file.location(of: node))
-          names(in: list.expression, call: node)
+          places.append(call.place)
+          names(in: list.expression, call, bySchema: true)
         }
       default:
         break
@@ -81,16 +90,25 @@ struct SwiftContainerDeclarations {
     }
 
     /// The `X.self` of an argument, or of each element of an array literal.
-    func names(in expression: ExprSyntax, call: FunctionCallExprSyntax) {
+    /// A declaration: the types around it and where it starts.
+    struct Call {
+      var scope: [String]
+      var place: MapRuntime.SourceLocation
+    }
+
+    func names(in expression: ExprSyntax, _ call: Call, bySchema: Bool) {
       if let array = expression.as(ArrayExprSyntax.self) {
-        for element in array.elements { names(in: element.expression, call: call) }
+        for element in array.elements { names(in: element.expression, call, bySchema: bySchema) }
         return
       }
       guard let member = expression.as(MemberAccessExprSyntax.self), member.declName.baseName.text == "self",
         let base = member.base
       else { return }
       let name = file.text(of: base).filter { !$0.isWhitespace }
-      types.append(SwiftContainerType(name: name, scope: Self.scope(of: call), location: file.location(of: expression)))
+      types.append(
+        SwiftContainerType(
+          name: name, scope: call.scope, location: file.location(of: expression), declaration: call.place,
+          bySchema: bySchema))
     }
 
     /// The names of the types around `node`, outermost first.

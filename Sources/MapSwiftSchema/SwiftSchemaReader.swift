@@ -191,60 +191,6 @@ public struct SwiftSchema: Sendable {
     return SwiftSchema(versions: versions, order: order, warnings: diagnostics)
   }
 
-  /// The classes of a schema without versions: those the model container's declarations name
-  /// with the model classes they lead to, and a note for each `@Model` class left out; every
-  /// `@Model` class, and a note saying so, when no declaration names a type.
-  static func containerClasses(
-    files: [SwiftSourceFile], models: [SwiftTypeDeclaration], _ declarations: SwiftDeclarations,
-    conditions: SwiftBuildConditions
-  ) throws(SwiftSchemaError) -> ([SwiftTypeDeclaration], [SwiftSchemaDiagnostic]) {
-    let containers = SwiftContainerDeclarations(files: files, conditions: conditions)
-    guard !containers.types.isEmpty else {
-      let why =
-        containers.places.isEmpty
-        ? "no model container declaration (ModelContainer(for:), Schema([...])) in the files"
-        : "the model container declaration at \(containers.places[0]) names its types through a value mapc does not follow"
-      return (
-        models,
-        [SwiftSchemaDiagnostic(.note, "", "\(why): every @Model class of the files (\(models.count)) is in the schema")]
-      )
-    }
-    var roots: [SwiftTypeDeclaration] = []
-    var errors: [SwiftSchemaDiagnostic] = []
-    for t in containers.types {
-      let found = SwiftStorage.resolve(t.name, from: t.scope, in: declarations)
-      if case .model(let d)? = found {
-        roots.append(d)
-      } else if let d = declarations.lookup(t.name, from: t.scope), case .enumeration = d.kind,
-        d.inherited.contains(where: { $0 == "VersionedSchema" || $0.hasSuffix(".VersionedSchema") })
-      {
-        do throws(SwiftSchemaDiagnostic) {
-          roots += try modelsList(d, declarations)
-        } catch {
-          errors.append(error)
-        }
-      } else {
-        errors.append(
-          SwiftSchemaDiagnostic(
-            .error, "swift-container-type",
-            "the model container names '\(t.name)', which is no @Model class of the given files", at: t.location))
-      }
-    }
-    if !errors.isEmpty { throw SwiftSchemaError(errors) }
-    var unique: [SwiftTypeDeclaration] = []
-    var names: Set<String> = []
-    for r in roots where names.insert(r.qualifiedName).inserted { unique.append(r) }
-    let classes = closure(unique, declarations)
-    let reached = Set(classes.map(\.qualifiedName))
-    let place = containers.places.first.map { " (declared at \($0))" } ?? ""
-    let notes = models.filter { !reached.contains($0.qualifiedName) }.map {
-      SwiftSchemaDiagnostic(
-        .note, "", "@Model class \($0.qualifiedName) is not reached from the model container\(place): it is left out",
-        at: $0.location)
-    }
-    return (classes, notes)
-  }
-
   /// The classes with the model classes they lead to (relationships, superclasses) that are
   /// not among them: SwiftData's schema takes those in too.
   static func closure(_ classes: [SwiftTypeDeclaration], _ declarations: SwiftDeclarations) -> [SwiftTypeDeclaration] {

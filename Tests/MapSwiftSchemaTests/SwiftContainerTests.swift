@@ -89,9 +89,21 @@ import Testing
     #expect(errors.map(\.id) == ["swift-container-type"])
     #expect(errors.first?.location == SourceLocation(file: "File1.swift", line: 2, column: 46))
     #expect(errors.first?.message.contains("'Nowhere'") == true)
-    // A type that is declared but is no @Model class.
-    let plain = Self.errors([Self.models + "\nstruct Value {}", "let s = Schema([Value.self])"])
+    // A type that is declared but is no @Model class, beside one that is.
+    let plain = Self.errors([Self.models + "\nstruct Value {}", "let s = Schema([Trip.self, Value.self])"])
     #expect(plain.map(\.id) == ["swift-container-type"])
+  }
+
+  /// A `Schema(...)` of no model at all is another library's: a note, and the other declarations.
+  @Test func aSchemaOfNoModelIsNotSwiftDatas() throws {
+    let models = "import SwiftData\n@Model final class A { init() {} }\n@Model final class B { init() {} }"
+    let other = "struct Field {}\nlet graph = Schema([Field.self, Elsewhere.self])"
+    let alone = try Self.read([models, other])
+    #expect(Self.entities(alone) == ["A", "B"])
+    #expect(alone.warnings.contains { $0.message.hasPrefix("this Schema(...) names no @Model class") })
+    #expect(alone.warnings.contains { $0.message.hasPrefix("no model container declaration") })
+    let withContainer = try Self.read([models, other, "let c = try ModelContainer(for: B.self)"])
+    #expect(Self.entities(withContainer) == ["B"])
   }
 
   @Test func cyclesEndAndAHugeListIsRead() throws {
