@@ -98,7 +98,7 @@ extension DiagnosticCatalogue {
         ("swift-syntax", "a Swift file that does not parse (at its first error)"),
         (
           "swift-too-deep",
-          "Swift source nested deeper than mapc reads: 100 levels of brackets, generic arguments, `#if` and runs of `try`, `->` …, or a syntax tree 1,000 deep (Specs/limits.md)"
+          "Swift source nested deeper than mapc reads: 100 levels of brackets, generic arguments, `#if` and runs of `try`, `->` …, `#if` 16 deep, or a syntax tree 1,000 deep (Specs/limits.md)"
         ),
         (
           "swift-too-complex",
