@@ -169,5 +169,11 @@ struct SwiftDataContainerTests {
         folder.path + "/default.store",
       ])
     #expect(note.stdout.contains("'ZNOTE'"), "\(note.stdout)")
+    // Every BLOB (composite arrays as SwiftData's JSON bytes, UUIDs) is kept byte for byte.
+    try folder.write("compare.py", CompositeArrayTests.compare)
+    let blobs = runExecutable(
+      URL(fileURLWithPath: "/usr/bin/env"),
+      ["python3", folder.path + "/compare.py", source, folder.path + "/default.store"])
+    #expect(blobs.stdout.contains("\"differ\": 0") && !blobs.stdout.contains("\"same\": 0,"), "\(blobs.stdout)")
   }
 }
