@@ -85,9 +85,13 @@ let package = Package(
     .target(
       name: "MapSwiftSchema",
       dependencies: [
+        "MapArchives",
         "MapRuntime",
         .product(name: "SwiftSyntax", package: "swift-syntax"),
         .product(name: "SwiftParser", package: "swift-syntax"),
+        // `#if` evaluated as for an Apple platform (SwiftBuildConditions).
+        .product(name: "SwiftIfConfig", package: "swift-syntax"),
+        .product(name: "SwiftDiagnostics", package: "swift-syntax"),
       ]
     ),
 

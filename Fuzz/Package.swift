@@ -7,7 +7,7 @@
 import PackageDescription
 
 let targets = ["model-xml", "mapping-xml", "expression", "plan", "json-store", "xcmappingmodel", "bplist", "keyed-archive", "sqlite-store",
-  "swift-schema", "fixture-file", "lock-file", "model-cache",
+  "swift-schema", "fixture-file", "lock-file", "model-cache", "text-plist",
 ]
 
 let package = Package(

@@ -25,7 +25,7 @@ scratch=${FUZZ_SCRATCH:-$root/.build-fuzz}
 config=${FUZZ_CONFIG:-release}
 case $config in debug|release) ;; *) echo "Fuzz/run.sh: FUZZ_CONFIG is debug or release, not $config" >&2; exit 64 ;; esac
 targets=(model-xml mapping-xml expression plan json-store xcmappingmodel bplist keyed-archive sqlite-store
-  swift-schema fixture-file lock-file model-cache)
+  swift-schema fixture-file lock-file model-cache text-plist)
 
 build() { # Build (all targets at once; the libraries are shared).
   mkdir -p "$scratch"
@@ -122,6 +122,9 @@ PY
   swift-schema) seed "$root/Examples" -name '*.swift'
     printf 'import SwiftData\n@Model final class A { var s: String = ""; var n: [[Int]]? ; @Relationship(inverse: \\B.a) var b: [B] = []; init() {} }\n@Model final class B { var a: A?; init() {} }\n' >"$corpus/two-models" ;;
   fixture-file) seed "$root/Mappings" "$shared/fixtures" -name fixture.json ;;
+  text-plist)
+    # An Xcode project file as Xcode writes one (no Xcode here: written here).
+    printf '// !$*UTF8*$!\n{\n\tarchiveVersion = 1;\n\tobjects = {\n\t\tA1 /* A.swift */ = {isa = PBXFileReference; path = "A \\"1\\".swift"; sourceTree = "<group>"; };\n\t\tT1 = {isa = PBXNativeTarget; buildPhases = (P1, ); name = App; data = <0fab>; };\n\t};\n\trootObject = R1;\n}\n' >"$corpus/pbxproj" ;;
   lock-file)
     # A lock as `mapc lock` writes it (no mapc needed: written here), with a step.
     printf '{"format": "mapc-model-lock", "formatVersion": 1, "model": "M.xcdatamodeld", "versions": [{"name": "M", "versionChecksum": "x", "entities": [{"name": "E", "versionHash": "h", "parent": "P", "abstract": true, "uniquenessConstraints": ["a,b"], "properties": [{"name": "a", "versionHash": "p", "summary": "attribute String"}]}]}], "steps": [{"from": "M", "to": "M 2", "drops": ["E.a"]}]}\n' >"$corpus/lock" ;;

@@ -65,6 +65,11 @@ public enum FuzzEntries {
     _ = XcodeMappingReader.read(xml)
   }
 
+  /// `text-plist`: the old text property list reader (an Xcode project's `project.pbxproj`).
+  public static func textPlist(_ bytes: [UInt8]) {
+    _ = try? TextPropertyListReader.read(bytes)
+  }
+
   /// `bplist`: the binary property list decoder.
   public static func binaryPlist(_ bytes: [UInt8]) {
     _ = try? BinaryPropertyListReader.read(bytes)

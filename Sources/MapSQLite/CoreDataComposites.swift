@@ -9,8 +9,8 @@ import MapRuntime
 enum CoreDataComposites {
   /// The value of a composite read from its element columns (`values`, decoded for their
   /// elements, in `leaves` order): a dictionary of the elements in element order (a nested
-  /// composite's as a dictionary), dates as ISO 8601 strings, binary data as base64, decimals
-  /// as strings. Nil when every column is NULL and the composite is optional (Core Data keeps
+  /// composite's as a dictionary), dates as ISO 8601 strings, binary data as base64 (an array
+  /// SwiftData kept as JSON bytes as that array), decimals as strings. Nil when every column is NULL and the composite is optional (Core Data keeps
   /// no other trace of a nil composite).
   static func value(_ a: AttributeDescription, leaves: [CoreDataSchema.ElementColumn], values: [Value])
     -> ArchivedValue?
@@ -43,7 +43,9 @@ enum CoreDataComposites {
     case .decimal(let text): return .string(text)
     case .string(let t): return .string(ObjectGraph.string(t, input: nil))
     case .date(let t): return .string(ISO8601.format(t))
-    case .data(let bytes): return .string(Base64Codec.encode(bytes))
+    case .data(let bytes):
+      // An array SwiftData kept as JSON bytes is shown as the array (CompositeArrayText).
+      return CompositeArrayText.decode(bytes) ?? .string(Base64Codec.encode(bytes))
     default: return .null
     }
   }
@@ -151,7 +153,8 @@ enum CoreDataComposites {
       }
       return .success(v)
     case .binary:
-      guard case .string(let t) = v else { return wrong("a base64 string") }
+      if let bytes = CompositeArrayText.bytes(v, input: input) { return .success(.data(bytes)) }
+      guard case .string(let t) = v else { return wrong("a base64 string or a JSON array") }
       do {
         return .success(.data(try Base64Codec.decode(ObjectGraph.string(t, input: input))))
       } catch {

@@ -1,4 +1,6 @@
 import MapRuntime
+import SwiftDiagnostics
+import SwiftIfConfig
 import SwiftSyntax
 
 /// A stored property as written in a class or struct: its name, type as written (or nil), its
@@ -63,14 +65,19 @@ struct SwiftTypeDeclaration {
 }
 
 /// Every type declared in a set of Swift files, by qualified name (`SchemaV1.Item`), in the
-/// order of the files and of their declarations.
+/// order of the files and of their declarations. Only the active clause of each `#if` is read
+/// (`SwiftBuildConditions`).
 struct SwiftDeclarations {
   private(set) var types: [SwiftTypeDeclaration] = []
   private var index: [String: Int] = [:]
   /// Types whose members an extension adds before (or without) their declaration.
   private var pendingExtensions: [String: SwiftTypeDeclaration] = [:]
+  let conditions: SwiftBuildConditions
+  /// `#if` conditions that cannot be evaluated (`swift-if-condition`).
+  private(set) var diagnostics: [SwiftSchemaDiagnostic] = []
 
-  init(files: [SwiftSourceFile]) {
+  init(files: [SwiftSourceFile], conditions: SwiftBuildConditions = SwiftBuildConditions()) {
+    self.conditions = conditions
     for file in files {
       for item in file.tree.statements {
         if case .decl(let decl) = item.item { collect(decl, scope: [], file: file) }
@@ -124,8 +131,30 @@ struct SwiftDeclarations {
     types[i].staticValues.merge(other.staticValues) { first, _ in first }
   }
 
+  /// The declarations of the active clause of `#if` (none when no clause is active).
+  mutating func active(_ ifConfig: IfConfigDeclSyntax, file: SwiftSourceFile) -> [DeclSyntax] {
+    let (clause, found) = ifConfig.activeClause(in: conditions)
+    for d in found where d.diagMessage.severity == .error {
+      diagnostics.append(
+        SwiftSchemaDiagnostic(
+          .error, "swift-if-condition", "this #if condition cannot be evaluated: \(d.message)",
+          at: file.location(atOffset: d.position.utf8Offset)))
+    }
+    switch clause?.elements {
+    case .statements(let items)?:
+      return items.compactMap { item in
+        if case .decl(let d) = item.item { return d }
+        return nil
+      }
+    case .decls(let members)?: return members.map(\.decl)
+    default: return []
+    }
+  }
+
   private mutating func collect(_ decl: DeclSyntax, scope: [String], file: SwiftSourceFile) {
-    if let c = decl.as(ClassDeclSyntax.self) {
+    if let i = decl.as(IfConfigDeclSyntax.self) {
+      for d in active(i, file: file) { collect(d, scope: scope, file: file) }
+    } else if let c = decl.as(ClassDeclSyntax.self) {
       let isModel = c.attributes.contains { element in
         if case .attribute(let a) = element { return Self.simpleName(a.attributeName) == "Model" }
         return false
@@ -184,9 +213,15 @@ struct SwiftDeclarations {
   }
 
   /// Stored properties, static values, enum cases and `#Unique`/`#Index` of one member block.
-  private func members(_ block: MemberBlockSyntax, into t: inout SwiftTypeDeclaration, file: SwiftSourceFile) {
-    for member in block.members {
-      if let v = member.decl.as(VariableDeclSyntax.self) {
+  private mutating func members(_ block: MemberBlockSyntax, into t: inout SwiftTypeDeclaration, file: SwiftSourceFile) {
+    members(block.members.map(\.decl), into: &t, file: file)
+  }
+
+  private mutating func members(_ decls: [DeclSyntax], into t: inout SwiftTypeDeclaration, file: SwiftSourceFile) {
+    for decl in decls {
+      if let i = decl.as(IfConfigDeclSyntax.self) {
+        members(active(i, file: file), into: &t, file: file)
+      } else if let v = decl.as(VariableDeclSyntax.self) {
         let isStatic = v.modifiers.contains { ["static", "class"].contains($0.name.text) }
         let bindings = Array(v.bindings)
         for (k, binding) in bindings.enumerated() {
@@ -213,14 +248,14 @@ struct SwiftDeclarations {
               name: name, type: type, initializer: binding.initializer?.value, attributes: attributes,
               location: file.location(of: pattern), source: file))
         }
-      } else if let c = member.decl.as(EnumCaseDeclSyntax.self) {
+      } else if let c = decl.as(EnumCaseDeclSyntax.self) {
         for element in c.elements {
           t.cases.append(
             SwiftEnumCase(
               name: element.name.text.replacingOccurrences(of: "`", with: ""),
               hasAssociatedValues: element.parameterClause != nil))
         }
-      } else if let m = member.decl.as(MacroExpansionDeclSyntax.self) {
+      } else if let m = decl.as(MacroExpansionDeclSyntax.self) {
         t.macros.append(
           SwiftMacroUse(name: m.macroName.text, arguments: m.arguments, location: file.location(of: m), source: file))
       }

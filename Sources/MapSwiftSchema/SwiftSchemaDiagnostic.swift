@@ -6,6 +6,8 @@ public struct SwiftSchemaDiagnostic: Error, Sendable, Hashable {
   public enum Severity: Sendable, Hashable {
     case error
     case warning
+    /// Context about how the schema was read (which classes were left out); notes have no id.
+    case note
   }
 
   public var severity: Severity
@@ -29,11 +31,14 @@ public struct SwiftSchemaDiagnostic: Error, Sendable, Hashable {
   }
 }
 
-/// The errors (and warnings) that stopped reading a schema.
+/// The errors (and warnings) that stopped reading a schema, and the notes about how it was read
+/// (which classes were left out), which say why a class was read at all.
 public struct SwiftSchemaError: Error, Sendable {
   public var diagnostics: [SwiftSchemaDiagnostic]
+  public var notes: [SwiftSchemaDiagnostic]
 
-  public init(_ diagnostics: [SwiftSchemaDiagnostic]) {
-    self.diagnostics = diagnostics
+  public init(_ diagnostics: [SwiftSchemaDiagnostic], notes: [SwiftSchemaDiagnostic] = []) {
+    self.diagnostics = diagnostics.filter { $0.severity != .note }
+    self.notes = notes + diagnostics.filter { $0.severity == .note }
   }
 }

@@ -51,8 +51,14 @@ public struct SwiftSchema: Sendable {
   /// Reads the schema of the Swift files (or folders of them) at `paths`. `name` names the one
   /// version of a schema without `VersionedSchema`.
   public static func read(paths: [String], name: String) throws(SwiftSchemaError) -> SwiftSchema {
+    try read(SwiftSourceSelection(paths: paths), name: name)
+  }
+
+  /// Reads the schema of the files `selection` chooses, as the build it describes.
+  public static func read(_ selection: SwiftSourceSelection, name: String) throws(SwiftSchemaError) -> SwiftSchema {
+    let (paths, notes) = try selection.files()
     var sources: [(String, String)] = []
-    for path in try files(paths) {
+    for path in paths {
       guard let data = FileManager.default.contents(atPath: path) else {
         throw SwiftSchemaError([SwiftSchemaDiagnostic(.error, "file-unreadable", "cannot read the file", file: path)])
       }
@@ -66,10 +72,17 @@ public struct SwiftSchema: Sendable {
     if sources.isEmpty {
       throw SwiftSchemaError([
         SwiftSchemaDiagnostic(
-          .error, "swift-no-model", "no .swift file in \(paths.joined(separator: ", "))", file: paths.first)
+          .error, "swift-no-model", "no .swift file in \(selection.paths.joined(separator: ", "))",
+          file: selection.paths.first)
       ])
     }
-    return try read(sources: sources, name: name)
+    do throws(SwiftSchemaError) {
+      var schema = try read(sources: sources, name: name, conditions: selection.conditions)
+      schema.warnings = notes + schema.warnings
+      return schema
+    } catch {
+      throw SwiftSchemaError(error.diagnostics, notes: notes + error.notes)
+    }
   }
 
   /// The stack the reading runs on: swift-syntax's parser and printer recurse, and nesting
@@ -78,12 +91,12 @@ public struct SwiftSchema: Sendable {
   static let stackBytes = 512 << 20
 
   /// Reads the schema of Swift source texts, each with the path it is reported at.
-  public static func read(sources: [(path: String, text: String)], name: String) throws(SwiftSchemaError)
-    -> SwiftSchema
-  {
+  public static func read(
+    sources: [(path: String, text: String)], name: String, conditions: SwiftBuildConditions = SwiftBuildConditions()
+  ) throws(SwiftSchemaError) -> SwiftSchema {
     let result = LargeStackThread.run(stackBytes: stackBytes) { () -> Result<SwiftSchema, SwiftSchemaError> in
       do throws(SwiftSchemaError) {
-        return .success(try readHere(sources: sources, name: name))
+        return .success(try readHere(sources: sources, name: name, conditions: conditions))
       } catch {
         return .failure(error)
       }
@@ -91,9 +104,9 @@ public struct SwiftSchema: Sendable {
     return try result.get()
   }
 
-  private static func readHere(sources: [(path: String, text: String)], name: String) throws(SwiftSchemaError)
-    -> SwiftSchema
-  {
+  private static func readHere(
+    sources: [(path: String, text: String)], name: String, conditions: SwiftBuildConditions
+  ) throws(SwiftSchemaError) -> SwiftSchema {
     var files: [SwiftSourceFile] = []
     var syntax: [SwiftSchemaDiagnostic] = []
     for source in sources {
@@ -106,9 +119,12 @@ public struct SwiftSchema: Sendable {
       }
     }
     if !syntax.isEmpty { throw SwiftSchemaError(syntax) }
-    let declarations = SwiftDeclarations(files: files)
+    let declarations = SwiftDeclarations(files: files, conditions: conditions)
     var builder = SwiftModelBuilder(declarations: declarations)
     var diagnostics: [SwiftSchemaDiagnostic] = []
+    var seenCondition: Set<SwiftSchemaDiagnostic> = []
+    for d in declarations.diagnostics where seenCondition.insert(d).inserted { diagnostics.append(d) }
+    if !diagnostics.isEmpty { throw SwiftSchemaError(diagnostics) }
     let schemas = declarations.types.filter { t in
       if case .enumeration = t.kind {
         return t.inherited.contains { $0 == "VersionedSchema" || $0.hasSuffix(".VersionedSchema") }
@@ -126,14 +142,18 @@ public struct SwiftSchema: Sendable {
             file: sources.first?.path)
         ])
       }
-      if let model = builder.model(of: closure(models, declarations), identifier: unversionedIdentifier, name: name) {
+      let (classes, notes) = try containerClasses(files: files, models: models, declarations, conditions: conditions)
+      diagnostics += notes
+      if let model = builder.model(of: classes, identifier: unversionedIdentifier, name: name) {
         versions.append(SwiftSchemaVersion(name: name, identifier: unversionedIdentifier, model: model))
       }
       order = "one version"
     } else {
       var listed: Set<String> = []
       var seen: [String: SwiftTypeDeclaration] = [:]
-      for schema in schemas {
+      let (planned, leftOut) = planned(schemas, files: files, declarations, conditions: conditions)
+      let leftOutNames = Set(schemas.map(\.qualifiedName)).subtracting(planned.map(\.qualifiedName))
+      for schema in planned {
         do throws(SwiftSchemaDiagnostic) {
           let identifier = try versionIdentifier(schema)
           if let other = seen[identifier] {
@@ -156,7 +176,10 @@ public struct SwiftSchema: Sendable {
       if diagnostics.isEmpty {
         (versions, order) = ordered(versions, declarations)
       }
-      for m in models where !listed.contains(m.qualifiedName) {
+      diagnostics += leftOut
+      // A class nested in a version left out is named by that version's note.
+      for m in models where !listed.contains(m.qualifiedName) && !leftOutNames.contains(m.scope.joined(separator: "."))
+      {
         diagnostics.append(
           SwiftSchemaDiagnostic(
             .warning, "swift-model-outside-schema",
@@ -282,11 +305,7 @@ public struct SwiftSchema: Sendable {
       let y = b.identifier.split(separator: ".").map { Int($0) ?? 0 }
       return x != y ? x.lexicographicallyPrecedes(y) : a.name < b.name
     }
-    let plan = declarations.types.first { t in
-      t.inherited.contains { $0 == "SchemaMigrationPlan" || $0.hasSuffix(".SchemaMigrationPlan") }
-        && t.staticValues["schemas"] != nil
-    }
-    guard let plan, let (value, location) = plan.staticValues["schemas"],
+    guard let plan = migrationPlan(declarations), let (value, location) = plan.staticValues["schemas"],
       let names = try? typeList(value, what: "schemas", at: location)
     else { return (byIdentifier, "their version identifiers") }
     let simple = names.map { String($0.split(separator: ".").last ?? "") }

@@ -73,6 +73,11 @@ struct SwiftSourceFile {
         .error, "swift-too-deep",
         "the Swift source is nested more than \(SwiftSourceScan.maximumDepth) levels deep here (brackets, generic arguments, #if, or a run of try, await, '->' and the like): mapc reads at most \(SwiftSourceScan.maximumDepth)",
         at: location(atOffset: offset))
+    case .ifTooDeep:
+      SwiftSchemaDiagnostic(
+        .error, "swift-too-deep",
+        "#if is nested more than \(SwiftSourceScan.maximumIfDepth) levels deep here: mapc reads at most \(SwiftSourceScan.maximumIfDepth)",
+        at: location(atOffset: offset))
     case .budget:
       SwiftSchemaDiagnostic(
         .error, "swift-too-complex",

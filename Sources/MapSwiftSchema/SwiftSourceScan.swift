@@ -21,6 +21,8 @@ struct SwiftSourceScan {
   struct Failure: Error {
     enum Kind {
       case tooDeep
+      /// `#if` inside more than `maximumIfDepth` other `#if`.
+      case ifTooDeep
       case budget
     }
 
@@ -31,6 +33,12 @@ struct SwiftSourceScan {
 
   /// The deepest nesting mapc reads (brackets, generic arguments, `#if`, prefix runs).
   static let maximumDepth = 100
+  /// The deepest `#if` nesting mapc reads: swift-syntax's parser gives up on `#if` nested 20
+  /// deep (each level takes several of its 256 levels of nesting), with a message that names a
+  /// token; mapc stops before with one that says why.
+  static let maximumIfDepth = 16
+  /// `#if` blocks open.
+  private var ifs = 0
 
   /// Byte ranges given to the parser as underscores.
   private(set) var masks: [Range<Int>] = []
@@ -88,6 +96,10 @@ struct SwiftSourceScan {
     _ kind: Opener, at offset: Int, in string: (hashes: Int, multiline: Bool)? = nil
   ) throws(Failure) {
     if stack.count + run + 1 > Self.maximumDepth { throw Failure(kind: .tooDeep, offset: offset) }
+    if kind == .poundIf {
+      ifs += 1
+      if ifs > Self.maximumIfDepth { throw Failure(kind: .ifTooDeep, offset: offset) }
+    }
     stack.append(Open(kind: kind, offset: offset, run: run, string: string))
     run = 0
     if kind == .square {
@@ -104,6 +116,7 @@ struct SwiftSourceScan {
   private mutating func pop(closingAt end: Int?) {
     let open = stack.removeLast()
     run = open.run
+    if open.kind == .poundIf { ifs -= 1 }
     if let string = open.string { strings.append(string) }
     if open.kind == .square {
       squares -= 1

@@ -37,6 +37,8 @@ extension MapcCommand {
     @Option(name: [.customShort("o"), .long], help: "Write here instead of standard output.")
     var output: String?
 
+    @OptionGroup var swiftSources: SwiftSourceOptions
+
     func run() throws {
       let (a, b) = try versions()
       let diff = ModelDiffer.diff(from: a, to: b)
@@ -56,7 +58,7 @@ extension MapcCommand {
       case 1:
         let versions: ModelVersions
         do {
-          versions = try ModelInput.versions(models[0])
+          versions = try ModelInput.versions(ModelArgument([models[0]], swift: swiftSources))
         } catch {
           throw Console.failure(error)
         }
@@ -88,7 +90,7 @@ extension MapcCommand {
 
     func load(_ path: String) throws -> ModelVersion {
       do {
-        let loaded = try ModelInput.load(path, version: nil)
+        let loaded = try ModelInput.load(ModelArgument([path], swift: swiftSources), version: nil)
         Console.report(loaded.warnings)
         let name = loaded.model.versionName ?? ((path as NSString).lastPathComponent as NSString).deletingPathExtension
         return ModelVersion(name: name, model: loaded.model)

@@ -23,15 +23,25 @@ extension MapcCommand {
 
     @Argument(
       help: ArgumentHelp(
-        "A .xcdatamodeld bundle, a .xcdatamodel folder, a contents file, a SwiftData schema (.swift file or folder), "
-          + "or a Core Data SQLite store (its own model)."))
-    var model: String
+        "A .xcdatamodeld bundle, a .xcdatamodel folder, a contents file, a SwiftData schema (.swift files, folders, "
+          + "an .xcodeproj: several are read together), or a Core Data SQLite store (its own model)."))
+    var models: [String]
+
+    /// The model: the first path (the only one unless they are Swift source).
+    var model: String { models[0] }
 
     @Option(help: "The version of a .xcdatamodeld bundle to read (default: its current version).")
     var modelVersion: String?
 
     @Option(help: "Output format: text or json.")
     var format: Format = .text
+
+    @OptionGroup var swiftSources: SwiftSourceOptions
+
+    func validate() throws {
+      guard !models.isEmpty else { throw ValidationError("give the model to hash") }
+      try ModelArgument(models, swift: swiftSources).validate(option: "the model")
+    }
 
     func run() throws {
       if SQLiteStoreFormat().recognizes(prefix: Self.prefix(model)) {
@@ -48,7 +58,7 @@ extension MapcCommand {
       }
       let loaded: LoadedModel
       do {
-        loaded = try ModelInput.load(model, version: modelVersion)
+        loaded = try ModelInput.load(ModelArgument(models, swift: swiftSources), version: modelVersion)
       } catch {
         throw Console.failure(error)
       }

@@ -23,8 +23,10 @@ extension MapcCommand {
         64 usage error.
         """)
 
-    @Argument(help: "The model bundle (.xcdatamodeld).")
+    @Argument(help: "The model bundle (.xcdatamodeld), or a SwiftData schema (.swift, a folder, an .xcodeproj).")
     var model: String
+
+    @OptionGroup var swiftSources: SwiftSourceOptions
 
     @Option(name: [.customShort("o"), .long], help: "The lock file to write (or to add versions to).")
     var output: String?
@@ -42,9 +44,10 @@ extension MapcCommand {
     func run() throws {
       if output == nil && !printChecksums { throw ValidationError("give -o LOCKFILE, or --print-checksums") }
       if output != nil && printChecksums { throw ValidationError("give either -o LOCKFILE or --print-checksums") }
+      try ModelArgument([model], swift: swiftSources).validate(option: "the model")
       let versions: ModelVersions
       do {
-        versions = try ModelInput.versions(model)
+        versions = try ModelInput.versions(ModelArgument([model], swift: swiftSources))
       } catch {
         throw Console.failure(error)
       }

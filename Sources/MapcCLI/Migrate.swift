@@ -25,8 +25,17 @@ extension MapcCommand {
         would write over an input (nothing read or written).
         """)
 
-    @Option(help: "The model bundle (.xcdatamodeld) or SwiftData schema (.swift) the store goes through.")
-    var model: String
+    @Option(
+      name: .customLong("model"),
+      help:
+        "The model bundle (.xcdatamodeld) or SwiftData schema (.swift, a folder, an .xcodeproj) the store goes through. Repeated, the Swift files of all its paths are read together."
+    )
+    var models: [String]
+
+    @OptionGroup var swiftSources: SwiftSourceOptions
+
+    /// The model as messages name it.
+    var model: String { models.joined(separator: ", ") }
 
     @Option(help: "The store to migrate in place: a JSON store or a Core Data SQLite store.")
     var store: String
@@ -91,6 +100,8 @@ extension MapcCommand {
     }
 
     func checkOptions() throws {
+      guard !models.isEmpty else { throw ValidationError("give the model with --model") }
+      try ModelArgument(models, swift: swiftSources).validate(option: "--model")
       if [plan, dryRun, output != nil].filter({ $0 }).count > 1 {
         throw ValidationError("give at most one of --plan, --dry-run and --output PATH")
       }
@@ -108,7 +119,7 @@ extension MapcCommand {
     /// store or `--output`, `--backup`, `--report`, and the work folder beside the store).
     func files() throws -> OutputTarget {
       var files = OutputTarget()
-      files.reads(model, as: "model")
+      files.reads(models, as: "model")
       files.reads(store, as: "store", kind: .store)
       if let mappings {
         do {
@@ -141,7 +152,7 @@ extension MapcCommand {
       var versions: ModelVersions
       do {
         versions = try ModelInput.versions(
-          model,
+          ModelArgument(models, swift: swiftSources),
           order: versionOrder.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } })
       } catch {
         throw Console.failure(error)

@@ -14,24 +14,37 @@ extension MapcCommand {
         to Core Data as SwiftData does: each VersionedSchema enum is one \
         model version, named after the enum, its versionIdentifier the version identifier, in \
         the order of a SchemaMigrationPlan's schemas (else of their identifiers); without \
-        VersionedSchema every @Model class forms one version ("1.0.0", as SwiftData writes it), \
-        named after the output. Writes OUT.xcdatamodeld (one folder per version, the last one \
+        VersionedSchema the classes the model container's declaration reaches \
+        (ModelContainer(for:), .modelContainer(for:), Schema([...]), with the classes their \
+        relationships lead to; every @Model class when no declaration names a type) form one \
+        version ("1.0.0", as SwiftData writes it), named after the output; other @Model \
+        classes are left out, each named in a note. #if is evaluated as for an Apple platform \
+        with SwiftData (change it with --define and --undefine); --exclude and --xcode-target \
+        choose the files. Writes OUT.xcdatamodeld (one folder per version, the last one \
         current, and the order in .mapc-version-order) or, for one version, OUT.xcdatamodel. \
         The same Swift paths are accepted as --model wherever a command takes a model. \
         Exit status: 0 written, 1 the Swift source cannot be read as a schema (swift-* \
         diagnostics at file:line:column) or the model cannot be written, 64 usage error.
         """)
 
-    @Argument(help: "The Swift files (or folders of them) that declare the schema's @Model classes.")
+    @Argument(
+      help:
+        "The Swift files, folders of them, or Xcode projects (.xcodeproj, with --xcode-target) that declare the schema; their files are read together."
+    )
     var sources: [String]
 
     @Option(name: .shortAndLong, help: "The .xcdatamodeld (or, for one version, .xcdatamodel) folder to write.")
     var output: String
 
+    @OptionGroup var swiftSources: SwiftSourceOptions
+
     func validate() throws {
       guard !sources.isEmpty else { throw ValidationError("give at least one Swift file or folder") }
       guard StoreModel.folderName(output) != nil else {
         throw ValidationError("--output must name a .xcdatamodel or .xcdatamodeld folder")
+      }
+      if swiftSources.xcodeTarget != nil && !sources.contains(where: SwiftSourceSelection.isXcodeProject) {
+        throw ValidationError("--xcode-target needs an Xcode project (.xcodeproj) among the sources")
       }
     }
 
@@ -44,7 +57,7 @@ extension MapcCommand {
       let schema: SwiftSchema
       var models: [(String, ObjectModel)] = []
       do {
-        schema = try ModelInput.swiftSchema(sources, name: name)
+        schema = try ModelInput.swiftSchema(ModelArgument(sources, swift: swiftSources), name: name)
         for v in schema.versions {
           models.append((v.name, try ModelInput.checked(v, path: sources[0])))
         }

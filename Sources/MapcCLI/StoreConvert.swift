@@ -28,9 +28,11 @@ extension MapcCommand {
 
     @Option(
       help:
-        "The model bundle (.xcdatamodeld) or SwiftData schema (.swift) the store is a version of (default: the model an SQLite store carries)."
+        "The model bundle (.xcdatamodeld) or SwiftData schema (.swift, a folder, an .xcodeproj) the store is a version of (default: the model an SQLite store carries). Repeated, the Swift files of all its paths are read together."
     )
-    var model: String?
+    var model: [String] = []
+
+    @OptionGroup var swiftSources: SwiftSourceOptions
 
     @Option(name: .shortAndLong, help: "Where to write the converted store.")
     var output: String
@@ -47,6 +49,7 @@ extension MapcCommand {
     @OptionGroup var progressOption: ProgressOption
 
     func validate() throws {
+      try ModelArgument(model, swift: swiftSources).validate(option: "--model")
       let formats = StoreFormatChoice.formats
       if let to, StoreFormats.named(to, among: formats) == nil {
         throw ValidationError("unknown store format '\(to)' for --to (formats: \(StoreFormatChoice.names))")
@@ -60,7 +63,7 @@ extension MapcCommand {
     func run() throws {
       let formats = StoreFormatChoice.formats(compact: compact)
       try StoreConversion.run(
-        store, bundle: model, output: output,
+        store, model: model.isEmpty ? nil : ModelArgument(model, swift: swiftSources), output: output,
         to: StoreConversion.destination(to: to, output: output, among: formats)!, among: formats, verb: "converted",
         command: "store convert", quiet: quiet, progress: progressOption.reporter(quiet: quiet))
     }

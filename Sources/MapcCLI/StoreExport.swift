@@ -21,8 +21,16 @@ extension MapcCommand {
     var store: String
 
     @Option(
-      help: "The model bundle (.xcdatamodeld) or SwiftData schema (.swift) that wrote the store (default: its own).")
-    var model: String?
+      help:
+        "The model bundle (.xcdatamodeld) or SwiftData schema (.swift, a folder, an .xcodeproj) that wrote the store (default: its own). Repeated, the Swift files of all its paths are read together."
+    )
+    var model: [String] = []
+
+    @OptionGroup var swiftSources: SwiftSourceOptions
+
+    func validate() throws {
+      try ModelArgument(model, swift: swiftSources).validate(option: "--model")
+    }
 
     @Option(name: .shortAndLong, help: "Where to write the JSON store.")
     var output: String
@@ -38,7 +46,8 @@ extension MapcCommand {
     func run() throws {
       let formats = StoreFormatChoice.formats(compact: compact)
       try StoreConversion.run(
-        store, bundle: model, output: output, from: StoreFormats.named("sqlite", among: formats),
+        store, model: model.isEmpty ? nil : ModelArgument(model, swift: swiftSources), output: output,
+        from: StoreFormats.named("sqlite", among: formats),
         to: StoreFormats.named("json", among: formats)!, among: formats, verb: "exported", command: "store export",
         quiet: quiet, progress: progressOption.reporter(quiet: quiet))
     }

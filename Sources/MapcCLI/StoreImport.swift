@@ -21,8 +21,18 @@ extension MapcCommand {
     @Argument(help: "The JSON store.")
     var store: String
 
-    @Option(help: "The model bundle (.xcdatamodeld) or SwiftData schema (.swift) the store is a version of.")
-    var model: String
+    @Option(
+      help:
+        "The model bundle (.xcdatamodeld) or SwiftData schema (.swift, a folder, an .xcodeproj) the store is a version of. Repeated, the Swift files of all its paths are read together."
+    )
+    var model: [String]
+
+    @OptionGroup var swiftSources: SwiftSourceOptions
+
+    func validate() throws {
+      guard !model.isEmpty else { throw ValidationError("give the model with --model") }
+      try ModelArgument(model, swift: swiftSources).validate(option: "--model")
+    }
 
     @Option(name: .shortAndLong, help: "Where to write the SQLite store.")
     var output: String
@@ -35,7 +45,8 @@ extension MapcCommand {
     func run() throws {
       let formats = StoreFormatChoice.formats
       try StoreConversion.run(
-        store, bundle: model, output: output, from: StoreFormats.named("json", among: formats),
+        store, model: ModelArgument(model, swift: swiftSources), output: output,
+        from: StoreFormats.named("json", among: formats),
         to: StoreFormats.named("sqlite", among: formats)!, among: formats, verb: "imported", command: "store import",
         quiet: quiet, progress: progressOption.reporter(quiet: quiet))
     }

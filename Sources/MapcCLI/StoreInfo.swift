@@ -21,8 +21,17 @@ extension MapcCommand {
     @Argument(help: "A Core Data SQLite store or a JSON store.")
     var store: String
 
-    @Option(help: "A model bundle (.xcdatamodeld) or SwiftData schema (.swift): name the store's version.")
-    var model: String?
+    @Option(
+      help:
+        "A model bundle (.xcdatamodeld) or SwiftData schema (.swift, a folder, an .xcodeproj): name the store's version. Repeated, the Swift files of all its paths are read together."
+    )
+    var model: [String] = []
+
+    @OptionGroup var swiftSources: SwiftSourceOptions
+
+    func validate() throws {
+      try ModelArgument(model, swift: swiftSources).validate(option: "--model")
+    }
 
     func run() throws {
       let format = StoreFormatChoice.detect(store)
@@ -43,10 +52,12 @@ extension MapcCommand {
           lines.append("model cache: unreadable (\(error.errors.first?.message ?? "\(error)"))")
         }
       }
-      if let model {
+      if !model.isEmpty {
+        let argument = ModelArgument(model, swift: swiftSources)
+        let model = argument.display
         let versions: ModelVersions
         do {
-          versions = try ModelInput.versions(model)
+          versions = try ModelInput.versions(argument)
         } catch {
           throw Console.failure(error)
         }

@@ -98,7 +98,7 @@ extension DiagnosticCatalogue {
         ("swift-syntax", "a Swift file that does not parse (at its first error)"),
         (
           "swift-too-deep",
-          "Swift source nested deeper than mapc reads: 100 levels of brackets, generic arguments, `#if` and runs of `try`, `->` …, or a syntax tree 1,000 deep (Specs/limits.md)"
+          "Swift source nested deeper than mapc reads: 100 levels of brackets, generic arguments, `#if` and runs of `try`, `->` …, `#if` 16 deep, or a syntax tree 1,000 deep (Specs/limits.md)"
         ),
         (
           "swift-too-complex",
@@ -125,6 +125,19 @@ extension DiagnosticCatalogue {
           "a `VersionedSchema` without a readable `versionIdentifier` or `models`, or two with one identifier"
         ),
         ("swift-model-outside-schema", "warning: a `@Model` class that no `VersionedSchema` lists (left out)"),
+        (
+          "swift-container-type",
+          "a model container's declaration (`ModelContainer(for:)`, `Schema([...])`) names a type that is no `@Model` class (or `VersionedSchema`) of the given files"
+        ),
+        ("swift-if-condition", "an `#if` condition that cannot be evaluated (malformed, an unknown function)"),
+        (
+          "swift-duplicate-file",
+          "one Swift file reached twice (two paths, a folder and a file in it, a link; decided by device and inode)"
+        ),
+        (
+          "swift-xcode-project",
+          "an Xcode project whose `project.pbxproj` cannot be read, has no such target, or names a file that does not exist"
+        ),
       ]),
     Family(
       "`map-*`: mapping files (`Specs/mapping-xml.md`, §11 lists where each points)",

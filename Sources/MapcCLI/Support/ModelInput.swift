@@ -11,7 +11,7 @@ enum ModelInput {
   /// holds `.swift` files.
   static func isSwiftSource(_ path: String) -> Bool {
     let trimmed = path.hasSuffix("/") ? String(path.dropLast()) : path
-    if trimmed.hasSuffix(".swift") { return true }
+    if trimmed.hasSuffix(".swift") || SwiftSourceSelection.isXcodeProject(trimmed) { return true }
     if [".xcdatamodeld", ".xcdatamodel", ".momd", ".mom"].contains(where: { trimmed.hasSuffix($0) }) { return false }
     var isFolder: ObjCBool = false
     guard FileManager.default.fileExists(atPath: trimmed, isDirectory: &isFolder), isFolder.boolValue else {
@@ -24,8 +24,16 @@ enum ModelInput {
 
   /// Every version of the model at `path` in chain order (a bundle's, or a Swift schema's).
   static func versions(_ path: String, order: [String]? = nil) throws(DiagnosticsError) -> ModelVersions {
-    guard isSwiftSource(path) else { return try ModelVersions.load(bundle: path, order: order) }
-    let schema = try swiftSchema([path], name: defaultName(path))
+    try versions(ModelArgument([path]), order: order)
+  }
+
+  /// Every version of the model `model` names (one path, or several Swift paths read together).
+  static func versions(_ model: ModelArgument, order: [String]? = nil) throws(DiagnosticsError) -> ModelVersions {
+    let path = model.display
+    guard model.paths.count > 1 || isSwiftSource(path) else {
+      return try ModelVersions.load(bundle: path, order: order)
+    }
+    let schema = try swiftSchema(model, name: defaultName(model.paths[0]))
     var versions = try schema.versions.map { v throws(DiagnosticsError) in
       ModelVersion(name: v.name, model: try checked(v, path: path))
     }
@@ -47,8 +55,16 @@ enum ModelInput {
   /// One model: a version of a bundle (its current one by default), an `.xcdatamodel`, or a
   /// version of a Swift schema (its current one by default).
   static func load(_ path: String, version: String?) throws(DiagnosticsError) -> LoadedModel {
-    guard isSwiftSource(path) else { return try ModelLoader.load(path: path, version: version) }
-    let schema = try swiftSchema([path], name: defaultName(path))
+    try load(ModelArgument([path]), version: version)
+  }
+
+  /// One model of `model` (one path, or several Swift paths read together).
+  static func load(_ model: ModelArgument, version: String?) throws(DiagnosticsError) -> LoadedModel {
+    let path = model.display
+    guard model.paths.count > 1 || isSwiftSource(path) else {
+      return try ModelLoader.load(path: path, version: version)
+    }
+    let schema = try swiftSchema(model, name: defaultName(model.paths[0]))
     let chosen: SwiftSchemaVersion
     if let version {
       guard let found = schema.versions.first(where: { $0.name == version }) else {
@@ -66,23 +82,36 @@ enum ModelInput {
     return LoadedModel(model: try checked(chosen, path: path), warnings: [], contentsPath: path)
   }
 
-  /// The version name of a schema without `VersionedSchema`: the file's or folder's name.
+  /// The version name of a schema without `VersionedSchema`: the file's, folder's or Xcode
+  /// project's name.
   static func defaultName(_ path: String) -> String {
     let trimmed = path.hasSuffix("/") ? String(path.dropLast()) : path
     let base = (trimmed as NSString).lastPathComponent
-    return base.hasSuffix(".swift") ? String(base.dropLast(".swift".count)) : base
+    for suffix in [".swift", ".xcodeproj"] where base.hasSuffix(suffix) { return String(base.dropLast(suffix.count)) }
+    return base
   }
 
-  /// Reads a Swift schema; its warnings are printed, its errors thrown as diagnostics.
-  static func swiftSchema(_ paths: [String], name: String) throws(DiagnosticsError) -> SwiftSchema {
+  /// Reads a Swift schema; its warnings and notes are printed, its errors thrown as
+  /// diagnostics (after the notes, which tell which classes were read).
+  static func swiftSchema(_ model: ModelArgument, name: String) throws(DiagnosticsError) -> SwiftSchema {
     let schema: SwiftSchema
     do {
-      schema = try SwiftSchema.read(paths: paths, name: name)
+      schema = try SwiftSchema.read(model.selection(), name: name)
     } catch {
+      sayNotes(error.notes)
       throw DiagnosticsError(error.diagnostics.map(diagnostic))
     }
-    Console.report(schema.warnings.map(diagnostic))
+    sayNotes(schema.warnings)
+    Console.report(schema.warnings.filter { $0.severity != .note }.map(diagnostic))
     return schema
+  }
+
+  /// The notes among `diagnostics`, one line each (`PLACE: note: MESSAGE`, no id).
+  static func sayNotes(_ diagnostics: [SwiftSchemaDiagnostic]) {
+    let notes = diagnostics.filter { $0.severity == .note }.map { n in
+      DiagnosticLine.render(.note, n.message, id: nil, place: DiagnosticLine.place(n.location, file: n.file))
+    }
+    if !notes.isEmpty { Console.sayRendered(notes.joined(separator: "\n")) }
   }
 
   /// The model of a version exactly as `mapc model` writes it: written as an Xcode model and
@@ -102,7 +131,7 @@ enum ModelInput {
   static func diagnostic(_ d: SwiftSchemaDiagnostic) -> Diagnostic {
     switch d.severity {
     case .error: .error(d.id, d.message, at: d.location, file: d.file)
-    case .warning: .warning(d.id, d.message, at: d.location, file: d.file)
+    case .warning, .note: .warning(d.id, d.message, at: d.location, file: d.file)
     }
   }
 }

@@ -31,14 +31,25 @@ package enum StoreConversion {
     to destination: any StoreFormat, among formats: [any StoreFormat], verb: String,
     command: String = "store convert", quiet: Bool = false, progress: ProgressReporter? = nil
   ) throws {
+    try run(
+      store, model: bundle.map { ModelArgument([$0]) }, output: output, from: source, to: destination, among: formats,
+      verb: verb, command: command, quiet: quiet, progress: progress)
+  }
+
+  /// `run` with the model as the commands take it (several Swift paths, Swift options).
+  static func run(
+    _ store: String, model: ModelArgument?, output: String, from source: (any StoreFormat)? = nil,
+    to destination: any StoreFormat, among formats: [any StoreFormat], verb: String,
+    command: String = "store convert", quiet: Bool = false, progress: ProgressReporter? = nil
+  ) throws {
     let source = source ?? StoreFormats.detect(store, among: formats)
     var files = OutputTarget()
     files.reads(store, as: "store", kind: source.hasCompanionFiles ? .store : .file)
-    if let bundle { files.reads(bundle, as: "model") }
+    if let model { files.reads(model.paths, as: "model") }
     // An SQLite store needs a regular file (SQLite opens it, with its companions); JSON may stream.
     files.writes(output, option: "--output", kind: destination.hasCompanionFiles ? .replacedStore : .file)
     try files.refuseClash()
-    guard let bundle else {
+    guard let model else {
       guard source is SQLiteStoreFormat else {
         throw Console.failure(
           MigrationFailure([
@@ -55,19 +66,20 @@ package enum StoreConversion {
       return
     }
     try convert(
-      store, bundle: bundle, output: output, from: source, to: destination, verb: verb, quiet: quiet,
+      store, model: model, output: output, from: source, to: destination, verb: verb, quiet: quiet,
       progress: progress)
   }
 
   /// Converts `store` to `output`, printing `mapc: VERB N objects from STORE; wrote OUTPUT`, or
   /// the errors and exit status 2 with nothing written (1 when the bundle cannot be read).
   static func convert(
-    _ store: String, bundle: String, output: String, from source: any StoreFormat, to destination: any StoreFormat,
-    verb: String, quiet: Bool = false, progress: ProgressReporter? = nil
+    _ store: String, model: ModelArgument, output: String, from source: any StoreFormat,
+    to destination: any StoreFormat, verb: String, quiet: Bool = false, progress: ProgressReporter? = nil
   ) throws {
+    let bundle = model.display
     let versions: ModelVersions
     do {
-      versions = try ModelInput.versions(bundle)
+      versions = try ModelInput.versions(model)
     } catch {
       throw Console.failure(error)
     }
