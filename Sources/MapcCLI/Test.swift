@@ -60,9 +60,9 @@ extension MapcCommand {
         return try Self.merge(paths, into: mergeJUnit)
       }
       if let jobs, jobs < 1 { throw ValidationError("--jobs is at least 1") }
-      var part: FixtureSchedule.Shard? = nil
+      var part: Shard? = nil
       if let shard {
-        switch FixtureSchedule.Shard.parse(shard, environment: ProcessInfo.processInfo.environment) {
+        switch Shard.parse(shard, environment: ProcessInfo.processInfo.environment) {
         case .success(let s): part = s
         case .failure(let e): throw ValidationError(e.message)
         }
@@ -104,7 +104,7 @@ extension MapcCommand {
             .init(fixture: fixture, fixtureIndex: index, caseIndex: i, suite: suite, key: "\(path)#\(i)"))
         }
       }
-      let selected = FixtureSchedule.select(planned, shard: part)
+      let selected = part?.select(planned, key: \.key) ?? planned
       let started = Date()
       let bar = progressOption.reporter(quiet: quiet)
       let total = selected.count

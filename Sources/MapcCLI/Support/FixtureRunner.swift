@@ -367,40 +367,11 @@ struct FixtureRunner {
 
   static func contents(_ path: String) -> Data? { FileManager.default.contents(atPath: path) }
 
-  /// A finished child process.
-  struct Child {
-    var status: Int32
-    var stderr: String
-  }
+  typealias Child = ChildMapc.Finished
 
-  /// Runs this program with `arguments` in `work`, standard output and error to files there.
+  /// Runs this program with `arguments` in `work`, standard error to a file there.
   func launch(_ arguments: [String], work: String) -> Child {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    let errPath = work + "/stderr.txt"
-    _ = FileManager.default.createFile(atPath: errPath, contents: nil)
-    let err = FileHandle(forWritingAtPath: errPath)
-    process.standardError = err
-    process.standardOutput = FileHandle.nullDevice
-    process.standardInput = FileHandle.nullDevice
-    // The child ends itself when this process is gone, even killed beyond any handler.
-    var environment = ProcessInfo.processInfo.environment
-    environment[TemporaryFiles.parentVariable] = String(getpid())
-    process.environment = environment
-    do {
-      try process.run()
-      TemporaryFiles.registerChild(process.processIdentifier)
-      process.waitUntilExit()
-      TemporaryFiles.unregisterChild(process.processIdentifier)
-    } catch {
-      return Child(status: -1, stderr: "cannot start \(executable): \(SystemErrorText.describe(error))")
-    }
-    try? err?.close()
-    let text = (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? ""
-    let status =
-      process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
-    return Child(status: status, stderr: text)
+    ChildMapc.run(executable: executable, arguments, stderrPath: work + "/stderr.txt")
   }
 
   /// This program's path (`/proc/self/exe` where there is one).
