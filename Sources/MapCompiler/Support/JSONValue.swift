@@ -24,6 +24,19 @@ public indirect enum JSONValue: Sendable, Hashable {
     return out
   }
 
+  /// The text on one line, no spaces, no newline at the end: a line of a JSON Lines file.
+  public func line() -> String {
+    switch self {
+    case .null, .bool, .int, .string:
+      var out = ""
+      write(into: &out, indent: 0)
+      return out
+    case .array(let items): return "[" + items.map { $0.line() }.joined(separator: ",") + "]"
+    case .object(let members):
+      return "{" + members.map { Self.quoted($0.0) + ":" + $0.1.line() }.joined(separator: ",") + "}"
+    }
+  }
+
   private func write(into out: inout String, indent: Int) {
     switch self {
     case .null: out += "null"

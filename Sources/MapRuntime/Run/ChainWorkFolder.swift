@@ -56,11 +56,7 @@ struct ChainWorkFolder {
   }
 
   /// The SHA-256 of a file's bytes, in hex; nil when it cannot be read.
-  static func sha256(ofFile file: String) -> String? {
-    guard let input = try? InputBytes(contentsOf: file, regularFileOnly: true, maxBytes: Limits.storeFileBytes)
-    else { return nil }
-    return SHA256.hash(data: input.unsafeBytes).map { String(format: "%02x", $0) }.joined()
-  }
+  static func sha256(ofFile file: String) -> String? { FileDigest.sha256(ofFile: file) }
 
   /// Makes the folder ready and says how many steps a killed run already completed for
   /// this store and chain (0 when starting over). Removes what a killed run left that cannot
