@@ -26,7 +26,7 @@ extension StoreCheck {
             StoreFinding(
               "check-primary-key-max", .error,
               "Z_MAX is \(counter), below the largest Z_PK \(high) of \(e.table): Core Data's next insert reuses a Z_PK and the save fails",
-              table: "Z_PRIMARYKEY", row: Int64(e.number), entity: e.name, repair: "Z_MAX raised to \(high)", fix: .safe))
+              table: "Z_PRIMARYKEY", entity: e.name, repair: "Z_MAX raised to \(high)", fix: .safe))
         }
       }
     }
@@ -97,7 +97,7 @@ extension StoreCheck {
           StoreFinding(
             "check-dangling-join", .error,
             "the link (\(j.join.firstColumn) \(x), \(j.join.secondColumn) \(y)) of \(j.join.owner).\(j.join.relationship.name) names a row that does not exist",
-            table: j.join.name, row: row[0].integer, entity: j.join.owner,
+            table: j.join.name, entity: j.join.owner,
             repair: "the join row is deleted (it links to nothing)", fix: .safe))
       }
     }

@@ -101,6 +101,12 @@ public struct StoreRepair {
     let ids = ["check-layout-table", "check-layout-index", "check-layout-column"]
     let wanted = ids.flatMap(wanted).filter { $0.severity != .note }
     guard !wanted.isEmpty else { return }
+    let expected = try StoreCheck.columnsOf(schema, frameworkVersion: frameworkVersion)
+    for f in wanted where f.id == ids[2] {
+      guard let table = f.table, let column = f.column, let type = expected[table]?[column] else { continue }
+      try db.execute("ALTER TABLE \(Self.q(table)) ADD COLUMN \(Self.q(column)) \(type)")
+      changes.append(Change(id: ids[2], what: "added \(table).\(column) \(type)", rows: 0))
+    }
     let have = try db.rows("SELECT name FROM sqlite_master").compactMap { $0.first?.text }
     for s in schema.createStatements(frameworkVersion: frameworkVersion) {
       let words = s.split(separator: " ")
@@ -119,12 +125,6 @@ public struct StoreRepair {
       try db.execute("DROP INDEX \(Self.q(name))")
       try db.execute(s)
       changes.append(Change(id: ids[1], what: "created \(name) again", rows: 0))
-    }
-    let expected = try StoreCheck.columnsOf(schema, frameworkVersion: frameworkVersion)
-    for f in wanted where f.id == ids[2] {
-      guard let table = f.table, let column = f.column, let type = expected[table]?[column] else { continue }
-      try db.execute("ALTER TABLE \(Self.q(table)) ADD COLUMN \(Self.q(column)) \(type)")
-      changes.append(Change(id: ids[2], what: "added \(table).\(column) \(type)", rows: 0))
     }
   }
 

@@ -82,7 +82,10 @@ extension MapcCommand {
       Console.say("mapc: wrote the repaired store to \(output): \(changes.count) change\(changes.count == 1 ? "" : "s")")
       guard left.isEmpty else {
         Console.sayRendered(StoreCheckReport(store: output, version: resolved.version, findings: left).text())
-        Console.note("\(left.count) finding\(left.count == 1 ? "" : "s") of the copy have no repair mapc can make")
+        Console.note(
+          left.count == 1
+            ? "1 finding of the copy has no repair mapc can make"
+            : "\(left.count) findings of the copy have no repair mapc can make")
         throw ExitCode(.inputErrors)
       }
     }
