@@ -68,7 +68,7 @@ public struct StoreCheckReport: Sendable {
     let rules: [JSONValue] = ids.map { id in
       .object([
         ("id", .string(id)), ("name", .string(SARIFReporter.ruleName(id))),
-        ("shortDescription", .object([("text", .string(DiagnosticCatalogue.reports(id) ?? id))])),
+        ("shortDescription", .object([("text", .string("mapc store check finding \(id)"))])),
         ("properties", .object([("tags", .array([.string("core-data"), .string("store")]))])),
       ])
     }
@@ -128,13 +128,5 @@ public struct StoreCheckReport: Sendable {
     return JSONValue.object([
       ("$schema", .string(SARIFReporter.schemaURI)), ("version", .string("2.1.0")), ("runs", .array([run])),
     ]).rendered() + "\n"
-  }
-}
-
-extension DiagnosticCatalogue {
-  /// What the catalogue says `id` reports.
-  public static func reports(_ id: String) -> String? {
-    for family in families { if let e = family.entries.first(where: { $0.id == id }) { return e.reports } }
-    return nil
   }
 }

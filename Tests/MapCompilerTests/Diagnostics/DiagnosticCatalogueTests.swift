@@ -10,7 +10,7 @@ import Testing
   static let specURL = SharedPaths.packageRoot.appendingPathComponent("Specs/diagnostics.md")
   static let families = [
     "file", "xml", "model", "expr", "map", "xcmap", "plan", "io", "json", "store", "infer", "chain",
-    "migrate", "run", "limit", "sqlite", "lint", "usage", "test", "lock", "diagram", "swift",
+    "migrate", "run", "limit", "sqlite", "lint", "usage", "test", "lock", "diagram", "swift", "check",
   ]
 
   /// Ids written in the sources as a string literal (`"store-wrong-type"`) or inside a message
