@@ -68,7 +68,7 @@ public struct StoreCheck {
       sink.add(
         StoreFinding(
           "check-integrity", .error, "SQLite's integrity check: \(text)",
-          repair: "none: a damaged file is copied by SQLite's own .recover, not by mapc"))
+          repair: "none by itself: an index the layout check also finds wrong is made again"))
     }
   }
 

@@ -30,6 +30,7 @@ struct StoreCheckTests {
   /// What `damage_store.py make` says of each damaged copy.
   struct Damage: Decodable {
     var finding: String?
+    var reported: String?
     var findings: [String]?
     var consent: [String]?
     var expected: [[JSONCell]]?
@@ -156,7 +157,8 @@ struct StoreCheckTests {
       } else {
         let r = runMapc(["store", "repair", store, "-o", out])
         #expect(r.exitCode == 0, "\(name): \(r.stderr)")
-        #expect(r.stderr.contains("[\(d.finding ?? "")]"), "\(name): the change is not reported: \(r.stderr)")
+        #expect(
+          r.stderr.contains("[\(d.reported ?? d.finding ?? "")]"), "\(name): the change is not reported: \(r.stderr)")
       }
       let (code, report) = try Self.check(out)
       #expect(code == 0 && report.findings.filter { $0.severity != "note" }.isEmpty, "\(name)")
