@@ -109,7 +109,8 @@ extension StoreCheck {
         sink.add(
           StoreFinding(
             "check-layout-column", .error, "the column \(w.0) (\(w.1)) of the model's layout is missing",
-            table: table, column: w.0, entity: entity, repair: "rebuilt from the model: the column is added, NULL", fix: .safe))
+            table: table, column: w.0, entity: entity, repair: "rebuilt from the model: the column is added, NULL",
+            fix: .safe))
         continue
       }
       if h.1 != w.1 || h.2 != w.2 {

@@ -67,7 +67,10 @@ extension StoreCheck {
     for r in schema.referenceColumns() where has(r.table, ["Z_PK", "Z_ENT", r.column]) && has(r.target, ["Z_PK"]) {
       let sql =
         "SELECT a.Z_PK, a.Z_ENT, a.\(Self.q(r.column)) FROM \(Self.q(r.table)) a WHERE \(StoreCheckSQL.dangling(r, alias: "a")) ORDER BY a.Z_PK"
-      let what = r.hidden ? "the hidden key of \(r.entity).\(r.relationship) (a to-many without inverse)" : "\(r.entity).\(r.relationship)"
+      let what =
+        r.hidden
+        ? "the hidden key of \(r.entity).\(r.relationship) (a to-many without inverse)"
+        : "\(r.entity).\(r.relationship)"
       try Self.each(store, sql, what: "\(r.table).\(r.column)") { row in
         sink.add(
           StoreFinding(

@@ -15,7 +15,8 @@ extension StoreCheck {
         let name: String
         switch c.role {
         case .attribute(let e, let x) where !x.isTransient: (entity, a, name) = (e, x, x.name)
-        case .element(let e, let composite, let path, let x): (entity, a, name) = (e, x, composite.name + "." + path.joined(separator: "."))
+        case .element(let e, let composite, let path, let x):
+          (entity, a, name) = (e, x, composite.name + "." + path.joined(separator: "."))
         default: continue
         }
         guard has(t.name, ["Z_PK", "Z_ENT", c.name]) else { continue }
@@ -53,8 +54,11 @@ extension StoreCheck {
       }
     }
     if a.type == .transformable && CoreDataValues.isArchive(a) {
-      guard case .blob(let b) = v else { return ("an archived value is \(CoreDataValues.describe(v)), not bytes", false) }
-      return isKeyedArchive(b) ? nil : ("the \(b.count) bytes are not a keyed archive NSKeyedUnarchiver can read", false)
+      guard case .blob(let b) = v else {
+        return ("an archived value is \(CoreDataValues.describe(v)), not bytes", false)
+      }
+      return isKeyedArchive(b)
+        ? nil : ("the \(b.count) bytes are not a keyed archive NSKeyedUnarchiver can read", false)
     }
     do throws(CoreDataValues.Mismatch) {
       _ = try CoreDataValues.decode(v, a, externalFolder: folder)

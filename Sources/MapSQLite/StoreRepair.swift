@@ -171,7 +171,8 @@ public struct StoreRepair {
         if !keys.isEmpty {
           changes.append(
             Change(
-              id: "check-value-undecodable", what: "set \(t.name).\(c.name) (\(entity)) to NULL where it could not be read",
+              id: "check-value-undecodable",
+              what: "set \(t.name).\(c.name) (\(entity)) to NULL where it could not be read",
               rows: keys.count))
         }
       }
@@ -186,7 +187,8 @@ public struct StoreRepair {
       let set = ([r.column] + r.companions).map { "\(Self.q($0)) = NULL" }.joined(separator: ", ")
       try run(
         db, "UPDATE \(Self.q(r.table)) AS a SET \(set) WHERE \(StoreCheckSQL.dangling(r, alias: "a"))",
-        id: "check-dangling-to-one", "set \(r.table).\(r.column) (\(r.entity).\(r.relationship)) to NULL where it named no row")
+        id: "check-dangling-to-one",
+        "set \(r.table).\(r.column) (\(r.entity).\(r.relationship)) to NULL where it named no row")
     }
     let joins = Set(wanted("check-dangling-join").compactMap(\.table))
     for j in schema.joinReferences(frameworkVersion: frameworkVersion) where joins.contains(j.join.name) {
@@ -199,7 +201,8 @@ public struct StoreRepair {
   /// The members of an owner with colliding positions numbered 2048, 3072, … in the order of
   /// their positions, then their row.
   mutating func positions(_ db: SQLiteDatabase) throws(SQLiteDatabase.Failure) {
-    let wanted = Set(wanted("check-ordered-collision").compactMap { f in f.table.map { "\($0)\u{0}\(f.column ?? "")" } })
+    let wanted = Set(
+      wanted("check-ordered-collision").compactMap { f in f.table.map { "\($0)\u{0}\(f.column ?? "")" } })
     for g in StoreCheckSQL.orderGroups(schema, frameworkVersion: frameworkVersion)
     where wanted.contains("\(g.table)\u{0}\(g.position)") {
       let (t, o, p) = (Self.q(g.table), Self.q(g.owner), Self.q(g.position))

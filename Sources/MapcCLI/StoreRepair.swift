@@ -44,7 +44,8 @@ extension MapcCommand {
       let resolved = try StoreCheckModel.resolve(store: store, model: model, command: "store repair")
       if let unknown = resolved.unknown {
         Console.error(unknown.message, id: unknown.id, place: store)
-        Console.note("the layout and the rows are repaired only for the version the metadata names; nothing was written")
+        Console.note(
+          "the layout and the rows are repaired only for the version the metadata names; nothing was written")
         throw ExitCode(.inputErrors)
       }
       let findings: [StoreFinding]
@@ -60,9 +61,11 @@ extension MapcCommand {
       }
       if !refused.isEmpty {
         for f in refused {
-          Console.error("\(f.place): \(f.message); the repair loses data: \(f.repair)", id: "check-repair-refused", place: store)
+          Console.error(
+            "\(f.place): \(f.message); the repair loses data: \(f.repair)", id: "check-repair-refused", place: store)
         }
-        Console.note("accept a loss with --allow-drop NAME (as each line says) or --allow-data-loss; nothing was written")
+        Console.note(
+          "accept a loss with --allow-drop NAME (as each line says) or --allow-data-loss; nothing was written")
         throw ExitCode(.runFailed)
       }
       let changes: [MapSQLite.StoreRepair.Change]
@@ -72,14 +75,17 @@ extension MapcCommand {
       } catch {
         throw Console.failure(error, notes: ["nothing was written"])
       }
-      for c in changes { Console.say("mapc: \(c.what)\(c.rows > 0 ? " (\(c.rows) row\(c.rows == 1 ? "" : "s"))" : "") [\(c.id)]") }
+      for c in changes {
+        Console.say("mapc: \(c.what)\(c.rows > 0 ? " (\(c.rows) row\(c.rows == 1 ? "" : "s"))" : "") [\(c.id)]")
+      }
       let left: [StoreFinding]
       do {
         left = try MapSQLite.StoreCheck.run(storeAt: output, model: resolved.model).filter { $0.severity != .note }
       } catch {
         throw Console.failure(error)
       }
-      Console.say("mapc: wrote the repaired store to \(output): \(changes.count) change\(changes.count == 1 ? "" : "s")")
+      Console.say(
+        "mapc: wrote the repaired store to \(output): \(changes.count) change\(changes.count == 1 ? "" : "s")")
       guard left.isEmpty else {
         Console.sayRendered(StoreCheckReport(store: output, version: resolved.version, findings: left).text())
         Console.note(
