@@ -30,7 +30,7 @@ struct StoreCheckModel {
         throw Console.failure(error)
       }
     } else {
-      versions = try CachedModel.versions(store: store, command: command)
+      versions = try CachedModel.versions(store: store, command: command, writes: command != "store check")
     }
     switch StoreVersion.identify(hashes, in: versions) {
     case .version(let i):

@@ -113,6 +113,13 @@ struct StoreCheckTests {
       #expect(!info.stdout.contains("ZCUSTOMDATA"), "\(info.stdout)")
       #expect(failing.map(\.id) == ["check-layout-column"] && failing.first?.column == "ZCUSTOMDATA")
       #expect(code == 1)
+      // The repair adds the column; the copy then passes.
+      let dir = try FileManagerTemp.folder("check-apptentive")
+      defer { FileManagerTemp.remove(dir.path) }
+      let out = dir.appendingPathComponent("fixed.sqlite").path
+      let r = runMapc(["store", "repair", c.store, "--model", c.bundle ?? "", "-o", out])
+      #expect(r.exitCode == 0 && r.stderr.contains("added ZATRECORD.ZCUSTOMDATA"), "\(r.stderr)")
+      #expect(try Self.check(out, ["--model", c.bundle ?? ""]).0 == 0)
       return
     }
     #expect(failing.isEmpty, "\(failing.map { "\($0.id) \($0.table ?? "") \($0.column ?? "")" })")
@@ -208,6 +215,34 @@ struct StoreCheckTests {
     #expect(sarif["version"] as? String == "2.1.0")
     let results = try #require(((sarif["runs"] as? [[String: Any]])?.first?["results"]) as? [[String: Any]])
     #expect(results.compactMap { $0["ruleId"] as? String } == report.findings.map(\.id))
+  }
+
+  /// An archive python overwrote with bytes that are no keyed archive (XCServerCoreData's
+  /// Transformable `Integration.testHierachy`): found, and cleared only with consent.
+  @Test func anArchiveThatDoesNotDecodeIsFound() throws {
+    let source = try #require(
+      SharedPaths.stores?.appendingPathComponent("richardpiazza+XCServerCoreData/Tests/XCServerCoreData_1.2.0.sqlite"))
+    let dir = try FileManagerTemp.folder("check-archive")
+    defer { FileManagerTemp.remove(dir.path) }
+    let store = dir.appendingPathComponent("x.sqlite")
+    try FileManager.default.copyItem(at: source, to: store)
+    let p = runExecutable(
+      URL(fileURLWithPath: "/usr/bin/env"),
+      [
+        "python3", "-c",
+        "import sqlite3,sys; db=sqlite3.connect(sys.argv[1]); pk=db.execute('SELECT min(Z_PK) FROM ZINTEGRATION WHERE ZTESTHIERACHY IS NOT NULL').fetchone()[0]; db.execute('UPDATE ZINTEGRATION SET ZTESTHIERACHY = ? WHERE Z_PK = ?', (b'bplist00garbage', pk)); db.commit(); print(pk)",
+        store.path,
+      ])
+    try #require(p.exitCode == 0, "\(p.stderr)")
+    let (code, report) = try Self.check(store.path)
+    let failing = report.findings.filter { $0.severity != "note" }
+    #expect(failing.map(\.id) == ["check-value-undecodable"] && failing.first?.column == "ZTESTHIERACHY")
+    #expect(failing.first.map { "\($0.row ?? 0)\n" } == p.stdout)
+    #expect(code == 1)
+    let out = dir.appendingPathComponent("fixed.sqlite").path
+    #expect(runMapc(["store", "repair", store.path, "-o", out]).exitCode == 2)
+    let r = runMapc(["store", "repair", store.path, "-o", out, "--allow-drop", "Integration.testHierachy"])
+    #expect(r.exitCode == 0, "\(r.stderr)")
   }
 
   /// A reference to an external data file that is missing (python's store of ExternalDataTests).
