@@ -9,6 +9,10 @@ extension CoreDataSchema {
     var table: String
     var column: String
     var target: String
+    /// The entity whose objects the key names (the destination, or the owner of a hidden key).
+    var targetEntity: String
+    /// The column holding the target's `Z_ENT` (when the destination has sub-entities).
+    var entityKey: String?
     /// The entity that declares the relationship, and its name.
     var entity: String
     var relationship: String
@@ -36,8 +40,9 @@ extension CoreDataSchema {
           let order = companion { if case .order(let e, let x) = $0 { e == entity && x.name == r.name } else { false } }
           result.append(
             ReferenceColumn(
-              table: t.name, column: c.name, target: target, entity: entity, relationship: r.name,
-              isOptional: r.isOptional, hidden: false, companions: [key, order].compactMap { $0 }, order: order))
+              table: t.name, column: c.name, target: target, targetEntity: r.destinationEntity, entityKey: key,
+              entity: entity, relationship: r.name, isOptional: r.isOptional, hidden: false,
+              companions: [key, order].compactMap { $0 }, order: order))
         case .hiddenKey(let owner, let r):
           guard let target = self.entity(named: owner)?.table else { continue }
           let order = companion {
@@ -45,8 +50,9 @@ extension CoreDataSchema {
           }
           result.append(
             ReferenceColumn(
-              table: t.name, column: c.name, target: target, entity: owner, relationship: r.name, isOptional: true,
-              hidden: true, companions: [order].compactMap { $0 }, order: order))
+              table: t.name, column: c.name, target: target, targetEntity: owner, entityKey: nil, entity: owner,
+              relationship: r.name, isOptional: true, hidden: true, companions: [order].compactMap { $0 },
+              order: order))
         default: continue
         }
       }
@@ -59,6 +65,12 @@ extension CoreDataSchema {
     var join: JoinTable
     var firstTarget: String
     var secondTarget: String
+  }
+
+  /// `(n, m, …)`: the `Z_ENT` of `entity` and of its sub-entities, for SQL.
+  func kindList(_ entity: String) -> String {
+    let numbers = entities.filter { model.isKind($0.name, of: entity) }.map { String($0.number) }
+    return "(" + (numbers.isEmpty ? "NULL" : numbers.joined(separator: ", ")) + ")"
   }
 
   func joinReferences(frameworkVersion: Int64) -> [JoinReference] {
@@ -76,15 +88,24 @@ extension CoreDataSchema {
 enum StoreCheckSQL {
   static func q(_ s: String) -> String { SQLiteDatabase.quote(s) }
 
-  /// A reference that names no row of its target.
-  static func dangling(_ r: CoreDataSchema.ReferenceColumn, alias a: String) -> String {
-    "\(a).\(q(r.column)) IS NOT NULL AND NOT EXISTS (SELECT 1 FROM \(q(r.target)) b WHERE b.Z_PK = \(a).\(q(r.column)))"
+  /// A reference that names no row of its target's entity (or a sub-entity of it).
+  static func dangling(_ r: CoreDataSchema.ReferenceColumn, _ schema: CoreDataSchema, alias a: String) -> String {
+    "\(a).\(q(r.column)) IS NOT NULL AND NOT EXISTS (SELECT 1 FROM \(q(r.target)) b WHERE b.Z_PK = \(a).\(q(r.column))"
+      + " AND b.Z_ENT IN \(schema.kindList(r.targetEntity)))"
+  }
+
+  /// A reference whose entity-key column is not the `Z_ENT` of the row it names.
+  static func wrongEntityKey(_ r: CoreDataSchema.ReferenceColumn, key: String, alias a: String) -> String {
+    "\(a).\(q(r.column)) IS NOT NULL AND EXISTS (SELECT 1 FROM \(q(r.target)) b WHERE b.Z_PK = \(a).\(q(r.column))"
+      + " AND b.Z_ENT IS NOT \(a).\(q(key)))"
   }
 
   /// A join row either of whose keys names no row.
-  static func orphan(_ j: CoreDataSchema.JoinReference, alias a: String) -> String {
-    "NOT EXISTS (SELECT 1 FROM \(q(j.firstTarget)) b WHERE b.Z_PK = \(a).\(q(j.join.firstColumn))) OR "
-      + "NOT EXISTS (SELECT 1 FROM \(q(j.secondTarget)) c WHERE c.Z_PK = \(a).\(q(j.join.secondColumn)))"
+  static func orphan(_ j: CoreDataSchema.JoinReference, _ schema: CoreDataSchema, alias a: String) -> String {
+    let (first, second) = (schema.kindList(j.join.owner), schema.kindList(j.join.relationship.destinationEntity))
+    return "NOT EXISTS (SELECT 1 FROM \(q(j.firstTarget)) b WHERE b.Z_PK = \(a).\(q(j.join.firstColumn))"
+      + " AND b.Z_ENT IN \(first)) OR NOT EXISTS (SELECT 1 FROM \(q(j.secondTarget)) c"
+      + " WHERE c.Z_PK = \(a).\(q(j.join.secondColumn)) AND c.Z_ENT IN \(second))"
   }
 
   /// The groups of an ordered relationship: `(table, owner column, position column)`, the

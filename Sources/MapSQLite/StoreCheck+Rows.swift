@@ -64,9 +64,10 @@ extension StoreCheck {
 
   /// To-one references (and the hidden keys of to-many relationships without inverse) naming no row.
   mutating func danglingToOne() throws(MigrationFailure) {
-    for r in schema.referenceColumns() where has(r.table, ["Z_PK", "Z_ENT", r.column]) && has(r.target, ["Z_PK"]) {
+    for r in schema.referenceColumns()
+    where has(r.table, ["Z_PK", "Z_ENT", r.column]) && has(r.target, ["Z_PK", "Z_ENT"]) {
       let sql =
-        "SELECT a.Z_PK, a.Z_ENT, a.\(Self.q(r.column)) FROM \(Self.q(r.table)) a WHERE \(StoreCheckSQL.dangling(r, alias: "a")) ORDER BY a.Z_PK"
+        "SELECT a.Z_PK, a.Z_ENT, a.\(Self.q(r.column)) FROM \(Self.q(r.table)) a WHERE \(StoreCheckSQL.dangling(r, schema, alias: "a")) ORDER BY a.Z_PK"
       let what =
         r.hidden
         ? "the hidden key of \(r.entity).\(r.relationship) (a to-many without inverse)"
@@ -75,12 +76,35 @@ extension StoreCheck {
         sink.add(
           StoreFinding(
             "check-dangling-to-one", .error,
-            "\(what) names Z_PK \(row[2].integer.map(String.init) ?? "?") of \(r.target), which has no such row: the fault fails when fired",
+            "\(what) names Z_PK \(row[2].integer.map(String.init) ?? "?") of \(r.target), which has no such row of \(r.targetEntity) (or a sub-entity): the fault fails when fired",
             table: r.table, column: r.column, row: row[0].integer, entity: entityName(row[1]),
             repair: r.isOptional
               ? "set to NULL (the relationship is optional)"
               : "none: the relationship is mandatory, and NULL would fail the next save",
             fix: r.isOptional ? .safe : .none))
+      }
+    }
+  }
+
+  /// A to-one whose destination has sub-entities keeps the target's `Z_ENT` beside its
+  /// `Z_PK`: when it is not the `Z_ENT` of the row named, the fault is made for another entity.
+  mutating func entityKeys() throws(MigrationFailure) {
+    for r in schema.referenceColumns() {
+      guard let key = r.entityKey, has(r.table, ["Z_PK", "Z_ENT", r.column, key]), has(r.target, ["Z_PK", "Z_ENT"])
+      else { continue }
+      let sql =
+        "SELECT a.Z_PK, a.Z_ENT, a.\(Self.q(key)), (SELECT b.Z_ENT FROM \(Self.q(r.target)) b WHERE b.Z_PK = a.\(Self.q(r.column))) "
+        + "FROM \(Self.q(r.table)) a WHERE \(StoreCheckSQL.wrongEntityKey(r, key: key, alias: "a")) "
+        + "AND NOT (\(StoreCheckSQL.dangling(r, schema, alias: "a"))) ORDER BY a.Z_PK"
+      try Self.each(store, sql, what: "\(r.table).\(key)") { row in
+        let said = row[2].integer.map(String.init) ?? "NULL"
+        let real = row[3].integer.map(String.init) ?? "NULL"
+        sink.add(
+          StoreFinding(
+            "check-entity-key", .error,
+            "\(r.entity).\(r.relationship) says its row is of Z_ENT \(said), but the row it names is of Z_ENT \(real): the fault is made for the wrong entity",
+            table: r.table, column: key, row: row[0].integer, entity: entityName(row[1]),
+            repair: "set to the Z_ENT of the row named", fix: .safe))
       }
     }
   }
@@ -93,7 +117,7 @@ extension StoreCheck {
     {
       let (f, s) = (Self.q(j.join.firstColumn), Self.q(j.join.secondColumn))
       let sql =
-        "SELECT a.\(f), a.\(s) FROM \(Self.q(j.join.name)) a WHERE \(StoreCheckSQL.orphan(j, alias: "a")) ORDER BY a.\(f), a.\(s)"
+        "SELECT a.\(f), a.\(s) FROM \(Self.q(j.join.name)) a WHERE \(StoreCheckSQL.orphan(j, schema, alias: "a")) ORDER BY a.\(f), a.\(s)"
       try Self.each(store, sql, what: "the rows of \(j.join.name)") { row in
         let (x, y) = (row[0].integer.map(String.init) ?? "NULL", row[1].integer.map(String.init) ?? "NULL")
         sink.add(

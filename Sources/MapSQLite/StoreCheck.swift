@@ -55,6 +55,7 @@ public struct StoreCheck {
     try primaryKeys()
     try rowEntities()
     try danglingToOne()
+    try entityKeys()
     try danglingJoinRows()
     try orderCollisions()
     try mandatoryValues()

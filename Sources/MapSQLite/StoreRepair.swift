@@ -186,14 +186,24 @@ public struct StoreRepair {
     for r in schema.referenceColumns() where r.isOptional && toOne.contains("\(r.table)\u{0}\(r.column)") {
       let set = ([r.column] + r.companions).map { "\(Self.q($0)) = NULL" }.joined(separator: ", ")
       try run(
-        db, "UPDATE \(Self.q(r.table)) AS a SET \(set) WHERE \(StoreCheckSQL.dangling(r, alias: "a"))",
+        db, "UPDATE \(Self.q(r.table)) AS a SET \(set) WHERE \(StoreCheckSQL.dangling(r, schema, alias: "a"))",
         id: "check-dangling-to-one",
         "set \(r.table).\(r.column) (\(r.entity).\(r.relationship)) to NULL where it named no row")
+    }
+    let keys = Set(wanted("check-entity-key").compactMap { f in f.table.map { "\($0)\u{0}\(f.column ?? "")" } })
+    for r in schema.referenceColumns() {
+      guard let key = r.entityKey, keys.contains("\(r.table)\u{0}\(key)") else { continue }
+      try run(
+        db,
+        "UPDATE \(Self.q(r.table)) AS a SET \(Self.q(key)) = (SELECT b.Z_ENT FROM \(Self.q(r.target)) b "
+          + "WHERE b.Z_PK = a.\(Self.q(r.column))) WHERE \(StoreCheckSQL.wrongEntityKey(r, key: key, alias: "a")) "
+          + "AND NOT (\(StoreCheckSQL.dangling(r, schema, alias: "a")))",
+        id: "check-entity-key", "set \(r.table).\(key) to the Z_ENT of the row \(r.column) names")
     }
     let joins = Set(wanted("check-dangling-join").compactMap(\.table))
     for j in schema.joinReferences(frameworkVersion: frameworkVersion) where joins.contains(j.join.name) {
       try run(
-        db, "DELETE FROM \(Self.q(j.join.name)) AS a WHERE \(StoreCheckSQL.orphan(j, alias: "a"))",
+        db, "DELETE FROM \(Self.q(j.join.name)) AS a WHERE \(StoreCheckSQL.orphan(j, schema, alias: "a"))",
         id: "check-dangling-join", "deleted the rows of \(j.join.name) that link to no row")
     }
   }

@@ -426,9 +426,13 @@ extension DiagnosticCatalogue {
         ),
         (
           "check-dangling-to-one",
-          "a to-one reference (or the hidden key of a to-many without inverse) naming no row of its target table"
+          "a to-one reference (or the hidden key of a to-many without inverse) naming no row of its destination entity"
         ),
-        ("check-dangling-join", "a many-to-many join row either of whose keys names no row"),
+        (
+          "check-entity-key",
+          "a to-one's entity-key column (`Z<n>_…`) that is not the `Z_ENT` of the row its foreign key names"
+        ),
+        ("check-dangling-join", "a many-to-many join row either of whose keys names no row of its entity"),
         ("check-ordered-collision", "two members of one ordered relationship at one position (warning)"),
         (
           "check-mandatory-null",
