@@ -81,6 +81,7 @@ struct StoreCheckTests {
   struct Report: Decodable {
     struct Finding: Decodable {
       var id: String
+      var count: Int
       var severity: String
       var table: String?
       var column: String?
@@ -247,6 +248,34 @@ struct StoreCheckTests {
     #expect(runMapc(["store", "repair", store.path, "-o", out]).exitCode == 2)
     let r = runMapc(["store", "repair", store.path, "-o", out, "--allow-drop", "Integration.testHierachy"])
     #expect(r.exitCode == 0, "\(r.stderr)")
+  }
+
+  /// Many bad rows make a short report: the first 20 of one column listed, the rest one
+  /// finding that counts them; the repair still repairs every one (XCServerCoreData 2.0.1,
+  /// ZCOMMITCHANGE.ZCOMMIT pointed past ZCOMMIT in 9 527 rows by python).
+  @Test func manyBadRowsAreCountedAndAllRepaired() throws {
+    let source = try #require(
+      SharedPaths.stores?.appendingPathComponent("richardpiazza+XCServerCoreData/Tests/XCServerCoreData_2.0.1.sqlite"))
+    let dir = try FileManagerTemp.folder("check-many")
+    defer { FileManagerTemp.remove(dir.path) }
+    let store = dir.appendingPathComponent("x.sqlite")
+    try FileManager.default.copyItem(at: source, to: store)
+    let p = runExecutable(
+      URL(fileURLWithPath: "/usr/bin/env"),
+      [
+        "python3", "-c",
+        "import sqlite3,sys; db=sqlite3.connect(sys.argv[1]); n=db.execute('UPDATE ZCOMMITCHANGE SET ZCOMMIT = 1000000 + Z_PK').rowcount; db.commit(); print(n)",
+        store.path,
+      ])
+    try #require(p.exitCode == 0, "\(p.stderr)")
+    let damaged = try #require(Int(p.stdout.trimmingCharacters(in: .whitespacesAndNewlines)))
+    let (_, report) = try Self.check(store.path)
+    let found = report.findings.filter { $0.id == "check-dangling-to-one" }
+    #expect(found.count == 21 && found.filter { $0.row != nil }.count == 20)
+    #expect(found.last?.row == nil && found.last?.count == damaged - 20)
+    let r = runMapc(["store", "repair", store.path, "-o", dir.appendingPathComponent("fixed.sqlite").path])
+    #expect(r.exitCode == 0, "\(r.stderr)")
+    #expect(r.stderr.contains("to NULL where it named no row (\(damaged) rows)"), "\(r.stderr)")
   }
 
   /// A reference to an external data file that is missing (python's store of ExternalDataTests).
