@@ -113,6 +113,7 @@ public struct StoreRepair {
       let name = String(words[words[1] == "UNIQUE" ? 3 : 2])
       if !have.contains(name), wanted.contains(where: { $0.table == name || $0.message.contains(" \(name) ") }) {
         try db.execute(s)
+        if name == "Z_MODELCACHE" { try writeModelCache(db) }
         changes.append(Change(id: s.contains("INDEX") ? ids[1] : ids[0], what: "created \(name)", rows: 0))
       }
     }
@@ -125,6 +126,18 @@ public struct StoreRepair {
       try db.execute("DROP INDEX \(Self.q(name))")
       try db.execute(s)
       changes.append(Change(id: ids[1], what: "created \(name) again", rows: 0))
+    }
+  }
+
+  /// The model cache Core Data keeps (`Specs/sqlite-store.md` §7.1), in a `Z_MODELCACHE` made
+  /// again: the model the store was checked against, which is the version its metadata names.
+  func writeModelCache(_ db: SQLiteDatabase) throws(SQLiteDatabase.Failure) {
+    do {
+      try CoreDataModelCache.write(schema.model, frameworkVersion: frameworkVersion, to: db)
+    } catch let e as SQLiteDatabase.Failure {
+      throw e
+    } catch {
+      throw SQLiteDatabase.Failure(message: "cannot write the model cache: \(error)")
     }
   }
 
@@ -169,9 +182,10 @@ public struct StoreRepair {
           _ = try update.step()
         }
         if !keys.isEmpty {
+          let external = a.type == .binary && a.allowsExternalBinaryDataStorage
           changes.append(
             Change(
-              id: "check-value-undecodable",
+              id: external ? "check-external-missing" : "check-value-undecodable",
               what: "set \(t.name).\(c.name) (\(entity)) to NULL where it could not be read",
               rows: keys.count))
         }

@@ -286,5 +286,15 @@ struct StoreCheckTests {
     let missing = report.findings.filter { $0.id == "check-external-missing" }
     #expect(missing.map(\.row) == [3] && missing.first?.column == "ZIMAGE")
     #expect(code == 1)
+    // The repair clears the reference only with consent, and carries the files the rows name.
+    let out = f.dir.appendingPathComponent("Fixed.sqlite").path
+    #expect(runMapc(["store", "repair", f.store, "--model", f.bundle, "-o", out]).exitCode == 2)
+    let r = runMapc(["store", "repair", f.store, "--model", f.bundle, "-o", out, "--allow-drop", "Photo.image"])
+    #expect(r.exitCode == 0 && r.stderr.contains("(1 row) [check-external-missing]"), "\(r.stderr)")
+    let fixed = try ExternalDataTests.read(store: out)
+    var expected = f.made.rows
+    expected["3"]?.image = nil
+    #expect(fixed.rows == expected)
+    #expect(fixed.files == ExternalDataTests.referenced(f.made))
   }
 }
