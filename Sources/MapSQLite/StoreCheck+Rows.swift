@@ -144,7 +144,8 @@ extension StoreCheck {
             "check-ordered-collision", .warning,
             "\(row[2].integer ?? 0) members of \(g.entity).\(g.relationship) of Z_PK \(row[0].integer ?? 0) share position \(row[1].integer ?? 0): their order is not known",
             table: g.table, column: g.position, row: row[0].integer, entity: g.entity,
-            repair: "the owner's members are numbered again in the order of their positions, then Z_PK", fix: .safe))
+            repair: "the owner's members are numbered again in the order of their positions, then of their rows",
+            fix: .safe))
       }
     }
   }

@@ -140,7 +140,7 @@ struct StoreCheckTests {
     let companions: [String: Set<String>] = [
       "column": ["check-layout-index"], "integrity": ["check-layout-index"],
     ]
-    #expect(damages.count == 12)
+    #expect(damages.count == 13)
     for (name, d) in damages.sorted(by: { $0.key < $1.key }) {
       let (code, report) = try Self.check(dir.appendingPathComponent(name + ".sqlite").path)
       let ids = Set(report.findings.filter { $0.severity != "note" }.map(\.id))

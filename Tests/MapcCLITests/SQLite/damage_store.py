@@ -14,7 +14,8 @@ usage:
       "deleted": [[table, key]...], "repairable": bool}}
   damage_store.py diff A B             prints JSON {"changed": [[table, key, column, a, b]...],
       "deleted": [[table, key]...], "added": [[table, key]...]}: every row of every table of
-      both (Z_METADATA and Z_MODELCACHE aside), keyed by Z_PK, or by the whole row
+      both (Z_METADATA and Z_MODELCACHE aside), keyed by its primary key (Z_PK; Z_ENT; a join
+      table's two keys as "a|b"), or by the whole row
 """
 import json
 import os
@@ -47,7 +48,23 @@ def dangling(db):
 
 def join(db):
     db.execute(f"INSERT INTO {J} VALUES (3, 77, 7168)")
-    return {"finding": "check-dangling-join", "deleted": [[J, "3|77|7168"]]}
+    return {"finding": "check-dangling-join", "deleted": [[J, "3|77"]]}
+
+
+def joincollision(db):
+    # Folder 3's favorites, ordered by Z_FOK_1FAVORITES: one moved onto the first one's position.
+    rows = db.execute(f"SELECT rowid, Z_1FAVORITES, Z_FOK_1FAVORITES FROM {J} WHERE Z_1FAVORITEFOLDERS = 3 "
+                      "ORDER BY Z_FOK_1FAVORITES").fetchall()
+    first, second = rows[0], rows[1]
+    db.execute(f"UPDATE {J} SET Z_FOK_1FAVORITES = ? WHERE rowid = ?", (first[2], second[0]))
+    # Numbered again 2048, 3072, … by (position, rowid), as python computes it here.
+    after = [(r[2] if r[0] != second[0] else first[2], r[0], r[1]) for r in rows]
+    expected = []
+    for n, (position, rowid, member) in enumerate(sorted(after)):
+        new = 2048 + 1024 * n
+        if new != position:
+            expected.append([J, f"3|{member}", "Z_FOK_1FAVORITES", new])
+    return {"finding": "check-ordered-collision", "expected": expected}
 
 
 def collision(db):
@@ -98,6 +115,7 @@ def version(db):
 
 
 DAMAGES = {"zmax": zmax, "zent": zent, "dangling": dangling, "join": join, "collision": collision,
+           "joincollision": joincollision,
            "mandatory": mandatory, "date": date, "index": index, "column": column, "integrity": integrity,
            "version": version}
 
@@ -142,12 +160,16 @@ def rows(path):
         if t in ("Z_METADATA", "Z_MODELCACHE") or t.startswith("sqlite_"):
             continue
         cols = [r[1] for r in db.execute(f'PRAGMA table_info("{t}")')]
-        keyed = "Z_PK" in cols or t == "Z_PRIMARYKEY"
-        k = "Z_PK" if "Z_PK" in cols else "Z_ENT"
+        # Keyed by Z_PK, Z_PRIMARYKEY by Z_ENT, a join table by its primary key, others by the row.
+        info = list(db.execute(f'PRAGMA table_info("{t}")'))
+        pk = [c[1] for c in sorted(info, key=lambda c: c[5]) if c[5] > 0]
         table = {}
         for r in db.execute(f'SELECT * FROM "{t}"'):
             d = dict(zip(cols, r))
-            key = d[k] if keyed else "|".join(str(v) for v in r)
+            if len(pk) == 1:
+                key = d[pk[0]]
+            else:
+                key = "|".join(str(d[c]) for c in pk) if pk else "|".join(str(v) for v in r)
             table[key] = d
         result[t] = table
     db.close()
