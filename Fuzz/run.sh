@@ -14,7 +14,7 @@
 # The build folder is .build-fuzz (FUZZ_SCRATCH to choose another), used by nothing else; the
 # configuration is release (FUZZ_CONFIG=debug: about half the build time, 2 to 8 times fewer
 # executions a second, the same sanitizers; what CI's 5-second smoke run uses); the
-# plan target's seeds are compiled with a mapc found in .build*/debug (or MAPC). Each target
+# plan target compiles its own seed plans (FUZZ_PLAN_SEEDS, see its source). Each target
 # runs with TMPDIR set to a folder of its own, which must be empty of mapc's files afterwards.
 # See Fuzz/README.md.
 set -euo pipefail
@@ -81,14 +81,10 @@ case $target in
   mapping-xml) seed "$root/Mappings" "$root/Examples" "$shared/fixtures" -name '*.xml' ;;
   xcmappingmodel) seed "$root/Mappings" "$shared" -name xcmapping.xml ;;
   plan)
-    mapc=${MAPC:-$(ls -t "$root"/.build/debug/mapc "$root"/.build*/debug/mapc 2>/dev/null | head -1)}
-    if [ -x "$mapc" ]; then
-      for m in "$root"/Mappings/tasks/mappings/*.xml "$shared"/fixtures/diary/*.xml; do
-        [ -f "$m" ] && "$mapc" compile "$m" -o "$corpus/$(basename "$m").cdm" --quiet 2>/dev/null || true
-      done
-    else
-      echo "Fuzz/run.sh: plan: no mapc to compile seed plans (build it or set MAPC); seeding from regressions only" >&2
-    fi ;;
+    # The target compiles its own seeds (mapping files into plans) before fuzzing: no mapc needed.
+    list=$(find "$root/Mappings" "$shared/fixtures" -name "*.xml" -size -256k 2>/dev/null | sort | head -200)
+    FUZZ_PLAN_SEEDS=$list FUZZ_PLAN_CORPUS=$corpus "$bin" >/dev/null 2>&1 \
+      || echo "Fuzz/run.sh: plan: seed plans could not be compiled; seeding from regressions only" >&2 ;;
   json-store) seed "$root/Mappings" "$shared/stores" "$shared/fixtures" -name '*.json'
     printf '{"objects":{"A":[{"id":"a","b":"AAEC","bo":true,"d":"2001-01-01T00:00:00Z","de":"1.5","do":2.5,"i":3,"l":-9,"s":"x","t":{"k":[1]},"u":"6BA7B810-9DAD-11D1-80B4-00C04FD430C8","many":["b"]}],"B":[{"id":"b","one":"a"}]}}' >"$corpus/typed" ;;
   expression)

@@ -45,6 +45,14 @@ public enum FuzzEntries {
     _ = try? PlanReader.decode(bytes)
   }
 
+  /// A seed of the `plan` target: the plan `mapc compile` writes for the mapping at `path`
+  /// (nil when it does not compile), so the target seeds itself with no mapc built beforehand.
+  public static func planSeed(mapping path: String) -> [UInt8]? {
+    let result = MappingCompilation.compile(mappingPath: path, source: nil, destination: nil)
+    guard let plan = result.plan else { return nil }
+    return PlanWriter.encode(plan, relativeTo: PlanReader.folder(of: path))
+  }
+
   /// `json-store`: the JSON store reader against a model with every attribute type.
   public static func jsonStore(_ bytes: [UInt8]) {
     let input = InputBytes(bytes, path: "s.json")

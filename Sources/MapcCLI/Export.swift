@@ -20,16 +20,23 @@ extension MapcCommand {
         NSEntityMigrationPolicy subclass that implements them, and names it in each entity \
         mapping that calls them (a mapping with a policy of its own gets a subclass of that \
         policy). Exit status: 0 written, 1 errors in the input (nothing written), 64 usage error \
-        or an output that would write over an input (nothing read or written).
+        or an output that would write over an input (nothing read or written). \
+        --stages BUNDLE writes instead, to a .swift file, the NSStagedMigrationManager of the \
+        bundle's history: lightweight stages for runs of inferable steps, a custom stage with \
+        handler stubs for each step named with --custom, each version by its checksum; a step \
+        a mapping model covers or that cannot be inferred is refused by name (a staged \
+        migration never runs mapping models).
         """)
 
-    @Argument(help: "The mapping XML file (or an .xcmappingmodel).")
-    var mapping: String
+    @Argument(help: "The mapping XML file (or an .xcmappingmodel); not with --stages.")
+    var mapping: String?
 
     @OptionGroup var models: ModelOptions
 
-    @Option(name: .shortAndLong, help: "The .xcmappingmodel folder to write.")
+    @Option(name: .shortAndLong, help: "The .xcmappingmodel folder to write (with --stages: the .swift file).")
     var output: String
+
+    @OptionGroup var staged: StagesOptions
 
     @Option(
       name: .customLong("policy-source"),
@@ -39,6 +46,18 @@ extension MapcCommand {
     var policySource: String?
 
     func validate() throws {
+      if staged.isSet {
+        guard mapping == nil else { throw ValidationError("give either a mapping or --stages BUNDLE, not both") }
+        if models.source != nil || models.destination != nil || policySource != nil {
+          throw ValidationError("--source, --destination and --policy-source go with a mapping, not with --stages")
+        }
+        guard output.hasSuffix(".swift") else {
+          throw ValidationError("with --stages, --output must name a .swift file")
+        }
+        return
+      }
+      guard mapping != nil else { throw ValidationError("give the mapping to export, or --stages BUNDLE") }
+      if let option = staged.usedWithoutStages { throw ValidationError("\(option) goes with --stages") }
       guard output.hasSuffix(".xcmappingmodel") || output.hasSuffix(".xcmappingmodel/") else {
         throw ValidationError("--output must name a .xcmappingmodel folder")
       }
@@ -48,6 +67,8 @@ extension MapcCommand {
     }
 
     func run() throws {
+      if staged.isSet { return try staged.run(output: output) }
+      guard let mapping else { return }
       var files = models.files(reading: mapping, as: "mapping")
       files.writes(output, option: "--output", kind: .folder)
       files.writes(policySource, option: "--policy-source")

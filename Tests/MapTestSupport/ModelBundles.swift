@@ -13,7 +13,7 @@ public enum ModelBundles {
     let version = bundle.appendingPathComponent("\(name).xcdatamodel")
     if !FileManager.default.fileExists(atPath: version.path) {
       try FileManager.default.createDirectory(at: version, withIntermediateDirectories: true)
-      try contents.write(to: version.appendingPathComponent("contents"), atomically: true, encoding: .utf8)
+      try contents.write(to: version.appendingPathComponent("contents"), atomically: false, encoding: .utf8)
     }
     return bundle
   }

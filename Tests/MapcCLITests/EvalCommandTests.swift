@@ -60,7 +60,7 @@ import Testing
     var args = arguments
     if let stdin {
       let file = FileManager.default.temporaryDirectory.appendingPathComponent("eval-\(UUID().uuidString).txt")
-      try? stdin.write(to: file, atomically: true, encoding: .utf8)
+      try? stdin.write(to: file, atomically: false, encoding: .utf8)
       args = ["-c", "exec \"$0\" \"$@\" < '\(file.path)'"] + arguments
       let result = runShell(args)
       try? FileManager.default.removeItem(at: file)

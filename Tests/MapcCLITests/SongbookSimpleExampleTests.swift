@@ -97,7 +97,7 @@ import Testing
     try text.replacingOccurrences(
       of: "policy=\"SongbookSimple.LegacyToModernPolicy\"", with: "policy=\"LegacyToModernPolicy\""
     )
-    .write(to: xml, atomically: true, encoding: .utf8)
+    .write(to: xml, atomically: false, encoding: .utf8)
     // a name no file of the example can have
     let out = work.appendingPathComponent("out-\(UUID().uuidString).json").path
     let run = songbook(["run", xml.path, "--store", Self.store, "--output", out, "--quiet"])
@@ -107,7 +107,7 @@ import Testing
     // A name nobody registered is refused, bare or qualified.
     for name in ["NoSuchPolicy", "SongbookSimple.NoSuchPolicy", "Other.LegacyToModernPolicy"] {
       try text.replacingOccurrences(of: "SongbookSimple.LegacyToModernPolicy", with: name)
-        .write(to: xml, atomically: true, encoding: .utf8)
+        .write(to: xml, atomically: false, encoding: .utf8)
       let bad = songbook(["run", xml.path, "--store", Self.store, "--output", out + "-2", "--quiet"])
       #expect(bad.exitCode == 2)
       #expect(bad.stderr.contains("Couldn't create mapping policy for class named \(name):"), "\(bad.stderr)")
@@ -149,7 +149,7 @@ import Testing
     let text = try String(contentsOf: store, encoding: .utf8)
     try #require(text.contains("\"duration\": \"3:59\""))
     try text.replacingOccurrences(of: "\"duration\": \"3:59\"", with: "\"duration\": \"3:75\"")
-      .write(to: store, atomically: true, encoding: .utf8)
+      .write(to: store, atomically: false, encoding: .utf8)
     // a name no file of the example can have
     let out = work.appendingPathComponent("out-\(UUID().uuidString).json").path
     let run = songbook(["run", Self.mapping, "--store", store.path, "--output", out])

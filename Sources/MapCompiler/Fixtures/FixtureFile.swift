@@ -46,17 +46,27 @@ public struct FixtureFile: Sendable {
 
   /// Reads and checks `path`; every problem is a `test-fixture-invalid` diagnostic naming it.
   public static func read(_ path: String) throws(DiagnosticsError) -> FixtureFile {
-    func invalid(_ message: String) -> DiagnosticsError {
-      DiagnosticsError([.error("test-fixture-invalid", message, at: nil, file: path)])
+    var places: JSONPlaces? = nil
+    // Every problem points at the value it is about (its line and column), or at the file.
+    func invalid(_ message: String, at steps: [JSONPlaces.Step] = []) -> DiagnosticsError {
+      let location = steps.isEmpty ? nil : places?.location(of: steps)
+      return DiagnosticsError([.error("test-fixture-invalid", message, at: location, file: path)])
     }
     let json: [String: Any]
     do {
       // mapc's reader: a regular file only (a FIFO is refused, not waited on), at most the size
       // of an XML file (Specs/limits.md).
       let input = try InputBytes(contentsOf: path, regularFileOnly: true, maxBytes: Limits.xmlFileBytes)
+      let text = JSONPlaces(input.withUnsafeBytes { Array($0) }, file: path)
+      places = text
+      do throws(JSONPlaces.SyntaxError) {
+        try text.checkSyntax()
+      } catch {
+        throw DiagnosticsError([.error("test-fixture-invalid", error.message, at: error.location, file: path)])
+      }
       let data = input.withUnsafeBytes { Data($0) }
       guard let object = try JSONSerialization.jsonObject(with: data) as? [String: Any] else {
-        throw invalid("a fixture file is a JSON object")
+        throw invalid("a fixture file is a JSON object", at: [])
       }
       json = object
     } catch let error as DiagnosticsError {
@@ -65,7 +75,8 @@ public struct FixtureFile: Sendable {
       throw invalid("cannot read the fixture: \(SystemErrorText.describe(error))")
     }
     if let unknown = json.keys.filter({ !topKeys.contains($0) }).sorted().first {
-      throw invalid("unknown key '\(unknown)' (known: \(topKeys.sorted().joined(separator: ", ")))")
+      throw invalid(
+        "unknown key '\(unknown)' (known: \(topKeys.sorted().joined(separator: ", ")))", at: [.key(unknown)])
     }
     let subject: Subject
     switch (json["mapping"], json["sharedMapping"], json["model"]) {
@@ -73,54 +84,69 @@ public struct FixtureFile: Sendable {
     case (nil, let m as String, nil): subject = .mapping(m, shared: true)
     case (nil, nil, let model as String):
       guard json["mappings"] == nil || json["mappings"] is String else {
-        throw invalid("'mappings' is a folder's path")
+        throw invalid("'mappings' is a folder's path", at: ["mappings"])
       }
       subject = .chain(model: model, mappings: json["mappings"] as? String)
     default:
       throw invalid("give exactly one of 'mapping', 'sharedMapping' (strings) and 'model' (a .xcdatamodeld)")
     }
     if case .mapping = subject, json["mappings"] != nil {
-      throw invalid("'mappings' is only used with 'model' (a chain)")
+      throw invalid("'mappings' is only used with 'model' (a chain)", at: ["mappings"])
     }
-    guard let list = json["cases"] as? [Any], !list.isEmpty else { throw invalid("'cases' is a non-empty array") }
+    guard let list = json["cases"] as? [Any], !list.isEmpty else {
+      throw invalid("'cases' is a non-empty array", at: ["cases"])
+    }
     var cases: [Case] = []
     for (i, item) in list.enumerated() {
       let at = "cases[\(i)]"
-      guard let c = item as? [String: Any] else { throw invalid("\(at) is not an object") }
+      let here: [JSONPlaces.Step] = ["cases", .index(i)]
+      guard let c = item as? [String: Any] else { throw invalid("\(at) is not an object", at: here) }
       if let unknown = c.keys.filter({ !caseKeys.contains($0) }).sorted().first {
-        throw invalid("\(at): unknown key '\(unknown)' (known: \(caseKeys.sorted().joined(separator: ", ")))")
+        throw invalid(
+          "\(at): unknown key '\(unknown)' (known: \(caseKeys.sorted().joined(separator: ", ")))",
+          at: here + [.key(unknown)])
       }
-      guard let store = c["store"] as? String else { throw invalid("\(at) has no 'store' (a string)") }
+      guard let store = c["store"] as? String else { throw invalid("\(at) has no 'store' (a string)", at: here) }
       let expected = c["expected"] as? String
       let exit = c["exitCode"].flatMap { ($0 as? NSNumber).flatMap { Int32(exactly: $0.doubleValue) } }
-      if c["exitCode"] != nil && exit == nil { throw invalid("\(at): 'exitCode' is an integer") }
-      if (expected == nil) == (exit == nil) {
-        throw invalid("\(at) gives exactly one of 'expected' (a store) and 'exitCode'")
+      if c["exitCode"] != nil && exit == nil {
+        throw invalid("\(at): 'exitCode' is an integer", at: here + ["exitCode"])
       }
-      if exit == 0 { throw invalid("\(at): a case that succeeds gives 'expected', not 'exitCode': 0") }
+      if (expected == nil) == (exit == nil) {
+        throw invalid("\(at) gives exactly one of 'expected' (a store) and 'exitCode'", at: here)
+      }
+      if exit == 0 {
+        throw invalid("\(at): a case that succeeds gives 'expected', not 'exitCode': 0", at: here + ["exitCode"])
+      }
       guard c["stderrMentions"] == nil || c["stderrMentions"] is [String] else {
-        throw invalid("\(at): 'stderrMentions' is an array of strings")
+        throw invalid("\(at): 'stderrMentions' is an array of strings", at: here + ["stderrMentions"])
       }
       guard c["arguments"] == nil || c["arguments"] is [String] else {
-        throw invalid("\(at): 'arguments' is an array of strings")
+        throw invalid("\(at): 'arguments' is an array of strings", at: here + ["arguments"])
       }
       if expected != nil && c["stderrMentions"] != nil {
-        throw invalid("\(at): 'stderrMentions' is only used with 'exitCode'")
+        throw invalid("\(at): 'stderrMentions' is only used with 'exitCode'", at: here + ["stderrMentions"])
       }
-      guard c["to"] == nil || c["to"] is String else { throw invalid("\(at): 'to' is a version name") }
-      if c["to"] != nil, case .mapping = subject { throw invalid("\(at): 'to' is only used with 'model' (a chain)") }
+      guard c["to"] == nil || c["to"] is String else {
+        throw invalid("\(at): 'to' is a version name", at: here + ["to"])
+      }
+      if c["to"] != nil, case .mapping = subject {
+        throw invalid("\(at): 'to' is only used with 'model' (a chain)", at: here + ["to"])
+      }
       guard c["coreDataStore"] == nil || c["coreDataStore"] is String else {
-        throw invalid("\(at): 'coreDataStore' is a store's path")
+        throw invalid("\(at): 'coreDataStore' is a store's path", at: here + ["coreDataStore"])
       }
       if c["coreDataStore"] != nil, case .mapping = subject {
-        throw invalid("\(at): 'coreDataStore' is only used with 'model' (a chain)")
+        throw invalid("\(at): 'coreDataStore' is only used with 'model' (a chain)", at: here + ["coreDataStore"])
       }
-      if c["coreDataStore"] != nil && expected == nil { throw invalid("\(at): 'coreDataStore' goes with 'expected'") }
+      if c["coreDataStore"] != nil && expected == nil {
+        throw invalid("\(at): 'coreDataStore' goes with 'expected'", at: here + ["coreDataStore"])
+      }
       // Exit statuses are 1–255; paths hold no NUL (the system would cut them short there).
-      if let exit, !(1...255).contains(exit) { throw invalid("\(at): 'exitCode' is 1–255") }
+      if let exit, !(1...255).contains(exit) { throw invalid("\(at): 'exitCode' is 1–255", at: here + ["exitCode"]) }
       for (key, value) in [("store", store), ("expected", expected), ("coreDataStore", c["coreDataStore"] as? String)] {
         if let value, value.isEmpty || value.utf8.contains(0) {
-          throw invalid("\(at): '\(key)' is a path (not empty, no NUL character)")
+          throw invalid("\(at): '\(key)' is a path (not empty, no NUL character)", at: here + [.key(key)])
         }
       }
       cases.append(
@@ -132,11 +158,11 @@ public struct FixtureFile: Sendable {
     if let known = json["knownIssue"],
       !((known as? String).map { !$0.trimmingCharacters(in: .whitespaces).isEmpty } ?? false)
     {
-      throw invalid("'knownIssue' says why the fixture fails (a non-empty string)")
+      throw invalid("'knownIssue' says why the fixture fails (a non-empty string)", at: ["knownIssue"])
     }
     for key in ["mapping", "sharedMapping", "model", "mappings"] {
       if let value = json[key] as? String, value.isEmpty || value.utf8.contains(0) {
-        throw invalid("'\(key)' is a path (not empty, no NUL character)")
+        throw invalid("'\(key)' is a path (not empty, no NUL character)", at: [.key(key)])
       }
     }
     let folder = (path as NSString).deletingLastPathComponent

@@ -48,39 +48,60 @@ extension ModelLock {
 
   /// Reads a lock file; a file that is not one is a `lock-invalid` error naming it.
   public static func read(_ path: String) throws(DiagnosticsError) -> ModelLock {
-    func invalid(_ message: String) -> DiagnosticsError {
-      DiagnosticsError([.error("lock-invalid", message, at: nil, file: path)])
+    var places: JSONPlaces? = nil
+    // Every problem points at the value it is about (its line and column), or at the file.
+    func invalid(_ message: String, at steps: [JSONPlaces.Step] = []) -> DiagnosticsError {
+      let location = steps.isEmpty ? nil : places?.location(of: steps)
+      return DiagnosticsError([.error("lock-invalid", message, at: location, file: path)])
     }
     let object: Any
     do {
       let input = try InputBytes(contentsOf: path, regularFileOnly: true, maxBytes: Limits.xmlFileBytes)
+      let text = JSONPlaces(input.withUnsafeBytes { Array($0) }, file: path)
+      places = text
+      do throws(JSONPlaces.SyntaxError) {
+        try text.checkSyntax()
+      } catch {
+        throw DiagnosticsError([.error("lock-invalid", error.message, at: error.location, file: path)])
+      }
       object = try JSONSerialization.jsonObject(with: input.withUnsafeBytes { Data($0) })
+    } catch let error as DiagnosticsError {
+      throw error
     } catch {
       throw invalid("cannot read the lock file: \(SystemErrorText.describe(error))")
     }
     guard let json = object as? [String: Any], json["format"] as? String == format else {
-      throw invalid("not a model lock (no \"format\": \"\(format)\"; `mapc lock` writes one)")
+      throw invalid("not a model lock (no \"format\": \"\(format)\"; `mapc lock` writes one)", at: ["format"])
     }
     guard (json["formatVersion"] as? NSNumber)?.intValue == 1 else {
-      throw invalid("format version \(json["formatVersion"] ?? "none") is not 1")
+      throw invalid("format version \(json["formatVersion"] ?? "none") is not 1", at: ["formatVersion"])
     }
     guard let model = json["model"] as? String, let list = json["versions"] as? [[String: Any]] else {
-      throw invalid("a lock has \"model\" (a string) and \"versions\" (an array of objects)")
+      throw invalid("a lock has \"model\" (a string) and \"versions\" (an array of objects)", at: ["versions"])
     }
     var versions: [Version] = []
     for (i, v) in list.enumerated() {
       guard let name = v["name"] as? String, let checksum = v["versionChecksum"] as? String,
         let entities = v["entities"] as? [[String: Any]]
-      else { throw invalid("versions[\(i)] lacks \"name\", \"versionChecksum\" or \"entities\"") }
+      else {
+        throw invalid(
+          "versions[\(i)] lacks \"name\", \"versionChecksum\" or \"entities\"", at: ["versions", .index(i)])
+      }
       var locked: [Entity] = []
       for (j, e) in entities.enumerated() {
         guard let entity = e["name"] as? String, let hash = e["versionHash"] as? String,
           let properties = e["properties"] as? [[String: Any]]
-        else { throw invalid("versions[\(i)].entities[\(j)] lacks \"name\", \"versionHash\" or \"properties\"") }
+        else {
+          throw invalid(
+            "versions[\(i)].entities[\(j)] lacks \"name\", \"versionHash\" or \"properties\"",
+            at: ["versions", .index(i), "entities", .index(j)])
+        }
         var props: [Property] = []
-        for p in properties {
+        for (k, p) in properties.enumerated() {
           guard let n = p["name"] as? String, let h = p["versionHash"] as? String else {
-            throw invalid("a property of \(entity) in version '\(name)' lacks \"name\" or \"versionHash\"")
+            throw invalid(
+              "a property of \(entity) in version '\(name)' lacks \"name\" or \"versionHash\"",
+              at: ["versions", .index(i), "entities", .index(j), "properties", .index(k)])
           }
           props.append(Property(name: n, hash: h, summary: p["summary"] as? String ?? ""))
         }
@@ -94,10 +115,15 @@ extension ModelLock {
     }
     var lock = ModelLock(model: model, versions: versions)
     if let list = json["steps"] {
-      guard let steps = list as? [[String: Any]] else { throw invalid("\"steps\" is an array of objects") }
+      guard let steps = list as? [[String: Any]] else {
+        throw invalid("\"steps\" is an array of objects", at: ["steps"])
+      }
       for (i, step) in steps.enumerated() {
         guard let from = step["from"] as? String, let to = step["to"] as? String, let drops = step["drops"] as? [String]
-        else { throw invalid("steps[\(i)] lacks \"from\", \"to\" (strings) or \"drops\" (an array of strings)") }
+        else {
+          throw invalid(
+            "steps[\(i)] lacks \"from\", \"to\" (strings) or \"drops\" (an array of strings)", at: ["steps", .index(i)])
+        }
         lock.steps.append(Step(from: from, to: to, drops: drops))
       }
     }

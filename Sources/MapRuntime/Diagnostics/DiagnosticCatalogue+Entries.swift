@@ -515,6 +515,26 @@ extension DiagnosticCatalogue {
         ),
       ]),
     Family(
+      "`stages-*`: `mapc export --stages`, staged migrations for the device (`Specs/staged-migration.md`)",
+      [
+        (
+          "stages-mapping-step",
+          "a step a mapping model covers: a staged migration never runs mapping models or migration policies (names the step and the way out)"
+        ),
+        (
+          "stages-step-not-inferable",
+          "a step Core Data cannot infer (the `infer-*` errors say why): no stage can take it (names the step and the way out)"
+        ),
+        (
+          "stages-unknown-version",
+          "`--custom` or `--to` names no version of the bundle, or a version no step leads to"
+        ),
+        (
+          "stages-direct-inference",
+          "a version Core Data could not infer straight to the end of its lightweight stage without losing what the steps keep: a custom stage without handlers makes the store stop after it (note)"
+        ),
+      ]),
+    Family(
       "`run-*`: running a plan",
       [
         (

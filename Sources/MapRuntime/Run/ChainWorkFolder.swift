@@ -51,6 +51,8 @@ struct ChainWorkFolder {
     } catch {
       throw failure("record the digest of the intermediate store", error)
     }
+    // A complete intermediate store: a run stopped from now on leaves the folder to resume from.
+    TemporaryFiles.unregisterFolder()
   }
 
   /// The SHA-256 of a file's bytes, in hex; nil when it cannot be read.
@@ -92,6 +94,7 @@ struct ChainWorkFolder {
           try? fm.removeItem(atPath: stepPath(k))
           try? fm.removeItem(atPath: digestPath(k))
         }
+        if done == 0 { removeOnSignal() }
         return Resume(done: done, untrusted: untrusted)
       }
       do { try fm.removeItem(atPath: path) } catch { throw failure("remove the leftover folder", error) }
@@ -108,14 +111,20 @@ struct ChainWorkFolder {
     } catch {
       throw failure("create the work folder", error)
     }
+    removeOnSignal()
     return Resume(done: 0)
   }
 
   /// Removes the folder once the store holds the final result.
   func remove() {
+    TemporaryFiles.unregisterFolder()
     try? FileManager.default.removeItem(atPath: path)
     _ = WriteCalls.syncFolder(of: path)  // best effort: the migrated store is already in place
   }
+
+  /// Until an intermediate store is complete there is nothing to resume from: SIGINT, SIGTERM
+  /// or SIGHUP remove the folder whole (a SIGKILL leaves it to the next run's `prepare`).
+  private func removeOnSignal() { TemporaryFiles.registerFolder(path) }
 
   private func failure(_ what: String, _ error: any Error) -> MigrationFailure {
     MigrationFailure([

@@ -10,7 +10,8 @@ import Testing
   static let specURL = SharedPaths.packageRoot.appendingPathComponent("Specs/diagnostics.md")
   static let families = [
     "file", "xml", "model", "expr", "map", "xcmap", "plan", "io", "json", "store", "infer", "chain",
-    "migrate", "run", "limit", "sqlite", "lint", "usage", "test", "lock", "diagram", "swift", "check",
+    "migrate", "run", "limit", "sqlite", "lint", "usage", "test", "lock", "diagram", "swift", "stages",
+    "check",
   ]
 
   /// Ids written in the sources as a string literal (`"store-wrong-type"`) or inside a message
@@ -84,6 +85,6 @@ import Testing
       let end = try #require(spec.range(of: "<!-- end generated -->", range: start.upperBound..<spec.endIndex))
       spec = String(spec[..<start.upperBound] + body + spec[end.lowerBound...])
     }
-    try spec.write(to: Self.specURL, atomically: true, encoding: .utf8)
+    try spec.write(to: Self.specURL, atomically: false, encoding: .utf8)
   }
 }

@@ -75,6 +75,6 @@ extension FunctionTableTests {
     let start = try #require(spec.range(of: open))
     let end = try #require(spec.range(of: close))
     let updated = spec[..<start.upperBound] + BuiltinFunction.specTable + spec[end.lowerBound...]
-    try String(updated).write(to: url, atomically: true, encoding: .utf8)
+    try String(updated).write(to: url, atomically: false, encoding: .utf8)
   }
 }

@@ -20,7 +20,7 @@ import Testing
     let section = String(text[text.index(after: lineEnd)..<stop.lowerBound])
     if ProcessInfo.processInfo.environment["MAPC_WRITE_LINT_SPEC"] == "1" {
       text.replaceSubrange(text.index(after: lineEnd)..<stop.lowerBound, with: Self.generated)
-      try text.write(toFile: Self.specPath, atomically: true, encoding: .utf8)
+      try text.write(toFile: Self.specPath, atomically: false, encoding: .utf8)
       return
     }
     #expect(

@@ -78,7 +78,7 @@ import Testing
         <entity name="B"><attribute name="bad" optional="YES"/></entity>
         """
       if name == "Model 12" { body += "\n<entity name=\"C\"><attribute name=\"other\"/></entity>" }
-      try modelText(body).write(to: version.appendingPathComponent("contents"), atomically: true, encoding: .utf8)
+      try modelText(body).write(to: version.appendingPathComponent("contents"), atomically: false, encoding: .utf8)
     }
     var thrown: [Diagnostic] = []
     do {

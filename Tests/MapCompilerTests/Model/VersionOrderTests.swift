@@ -108,7 +108,7 @@ import Testing
       let version = bundle.appendingPathComponent("\(name).xcdatamodel")
       try FileManager.default.createDirectory(at: version, withIntermediateDirectories: true)
       try modelText("<entity name=\"E\"><attribute name=\"a\" optional=\"YES\" attributeType=\"String\"/></entity>")
-        .write(to: version.appendingPathComponent("contents"), atomically: true, encoding: .utf8)
+        .write(to: version.appendingPathComponent("contents"), atomically: false, encoding: .utf8)
     }
     return bundle
   }
@@ -134,7 +134,7 @@ import Testing
     #expect(byName.names == ["Alpha", "Beta", "Gamma"])
     #expect(byName.orderNote.contains("names do not tell 'Alpha' before 'Beta', 'Beta' before 'Gamma'"))
     let file = bundle.appendingPathComponent(".mapc-version-order")
-    try "# oldest first\nGamma\n\n  Alpha.xcdatamodel  \nBeta\n".write(to: file, atomically: true, encoding: .utf8)
+    try "# oldest first\nGamma\n\n  Alpha.xcdatamodel  \nBeta\n".write(to: file, atomically: false, encoding: .utf8)
     let declared = try ModelVersions.load(bundle: bundle.path)
     #expect(declared.names == ["Gamma", "Alpha", "Beta"])
     #expect(declared.orderSource == .file(file.path))

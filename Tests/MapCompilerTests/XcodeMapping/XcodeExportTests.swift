@@ -141,7 +141,7 @@ struct XcodeExportTests {
     let text = try String(contentsOf: shop.appendingPathComponent("ShopV1ToV2.xml"), encoding: .utf8)
       .replacingOccurrences(of: "lowercase:($source.email)", with: "lowercase:($source.$propertyMapping)")
     let mapping = folder.appendingPathComponent("ShopV1ToV2.xml")
-    try text.write(to: mapping, atomically: true, encoding: .utf8)
+    try text.write(to: mapping, atomically: false, encoding: .utf8)
     let output = XcodeExport.text(
       mappingPath: mapping.path, outputPath: folder.appendingPathComponent("S.xcmappingmodel").path)
     #expect(output.text == nil)

@@ -49,7 +49,7 @@ enum ConsentFixtures {
     for (name, contents) in [("Pets", pets), ("Pets 2", animals)] {
       let version = bundle.appendingPathComponent("\(name).xcdatamodel")
       try FileManager.default.createDirectory(at: version, withIntermediateDirectories: true)
-      try contents.write(to: version.appendingPathComponent("contents"), atomically: true, encoding: .utf8)
+      try contents.write(to: version.appendingPathComponent("contents"), atomically: false, encoding: .utf8)
     }
     let hash = runMapc(["hash", bundle.path, "--model-version", "Pets", "--format", "json"])
     var metadata = try #require(try JSONSerialization.jsonObject(with: Data(hash.stdout.utf8)) as? [String: Any])

@@ -101,7 +101,7 @@ struct DataLossConsentTests {
         <destinationModel path="../Pets.xcdatamodeld/Pets 2.xcdatamodel"/>
         <entityMapping name="OwnerToOwner" source="Owner" destination="Owner"/>\(removal)
       </mappingModel>
-      """.write(to: mapping, atomically: true, encoding: .utf8)
+      """.write(to: mapping, atomically: false, encoding: .utf8)
     }
     let before = try ConsentFixtures.bytes(store)
     try write(remove: false)
@@ -128,7 +128,7 @@ struct DataLossConsentTests {
       <destinationModel path="Pets.xcdatamodeld/Pets 2.xcdatamodel"/>
       <entityMapping name="OwnerToOwner" source="Owner" destination="Owner"/>
     </mappingModel>
-    """.write(to: mapping, atomically: true, encoding: .utf8)
+    """.write(to: mapping, atomically: false, encoding: .utf8)
     let output = work.appendingPathComponent("out.json").path
     let refused = runMapc(["run", mapping.path, "--store", store, "--output", output])
     #expect(refused.exitCode == 2, "\(refused.stderr)")

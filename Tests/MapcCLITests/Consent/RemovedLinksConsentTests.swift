@@ -65,13 +65,13 @@ struct RemovedLinksConsentTests {
     for (name, contents) in [("Pets", v1), ("Pets 2", v2)] {
       let version = bundle.appendingPathComponent("\(name).xcdatamodel")
       try FileManager.default.createDirectory(at: version, withIntermediateDirectories: true)
-      try contents.write(to: version.appendingPathComponent("contents"), atomically: true, encoding: .utf8)
+      try contents.write(to: version.appendingPathComponent("contents"), atomically: false, encoding: .utf8)
     }
     let mappings = work.appendingPathComponent("mappings")
     try FileManager.default.createDirectory(at: mappings, withIntermediateDirectories: true)
     let removalLine = "\n  <entityMapping name=\"PetToNothing\" type=\"remove\" source=\"Pet\"/>"
     let text = removal ? mapping : mapping.replacingOccurrences(of: removalLine, with: "")
-    try text.write(to: mappings.appendingPathComponent("PetsToDogs.xml"), atomically: true, encoding: .utf8)
+    try text.write(to: mappings.appendingPathComponent("PetsToDogs.xml"), atomically: false, encoding: .utf8)
     let hash = runMapc(["hash", bundle.path, "--model-version", "Pets", "--format", "json"])
     var metadata = try #require(try JSONSerialization.jsonObject(with: Data(hash.stdout.utf8)) as? [String: Any])
     metadata["versionName"] = nil

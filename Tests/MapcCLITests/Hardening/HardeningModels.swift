@@ -61,8 +61,8 @@ enum Hardening {
     let dir = try FileManagerTemp.folder(label)
     try writeModelFolder(sourceModel, named: "v1", in: dir)
     try writeModelFolder(destinationModel, named: "v2", in: dir)
-    try mapping.write(to: dir.appendingPathComponent("m.xml"), atomically: true, encoding: .utf8)
-    try store.write(to: dir.appendingPathComponent("s.json"), atomically: true, encoding: .utf8)
+    try mapping.write(to: dir.appendingPathComponent("m.xml"), atomically: false, encoding: .utf8)
+    try store.write(to: dir.appendingPathComponent("s.json"), atomically: false, encoding: .utf8)
     return dir
   }
 

@@ -181,3 +181,72 @@ struct WorkFolderOutputTests {
     #expect(InputClashTests.snapshot(dir) == before)
   }
 }
+
+/// The outputs that are folders (`export -o X.xcmappingmodel`, `store model -o X.xcdatamodeld`,
+/// `model -o X.xcdatamodeld`) under the same rule: a link to a folder is written through and
+/// kept, a FIFO is refused (`io-not-regular-file`, exit 64), and the input folder under another
+/// name is refused (`io-output-is-input`, exit 64); nothing else in the folder changes.
+@Suite(.enabled(if: mapcExecutableProblem == nil, Comment(rawValue: mapcExecutableProblem ?? "")))
+struct FolderOutputRuleTests {
+  struct Row: CustomTestStringConvertible, Sendable {
+    var name: String
+    var arguments: [String]
+    /// The file the command writes inside the folder.
+    var inside: String
+    var testDescription: String { name }
+  }
+
+  static let trips = SharedPaths.packageRoot.appendingPathComponent("Examples/SwiftDataTrips/Trips.swift").path
+  static let rows: [Row] = [
+    Row(name: "export -o", arguments: ["export", "mappings/TasksV3ToV4.xml", "-o", "OUT"], inside: "xcmapping.xml"),
+    Row(
+      name: "store model -o", arguments: ["store", "model", "s.sqlite", "-o", "OUT"],
+      inside: "OUT.xcdatamodel/contents"),
+    Row(name: "model -o", arguments: ["model", trips, "-o", "OUT"], inside: "TripsV2.xcdatamodel/contents"),
+  ]
+
+  static func name(_ row: Row) -> String { row.name == "export -o" ? "X.xcmappingmodel" : "X.xcdatamodeld" }
+
+  static func arguments(_ row: Row, _ out: String) -> [String] { row.arguments.map { $0 == "OUT" ? out : $0 } }
+
+  @Test(arguments: rows) func aLinkToAFolderIsWrittenThroughAndKept(_ row: Row) throws {
+    let dir = try OutputRuleTableTests.folder("folder-link")
+    defer { FileManagerTemp.remove(dir.path) }
+    try FileManager.default.createDirectory(at: dir.appendingPathComponent("real"), withIntermediateDirectories: true)
+    let out = Self.name(row)
+    #expect(symlink("real", dir.appendingPathComponent(out).path) == 0)
+    let r = runMapc(Self.arguments(row, out), in: dir)
+    #expect(r.exitCode == 0, "\(row.name): \(r.stderr)")
+    #expect(
+      (try? FileManager.default.destinationOfSymbolicLink(atPath: dir.appendingPathComponent(out).path)) == "real",
+      "\(row.name): the link was replaced")
+    let inside = row.inside.replacingOccurrences(of: "OUT", with: "X")
+    #expect(
+      FileManager.default.fileExists(atPath: dir.appendingPathComponent("real/\(inside)").path),
+      "\(row.name): nothing written through the link")
+  }
+
+  @Test(arguments: rows) func aFIFOIsRefused(_ row: Row) throws {
+    let dir = try OutputRuleTableTests.folder("folder-fifo")
+    defer { FileManagerTemp.remove(dir.path) }
+    let out = Self.name(row)
+    #expect(mkfifo(dir.appendingPathComponent(out).path, 0o600) == 0)
+    let before = InputClashTests.snapshot(dir)
+    let r = runMapc(Self.arguments(row, out), in: dir)
+    #expect(r.exitCode == 64, "\(row.name): \(r.stderr)")
+    #expect(r.stderr.contains("[io-not-regular-file]"), "\(row.name): \(r.stderr)")
+    #expect(InputClashTests.snapshot(dir) == before, "\(row.name): a file changed")
+  }
+
+  @Test func theInputFolderUnderAnotherNameIsRefused() throws {
+    let dir = try OutputRuleTableTests.folder("folder-input")
+    defer { FileManagerTemp.remove(dir.path) }
+    #expect(runMapc(["export", "mappings/TasksV3ToV4.xml", "-o", "T.xcmappingmodel"], in: dir).exitCode == 0)
+    #expect(symlink("T.xcmappingmodel", dir.appendingPathComponent("L.xcmappingmodel").path) == 0)
+    let before = InputClashTests.snapshot(dir)
+    let r = runMapc(["export", "T.xcmappingmodel", "-o", "L.xcmappingmodel"], in: dir)
+    #expect(r.exitCode == 64, "\(r.stderr)")
+    #expect(r.stderr.contains("[io-output-is-input]"), "\(r.stderr)")
+    #expect(InputClashTests.snapshot(dir) == before)
+  }
+}

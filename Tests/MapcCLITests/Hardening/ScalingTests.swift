@@ -51,7 +51,7 @@ import Testing
     #expect(t1 < .seconds(10), "\(t1)")
     let bad =
       "{\"objects\":{\"Pet\":[" + (0..<n).map { "{\"id\":\"x\($0)\",\"name\":\($0)}" }.joined(separator: ",") + "]}}"
-    try bad.write(to: dir.appendingPathComponent("bad.json"), atomically: true, encoding: .utf8)
+    try bad.write(to: dir.appendingPathComponent("bad.json"), atomically: false, encoding: .utf8)
     let (errors, t2) = Self.timed(
       ["run", "m.xml", "--store", "bad.json", "--dry-run", "--max-errors", "0", "--quiet"], in: dir)
     #expect(errors.exitCode == 2)
@@ -87,12 +87,12 @@ import Testing
       let version = folder.appendingPathComponent("\(name).xcdatamodel")
       try FileManager.default.createDirectory(at: version, withIntermediateDirectories: true)
       try (head + body + "</model>\n").write(
-        to: version.appendingPathComponent("contents"), atomically: true, encoding: .utf8)
+        to: version.appendingPathComponent("contents"), atomically: false, encoding: .utf8)
     }
     try """
     <?xml version="1.0" encoding="UTF-8"?>
     <plist version="1.0"><dict><key>_XCCurrentVersionName</key><string>V2.xcdatamodel</string></dict></plist>
-    """.write(to: folder.appendingPathComponent(".xccurrentversion"), atomically: true, encoding: .utf8)
+    """.write(to: folder.appendingPathComponent(".xccurrentversion"), atomically: false, encoding: .utf8)
   }
 
   static func attribute(_ i: Int) -> String { "<attribute name=\"a\(i)\" optional=\"YES\" attributeType=\"String\"/>" }

@@ -43,7 +43,7 @@ struct InferDropsTests {
     for (name, contents) in files {
       let version = folder.appendingPathComponent("\(name).xcdatamodel")
       try FileManager.default.createDirectory(at: version, withIntermediateDirectories: true)
-      try contents.write(to: version.appendingPathComponent("contents"), atomically: true, encoding: .utf8)
+      try contents.write(to: version.appendingPathComponent("contents"), atomically: false, encoding: .utf8)
     }
   }
 

@@ -90,7 +90,7 @@ struct ChainHistoryLintTests {
               \(attributes)
           </entity>
       </model>
-      """.write(to: folder.appendingPathComponent("contents"), atomically: true, encoding: .utf8)
+      """.write(to: folder.appendingPathComponent("contents"), atomically: false, encoding: .utf8)
     }
     try model("H", #"<attribute name="title" optional="YES" attributeType="String"/>"#)
     try model("H 2", #"<attribute name="title" optional="YES" attributeType="String" defaultValueString="x"/>"#)

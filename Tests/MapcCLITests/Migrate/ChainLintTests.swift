@@ -15,15 +15,15 @@ struct ChainLintTests {
     defer { FileManagerTemp.remove(work.path) }
     let text = try String(contentsOfFile: "\(MigrateChainTests.mappings)/TasksV3ToV4.xml", encoding: .utf8)
       .replacingOccurrences(of: "../Tasks.xcdatamodeld", with: MigrateChainTests.bundle)
-    try text.write(toFile: work.appendingPathComponent("A.xml").path, atomically: true, encoding: .utf8)
+    try text.write(toFile: work.appendingPathComponent("A.xml").path, atomically: false, encoding: .utf8)
     try text.replacingOccurrences(of: "TasksV3ToV4", with: "Copy")
-      .write(toFile: work.appendingPathComponent("B.xml").path, atomically: true, encoding: .utf8)
+      .write(toFile: work.appendingPathComponent("B.xml").path, atomically: false, encoding: .utf8)
     // Tasks 2 → Tasks 4 directly: never used, since chains go one version at a time.
     try text.replacingOccurrences(of: "TasksV3ToV4", with: "Skip").replacingOccurrences(
       of: "version=\"Tasks 3\"", with: "version=\"Tasks 2\""
     )
     .replacingOccurrences(of: "source=\"Project\"", with: "source=\"TaskList\"")
-    .write(toFile: work.appendingPathComponent("C.xml").path, atomically: true, encoding: .utf8)
+    .write(toFile: work.appendingPathComponent("C.xml").path, atomically: false, encoding: .utf8)
     let r = runMapc(["lint", MigrateChainTests.bundle, work.path])
     #expect(r.exitCode == 1)
     #expect(r.stderr.contains("[chain-duplicate-mapping]"), "\(r.stderr)")

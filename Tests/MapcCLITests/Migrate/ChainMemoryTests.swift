@@ -22,12 +22,12 @@ import Testing
       </entity>
       </model>
 
-      """.write(to: version.appendingPathComponent("contents"), atomically: true, encoding: .utf8)
+      """.write(to: version.appendingPathComponent("contents"), atomically: false, encoding: .utf8)
     }
     try """
     <?xml version="1.0" encoding="UTF-8"?>
     <plist version="1.0"><dict><key>_XCCurrentVersionName</key><string>V\(steps + 1).xcdatamodel</string></dict></plist>
-    """.write(to: bundle.appendingPathComponent(".xccurrentversion"), atomically: true, encoding: .utf8)
+    """.write(to: bundle.appendingPathComponent(".xccurrentversion"), atomically: false, encoding: .utf8)
     let hash = runMapc(["hash", "C.xcdatamodeld/V1.xcdatamodel"], in: dir)
     let line = try #require(hash.stdout.split(separator: "\n").first { $0.hasPrefix("Item ") })
     let itemHash = try #require(line.split(separator: " ").last)
@@ -35,7 +35,7 @@ import Testing
     let store =
       "{\"metadata\":{\"format\":\"mapc-store\",\"formatVersion\":1,\"entityVersionHashes\":{\"Item\":\"\(itemHash)\"}},"
       + "\"objects\":{\"Item\":[\(objects.joined(separator: ","))]}}"
-    try store.write(to: dir.appendingPathComponent("store.json"), atomically: true, encoding: .utf8)
+    try store.write(to: dir.appendingPathComponent("store.json"), atomically: false, encoding: .utf8)
   }
 
   /// Runs `mapc migrate` on the chain through python3 (which CI has), and returns the child's

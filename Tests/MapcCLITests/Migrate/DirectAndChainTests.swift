@@ -23,7 +23,7 @@ struct DirectAndChainTests {
             </entity>
         </model>
         """
-      try text.write(to: version.appendingPathComponent("contents"), atomically: true, encoding: .utf8)
+      try text.write(to: version.appendingPathComponent("contents"), atomically: false, encoding: .utf8)
     }
     return bundle
   }

@@ -50,7 +50,7 @@ struct MandatoryToManyInferenceTests {
     for (name, text) in [("Model", v1), ("Model 2", second)] {
       let version = bundle.appendingPathComponent("\(name).xcdatamodel")
       try FileManager.default.createDirectory(at: version, withIntermediateDirectories: true)
-      try text.write(to: version.appendingPathComponent("contents"), atomically: true, encoding: .utf8)
+      try text.write(to: version.appendingPathComponent("contents"), atomically: false, encoding: .utf8)
     }
     let objects: [String: Any] = [
       "Folder": ["a", "b", "c"].map { ["id": "Folder/\($0)", "name": $0] }
@@ -91,7 +91,7 @@ struct MandatoryToManyInferenceTests {
       <destinationModel path="\(bundle)" version="Model 2"/>
       <entityMapping source="Folder" destination="Folder"/>
     </mappingModel>
-    """.write(to: mappings.appendingPathComponent("V1ToV2.xml"), atomically: true, encoding: .utf8)
+    """.write(to: mappings.appendingPathComponent("V1ToV2.xml"), atomically: false, encoding: .utf8)
     let before = try Data(contentsOf: URL(fileURLWithPath: store))
     let r = runMapc(["migrate", "--model", bundle, "--store", store, "--mappings", mappings.path])
     #expect(r.exitCode == 2, "\(r.stderr)")

@@ -109,7 +109,7 @@ struct MigrateChainTests {
       .replacingOccurrences(of: "../Tasks.xcdatamodeld", with: Self.bundle)
     for name in ["A.xml", "B.xml"] {
       try original.replacingOccurrences(of: "name=\"TasksV3ToV4\"", with: "name=\"\(name)\"")
-        .write(toFile: work.appendingPathComponent(name).path, atomically: true, encoding: .utf8)
+        .write(toFile: work.appendingPathComponent(name).path, atomically: false, encoding: .utf8)
     }
     let store = work.appendingPathComponent("store.json").path
     try FileManager.default.copyItem(atPath: Self.folder.appendingPathComponent("store-v3.json").path, toPath: store)

@@ -28,7 +28,7 @@ struct PlanPastMissingPolicyTests {
     for (name, attributes) in [("Pets", ["name"]), ("Pets 2", ["age", "name"]), ("Pets 3", ["age", "color", "name"])] {
       let version = bundle.appendingPathComponent("\(name).xcdatamodel")
       try FileManager.default.createDirectory(at: version, withIntermediateDirectories: true)
-      try model(attributes).write(to: version.appendingPathComponent("contents"), atomically: true, encoding: .utf8)
+      try model(attributes).write(to: version.appendingPathComponent("contents"), atomically: false, encoding: .utf8)
     }
     let mappings = work.appendingPathComponent("mappings")
     try FileManager.default.createDirectory(at: mappings, withIntermediateDirectories: true)
@@ -39,7 +39,7 @@ struct PlanPastMissingPolicyTests {
       <destinationModel path="../Pets.xcdatamodeld/Pets 3.xcdatamodel"/>
       <entityMapping name="PetToPet" source="Pet" destination="Pet" policy="App.ColorPolicy"/>
     </mappingModel>
-    """.write(to: mappings.appendingPathComponent("Pets2To3.xml"), atomically: true, encoding: .utf8)
+    """.write(to: mappings.appendingPathComponent("Pets2To3.xml"), atomically: false, encoding: .utf8)
     let hash = runMapc(["hash", bundle.path, "--model-version", "Pets", "--format", "json"])
     var metadata = try #require(try JSONSerialization.jsonObject(with: Data(hash.stdout.utf8)) as? [String: Any])
     metadata["versionName"] = nil

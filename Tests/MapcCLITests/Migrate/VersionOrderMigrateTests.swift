@@ -28,7 +28,7 @@ struct VersionOrderMigrateTests {
     for (k, name) in names.enumerated() {
       let version = bundle.appendingPathComponent("\(name).xcdatamodel")
       try FileManager.default.createDirectory(at: version, withIntermediateDirectories: true)
-      try contents(k).write(to: version.appendingPathComponent("contents"), atomically: true, encoding: .utf8)
+      try contents(k).write(to: version.appendingPathComponent("contents"), atomically: false, encoding: .utf8)
     }
     var object: [String: Any] = ["id": "E/1"]
     for i in 0...at { object["a\(i)"] = "v\(i)" }
@@ -72,7 +72,7 @@ struct VersionOrderMigrateTests {
     #expect(option.exitCode == 0, "\(option.stderr)")
     // The same through the file, back at the start.
     let (bundle2, store2) = try Self.setUp(["Old", "New"], storeAt: 0, in: dir.appendingPathComponent("again"))
-    try "Old\nNew\n".write(toFile: bundle2 + "/.mapc-version-order", atomically: true, encoding: .utf8)
+    try "Old\nNew\n".write(toFile: bundle2 + "/.mapc-version-order", atomically: false, encoding: .utf8)
     let file = runMapc(["migrate", "--model", bundle2, "--store", store2, "--to", "New"])
     #expect(file.exitCode == 0, "\(file.stderr)")
     let bad = runMapc(["migrate", "--model", bundle, "--store", store, "--version-order", "Old"])

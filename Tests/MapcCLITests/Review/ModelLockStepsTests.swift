@@ -57,7 +57,7 @@ struct ModelLockStepsTests {
     let changed = try #require(text.range(of: #""versionChecksum" : ""#) ?? text.range(of: #""versionChecksum": ""#))
     var edited = text
     edited.insert(contentsOf: "X", at: changed.upperBound)
-    try edited.write(toFile: lock, atomically: true, encoding: .utf8)
+    try edited.write(toFile: lock, atomically: false, encoding: .utf8)
     let stale = runMapc([
       "migrate", "--model", bundle.path, "--store", store, "--to", "V2", "--output", toV2, "--lock", lock,
     ])

@@ -10,7 +10,7 @@ import Testing
 func writeModelFolder(_ contents: String, named name: String, in dir: URL) throws -> URL {
   let folder = dir.appendingPathComponent("\(name).xcdatamodel")
   try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-  try contents.write(to: folder.appendingPathComponent("contents"), atomically: true, encoding: .utf8)
+  try contents.write(to: folder.appendingPathComponent("contents"), atomically: false, encoding: .utf8)
   return folder
 }
 
@@ -47,8 +47,8 @@ func runInline(
   defer { FileManagerTemp.remove(dir.path) }
   try writeModelFolder(sourceModel, named: "v1", in: dir)
   try writeModelFolder(destinationModel, named: "v2", in: dir)
-  try mapping.write(to: dir.appendingPathComponent("m.xml"), atomically: true, encoding: .utf8)
-  try store.write(to: dir.appendingPathComponent("in.json"), atomically: true, encoding: .utf8)
+  try mapping.write(to: dir.appendingPathComponent("m.xml"), atomically: false, encoding: .utf8)
+  try store.write(to: dir.appendingPathComponent("in.json"), atomically: false, encoding: .utf8)
 
   let compiled = MappingCompilation.compile(mappingPath: dir.appendingPathComponent("m.xml").path)
   #expect(!compiled.diagnostics.hasErrors, "\(compiled.diagnostics)")

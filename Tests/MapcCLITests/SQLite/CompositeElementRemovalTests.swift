@@ -23,12 +23,12 @@ import Testing
     let v2 = v1.replacingOccurrences(of: longitude, with: "")
     try FileManager.default.createDirectory(
       at: bundle.appendingPathComponent("T2.xcdatamodel"), withIntermediateDirectories: true)
-    try v2.write(to: bundle.appendingPathComponent("T2.xcdatamodel/contents"), atomically: true, encoding: .utf8)
+    try v2.write(to: bundle.appendingPathComponent("T2.xcdatamodel/contents"), atomically: false, encoding: .utf8)
     try """
     <?xml version="1.0" encoding="UTF-8"?>
     <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
     <plist version="1.0"><dict><key>_XCCurrentVersionName</key><string>T2.xcdatamodel</string></dict></plist>
-    """.write(to: bundle.appendingPathComponent(".xccurrentversion"), atomically: true, encoding: .utf8)
+    """.write(to: bundle.appendingPathComponent(".xccurrentversion"), atomically: false, encoding: .utf8)
     return (store, bundle.path)
   }
 

@@ -50,7 +50,7 @@ struct ExternalDataTests {
       let folder = bundle.appendingPathComponent("\(version).xcdatamodel")
       try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
       try model(caption: caption).write(
-        to: folder.appendingPathComponent("contents"), atomically: true, encoding: .utf8)
+        to: folder.appendingPathComponent("contents"), atomically: false, encoding: .utf8)
     }
     let store = dir.appendingPathComponent("App.sqlite").path
     let made = try read(
@@ -175,7 +175,7 @@ struct ExternalDataTests {
         <attribute name="image">$source.image</attribute>
       </entityMapping>
     </mappingModel>
-    """.write(to: mappings.appendingPathComponent("MToM2.xml"), atomically: true, encoding: .utf8)
+    """.write(to: mappings.appendingPathComponent("MToM2.xml"), atomically: false, encoding: .utf8)
     let r = runMapc([
       "migrate", "--model", f.bundle, "--store", f.store, "--to", "M 2", "--mappings", mappings.path, "--quiet",
     ])

@@ -135,7 +135,7 @@ struct SwiftDataStoreTests {
       with: #"<attribute name="name" attributeType="Integer 64"/>"#)
     text = text.replacingOccurrences(
       of: #"<element name="longitude" optional="YES" attributeType="Double"/>"#, with: "")
-    try text.write(toFile: contents, atomically: true, encoding: .utf8)
+    try text.write(toFile: contents, atomically: false, encoding: .utf8)
     let r = try run(["store", "info", store, "--model", bundle])
     #expect(r.stdout.contains("store's own model (Z_MODELCACHE) differs from 'Trips':"))
     #expect(r.stdout.contains("  Trip.name: type Integer 64 in 'Trips', String in the store's model"))
@@ -265,7 +265,7 @@ struct SwiftDataStoreTests {
     _ = try run(["store", "model", store, "-o", bundle])
     var text = try String(contentsOfFile: json, encoding: .utf8)
     text = text.replacingOccurrences(of: #""name": "Porto","#, with: #""name": "Porto", "country": "PT","#)
-    try text.write(toFile: json, atomically: true, encoding: .utf8)
+    try text.write(toFile: json, atomically: false, encoding: .utf8)
     let r = runMapc(["store", "import", json, "--model", bundle, "-o", out])
     #expect(r.exitCode == 2)
     #expect(r.stderr.contains("'country'"))
@@ -294,7 +294,7 @@ struct SwiftDataStoreTests {
       with:
         #"<attribute name="name" attributeType="String"/><attribute name="note" optional="YES" attributeType="String"/>"#
     )
-    try text.write(toFile: contents, atomically: true, encoding: .utf8)
+    try text.write(toFile: contents, atomically: false, encoding: .utf8)
     let r = try run(["migrate", "--model", bundle, "--store", store])
     #expect(r.stderr.contains("it carries the model that wrote it (Z_MODELCACHE)"))
     #expect(r.stderr.contains("holds persistent history (1 transactions, 5 changes)"))
@@ -328,7 +328,7 @@ struct SwiftDataStoreTests {
     )
     try FileManager.default.createDirectory(
       at: bundle.appendingPathComponent("T2.xcdatamodel"), withIntermediateDirectories: true)
-    try v2.write(to: bundle.appendingPathComponent("T2.xcdatamodel/contents"), atomically: true, encoding: .utf8)
+    try v2.write(to: bundle.appendingPathComponent("T2.xcdatamodel/contents"), atomically: false, encoding: .utf8)
     let mapping = dir.appendingPathComponent("m.xml")
     try """
     <?xml version="1.0" encoding="UTF-8"?>
@@ -344,7 +344,7 @@ struct SwiftDataStoreTests {
         <relationship name="trip">FUNCTION($manager, "destinationInstancesForEntityMappingNamed:sourceInstances:", "TripToTrip", $source.trip)</relationship>
       </entityMapping>
     </mappingModel>
-    """.write(to: mapping, atomically: true, encoding: .utf8)
+    """.write(to: mapping, atomically: false, encoding: .utf8)
     let out = dir.appendingPathComponent("out.sqlite").path
     _ = try run(["run", mapping.path, "--store", store, "--output", out])
     let rows = try Self.facts(out, rows: true).rows?["ZTRIP"] ?? []

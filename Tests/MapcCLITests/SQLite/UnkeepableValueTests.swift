@@ -86,7 +86,7 @@ struct UnkeepableValueTests {
     try v1.replacingOccurrences(
       of: #"attributeType="Double" usesScalarValueType="YES""#, with: #"attributeType="Decimal""#
     )
-    .write(to: v2.appendingPathComponent("contents"), atomically: true, encoding: .utf8)
+    .write(to: v2.appendingPathComponent("contents"), atomically: false, encoding: .utf8)
     let json = dir.appendingPathComponent("s.json")
     try JSONSerialization.data(withJSONObject: [
       "metadata": try ModelBundles.storeMetadata(bundleURL.appendingPathComponent("M.xcdatamodel")),
