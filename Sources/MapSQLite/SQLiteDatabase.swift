@@ -60,6 +60,9 @@ final class SQLiteDatabase {
   /// take a global lock on every allocation SQLite makes; mapc never reads them).
   private static let configured: Bool = csqlite_disable_memory_statistics() == SQLITE_OK
 
+  /// Rows the last INSERT, UPDATE or DELETE changed.
+  var changes: Int { Int(sqlite3_changes64(handle)) }
+
   var lastError: String { handle.map { String(cString: sqlite3_errmsg($0)) } ?? "closed" }
 
   /// Runs statements that return no rows.

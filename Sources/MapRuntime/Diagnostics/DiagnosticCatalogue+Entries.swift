@@ -414,6 +414,58 @@ extension DiagnosticCatalogue {
         ("sqlite-replace", "the old store's `-wal` cannot be folded in before it is replaced"),
       ]),
     Family(
+      "`check-*`: findings of `mapc store check` and `mapc store repair` (`Specs/store-check.md`)",
+      [
+        ("check-integrity", "SQLite's `PRAGMA integrity_check` reports the file damaged (its message)"),
+        (
+          "check-unknown-version",
+          "the metadata's entity version hashes match no version of the model (the closest version, entity by entity)"
+        ),
+        (
+          "check-layout-table",
+          "a table of the version's layout is missing (error), or a table is not in it (note)"
+        ),
+        (
+          "check-layout-column",
+          "a column of the version's layout is missing or of another type (error), or a column is not in it (note)"
+        ),
+        (
+          "check-layout-index",
+          "an index of the version's layout is missing or differs (warning), or an index is not in it (note)"
+        ),
+        (
+          "check-primary-key-max",
+          "a root entity's `Z_PRIMARYKEY.Z_MAX` is below the largest `Z_PK` of its table, or its row is missing"
+        ),
+        (
+          "check-row-entity",
+          "a row whose `Z_ENT` names no entity, an abstract one, or one whose rows are in another table"
+        ),
+        (
+          "check-dangling-to-one",
+          "a to-one reference (or the hidden key of a to-many without inverse) naming no row of its destination entity"
+        ),
+        (
+          "check-entity-key",
+          "a to-one's entity-key column (`Z<n>_…`) that is not the `Z_ENT` of the row its foreign key names"
+        ),
+        ("check-dangling-join", "a many-to-many join row either of whose keys names no row of its entity"),
+        ("check-ordered-collision", "two members of one ordered relationship at one position (warning)"),
+        (
+          "check-mandatory-null",
+          "a mandatory attribute or to-one that is NULL: the next save or heavyweight migration fails (warning)"
+        ),
+        (
+          "check-value-undecodable",
+          "a value Core Data cannot decode for its attribute (storage class, range, decimal text, keyed archive)"
+        ),
+        ("check-external-missing", "an external data reference whose file is missing from the support folder"),
+        (
+          "check-repair-refused",
+          "`mapc store repair`: a repair that loses data, without `--allow-data-loss` or `--allow-drop` naming it (nothing written; exit 2)"
+        ),
+      ]),
+    Family(
       "`infer-*`, `chain-*`, `migrate-*`: inferred mappings and `mapc migrate` (`Specs/migrate.md`)",
       [
         ("infer-type-change", "an attribute changes type other than between numbers and Booleans"),

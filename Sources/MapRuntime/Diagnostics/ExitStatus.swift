@@ -10,9 +10,9 @@ public enum ExitStatus: Int32, CaseIterable, Sendable {
     switch self {
     case .success: "success (warnings may have been printed)"
     case .inputErrors:
-      "errors in the user's input: mapping, models, an expression, or a plan `mapc dump` cannot read; a file mapc was asked to write could not be written"
+      "errors in the user's input: mapping, models, an expression, or a plan `mapc dump` cannot read; a file mapc was asked to write could not be written; a `mapc store check` finding at error or warning level, or one `mapc store repair` has no repair for"
     case .runFailed:
-      "a run failed: store errors, plan errors in `mapc run`, migration or validation errors; nothing was written and the input store is untouched"
+      "a run failed: store errors, plan errors in `mapc run`, migration or validation errors, a step or a store repair that would lose data without consent (`migrate-data-loss`, `check-repair-refused`); nothing was written and the input store is untouched"
     case .usage:
       "usage error (unknown option, missing argument, an output path that would write over an input or another output, or that is the wrong kind of file: `io-output-is-input`, §4)"
     }

@@ -11,6 +11,7 @@ import Testing
   static let families = [
     "file", "xml", "model", "expr", "map", "xcmap", "plan", "io", "json", "store", "infer", "chain",
     "migrate", "run", "limit", "sqlite", "lint", "usage", "test", "lock", "diagram", "swift", "stages",
+    "check",
   ]
 
   /// Ids written in the sources as a string literal (`"store-wrong-type"`) or inside a message

@@ -84,6 +84,10 @@ struct OutputRuleTableTests {
       input: "s3.sqlite",
       streams: false),
     Row(
+      name: "store repair -o",
+      arguments: ["store", "repair", "s.sqlite", "--model", "Tasks.xcdatamodeld", "-o", "OUT"], input: "s.sqlite",
+      streams: false),
+    Row(
       name: "store export -o",
       arguments: ["store", "export", "s.sqlite", "--model", "Tasks.xcdatamodeld", "-o", "OUT", "--quiet"],
       input: "s.sqlite", streams: true),

@@ -105,6 +105,13 @@ struct SignalSweepTests {
       ],
       outputs: ["c.sqlite"]),
     Command(
+      name: "store check", arguments: ["store", "check", "$W/store.sqlite", "--model", "$W/N.xcdatamodeld"],
+      outputs: []),
+    Command(
+      name: "store repair",
+      arguments: ["store", "repair", "$W/store.sqlite", "--model", "$W/N.xcdatamodeld", "-o", "$W/out/r.sqlite"],
+      outputs: ["r.sqlite"]),
+    Command(
       name: "test", arguments: ["test", "$W/fixture", "--junit", "$W/out/junit.xml"], outputs: ["junit.xml"],
       finishedWith: [1]),
     Command(

@@ -70,6 +70,7 @@ struct SignalTemporaryFileTests {
       ("out.json", ["store", "export", sqlite.path, "--model", bundle.path, "-o"], SIGTERM),
       ("out.json", ["store", "export", sqlite.path, "--model", bundle.path, "-o"], SIGINT),
       ("out.sqlite", ["store", "import", json.path, "--model", bundle.path, "-o"], SIGTERM),
+      ("fixed.sqlite", ["store", "repair", sqlite.path, "--model", bundle.path, "-o"], SIGTERM),
     ]
     var interrupted = 0
     for (name, args, signal) in cases {
