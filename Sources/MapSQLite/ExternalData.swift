@@ -8,7 +8,7 @@ import MapRuntime
 enum ExternalData {
   /// `.<name without extension>_SUPPORT` beside the store at `path`.
   static func supportFolder(ofStore path: String) -> String {
-    let folder = (path as NSString).deletingLastPathComponent
+    let folder = PathText.folder(of: path)
     let name = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
     return "\(folder.isEmpty ? "." : folder)/.\(name)_SUPPORT"
   }

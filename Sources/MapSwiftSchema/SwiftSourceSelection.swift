@@ -1,4 +1,5 @@
 import Foundation
+import MapRuntime
 
 /// Which Swift files a schema is read from, and the build they are read as
 /// (Specs/swiftdata-schema.md §1): the union of the paths given (files, folders of them, Xcode
@@ -36,7 +37,7 @@ public struct SwiftSourceSelection: Sendable, Hashable {
     for path in paths {
       if Self.isXcodeProject(path) {
         do throws(SwiftSchemaDiagnostic) {
-          let base = ((path.hasSuffix("/") ? String(path.dropLast()) : path) as NSString).deletingLastPathComponent
+          let base = PathText.folder(of: (path.hasSuffix("/") ? String(path.dropLast()) : path))
           for file in try XcodeProjectTarget.files(project: path, target: xcodeTarget) {
             let relative = file.hasPrefix(base + "/") ? String(file.dropFirst(base.count + 1)) : file
             found.append((file, relative.split(separator: "/"), path))

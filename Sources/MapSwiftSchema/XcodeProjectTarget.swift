@@ -67,7 +67,7 @@ enum XcodeProjectTarget {
         if let c = child.stringValue, parent[c] == nil { parent[c] = id }
       }
     }
-    let projectFolder = ((trimmed as NSString).deletingLastPathComponent as NSString).appendingPathComponent(
+    let projectFolder = (PathText.folder(of: trimmed) as NSString).appendingPathComponent(
       projectObject["projectDirPath"]?.stringValue ?? "")
     func place(_ id: String, depth: Int = 0) -> String? {
       guard depth < 64, let object = objects[id] else { return nil }

@@ -175,7 +175,7 @@ extension MapcCommand {
         let previous = (try? LintBaseline.load(path: target)) ?? accepted
         let text = LintBaseline.render(accepting: report.findings, path: target, previous: previous)
         do {
-          let folder = (target as NSString).deletingLastPathComponent
+          let folder = PathText.folder(of: target)
           if !folder.isEmpty {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
           }

@@ -30,15 +30,33 @@ extension MapcCommand {
       help:
         "The model bundle (.xcdatamodeld) or SwiftData schema (.swift, a folder, an .xcodeproj) the store goes through. Repeated, the Swift files of all its paths are read together."
     )
-    var models: [String]
+    var models: [String] = []
 
     @OptionGroup var swiftSources: SwiftSourceOptions
 
     /// The model as messages name it.
     var model: String { models.joined(separator: ", ") }
 
-    @Option(help: "The store to migrate in place: a JSON store or a Core Data SQLite store.")
-    var store: String
+    @Option(
+      name: .customLong("store"), help: "The store to migrate in place: a JSON store or a Core Data SQLite store.")
+    var storeOption: String?
+
+    /// The store (`--store`; empty with `--stores`, whose stores each run on their own).
+    var store: String { storeOption ?? "" }
+
+    @Option(
+      help: ArgumentHelp(
+        "Migrate many stores, each on its own: a JSON Lines manifest (.jsonl: store, model, output, to, mappings a line) or a glob with --model and --output FOLDER; one JSON line per store on standard output.",
+        valueName: "manifest.jsonl|glob"))
+    var stores: String?
+
+    @Option(help: "With --stores: how many stores migrate at the same time (default: the machine's cores).")
+    var jobs: Int?
+
+    @Option(
+      help: ArgumentHelp(
+        "With --stores: migrate part K of N of the stores (as mapc test --shard).", valueName: "K/N|auto[/N]"))
+    var shard: String?
 
     @Option(help: ArgumentHelp(StoreFormatChoice.help))
     var storeFormat: String?
@@ -138,7 +156,7 @@ extension MapcCommand {
       }
       // The work folder is mapc's (a run removes it, leftovers included): no output goes inside
       // it, with --plan and --dry-run too (exit 64, not a failed write later).
-      let (folder, name) = ((store as NSString).deletingLastPathComponent, (store as NSString).lastPathComponent)
+      let (folder, name) = (PathText.folder(of: store), (store as NSString).lastPathComponent)
       files.writes(
         (folder.isEmpty ? "." : folder) + "/.\(name).mapc-migrate", option: "the work folder", kind: .removedFolder)
       files.reads(lock, as: "lock")
@@ -147,6 +165,12 @@ extension MapcCommand {
     }
 
     func run() throws {
+      if let stores {
+        guard storeOption == nil else { throw ValidationError("give either --store or --stores") }
+        return try runStores(stores)
+      }
+      guard storeOption != nil else { throw ValidationError("give the store with --store (or many with --stores)") }
+      if jobs != nil || shard != nil { throw ValidationError("--jobs and --shard go with --stores") }
       try checkOptions()
       regexBudgetOption.apply()
       var versions: ModelVersions

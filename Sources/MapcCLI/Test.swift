@@ -98,7 +98,7 @@ extension MapcCommand {
           broken += 1
           continue
         }
-        let suite = Self.display((path as NSString).deletingLastPathComponent)
+        let suite = Self.display(PathText.folder(of: path))
         for i in fixture.cases.indices {
           planned.append(
             .init(fixture: fixture, fixtureIndex: index, caseIndex: i, suite: suite, key: "\(path)#\(i)"))

@@ -78,7 +78,7 @@ public enum InferredMappingFile {
       document, models: MappingCompiler.Models(source: s, destination: d, sourceHashes: sh, destinationHashes: dh))
     diagnostics += compiled.diagnostics
     guard let plan = compiled.plan else { return Output(text: nil, diagnostics: diagnostics) }
-    let folder = (PathText.absolute(outputPath) as NSString).deletingLastPathComponent
+    let folder = PathText.folder(of: PathText.absolute(outputPath))
     func reference(_ m: MappingCompilation.ModelOverride) -> MappingTextWriter.ModelPath {
       .init(path: PathText.relative(PathText.absolute(m.path), from: folder), version: m.version)
     }

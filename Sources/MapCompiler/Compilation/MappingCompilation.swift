@@ -38,7 +38,7 @@ public enum MappingCompilation {
     let (read, readDiagnostics) = MappingReader.read(xml)
     guard let document = read else { return Output(plan: nil, diagnostics: readDiagnostics) }
     var diagnostics = readDiagnostics
-    let folder = (mappingPath as NSString).deletingLastPathComponent
+    let folder = PathText.folder(of: mappingPath)
     // The two models are independent: they are read and hashed at the same time.
     let (sourceSide, destinationSide) = Concurrently.both(
       { loadAndHash(document.sourceModel, override: source, side: "source", folder: folder, document: document) },

@@ -30,7 +30,7 @@ public enum XcodeExport {
     let absolute = PathText.absolute(outputPath)
     let modelName = ((absolute.hasSuffix("/") ? String(absolute.dropLast()) : absolute) as NSString)
       .lastPathComponent.replacingOccurrences(of: ".xcmappingmodel", with: "")
-    var writer = Writer(outputFolder: (absolute as NSString).deletingLastPathComponent)
+    var writer = Writer(outputFolder: PathText.folder(of: absolute))
     writer.diagnostics = compiled.diagnostics
     writer.policies = policySource ? PolicySourceWriter(modelName: modelName) : nil
     let text = writer.write(document: document, plan: plan, models: models)

@@ -29,9 +29,9 @@ public enum XcodeImport {
     let (document, documentDiagnostics) = XcodeMappingDocument.document(mapping)
     let diagnostics = (readDiagnostics + documentDiagnostics).sortedByLocation()
     guard !diagnostics.hasErrors else { return Output(text: nil, diagnostics: diagnostics) }
-    let folder = (PathText.absolute(outputPath) as NSString).deletingLastPathComponent
+    let folder = PathText.folder(of: PathText.absolute(outputPath))
     var models: [String] = []
-    let wrapper = (PathText.absolute(documentPath) as NSString).deletingLastPathComponent
+    let wrapper = PathText.folder(of: PathText.absolute(documentPath))
     func reference(_ override: MappingCompilation.ModelOverride?, _ recorded: Located<String>?)
       -> MappingTextWriter.ModelPath
     {

@@ -165,7 +165,7 @@ public struct FixtureFile: Sendable {
         throw invalid("'\(key)' is a path (not empty, no NUL character)", at: [.key(key)])
       }
     }
-    let folder = (path as NSString).deletingLastPathComponent
+    let folder = PathText.folder(of: path)
     return FixtureFile(
       path: path, folder: folder.isEmpty ? "." : folder, subject: subject, knownIssue: json["knownIssue"] as? String,
       cases: cases)

@@ -174,7 +174,7 @@ public struct LintBaseline: Sendable {
     URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
   }
 
-  private var folder: String { (Self.canonical(path) as NSString).deletingLastPathComponent }
+  private var folder: String { PathText.folder(of: Self.canonical(path)) }
 
   private func resolve(_ entryFile: String) -> String {
     Self.canonical(entryFile.hasPrefix("/") ? entryFile : folder + "/" + entryFile)

@@ -22,7 +22,7 @@ public enum LockedBundles {
         guard name.hasSuffix(".lock") else { continue }
         let path = base + "/" + relative
         guard let lock = try? ModelLock.read(path) else { continue }
-        let bundle = (path as NSString).deletingLastPathComponent + "/" + lock.model
+        let bundle = PathText.folder(of: path) + "/" + lock.model
         if FileManager.default.fileExists(atPath: bundle) { here.append((bundle, path)) }
       }
       result += here.sorted { $0.1 < $1.1 }.map { (bundle: $0.0, lock: $0.1) }

@@ -66,7 +66,7 @@ public enum ModelLoader {
     }
     guard isDirectory.boolValue else {
       // A bare `contents` file; it goes by its folder's name when that is a version folder.
-      let parent = (path as NSString).deletingLastPathComponent
+      let parent = PathText.folder(of: path)
       let name: String? =
         parent.hasSuffix(".xcdatamodel")
         ? ((parent as NSString).lastPathComponent as NSString).deletingPathExtension : nil

@@ -40,13 +40,13 @@ public enum XcodeModelLocator {
   /// The folders holding the mapping model folder, nearest first.
   static func folders(above mappingPath: String) -> [String] {
     var path = PathText.absolute(mappingPath)
-    if path.hasSuffix("/xcmapping.xml") { path = (path as NSString).deletingLastPathComponent }
+    if path.hasSuffix("/xcmapping.xml") { path = PathText.folder(of: path) }
     var result: [String] = []
-    var folder = (path as NSString).deletingLastPathComponent
+    var folder = PathText.folder(of: path)
     while result.count < maximumAncestors {
       result.append(folder)
       if folder.isEmpty || folder == "/" || folder == "." { break }
-      let parent = (folder as NSString).deletingLastPathComponent
+      let parent = PathText.folder(of: folder)
       if parent == folder { break }
       folder = parent
     }

@@ -326,6 +326,10 @@ extension DiagnosticCatalogue {
         ("usage-unknown-rule", "`lint --explain` of a rule id that does not exist (the nearest ids are named)"),
         ("usage-baseline", "a `lint --baseline` file that cannot be read or is not a baseline"),
         ("usage-model-output", "`model -o X.xcdatamodel` of a Swift schema with more than one version"),
+        (
+          "usage-output-outside",
+          "`migrate --stores GLOB`: a store whose path has `..`, so that its output would leave the output folder"
+        ),
       ]),
     Family(
       "`json-*`: JSON syntax of stores",
@@ -529,6 +533,10 @@ extension DiagnosticCatalogue {
         (
           "migrate-data-loss",
           "a step (`mapc migrate`) or plan (`mapc run`) would drop objects, values or links the store holds, without `--allow-data-loss`, `--allow-drop` or a `remove` entity mapping"
+        ),
+        (
+          "migrate-manifest-invalid",
+          "`migrate --stores`: a manifest line that is not JSON or not in the format, or whose output resolves outside the manifest's folder (names the line and column)"
         ),
       ]),
     Family(

@@ -8,6 +8,20 @@ package enum PathText {
     normalized(path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path)
   }
 
+  /// The folder part of a path as written, as `NSString.deletingLastPathComponent` gives it:
+  /// `a/b` → `a`, `/a` → `/`, `a` → `` (empty), trailing slashes ignored (`a/b/` → `a`). That
+  /// Foundation call traps on a one-character path (`o`, `x/`) in the Linux toolchain mapc is
+  /// built with, so that `mapc compile m -o p` crashed: mapc uses this instead, everywhere.
+  package static func folder(of path: String) -> String {
+    var p = Substring(path)
+    while p.count > 1 && p.hasSuffix("/") { p = p.dropLast() }
+    if p == "/" { return "/" }
+    guard let slash = p.lastIndex(of: "/") else { return "" }
+    var head = p[..<slash]
+    while head.count > 1 && head.hasSuffix("/") { head = head.dropLast() }
+    return head.isEmpty ? "/" : String(head)
+  }
+
   /// `path` as the path of a `file:` URI: every byte but ASCII letters, digits and `-._~/`
   /// percent-encoded (so `%`, `?`, `#` and spaces reach the file as they are).
   package static func uriEncoded(_ path: String) -> String {

@@ -305,7 +305,7 @@ struct FixtureRunner {
         )
       }
       guard format is SQLiteStoreFormat else { return problems }
-      let fresh = (path as NSString).deletingLastPathComponent + "/fresh-install.sqlite"
+      let fresh = PathText.folder(of: path) + "/fresh-install.sqlite"
       let graph = ObjectGraph(layout: StoreLayout(model: version.model), input: nil, isSource: false)
       try SQLiteStoreFormat().write(
         graph, source: nil,
@@ -333,7 +333,7 @@ struct FixtureRunner {
       let plan = MappingCompilation.compile(mappingPath: mapping).plan
     else { return [] }
     return [plan.sourceModel.path, plan.destinationModel.path].compactMap { $0 }.map {
-      ($0 as NSString).lastPathComponent == "contents" ? ($0 as NSString).deletingLastPathComponent : $0
+      ($0 as NSString).lastPathComponent == "contents" ? PathText.folder(of: $0) : $0
     }
   }
 
