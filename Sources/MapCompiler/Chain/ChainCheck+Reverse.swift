@@ -1,0 +1,50 @@
+import MapRuntime
+
+/// `mapc lint --reverse BUNDLE.xcdatamodeld [MAPPINGS]`: for each step of the history, whether
+/// `mapc migrate --to` an earlier version can take it back, and what that loses
+/// (`Specs/migrate.md` §3a). Notes only: a history whose steps cannot all be reversed is not
+/// wrong, and a team rolls back only some releases.
+extension ChainCheck {
+  public static func reverseNotes(bundle: String, mappingPaths: [String]) -> [Diagnostic] {
+    guard let versions = try? ModelVersions.load(bundle: bundle) else { return [] }
+    let mappings = mappingPaths.isEmpty ? [] : ExplicitMapping.find(in: mappingPaths, versions: versions).0
+    var result: [Diagnostic] = []
+    for i in versions.versions.indices.dropFirst() where !MigrationChain.isCompatible(versions, i - 1, i) {
+      let line = ReverseLine.text(versions, mappings: mappings, newer: i)
+      result.append(Diagnostic(.note, id: line.id, line.message, at: nil, file: bundle))
+    }
+    return result
+  }
+}
+
+/// One step's reversal in one sentence, for `mapc lint --reverse` and `mapc diff --reverse`.
+public enum ReverseLine {
+  /// `chain-step-reversible` (nothing lost), `chain-reverse-drops-data` (what is lost, named as
+  /// `--allow-drop` names it) or `chain-step-irreversible` (why not, and the way out).
+  public static func text(_ versions: ModelVersions, mappings: [ExplicitMapping] = [], newer i: Int) -> (
+    id: String, message: String
+  ) {
+    let (older, newer) = (versions.names[i - 1], versions.names[i])
+    switch MigrationChain.reverseDrops(versions, mappings: mappings, from: i, to: i - 1) {
+    case .success(let drops) where drops.isEmpty:
+      return (
+        "chain-step-reversible",
+        "the step '\(older)' → '\(newer)' can be reversed without loss: mapc migrate --to '\(older)' takes a store at '\(newer)' back"
+      )
+    case .success(let drops):
+      let named = drops.map { $0.hasPrefix("entity ") ? String($0.dropFirst("entity ".count)) : $0 }
+      return (
+        "chain-reverse-drops-data",
+        "reversing '\(older)' → '\(newer)' drops \(drops.joined(separator: ", ")), which '\(older)' has no place for: a store taken back to '\(older)' loses them (--allow-drop \(named.joined(separator: " --allow-drop ")))"
+      )
+    case .failure(let refusal):
+      // The refusal (it names the step and the way out), then the inference errors behind it.
+      let why = refusal.reasons.dropLast()
+      return (
+        "chain-step-irreversible",
+        (refusal.reasons.last ?? "the step '\(older)' → '\(newer)' cannot be reversed automatically")
+          + (why.isEmpty ? "" : " (\(why.joined(separator: "; ")))")
+      )
+    }
+  }
+}
