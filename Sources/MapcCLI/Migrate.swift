@@ -232,8 +232,9 @@ extension MapcCommand {
       let (chain, diagnostics) = MigrationChain.plan(
         versions: versions, mappings: explicit, from: from, to: target, direct: direct)
       // A step that cannot be inferred is reported after the errors that say why.
-      let uncovered = diagnostics.filter { $0.id == "chain-step-uncovered" }
-      Console.report(diagnostics.filter { $0.id != "chain-step-uncovered" })
+      let last: Set<String> = ["chain-step-uncovered", "chain-step-irreversible"]
+      let uncovered = diagnostics.filter { last.contains($0.id) }
+      Console.report(diagnostics.filter { !last.contains($0.id) })
       Console.report(uncovered)
       guard let chain else { throw ExitCode(.inputErrors) }
       let analyses = chain.steps.map { StepAnalysis.analyze($0.plan) }
