@@ -11,7 +11,7 @@ import Testing
 /// first run without consent: a reverse that drops what the store at the newer version holds
 /// is refused (`migrate-data-loss`), naming the losses, each of which python3 checks is
 /// something the source store lacks (what the forward step added); run again with exactly
-/// those `--allow-drop`s, it gives back the source store's rows, byte for byte (`same_rows.py`,
+/// those `--allow-drop`s, it gives back the source store's rows, byte for byte (`step_back_rows.py`,
 /// which says what it leaves out and why). A reverse mapc cannot infer is refused by name
 /// (`chain-step-irreversible`), the store unchanged.
 @Suite(
@@ -123,7 +123,7 @@ struct StepBackRealStoreTests {
         ["migrate", "--model", bundle, "--store", forward, "--to", store.version, "--output", back, "--quiet"] + consent)
       try #require(r.exitCode == 0, "\(r.stderr)")
     }
-    let script = SharedPaths.packageRoot.appendingPathComponent("Tests/MapcCLITests/SQLite/same_rows.py")
+    let script = SharedPaths.packageRoot.appendingPathComponent("Tests/MapcCLITests/SQLite/step_back_rows.py")
     let p = runExecutable(
       URL(fileURLWithPath: "/usr/bin/env"),
       ["python3", script.path, store.store.path, back] + drops.flatMap { ["--drop", $0] }
