@@ -59,7 +59,8 @@ extension MapcCommand {
       let text: String
       switch format {
       case .text:
-        text = TerminalText.escapedLines(diff.text()) + (back.map { TerminalText.escaped("Reverse: \($0)") + "\n" } ?? "")
+        text =
+          TerminalText.escapedLines(diff.text()) + (back.map { TerminalText.escaped("Reverse: \($0)") + "\n" } ?? "")
       case .markdown: text = diff.markdown() + (back.map { "\n**Reverse:** \(TerminalText.escaped($0))\n" } ?? "")
       case .json: text = diff.json()
       case .mermaid, .svg, .html: text = try Diagrams.render(diff: diff, format: format.rawValue)

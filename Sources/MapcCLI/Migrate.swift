@@ -8,7 +8,8 @@ import MapSQLite
 extension MapcCommand {
   struct Migrate: ParsableCommand {
     static let configuration = CommandConfiguration(
-      abstract: "Migrate a store from whatever version of a model bundle it is at to the current one (or back to an earlier one).",
+      abstract:
+        "Migrate a store from whatever version of a model bundle it is at to the current one (or back to an earlier one).",
       discussion: """
         Identifies the store's version from its entityVersionHashes, then migrates one \
         model version at a time: with the mapping of the --mappings folder that fits a step \
@@ -49,7 +50,10 @@ extension MapcCommand {
     @Option(help: "A folder of mappings (mapping XML files, .xcmappingmodel) for steps that are not inferred.")
     var mappings: String?
 
-    @Option(help: "The version to migrate to (default: the bundle's current version); an earlier one than the store's steps back.")
+    @Option(
+      help:
+        "The version to migrate to (default: the bundle's current version); an earlier one than the store's steps back."
+    )
     var to: String?
 
     @Option(
@@ -337,8 +341,8 @@ extension MapcCommand {
           step.reverse && step.mappingPath == nil
           ? "'\(names[step.to])' has no place for it: stepping back drops what '\(names[step.from])' added (a reverse mapping in the --mappings folder can put it elsewhere)"
           : step.mappingPath == nil
-          ? "to keep the data, write a mapping for this step into the --mappings folder (`\(infer)` writes the inferred one to start from)"
-          : "to keep the data, map it in \(step.mappingPath!) (an entity mapping of type remove says that an entity's objects are meant to go)"
+            ? "to keep the data, write a mapping for this step into the --mappings folder (`\(infer)` writes the inferred one to start from)"
+            : "to keep the data, map it in \(step.mappingPath!) (an entity mapping of type remove says that an entity's objects are meant to go)"
         notes = check.notes(keep: keep)
       }
       return Console.failure(failure, notes: notes + ["nothing was written; \(store) is unchanged"])

@@ -53,7 +53,10 @@ struct StepBackTests {
     }
     let objects: [String: Any] = [
       "Item": [
-        ["id": "i1", "name": "lamp", "details": "fragile", "notes": withNotes ? "wrap twice" as Any : NSNull(), "crate": "c1"],
+        [
+          "id": "i1", "name": "lamp", "details": "fragile", "notes": withNotes ? "wrap twice" as Any : NSNull(),
+          "crate": "c1",
+        ],
         ["id": "i2", "name": "rug", "details": NSNull(), "notes": NSNull(), "crate": NSNull()],
       ],
       "Crate": [["id": "c1", "label": "hall", "items": ["i1"]]],
@@ -79,7 +82,8 @@ struct StepBackTests {
     #expect(plan.stdout.contains("→ Box: from Crate (CrateToBox)"), "\(plan.stdout)")
     let planJSON = runMapc(["migrate", "--model", bundle, "--store", store, "--to", "V1", "--plan", "--format", "json"])
     let steps = try #require(
-      (try JSONSerialization.jsonObject(with: Data(planJSON.stdout.utf8)) as? [String: Any])?["steps"] as? [[String: Any]])
+      (try JSONSerialization.jsonObject(with: Data(planJSON.stdout.utf8)) as? [String: Any])?["steps"]
+        as? [[String: Any]])
     #expect(steps.first?["reverse"] as? Bool == true)
     let dry = runMapc(["migrate", "--model", bundle, "--store", store, "--to", "V1", "--dry-run"])
     #expect(dry.exitCode == 0, "\(dry.stderr)")
@@ -115,7 +119,8 @@ struct StepBackTests {
     #expect(refused.exitCode == 2)
     #expect(
       refused.stderr.contains(
-        "step 1 'V2' → 'V1' (inferred, reverse) would drop data the store holds: Item.notes: 1 value [migrate-data-loss]"),
+        "step 1 'V2' → 'V1' (inferred, reverse) would drop data the store holds: Item.notes: 1 value [migrate-data-loss]"
+      ),
       "\(refused.stderr)")
     #expect(refused.stderr.contains("--allow-drop Item.notes"))
     #expect(try Data(contentsOf: URL(fileURLWithPath: store)) == before)

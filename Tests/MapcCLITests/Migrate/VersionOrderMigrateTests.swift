@@ -64,7 +64,10 @@ struct VersionOrderMigrateTests {
     // By name the store's 'Old' comes after 'New': the run steps back, and says which order
     // it assumed (nothing is lost: the way back from 'Old' adds an optional attribute).
     let back = runMapc(
-      ["migrate", "--model", bundle, "--store", store, "--to", "New", "--output", dir.appendingPathComponent("b.json").path])
+      [
+        "migrate", "--model", bundle, "--store", store, "--to", "New", "--output",
+        dir.appendingPathComponent("b.json").path,
+      ])
     #expect(back.exitCode == 0, "\(back.stderr)")
     #expect(back.stderr.contains("after the target 'New': stepping back"))
     #expect(

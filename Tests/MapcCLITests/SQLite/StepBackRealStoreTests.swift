@@ -74,7 +74,9 @@ struct StepBackRealStoreTests {
     defer { try? FileManager.default.removeItem(at: dir) }
     let source = dir.appendingPathComponent(store.store.lastPathComponent).path
     for (suffix, data) in store.files() { try data.write(to: URL(fileURLWithPath: source + suffix)) }
-    let (forward, back) = (dir.appendingPathComponent("forward.sqlite").path, dir.appendingPathComponent("back.sqlite").path)
+    let (forward, back) = (
+      dir.appendingPathComponent("forward.sqlite").path, dir.appendingPathComponent("back.sqlite").path
+    )
     let bundle = store.bundle.path
     // The next version whose hashes differ (one with equal hashes is no step).
     var next: String?
@@ -120,7 +122,8 @@ struct StepBackRealStoreTests {
     if !drops.isEmpty {
       let consent = drops.flatMap { ["--allow-drop", $0] }
       let r = runMapc(
-        ["migrate", "--model", bundle, "--store", forward, "--to", store.version, "--output", back, "--quiet"] + consent)
+        ["migrate", "--model", bundle, "--store", forward, "--to", store.version, "--output", back, "--quiet"] + consent
+      )
       try #require(r.exitCode == 0, "\(r.stderr)")
     }
     let script = SharedPaths.packageRoot.appendingPathComponent("Tests/MapcCLITests/SQLite/step_back_rows.py")
