@@ -206,4 +206,64 @@ struct StepBackTests {
     #expect(diff.stdout.hasSuffix("Reverse: \(line)\n"), "\(diff.stdout)")
     #expect(!runMapc(["diff", bundle]).stdout.contains("Reverse:"))
   }
+
+  /// An entity the newer version added: its objects (and the links to them) go back only with
+  /// `--allow-drop Entity`; the objects that stay keep their numbers.
+  @Test func anEntityTheNewerVersionAddedIsDroppedOnlyWithConsent() throws {
+    let dir = try FileManagerTemp.folder("step-back-entity")
+    defer { FileManagerTemp.remove(dir.path) }
+    let older = """
+      <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+      <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">
+          <entity name="Item" representedClassName="Item">
+              <attribute name="name" attributeType="String"/>
+          </entity>
+      </model>
+      """
+    let newer = """
+      <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+      <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">
+          <entity name="Item" representedClassName="Item">
+              <attribute name="name" attributeType="String"/>
+              <relationship name="labels" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Label" inverseName="item" inverseEntity="Label"/>
+          </entity>
+          <entity name="Label" representedClassName="Label">
+              <attribute name="text" optional="YES" attributeType="String"/>
+              <relationship name="item" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Item" inverseName="labels" inverseEntity="Item"/>
+          </entity>
+      </model>
+      """
+    let metadata = try ModelBundles.storeMetadata(
+      ModelBundles.bundle(newer, named: "Model", in: dir.appendingPathComponent("single")))
+    let bundle = dir.appendingPathComponent("Model.xcdatamodeld")
+    for (name, contents) in [("A", older), ("B", newer)] {
+      let version = bundle.appendingPathComponent("\(name).xcdatamodel")
+      try FileManager.default.createDirectory(at: version, withIntermediateDirectories: true)
+      try Data(contents.utf8).write(to: version.appendingPathComponent("contents"))
+    }
+    let objects: [String: Any] = [
+      "Item": [
+        ["id": "Item/4", "name": "lamp", "labels": ["Label/1"]], ["id": "Item/9", "name": "rug", "labels": []],
+      ],
+      "Label": [["id": "Label/1", "text": "fragile", "item": "Item/4"]],
+    ]
+    let store = dir.appendingPathComponent("store.json").path
+    try JSONSerialization.data(withJSONObject: ["metadata": metadata, "objects": objects])
+      .write(to: URL(fileURLWithPath: store))
+    let refused = runMapc(["migrate", "--model", bundle.path, "--store", store, "--to", "A"])
+    #expect(refused.exitCode == 2)
+    #expect(
+      refused.stderr.contains(
+        "would drop data the store holds: Item.labels: 1 link; Label: 1 object (text: 1 value, item: 1 link)"),
+      "\(refused.stderr)")
+    #expect(refused.stderr.contains("--allow-drop Label"), "\(refused.stderr)")
+    let r = runMapc(["migrate", "--model", bundle.path, "--store", store, "--to", "A", "--allow-drop", "Label"])
+    #expect(r.exitCode == 0, "\(r.stderr)")
+    let result = try Self.json(store)
+    let back = try #require(result["objects"] as? [String: Any])
+    #expect(back["Label"] == nil)
+    let items = try #require(back["Item"] as? [[String: Any]])
+    #expect(items.map { $0["id"] as? String } == ["Item/4", "Item/9"])
+    #expect(items.allSatisfy { $0["labels"] == nil })
+  }
 }
