@@ -255,7 +255,8 @@ extension MapcCommand {
       let steps = chain.steps
       let shipped = try lockedConsents(chain, versions: versions)
       let check = DataLossCheck(
-        analyses: analyses, consent: consentOptions.consent, stepConsents: shipped, store: store
+        analyses: analyses, consent: consentOptions.consent, stepConsents: shipped,
+        reverseSteps: Set(steps.indices.filter { steps[$0].reverse }), store: store
       ) { k in
         "step \(k + 1) \(Self.describe(steps[k], names))"
       }
@@ -339,7 +340,7 @@ extension MapcCommand {
           "mapc infer \(model) \(model) --source-version '\(names[step.from])' --destination-version '\(names[step.to])' -o MAPPING.xml"
         let keep =
           step.reverse && step.mappingPath == nil
-          ? "'\(names[step.to])' has no place for it: stepping back drops what '\(names[step.from])' added (a reverse mapping in the --mappings folder can put it elsewhere)"
+          ? "'\(names[step.to])' cannot hold it (what '\(names[step.from])' added, or values its types do not fit): a reverse mapping in the --mappings folder can put it elsewhere"
           : step.mappingPath == nil
             ? "to keep the data, write a mapping for this step into the --mappings folder (`\(infer)` writes the inferred one to start from)"
             : "to keep the data, map it in \(step.mappingPath!) (an entity mapping of type remove says that an entity's objects are meant to go)"

@@ -266,4 +266,42 @@ struct StepBackTests {
     #expect(items.map { $0["id"] as? String } == ["Item/4", "Item/9"])
     #expect(items.allSatisfy { $0["labels"] == nil })
   }
+
+  /// Forward, `Integer 32` → `Double` widens; back, a value with a fraction would be truncated:
+  /// a loss, named, accepted only with consent.
+  @Test func valuesTheOlderTypeCannotHoldNeedConsent() throws {
+    let dir = try FileManagerTemp.folder("step-back-unfit")
+    defer { FileManagerTemp.remove(dir.path) }
+    func model(_ type: String) -> String {
+      """
+      <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+      <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">
+          <entity name="E" representedClassName="E">
+              <attribute name="x" optional="YES" attributeType="\(type)"/>
+          </entity>
+      </model>
+      """
+    }
+    let metadata = try ModelBundles.storeMetadata(
+      ModelBundles.bundle(model("Double"), named: "Model", in: dir.appendingPathComponent("single")))
+    let bundle = dir.appendingPathComponent("Model.xcdatamodeld")
+    for (name, type) in [("A", "Integer 32"), ("B", "Double")] {
+      let version = bundle.appendingPathComponent("\(name).xcdatamodel")
+      try FileManager.default.createDirectory(at: version, withIntermediateDirectories: true)
+      try Data(model(type).utf8).write(to: version.appendingPathComponent("contents"))
+    }
+    let store = dir.appendingPathComponent("store.json").path
+    let objects = ["E": [["id": "E/1", "x": 2.5], ["id": "E/2", "x": 3.0], ["id": "E/3", "x": NSNull()]]]
+    try JSONSerialization.data(withJSONObject: ["metadata": metadata, "objects": objects])
+      .write(to: URL(fileURLWithPath: store))
+    let refused = runMapc(["migrate", "--model", bundle.path, "--store", store, "--to", "A"])
+    #expect(refused.exitCode == 2)
+    #expect(
+      refused.stderr.contains("would drop data the store holds: E.x: 1 value that does not fit Integer 32"),
+      "\(refused.stderr)")
+    let r = runMapc(["migrate", "--model", bundle.path, "--store", store, "--to", "A", "--allow-drop", "E.x"])
+    #expect(r.exitCode == 0, "\(r.stderr)")
+    let values = (try Self.json(store)["objects"] as? [String: Any])?["E"] as? [[String: Any]]
+    #expect(values?.compactMap { $0["x"] as? Int } == [2, 3])
+  }
 }
