@@ -21,8 +21,9 @@ public struct MigrationChain: Sendable {
   public var versions: ModelVersions
   public var steps: [Step]
 
-  /// Plans `from` → `to` (`from > to`: back, one reversed step at a time, `planReverseStep`). Errors: two mappings for one step, a step neither a
-  /// mapping nor inference covers, a mapping that does not compile against the versions.
+  /// Plans `from` → `to` (with `from > to`, back: each step `planReverseStep`'s). Errors: two
+  /// mappings for one step, a step neither a mapping nor inference covers (or, back, one with no
+  /// reverse), a mapping that does not compile against the versions.
   ///
   /// A chain goes one version at a time, leaving out each step between two versions whose entity
   /// hashes are equal: Core Data finds such a store compatible with the later version and opens
@@ -57,14 +58,13 @@ public struct MigrationChain: Sendable {
     versions.versions[i].base64Hashes == versions.versions[j].base64Hashes
   }
 
-  /// One step `i → j` (`j` is `i + 1` in a chain).
+  /// One step `i → j` forwards (`j` is `i + 1` in a chain).
   public static func planStep(versions: ModelVersions, mappings: [ExplicitMapping], from i: Int, to j: Int? = nil)
     -> (Step?, [Diagnostic])
   {
     let j = j ?? i + 1
     let (a, b) = (versions.versions[i], versions.versions[j])
-    // A mapping whose sides fit both versions either way round is taken for the forward step.
-    let covering = mappings.filter { $0.covers(i, j) && (i < j || !$0.covers(j, i)) }
+    let covering = mappings.filter { $0.covers(i, j) }
     if covering.count > 1 {
       return (
         nil,
