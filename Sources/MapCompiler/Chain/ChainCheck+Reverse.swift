@@ -38,13 +38,15 @@ public enum ReverseLine {
         "reversing '\(older)' → '\(newer)' drops \(drops.joined(separator: ", ")), which '\(older)' has no place for: a store taken back to '\(older)' loses them (--allow-drop \(named.joined(separator: " --allow-drop ")))"
       )
     case .failure(let refusal):
-      // The refusal (it names the step and the way out), then the inference errors behind it.
-      let why = refusal.reasons.dropLast()
-      return (
-        "chain-step-irreversible",
-        (refusal.reasons.last ?? "the step '\(older)' → '\(newer)' cannot be reversed automatically")
-          + (why.isEmpty ? "" : " (\(why.joined(separator: "; ")))")
-      )
+      // The refusal names the step and the way out; the inference errors behind it go where it
+      // points at them (in one line here, not above).
+      let why = refusal.reasons.dropLast().joined(separator: "; ")
+      let last = refusal.reasons.last ?? "the step '\(older)' → '\(newer)' cannot be reversed automatically"
+      let marker = " (the errors above say why); "
+      guard !why.isEmpty, let at = last.range(of: marker) else {
+        return ("chain-step-irreversible", last + (why.isEmpty ? "" : " (\(why))"))
+      }
+      return ("chain-step-irreversible", last[..<at.lowerBound] + ": " + why + "; " + last[at.upperBound...])
     }
   }
 }

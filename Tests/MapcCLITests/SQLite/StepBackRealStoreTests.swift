@@ -69,6 +69,35 @@ struct StepBackRealStoreTests {
     #expect(try outcome("XCServerCoreData_2.0.1.sqlite") == .verified(rows: 14644, drops: []))
   }
 
+  /// `mapc lint --reverse` on DuckDuckGo's history: one note per step, each saying what the
+  /// round trips above found (2 → 3 and 3 → 4 refused with Core Data's reasons), and `mapc diff
+  /// --reverse` the same for one step.
+  @Test func lintAndDiffSayWhichOfDuckDuckGosStepsGoBack() throws {
+    let store = try #require(Self.stores.first { $0.store.lastPathComponent == "Bookmarks_V1.sqlite" })
+    let bundle = store.bundle.path
+    let lint = runMapc(["lint", bundle, "--reverse"])
+    let notes = lint.stderr.split(separator: "\n").filter {
+      $0.hasSuffix("[chain-step-reversible]") || $0.hasSuffix("[chain-reverse-drops-data]")
+        || $0.hasSuffix("[chain-step-irreversible]")
+    }
+    #expect(notes.count == 5, "\(lint.stderr)")
+    let expected = [
+      "the step 'BookmarksModel' → 'BookmarksModel 2' can be reversed without loss",
+      "the reverse of the step 'BookmarksModel 2' → 'BookmarksModel 3' cannot be inferred: attribute BookmarkEntity.isFavorite is new and mandatory with no default value",
+      "the reverse of the step 'BookmarksModel 3' → 'BookmarksModel 4' cannot be inferred: relationship BookmarkEntity.favoriteFolder is to-one, but BookmarkEntity.favoriteFolders was to-many",
+      "reversing 'BookmarksModel 4' → 'BookmarksModel 5' drops BookmarkEntity.lastChildrenPayloadReceivedFromSync",
+      "reversing 'BookmarksModel 5' → 'BookmarksModel 6' drops BookmarkEntity.isStub",
+    ]
+    for text in expected { #expect(notes.contains { $0.contains(text) }, "\(text)") }
+    let diff = runMapc([
+      "diff", bundle, "--from", "BookmarksModel 5", "--to", "BookmarksModel 6", "--reverse", "--format", "markdown",
+    ])
+    #expect(diff.exitCode == 0, "\(diff.stderr)")
+    #expect(
+      diff.stdout.contains("**Reverse:** reversing 'BookmarksModel 5' → 'BookmarksModel 6' drops BookmarkEntity.isStub")
+    )
+  }
+
   static func roundTrip(_ store: RealStore) throws -> Outcome {
     let dir = try FileManagerTemp.folder("step-back")
     defer { try? FileManager.default.removeItem(at: dir) }
