@@ -171,7 +171,7 @@ let package = Package(
         "SQLite/core_data_store.py", "SQLite/core_data_schema.py", "SQLite/store_copy.py", "SQLite/model_cache.py",
         "SQLite/wibosco_2to3_rows.py", "SQLite/kept_rows.py", "SQLite/ordered_members.py", "SQLite/same_rows.py",
         "SQLite/store_facts.py", "SQLite/swiftdata_store.py", "SQLite/model_declared.py", "SQLite/odd_cache.py",
-        "SQLite/external_data_store.py",
+        "SQLite/external_data_store.py", "SQLite/step_back_rows.py",
         "Review/model_changes.py", "Review/png_ink.py",
       ]
     ),

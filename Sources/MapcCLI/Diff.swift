@@ -37,15 +37,31 @@ extension MapcCommand {
     @Option(name: [.customShort("o"), .long], help: "Write here instead of standard output.")
     var output: String?
 
+    @Flag(
+      help:
+        "Also say whether mapc migrate --to the first version can reverse the step, and what the reverse loses (text and markdown)."
+    )
+    var reverse = false
+
     @OptionGroup var swiftSources: SwiftSourceOptions
 
     func run() throws {
+      if reverse && ![.text, .markdown].contains(format) {
+        throw ValidationError("--reverse goes with --format text or markdown")
+      }
       let (a, b) = try versions()
       let diff = ModelDiffer.diff(from: a, to: b)
+      // The reverse of the step as mapc migrate infers it (renames undone), with no mappings.
+      let back =
+        reverse && !diff.sameHashes
+        ? ReverseLine.text(ModelVersions(bundlePath: models.joined(separator: ", "), chain: [a, b]), newer: 1).message
+        : nil
       let text: String
       switch format {
-      case .text: text = TerminalText.escapedLines(diff.text())
-      case .markdown: text = diff.markdown()
+      case .text:
+        text =
+          TerminalText.escapedLines(diff.text()) + (back.map { TerminalText.escaped("Reverse: \($0)") + "\n" } ?? "")
+      case .markdown: text = diff.markdown() + (back.map { "\n**Reverse:** \(TerminalText.escaped($0))\n" } ?? "")
       case .json: text = diff.json()
       case .mermaid, .svg, .html: text = try Diagrams.render(diff: diff, format: format.rawValue)
       }

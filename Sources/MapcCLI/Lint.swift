@@ -79,6 +79,12 @@ extension MapcCommand {
     )
     var direct = false
 
+    @Flag(
+      help:
+        "Also say, as notes, for each step of a model bundle's history whether mapc migrate --to an earlier version can reverse it and what the reverse loses."
+    )
+    var reverse = false
+
     @Option(help: "Files linted at once; 0 means one per processor.")
     var jobs: Int = 0
 
@@ -163,7 +169,7 @@ extension MapcCommand {
 
       var report = LintRunner.run(files: files, baseline: accepted, jobs: jobs)
       if !bundles.isEmpty {
-        ChainCheck.add(bundles: bundles, mappingPaths: mappingPaths, direct: direct, to: &report)
+        ChainCheck.add(bundles: bundles, mappingPaths: mappingPaths, direct: direct, reverse: reverse, to: &report)
       }
       if !locks.isEmpty { LockedBundles.add(locks, to: &report) }
       report.bundles = bundles

@@ -14,10 +14,11 @@ extension MapcCommand.Migrate {
     let steps = chain.steps.map { s in
       ChainRun.Step(
         plan: s.plan,
-        record: .object([
-          .init("from", .string(names[s.from])), .init("to", .string(names[s.to])),
-          .init("mapping", .string(Self.mappingName(s))),
-        ]), keepsObjectKeys: s.inferred != nil)
+        record: .object(
+          [
+            .init("from", .string(names[s.from])), .init("to", .string(names[s.to])),
+            .init("mapping", .string(Self.mappingName(s))),
+          ] + (s.reverse ? [.init("direction", .string("reverse"))] : [])), keepsObjectKeys: s.inferred != nil)
     }
     var key = SHA256()
     for s in chain.steps { key.update(data: PlanWriter.encode(s.plan, sourcePositions: false)) }
@@ -152,6 +153,7 @@ extension MapcCommand.Migrate {
         var step = pair.1.json(
           from: names[pair.0.from], to: names[pair.0.to], mapping: pair.0.mappingPath ?? "inferred")
         step.missingPolicyClasses = missing[k].isEmpty ? nil : missing[k]
+        step.reverse = pair.0.reverse ? true : nil
         return step
       }
       FileHandle.standardOutput.write(

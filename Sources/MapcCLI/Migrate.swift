@@ -8,7 +8,8 @@ import MapSQLite
 extension MapcCommand {
   struct Migrate: ParsableCommand {
     static let configuration = CommandConfiguration(
-      abstract: "Migrate a store from whatever version of a model bundle it is at to the current one.",
+      abstract:
+        "Migrate a store from whatever version of a model bundle it is at to the current one (or back to an earlier one).",
       discussion: """
         Identifies the store's version from its entityVersionHashes, then migrates one \
         model version at a time: with the mapping of the --mappings folder that fits a step \
@@ -16,9 +17,12 @@ extension MapcCommand {
         (lightweight) mapping. Every step is compiled before anything runs. Intermediate \
         stores live in .STORE.mapc-migrate beside the store; the store itself is replaced \
         only by the last step's atomic rename, so it is always the original or the result, \
-        and a run that was killed is resumed by the next one. Applied steps are recorded in \
+        and a run that was killed is resumed by the next one. --to an earlier version steps \
+        back: each step the reverse of the inferred step forward (renames undone), or a \
+        mapping of --mappings from a version to the one before it. Applied steps are recorded in \
         metadata.mapcMigrations. Exit status: 0 migrated or already at \
-        the target, 1 a model or mapping is wrong or a step cannot be inferred, 2 the store \
+        the target, 1 a model or mapping is wrong or a step cannot be inferred (or, going \
+        back, reversed), 2 the store \
         cannot be migrated (unknown version, run or validation errors, or a step would drop \
         objects or values the store holds without --allow-data-loss or --allow-drop; it is \
         unchanged), 64 usage error or an output that \
@@ -64,7 +68,10 @@ extension MapcCommand {
     @Option(help: "A folder of mappings (mapping XML files, .xcmappingmodel) for steps that are not inferred.")
     var mappings: String?
 
-    @Option(help: "The version to migrate to (default: the bundle's current version).")
+    @Option(
+      help:
+        "The version to migrate to (default: the bundle's current version); an earlier one than the store's steps back."
+    )
     var to: String?
 
     @Option(
@@ -229,9 +236,9 @@ extension MapcCommand {
         return
       }
       if from > target {
-        throw storeFailure(
-          "the store is at version '\(names[from])', after the target '\(names[target])'; mapc does not migrate backwards (\(versions.orderNote))",
-          id: "migrate-backwards")
+        Console.note(
+          "migrate: the store is at version '\(names[from])', after the target '\(names[target])': stepping back, each step the reverse of the step forward (\(versions.orderNote))"
+        )
       }
       var explicit: [ExplicitMapping] = []
       if let mappings {
@@ -242,7 +249,7 @@ extension MapcCommand {
       }
       if direct
         ? MigrationChain.isCompatible(versions, from, target)
-        : (from..<target).allSatisfy({ MigrationChain.isCompatible(versions, $0, $0 + 1) })
+        : (min(from, target)..<max(from, target)).allSatisfy({ MigrationChain.isCompatible(versions, $0, $0 + 1) })
       {
         ChainRun.cleanUp(storePath: store)
         Console.say(
@@ -253,8 +260,9 @@ extension MapcCommand {
       let (chain, diagnostics) = MigrationChain.plan(
         versions: versions, mappings: explicit, from: from, to: target, direct: direct)
       // A step that cannot be inferred is reported after the errors that say why.
-      let uncovered = diagnostics.filter { $0.id == "chain-step-uncovered" }
-      Console.report(diagnostics.filter { $0.id != "chain-step-uncovered" })
+      let last: Set<String> = ["chain-step-uncovered", "chain-step-irreversible"]
+      let uncovered = diagnostics.filter { last.contains($0.id) }
+      Console.report(diagnostics.filter { !last.contains($0.id) })
       Console.report(uncovered)
       guard let chain else { throw ExitCode(.inputErrors) }
       let analyses = chain.steps.map { StepAnalysis.analyze($0.plan) }
@@ -271,7 +279,8 @@ extension MapcCommand {
       let steps = chain.steps
       let shipped = try lockedConsents(chain, versions: versions)
       let check = DataLossCheck(
-        analyses: analyses, consent: consentOptions.consent, stepConsents: shipped, store: store
+        analyses: analyses, consent: consentOptions.consent, stepConsents: shipped,
+        reverseSteps: Set(steps.indices.filter { steps[$0].reverse }), store: store
       ) { k in
         "step \(k + 1) \(Self.describe(steps[k], names))"
       }
@@ -340,7 +349,7 @@ extension MapcCommand {
     }
 
     static func describe(_ step: MigrationChain.Step, _ names: [String]) -> String {
-      let how = step.mappingPath.map { "mapping \($0)" } ?? "inferred"
+      let how = (step.mappingPath.map { "mapping \($0)" } ?? "inferred") + (step.reverse ? ", reverse" : "")
       return "'\(names[step.from])' → '\(names[step.to])' (\(how))"
     }
 
@@ -354,9 +363,11 @@ extension MapcCommand {
         let infer =
           "mapc infer \(model) \(model) --source-version '\(names[step.from])' --destination-version '\(names[step.to])' -o MAPPING.xml"
         let keep =
-          step.mappingPath == nil
-          ? "to keep the data, write a mapping for this step into the --mappings folder (`\(infer)` writes the inferred one to start from)"
-          : "to keep the data, map it in \(step.mappingPath!) (an entity mapping of type remove says that an entity's objects are meant to go)"
+          step.reverse && step.mappingPath == nil
+          ? "'\(names[step.to])' cannot hold it (what '\(names[step.from])' added, or values its types do not fit): a reverse mapping in the --mappings folder can put it elsewhere"
+          : step.mappingPath == nil
+            ? "to keep the data, write a mapping for this step into the --mappings folder (`\(infer)` writes the inferred one to start from)"
+            : "to keep the data, map it in \(step.mappingPath!) (an entity mapping of type remove says that an entity's objects are meant to go)"
         notes = check.notes(keep: keep)
       }
       return Console.failure(failure, notes: notes + ["nothing was written; \(store) is unchanged"])

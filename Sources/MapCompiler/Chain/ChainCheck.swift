@@ -25,14 +25,14 @@ public enum ChainCheck {
             "chain-mapping-unmatched",
             "the mapping's \(side) entity version hashes match no version of \(bundle) (Core Data would never use it); refresh it against the models or remove it",
             at: at, file: m.path))
-      } else if m.steps.isEmpty {
+      } else if m.steps.isEmpty && !m.isReverse {
         let backwards = m.sourceVersions.allSatisfy { s in m.destinationVersions.allSatisfy { $0 <= s } }
         let pairs = m.sourceVersions.flatMap { s in m.destinationVersions.map { "\(names[s]) → \(names[$0])" } }
         diagnostics.append(
           backwards
             ? .error(
               "chain-mapping-cycle",
-              "the mapping goes backwards (\(pairs.joined(separator: ", "))) and would make a cycle; mapc migrate only moves forwards, one version at a time",
+              "the mapping goes backwards (\(pairs.joined(separator: ", "))) and would make a cycle; mapc migrate steps back one version at a time, with a mapping from a version to the one just before it",
               at: at, file: m.path, notes: order)
             : .warning(
               "chain-mapping-skips",
@@ -112,10 +112,14 @@ extension ChainCheck {
   }
 
   /// The chain checks of each bundle as lint findings, added to `report` and sorted with it.
-  public static func add(bundles: [String], mappingPaths: [String], direct: Bool = false, to report: inout LintReport) {
+  /// With `reverse`, each step's reversal too (`reverseNotes`).
+  public static func add(
+    bundles: [String], mappingPaths: [String], direct: Bool = false, reverse: Bool = false, to report: inout LintReport
+  ) {
     let lines = SourceLines()
     for bundle in bundles {
-      report.findings += check(bundle: bundle, mappingPaths: mappingPaths, direct: direct).map { d in
+      let reversal = reverse ? reverseNotes(bundle: bundle, mappingPaths: mappingPaths) : []
+      report.findings += (check(bundle: bundle, mappingPaths: mappingPaths, direct: direct) + reversal).map { d in
         LintFinding(diagnostic: d, sourceLine: d.location.flatMap { lines.line($0.line, of: $0.file) })
       }
     }

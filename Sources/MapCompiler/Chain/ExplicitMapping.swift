@@ -16,6 +16,12 @@ public struct ExplicitMapping: Sendable {
   /// Consecutive steps `(i, i + 1)` this mapping covers.
   public var steps: [Int] { sourceVersions.filter { destinationVersions.contains($0 + 1) } }
 
+  /// Whether it is a reverse mapping: from a version to the one just before it, for
+  /// `mapc migrate --to` an earlier version (`Specs/migrate.md` §3a).
+  public var isReverse: Bool {
+    sourceVersions.contains { s in destinationVersions.contains(s - 1) && !covers(s - 1, s) }
+  }
+
   /// Whether the mapping fits a store of version `i` and version `j` as its destination.
   public func covers(_ i: Int, _ j: Int) -> Bool { sourceVersions.contains(i) && destinationVersions.contains(j) }
 

@@ -9,6 +9,9 @@ public struct DataLoss: Sendable, Hashable, Codable {
   public var isRelationship: Bool
   /// Objects, values or links.
   public var count: Int
+  /// For values kept but converted to a type that cannot hold them as they are: that type
+  /// (`StepAnalysis.unfitValues`); nil for what is dropped.
+  public var unfit: String? = nil
 
   /// `Entity`, `Entity.property` or `Entity.composite.element`, as `--allow-drop` names it.
   public var name: String { property.map { "\(entity).\($0)" } ?? entity }
@@ -16,7 +19,8 @@ public struct DataLoss: Sendable, Hashable, Codable {
   /// `3 objects`, `1 value`, `2 links`.
   public var countText: String {
     let unit = property == nil ? "object" : (isRelationship ? "link" : "value")
-    return "\(count) \(unit)\(count == 1 ? "" : "s")"
+    let fit = unfit.map { " that \(count == 1 ? "does" : "do") not fit \($0)" } ?? ""
+    return "\(count) \(unit)\(count == 1 ? "" : "s")\(fit)"
   }
 }
 

@@ -119,6 +119,13 @@ extension InferenceState {
     _ kind: String, _ name: String, _ renamingIdentifier: String?, in sourceProperties: MatchKey.Index<P>,
     name propertyName: (P) -> String, _ s: EntityDescription, _ d: EntityDescription, at: SourceLocation?
   ) -> (key: String, match: P?)? {
+    if let given {
+      // A reversed step: the source property the forward step read into this one, if any.
+      let from = given.properties[d.name]?[name]
+      let found = from.map { sourceProperties.named($0) } ?? []
+      if let first = found.first { matching.properties[d.name, default: [:]][name] = propertyName(first) }
+      return (name, found.first)
+    }
     let key = MatchKey.wanted(name: name, renamingIdentifier: renamingIdentifier)
     var candidates = sourceProperties.candidates(key)
     // As for entities: an identifier that names nothing falls back to the property's name.
@@ -137,6 +144,7 @@ extension InferenceState {
         at: at, in: destination)
       return nil
     }
+    if let first = candidates.first { matching.properties[d.name, default: [:]][name] = propertyName(first) }
     return (key, candidates.first)
   }
 

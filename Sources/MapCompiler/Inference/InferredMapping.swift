@@ -15,6 +15,8 @@ public struct InferredMapping: Sendable {
   public var removedEntities: [String]
   /// `Source.old → Destination.new` for every entity and property matched under another name.
   public var renames: [String]
+  /// The source element each destination element was matched to (for reversing the step).
+  public var matching = InferenceMatching()
 
   /// One line per change, for the comment `mapc infer` writes at the top of the file.
   public var summary: String {

@@ -10,11 +10,15 @@ import MapRuntime
 /// name. What cannot be inferred is an `infer-*` error at the model element at fault, saying
 /// why and which mapping to write instead.
 public enum MappingInference {
+  /// `matching`, when given, replaces the lookup by renaming identifier and name: each
+  /// destination element takes its values from the source element it names, and one it does
+  /// not name is new (how a step is reversed, `InferenceMatching`).
   public static func infer(
     source: ObjectModel, destination: ObjectModel, sourceHashes: [EntityHash], destinationHashes: [EntityHash],
-    path: String
+    path: String, matching: InferenceMatching? = nil
   ) -> InferredMapping {
     var state = InferenceState(source: source, destination: destination, path: path)
+    state.given = matching
     state.matchEntities()
     state.checkHierarchies()
     var elements: [EntityMappingElement] = []
@@ -30,7 +34,7 @@ public enum MappingInference {
       entityMappings: elements, location: state.here)
     return InferredMapping(
       document: failed ? nil : document, diagnostics: state.diagnostics.sortedByLocation(),
-      addedEntities: state.added, removedEntities: state.removed, renames: state.renames)
+      addedEntities: state.added, removedEntities: state.removed, renames: state.renames, matching: state.matching)
   }
 }
 
@@ -49,6 +53,9 @@ struct InferenceState {
   var added: [String] = []
   var removed: [String] = []
   var renames: [String] = []
+  /// The matching to follow instead of renaming identifiers (a reversed step), and the one found.
+  var given: InferenceMatching?
+  var matching = InferenceMatching()
 
   init(source: ObjectModel, destination: ObjectModel, path: String) {
     self.source = source
@@ -81,10 +88,13 @@ struct InferenceState {
       }
       keys[key] = d.name
       var candidates = sourceEntities.candidates(key)
+      if let given {
+        candidates = given.entities[d.name].map { sourceEntities.named($0) } ?? []
+      }
       // mapc's choice (Specs/migrate.md §2): a renaming identifier that names nothing in the
       // source falls back to the entity's own name, with a warning; Core Data would take the
       // entity for a new one.
-      if candidates.isEmpty, key != d.name, sourceEntities.hasName(d.name) {
+      if given == nil, candidates.isEmpty, key != d.name, sourceEntities.hasName(d.name) {
         candidates = sourceEntities.candidates(d.name)
         diagnostics.append(
           .warning(
@@ -113,6 +123,7 @@ struct InferenceState {
       claimedBy[s.name] = d.name
       sourceOf[d.name] = s.name
       destinationOf[s.name] = d.name
+      matching.entities[d.name] = s.name
       if s.name != d.name { renames.append("\(s.name) → \(d.name)") }
     }
     removed = source.entities.map(\.name).filter { destinationOf[$0] == nil }

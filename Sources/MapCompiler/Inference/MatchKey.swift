@@ -45,6 +45,9 @@ enum MatchKey {
       (byKey[key] ?? byName[key] ?? []).map { items[$0] }
     }
 
+    /// The source elements of this name (a reversed step's matching names them).
+    func named(_ name: String) -> [T] { (byName[name] ?? []).map { items[$0] } }
+
     /// Whether a source element has this name.
     func hasName(_ name: String) -> Bool { byName[name] != nil }
 

@@ -488,8 +488,14 @@ extension DiagnosticCatalogue {
         ("infer-abstract-destination", "a concrete source entity's counterpart is abstract"),
         ("chain-duplicate-mapping", "two mappings cover the same step"),
         ("chain-step-uncovered", "a step no mapping covers and inference cannot"),
+        (
+          "chain-step-irreversible",
+          "a step back that has no reverse mapping and cannot be inferred (its forward step is a mapping's, or not inferable)"
+        ),
+        ("chain-step-reversible", "a step mapc migrate can take back without loss (lint --reverse, a note)"),
+        ("chain-reverse-drops-data", "what taking a step back drops, named (lint --reverse, a note)"),
         ("chain-unreachable-version", "versions whose stores cannot reach the current version (lint)"),
-        ("chain-mapping-cycle", "a mapping from a later version to an earlier one (lint)"),
+        ("chain-mapping-cycle", "a mapping from a later version to an earlier one other than the one before it (lint)"),
         ("chain-mapping-skips", "a mapping that skips versions (lint, warning)"),
         ("chain-mapping-unmatched", "a mapping whose hashes match no version of the bundle (lint)"),
         (
@@ -525,7 +531,6 @@ extension DiagnosticCatalogue {
           "migrate-unknown-version",
           "the store records no hashes, or they match no version (names the closest and the differing entities)"
         ),
-        ("migrate-backwards", "the store is at a version after the target"),
         (
           "migrate-resume-untrusted",
           "an intermediate store of an interrupted run whose bytes differ from the digest recorded when it was written (warning; the chain starts over from the store)"

@@ -18,12 +18,15 @@ final class DataLossCheck: @unchecked Sendable {
 
   /// Consent for single steps besides `consent`: a lock's record of a shipped step's drops.
   let stepConsents: [Int: DropConsent]
+  /// The steps back (`Specs/migrate.md` §3a), whose converted values are checked too.
+  let reverseSteps: Set<Int>
 
   init(
-    analyses: [StepAnalysis], consent: DropConsent, stepConsents: [Int: DropConsent] = [:], store: String,
-    describe: @escaping @Sendable (Int) -> String
+    analyses: [StepAnalysis], consent: DropConsent, stepConsents: [Int: DropConsent] = [:],
+    reverseSteps: Set<Int> = [], store: String, describe: @escaping @Sendable (Int) -> String
   ) {
     self.analyses = analyses
+    self.reverseSteps = reverseSteps
     self.consent = consent
     self.stepConsents = stepConsents
     self.store = store
@@ -42,7 +45,9 @@ final class DataLossCheck: @unchecked Sendable {
   func check(_ k: Int, _ graph: ObjectGraph) throws(MigrationFailure) {
     let analysis = analyses[k]
     let consent = self.consent.adding(stepConsents[k])
-    let losses = analysis.losses(analysis.counts(graph, consent: consent))
+    var losses = analysis.losses(analysis.counts(graph, consent: consent))
+    // A step back undoes widening conversions: values the older type cannot hold are losses too.
+    if reverseSteps.contains(k) { losses += analysis.unfitValues(graph) }
     let refused = consent.refused(losses)
     lock.withLock {
       acceptedLosses[k] = losses.filter(consent.covers)

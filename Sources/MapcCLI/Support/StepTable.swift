@@ -115,6 +115,8 @@ struct StepTable {
     /// The policy classes the step names that this mapc does not have registered (a run
     /// refuses the step); absent when none.
     var missingPolicyClasses: [String]? = nil
+    /// True for a step to an earlier version (absent otherwise).
+    var reverse: Bool? = nil
   }
 
   struct Entity: Encodable {

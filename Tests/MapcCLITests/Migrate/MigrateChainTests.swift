@@ -52,10 +52,21 @@ struct MigrateChainTests {
     #expect(r.exitCode == 0)
     #expect(r.stderr.contains("is already at version 'Tasks 4', the target; nothing to do"))
     #expect(try Self.bytes(store) == before)
-    // --to an earlier version than the store's is refused.
+    // --to an earlier version steps back: Tasks 3 → 4 is the mapping's, so it has no
+    // automatic reverse (refused by name, exit 1); without the mappings it is inferred, and
+    // its reverse would drop what Tasks 4 added (refused without consent, exit 2).
+    let explicit = runMapc(
+      ["migrate", "--model", Self.bundle, "--store", store, "--to", "Tasks 2", "--mappings", Self.mappings])
+    #expect(explicit.exitCode == 1)
+    #expect(explicit.stderr.contains("is covered by the mapping \(Self.mappings)/TasksV3ToV4.xml, not inferred"))
+    #expect(explicit.stderr.contains("[chain-step-irreversible]"))
     let back = runMapc(["migrate", "--model", Self.bundle, "--store", store, "--to", "Tasks 2"])
     #expect(back.exitCode == 2)
-    #expect(back.stderr.contains("[migrate-backwards]"))
+    #expect(
+      back.stderr.contains(
+        "step 1 'Tasks 4' → 'Tasks 3' (inferred, reverse) would drop data the store holds: Task.priorityLabel: 5 values; Project.taskCount: 3 values [migrate-data-loss]"
+      ), "\(back.stderr)")
+    #expect(try Self.bytes(store) == before)
   }
 
   @Test func unknownHashesNameTheClosestVersionAndTheDifferingEntities() throws {

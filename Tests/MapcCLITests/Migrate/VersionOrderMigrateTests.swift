@@ -61,9 +61,15 @@ struct VersionOrderMigrateTests {
     defer { FileManagerTemp.remove(dir.path) }
     // Names that do not tell: "Old" holds version 0, "New" version 1; by name New comes first.
     let (bundle, store) = try Self.setUp(["Old", "New"], storeAt: 0, in: dir)
-    let back = runMapc(["migrate", "--model", bundle, "--store", store, "--to", "New"])
-    #expect(back.exitCode == 2, "\(back.stderr)")
-    #expect(back.stderr.contains("[migrate-backwards]"))
+    // By name the store's 'Old' comes after 'New': the run steps back, and says which order
+    // it assumed (nothing is lost: the way back from 'Old' adds an optional attribute).
+    let back = runMapc(
+      [
+        "migrate", "--model", bundle, "--store", store, "--to", "New", "--output",
+        dir.appendingPathComponent("b.json").path,
+      ])
+    #expect(back.exitCode == 0, "\(back.stderr)")
+    #expect(back.stderr.contains("after the target 'New': stepping back"))
     #expect(
       back.stderr.contains(
         "versions in the order of their names: 'New', 'Old' (names do not tell 'New' before 'Old': ordered by full name); to declare another, list the versions one a line in .mapc-version-order in the bundle (or give mapc migrate --version-order A,B,C)"
