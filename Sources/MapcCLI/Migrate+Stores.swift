@@ -33,7 +33,7 @@ extension MapcCommand.Migrate {
         guard let output else {
           throw ValidationError("--stores GLOB needs --output FOLDER (the stores' outputs go there)")
         }
-        entries = try StoreBatch.glob(stores, models: models, to: to, mappings: mappings, folder: output)
+        entries = try StoreBatch.matching(stores, models: models, to: to, mappings: mappings, folder: output)
       }
     } catch let error as DiagnosticsError {
       Console.report(error.diagnostics)

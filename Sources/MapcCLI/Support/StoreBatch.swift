@@ -99,12 +99,12 @@ struct StoreBatch {
 
   /// Every store `pattern` matches (glob(3), sorted), each to `folder/<its path>`: the path as
   /// matched, a leading `/` and `./` left out; `..` is refused (it would leave the folder).
-  static func glob(
+  static func matching(
     _ pattern: String, models: [String], to: String?, mappings: String?, folder: String
   ) throws(DiagnosticsError) -> [Entry] {
     var result = glob_t()
     defer { globfree(&result) }
-    let status = Glibc.glob(pattern, 0, nil, &result)
+    let status = glob(pattern, 0, nil, &result)
     guard status == 0 else {
       throw DiagnosticsError([
         .error("usage-path-not-found", "--stores \(pattern): no file matches", at: nil, file: pattern)
