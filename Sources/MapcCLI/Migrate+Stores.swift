@@ -12,13 +12,7 @@ extension MapcCommand.Migrate {
     if plan || dryRun || backup != nil || report != nil {
       throw ValidationError("--stores goes without --plan, --dry-run, --backup and --report (each store is reported)")
     }
-    var part: Shard? = nil
-    if let shard {
-      switch Shard.parse(shard, environment: ProcessInfo.processInfo.environment) {
-      case .success(let s): part = s
-      case .failure(let e): throw ValidationError(e.message)
-      }
-    }
+    let part = try Shard.option(shard)
     if let jobs, jobs < 1 { throw ValidationError("--jobs is at least 1") }
     let isManifest = stores.hasSuffix(".jsonl") || stores.hasSuffix(".ndjson")
     var entries: [StoreBatch.Entry]

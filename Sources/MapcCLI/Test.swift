@@ -60,13 +60,7 @@ extension MapcCommand {
         return try Self.merge(paths, into: mergeJUnit)
       }
       if let jobs, jobs < 1 { throw ValidationError("--jobs is at least 1") }
-      var part: Shard? = nil
-      if let shard {
-        switch Shard.parse(shard, environment: ProcessInfo.processInfo.environment) {
-        case .success(let s): part = s
-        case .failure(let e): throw ValidationError(e.message)
-        }
-      }
+      let part = try Shard.option(shard)
       let found: [String]
       do {
         found = try FixtureFile.find(paths)

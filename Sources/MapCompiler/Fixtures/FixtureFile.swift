@@ -59,11 +59,7 @@ public struct FixtureFile: Sendable {
       let input = try InputBytes(contentsOf: path, regularFileOnly: true, maxBytes: Limits.xmlFileBytes)
       let text = JSONPlaces(input.withUnsafeBytes { Array($0) }, file: path)
       places = text
-      do throws(JSONPlaces.SyntaxError) {
-        try text.checkSyntax()
-      } catch {
-        throw DiagnosticsError([.error("test-fixture-invalid", error.message, at: error.location, file: path)])
-      }
+      try text.checkSyntax(id: "test-fixture-invalid")
       let data = input.withUnsafeBytes { Data($0) }
       guard let object = try JSONSerialization.jsonObject(with: data) as? [String: Any] else {
         throw invalid("a fixture file is a JSON object", at: [])

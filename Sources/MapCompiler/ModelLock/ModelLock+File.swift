@@ -59,11 +59,7 @@ extension ModelLock {
       let input = try InputBytes(contentsOf: path, regularFileOnly: true, maxBytes: Limits.xmlFileBytes)
       let text = JSONPlaces(input.withUnsafeBytes { Array($0) }, file: path)
       places = text
-      do throws(JSONPlaces.SyntaxError) {
-        try text.checkSyntax()
-      } catch {
-        throw DiagnosticsError([.error("lock-invalid", error.message, at: error.location, file: path)])
-      }
+      try text.checkSyntax(id: "lock-invalid")
       object = try JSONSerialization.jsonObject(with: input.withUnsafeBytes { Data($0) })
     } catch let error as DiagnosticsError {
       throw error

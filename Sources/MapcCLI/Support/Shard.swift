@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 import MapRuntime
 
@@ -14,6 +15,16 @@ struct Shard: Equatable, Sendable {
   /// `CI_NODE_TOTAL`), a Slurm job array (`SLURM_ARRAY_TASK_ID` with `SLURM_ARRAY_TASK_MIN` and
   /// `SLURM_ARRAY_TASK_MAX` or `SLURM_ARRAY_TASK_COUNT`) or a Kubernetes Indexed Job
   /// (`JOB_COMPLETION_INDEX`, from 0, with the total as `auto/N`).
+  /// The part a `--shard` option names (nil when it is not given), from this process's
+  /// environment; a value that names none is a usage error (exit 64).
+  static func option(_ text: String?) throws -> Shard? {
+    guard let text else { return nil }
+    switch parse(text, environment: ProcessInfo.processInfo.environment) {
+    case .success(let shard): return shard
+    case .failure(let error): throw ValidationError(error.message)
+    }
+  }
+
   static func parse(_ text: String, environment: [String: String]) -> Result<Shard, ShardError> {
     let parts = text.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
     if parts[0] == "auto" {

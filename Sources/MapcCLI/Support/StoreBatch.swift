@@ -43,23 +43,12 @@ struct StoreBatch {
       let line = index + 1
       let text = Array(raw)
       if text.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
-      let places = JSONPlaces(text, file: path)
+      let places = JSONPlaces(text, file: path, firstLine: line)
       func invalid(_ message: String, _ steps: [JSONPlaces.Step] = []) -> DiagnosticsError {
-        var at = steps.isEmpty ? nil : places.location(of: steps)
-        at =
-          at.map { SourceLocation(file: path, line: line, column: $0.column) }
-          ?? SourceLocation(file: path, line: line, column: 1)
+        let at = (steps.isEmpty ? nil : places.location(of: steps)) ?? SourceLocation(file: path, line: line, column: 1)
         return DiagnosticsError([.error("migrate-manifest-invalid", message, at: at)])
       }
-      do throws(JSONPlaces.SyntaxError) {
-        try places.checkSyntax()
-      } catch {
-        throw DiagnosticsError([
-          .error(
-            "migrate-manifest-invalid", error.message,
-            at: SourceLocation(file: path, line: line, column: error.location.column))
-        ])
-      }
+      try places.checkSyntax(id: "migrate-manifest-invalid")
       guard let object = try? JSONSerialization.jsonObject(with: Data(text)) as? [String: Any] else {
         throw invalid("a manifest line is a JSON object")
       }

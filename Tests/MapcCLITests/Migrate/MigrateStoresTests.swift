@@ -30,17 +30,6 @@ struct MigrateStoresTests {
     return work
   }
 
-  static func digests(_ folder: URL) throws -> String {
-    try HostileKeyTests.python(
-      """
-      import hashlib, os, sys
-      for d, _, files in sorted(os.walk(sys.argv[1])):
-          for f in sorted(files):
-              p = os.path.join(d, f)
-              print(os.path.relpath(p, sys.argv[1]), hashlib.sha256(open(p, 'rb').read()).hexdigest())
-      """, folder.path)
-  }
-
   static func lines(_ stdout: String) throws -> [[String: Any]] {
     try stdout.split(separator: "\n").map {
       try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
@@ -50,7 +39,7 @@ struct MigrateStoresTests {
   @Test func eachStoreIsMigratedAsItWouldBeAlone() throws {
     let work = try Self.fleet()
     defer { FileManagerTemp.remove(work.path) }
-    let before = try Self.digests(work.appendingPathComponent("stores"))
+    let before = try SignalSweepTests.digests(work.appendingPathComponent("stores"))
     let model = ["--model", "tasks/Tasks.xcdatamodeld", "--mappings", "tasks/mappings"]
     let r = runMapc(["migrate", "--stores", "stores/*.json", "--output", "out", "--jobs", "2"] + model, in: work)
     #expect(r.exitCode == 2, "a store failed, so the run says so: \(r.stderr)")
@@ -74,7 +63,7 @@ struct MigrateStoresTests {
       }
     }
     #expect(lines.filter { $0["result"] as? String == "failed" }.count == 2, "s7 (not JSON) and s8 (unknown version)")
-    #expect(try Self.digests(work.appendingPathComponent("stores")) == before, "the stores are untouched")
+    #expect(try SignalSweepTests.digests(work.appendingPathComponent("stores")) == before, "the stores are untouched")
   }
 
   @Test func shardsSplitTheFleet() throws {

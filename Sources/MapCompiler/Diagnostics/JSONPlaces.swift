@@ -23,10 +23,13 @@ public struct JSONPlaces {
 
   private let bytes: [UInt8]
   private let file: String
+  /// The line of `file` the text starts on (a JSON Lines file's line, read on its own).
+  private let firstLine: Int
 
-  public init(_ bytes: [UInt8], file: String) {
+  public init(_ bytes: [UInt8], file: String, firstLine: Int = 1) {
     self.bytes = bytes
     self.file = file
+    self.firstLine = firstLine
   }
 
   /// Throws the first violation of JSON's grammar (RFC 8259), with its line and column.
@@ -34,6 +37,16 @@ public struct JSONPlaces {
     let failure = bytes.withUnsafeBytes { raw in Self.firstSyntaxError(raw) }
     if let failure {
       throw SyntaxError(message: failure.message, location: place(of: failure.byteOffset))
+    }
+  }
+
+  /// The same, as the diagnostic `id` at the offending byte: how a settings file's reader
+  /// reports text that is not JSON.
+  public func checkSyntax(id: String) throws(DiagnosticsError) {
+    do throws(SyntaxError) {
+      try checkSyntax()
+    } catch {
+      throw DiagnosticsError([.error(id, error.message, at: error.location, file: file)])
     }
   }
 
@@ -97,7 +110,7 @@ public struct JSONPlaces {
   private func place(of offset: Int) -> SourceLocation {
     bytes.withUnsafeBytes { raw in
       let position = JSONTextPosition(of: offset, in: raw)
-      return SourceLocation(file: file, line: position.line, column: position.column)
+      return SourceLocation(file: file, line: firstLine - 1 + position.line, column: position.column)
     }
   }
 }
