@@ -8,8 +8,12 @@ public enum SharedPaths {
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
   /// `../shared`, or nil when it is not there (tests that need it are skipped with a message).
+  /// `MAPC_SHARED=PATH` reads it from elsewhere; a PATH that does not exist runs the tests as on a
+  /// machine without it.
   public static let shared: URL? = {
-    let url = packageRoot.deletingLastPathComponent().appendingPathComponent("shared")
+    let url =
+      ProcessInfo.processInfo.environment["MAPC_SHARED"].map { URL(fileURLWithPath: $0) }
+      ?? packageRoot.deletingLastPathComponent().appendingPathComponent("shared")
     var isDir: ObjCBool = false
     return FileManager.default.fileExists(atPath: url.path, isDirectory: &isDir) && isDir.boolValue
       ? url : nil

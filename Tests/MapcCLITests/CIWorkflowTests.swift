@@ -7,7 +7,7 @@ import Testing
 /// command runs as written and its SARIF, with `--base-path`, validates against SARIF 2.1.0 and
 /// names files relative to the repository root.
 @Suite(
-  .enabled(if: python3 != nil, "python3 (with PyYAML) is needed to read the workflows"),
+  .needsPythonModule("yaml", package: "python3-yaml"),
   .enabled(if: mapcExecutableProblem == nil, Comment(rawValue: mapcExecutableProblem ?? "")))
 struct CIWorkflowTests {
   static let root = SharedPaths.packageRoot
@@ -37,7 +37,8 @@ struct CIWorkflowTests {
     #expect(steps.contains { ($0["run"] as? String) == "bash .ci/run" })
   }
 
-  @Test func theRecipesLintCommandWorksAsWritten() throws {
+  @Test(.needsPythonModule("jsonschema", package: "python3-jsonschema"))
+  func theRecipesLintCommandWorksAsWritten() throws {
     let w = try Self.workflow("docs/ci/mapc-lint.yml")
     let permissions = try #require(w["permissions"] as? [String: Any])
     #expect(permissions["security-events"] as? String == "write")

@@ -61,30 +61,15 @@ import Testing
     }
   }
 
+  /// `Specs/diagnostics.md` lists the catalogue and the exit codes (`MAPC_WRITE_SPECS=1`
+  /// rewrites them).
   @Test func specListsTheCatalogueAndTheExitCodes() throws {
-    let spec = try String(contentsOf: Self.specURL, encoding: .utf8)
-    #expect(
-      spec.contains(
-        "<!-- generated: DiagnosticCatalogue.specSection -->\n" + DiagnosticCatalogue.specSection
-          + "<!-- end generated -->"),
-      "regenerate Specs/diagnostics.md §3: MAPC_WRITE_DIAGNOSTIC_SPEC=1 swift test --filter DiagnosticCatalogueTests")
-    #expect(
-      spec.contains("<!-- generated: ExitStatus.specTable -->\n" + ExitStatus.specTable + "<!-- end generated -->"))
-  }
-
-  /// With MAPC_WRITE_DIAGNOSTIC_SPEC=1, rewrites the generated parts of `Specs/diagnostics.md`.
-  @Test func writeSpecWhenAsked() throws {
-    guard ProcessInfo.processInfo.environment["MAPC_WRITE_DIAGNOSTIC_SPEC"] == "1" else { return }
-    var spec = try String(contentsOf: Self.specURL, encoding: .utf8)
-    for (name, body) in [
-      ("DiagnosticCatalogue.specSection", DiagnosticCatalogue.specSection),
-      ("ExitStatus.specTable", ExitStatus.specTable),
-    ] {
-      let open = "<!-- generated: \(name) -->\n"
-      let start = try #require(spec.range(of: open))
-      let end = try #require(spec.range(of: "<!-- end generated -->", range: start.upperBound..<spec.endIndex))
-      spec = String(spec[..<start.upperBound] + body + spec[end.lowerBound...])
-    }
-    try replaceFile(Self.specURL.path, with: spec)
+    let stale = try GeneratedSections.stale(
+      "Specs/diagnostics.md",
+      [
+        ("DiagnosticCatalogue.specSection", DiagnosticCatalogue.specSection),
+        ("ExitStatus.specTable", ExitStatus.specTable),
+      ])
+    #expect(stale.isEmpty, "\(GeneratedSections.advice("Specs/diagnostics.md", stale))")
   }
 }

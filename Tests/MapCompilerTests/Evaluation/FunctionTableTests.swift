@@ -34,10 +34,11 @@ import Testing
     for (name, arity) in KnownFunctions.builtins { #expect(arity == name.filter { $0 == ":" }.count, "\(name)") }
   }
 
+  /// `Specs/functions.md` §3 is the table (`MAPC_WRITE_SPECS=1` rewrites it).
   @Test func specListsTheTable() throws {
-    let url = SharedPaths.packageRoot.appendingPathComponent("Specs/functions.md")
-    let spec = try String(contentsOf: url, encoding: .utf8)
-    #expect(spec.contains(BuiltinFunction.specTable), "regenerate Specs/functions.md §3 from BuiltinFunction.specTable")
+    let stale = try GeneratedSections.stale(
+      "Specs/functions.md", [("BuiltinFunction.specTable", BuiltinFunction.specTable)])
+    #expect(stale.isEmpty, "\(GeneratedSections.advice("Specs/functions.md", stale))")
   }
 
   static var formats: [(String, Bool)] {
@@ -61,20 +62,5 @@ import Testing
         #expect(again.description == first.description)
       }
     }
-  }
-}
-
-extension FunctionTableTests {
-  /// With MAPC_WRITE_FUNCTION_SPEC=1, rewrites the generated table of `Specs/functions.md` §3.
-  @Test func writeSpecWhenAsked() throws {
-    guard ProcessInfo.processInfo.environment["MAPC_WRITE_FUNCTION_SPEC"] == "1" else { return }
-    let url = SharedPaths.packageRoot.appendingPathComponent("Specs/functions.md")
-    let spec = try String(contentsOf: url, encoding: .utf8)
-    let open = "<!-- generated: BuiltinFunction.specTable -->\n"
-    let close = "<!-- end generated -->"
-    let start = try #require(spec.range(of: open))
-    let end = try #require(spec.range(of: close))
-    let updated = spec[..<start.upperBound] + BuiltinFunction.specTable + spec[end.lowerBound...]
-    try replaceFile(url.path, with: String(updated))
   }
 }

@@ -43,7 +43,7 @@ import Testing
     ]
     let out = Pipe()
     python.standardOutput = out
-    guard (try? python.run()) != nil else { return }
+    try python.run()
     python.waitUntilExit()
     let seen = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     #expect(python.terminationStatus == 0)

@@ -122,7 +122,8 @@ struct ChainHistoryLintTests {
   }
 
   /// The new findings go into SARIF too, valid against the schema.
-  @Test func historyFindingsAreInSARIF() throws {
+  @Test(.needsPythonModule("jsonschema", package: "python3-jsonschema"))
+  func historyFindingsAreInSARIF() throws {
     let bundle = try Self.history()
     defer { FileManagerTemp.remove(bundle.deletingLastPathComponent().path) }
     let r = runMapc(["lint", bundle.path, "--format", "sarif"])

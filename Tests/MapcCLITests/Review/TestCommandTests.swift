@@ -226,10 +226,9 @@ import Testing
     #expect(none.stderr.contains("[usage-path-not-found]"))
   }
 
-  @Test func junitReportValidatesAgainstTheSchema() throws {
-    let xmllint = try #require(
-      ["/usr/bin/xmllint", "/usr/local/bin/xmllint"].first { FileManager.default.isExecutableFile(atPath: $0) },
-      "xmllint is missing: apt-get install libxml2-utils (.ci/run does)")
+  @Test(.needsTool("xmllint", package: "libxml2-utils"))
+  func junitReportValidatesAgainstTheSchema() throws {
+    let xmllint = try #require(TestTools.onPath("xmllint")).path
     let (work, folder) = try Self.copyExample("shop")
     defer { FileManagerTemp.remove(work.path) }
     try Self.editObject(folder.appendingPathComponent("expected-v2.json"), "Customer", 1, "email") { _ in "<&\"x\">" }

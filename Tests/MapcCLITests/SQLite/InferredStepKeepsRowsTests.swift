@@ -137,7 +137,7 @@ struct InferredStepKeepsRowsTests {
   /// store Core Data wrote at the target version.
   @Test(arguments: steps.filter { $0.store.store.path.contains("/ApptentiveTests/data/ATDataModelv") })
   func apptentiveStepWithItsMappingModels(_ step: Step) throws {
-    guard let corpus = SharedPaths.corpus else { return }
+    let corpus = try #require(SharedPaths.corpus)
     let mappings = corpus.appendingPathComponent("apptentive/apptentive-ios/Apptentive/Apptentive/Model").path
     let dir = try FileManagerTemp.folder("apptentive-step")
     defer { try? FileManager.default.removeItem(at: dir) }

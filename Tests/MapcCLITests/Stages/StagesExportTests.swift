@@ -7,12 +7,16 @@ import Testing
 /// Swift is parsed by swiftc, and steps a staged migration cannot take are refused by name.
 @Suite(.enabled(if: mapcExecutableProblem == nil, "needs the built mapc"))
 struct StagesExportTests {
-  static let swiftc = ["/opt/swift/usr/bin/swiftc", "/usr/bin/swiftc"].first {
-    FileManager.default.isExecutableFile(atPath: $0)
-  }
+  /// The toolchain's swiftc (the one running these tests is on the PATH, or at /opt/swift).
+  static let swiftc =
+    TestTools.onPath("swiftc")?.path
+    ?? ["/opt/swift/usr/bin/swiftc"].first { FileManager.default.isExecutableFile(atPath: $0) }
 
   static func expectParses(_ file: String) {
-    guard let swiftc else { return }
+    guard let swiftc else {
+      Issue.record("swiftc is not on the PATH: the exported Swift cannot be parsed")
+      return
+    }
     let parsed = runExecutable(URL(fileURLWithPath: swiftc), ["-parse", file])
     #expect(parsed.exitCode == 0, "swiftc -parse: \(parsed.stderr)")
   }

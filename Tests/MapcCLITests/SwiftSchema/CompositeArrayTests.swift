@@ -51,12 +51,9 @@ struct CompositeArrayTests {
     return r.stdout
   }
 
-  @Test func arraysAreExportedAsJSONArraysAndReadBackToTheSameBytes() throws {
+  @Test(.needsShared) func arraysAreExportedAsJSONArraysAndReadBackToTheSameBytes() throws {
     let folder = try TemporaryFolder()
-    guard let store = try copyStore(into: folder) else {
-      print(SharedPaths.absentMessage)
-      return
-    }
+    let store = try #require(try copyStore(into: folder))
     let json = folder.path + "/out.json"
     let export = runMapc(["store", "export", store, "--model", Self.schema, "-o", json])
     try #require(export.exitCode == 0, "\(export.stderr)")
@@ -83,12 +80,9 @@ struct CompositeArrayTests {
 
   /// An array written in the JSON store (other values, a slash, non-ASCII text) is kept as the
   /// bytes SwiftData's encoder writes for it: compact, `/` as `\\/`, UTF-8 as it is.
-  @Test func anArrayGivenInTheJSONStoreIsWrittenAsJSONBytes() throws {
+  @Test(.needsShared) func anArrayGivenInTheJSONStoreIsWrittenAsJSONBytes() throws {
     let folder = try TemporaryFolder()
-    guard let store = try copyStore(into: folder) else {
-      print(SharedPaths.absentMessage)
-      return
-    }
+    let store = try #require(try copyStore(into: folder))
     let json = folder.path + "/out.json"
     try #require(runMapc(["store", "export", store, "--model", Self.schema, "-o", json]).exitCode == 0)
     let edit = """

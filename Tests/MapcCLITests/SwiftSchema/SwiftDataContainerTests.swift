@@ -49,22 +49,16 @@ struct SwiftDataContainerTests {
     return try SwiftSchemaStoreTests.mapcHashes(arguments)
   }
 
-  @Test(arguments: 0..<8) func sourcesHashLikeTheStore(_ k: Int) throws {
+  @Test(.needsShared, arguments: 0..<8) func sourcesHashLikeTheStore(_ k: Int) throws {
     let v = Self.variants[k]
-    guard let expected = try Self.storeHashes(v.store) else {
-      print(SharedPaths.absentMessage)
-      return
-    }
+    let expected = try #require(try Self.storeHashes(v.store))
     #expect(try Self.hashes(v.arguments) == expected, "\(v.store): \(v.what)")
   }
 
   /// An Xcode project whose target holds the app's files (not the stale copy beside them):
   /// `--model App.xcodeproj --xcode-target Bar` hashes like the store.
-  @Test func anXcodeTargetsFilesHashLikeTheStore() throws {
-    guard let expected = try Self.storeHashes("Cocktails") else {
-      print(SharedPaths.absentMessage)
-      return
-    }
+  @Test(.needsShared) func anXcodeTargetsFilesHashLikeTheStore() throws {
+    let expected = try #require(try Self.storeHashes("Cocktails"))
     let folder = try TemporaryFolder()
     let app = Self.data + "/Cocktails/App"
     let files = ["Models.swift", "Values.swift", "BarApp.swift", "Apron.swift"]
@@ -98,11 +92,8 @@ struct SwiftDataContainerTests {
   }
 
   /// Without `--exclude`, the stale copy changes the schema: the exclusion is what keeps it out.
-  @Test func theStaleFileMattersWithoutExclude() throws {
-    guard let expected = try Self.storeHashes("Cocktails") else {
-      print(SharedPaths.absentMessage)
-      return
-    }
+  @Test(.needsShared) func theStaleFileMattersWithoutExclude() throws {
+    let expected = try #require(try Self.storeHashes("Cocktails"))
     let r = runMapc(["hash", Self.data + "/Cocktails/App", "--format", "json"])
     #expect(r.exitCode == 0, "\(r.stderr)")
     #expect(!r.stdout.contains(expected["Garnish"]!))
@@ -127,11 +118,8 @@ struct SwiftDataContainerTests {
   /// numbers SwiftData wrote (its Z_PRIMARYKEY, its join table `Z_1GARNISH` and columns), read
   /// by python3 from the original store and the migrated one. `--define NOTES` adds an
   /// attribute to Garnish, so the step is real.
-  @Test func migrateKeepsTheEntityNumbersSwiftDataWrote() throws {
-    guard let root = SharedPaths.swiftdata else {
-      print(SharedPaths.absentMessage)
-      return
-    }
+  @Test(.needsShared) func migrateKeepsTheEntityNumbersSwiftDataWrote() throws {
+    let root = try #require(SharedPaths.swiftdata)
     let folder = try TemporaryFolder()
     let source = root.appendingPathComponent(Self.stores["Cocktails"]!).path
     for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: source + suffix) {

@@ -147,11 +147,8 @@ struct SwiftSchemaStoreTests {
     ("MatthewHunt84+MetaCocktailsSwiftData/MetaCocktailsSwiftData/default.store", cocktailSchema),
   ]
 
-  @Test(arguments: [0, 1]) func schemaHashesLikeTheRealStore(_ k: Int) throws {
-    guard let root = SharedPaths.swiftdata else {
-      print(SharedPaths.absentMessage)
-      return
-    }
+  @Test(.needsShared, arguments: [0, 1]) func schemaHashesLikeTheRealStore(_ k: Int) throws {
+    let root = try #require(SharedPaths.swiftdata)
     let store = root.appendingPathComponent(Self.stores[k].store)
     let expected = try Self.storeHashes(store)
     #expect(expected.count >= 3)
@@ -163,11 +160,8 @@ struct SwiftSchemaStoreTests {
 
   /// `store export --model Crafting.swift` reads every row with the model from Swift: the row
   /// counts are those SOURCES.md gives for the store (WAL applied).
-  @Test func storeExportWithTheSwiftSchema() throws {
-    guard let root = SharedPaths.swiftdata else {
-      print(SharedPaths.absentMessage)
-      return
-    }
+  @Test(.needsShared) func storeExportWithTheSwiftSchema() throws {
+    let root = try #require(SharedPaths.swiftdata)
     let folder = try TemporaryFolder()
     let source = root.appendingPathComponent(Self.stores[0].store).path
     for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: source + suffix) {
@@ -184,11 +178,8 @@ struct SwiftSchemaStoreTests {
     #expect(objects.mapValues(\.count) == ["Component": 5, "CraftingRecipe": 4, "Item": 7])
   }
 
-  @Test func storeInfoNamesTheSwiftSchemaVersion() throws {
-    guard let root = SharedPaths.swiftdata else {
-      print(SharedPaths.absentMessage)
-      return
-    }
+  @Test(.needsShared) func storeInfoNamesTheSwiftSchemaVersion() throws {
+    let root = try #require(SharedPaths.swiftdata)
     let folder = try TemporaryFolder()
     let source = root.appendingPathComponent(Self.stores[0].store).path
     for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: source + suffix) {
