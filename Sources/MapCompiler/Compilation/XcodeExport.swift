@@ -337,12 +337,9 @@ public enum XcodeExport {
         "        <relationship name=\"\(name)\" type=\"\(type)\" destination=\"\(destination)\"\(refs)></relationship>\n"
     }
 
-    /// Xcode's escaping of string values: `<` (and `\`) as byte-swapped `\u` escapes, `&` and
-    /// `>` as XML references.
-    static func escape(_ s: String) -> String {
-      XcodeStoreDocument.escape(s).replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(
-        of: ">", with: "&gt;")
-    }
+    /// Xcode's escaping of string values: `<` (and `\`) as byte-swapped `\u` escapes, then XML's
+    /// (`&`, `>`, CR and the invisible characters as references).
+    static func escape(_ s: String) -> String { XMLEscaping.content(XcodeStoreDocument.escape(s)) }
   }
 }
 

@@ -61,36 +61,10 @@ public enum JUnitReport {
     return "\(ms / 1000)." + String(repeating: "0", count: 3 - frac.count) + frac
   }
 
-  /// Text content: `&`, `<`, `>` escaped, and characters XML 1.0 cannot hold written as `\u{…}`.
-  static func text(_ s: String) -> String {
-    var out = ""
-    for u in s.unicodeScalars {
-      switch u {
-      case "&": out += "&amp;"
-      case "<": out += "&lt;"
-      case ">": out += "&gt;"
-      case "\n", "\t": out.unicodeScalars.append(u)
-      default:
-        if u.value < 0x20 || (0xFFFE...0xFFFF).contains(u.value) {
-          out += "\\u{\(String(u.value, radix: 16))}"
-        } else {
-          out.unicodeScalars.append(u)
-        }
-      }
-    }
-    return out
-  }
+  /// Text content (XMLEscaping, with what XML 1.0 cannot hold shown as `\u{…}`).
+  static func text(_ s: String) -> String { XMLEscaping.content(s, unholdable: .shown) }
 
   /// A quoted attribute value; new lines and tabs as character references, so they survive
   /// attribute normalisation.
-  static func attribute(_ s: String) -> String {
-    "\"" + text(s).replacingAll("\"", with: "&quot;").replacingAll("\n", with: "&#10;").replacingAll("\t", with: "&#9;")
-      + "\""
-  }
-}
-
-extension String {
-  fileprivate func replacingAll(_ target: String, with replacement: String) -> String {
-    split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
-  }
+  static func attribute(_ s: String) -> String { "\"" + XMLEscaping.attribute(s, unholdable: .shown) + "\"" }
 }

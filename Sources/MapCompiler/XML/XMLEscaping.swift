@@ -8,15 +8,31 @@ import Foundation
 /// 1.0 cannot hold at all (NUL, ESC and the other C0 controls, U+FFFE, U+FFFF) is left as it is
 /// here: a writer refuses such a document (`unwritable(in:)`) instead of writing a file no XML
 /// reader, mapc's included, would read.
+///
+/// The one XML escaper: models, mappings, Xcode mapping models and JUnit reports all use it.
+/// A report (JUnit) cannot refuse to be written because a value it quotes holds such a
+/// character, so it asks for them to be shown as `\u{…}` instead (`Unholdable.shown`).
 enum XMLEscaping {
+  /// What becomes of a character XML 1.0 cannot hold.
+  enum Unholdable {
+    /// Kept, for the writer to refuse the document (`unwritable(in:)`).
+    case kept
+    /// Written as the text `\u{1b}`: a report quoting user data.
+    case shown
+  }
+
   /// Text for an attribute value: `&`, `<`, `>`, `"` and the white space XML would normalise
   /// escaped.
-  static func attribute(_ s: String) -> String { escaped(s, inAttribute: true) }
+  static func attribute(_ s: String, unholdable: Unholdable = .kept) -> String {
+    escaped(s, inAttribute: true, unholdable: unholdable)
+  }
 
   /// Text for element content: `&`, `<` and `>` escaped, and CR kept as a reference.
-  static func content(_ s: String) -> String { escaped(s, inAttribute: false) }
+  static func content(_ s: String, unholdable: Unholdable = .kept) -> String {
+    escaped(s, inAttribute: false, unholdable: unholdable)
+  }
 
-  static func escaped(_ s: String, inAttribute: Bool) -> String {
+  static func escaped(_ s: String, inAttribute: Bool, unholdable: Unholdable = .kept) -> String {
     var out = ""
     for ch in s.unicodeScalars {
       switch ch {
@@ -30,6 +46,8 @@ enum XMLEscaping {
       default:
         if (ch.value >= 0x7F && ch.value < 0xA0) || ch.value == 0x2028 || ch.value == 0x2029 {
           out += "&#x" + String(ch.value, radix: 16, uppercase: true) + ";"
+        } else if unholdable == .shown && isUnwritable(ch) {
+          out += "\\u{" + String(ch.value, radix: 16) + "}"
         } else {
           out.unicodeScalars.append(ch)
         }
