@@ -194,7 +194,7 @@ extension ExpressionArchiveDecoder {
       return littleEndian ? low | high << 8 : high | low << 8
     }
     let negative = try bool(o, "NS.negative") ?? false
-    let text = DecimalText.text(mantissa: &words, exponent: Int(exponent), negative: negative)
+    let text = DecimalNumberParts.text(mantissa: &words, exponent: Int(exponent), negative: negative)
     guard case .constant(let constant)? = try? ExpressionParser.parseExpression(text).kind else {
       throw failure(o, "the decimal number \(text) cannot be read as a literal")
     }

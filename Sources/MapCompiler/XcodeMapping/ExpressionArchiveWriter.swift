@@ -219,11 +219,12 @@ struct ExpressionArchiveEncoder {
     case .string(let text): return builder.string(text)
     case .decimal(let text):
       let slot = builder.reserve()
-      let (mantissa, exponent, negative) = DecimalText.parts(of: text)
+      let (mantissa, exponent, negative) = DecimalNumberParts.parts(of: text)
       let length = (mantissa.lastIndex(where: { $0 != 0 }) ?? -1) + 1
       let bytes = mantissa.flatMap { [UInt8(truncatingIfNeeded: $0), UInt8(truncatingIfNeeded: $0 >> 8)] }
       var probe = mantissa
-      let compact = length == 0 || !DecimalText.text(mantissa: &probe, exponent: 0, negative: false).hasSuffix("0")
+      let compact =
+        length == 0 || !DecimalNumberParts.text(mantissa: &probe, exponent: 0, negative: false).hasSuffix("0")
       fill(
         slot, "NSDecimalNumber",
         [
