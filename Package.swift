@@ -171,7 +171,7 @@ let package = Package(
     ),
     .testTarget(
       name: "MapcCLITests",
-      dependencies: ["MapcCLI", "MapJSON", "MapRuntime", "MapTestSupport"],
+      dependencies: ["MapcCLI", "MapCompiler", "MapJSON", "MapRuntime", "MapTestSupport"],
       // The independent python3 readers of Core Data stores the SQLite tests run.
       exclude: [
         "SQLite/core_data_store.py", "SQLite/core_data_schema.py", "SQLite/store_copy.py", "SQLite/model_cache.py",

@@ -34,15 +34,37 @@ import Testing
     return parts.isEmpty ? "./" : parts.joined(separator: "/") + "/"
   }
 
-  /// (folder, text without comments) of every Swift file of a module.
+  /// (folder, text without comments) of every Swift file of a module. A one-line string
+  /// literal keeps only its interpolations (`"\\(Type.x)"` uses Type; "an XML file" uses no
+  /// type called XML).
   static func files(_ module: String) throws -> [(folder: String, text: String)] {
     try SharedPaths.swiftFiles(under: "Sources/\(module)").map { relative, text in
-      let code = text.split(separator: "\n", omittingEmptySubsequences: false).map { line -> Substring in
+      let code = text.split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
+        let line = withoutStringText(String(line))
         guard let r = line.range(of: "//") else { return line }
-        return line[..<r.lowerBound]
+        return String(line[..<r.lowerBound])
       }.joined(separator: "\n")
       return (folder(ofFile: relative), code)
     }
+  }
+
+  static let stringLiteral = try! NSRegularExpression(pattern: #""(?:[^"\\]|\\.)*""#)
+  static let interpolation = try! NSRegularExpression(pattern: #"\\\((?:[^()]|\([^()]*\))*\)"#)
+
+  /// `line` with each one-line string literal replaced by its interpolations.
+  static func withoutStringText(_ line: String) -> String {
+    guard line.contains("\""), !line.contains("\"\"\"") else { return line }
+    let ns = line as NSString
+    var result = ""
+    var last = 0
+    for m in stringLiteral.matches(in: line, range: NSRange(location: 0, length: ns.length)) {
+      result += ns.substring(with: NSRange(location: last, length: m.range.location - last))
+      let literal = ns.substring(with: m.range) as NSString
+      let parts = interpolation.matches(in: literal as String, range: NSRange(location: 0, length: literal.length))
+      result += " " + parts.map { literal.substring(with: $0.range) }.joined(separator: " ") + " "
+      last = m.range.location + m.range.length
+    }
+    return result + ns.substring(from: last)
   }
 
   /// Which folders each folder of a module uses (every folder is a key).

@@ -1,11 +1,13 @@
 import Foundation
 import MapCompiler
 import MapRuntime
+import MapcCLI
 import MapTestSupport
 import Testing
 
-/// One catalogue of diagnostic ids (`DiagnosticCatalogue`): `Specs/diagnostics.md` lists exactly
-/// it, and every id the sources use is in it (or is a lint rule), and every id in it is used.
+/// One catalogue of diagnostic ids, each module's families put together (`MapcCatalogue`):
+/// `Specs/diagnostics.md` lists exactly it, every id the sources use is in it (or is a lint
+/// rule), and every id in it is used.
 @Suite struct DiagnosticCatalogueTests {
   static let specURL = SharedPaths.packageRoot.appendingPathComponent("Specs/diagnostics.md")
   static let families = [
@@ -20,8 +22,7 @@ import Testing
     let pattern = try NSRegularExpression(
       pattern: "(?:\"|\\[)((?:\(families.joined(separator: "|")))-[a-z0-9]+(?:-[a-z0-9]+)*)(?:\"|\\])")
     var found: [String: String] = [:]
-    for (relative, text) in try SharedPaths.swiftFiles(under: "Sources") where !relative.contains("DiagnosticCatalogue")
-    {
+    for (relative, text) in try SharedPaths.swiftFiles(under: "Sources") where !relative.hasSuffix("Catalogue.swift") {
       let ns = text as NSString
       for m in pattern.matches(in: text, range: NSRange(location: 0, length: ns.length)) {
         let id = ns.substring(with: m.range(at: 1))
@@ -36,21 +37,21 @@ import Testing
     #expect(used.count > 200, "the scan found only \(used.count) ids")
     let lintRules = Set(LintRules.all.map(\.id))
     for (id, file) in used.sorted(by: { $0.key < $1.key }) {
-      let known = DiagnosticCatalogue.ids.contains(id) || lintRules.contains(id)
-      #expect(known, "\(id) (used in \(file)) is neither in DiagnosticCatalogue nor a lint rule")
+      let known = MapcCatalogue.ids.contains(id) || lintRules.contains(id)
+      #expect(known, "\(id) (used in \(file)) is neither in a module's catalogue (MapcCatalogue) nor a lint rule")
     }
   }
 
   @Test func everyCataloguedIdIsUsed() throws {
     let used = try Self.idsInSources()
-    for id in DiagnosticCatalogue.ids.sorted() {
+    for id in MapcCatalogue.ids.sorted() {
       #expect(used[id] != nil, "\(id) is catalogued but no source uses it")
     }
   }
 
   @Test func idsAreUniqueAndCarryTheirFamilysPrefix() {
     var seen = Set<String>()
-    for family in DiagnosticCatalogue.families {
+    for family in MapcCatalogue.families {
       let prefixes = family.title.split(separator: "`").filter { $0.hasSuffix("-*") }.map { $0.dropLast() }
       #expect(!prefixes.isEmpty, "\(family.title)")
       for entry in family.entries {
@@ -67,7 +68,7 @@ import Testing
     let stale = try GeneratedSections.stale(
       "Specs/diagnostics.md",
       [
-        ("DiagnosticCatalogue.specSection", DiagnosticCatalogue.specSection),
+        ("DiagnosticCatalogue.specSection", MapcCatalogue.specSection),
         ("ExitStatus.specTable", ExitStatus.specTable),
       ])
     #expect(stale.isEmpty, "\(GeneratedSections.advice("Specs/diagnostics.md", stale))")

@@ -1,0 +1,38 @@
+import MapCompiler
+import MapJSON
+import MapRuntime
+import MapSQLite
+import MapSwiftSchema
+
+/// Every diagnostic family of every module, in the order `Specs/diagnostics.md` §3 lists them:
+/// the catalogue the spec is generated from (DiagnosticCatalogueTests). No command prints it.
+public enum MapcCatalogue {
+  public static let families: [DiagnosticCatalogue.Family] = [
+    RuntimeCatalogue.file,
+    CompilerCatalogue.xml,
+    CompilerCatalogue.model,
+    CompilerCatalogue.expr,
+    SwiftSchemaCatalogue.swift,
+    CompilerCatalogue.mapping,
+    CompilerCatalogue.xcodeMapping,
+    RuntimeCatalogue.plan,
+    RuntimeCatalogue.io,
+    CompilerCatalogue.lock,
+    CommandCatalogue.diagram,
+    CompilerCatalogue.test,
+    CommandCatalogue.usage,
+    JSONStoreCatalogue.json,
+    RuntimeCatalogue.store,
+    SQLiteCatalogue.sqlite,
+    SQLiteCatalogue.check,
+    CompilerCatalogue.infer,
+    CompilerCatalogue.stages,
+    RuntimeCatalogue.run,
+  ]
+
+  /// Every id of every family.
+  public static let ids: Set<String> = Set(families.flatMap { $0.entries.map(\.id) })
+
+  /// The Markdown of `Specs/diagnostics.md` §3's tables.
+  public static var specSection: String { DiagnosticCatalogue.specSection(families) }
+}
