@@ -6,9 +6,6 @@ struct EvaluationState {
 
   /// The entity mapping whose hook or expression runs.
   var currentMappingIndex = 0
-  /// In pass 2, the position in the current mapping's association table of the instance whose
-  /// relationships are being set; -1 elsewhere.
-  var currentInstanceIndex = -1
   /// While a policy function (`EntityMigrationPolicy.perform`) runs: the variables of the
   /// expression that called it.
   var currentFrame: Frame?
@@ -28,8 +25,6 @@ struct EvaluationState {
   var datePatterns: [String: DatePattern] = [:]
   /// SplitMix64's state for `random`, `randomn:` and `random:`.
   var randomState: UInt64 = 0
-  /// Per-source values of `createDirect` (kept to avoid allocating for every source object).
-  var directScratch: [Value] = []
 }
 
 /// The errors of a run so far: at most `limit` are kept, and `truncated` says more were found.

@@ -1,6 +1,6 @@
 /// A linked entity mapping: entity indexes resolved, expressions turned into closures. Kept in
 /// parallel arrays of plain values so that running it for each object copies no strings.
-final class LinkedMapping: @unchecked Sendable {
+final class LinkedMapping {
   let mapping: EntityMapping
   let sourceEntity: Int?
   let destinationEntity: Int?
@@ -65,7 +65,7 @@ final class LinkedMapping: @unchecked Sendable {
 
 /// What creating one instance of an entity mapping uses, looked up once: the destination
 /// table, the attribute expressions and how each is carried out, the association table.
-final class CreationPlan: @unchecked Sendable {
+final class CreationPlan {
   let table: EntityTable
   let entity: Int
   let codes: [LinkedCode]

@@ -1,12 +1,16 @@
 /// One run of a plan as its expressions see it: the plan, the source graph and the destination
 /// graph being built, the linked entity mappings, their association tables and which use the
 /// default policy (all fixed once the context is made), and the evaluation state that changes
-/// as the passes run.
+/// as the passes run. The state every part of the interpreter shares, and what they all do with
+/// it (objects, errors, text; in this folder: comparison, description, Transformable values).
 ///
-/// `PassEngine` runs Core Data's passes over it, calling policies through `hooks`;
-/// `MigrationManager` (in `Policies/`, above) is the public face that policies see. Linked
-/// expressions evaluate against the context.
-final class MigrationContext: @unchecked Sendable {
+/// The parts are types of their own folders, given the context: `PassEngine` runs Core Data's
+/// passes (`InstanceCreation`, `RelationshipSetting`, `DestinationValidation`), calling policies
+/// through `hooks`; `KeyValueCoding`, `Coercion`, `BuiltinPolicyFunctions` are what linked
+/// expressions call; `MigrationManager` (in `Policies/`, above) is the public face that policies
+/// see. Linked expressions evaluate against the context. Not `Sendable`: one thread runs it
+/// (`ParallelCreation` shares only columns and association tables, never the context).
+final class MigrationContext {
   let plan: MigrationPlan
   let source: ObjectGraph
   let destination: ObjectGraph
@@ -33,7 +37,7 @@ final class MigrationContext: @unchecked Sendable {
   /// The errors so far.
   @exclusivity(unchecked) var log: ErrorLog
 
-  /// The run's fixed parts, before its mappings are linked: `MigrationContext.prepared` (in
+  /// The run's fixed parts, before its mappings are linked: `RunPreparation.prepared` (in
   /// `Passes/`) links them and makes the context ready to run.
   init(plan: MigrationPlan, source: ObjectGraph, options: MigrationManagerOptions, usesDefaultPolicy: [Bool]) {
     self.plan = plan

@@ -14,6 +14,9 @@ public final class MigrationManager: @unchecked Sendable {
   let context: MigrationContext
   /// One policy instance per entity mapping, which the passes call through `PolicyCalls`.
   let policies: MappingPolicies
+  /// Passes 1 and 2 of the default policy, for the passes and for policies that call them.
+  let creation: InstanceCreation
+  let relationships: RelationshipSetting
 
   public var plan: MigrationPlan { context.plan }
   public var source: ObjectGraph { context.source }
@@ -37,9 +40,11 @@ public final class MigrationManager: @unchecked Sendable {
     var problems: [MigrationError] = []
     let policies = MappingPolicies.make(plan, &problems)
     self.policies = policies
-    context = try MigrationContext.prepared(
+    context = try RunPreparation.prepared(
       plan: plan, source: source, options: options,
       usesDefaultPolicy: policies.policies.map { $0 is DefaultEntityMigrationPolicy }, problems: problems)
+    creation = InstanceCreation(context)
+    relationships = RelationshipSetting(context)
   }
 
   /// Runs every pass. On failure nothing should be written: the destination graph is incomplete.
@@ -49,7 +54,9 @@ public final class MigrationManager: @unchecked Sendable {
     let hooks = PolicyCalls(policies, manager: self)
     context.hooks = hooks
     defer { context.hooks = nil }
-    try PassEngine(context, hooks: hooks, progress: progress).run(phases: phases)
+    try PassEngine(
+      context, creation: creation, relationships: relationships, hooks: hooks, progress: progress
+    ).run(phases: phases)
   }
 
   /// Gives every destination object the number (`Z_PK`) of the source object it was made from,
