@@ -5,6 +5,7 @@
 /// uses (reading source values, creating and associating destination instances, setting values).
 /// The manager is the public face of a run: the passes are `PassEngine`'s, the linked mappings,
 /// association tables and evaluation state `MigrationContext`'s.
+// unchecked: one thread runs a manager's migrate() at a time; it may be handed to that thread.
 public final class MigrationManager: @unchecked Sendable {
   public typealias Options = MigrationManagerOptions
   /// The three passes, for progress reports.
@@ -31,7 +32,7 @@ public final class MigrationManager: @unchecked Sendable {
   /// The index of the entity mapping whose hook or expression runs.
   public var currentMappingIndex: Int { context.state.currentMappingIndex }
   /// Entity mappings whose pass 1 ran on every core (see `ParallelCreation`), in order.
-  public var parallelMappings: [String] { context.state.parallelMappings }
+  public var parallelMappings: [String] { creation.parallelMappings }
   /// While a policy function (`EntityMigrationPolicy.perform`) runs: the variables of the
   /// expression that called it (`$source`, `$destination`, `$item`, `$index`, the property).
   public var currentFrame: Frame? { context.state.currentFrame }

@@ -108,7 +108,7 @@ final class PassEngine {
           if isDefault, all.count >= c.options.parallelMinimum, let parallel = ParallelCreation(lm, source: c.source),
             parallel.run(all, sourceKey: c.sourceKey)
           {
-            c.state.parallelMappings.append(m.name)
+            creation.parallelMappings.append(m.name)
           } else {
             try createOneByOne(i, lm, all, isDefault: isDefault, frame: &frame)
           }
