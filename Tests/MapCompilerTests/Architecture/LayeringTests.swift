@@ -8,7 +8,9 @@ import Testing
 /// depth: `Interpreter/` (its own files) and `Interpreter/Passes/` are two folders, and with
 /// subfolders counted in their parent (`Interpreter/Passes/` as `Interpreter/`) the graph must
 /// be free of cycles too. A new dependency fails this test until the table (and the picture)
-/// say it is intended; a cycle fails it even if the table lists it.
+/// say it is intended; a cycle fails it even if the table lists it. Since a method an extension
+/// adds is a use this cannot see, a type is extended only in the folder that declares it, save
+/// conformances to the extending folder's own protocols and the exceptions the spec lists.
 @Suite struct LayeringTests {
   static let declaration = try! NSRegularExpression(
     pattern:
