@@ -107,24 +107,6 @@ final class MigrationContext {
     "\(destination.table(ref).layout.name)/\(ref.row + 1)"
   }
 
-  /// Creates a destination instance with the model's defaults; used by custom policies too.
-  func createDestinationInstance(entityNamed name: String) throws -> ObjectRef {
-    guard let e = destination.layout.entityIndex(name) else {
-      throw MigrationError("run-unknown-entity", "the destination model has no entity \(name)")
-    }
-    return createDestinationInstance(entity: e)
-  }
-
-  @inline(__always) func createDestinationInstance(entity e: Int) -> ObjectRef {
-    ObjectRef(entity: e, row: destination.tables[e].appendObject())
-  }
-
-  /// Records that `destination` was made from `source` by the current entity mapping.
-  func associate(source: ObjectRef?, destination: ObjectRef) {
-    associations[state.currentMappingIndex].add(
-      source: source, sourceKey: source.map(sourceKey), destination: destination)
-  }
-
   /// Core Data's `destinationInstancesForEntityMappingNamed:sourceInstances:`.
   func destinationInstances(forEntityMappingNamed name: String, sourceInstances: [ObjectRef])
     throws -> [ObjectRef]
@@ -151,20 +133,6 @@ final class MigrationContext {
       if let s = a.source(at: k) { result.append(s) }
     }
     return result
-  }
-
-  /// A property of a source object (nil for unknown keys).
-  func sourceValue(_ ref: ObjectRef, _ key: String) -> Value {
-    let t = source.table(ref)
-    guard let p = t.layout.propertyIndex(key) else { return .null }
-    return t.columns[p].read(Int(ref.row))
-  }
-
-  /// A property of a destination object.
-  func destinationValue(_ ref: ObjectRef, _ key: String) -> Value {
-    let t = destination.table(ref)
-    guard let p = t.layout.propertyIndex(key) else { return .null }
-    return t.columns[p].read(Int(ref.row))
   }
 
   /// The name of the property mapping a frame is evaluating, if any.

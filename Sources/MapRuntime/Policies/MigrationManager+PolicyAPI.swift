@@ -75,10 +75,12 @@ extension MigrationManager {
   // MARK: - Reading values
 
   /// A property of a source object (nil for unknown keys).
-  public func sourceValue(_ ref: ObjectRef, _ key: String) -> Value { context.sourceValue(ref, key) }
+  public func sourceValue(_ ref: ObjectRef, _ key: String) -> Value { PolicyQueries(context).sourceValue(ref, key) }
 
   /// A property of a destination object.
-  public func destinationValue(_ ref: ObjectRef, _ key: String) -> Value { context.destinationValue(ref, key) }
+  public func destinationValue(_ ref: ObjectRef, _ key: String) -> Value {
+    PolicyQueries(context).destinationValue(ref, key)
+  }
 
   /// Key-value coding as in expressions: `value(forKeyPath: "questions.@count", of: .sourceObject(r))`.
   /// Key paths through nil give nil; an unknown key throws `run-unknown-key`.
@@ -109,7 +111,7 @@ extension MigrationManager {
 
   /// Creates a destination instance with the model's defaults; used by custom policies too.
   public func createDestinationInstance(entityNamed name: String) throws -> ObjectRef {
-    try context.createDestinationInstance(entityNamed: name)
+    try PolicyQueries(context).createDestinationInstance(entityNamed: name)
   }
 
   /// Sets a destination property as a mapping expression would (type coercion, inverses).
@@ -125,7 +127,7 @@ extension MigrationManager {
 
   /// Records that `destination` was made from `source` by the current entity mapping.
   public func associate(source: ObjectRef?, destination: ObjectRef) {
-    context.associate(source: source, destination: destination)
+    PolicyQueries(context).associate(source: source, destination: destination)
   }
 
   /// Records that `destination` was made from `source` by the entity mapping named `mapping`

@@ -43,6 +43,20 @@ struct PolicyQueries {
 
   // MARK: - Reading values
 
+  /// A property of a source object (nil for unknown keys).
+  func sourceValue(_ ref: ObjectRef, _ key: String) -> Value {
+    let t = run.source.table(ref)
+    guard let p = t.layout.propertyIndex(key) else { return .null }
+    return t.columns[p].read(Int(ref.row))
+  }
+
+  /// A property of a destination object.
+  func destinationValue(_ ref: ObjectRef, _ key: String) -> Value {
+    let t = run.destination.table(ref)
+    guard let p = t.layout.propertyIndex(key) else { return .null }
+    return t.columns[p].read(Int(ref.row))
+  }
+
   /// Key-value coding as in expressions: `value(forKeyPath: "questions.@count", of: .sourceObject(r))`.
   /// Key paths through nil give nil; an unknown key throws `run-unknown-key`.
   func value(forKeyPath path: String, of value: Value) throws -> Value {
@@ -57,6 +71,24 @@ struct PolicyQueries {
   }
 
   // MARK: - Changing destination objects
+
+  /// Creates a destination instance with the model's defaults; used by custom policies too.
+  func createDestinationInstance(entityNamed name: String) throws -> ObjectRef {
+    guard let e = run.destination.layout.entityIndex(name) else {
+      throw MigrationError("run-unknown-entity", "the destination model has no entity \(name)")
+    }
+    return createDestinationInstance(entity: e)
+  }
+
+  @inline(__always) func createDestinationInstance(entity e: Int) -> ObjectRef {
+    ObjectRef(entity: e, row: run.destination.tables[e].appendObject())
+  }
+
+  /// Records that `destination` was made from `source` by the current entity mapping.
+  func associate(source: ObjectRef?, destination: ObjectRef) {
+    run.associations[run.state.currentMappingIndex].add(
+      source: source, sourceKey: source.map(run.sourceKey), destination: destination)
+  }
 
   /// Records that `destination` was made from `source` by the entity mapping named `mapping`
   /// (Core Data's `associateSourceInstance:withDestinationInstance:forEntityMapping:`). Pass 2
