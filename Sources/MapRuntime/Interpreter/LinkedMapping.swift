@@ -18,7 +18,7 @@ final class LinkedMapping {
   /// Filled in by `Linker`.
   var attributeOps: [AttributeOp] = []
   /// Everything pass 1 needs to create this mapping's instances (nil without a destination
-  /// entity). Set by `MigrationContext` once the mapping is linked.
+  /// entity). Set by `RunPreparation` once the mapping is linked.
   var creation: CreationPlan?
   /// Relationship mappings: destination column, expression, to-many or not.
   let relationshipColumns: [Int]

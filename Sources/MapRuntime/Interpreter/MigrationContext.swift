@@ -19,7 +19,7 @@ final class MigrationContext {
   /// policies): weak, the run's `PassEngine` holds them; nil outside a run.
   weak var hooks: (any PolicyHooks)?
 
-  /// One per entity mapping, in plan order (set once by `prepared`).
+  /// One per entity mapping, in plan order (set once by `RunPreparation.prepared`).
   @exclusivity(unchecked) var linked: [LinkedMapping] = []
   let associations: [Associations]
   /// Per entity mapping: whether its policy is the default one (the passes and the linker take
