@@ -4,7 +4,7 @@
 final class InstanceCreation {
   let run: MigrationContext
   /// Per-source values of `createDirect` (kept to avoid allocating for every source object).
-  private var directScratch: [Value] = []
+  @exclusivity(unchecked) private var directScratch: [Value] = []
   /// Entity mappings whose pass 1 ran on every core (see `ParallelCreation`), in order.
   var parallelMappings: [String] = []
 

@@ -6,7 +6,7 @@ final class RelationshipSetting {
   /// While pass 2 runs, the position in the current mapping's association table of the instance
   /// whose relationships are being set (a policy's `defaultCreateRelationships` finds its source
   /// there without a search); -1 elsewhere.
-  var currentInstanceIndex = -1
+  @exclusivity(unchecked) var currentInstanceIndex = -1
 
   init(_ run: MigrationContext) { self.run = run }
 
