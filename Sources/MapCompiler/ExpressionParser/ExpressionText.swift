@@ -20,3 +20,17 @@ public struct ExpressionText: Sendable {
     return ExpressionSource(text: text, location: location).location(ofOffset: offset)
   }
 }
+
+extension ExpressionText {
+  /// The text without leading and trailing XML white space, positions kept.
+  var trimmed: ExpressionText {
+    let bytes = Array(text.utf8)
+    func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D }
+    let lead = bytes.prefix(while: isSpace).count
+    let trail = bytes.dropFirst(lead).reversed().prefix(while: isSpace).count
+    guard lead > 0 || trail > 0 else { return self }
+    let body = String(decoding: bytes[lead..<(bytes.count - trail)], as: UTF8.self)
+    let outer = self
+    return ExpressionText(body, at: outer.location(ofOffset: lead)) { outer.location(ofOffset: lead + $0) }
+  }
+}

@@ -71,3 +71,13 @@ struct NumberLiteral: Sendable, Equatable {
   var text: String
   var form: Form
 }
+
+extension ExpressionToken {
+  /// A token that can be a key of a key path.
+  var isKey: Bool {
+    switch kind {
+    case .identifier, .escapedIdentifier, .collectionOperator: true
+    default: false
+    }
+  }
+}

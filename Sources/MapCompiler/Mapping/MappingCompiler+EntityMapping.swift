@@ -230,13 +230,6 @@ extension MappingCompiler {
   }
 }
 
-extension TypeChecker {
-  /// Checks a predicate whose SELF is an object of the given type (filters).
-  mutating func checkPredicateAt(_ p: Predicate, selfType: StaticType) {
-    withSelf(Typed(selfType)) { $0.checkPredicate(p) }
-  }
-}
-
 extension MappingCompiler {
   /// The policy a mapping names, nil for none. The class `mapc export --policy-source` writes for
   /// mappings without a policy of their own (`<Model>MapcPolicy`) stands for mapc's default policy

@@ -96,27 +96,3 @@ extension TypeChecker {
     return value
   }
 }
-
-extension ExpressionToken {
-  /// A token that can be a key of a key path.
-  var isKey: Bool {
-    switch kind {
-    case .identifier, .escapedIdentifier, .collectionOperator: true
-    default: false
-    }
-  }
-}
-
-extension ExpressionText {
-  /// The text without leading and trailing XML white space, positions kept.
-  var trimmed: ExpressionText {
-    let bytes = Array(text.utf8)
-    func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D }
-    let lead = bytes.prefix(while: isSpace).count
-    let trail = bytes.dropFirst(lead).reversed().prefix(while: isSpace).count
-    guard lead > 0 || trail > 0 else { return self }
-    let body = String(decoding: bytes[lead..<(bytes.count - trail)], as: UTF8.self)
-    let outer = self
-    return ExpressionText(body, at: outer.location(ofOffset: lead)) { outer.location(ofOffset: lead + $0) }
-  }
-}

@@ -103,3 +103,10 @@ func editDistance(_ a: String, _ b: String) -> Int {
   }
   return previous[y.count]
 }
+
+extension TypeChecker {
+  /// Checks a predicate whose SELF is an object of the given type (filters).
+  mutating func checkPredicateAt(_ p: Predicate, selfType: StaticType) {
+    withSelf(Typed(selfType)) { $0.checkPredicate(p) }
+  }
+}

@@ -9,7 +9,7 @@
 ///   source-to-destination direction is a start and a count per source key of the mapping's
 ///   source entity (a key range); a source met again later, or outside the range, spills into
 ///   `extra`.
-final class Associations: @unchecked Sendable {
+final class Associations {
   /// Packed destinations, once they are not a run of consecutive rows (else empty).
   @exclusivity(unchecked) private var destinations: [UInt64] = []
   /// The run of consecutive rows all destinations form while `destinations` is empty.

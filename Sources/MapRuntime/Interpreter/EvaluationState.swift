@@ -1,19 +1,15 @@
 /// What changes while a run's expressions are evaluated, apart from the destination graph:
 /// where the passes are, and the caches that save work from one object to the next. A value
-/// kept by `MigrationContext`; nothing here outlives the run.
+/// kept by `MigrationContext`; nothing here outlives the run. What one pass alone reads and
+/// writes is its own type's (`InstanceCreation`, `RelationshipSetting`).
 struct EvaluationState {
   // MARK: - Where the run is
 
   /// The entity mapping whose hook or expression runs.
   var currentMappingIndex = 0
-  /// In pass 2, the position in the current mapping's association table of the instance whose
-  /// relationships are being set; -1 elsewhere.
-  var currentInstanceIndex = -1
   /// While a policy function (`EntityMigrationPolicy.perform`) runs: the variables of the
   /// expression that called it.
   var currentFrame: Frame?
-  /// Entity mappings whose pass 1 ran on every core (see `ParallelCreation`), in order.
-  var parallelMappings: [String] = []
 
   // MARK: - Caches
 
@@ -24,12 +20,11 @@ struct EvaluationState {
   var transformableCacheValue1: Value = .null
   /// Which of the two was used last (the other is replaced next).
   var transformableCacheLast = 0
-  /// Compiled date patterns by pattern text.
+  /// `BuiltinPolicyFunctions`' caches (kept here because a linked expression is given only the
+  /// run): compiled date patterns by pattern text.
   var datePatterns: [String: DatePattern] = [:]
   /// SplitMix64's state for `random`, `randomn:` and `random:`.
   var randomState: UInt64 = 0
-  /// Per-source values of `createDirect` (kept to avoid allocating for every source object).
-  var directScratch: [Value] = []
 }
 
 /// The errors of a run so far: at most `limit` are kept, and `truncated` says more were found.

@@ -1,6 +1,6 @@
 /// A linked entity mapping: entity indexes resolved, expressions turned into closures. Kept in
 /// parallel arrays of plain values so that running it for each object copies no strings.
-final class LinkedMapping: @unchecked Sendable {
+final class LinkedMapping {
   let mapping: EntityMapping
   let sourceEntity: Int?
   let destinationEntity: Int?
@@ -18,7 +18,7 @@ final class LinkedMapping: @unchecked Sendable {
   /// Filled in by `Linker`.
   var attributeOps: [AttributeOp] = []
   /// Everything pass 1 needs to create this mapping's instances (nil without a destination
-  /// entity). Set by `MigrationContext` once the mapping is linked.
+  /// entity). Set by `RunPreparation` once the mapping is linked.
   var creation: CreationPlan?
   /// Relationship mappings: destination column, expression, to-many or not.
   let relationshipColumns: [Int]
@@ -65,7 +65,7 @@ final class LinkedMapping: @unchecked Sendable {
 
 /// What creating one instance of an entity mapping uses, looked up once: the destination
 /// table, the attribute expressions and how each is carried out, the association table.
-final class CreationPlan: @unchecked Sendable {
+final class CreationPlan {
   let table: EntityTable
   let entity: Int
   let codes: [LinkedCode]

@@ -1,12 +1,16 @@
 /// One run of a plan as its expressions see it: the plan, the source graph and the destination
 /// graph being built, the linked entity mappings, their association tables and which use the
 /// default policy (all fixed once the context is made), and the evaluation state that changes
-/// as the passes run.
+/// as the passes run. The state every part of the interpreter shares, and what they all do with
+/// it (objects, errors, text; in this folder: comparison, description, Transformable values).
 ///
-/// `PassEngine` runs Core Data's passes over it, calling policies through `hooks`;
-/// `MigrationManager` (in `Policies/`, above) is the public face that policies see. Linked
-/// expressions evaluate against the context.
-final class MigrationContext: @unchecked Sendable {
+/// The parts are types of their own folders, given the context: `PassEngine` runs Core Data's
+/// passes (`InstanceCreation`, `RelationshipSetting`, `DestinationValidation`), calling policies
+/// through `hooks`; `KeyValueCoding`, `Coercion`, `BuiltinPolicyFunctions` are what linked
+/// expressions call; `MigrationManager` (in `Policies/`, above) is the public face that policies
+/// see. Linked expressions evaluate against the context. Not `Sendable`: one thread runs it
+/// (`ParallelCreation` shares only columns and association tables, never the context).
+final class MigrationContext {
   let plan: MigrationPlan
   let source: ObjectGraph
   let destination: ObjectGraph
@@ -15,7 +19,7 @@ final class MigrationContext: @unchecked Sendable {
   /// policies): weak, the run's `PassEngine` holds them; nil outside a run.
   weak var hooks: (any PolicyHooks)?
 
-  /// One per entity mapping, in plan order (set once by `prepared`).
+  /// One per entity mapping, in plan order (set once by `RunPreparation.prepared`).
   @exclusivity(unchecked) var linked: [LinkedMapping] = []
   let associations: [Associations]
   /// Per entity mapping: whether its policy is the default one (the passes and the linker take
@@ -33,7 +37,7 @@ final class MigrationContext: @unchecked Sendable {
   /// The errors so far.
   @exclusivity(unchecked) var log: ErrorLog
 
-  /// The run's fixed parts, before its mappings are linked: `MigrationContext.prepared` (in
+  /// The run's fixed parts, before its mappings are linked: `RunPreparation.prepared` (in
   /// `Passes/`) links them and makes the context ready to run.
   init(plan: MigrationPlan, source: ObjectGraph, options: MigrationManagerOptions, usesDefaultPolicy: [Bool]) {
     self.plan = plan
@@ -103,24 +107,6 @@ final class MigrationContext: @unchecked Sendable {
     "\(destination.table(ref).layout.name)/\(ref.row + 1)"
   }
 
-  /// Creates a destination instance with the model's defaults; used by custom policies too.
-  func createDestinationInstance(entityNamed name: String) throws -> ObjectRef {
-    guard let e = destination.layout.entityIndex(name) else {
-      throw MigrationError("run-unknown-entity", "the destination model has no entity \(name)")
-    }
-    return createDestinationInstance(entity: e)
-  }
-
-  @inline(__always) func createDestinationInstance(entity e: Int) -> ObjectRef {
-    ObjectRef(entity: e, row: destination.tables[e].appendObject())
-  }
-
-  /// Records that `destination` was made from `source` by the current entity mapping.
-  func associate(source: ObjectRef?, destination: ObjectRef) {
-    associations[state.currentMappingIndex].add(
-      source: source, sourceKey: source.map(sourceKey), destination: destination)
-  }
-
   /// Core Data's `destinationInstancesForEntityMappingNamed:sourceInstances:`.
   func destinationInstances(forEntityMappingNamed name: String, sourceInstances: [ObjectRef])
     throws -> [ObjectRef]
@@ -147,20 +133,6 @@ final class MigrationContext: @unchecked Sendable {
       if let s = a.source(at: k) { result.append(s) }
     }
     return result
-  }
-
-  /// A property of a source object (nil for unknown keys).
-  func sourceValue(_ ref: ObjectRef, _ key: String) -> Value {
-    let t = source.table(ref)
-    guard let p = t.layout.propertyIndex(key) else { return .null }
-    return t.columns[p].read(Int(ref.row))
-  }
-
-  /// A property of a destination object.
-  func destinationValue(_ ref: ObjectRef, _ key: String) -> Value {
-    let t = destination.table(ref)
-    guard let p = t.layout.propertyIndex(key) else { return .null }
-    return t.columns[p].read(Int(ref.row))
   }
 
   /// The name of the property mapping a frame is evaluating, if any.

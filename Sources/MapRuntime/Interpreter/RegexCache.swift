@@ -7,6 +7,7 @@ import Foundation
 /// many `a`s) is stopped after `timeLimit` seconds, as ICU's own time limit would stop it.
 /// All matches of one process together may take `budget` seconds (`--regex-budget`), so a
 /// pattern that stays under the per-match limit cannot make a run of many objects last hours.
+// unchecked: one process-wide cache; every mutable field is read and written under `lock`.
 package final class RegexCache: @unchecked Sendable {
   package static let shared = RegexCache()
   /// Seconds one match may take.

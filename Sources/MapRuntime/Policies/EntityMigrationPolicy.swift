@@ -20,6 +20,7 @@
 /// `manager.error("…", about: .destinationObject(ref))` to name the object at fault; an error
 /// without a position is placed at the mapping's `<entityMapping>` element, and other errors
 /// are reported as `run-policy-error`.
+// unchecked: an app's subclass keeps state per mapping, called only by its own run's thread.
 open class EntityMigrationPolicy: @unchecked Sendable {
   public required init() {}
 
@@ -71,4 +72,5 @@ open class EntityMigrationPolicy: @unchecked Sendable {
 }
 
 /// The policy of mappings that name none.
+// unchecked: as its superclass (it has no state).
 final class DefaultEntityMigrationPolicy: EntityMigrationPolicy, @unchecked Sendable {}

@@ -5,7 +5,7 @@ extension MigrationManager {
   // MARK: - The mapping being run
 
   /// Core Data's `currentEntityMapping`: the entity mapping whose hook or expression runs.
-  public var currentEntityMapping: EntityMapping { context.currentEntityMapping }
+  public var currentEntityMapping: EntityMapping { PolicyQueries(context).currentEntityMapping }
 
   /// The name of the property mapping a frame is evaluating, if any.
   public func propertyName(_ frame: Frame) -> String? { context.propertyName(frame) }
@@ -16,13 +16,13 @@ extension MigrationManager {
   /// per element of `forEach`; model defaults, then every attribute expression; then the
   /// association with the source.
   public func defaultCreateDestinationInstances(forSource source: ObjectRef?) throws {
-    try context.defaultCreateDestinationInstances(forSource: source)
+    try creation.defaultCreateDestinationInstances(forSource: source)
   }
 
   /// What the default policy does for one destination instance: evaluate every relationship
   /// expression with `$source` bound to the instance's source.
   public func defaultCreateRelationships(forDestination destination: ObjectRef) throws {
-    try context.defaultCreateRelationships(forDestination: destination)
+    try relationships.defaultCreateRelationships(forDestination: destination)
   }
 
   // MARK: - Finding objects
@@ -30,18 +30,18 @@ extension MigrationManager {
   /// Every source object of an entity and of its sub-entities, in store order (what a FETCH
   /// without predicate returns).
   public func sourceInstances(ofEntity name: String) throws -> [ObjectRef] {
-    try context.sourceInstances(ofEntity: name)
+    try PolicyQueries(context).sourceInstances(ofEntity: name)
   }
 
   /// Every destination object created so far of an entity and of its sub-entities, in creation
   /// order.
   public func destinationInstances(ofEntity name: String) throws -> [ObjectRef] {
-    try context.destinationInstances(ofEntity: name)
+    try PolicyQueries(context).destinationInstances(ofEntity: name)
   }
 
   /// The destination instances the current entity mapping made from `source`, in creation order.
   public func destinationInstances(forSource source: ObjectRef) -> [ObjectRef] {
-    context.destinationInstances(forSource: source)
+    PolicyQueries(context).destinationInstances(forSource: source)
   }
 
   /// Core Data's `destinationInstancesForEntityMappingNamed:sourceInstances:`.
@@ -59,10 +59,12 @@ extension MigrationManager {
   }
 
   /// The name of a source object's entity.
-  public func entityName(ofSource ref: ObjectRef) -> String { context.entityName(ofSource: ref) }
+  public func entityName(ofSource ref: ObjectRef) -> String { PolicyQueries(context).entityName(ofSource: ref) }
 
   /// The name of a destination object's entity.
-  public func entityName(ofDestination ref: ObjectRef) -> String { context.entityName(ofDestination: ref) }
+  public func entityName(ofDestination ref: ObjectRef) -> String {
+    PolicyQueries(context).entityName(ofDestination: ref)
+  }
 
   /// The `id` of a source object as the input store spells it.
   public func sourceID(_ ref: ObjectRef) -> String { context.sourceID(ref) }
@@ -73,32 +75,34 @@ extension MigrationManager {
   // MARK: - Reading values
 
   /// A property of a source object (nil for unknown keys).
-  public func sourceValue(_ ref: ObjectRef, _ key: String) -> Value { context.sourceValue(ref, key) }
+  public func sourceValue(_ ref: ObjectRef, _ key: String) -> Value { PolicyQueries(context).sourceValue(ref, key) }
 
   /// A property of a destination object.
-  public func destinationValue(_ ref: ObjectRef, _ key: String) -> Value { context.destinationValue(ref, key) }
+  public func destinationValue(_ ref: ObjectRef, _ key: String) -> Value {
+    PolicyQueries(context).destinationValue(ref, key)
+  }
 
   /// Key-value coding as in expressions: `value(forKeyPath: "questions.@count", of: .sourceObject(r))`.
   /// Key paths through nil give nil; an unknown key throws `run-unknown-key`.
   public func value(forKeyPath path: String, of value: Value) throws -> Value {
-    try context.value(forKeyPath: path, of: value)
+    try PolicyQueries(context).value(forKeyPath: path, of: value)
   }
 
   /// A source object's property (or key path); unlike `sourceValue(_:_:)`, an unknown key throws.
   public func sourceValue(forKeyPath path: String, of ref: ObjectRef) throws -> Value {
-    try context.value(forKeyPath: path, of: .sourceObject(ref))
+    try PolicyQueries(context).value(forKeyPath: path, of: .sourceObject(ref))
   }
 
   /// A destination object's property (or key path); an unknown key throws.
   public func destinationValue(forKeyPath path: String, of ref: ObjectRef) throws -> Value {
-    try context.value(forKeyPath: path, of: .destinationObject(ref))
+    try PolicyQueries(context).value(forKeyPath: path, of: .destinationObject(ref))
   }
 
   /// The characters of a text value.
   public func string(_ t: Text) -> String { context.string(t) }
 
   /// The characters of a string value; nil for nil and for values that are not strings.
-  public func string(_ value: Value) -> String? { context.string(value) }
+  public func string(_ value: Value) -> String? { PolicyQueries(context).string(value) }
 
   /// A short description of a value for error messages.
   public func describe(_ v: Value) -> String { context.describe(v) }
@@ -107,22 +111,23 @@ extension MigrationManager {
 
   /// Creates a destination instance with the model's defaults; used by custom policies too.
   public func createDestinationInstance(entityNamed name: String) throws -> ObjectRef {
-    try context.createDestinationInstance(entityNamed: name)
+    try PolicyQueries(context).createDestinationInstance(entityNamed: name)
   }
 
   /// Sets a destination property as a mapping expression would (type coercion, inverses).
   public func setDestinationValue(_ value: Value, forKey key: String, of ref: ObjectRef) throws {
-    try context.setDestinationValue(value, forKey: key, of: ref)
+    try DestinationWrites(context).setDestinationValue(value, forKey: key, of: ref)
   }
 
   /// Adds objects to a to-many relationship, or sets a to-one (inverses kept in step).
   public func setDestinationObjects(_ targets: [ObjectRef], forKey key: String, of ref: ObjectRef) throws {
-    try context.setDestinationValue(.array(targets.map { .destinationObject($0) }), forKey: key, of: ref)
+    try DestinationWrites(context).setDestinationValue(
+      .array(targets.map { .destinationObject($0) }), forKey: key, of: ref)
   }
 
   /// Records that `destination` was made from `source` by the current entity mapping.
   public func associate(source: ObjectRef?, destination: ObjectRef) {
-    context.associate(source: source, destination: destination)
+    PolicyQueries(context).associate(source: source, destination: destination)
   }
 
   /// Records that `destination` was made from `source` by the entity mapping named `mapping`
@@ -130,7 +135,7 @@ extension MigrationManager {
   /// then runs that mapping's relationship expressions for it, and
   /// `destinationInstancesForEntityMappingNamed:sourceInstances:` finds it.
   public func associate(source: ObjectRef?, destination: ObjectRef, entityMappingNamed mapping: String) throws {
-    try context.associate(source: source, destination: destination, entityMappingNamed: mapping)
+    try PolicyQueries(context).associate(source: source, destination: destination, entityMappingNamed: mapping)
   }
 
   // MARK: - Errors
@@ -142,10 +147,10 @@ extension MigrationManager {
   /// it is placed at the calling expression, from a hook at the `<entityMapping>` element.
   public func error(_ message: String, about object: Value? = nil, code: String = "run-policy-error") -> MigrationError
   {
-    context.error(message, about: object, code: code)
+    PolicyQueries(context).error(message, about: object, code: code)
   }
 
   /// `Song/5 (created by LegacySongToSong from LegacySong/6)`: the id, the mapping that made
   /// the object and its source, looked up in every mapping's associations.
-  public func describeDestination(_ d: ObjectRef) -> String { context.describeDestination(d) }
+  public func describeDestination(_ d: ObjectRef) -> String { PolicyQueries(context).describeDestination(d) }
 }

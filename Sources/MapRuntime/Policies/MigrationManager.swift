@@ -5,6 +5,7 @@
 /// uses (reading source values, creating and associating destination instances, setting values).
 /// The manager is the public face of a run: the passes are `PassEngine`'s, the linked mappings,
 /// association tables and evaluation state `MigrationContext`'s.
+// unchecked: one thread runs a manager's migrate() at a time; it may be handed to that thread.
 public final class MigrationManager: @unchecked Sendable {
   public typealias Options = MigrationManagerOptions
   /// The three passes, for progress reports.
@@ -14,6 +15,9 @@ public final class MigrationManager: @unchecked Sendable {
   let context: MigrationContext
   /// One policy instance per entity mapping, which the passes call through `PolicyCalls`.
   let policies: MappingPolicies
+  /// Passes 1 and 2 of the default policy, for the passes and for policies that call them.
+  let creation: InstanceCreation
+  let relationships: RelationshipSetting
 
   public var plan: MigrationPlan { context.plan }
   public var source: ObjectGraph { context.source }
@@ -28,7 +32,7 @@ public final class MigrationManager: @unchecked Sendable {
   /// The index of the entity mapping whose hook or expression runs.
   public var currentMappingIndex: Int { context.state.currentMappingIndex }
   /// Entity mappings whose pass 1 ran on every core (see `ParallelCreation`), in order.
-  public var parallelMappings: [String] { context.state.parallelMappings }
+  public var parallelMappings: [String] { creation.parallelMappings }
   /// While a policy function (`EntityMigrationPolicy.perform`) runs: the variables of the
   /// expression that called it (`$source`, `$destination`, `$item`, `$index`, the property).
   public var currentFrame: Frame? { context.state.currentFrame }
@@ -37,9 +41,11 @@ public final class MigrationManager: @unchecked Sendable {
     var problems: [MigrationError] = []
     let policies = MappingPolicies.make(plan, &problems)
     self.policies = policies
-    context = try MigrationContext.prepared(
+    context = try RunPreparation.prepared(
       plan: plan, source: source, options: options,
       usesDefaultPolicy: policies.policies.map { $0 is DefaultEntityMigrationPolicy }, problems: problems)
+    creation = InstanceCreation(context)
+    relationships = RelationshipSetting(context)
   }
 
   /// Runs every pass. On failure nothing should be written: the destination graph is incomplete.
@@ -49,7 +55,9 @@ public final class MigrationManager: @unchecked Sendable {
     let hooks = PolicyCalls(policies, manager: self)
     context.hooks = hooks
     defer { context.hooks = nil }
-    try PassEngine(context, hooks: hooks, progress: progress).run(phases: phases)
+    try PassEngine(
+      context, creation: creation, relationships: relationships, hooks: hooks, progress: progress
+    ).run(phases: phases)
   }
 
   /// Gives every destination object the number (`Z_PK`) of the source object it was made from,

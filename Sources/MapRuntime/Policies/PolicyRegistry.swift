@@ -52,6 +52,7 @@ public enum PolicyRegistry {
   }
 
   private static let lock = NSLock()
+  // unsafe: read and written only under `lock`.
   nonisolated(unsafe) private static var byName: [String: EntityMigrationPolicy.Type] = [:]
 
   /// Registers under the module-qualified name (`App.LegacyToModernPolicy`, from

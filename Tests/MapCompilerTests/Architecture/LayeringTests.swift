@@ -8,7 +8,9 @@ import Testing
 /// depth: `Interpreter/` (its own files) and `Interpreter/Passes/` are two folders, and with
 /// subfolders counted in their parent (`Interpreter/Passes/` as `Interpreter/`) the graph must
 /// be free of cycles too. A new dependency fails this test until the table (and the picture)
-/// say it is intended; a cycle fails it even if the table lists it.
+/// say it is intended; a cycle fails it even if the table lists it. Since a method an extension
+/// adds is a use this cannot see, a type is extended only in the folder that declares it, save
+/// conformances to the extending folder's own protocols and the exceptions the spec lists.
 @Suite struct LayeringTests {
   static let declaration = try! NSRegularExpression(
     pattern:
@@ -219,6 +221,152 @@ import Testing
     {
       for p in Self.problems(module, edges: try Self.edges(module), allowed: tables[module]) { Issue.record("\(p)") }
     }
+  }
+
+  // MARK: - Extensions: a type grows only in its own folder
+
+  /// `extension Name[.Inner][: P, Q] [where …] {` at the top level of a file.
+  static let extensionHeader = try! NSRegularExpression(
+    pattern:
+      "^(?:@\\w+(?:\\([^)]*\\))?\\s+)*(?:(?:public|package|internal|fileprivate|private)\\s+)*extension\\s+([A-Za-z_][\\w.]*)(?:\\s*:\\s*([^{]*?))?\\s*(?:where\\s[^{]*)?\\{",
+    options: [.anchorsMatchLines])
+
+  /// An extension, in a folder that does not declare its type, of a type its module declares.
+  struct ForeignExtension: Hashable, CustomStringConvertible {
+    var file: String
+    var type: String
+    var declaredIn: Set<String>
+    var description: String { "\(file) extends \(type) (declared in \(declaredIn.sorted().joined(separator: ", ")))" }
+  }
+
+  /// Every extension of a module's type outside the folders that declare it, except those that
+  /// add only conformances to protocols declared in the extending folder (its own protocols,
+  /// which only that folder and the folders above it can call through).
+  static func foreignExtensions(_ module: String) throws -> [ForeignExtension] {
+    let sources = try SharedPaths.swiftFiles(under: "Sources/\(module)").map { relative, text in
+      let code = text.split(separator: "\n", omittingEmptySubsequences: false).map { line -> Substring in
+        guard let r = line.range(of: "//") else { return line }
+        return line[..<r.lowerBound]
+      }.joined(separator: "\n")
+      return (file: relative, folder: folder(ofFile: relative), text: code)
+    }
+    var declaredIn: [String: Set<String>] = [:]
+    for s in sources {
+      for m in declaration.matches(in: s.text, range: NSRange(s.text.startIndex..., in: s.text)) {
+        declaredIn[(s.text as NSString).substring(with: m.range(at: 1)), default: []].insert(s.folder)
+      }
+    }
+    var result: [ForeignExtension] = []
+    for s in sources {
+      let ns = s.text as NSString
+      for m in extensionHeader.matches(in: s.text, range: NSRange(location: 0, length: ns.length)) {
+        let type = ns.substring(with: m.range(at: 1))
+        let base = String(type.split(separator: ".").first ?? "")
+        guard let folders = declaredIn[base], !folders.contains(s.folder) else { continue }
+        let protocols =
+          m.range(at: 2).location == NSNotFound
+          ? []
+          : ns.substring(with: m.range(at: 2)).split(separator: ",").map { part -> String in
+            let words = part.split(separator: " ").filter { !$0.hasPrefix("@") }
+            return String(words.last?.split(separator: ".").last ?? "")
+          }
+        if !protocols.isEmpty && protocols.allSatisfy({ declaredIn[$0]?.contains(s.folder) == true }) { continue }
+        result.append(ForeignExtension(file: s.file, type: type, declaredIn: folders))
+      }
+    }
+    return result.sorted { ($0.file, $0.type) < ($1.file, $1.type) }
+  }
+
+  /// The extensions a module's spec allows outside their type's folder, between
+  /// `<!-- extensions MODULE -->` and `<!-- end extensions -->`: `| `Folder/File.swift` | `Type` | why |`.
+  static func extensionExceptions() throws -> [String: Set<String>] {
+    let spec = try String(
+      contentsOf: SharedPaths.packageRoot.appendingPathComponent("Specs/architecture.md"), encoding: .utf8)
+    var result: [String: Set<String>] = [:]
+    var rest = spec[...]
+    while let start = rest.range(of: "<!-- extensions ") {
+      let header = try #require(rest[start.upperBound...].range(of: " -->"))
+      let module = String(rest[start.upperBound..<header.lowerBound])
+      let end = try #require(rest[header.upperBound...].range(of: "<!-- end extensions -->"))
+      for line in rest[header.upperBound..<end.lowerBound].split(separator: "\n") where line.hasPrefix("| `") {
+        let cells = line.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+        guard cells.count >= 2 else { continue }
+        #expect(cells.count >= 3 && !cells[2].isEmpty, "an extension exception without a reason: \(line)")
+        let strip = { (s: String) in s.trimmingCharacters(in: CharacterSet(charactersIn: "`")) }
+        result[module, default: []].insert("\(strip(cells[0])) extends \(strip(cells[1]))")
+      }
+      rest = rest[end.upperBound...]
+    }
+    return result
+  }
+
+  /// What is wrong with a module's extensions: one outside its type's folder that the spec does
+  /// not list, one listed whose folder may not use the type's folder, a listed one that is gone.
+  static func extensionProblems(
+    _ module: String, found: [ForeignExtension], allowed: Set<String>, table: [String: Set<String>]?
+  ) -> [String] {
+    var result: [String] = []
+    var seen: Set<String> = []
+    for e in found {
+      let key = "\(e.file) extends \(e.type)"
+      seen.insert(key)
+      guard allowed.contains(key) else {
+        result.append(
+          "\(module): \(e): a type is extended only in its own folder (move the extension there, or list it with a "
+            + "reason under <!-- extensions \(module) --> in Specs/architecture.md)")
+        continue
+      }
+      let folder = folder(ofFile: e.file)
+      if e.declaredIn.isDisjoint(with: table?[folder] ?? []) {
+        result.append("\(module): \(e), but the layering table does not let \(folder) use its folder")
+      }
+    }
+    for stale in allowed.subtracting(seen).sorted() {
+      result.append("\(module): the extension exceptions list \(stale), which is no longer so: remove it")
+    }
+    return result
+  }
+
+  @Test func typesAreExtendedOnlyInTheirOwnFolder() throws {
+    let tables = try Self.tables()
+    let exceptions = try Self.extensionExceptions()
+    for m in exceptions.keys { #expect(tables[m] != nil, "extension exceptions for \(m), which is no module") }
+    for module in try Self.modules() {
+      let found = try Self.foreignExtensions(module)
+      for p in Self.extensionProblems(module, found: found, allowed: exceptions[module] ?? [], table: tables[module]) {
+        Issue.record("\(p)")
+      }
+    }
+  }
+
+  /// The extension rule on hand-made cases: an interpreter folder growing the context, a
+  /// conformance to the folder's own protocol, a listed exception, a stale one.
+  @Test func theExtensionRuleCatchesWhatTheFolderRuleCannotSee() throws {
+    let found = try Self.foreignExtensions("MapRuntime")
+    #expect(!found.contains { $0.type == "MigrationContext" }, "\(found)")
+    let grown = Self.ForeignExtension(
+      file: "Interpreter/Passes/MigrationContext+Creation.swift", type: "MigrationContext", declaredIn: ["Interpreter/"]
+    )
+    let table: [String: Set<String>] = ["Interpreter/Passes/": ["Interpreter/"], "Plan/": []]
+    #expect(Self.extensionProblems("M", found: [grown], allowed: [], table: table).count == 1)
+    #expect(
+      Self.extensionProblems(
+        "M", found: [grown], allowed: ["Interpreter/Passes/MigrationContext+Creation.swift extends MigrationContext"],
+        table: table
+      ).isEmpty)
+    // Listed, but the folder may not use the type's folder.
+    let upward = Self.ForeignExtension(file: "Plan/X.swift", type: "MigrationContext", declaredIn: ["Interpreter/"])
+    #expect(
+      Self.extensionProblems("M", found: [upward], allowed: ["Plan/X.swift extends MigrationContext"], table: table)
+        .count == 1)
+    // Listed and gone.
+    #expect(Self.extensionProblems("M", found: [], allowed: ["Plan/X.swift extends Value"], table: table).count == 1)
+    // The header pattern reads conformances and where clauses.
+    let text = "extension Value: ExpressibleByStringLiteral, @unchecked Sendable where T: Q {\n}"
+    let m = try #require(
+      Self.extensionHeader.firstMatch(in: text, range: NSRange(location: 0, length: (text as NSString).length)))
+    #expect((text as NSString).substring(with: m.range(at: 1)) == "Value")
+    #expect((text as NSString).substring(with: m.range(at: 2)) == "ExpressibleByStringLiteral, @unchecked Sendable")
   }
 
   // MARK: - The checker itself, on hand-made graphs and on the real one with an edge added

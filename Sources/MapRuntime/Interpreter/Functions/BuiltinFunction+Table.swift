@@ -125,7 +125,7 @@ extension BuiltinFunction {
     ) { (a, m) throws(MigrationError) -> Value in try Builtins.length(a, m) },
     // Random numbers (deterministic in mapc: SplitMix64 from a fixed seed).
     .init("random", [], .double, "a number in [0, 1)", example: "floor:(random())", "0") {
-      (a, m) throws(MigrationError) -> Value in .double(m.nextRandom())
+      (a, m) throws(MigrationError) -> Value in .double(BuiltinPolicyFunctions.nextRandom(m))
     },
     .init(
       "randomn:", [.integer], .integer, "an integer in [0, n); nil for n ≤ 0", example: "randomn:(1)", "0"

@@ -36,7 +36,7 @@ package enum BuiltinPolicyFunctions {
     switch selector {
     case "dateFromString:format:", "dateFromString:format:timeZone:":
       guard let format = try text(1) else { return .null }
-      let pattern = try m.datePattern(format)
+      let pattern = try datePattern(format, m)
       let zone = selector.hasSuffix("timeZone:") ? try zoneOffset(try text(2), m) : 0
       return try date(args[0], pattern, zoneOffset: zone, selector: selector, m)
     case "stringFromDate:format:", "stringFromDate:format:timeZone:":
@@ -46,7 +46,7 @@ package enum BuiltinPolicyFunctions {
       }
       guard let format = try text(1) else { return .null }
       let zone = selector.hasSuffix("timeZone:") ? try zoneOffset(try text(2), m) : 0
-      return .string(.native(try m.datePattern(format).format(t, zoneOffset: zone)))
+      return .string(.native(try datePattern(format, m).format(t, zoneOffset: zone)))
     case "numberFromString:":
       guard let s = try text(0) else { return .null }
       return NumberText.parseNumber(s.trimmingCharacters(in: .whitespaces)) ?? .null
@@ -170,13 +170,13 @@ package enum BuiltinPolicyFunctions {
   }
 }
 
-extension MigrationContext {
-  /// Compiled date patterns, cached by pattern text.
-  func datePattern(_ format: String) throws(MigrationError) -> DatePattern {
-    if let p = state.datePatterns[format] { return p }
+extension BuiltinPolicyFunctions {
+  /// Compiled date patterns, cached by pattern text in the run's state.
+  static func datePattern(_ format: String, _ m: MigrationContext) throws(MigrationError) -> DatePattern {
+    if let p = m.state.datePatterns[format] { return p }
     switch DatePattern.compile(format) {
     case .success(let p):
-      state.datePatterns[format] = p
+      m.state.datePatterns[format] = p
       return p
     case .failure(let e):
       throw MigrationError("run-date-pattern", e.message)
@@ -184,9 +184,9 @@ extension MigrationContext {
   }
 
   /// A deterministic pseudo-random number in [0, 1) (SplitMix64 seeded from the plan name).
-  func nextRandom() -> Double {
-    state.randomState &+= 0x9E37_79B9_7F4A_7C15
-    var z = state.randomState
+  static func nextRandom(_ m: MigrationContext) -> Double {
+    m.state.randomState &+= 0x9E37_79B9_7F4A_7C15
+    var z = m.state.randomState
     z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
     z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
     z ^= z >> 31

@@ -105,7 +105,7 @@ enum Builtins {
   /// `random:` and `randomn:`: an integer in [0, n); nil for n ≤ 0.
   static func random(_ name: String, _ args: [Value], _ m: MigrationContext) throws(MigrationError) -> Value {
     guard let n = try integer(name, args, 0, m), n > 0 else { return .null }
-    return .int(Int64(m.nextRandom() * Double(n)))
+    return .int(Int64(BuiltinPolicyFunctions.nextRandom(m) * Double(n)))
   }
 
   /// `castObject:toType:`.

@@ -87,9 +87,10 @@ enum ObjectMethods {
       return m.string(t)
     }
     switch selector {
-    case "valueForKey:": return try m.value(of: receiver, key: try text(args[0]))
+    case "valueForKey:": return try KeyValueCoding(m).value(of: receiver, key: try text(args[0]))
     case "valueForKeyPath:":
-      return try m.value(of: receiver, path: ArraySlice(try text(args[0]).split(separator: ".").map(String.init)))
+      return try KeyValueCoding(m).value(
+        of: receiver, path: ArraySlice(try text(args[0]).split(separator: ".").map(String.init)))
     case "stringByAppendingString:": return .string(.native(try text(receiver) + (try text(args[0]))))
     case "hasPrefix:": return .bool(try text(receiver).hasPrefix(try text(args[0])))
     case "hasSuffix:": return .bool(try text(receiver).hasSuffix(try text(args[0])))
@@ -98,7 +99,7 @@ enum ObjectMethods {
       guard !sep.isEmpty else { return .array([receiver]) }
       return .array(try text(receiver).components(separatedBy: sep).map { .string(.native($0)) })
     case "count": return .int(Int64(try m.elements(receiver).count))
-    default: return try m.value(of: receiver, key: selector)
+    default: return try KeyValueCoding(m).value(of: receiver, key: selector)
     }
   }
 
@@ -108,7 +109,7 @@ enum ObjectMethods {
     -> Value?
   {
     switch receiver {
-    case .sourceObject, .destinationObject: return try m.value(of: receiver, key: name)
+    case .sourceObject, .destinationObject: return try KeyValueCoding(m).value(of: receiver, key: name)
     case .dictionary(let pairs): return pairs.first { $0.0 == name }?.1
     default: return nil
     }

@@ -99,12 +99,14 @@ enum Coercion {
   }
 }
 
-extension MigrationContext {
+extension Coercion {
   /// Stores an expression's value in a destination column after converting it to the
   /// attribute's type (see `Coercion`). The common case, a value already of the column's kind,
   /// skips the general conversion.
   @inline(__always)
-  func setCoerced(_ column: Column, _ row: Int, _ value: Value, _ type: AttributeType) throws(MigrationError) {
+  static func setCoerced(
+    _ column: Column, _ row: Int, _ value: Value, _ type: AttributeType, manager: MigrationContext
+  ) throws(MigrationError) {
     switch column.kind {
     case .int:
       if case .int(let n) = value, type == .integer64 || (type.integerRange?.contains(n) ?? false) {
@@ -115,7 +117,8 @@ extension MigrationContext {
       let c = unsafeDowncast(column, to: TextColumn.self)
       switch value {
       case .string(.slice(let s)) where type != .uuid:
-        c.setPacked(row, TextColumn.fitsPacked(s) ? TextColumn.packSlice(s) : c.pack(.native(string(.slice(s)))))
+        c.setPacked(
+          row, TextColumn.fitsPacked(s) ? TextColumn.packSlice(s) : c.pack(.native(manager.string(.slice(s)))))
         return
       case .string(let t) where type != .uuid:
         c.setPacked(row, c.pack(t))
@@ -129,17 +132,17 @@ extension MigrationContext {
     default:
       break
     }
-    try setCoercedGenerally(column, row, value, type)
+    try setCoercedGenerally(column, row, value, type, manager)
   }
 
   /// `setCoerced` through the general conversion.
   @inline(never)
-  private func setCoercedGenerally(_ column: Column, _ row: Int, _ value: Value, _ type: AttributeType)
-    throws(MigrationError)
-  {
-    var coerced = try Coercion.coerce(value, to: type, manager: self)
+  private static func setCoercedGenerally(
+    _ column: Column, _ row: Int, _ value: Value, _ type: AttributeType, _ manager: MigrationContext
+  ) throws(MigrationError) {
+    var coerced = try coerce(value, to: type, manager: manager)
     if case .string(.slice(let s)) = coerced, !TextColumn.fitsPacked(s) {
-      coerced = .string(.native(string(.slice(s))))
+      coerced = .string(.native(manager.string(.slice(s))))
     }
     column.set(row, coerced)
   }

@@ -103,7 +103,7 @@ extension Linker {
         let i = try mappingIndex(name, loc)
         return { (m: MigrationContext, frame: inout Frame) throws(MigrationError) -> Value in
           let sources = try instances(m, &frame)
-          return try m.destinations(mapping: i, sources: sources, located)
+          return try AssociationLookup(m).destinations(mapping: i, sources: sources, located)
         }
       }
       let nameCode = try code(args[0])
@@ -113,7 +113,7 @@ extension Linker {
         }
         let i: Int
         do throws(MigrationError) { i = try self.mappingIndex(m.string(t), nil) } catch { throw located(error) }
-        return try m.destinations(mapping: i, sources: try instances(m, &frame), located)
+        return try AssociationLookup(m).destinations(mapping: i, sources: try instances(m, &frame), located)
       }
     case "destinationInstancesForSourceRelationshipNamed:sourceInstances:":
       let instances = try code(args[1])
@@ -123,7 +123,8 @@ extension Linker {
           throw located(MigrationError("run-type-mismatch", "the relationship name must be a string"))
         }
         do throws(MigrationError) {
-          return try m.destinationsForSourceRelationship(m.string(t), try instances(m, &frame), frame: frame)
+          return try AssociationLookup(m).destinationsForSourceRelationship(
+            m.string(t), try instances(m, &frame), frame: frame)
         } catch { throw located(error) }
       }
     case "sourceInstancesForEntityMappingNamed:destinationInstances:":
@@ -170,7 +171,9 @@ extension Linker {
           throw located(MigrationError("run-type-mismatch", "\(selector) needs a string key"))
         }
         let path = m.string(t).split(separator: ".").map(String.init)
-        do throws(MigrationError) { return try m.value(of: .special(.manager), path: ArraySlice(path)) } catch {
+        do throws(MigrationError) {
+          return try KeyValueCoding(m).value(of: .special(.manager), path: ArraySlice(path))
+        } catch {
           throw located(error)
         }
       }
@@ -238,7 +241,7 @@ extension Linker {
 }
 
 /// Linked fetch predicates, by predicate.
-final class FilterCache: @unchecked Sendable {
+final class FilterCache {
   let linker: Linker
   var tests: [Predicate: Test] = [:]
   init(linker: Linker) { self.linker = linker }
@@ -250,60 +253,5 @@ final class FilterCache: @unchecked Sendable {
     let t = try linker.test(p)
     tests[p] = t
     return t
-  }
-}
-
-extension MigrationContext {
-  func destinations(
-    mapping i: Int, sources: Value, _ located: (MigrationError) -> MigrationError
-  ) throws(MigrationError) -> Value {
-    var out: [Value] = []
-    let a = associations[i]
-    switch sources {
-    case .null: return .array([])
-    case .sourceObject(let ref):
-      a.forEachDestination(forSourceKey: sourceKey(ref)) { out.append(.destinationObject($0)) }
-    default:
-      for s in try elements(sources) {
-        guard case .sourceObject(let ref) = s else {
-          throw located(
-            MigrationError("run-type-mismatch", "sourceInstances must be source objects, got \(describe(s))"))
-        }
-        a.forEachDestination(forSourceKey: sourceKey(ref)) { out.append(.destinationObject($0)) }
-      }
-    }
-    return .array(out)
-  }
-
-  /// Core Data's `destinationInstancesForSourceRelationshipNamed:sourceInstances:`: the
-  /// destination instances of every mapping from the source relationship's entity to the
-  /// destination relationship's entity.
-  func destinationsForSourceRelationship(_ name: String, _ sources: Value, frame: Frame) throws(MigrationError) -> Value
-  {
-    let em = plan.entityMappings[frame.mapping]
-    guard let srcEntity = em.sourceEntity, let se = source.layout.entity(srcEntity),
-      let sp = se.propertyIndex(name), let srcRel = se.properties[sp].relationship
-    else {
-      throw MigrationError("run-unknown-key", "the source entity of \(em.name) has no relationship \(name)")
-    }
-    guard let prop = propertyName(frame), let destEntity = em.destinationEntity,
-      let de = destination.layout.entity(destEntity), let dp = de.propertyIndex(prop),
-      let destRel = de.properties[dp].relationship
-    else {
-      throw MigrationError(
-        "run-unknown-key", "destinationInstancesForSourceRelationshipNamed: must be used in a relationship mapping")
-    }
-    var out: [Value] = []
-    let refs = try elements(sources)
-    for (i, other) in plan.entityMappings.enumerated() {
-      guard let s = other.sourceEntity, let d = other.destinationEntity,
-        plan.sourceModel.isKind(s, of: srcRel.destinationEntity),
-        plan.destinationModel.isKind(d, of: destRel.destinationEntity)
-      else { continue }
-      for case .sourceObject(let ref) in refs {
-        associations[i].forEachDestination(forSourceKey: sourceKey(ref)) { out.append(.destinationObject($0)) }
-      }
-    }
-    return .array(distinct(out))
   }
 }

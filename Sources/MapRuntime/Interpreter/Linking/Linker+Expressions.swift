@@ -40,7 +40,9 @@ extension Linker {
           case .null:
             return .null
           default:
-            do throws(MigrationError) { return try m.value(of: v, key: key) } catch { throw located(error) }
+            do throws(MigrationError) { return try KeyValueCoding(m).value(of: v, key: key) } catch {
+              throw located(error)
+            }
           }
           let p = cache.index(t, key)
           guard p >= 0 else {
@@ -52,7 +54,9 @@ extension Linker {
       let path = ArraySlice(components)
       return { (m: MigrationContext, frame: inout Frame) throws(MigrationError) -> Value in
         let v = try b(m, &frame)
-        do throws(MigrationError) { return try m.value(of: v, path: path) } catch { throw located(error) }
+        do throws(MigrationError) { return try KeyValueCoding(m).value(of: v, path: path) } catch {
+          throw located(error)
+        }
       }
     case .index(let base, let sub):
       return try indexCode(base, sub, located)
@@ -135,9 +139,9 @@ extension Linker {
         let l = try m.elements(try x(m, &frame))
         let r = try m.elements(try y(m, &frame))
         switch op {
-        case .union: return .array(m.distinct(l + r))
-        case .intersect: return .array(m.distinct(l.filter { e in r.contains { m.equal(e, $0) } }))
-        case .minus: return .array(m.distinct(l.filter { e in !r.contains { m.equal(e, $0) } }))
+        case .union: return .array(KeyValueCoding(m).distinct(l + r))
+        case .intersect: return .array(KeyValueCoding(m).distinct(l.filter { e in r.contains { m.equal(e, $0) } }))
+        case .minus: return .array(KeyValueCoding(m).distinct(l.filter { e in !r.contains { m.equal(e, $0) } }))
         }
       }
     }
@@ -198,7 +202,9 @@ extension Linker {
       for step in steps {
         switch step {
         case .keys(let path):
-          do throws(MigrationError) { v = try m.value(of: v, path: path) } catch { throw located(error) }
+          do throws(MigrationError) { v = try KeyValueCoding(m).value(of: v, path: path) } catch {
+            throw located(error)
+          }
         case .variable(let name, let code):
           let key = try code(m, &frame)
           guard case .string(let t) = key else {
@@ -207,7 +213,9 @@ extension Linker {
                 "run-type-mismatch", "the key $\(name) must be a string, got \(m.describe(key)) (Foundation raises)"))
           }
           if v.isNull { return .null }
-          do throws(MigrationError) { v = try m.value(of: v, key: m.string(t)) } catch { throw located(error) }
+          do throws(MigrationError) { v = try KeyValueCoding(m).value(of: v, key: m.string(t)) } catch {
+            throw located(error)
+          }
         }
       }
       return v
@@ -248,7 +256,7 @@ extension Linker {
 }
 
 /// Remembers a key's property index for the entity seen last.
-final class KeyCache: @unchecked Sendable {
+final class KeyCache {
   @exclusivity(unchecked) var entity = -1
   @exclusivity(unchecked) var property = -1
   @inline(__always) func index(_ t: EntityTable, _ key: String) -> Int {

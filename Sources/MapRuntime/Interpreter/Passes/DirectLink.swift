@@ -6,7 +6,7 @@
 ///
 /// `link` handles the usual cases (a to-one set once, a to-many filled once, inverses with
 /// nothing to take back) and says false for anything else; the caller then takes
-/// `MigrationContext.linkDirectly`, which handles every case.
+/// `RelationshipSetting.linkDirectly`, which handles every case.
 struct DirectLink {
   let column: Int
   let toOne: Unmanaged<ToOneColumn>?

@@ -14,6 +14,7 @@ import Dispatch
 /// `$source.key[$index]` list that is not a JSON array, a date string with escapes. The
 /// destination is then put back as it was and the mapping runs on one thread, where the
 /// general code converts the value or reports the error.
+// unchecked: its columns and arrays are shared by the sweeps, each chunk writing only its own rows.
 public struct ParallelCreation: @unchecked Sendable {
   /// Below this many source objects one thread is about as fast; with one core, always.
   public static var defaultMinimum: Int { MigrationManagerOptions.defaultParallelMinimum }
@@ -138,6 +139,7 @@ public struct ParallelCreation: @unchecked Sendable {
     sources.withUnsafeBufferPointer { all in
       counts.withUnsafeMutableBufferPointer { counts in
         rows.withUnsafeMutableBufferPointer { rows in
+          // Unsafe: each chunk `c` writes only `rows[c]` and the counts of its own range.
           nonisolated(unsafe) let (all, counts, rows) = (all, counts, rows)
           DispatchQueue.concurrentPerform(iterations: chunkCount) { c in
             rows[c] = count(all, range(c), counts) ?? -1
@@ -169,6 +171,7 @@ public struct ParallelCreation: @unchecked Sendable {
         counts.withUnsafeBufferPointer { counts in
           done.withUnsafeMutableBufferPointer { done in
             natives.withUnsafeMutableBufferPointer { natives in
+              // Unsafe: each chunk writes only its own entries and the rows it was given.
               nonisolated(unsafe) let (all, counts, done, natives, targets) = (all, counts, done, natives, targets)
               DispatchQueue.concurrentPerform(iterations: chunkCount) { c in
                 done[c] = fill(all, range(c), counts, from: starts[c], targets, natives: &natives[c])

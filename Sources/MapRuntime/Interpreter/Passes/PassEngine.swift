@@ -15,12 +15,20 @@ final class PassEngine {
   /// Per entity mapping, the relationships pass 2 sets straight from association tables, when
   /// all of them can be (see `DirectLink`).
   let directLinks: [[DirectLink]?]
+  /// Pass 1 and pass 2 of the default policy, over the run.
+  let creation: InstanceCreation
+  let relationships: RelationshipSetting
 
-  init(_ context: MigrationContext, hooks: any PolicyHooks, progress: (@Sendable (Pass, Int, Int) -> Void)?) {
+  init(
+    _ context: MigrationContext, creation: InstanceCreation, relationships: RelationshipSetting,
+    hooks: any PolicyHooks, progress: (@Sendable (Pass, Int, Int) -> Void)?
+  ) {
     self.c = context
     self.hooks = hooks
     self.progress = progress
     self.directLinks = context.linked.map { DirectLink.links(of: $0, in: context) }
+    self.creation = creation
+    self.relationships = relationships
   }
 
   /// Runs every pass. On failure nothing should be written: the destination graph is incomplete.
@@ -33,7 +41,7 @@ final class PassEngine {
     try c.stopIfErrors()
     c.destination.finalize()
     phases.mark("pass 2: relationships")
-    c.validateDestination(progress: progress)
+    DestinationValidation(c).validate(progress: progress)
     phases.mark("validate")
     try c.stopIfErrors()
     for i in c.plan.entityMappings.indices {
@@ -100,7 +108,7 @@ final class PassEngine {
           if isDefault, all.count >= c.options.parallelMinimum, let parallel = ParallelCreation(lm, source: c.source),
             parallel.run(all, sourceKey: c.sourceKey)
           {
-            c.state.parallelMappings.append(m.name)
+            creation.parallelMappings.append(m.name)
           } else {
             try createOneByOne(i, lm, all, isDefault: isDefault, frame: &frame)
           }
@@ -130,10 +138,10 @@ final class PassEngine {
           }
           if k < chunkEnd {
             let d = a.destination(at: k)
-            c.state.currentInstanceIndex = k
+            relationships.currentInstanceIndex = k
             if isDefault {
               if !lm.relationshipCodes.isEmpty {
-                try c.defaultRelationships(lm, d, source: a.source(at: k), frame: &frame)
+                try relationships.defaultRelationships(lm, d, source: a.source(at: k), frame: &frame)
               }
             } else {
               hook(i, "createRelationships") {
@@ -146,7 +154,7 @@ final class PassEngine {
           if k == chunkEnd && k & 0xFFFF == 0 { report(pass, k) }
         }
         passDone += n
-        c.state.currentInstanceIndex = -1
+        relationships.currentInstanceIndex = -1
         hook(i, "endRelationshipCreation") { try hooks.endRelationshipCreation(i) }
         phases.mark("  \(m.name)")
       case .validate:
@@ -180,7 +188,7 @@ final class PassEngine {
         break
       }
       if isDefault {
-        try c.defaultCreate(lm, forSource: ref, frame: &frame)
+        try creation.defaultCreate(lm, forSource: ref, frame: &frame)
       } else {
         hook(i, "createDestinationInstances") {
           try hooks.createDestinationInstances(forSource: ref, mapping: i)

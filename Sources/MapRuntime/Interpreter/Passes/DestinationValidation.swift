@@ -1,6 +1,12 @@
 import Foundation
 
-extension MigrationContext {
+/// Pass 3: the destination graph checked against its model, as Core Data validates before its
+/// final save; failures become the run's errors. Owns no state.
+struct DestinationValidation {
+  let run: MigrationContext
+
+  @inline(__always) init(_ run: MigrationContext) { self.run = run }
+
   /// One failed check: which object, which property (column), and what.
   struct ValidationFailure {
     var ref: ObjectRef
@@ -13,13 +19,13 @@ extension MigrationContext {
   /// its final save: mandatory values, numeric and date bounds, string lengths and patterns,
   /// relationship counts. Checks run column by column; failures are reported by mapping and
   /// object, naming the source each object came from.
-  func validateDestination(progress: (@Sendable (MigrationPass, Int, Int) -> Void)?) {
+  func validate(progress: (@Sendable (MigrationPass, Int, Int) -> Void)?) {
     var failures: [ValidationFailure] = []
-    let limit = options.maxErrors - log.errors.count
-    let total = destination.objectCount
+    let limit = run.options.maxErrors - run.log.errors.count
+    let total = run.destination.objectCount
     var done = 0
     progress?(.validate, 0, total)
-    outer: for table in destination.tables {
+    outer: for table in run.destination.tables {
       let columns = table.layout.properties.count
       for (c, p) in table.layout.properties.enumerated() {
         switch p.kind {
@@ -42,7 +48,7 @@ extension MigrationContext {
   private func report(_ failures: [ValidationFailure]) {
     var origin: [UInt64: (mapping: Int, instance: Int)] = [:]
     let wanted = Set(failures.map { $0.ref.packed })
-    for (i, a) in associations.enumerated() {
+    for (i, a) in run.associations.enumerated() {
       for k in 0..<a.instanceCount {
         let d = a.destination(at: k).packed
         if wanted.contains(d) && origin[d] == nil { origin[d] = (i, k) }
@@ -56,18 +62,19 @@ extension MigrationContext {
       return x.column < y.column
     }
     for f in sorted {
-      let table = destination.table(f.ref)
+      let table = run.destination.table(f.ref)
       let name = table.layout.properties[f.column].name
-      var who = destinationID(f.ref)
+      var who = run.destinationID(f.ref)
       var location: SourceLocation? = nil
       if let o = origin[f.ref.packed] {
-        let lm = linked[o.mapping]
-        who = objectDescription(f.ref, origin: associations[o.mapping].source(at: o.instance), mapping: lm.mapping)
+        let lm = run.linked[o.mapping]
+        who = run.objectDescription(
+          f.ref, origin: run.associations[o.mapping].source(at: o.instance), mapping: lm.mapping)
         location = lm.location(ofProperty: name)
       }
-      appendError(
+      run.appendError(
         MigrationError(
-          f.code, "\(who): \(table.layout.name).\(name) \(f.message)", at: location, file: plan.mappingPath))
+          f.code, "\(who): \(table.layout.name).\(name) \(f.message)", at: location, file: run.plan.mappingPath))
     }
   }
 
@@ -129,7 +136,7 @@ extension MigrationContext {
       for row in 0..<table.count where texts.values[row] != 0 {
         let text = texts.text(texts.values[row])
         if lo != nil || hi != nil {
-          let length = utf16Length(text, atLeast: lo, atMost: hi)
+          let length = run.utf16Length(text, atLeast: lo, atMost: hi)
           if let lo, length < lo {
             fail(
               row, "run-validation-length",
@@ -141,7 +148,7 @@ extension MigrationContext {
           }
         }
         if let pattern {
-          let s = string(text)
+          let s = run.string(text)
           do {
             if try !RegexCache.shared.match(pattern, s) {
               fail(

@@ -1,15 +1,24 @@
-extension MigrationContext {
-  // MARK: - Pass 1
+/// Pass 1 of the default policy: the destination instances of one source instance, their
+/// attributes (model defaults, direct forms, expressions) and their association. One per run
+/// (`MigrationManager` makes it, its `PassEngine` and the policy API use it).
+final class InstanceCreation {
+  let run: MigrationContext
+  /// Per-source values of `createDirect` (kept to avoid allocating for every source object).
+  @exclusivity(unchecked) private var directScratch: [Value] = []
+  /// Entity mappings whose pass 1 ran on every core (see `ParallelCreation`), in order.
+  var parallelMappings: [String] = []
+
+  init(_ run: MigrationContext) { self.run = run }
 
   /// What the default policy does for one source instance: one destination instance, or one
   /// per element of `forEach`; model defaults, then every attribute expression; then the
   /// association with the source.
   func defaultCreateDestinationInstances(forSource sourceRef: ObjectRef?) throws {
-    try defaultCreate(linked[currentMappingIndex], forSource: sourceRef)
+    try defaultCreate(run.linked[run.currentMappingIndex], forSource: sourceRef)
   }
 
   func defaultCreate(_ lm: LinkedMapping, forSource sourceRef: ObjectRef?) throws(MigrationFailure) {
-    var frame = Frame(mapping: currentMappingIndex)
+    var frame = Frame(mapping: run.currentMappingIndex)
     try defaultCreate(lm, forSource: sourceRef, frame: &frame)
   }
 
@@ -17,17 +26,17 @@ extension MigrationContext {
   func defaultCreate(_ lm: LinkedMapping, forSource sourceRef: ObjectRef?, frame: inout Frame) throws(MigrationFailure)
   {
     guard let plan = lm.creation else { return }
-    frame.reset(mapping: currentMappingIndex, source: sourceRef.map { .sourceObject($0) } ?? .null)
-    var target = CreationTarget(plan: plan, source: sourceRef, sourceKey: sourceRef.map(sourceKey))
+    frame.reset(mapping: run.currentMappingIndex, source: sourceRef.map { .sourceObject($0) } ?? .null)
+    var target = CreationTarget(plan: plan, source: sourceRef, sourceKey: sourceRef.map(run.sourceKey))
     if let forEach = lm.forEach {
       let items: [Value]
       do {
-        items = try elements(forEach(self, &frame))
+        items = try run.elements(forEach(run, &frame))
       } catch {
         // Named after the source object whose collection it is, as an attribute's error is.
-        guard let sourceRef, error.code.hasPrefix("run-") else { return try record(error) }
-        let who = "\(sourceID(sourceRef)) (forEach of \(lm.mapping.name))"
-        return try record(
+        guard let sourceRef, error.code.hasPrefix("run-") else { return try run.record(error) }
+        let who = "\(run.sourceID(sourceRef)) (forEach of \(lm.mapping.name))"
+        return try run.record(
           MigrationError(error.code, "\(who): \(error.message)", at: error.location, file: error.file))
       }
       if plan.isDirect, let sourceRef, try createDirect(lm, &target, items, source: sourceRef) { return }
@@ -54,23 +63,23 @@ extension MigrationContext {
     throws(MigrationFailure) -> Bool
   {
     let ops = t.ops
-    var perSource = state.directScratch
-    state.directScratch = []
-    defer { state.directScratch = perSource }
+    var perSource = directScratch
+    directScratch = []
+    defer { directScratch = perSource }
     if perSource.count != ops.count { perSource = Array(repeating: .null, count: ops.count) }
     for k in ops.indices {
       switch ops[k] {
       case .sourceValue(let e, let c):
         guard Int(s.entity) == e else { return false }
-        perSource[k] = source.tables[e].columns[c].get(Int(s.row))
+        perSource[k] = run.source.tables[e].columns[c].get(Int(s.row))
       case .sourceElement(let e, let c):
         // A malformed value is left to the general path, which reports it.
-        guard Int(s.entity) == e, let list = try? sourceList(source.tables[e].columns[c].get(Int(s.row))) else {
+        guard Int(s.entity) == e, let list = try? sourceList(run.source.tables[e].columns[c].get(Int(s.row))) else {
           return false
         }
         perSource[k] = list
       case .sourceDate(let e, let c, let pattern):
-        guard Int(s.entity) == e, let date = try? sourceDate(source.tables[e].columns[c].get(Int(s.row)), pattern)
+        guard Int(s.entity) == e, let date = try? sourceDate(run.source.tables[e].columns[c].get(Int(s.row)), pattern)
         else {
           return false
         }
@@ -105,9 +114,9 @@ extension MigrationContext {
           preconditionFailure("createDirect with an expression to evaluate")
         }
         do {
-          try store(v, table, row, t.columns[k], origin: t.source, mapping: lm, propertyIndex: k)
+          try DestinationWrites(run).store(v, table, row, t.columns[k], origin: t.source, mapping: lm, propertyIndex: k)
         } catch {
-          try record(error)
+          try run.record(error)
         }
       }
       t.associations.add(source: t.source, sourceKey: t.sourceKey, destination: ObjectRef(entity: t.entity, row: row))
@@ -155,17 +164,17 @@ extension MigrationContext {
       frame.propertyIndex = k
       let v: Value
       do {
-        if let x = try direct(t.ops[k], frame) { v = x } else { v = try t.codes[k](self, &frame) }
+        if let x = try direct(t.ops[k], frame) { v = x } else { v = try t.codes[k](run, &frame) }
       } catch {
         // An expression that fails names the object it was evaluated for.
         let name = t.table.layout.properties[t.columns[k]].name
-        let who = objectDescription(ref, origin: t.source, mapping: lm.mapping)
+        let who = run.objectDescription(ref, origin: t.source, mapping: lm.mapping)
         // A policy's own error (its own code, or one naming the object already, as
         // `manager.error(…, about:)` does) is kept as the policy wrote it.
         if !error.code.hasPrefix("run-") || error.message.hasPrefix(who + ":") {
-          try record(error)
+          try run.record(error)
         } else {
-          try record(
+          try run.record(
             MigrationError(
               error.code, "\(who): \(t.table.layout.name).\(name): \(error.message)", at: error.location,
               file: error.file))
@@ -173,9 +182,9 @@ extension MigrationContext {
         continue
       }
       do {
-        try store(v, t.table, row, t.columns[k], origin: t.source, mapping: lm, propertyIndex: k)
+        try DestinationWrites(run).store(v, t.table, row, t.columns[k], origin: t.source, mapping: lm, propertyIndex: k)
       } catch {
-        try record(error)
+        try run.record(error)
       }
     }
     frame.propertyIndex = -1
@@ -190,17 +199,17 @@ extension MigrationContext {
       return frame.item
     case .sourceValue(let e, let c):
       guard case .sourceObject(let s) = frame.source, Int(s.entity) == e else { return nil }
-      return source.tables[e].columns[c].get(Int(s.row))
+      return run.source.tables[e].columns[c].get(Int(s.row))
     case .sourceElement(let e, let c):
       guard case .sourceObject(let s) = frame.source, Int(s.entity) == e, case .int(let n) = frame.index,
-        let list = try sourceList(source.tables[e].columns[c].get(Int(s.row)))
+        let list = try sourceList(run.source.tables[e].columns[c].get(Int(s.row)))
       else { return nil }
       guard case .array(let items) = list else { return .null }
       return n >= 0 && n < items.count ? items[Int(n)] : .null
     case .sourceDate(let e, let c, let pattern):
       // A value the function refuses takes the expression, which reports it where it is.
       guard case .sourceObject(let s) = frame.source, Int(s.entity) == e else { return nil }
-      return try? sourceDate(source.tables[e].columns[c].get(Int(s.row)), pattern)
+      return try? sourceDate(run.source.tables[e].columns[c].get(Int(s.row)), pattern)
     default:
       return nil
     }
@@ -208,7 +217,7 @@ extension MigrationContext {
 
   /// `dateFromString:format:` of a source value (see `AttributeOp.sourceDate`).
   @inline(__always) func sourceDate(_ v: Value, _ pattern: DatePattern) throws(MigrationError) -> Value {
-    try BuiltinPolicyFunctions.date(v, pattern, zoneOffset: 0, selector: "dateFromString:format:", self)
+    try BuiltinPolicyFunctions.date(v, pattern, zoneOffset: 0, selector: "dateFromString:format:", run)
   }
 
   /// What `.sourceElement` indexes: nil stays nil, a Transformable array is parsed; nil for
@@ -218,7 +227,7 @@ extension MigrationContext {
     case .null:
       return .null
     case .transformable(let js):
-      let parsed = try lookInside(js)
+      let parsed = try run.lookInside(js)
       guard case .array = parsed else { return nil }
       return parsed
     default:
@@ -227,9 +236,9 @@ extension MigrationContext {
   }
 
   /// Model defaults of a destination entity, as (column, value) pairs.
-  func destinationDefaults(_ entity: Int) -> [(Int, Value)] {
+  static func destinationDefaults(_ entity: Int, of run: MigrationContext) -> [(Int, Value)] {
     var result: [(Int, Value)] = []
-    for (c, p) in destination.layout.entities[entity].properties.enumerated() {
+    for (c, p) in run.destination.layout.entities[entity].properties.enumerated() {
       guard let a = p.attribute, let d = a.defaultValue else { continue }
       let v: Value
       switch d {
@@ -241,47 +250,8 @@ extension MigrationContext {
       case .date(let t): v = .date(t)
       case .binary(let b): v = .data(b)
       }
-      if let coerced = try? Coercion.coerce(v, to: a.type, manager: self) { result.append((c, coerced)) }
+      if let coerced = try? Coercion.coerce(v, to: a.type, manager: run) { result.append((c, coerced)) }
     }
     return result
-  }
-
-  /// Stores an attribute value after coercing it to the attribute's type.
-  func store(
-    _ v: Value, _ table: EntityTable, _ row: Int, _ column: Int, origin: ObjectRef?,
-    mapping lm: LinkedMapping?, propertyIndex: Int
-  ) throws(MigrationError) {
-    guard let type = table.attributeTypes[column] else { return }
-    do {
-      try setCoerced(table.columns[column], row, v, type)
-    } catch {
-      let ref = ObjectRef(entity: table.layout.index, row: row)
-      let name = table.layout.properties[column].name
-      let who = lm.map { objectDescription(ref, origin: origin, mapping: $0.mapping) } ?? destinationID(ref)
-      let location =
-        lm.flatMap { propertyIndex >= 0 ? $0.propertyLocations[propertyIndex] : nil } ?? lm?.mapping.location
-      throw MigrationError(
-        error.code, "\(who): \(table.layout.name).\(name): \(error.message)", at: location, file: plan.mappingPath)
-    }
-  }
-
-  /// Sets a property of a destination object (attribute or relationship) from a value.
-  func assign(_ v: Value, to ref: ObjectRef, property p: Int, location: SourceLocation?) throws(MigrationError) {
-    let table = destination.table(ref)
-    let prop = table.layout.properties[p]
-    if let r = prop.relationship {
-      try setRelationship(v, of: ref, column: p, isToMany: r.isToMany, location: location)
-    } else {
-      try store(v, table, Int(ref.row), p, origin: nil, mapping: linked[currentMappingIndex], propertyIndex: -1)
-    }
-  }
-
-  /// Sets a destination property as a mapping expression would (type coercion, inverses).
-  func setDestinationValue(_ value: Value, forKey key: String, of ref: ObjectRef) throws {
-    let t = destination.table(ref)
-    guard let p = t.layout.propertyIndex(key) else {
-      throw MigrationError("run-unknown-property", "\(t.layout.name) has no property \(key)")
-    }
-    try assign(value, to: ref, property: p, location: nil)
   }
 }

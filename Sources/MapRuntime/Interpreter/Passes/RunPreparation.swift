@@ -1,4 +1,5 @@
-extension MigrationContext {
+/// Making a run ready: what `MigrationManager.init` asks for before any pass runs.
+enum RunPreparation {
   /// A context ready to run: every entity mapping linked into closures (`Linker`), the plan of
   /// pass 1 for each, and new destination objects starting with the model's defaults, as Core
   /// Data's insert gives them. `problems`: what is already wrong with the run (policies that
@@ -26,7 +27,9 @@ extension MigrationContext {
     }
     let destination = context.destination
     for e in destination.tables.indices {
-      for (column, value) in context.destinationDefaults(e) { destination.tables[e].columns[column].setFill(value) }
+      for (column, value) in InstanceCreation.destinationDefaults(e, of: context) {
+        destination.tables[e].columns[column].setFill(value)
+      }
     }
     return context
   }

@@ -1,6 +1,13 @@
 import Foundation
 
-extension MigrationContext {
+/// Key-value coding over a run's values (NSObject's `valueForKey:` and `valueForKeyPath:` as
+/// expressions and policies use them): properties of objects, keys of strings, numbers, dates
+/// and the migration manager, collection operators. Reads the run; owns nothing.
+struct KeyValueCoding {
+  let run: MigrationContext
+
+  @inline(__always) init(_ run: MigrationContext) { self.run = run }
+
   /// Key-value coding: one key applied to a value. Key paths through nil give nil; a key
   /// applied to a collection is applied to every element (NSArray's `valueForKey:`).
   func value(of v: Value, key: String) throws(MigrationError) -> Value {
@@ -8,13 +15,13 @@ extension MigrationContext {
     case .null:
       return .null
     case .sourceObject(let ref):
-      let t = source.table(ref)
+      let t = run.source.table(ref)
       guard let p = t.layout.propertyIndex(key) else {
         throw MigrationError("run-unknown-key", "\(t.layout.name) has no property \(key)")
       }
       return t.columns[p].read(Int(ref.row))
     case .destinationObject(let ref):
-      let t = destination.table(ref)
+      let t = run.destination.table(ref)
       guard let p = t.layout.propertyIndex(key) else {
         throw MigrationError("run-unknown-key", "\(t.layout.name) has no property \(key)")
       }
@@ -25,19 +32,20 @@ extension MigrationContext {
       for x in items { out.append(try value(of: x, key: key)) }
       return .array(out)
     case .transformable(let s):
-      return try value(of: key == TransformablePayload.bytesKey ? transformableValue(s) : lookInside(s), key: key)
+      return try value(
+        of: key == TransformablePayload.bytesKey ? run.transformableValue(s) : run.lookInside(s), key: key)
     case .dictionary(let pairs):
       return pairs.first { $0.0 == key }?.1 ?? .null
     case .string(let t):
       switch key {
-      case "length": return .int(Int64(utf16Length(t)))
-      case "uppercaseString": return .string(.native(string(t).uppercased()))
-      case "lowercaseString": return .string(.native(string(t).lowercased()))
-      case "capitalizedString": return .string(.native(string(t).capitalized))
+      case "length": return .int(Int64(run.utf16Length(t)))
+      case "uppercaseString": return .string(.native(run.string(t).uppercased()))
+      case "lowercaseString": return .string(.native(run.string(t).lowercased()))
+      case "capitalizedString": return .string(.native(run.string(t).capitalized))
       case "intValue", "integerValue", "longLongValue":
-        return .int(NumberText.leadingInteger(string(t)))
-      case "doubleValue", "floatValue": return .double(NumberText.leadingDouble(string(t)))
-      case "boolValue": return .bool(NumberText.boolValue(string(t)))
+        return .int(NumberText.leadingInteger(run.string(t)))
+      case "doubleValue", "floatValue": return .double(NumberText.leadingDouble(run.string(t)))
+      case "boolValue": return .bool(NumberText.boolValue(run.string(t)))
       case "description", "self", "stringValue": return v
       default: break
       }
@@ -88,7 +96,7 @@ extension MigrationContext {
     case .special(let sp):
       if let r = try specialValue(sp, key: key) { return r }
     }
-    throw MigrationError("run-unknown-key", "\(describe(v)) has no key \(key)")
+    throw MigrationError("run-unknown-key", "\(run.describe(v)) has no key \(key)")
   }
 
   private func specialValue(_ sp: Special, key: String) throws(MigrationError) -> Value? {
@@ -97,14 +105,14 @@ extension MigrationContext {
       switch key {
       case "sourceContext": return .special(.sourceContext)
       case "destinationContext": return .special(.destinationContext)
-      case "currentEntityMapping": return .special(.entityMapping(currentMappingIndex))
-      case "mappingModel": return .special(.userInfo(plan.userInfo))
-      case "userInfo": return .special(.userInfo(plan.userInfo))
+      case "currentEntityMapping": return .special(.entityMapping(run.currentMappingIndex))
+      case "mappingModel": return .special(.userInfo(run.plan.userInfo))
+      case "userInfo": return .special(.userInfo(run.plan.userInfo))
       case "migrationProgress": return .double(0)
       default: return nil
       }
     case .entityMapping(let i):
-      let m = plan.entityMappings[i]
+      let m = run.plan.entityMappings[i]
       switch key {
       case "name": return .string(.native(m.name))
       case "userInfo": return .special(.userInfo(m.userInfo))
@@ -113,9 +121,10 @@ extension MigrationContext {
       case "mappingType": return .int(Int64(m.type.coreDataCode))
       case "entityMigrationPolicyClassName": return m.policyName.map { .string(.native($0)) } ?? .null
       case "sourceEntityVersionHash":
-        return plan.sourceEntityHashes.first { $0.entity == m.sourceEntity }.map { .data($0.hash) } ?? .null
+        return run.plan.sourceEntityHashes.first { $0.entity == m.sourceEntity }.map { .data($0.hash) } ?? .null
       case "destinationEntityVersionHash":
-        return plan.destinationEntityHashes.first { $0.entity == m.destinationEntity }.map { .data($0.hash) } ?? .null
+        return run.plan.destinationEntityHashes.first { $0.entity == m.destinationEntity }.map { .data($0.hash) }
+          ?? .null
       default: return nil
       }
     case .propertyMapping(_, let name):
@@ -150,7 +159,7 @@ extension MigrationContext {
   private func collectionOperator(_ op: String, _ v: Value, _ rest: ArraySlice<String>) throws(MigrationError) -> Value
   {
     if v.isNull { return .null }
-    let items = try elements(v)
+    let items = try run.elements(v)
     if op == "@count" {
       if rest.isEmpty { return .int(Int64(items.count)) }
     }
@@ -161,19 +170,19 @@ extension MigrationContext {
     }
     switch op {
     case "@count": return .int(Int64(mapped.count))
-    case "@sum": return try Builtins.sum(mapped, self)
-    case "@avg": return try Builtins.average(mapped, self)
-    case "@min": return try Builtins.minimum(mapped, self)
-    case "@max": return try Builtins.maximum(mapped, self)
+    case "@sum": return try Builtins.sum(mapped, run)
+    case "@avg": return try Builtins.average(mapped, run)
+    case "@min": return try Builtins.minimum(mapped, run)
+    case "@max": return try Builtins.maximum(mapped, run)
     case "@unionOfObjects": return .array(mapped.filter { !$0.isNull })
     case "@distinctUnionOfObjects": return .array(distinct(mapped.filter { !$0.isNull }))
     case "@unionOfArrays", "@unionOfSets":
       var all: [Value] = []
-      for m in mapped { all += try elements(m) }
+      for m in mapped { all += try run.elements(m) }
       return .array(all)
     case "@distinctUnionOfArrays", "@distinctUnionOfSets":
       var all: [Value] = []
-      for m in mapped { all += try elements(m) }
+      for m in mapped { all += try run.elements(m) }
       return .array(distinct(all))
     default:
       throw MigrationError("run-unknown-key", "unknown collection operator \(op)")
@@ -193,7 +202,7 @@ extension MigrationContext {
       case .sourceObject(let r): if sources.insert(r).inserted { out.append(x) }
       case .destinationObject(let r): if destinations.insert(r).inserted { out.append(x) }
       default:
-        if !others.contains(where: { equal($0, x) }) {
+        if !others.contains(where: { run.equal($0, x) }) {
           others.append(x)
           out.append(x)
         }

@@ -1,0 +1,62 @@
+/// Core Data's `destinationInstancesForEntityMappingNamed:sourceInstances:` and
+/// `destinationInstancesForSourceRelationshipNamed:sourceInstances:` as linked calls evaluate
+/// them: the run's association tables read for sources. Reads the run; owns nothing.
+struct AssociationLookup {
+  let run: MigrationContext
+
+  @inline(__always) init(_ run: MigrationContext) { self.run = run }
+
+  /// The destination instances mapping `i` made from `sources` (an object or a collection).
+  func destinations(
+    mapping i: Int, sources: Value, _ located: (MigrationError) -> MigrationError
+  ) throws(MigrationError) -> Value {
+    var out: [Value] = []
+    let a = run.associations[i]
+    switch sources {
+    case .null: return .array([])
+    case .sourceObject(let ref):
+      a.forEachDestination(forSourceKey: run.sourceKey(ref)) { out.append(.destinationObject($0)) }
+    default:
+      for s in try run.elements(sources) {
+        guard case .sourceObject(let ref) = s else {
+          throw located(
+            MigrationError("run-type-mismatch", "sourceInstances must be source objects, got \(run.describe(s))"))
+        }
+        a.forEachDestination(forSourceKey: run.sourceKey(ref)) { out.append(.destinationObject($0)) }
+      }
+    }
+    return .array(out)
+  }
+
+  /// Core Data's `destinationInstancesForSourceRelationshipNamed:sourceInstances:`: the
+  /// destination instances of every mapping from the source relationship's entity to the
+  /// destination relationship's entity.
+  func destinationsForSourceRelationship(_ name: String, _ sources: Value, frame: Frame) throws(MigrationError) -> Value
+  {
+    let em = run.plan.entityMappings[frame.mapping]
+    guard let srcEntity = em.sourceEntity, let se = run.source.layout.entity(srcEntity),
+      let sp = se.propertyIndex(name), let srcRel = se.properties[sp].relationship
+    else {
+      throw MigrationError("run-unknown-key", "the source entity of \(em.name) has no relationship \(name)")
+    }
+    guard let prop = run.propertyName(frame), let destEntity = em.destinationEntity,
+      let de = run.destination.layout.entity(destEntity), let dp = de.propertyIndex(prop),
+      let destRel = de.properties[dp].relationship
+    else {
+      throw MigrationError(
+        "run-unknown-key", "destinationInstancesForSourceRelationshipNamed: must be used in a relationship mapping")
+    }
+    var out: [Value] = []
+    let refs = try run.elements(sources)
+    for (i, other) in run.plan.entityMappings.enumerated() {
+      guard let s = other.sourceEntity, let d = other.destinationEntity,
+        run.plan.sourceModel.isKind(s, of: srcRel.destinationEntity),
+        run.plan.destinationModel.isKind(d, of: destRel.destinationEntity)
+      else { continue }
+      for case .sourceObject(let ref) in refs {
+        run.associations[i].forEachDestination(forSourceKey: run.sourceKey(ref)) { out.append(.destinationObject($0)) }
+      }
+    }
+    return .array(KeyValueCoding(run).distinct(out))
+  }
+}
