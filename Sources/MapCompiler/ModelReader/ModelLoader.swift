@@ -74,8 +74,11 @@ public enum ModelLoader {
       return Resolved(contentsPath: path, versionName: name)
     }
     let children = (try? fm.contentsOfDirectory(atPath: path)) ?? []
+    // By version name, each name cut once (a bundle's versions are resolved one by one, so a
+    // comparator that cut names itself made loading a 90-version bundle quadratic in path work).
     let versions = children.filter { $0.hasSuffix(".xcdatamodel") }
-      .sorted { ($0 as NSString).deletingPathExtension < ($1 as NSString).deletingPathExtension }
+      .map { (name: String($0.dropLast(".xcdatamodel".count)), folder: $0) }
+      .sorted { $0.name < $1.name }.map(\.folder)
     if path.hasSuffix(".xcdatamodeld") || (!children.contains("contents") && !versions.isEmpty) {
       let folder = try chooseVersion(in: path, versions: versions, requested: version)
       return try resolveFolder(join(path, folder))
