@@ -6,6 +6,7 @@
 import Foundation
 import MapCompiler
 import MapRuntime
+import MapcKit
 import MapSQLite
 
 /// Runs the cases of `mapc test` (Specs/test-fixtures.md §2): each one as the user would, by
