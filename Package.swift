@@ -23,6 +23,8 @@ let package = Package(
     .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     // Only MapSwiftSchema (SwiftData schemas read from Swift source) uses it.
     .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.1"),
+    // `swift package generate-documentation` for MapcKit's DocC catalog (scripts/build-docs.sh).
+    .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
   ],
   targets: [
     // libxml2, seen only by MapCompiler.

@@ -83,7 +83,8 @@ extension MapcCommand {
           throw Console.failure(error)
         }
         guard let chosen else {
-          throw ValidationError("'\(to ?? versions.names[versions.current])' is the bundle's first version: give --from")
+          throw ValidationError(
+            "'\(to ?? versions.names[versions.current])' is the bundle's first version: give --from")
         }
         return (chosen.from, chosen.to)
       case 2:
