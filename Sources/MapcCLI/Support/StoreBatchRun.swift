@@ -1,6 +1,7 @@
 import Foundation
 import MapCompiler
 import MapRuntime
+import MapcKit
 
 /// One store of `mapc migrate --stores`: `mapc migrate` run on it in a child process, and its
 /// line of the JSON Lines report (Specs/migrate.md §8).
