@@ -88,51 +88,36 @@ extension MapcCommand.Migrate {
     try RunReport(command: "migrate", store: store, output: writtenTo, steps: log.steps).write(to: report)
   }
 
-  /// `--plan`: the steps and, per step, the table of `StepTable`, with the store's counts for
-  /// the first step. A step needing a policy class this mapc lacks is shown and marked, with a
-  /// warning each on standard error (`chain-step-unknown-policy`): a run would refuse it.
-  func printPlan(_ steps: MigrationSteps) throws {
-    let (chain, analyses, names, format) = (steps.chain, steps.analyses, steps.names, steps.format)
-    Console.report(StepPolicies.warnings(chain.steps, names: names))
-    let missing = chain.steps.map(StepPolicies.missing)
-    let first = chain.steps[0].plan
-    let counts: StoreCounts
+  /// `--plan`: MapcKit's preview of the steps, printed: per step its table, with the store's
+  /// counts for the first step. A step needing a policy class this mapc lacks is shown and
+  /// marked, with a warning each on standard error (`chain-step-unknown-policy`): a run would
+  /// refuse it.
+  func printPlan(_ steps: MigrationSteps, _ options: Migrator.Options) throws {
     let bar = progressOption.reporter(quiet: quiet)
+    var options = options
+    options.ioProgress = bar?.ioCallback
+    let preview: MigrationPreview
     do {
-      let (graph, _) = try StoreIO.read(
-        format, store, layout: StoreLayout(model: first.sourceModel), report: bar?.ioCallback)
-      bar?.finish()
-      counts = analyses[0].counts(graph, consent: consentOptions.consent)
+      preview = try Migrator().preview(steps, options, observer: Self.print)
     } catch {
       bar?.finish(completed: false)
-      throw Console.failure(MapcError.run(error, notes: ["nothing was written; \(store) is unchanged"]))
+      throw Console.failure(error)
     }
-    let tables = analyses.enumerated().map { k, a in
-      StepTable(analysis: a, counts: k == 0 ? counts : nil, consent: consentOptions.consent)
-    }
-    let (from, to) = (names[chain.steps.first!.from], names[chain.steps.last!.to])
-    if self.format == .json {
-      let steps = zip(chain.steps, tables).enumerated().map { k, pair in
-        var step = pair.1.json(
-          from: names[pair.0.from], to: names[pair.0.to], mapping: pair.0.mappingPath ?? "inferred")
-        step.missingPolicyClasses = missing[k].isEmpty ? nil : missing[k]
-        step.reverse = pair.0.reverse ? true : nil
-        return step
-      }
-      FileHandle.standardOutput.write(
-        Data(StepTable.encode(StepTable.Plan(store: store, from: from, to: to, steps: steps)).utf8))
+    bar?.finish()
+    if format == .json {
+      FileHandle.standardOutput.write(Data(preview.json.utf8))
       return
     }
     let escaped = TerminalText.escaped
+    let count = steps.chain.steps.count
     var out =
-      escaped("\(store): version '\(from)' → '\(to)', \(chain.steps.count) step\(chain.steps.count == 1 ? "" : "s"):")
-      + "\n"
-    for (k, step) in chain.steps.enumerated() {
+      escaped("\(store): version '\(steps.from)' → '\(steps.to)', \(count) step\(count == 1 ? "" : "s"):") + "\n"
+    for k in steps.chain.steps.indices {
       out += "  \(k + 1). \(escaped(steps.describe(k)))\n"
-      for name in missing[k] {
+      for name in preview.missingPolicyClasses[k] {
         out += "     \(escaped("needs policy class \(name), not registered in this mapc: a run refuses this step"))\n"
       }
-      for line in tables[k].lines { out += "     \(escaped(line))\n" }
+      for line in preview.tables[k] { out += "     \(escaped(line))\n" }
     }
     FileHandle.standardOutput.write(Data(out.utf8))
   }

@@ -215,7 +215,7 @@ extension MapcCommand {
         throw Console.failure(error)
       }
       if plan {
-        try printPlan(steps)
+        try printPlan(steps, options)
         return
       }
       if dryRun {

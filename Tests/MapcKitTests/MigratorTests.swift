@@ -57,6 +57,30 @@ import Testing
     #expect(try Self.json(store) == Self.json("\(Self.mappings)/tasks/store-v1.json"))
   }
 
+  @Test func previewCountsTheStoreAndRunsNothing() throws {
+    let folder = try TemporaryFolder()
+    let store = try Self.copy("store-v1.json", into: folder)
+    let options = try Self.tasksOptions(store: store)
+    guard case .steps(let steps) = try Migrator().prepare(options) else {
+      Issue.record("expected steps to run")
+      return
+    }
+    let preview = try Migrator().preview(steps, options)
+    #expect(preview.tables.count == 3)
+    #expect(preview.missingPolicyClasses == [[], [], []])
+    let json = try #require(
+      try JSONSerialization.jsonObject(with: Data(preview.json.utf8)) as? [String: Any])
+    #expect(json["from"] as? String == "Tasks")
+    #expect(json["to"] as? String == "Tasks 4")
+    let first = try #require((json["steps"] as? [[String: Any]])?.first)
+    let entities = try #require(first["sourceEntities"] as? [[String: Any]])
+    var objects: [String: Int] = [:]
+    for e in entities { objects[e["name"] as? String ?? "?"] = e["objects"] as? Int }
+    // store-v1.json: 5 Task and 3 TaskList objects (counted by hand).
+    #expect(objects == ["Task": 5, "TaskList": 3])
+    #expect(folder.entries() == ["store-v1.json"])
+  }
+
   @Test func dryRunWritesNothing() throws {
     let folder = try TemporaryFolder()
     let store = try Self.copy("store-v2.json", into: folder)
