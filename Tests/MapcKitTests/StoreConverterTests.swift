@@ -59,6 +59,26 @@ import Testing
     #expect(!FileManager.default.fileExists(atPath: output))
   }
 
+  /// A real Core Data store of `../shared` (DuckDuckGo's bookmarks, model version 1), exported
+  /// with the model it carries: its 10 rows (counted with python3's sqlite3 module) become 10
+  /// objects of the JSON store.
+  @Test(.enabled(if: SharedPaths.stores != nil, Comment(rawValue: SharedPaths.absentMessage)))
+  func aRealSQLiteStoreExportsWithItsOwnModel() throws {
+    let store = try #require(SharedPaths.stores).appendingPathComponent(
+      "duckduckgo+BrowserServicesKit/Tests/BookmarksTests/Resources/Bookmarks_V1.sqlite"
+    ).path
+    let folder = try TemporaryFolder()
+    let output = "\(folder.path)/bookmarks.json"
+    let (versions, notes) = try StoreModelCache.versions(store: store, command: "export")
+    #expect(notes.first?.hasPrefix("export: no --model given; using the model the store carries") == true)
+    let report = try StoreConverter().convert(
+      .init(
+        store: store, output: output, versions: versions, modelName: "the store's own model",
+        destination: StoreConverter.destination(named: "json", output: output)!))
+    #expect(report.objectCount == 10)
+    #expect(try Self.objects(output).values.reduce(0) { $0 + $1.count } == 10)
+  }
+
   /// The store's objects per entity, as Foundation's JSON reader sees them.
   static func objects(_ path: String) throws -> [String: [[String: Any]]] {
     let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path)))

@@ -67,8 +67,11 @@ struct ModelArgument {
   var display: String { paths.joined(separator: ", ") }
 
   /// The model as MapcKit reads it (the conditions were checked when the options were parsed).
+  /// The Swift options are read only for Swift source: a model argument made in code (one path)
+  /// has options that were never parsed.
   var source: ModelSource {
-    ModelSource(
+    guard paths.count > 1 || ModelSource.isSwiftSource(display) else { return ModelSource(paths) }
+    return ModelSource(
       paths, excludes: swift.exclude, xcodeTarget: swift.xcodeTarget,
       conditions: (try? swift.conditions()) ?? SwiftBuildConditions())
   }
