@@ -6,6 +6,7 @@
   import Darwin
 #endif
 import Foundation
+import MapRuntime
 
 /// The one check every command makes before it reads or writes anything (`Specs/diagnostics.md`
 /// §4): what it reads, what it writes, and whether an output would write over an input.
