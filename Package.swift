@@ -11,6 +11,7 @@ let package = Package(
     .library(name: "MapCompiler", targets: ["MapCompiler"]),
     .library(name: "MapSQLite", targets: ["MapSQLite"]),
     .library(name: "MapJSON", targets: ["MapJSON"]),
+    .library(name: "MapcKit", targets: ["MapcKit"]),
     .library(name: "MapcCLI", targets: ["MapcCLI"]),
     .library(name: "MapSwiftSchema", targets: ["MapSwiftSchema"]),
     // The bodies of the fuzz targets, for Fuzz/Package.swift only (not an API for apps).
@@ -22,6 +23,8 @@ let package = Package(
     .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     // Only MapSwiftSchema (SwiftData schemas read from Swift source) uses it.
     .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.1"),
+    // `swift package generate-documentation` for MapcKit's DocC catalog (scripts/build-docs.sh).
+    .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
   ],
   targets: [
     // libxml2, seen only by MapCompiler.
@@ -95,11 +98,24 @@ let package = Package(
       ]
     ),
 
+    // The library façade: what an app, a test suite or the CLI calls to migrate, convert, lint
+    // or test, with option values in and report values (or typed errors) out. Prints nothing
+    // and never exits the process; no argument parser.
+    .target(
+      name: "MapcKit",
+      dependencies: [
+        "MapCompiler", "MapRuntime", "MapJSON", "MapSQLite", "MapSwiftSchema",
+        // The key of a chain's intermediate stores (SHA-256 of its plans).
+        .product(name: "Crypto", package: "swift-crypto"),
+      ]
+    ),
+
     // The command-line interface as a library, so an app's own executable can register
     // migration policies and then run `MapcCommand.main()`.
     .target(
       name: "MapcCLI",
       dependencies: [
+        "MapcKit",
         "MapCompiler",
         "MapRuntime",
         "MapJSON",
@@ -170,8 +186,12 @@ let package = Package(
       dependencies: ["MapSwiftSchema", "MapRuntime", "MapCompiler", "MapTestSupport"]
     ),
     .testTarget(
+      name: "MapcKitTests",
+      dependencies: ["MapcKit", "MapCompiler", "MapRuntime", "MapTestSupport"]
+    ),
+    .testTarget(
       name: "MapcCLITests",
-      dependencies: ["MapcCLI", "MapCompiler", "MapJSON", "MapRuntime", "MapTestSupport"],
+      dependencies: ["MapcCLI", "MapcKit", "MapCompiler", "MapJSON", "MapRuntime", "MapTestSupport"],
       // The independent python3 readers of Core Data stores the SQLite tests run.
       exclude: [
         "SQLite/core_data_store.py", "SQLite/core_data_schema.py", "SQLite/store_copy.py", "SQLite/model_cache.py",

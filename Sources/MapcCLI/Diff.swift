@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import MapCompiler
 import MapRuntime
+import MapcKit
 
 extension MapcCommand {
   struct Diff: ParsableCommand {
@@ -50,12 +51,9 @@ extension MapcCommand {
         throw ValidationError("--reverse goes with --format text or markdown")
       }
       let (a, b) = try versions()
-      let diff = ModelDiffer.diff(from: a, to: b)
-      // The reverse of the step as mapc migrate infers it (renames undone), with no mappings.
-      let back =
-        reverse && !diff.sameHashes
-        ? ReverseLine.text(ModelVersions(bundlePath: models.joined(separator: ", "), chain: [a, b]), newer: 1).message
-        : nil
+      let report = ModelVersionDiffer().diff(
+        from: a, to: b, modelName: models.joined(separator: ", "), reverse: reverse)
+      let (diff, back) = (report.diff, report.reverse)
       let text: String
       switch format {
       case .text:
@@ -78,11 +76,17 @@ extension MapcCommand {
         } catch {
           throw Console.failure(error)
         }
-        let target = try index(to, in: versions) ?? versions.current
-        guard let source = try index(from, in: versions) ?? (target > 0 ? target - 1 : nil) else {
-          throw ValidationError("'\(versions.names[target])' is the bundle's first version: give --from")
+        let chosen: (from: ModelVersion, to: ModelVersion)?
+        do {
+          chosen = try ModelVersionDiffer().versions(versions, from: from, to: to)
+        } catch {
+          throw Console.failure(error)
         }
-        return (versions.versions[source], versions.versions[target])
+        guard let chosen else {
+          throw ValidationError(
+            "'\(to ?? versions.names[versions.current])' is the bundle's first version: give --from")
+        }
+        return (chosen.from, chosen.to)
       case 2:
         if from != nil || to != nil {
           throw ValidationError("--from and --to choose versions of one bundle; with two models, give none")
@@ -91,17 +95,6 @@ extension MapcCommand {
       default:
         throw ValidationError("give one model bundle, or two models")
       }
-    }
-
-    func index(_ name: String?, in versions: ModelVersions) throws -> Int? {
-      guard let name else { return nil }
-      guard let i = versions.index(named: name) else {
-        Console.error(
-          "the bundle has no version '\(name)' (versions: \(versions.names.map { "'\($0)'" }.joined(separator: ", ")))",
-          id: "model-version-not-found")
-        throw ExitCode(.inputErrors)
-      }
-      return i
     }
 
     func load(_ path: String) throws -> ModelVersion {

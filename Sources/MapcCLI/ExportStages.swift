@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import MapCompiler
 import MapRuntime
+import MapcKit
 
 /// `mapc export --stages BUNDLE -o Stages.swift`: the options, and the run (Specs/staged-migration.md).
 struct StagesOptions: ParsableArguments {

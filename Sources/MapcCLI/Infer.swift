@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import MapCompiler
 import MapRuntime
+import MapcKit
 
 extension MapcCommand {
   struct Infer: ParsableCommand {

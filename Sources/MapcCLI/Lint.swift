@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import MapCompiler
 import MapRuntime
+import MapcKit
 
 #if canImport(Glibc)
   import Glibc
@@ -116,86 +117,54 @@ extension MapcCommand {
         return
       }
 
-      // Model bundles among the paths: check the chains mapc migrate would take through them.
-      let bundles = paths.filter(ChainCheck.isBundle)
-      let mappingPaths = paths.filter { !ChainCheck.isBundle($0) }
-      let files: [String]
+      // MapcKit's MappingLinter: the mapping files, the bundles (the chains mapc migrate would take
+      // through them) and the locks the paths name, then the lint.
+      var options = MappingLinter.Options(paths: paths)
+      options.baseline = baseline
+      options.lock = lock
+      options.direct = direct
+      options.reverse = reverse
+      options.jobs = jobs
+      options.updatePins = updatePins
+      let linter = MappingLinter()
+      let found: MappingLinter.Inputs
       do {
-        files = try MappingFileFinder.find(mappingPaths)
+        found = try linter.inputs(options)
       } catch {
-        fail(error.description, id: "usage-path-not-found")
-      }
-      // Lock files: --lock for the bundles given, and those a folder holds beside their bundle.
-      var locks = LockedBundles.found(in: mappingPaths)
-      if let lock {
-        if bundles.isEmpty {
-          fail("--lock checks model bundles: give the .xcdatamodeld it locks", id: "usage-lock-without-bundle")
-        }
-        locks += bundles.map { (bundle: $0, lock: lock) }
-      }
-      if files.isEmpty && bundles.isEmpty && locks.isEmpty {
-        fail(
-          "no mapping files (*.xml with a <mappingModel> root, or .xcmappingmodel) in \(paths.joined(separator: ", "))",
-          id: "usage-no-mapping-files")
+        throw Console.failure(error)
       }
 
       var inputs = OutputTarget()
-      inputs.reads(files, as: "mapping")
-      inputs.reads(bundles, as: "model")
+      inputs.reads(found.files, as: "mapping")
+      inputs.reads(found.bundles, as: "model")
       inputs.reads(baseline, as: "baseline")
       inputs.reads(lock, as: "lock")
       // Rewriting the baseline given with --baseline is what --write-baseline is for.
       inputs.writes(writeBaseline, option: "--write-baseline", replacing: "baseline")
       try inputs.refuseClash()
 
-      var accepted: LintBaseline?
-      if let baseline {
-        do {
-          accepted = try LintBaseline.load(path: baseline)
-        } catch {
-          fail(error.description, id: "usage-baseline")
-        }
+      var linted: MappingLinter.Report
+      do {
+        linted = try linter.lint(found, options)
+      } catch {
+        throw Console.failure(error)
       }
-
-      if updatePins {
-        for file in files {
-          switch PinUpdater.update(mappingPath: file) {
-          case .updated: Console.say("\(file): pins updated to the models' current hashes")
-          case .unchanged: break
-          case .failed(let why): Console.say(why)
-          }
-        }
-      }
-
-      var report = LintRunner.run(files: files, baseline: accepted, jobs: jobs)
-      if !bundles.isEmpty {
-        ChainCheck.add(bundles: bundles, mappingPaths: mappingPaths, direct: direct, reverse: reverse, to: &report)
-      }
-      if !locks.isEmpty { LockedBundles.add(locks, to: &report) }
-      report.bundles = bundles
+      for line in linted.pinUpdates { Console.say(line) }
 
       if let target = writeBaseline {
         // The models the mappings name are inputs too, known now that the mappings are read.
-        inputs.reads(report.models, as: "model")
+        inputs.reads(linted.lint.models, as: "model")
         try inputs.refuseClash()
-        let previous = (try? LintBaseline.load(path: target)) ?? accepted
-        let text = LintBaseline.render(accepting: report.findings, path: target, previous: previous)
+        let entries: Int
         do {
-          let folder = PathText.folder(of: target)
-          if !folder.isEmpty {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-          }
-          try AtomicFileWriter.replaceContents(of: target, with: text)
+          entries = try linter.writeBaseline(&linted, to: target, files: found.files)
         } catch {
-          throw Console.writeFailure("baseline", path: target, error: error)
+          throw Console.failure(error)
         }
-        let written = try? LintBaseline.load(path: target)
-        var findings = report.findings.filter { $0.ruleId != "lint-unused-baseline-entry" }
-        _ = written?.apply(to: &findings, lintedFiles: files)
-        report.findings = findings
-        Console.say("\(target): baseline written with \(written?.entries.count ?? 0) entries")
+        Console.say("\(target): baseline written with \(entries) entries")
       }
 
+      var report = linted.lint
       if let basePath { report = report.relativized(to: basePath) }
       switch format {
       case .text:

@@ -7,6 +7,7 @@ import ArgumentParser
 import Foundation
 import MapCompiler
 import MapRuntime
+import MapcKit
 
 extension MapcCommand {
   struct Lock: ParsableCommand {

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import MapCompiler
 import MapRuntime
+import MapcKit
 
 extension MapcCommand.Migrate {
   /// `--stores MANIFEST|GLOB`: every store on its own, by `mapc migrate` in a child process,

@@ -1,8 +1,8 @@
 import ArgumentParser
-import Crypto
 import Foundation
 import MapCompiler
 import MapRuntime
+import MapcKit
 import MapSQLite
 
 extension MapcCommand {
@@ -180,7 +180,7 @@ extension MapcCommand {
       if jobs != nil || shard != nil { throw ValidationError("--jobs and --shard go with --stores") }
       try checkOptions()
       regexBudgetOption.apply()
-      var versions: ModelVersions
+      let versions: ModelVersions
       do {
         versions = try ModelInput.versions(
           ModelArgument(models, swift: swiftSources),
@@ -188,196 +188,57 @@ extension MapcCommand {
       } catch {
         throw Console.failure(error)
       }
-      var target = versions.current
-      if let to {
-        guard let i = versions.index(named: to) else {
-          Console.error(
-            "the bundle has no version '\(to)' (versions: \(versions.names.map { "'\($0)'" }.joined(separator: ", ")))",
-            id: "model-version-not-found")
-          throw ExitCode(.inputErrors)
-        }
-        target = i
-      }
-      let peek: StoreMetadataPeek
-      let format: any StoreFormat
+      var options = Migrator.Options(store: store, versions: versions, modelName: model)
+      options.storeFormat = storeFormat
+      options.mappings = mappings
+      options.target = to
+      options.direct = direct
+      options.consent = consentOptions.consent
+      options.lock = lock
+      options.output = output
+      options.backup = backup
+      let steps: MigrationSteps
       do {
-        format = try StoreFormatChoice.resolve(storeFormat, path: store)
-        peek = try format.peekMetadata(store)
-      } catch {
-        throw storeFailure(error)
-      }
-      guard let hashes = peek.entityVersionHashes else {
-        throw storeFailure(
-          "the store records no metadata.entityVersionHashes, so its model version is unknown",
-          id: "migrate-unknown-version")
-      }
-      var from: Int
-      var identified = StoreVersion.identify(hashes, in: versions)
-      if case .unknown = identified, format is SQLiteStoreFormat,
-        let own = ownModelStep(hashes: hashes, target: versions.versions[target])
-      {
-        // The store's own model (Z_MODELCACHE) as the source of one step to the target.
-        versions = own
-        target = 1
-        identified = .version(0)
-      }
-      switch identified {
-      case .unknown(let closest, let differing):
-        throw storeFailure(
-          "the store's entity version hashes match no version of \(model); the closest is '\(versions.versions[closest].name)', which differs in \(differing.joined(separator: ", "))",
-          id: "migrate-unknown-version")
-      case .version(let i):
-        from = i
-      }
-      let names = versions.names
-      if from == target {
-        ChainRun.cleanUp(storePath: store)
-        Console.say("mapc: \(store) is already at version '\(names[target])', the target; nothing to do")
-        return
-      }
-      if from > target {
-        Console.note(
-          "migrate: the store is at version '\(names[from])', after the target '\(names[target])': stepping back, each step the reverse of the step forward (\(versions.orderNote))"
-        )
-      }
-      var explicit: [ExplicitMapping] = []
-      if let mappings {
-        let (found, diagnostics) = ExplicitMapping.find(in: [mappings], versions: versions)
-        Console.report(diagnostics)
-        if diagnostics.hasErrors { throw ExitCode(.inputErrors) }
-        explicit = found
-      }
-      if direct
-        ? MigrationChain.isCompatible(versions, from, target)
-        : (min(from, target)..<max(from, target)).allSatisfy({ MigrationChain.isCompatible(versions, $0, $0 + 1) })
-      {
-        ChainRun.cleanUp(storePath: store)
-        Console.say(
-          "mapc: \(store) is at version '\(names[from])', whose entity hashes are those of the target '\(names[target])': Core Data opens it without migrating; nothing to do"
-        )
-        return
-      }
-      let (chain, diagnostics) = MigrationChain.plan(
-        versions: versions, mappings: explicit, from: from, to: target, direct: direct)
-      // A step that cannot be inferred is reported after the errors that say why.
-      let last: Set<String> = ["chain-step-uncovered", "chain-step-irreversible"]
-      let uncovered = diagnostics.filter { last.contains($0.id) }
-      Console.report(diagnostics.filter { !last.contains($0.id) })
-      Console.report(uncovered)
-      guard let chain else { throw ExitCode(.inputErrors) }
-      let analyses = chain.steps.map { StepAnalysis.analyze($0.plan) }
-      // Every policy class a step names must be registered here: checked before anything
-      // runs (--plan shows every step and marks those needing a class this mapc lacks).
-      let unregistered = chain.steps.flatMap { PolicyRegistry.problems($0.plan) }
-      if !unregistered.isEmpty && !plan {
-        throw Console.failure(MigrationFailure(unregistered), notes: ["nothing was run; \(store) is unchanged"])
-      }
-      if plan {
-        try printPlan(chain, analyses: analyses, names: names, format: format)
-        return
-      }
-      let steps = chain.steps
-      let shipped = try lockedConsents(chain, versions: versions)
-      let check = DataLossCheck(
-        analyses: analyses, consent: consentOptions.consent, stepConsents: shipped,
-        reverseSteps: Set(steps.indices.filter { steps[$0].reverse }), store: store
-      ) { k in
-        "step \(k + 1) \(Self.describe(steps[k], names))"
-      }
-      if dryRun {
-        try dryRunChain(chain, names: names, format: format, check: check)
-      } else {
-        let ancillary = AncillaryTables.notes(store: store, format: format, into: "the migrated store")
-        let external = steps.first.flatMap {
-          ExternalDataNote.note(store: store, format: format, model: $0.plan.sourceModel, into: "the migrated store")
+        switch try Migrator().prepare(options, observer: Self.print) {
+        case .atTarget(let version):
+          Console.say("mapc: \(store) is already at version '\(version)', the target; nothing to do")
+          return
+        case .compatible(let from, let target):
+          Console.say(
+            "mapc: \(store) is at version '\(from)', whose entity hashes are those of the target '\(target)': Core Data opens it without migrating; nothing to do"
+          )
+          return
+        case .steps(let found):
+          steps = found
         }
-        try runChain(chain, names: names, previous: peek.migrations, format: format, check: check)
-        for line in ancillary { Console.note(line) }
-        if let external { Console.note(external) }
-      }
-    }
-
-    /// The consent `--lock` gives: for each step of the chain between two versions the lock holds
-    /// unchanged (same checksum as the bundle's), the drops it records (`Specs/model-lock.md` §4).
-    func lockedConsents(_ chain: MigrationChain, versions: ModelVersions) throws -> [Int: DropConsent] {
-      guard let lock else { return [:] }
-      let locked: ModelLock
-      do {
-        locked = try ModelLock.read(lock)
       } catch {
         throw Console.failure(error)
       }
-      let checksums = Dictionary(locked.versions.map { ($0.name, $0.checksum) }, uniquingKeysWith: { a, _ in a })
-      var result: [Int: DropConsent] = [:]
-      for (k, step) in chain.steps.enumerated() {
-        let (from, to) = (versions.names[step.from], versions.names[step.to])
-        guard let recorded = locked.steps.first(where: { $0.from == from && $0.to == to }) else { continue }
-        let unchanged = [step.from, step.to].allSatisfy {
-          checksums[versions.names[$0]] == ModelLock.checksum(versions.versions[$0].hashes)
-        }
-        guard unchanged else {
-          Console.note(
-            "\(lock) records the step '\(from)' → '\(to)', but the bundle's versions differ from it: its drops are not accepted"
-          )
-          continue
-        }
-        result[k] = DropConsent(names: recorded.drops)
+      if plan {
+        try printPlan(steps, options)
+        return
       }
-      return result
-    }
-
-    /// A store at no version of the bundle that carries the model that wrote it, its hashes
-    /// those of the store's metadata: that model and the target as a chain of one step (inferred,
-    /// or a mapping of --mappings whose hashes fit), said on standard error. Nil otherwise.
-    func ownModelStep(hashes: [String: String], target: ModelVersion) -> ModelVersions? {
-      // A cache that cannot be read leaves the store at no version (the error that follows).
-      guard let cached = (try? CoreDataModelCacheReader.read(storeAt: store)) ?? nil else { return nil }
-      let own = ModelVersion(name: "the store's own model", model: cached.model)
-      guard own.base64Hashes == hashes else { return nil }
-      Console.note(
-        "migrate: the store is at no version of \(model); it carries the model that wrote it (Z_MODELCACHE), which is the source of one step to '\(target.name)'"
-      )
-      for line in cached.omitted { Console.note("the store's model cache holds \(line), which mapc leaves out") }
-      return ModelVersions(bundlePath: model, chain: [own, target])
-    }
-
-    static func mappingName(_ step: MigrationChain.Step) -> String {
-      guard let path = step.mappingPath else { return "inferred" }
-      let url = URL(fileURLWithPath: path)
-      return url.lastPathComponent == "xcmapping.xml"
-        ? url.deletingLastPathComponent().lastPathComponent : url.lastPathComponent
-    }
-
-    static func describe(_ step: MigrationChain.Step, _ names: [String]) -> String {
-      let how = (step.mappingPath.map { "mapping \($0)" } ?? "inferred") + (step.reverse ? ", reverse" : "")
-      return "'\(names[step.from])' → '\(names[step.to])' (\(how))"
-    }
-
-    /// A store problem: exit 2, the store unchanged; after a refused loss, the ways forward.
-    func storeFailure(_ failure: MigrationFailure, check: DataLossCheck? = nil, chain: MigrationChain? = nil)
-      -> ExitCode
-    {
-      var notes: [String] = []
-      if let check, let k = check.refusedStep, let step = chain?.steps[k] {
-        let names = chain!.versions.names
-        let infer =
-          "mapc infer \(model) \(model) --source-version '\(names[step.from])' --destination-version '\(names[step.to])' -o MAPPING.xml"
-        let keep =
-          step.reverse && step.mappingPath == nil
-          ? "'\(names[step.to])' cannot hold it (what '\(names[step.from])' added, or values its types do not fit): a reverse mapping in the --mappings folder can put it elsewhere"
-          : step.mappingPath == nil
-            ? "to keep the data, write a mapping for this step into the --mappings folder (`\(infer)` writes the inferred one to start from)"
-            : "to keep the data, map it in \(step.mappingPath!) (an entity mapping of type remove says that an entity's objects are meant to go)"
-        notes = check.notes(keep: keep)
+      if dryRun {
+        try dryRunChain(steps, options)
+      } else {
+        try runChain(steps, options)
       }
-      return Console.failure(failure, notes: notes + ["nothing was written; \(store) is unchanged"])
     }
 
-    /// A store problem found by the command itself: exit 2, the store unchanged.
-    func storeFailure(_ message: String, id: String) -> ExitCode {
-      Console.error(message, id: id, place: store)
-      Console.note("nothing was written; \(store) is unchanged")
-      return ExitCode(.runFailed)
+    /// Prints what MapcKit's `Migrator` says while it prepares and runs (notes, warnings, an
+    /// untrusted intermediate store); the CLI shows the steps' progress itself.
+    @Sendable static func print(_ event: MigrationEvent) {
+      switch event {
+      case .note(let message): Console.note(message)
+      case .diagnostics(let diagnostics): Console.report(diagnostics)
+      case .untrustedIntermediate(let path, let store):
+        Console.say(
+          DiagnosticLine.render(
+            .warning,
+            "this intermediate store of an interrupted run differs from the SHA-256 recorded when it was written (damaged or replaced); not trusted: starting again from \(store)",
+            id: "migrate-resume-untrusted", place: path))
+      case .stepStarting, .stepFinished: break
+      }
     }
   }
 }

@@ -3,6 +3,7 @@ import Foundation
 import MapCompiler
 import MapRuntime
 import MapSwiftSchema
+import MapcKit
 
 extension MapcCommand {
   struct ModelFromSwift: ParsableCommand {

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import MapCompiler
 import MapRuntime
+import MapcKit
 
 extension MapcCommand {
   struct Run: ParsableCommand {
@@ -98,62 +99,31 @@ extension MapcCommand {
       try withModels.refuseClash(notes: Self.hint)
       let out: MigrationRun.Output = dryRun ? .none : (inPlace ? .inPlace(backup: backup) : .file(output!))
       let bar = progressOption.reporter(quiet: quiet)
-      let storePath = store
-      let formatName = storeFormat
-      let (compact, maxErrors) = (compact, maxErrors)
-      let check = DataLossCheck(
-        analyses: [StepAnalysis.analyze(migrationPlan)], consent: consentOptions.consent, store: store
-      ) { [plan] _ in "the plan \(plan)" }
-      let ancillary =
-        dryRun
-        ? []
-        : AncillaryTables.notes(
-          store: storePath, format: try? StoreFormatChoice.resolve(formatName, path: storePath, compact: compact),
-          into: "the migrated store")
-      let external =
-        dryRun
-        ? nil
-        : ExternalDataNote.note(
-          store: storePath, format: try? StoreFormatChoice.resolve(formatName, path: storePath, compact: compact),
-          model: migrationPlan.sourceModel, into: "the migrated store")
-      let result = Result { () throws(MigrationFailure) -> MigrationRun.Summary in
-        var options = MigrationRun.Options(
-          output: out, storeFormat: try StoreFormatChoice.resolve(formatName, path: storePath, compact: compact),
-          maxErrors: maxErrors == 0 ? Int.max : maxErrors, now: Self.fixedNow())
-        options.checkSource = { graph throws(MigrationFailure) in try check.check(0, graph) }
-        options.elementDrops = check.analyses[0].elementRemovals
-        options.reportPhases = ProcessInfo.processInfo.environment["MAPC_PHASES"] == "1"
-        if let bar {
-          options.progress = bar.passCallback
-          options.ioProgress = bar.ioCallback
-        }
-        return try MigrationRun.run(plan: migrationPlan, storePath: storePath, options: options)
+      var options = Migrator.RunOptions(plan: migrationPlan, planName: plan, store: store, output: out)
+      options.storeFormat = storeFormat
+      options.compact = compact
+      options.maxErrors = maxErrors == 0 ? Int.max : maxErrors
+      options.consent = consentOptions.consent
+      options.reportPhases = ProcessInfo.processInfo.environment["MAPC_PHASES"] == "1"
+      options.progress = bar?.passCallback
+      options.ioProgress = bar?.ioCallback
+      let result: Migrator.RunReport
+      do {
+        result = try Migrator().run(options)
+      } catch {
+        bar?.finish(completed: false)
+        throw Console.failure(error)
       }
-      if case .success = result { bar?.finish() } else { bar?.finish(completed: false) }
-      switch result {
-      case .success(let summary):
-        let step = RunReport.step(summary, mapping: plan, dropped: check.accepted(0))
-        if !quiet {
-          for line in RunReport.lines(step) { Console.say(line) }
-          Console.say(Self.summaryLine(summary))
-        }
-        for line in ancillary { Console.note(line) }
-        if let external { Console.note(external) }
-        if let report {
-          try RunReport(command: "run", store: store, output: summary.writtenTo, steps: [step]).write(to: report)
-        }
-      case .failure(let failure):
-        var notes = check.notes(
-          keep:
-            "to keep the data, map it in \(plan) (an entity mapping of type remove says that an entity's objects are meant to go)"
-        )
-        if failure.truncated {
-          notes.append(
-            "stopped after \(maxErrors) errors (--max-errors \(maxErrors)); there may be more: --max-errors 0 reports them all"
-          )
-        }
-        notes.append("nothing was written; \(store) is unchanged")
-        throw Console.failure(failure, notes: notes)
+      bar?.finish()
+      let step = RunReport.step(result.step)
+      if !quiet {
+        for line in RunReport.lines(step) { Console.say(line) }
+        Console.say(Self.summaryLine(result.step.summary))
+      }
+      for line in result.notes { Console.note(line) }
+      if let report {
+        try RunReport(command: "run", store: store, output: result.step.summary.writtenTo, steps: [step]).write(
+          to: report)
       }
     }
 
@@ -169,15 +139,6 @@ extension MapcCommand {
       } catch {
         throw Console.failure(error, exit: .runFailed)
       }
-    }
-
-    /// `now()` is fixed so runs are reproducible: `SOURCE_DATE_EPOCH` (Unix seconds) when set,
-    /// else 2001-01-01T00:00:00Z.
-    static func fixedNow() -> Double {
-      if let s = ProcessInfo.processInfo.environment["SOURCE_DATE_EPOCH"], let v = Double(s) {
-        return v - 978_307_200
-      }
-      return 0
     }
 
     static func summaryLine(_ s: MigrationRun.Summary) -> String {

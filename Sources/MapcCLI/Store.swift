@@ -1,4 +1,5 @@
 import ArgumentParser
+import MapcKit
 
 extension MapcCommand {
   /// `mapc store info|convert|export|import|model|check|repair`: stores of any format mapc knows (Specs/sqlite-store.md,

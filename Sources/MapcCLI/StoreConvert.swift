@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MapRuntime
+import MapcKit
 
 extension MapcCommand {
   struct StoreConvert: ParsableCommand {
@@ -54,7 +55,7 @@ extension MapcCommand {
       if let to, StoreFormats.named(to, among: formats) == nil {
         throw ValidationError("unknown store format '\(to)' for --to (formats: \(StoreFormatChoice.names))")
       }
-      if StoreConversion.destination(to: to, output: output, among: formats) == nil {
+      if StoreConverter.destination(named: to, output: output, among: formats) == nil {
         throw ValidationError(
           "give --to \(formats.map(\.name).joined(separator: "|")): the extension of \(output) names no store format")
       }
@@ -64,7 +65,7 @@ extension MapcCommand {
       let formats = StoreFormatChoice.formats(compact: compact)
       try StoreConversion.run(
         store, model: model.isEmpty ? nil : ModelArgument(model, swift: swiftSources), output: output,
-        to: StoreConversion.destination(to: to, output: output, among: formats)!, among: formats, verb: "converted",
+        to: StoreConverter.destination(named: to, output: output, among: formats)!, among: formats, verb: "converted",
         command: "store convert", quiet: quiet, progress: progressOption.reporter(quiet: quiet))
     }
   }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MapRuntime
+import MapcKit
 
 extension MapcCommand {
   struct StoreImport: ParsableCommand {

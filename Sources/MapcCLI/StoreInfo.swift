@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import MapCompiler
 import MapRuntime
+import MapcKit
 import MapSQLite
 
 extension MapcCommand {

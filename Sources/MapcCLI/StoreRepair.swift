@@ -3,6 +3,7 @@ import Foundation
 import MapCompiler
 import MapRuntime
 import MapSQLite
+import MapcKit
 
 extension MapcCommand {
   struct StoreRepair: ParsableCommand {

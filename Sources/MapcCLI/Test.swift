@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import MapCompiler
 import MapRuntime
+import MapcKit
 
 extension MapcCommand {
   struct Test: ParsableCommand {
@@ -108,7 +109,8 @@ extension MapcCommand {
       let lanes = update ? 1 : jobs ?? max(1, ProcessInfo.processInfo.activeProcessorCount)
       let results = try FixtureRunner.withWorkRoot { root in
         let runner = FixtureRunner(
-          executable: FixtureRunner.currentExecutable(), shared: shared, update: update, workRoot: root)
+          executable: FixtureRunner.currentExecutable(), shared: shared, update: update, workRoot: root,
+          modelMessages: ModelInput.print)
         return FixtureSchedule.run(selected, jobs: lanes, runner: runner) { done, result in
           let text = Self.lines(result, quiet: quiet)
           // Written between two drawings of the bar (standard output may be the same terminal).

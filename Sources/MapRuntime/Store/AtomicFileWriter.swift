@@ -325,7 +325,7 @@ func temporaryName(folder: String, name: String) -> String {
 }
 
 /// The folder (`.` when there is none) and the last component of a path.
-func splitPath(_ path: String) -> (folder: String, name: String) {
+package func splitPath(_ path: String) -> (folder: String, name: String) {
   guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return (".", path) }
   let name = String(path[path.index(after: slash)...])
   let folder = String(path[..<slash])

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import MapCompiler
 import MapRuntime
+import MapcKit
 
 /// The one place where commands print to standard error: diagnostics (one
 /// `path:line:column: severity: message [id]` line each, rendered by `DiagnosticLine`), notes,
@@ -52,6 +53,20 @@ enum Console {
     sayRendered(failure.description)
     for n in notes { note(n) }
     return ExitCode(.runFailed)
+  }
+
+  /// Prints why a MapcKit workflow stopped (its errors, then its notes); its exit status.
+  static func failure(_ error: MapcError) -> ExitCode {
+    switch error {
+    case .input(let groups):
+      for group in groups { report(group) }
+    case .run(let failure, let notes):
+      return Self.failure(failure, notes: notes)
+    case .stopped(let message, let id, let place, let notes, _):
+      Console.error(message, id: id, place: place)
+      for n in notes { note(n) }
+    }
+    return ExitCode(error.status)
   }
 
   /// Prints a plan that cannot be read, named `path`.

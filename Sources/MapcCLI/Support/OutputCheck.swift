@@ -1,5 +1,6 @@
 import ArgumentParser
 import MapRuntime
+import MapcKit
 
 extension OutputTarget {
   /// Refuses (exit 64, usage error) an output that would write over an input or another output,

@@ -1,6 +1,7 @@
 import Foundation
 import MapCompiler
 import MapRuntime
+import MapcKit
 
 /// What `--report FILE.json` of `mapc run` and `mapc migrate` holds, and the summary lines that
 /// account for objects: per step, per entity mapping the source objects read, the ones it made
@@ -28,6 +29,11 @@ struct RunReport: Encodable {
     Step(
       from: from, to: to, mapping: mapping, objectsRead: summary.read.reduce(0) { $0 + $1.count },
       objectsMade: summary.created.reduce(0) { $0 + $1.count }, entityMappings: summary.mappings, dropped: dropped)
+  }
+
+  /// A step of MapcKit's report.
+  static func step(_ result: MigrationStepResult) -> Step {
+    step(result.summary, mapping: result.mapping, from: result.from, to: result.to, dropped: result.dropped)
   }
 
   /// `mapc:   M: 3 Records read, 8 Question made` per entity mapping, then the accepted losses.

@@ -3,22 +3,12 @@ import Foundation
 import MapCompiler
 import MapRuntime
 import MapSQLite
+import MapcKit
 
 /// What `mapc store convert` and its aliases `store export` and `store import` share: the
-/// version of the bundle whose hashes the store records, read in the format of the store's
-/// content and written in the format asked for.
+/// command line's files checked, the model read, MapcKit's `StoreConverter` called and its
+/// report printed.
 package enum StoreConversion {
-  /// The destination format: the one named `to`, else the one named by `output`'s extension
-  /// (`out.json`, `App.sqlite`); nil when neither names one of `formats`.
-  package static func destination(
-    to name: String?, output: String, among formats: [any StoreFormat]
-  ) -> (any StoreFormat)? {
-    if let name { return StoreFormats.named(name, among: formats) }
-    let file = (output as NSString).lastPathComponent
-    guard let dot = file.lastIndex(of: "."), dot != file.startIndex else { return nil }
-    return StoreFormats.named(String(file[file.index(after: dot)...]), among: formats)
-  }
-
   /// Checks the command line's files (`OutputTarget`), then converts `store` (read as `source`,
   /// else in the format of its content) to `output`, printing
   /// `mapc: VERB N objects from STORE; wrote OUTPUT`, or the errors and exit status 2 with
@@ -88,56 +78,24 @@ package enum StoreConversion {
       quiet: quiet, progress: progress)
   }
 
-  /// The conversion with the versions already loaded (a bundle's, or the one model a store
-  /// carries: `CachedModel`).
+  /// The conversion (MapcKit's `StoreConverter`) with the versions already loaded (a bundle's,
+  /// or the one model a store carries: `CachedModel`).
   static func convert(
     _ store: String, versions: ModelVersions, bundle: String, output: String, from source: any StoreFormat,
     to destination: any StoreFormat, verb: String, quiet: Bool = false, progress: ProgressReporter? = nil
   ) throws {
-    let report = progress?.ioCallback
-    // Same format: nothing is converted, so the store's own bookkeeping is kept too.
-    let sameFormat = type(of: source) == type(of: destination)
-    var external: String?
-    let result = Result { () throws(MigrationFailure) -> Int in
-      let version = try Self.version(of: try source.peekMetadata(store), in: versions, bundle: bundle, path: store)
-      if destination is SQLiteStoreFormat {
-        external = ExternalDataNote.note(store: store, format: source, model: version.model, into: output)
-      }
-      let (graph, metadata) = try StoreIO.read(
-        source, store, layout: StoreLayout(model: version.model), report: report)
-      let out = StoreWriteMetadata(
-        modelVersionIdentifiers: metadata.modelVersionIdentifiers ?? version.model.versionIdentifiers,
-        entityHashes: version.hashes, extra: metadata.extra)
-      try StoreIO.write(
-        destination, graph, source: nil, metadata: out, to: output, backup: nil, report: report,
-        bookkeepingFrom: sameFormat ? store : nil)
-      return graph.objectCount
+    var options = StoreConverter.Options(
+      store: store, output: output, versions: versions, modelName: bundle, source: source, destination: destination)
+    options.ioProgress = progress?.ioCallback
+    let report: StoreConverter.Report
+    do {
+      report = try StoreConverter().convert(options)
+    } catch {
+      progress?.finish(completed: false)
+      throw Console.failure(error)
     }
-    if case .success = result { progress?.finish() } else { progress?.finish(completed: false) }
-    switch result {
-    case .success(let n):
-      if !quiet { Console.say("mapc: \(verb) \(n) objects from \(store); wrote \(output)") }
-      if let external { Console.note(external) }
-      if !sameFormat {
-        for line in AncillaryTables.notes(store: store, format: source, into: output) { Console.note(line) }
-      }
-    case .failure(let failure):
-      throw Console.failure(failure, notes: ["nothing was written"])
-    }
-  }
-
-  static func version(
-    of peek: StoreMetadataPeek, in versions: ModelVersions, bundle: String, path: String
-  ) throws(MigrationFailure) -> ModelVersion {
-    switch StoreVersion.identify(peek.entityVersionHashes ?? [:], in: versions) {
-    case .version(let i): return versions.versions[i]
-    case .unknown(let closest, let differing):
-      throw MigrationFailure([
-        MigrationError(
-          "store-unknown-version",
-          "the store's entity version hashes match no version of \(bundle); the closest is '\(versions.versions[closest].name)', which differs in \(differing.joined(separator: ", "))",
-          file: path)
-      ])
-    }
+    progress?.finish()
+    if !quiet { Console.say("mapc: \(verb) \(report.objectCount) objects from \(store); wrote \(output)") }
+    for line in report.notes { Console.note(line) }
   }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import MapRuntime
 import MapSwiftSchema
+import MapcKit
 
 /// The options that choose the Swift files of a SwiftData schema and the build they are read
 /// as, on every command that takes a model: `--define`/`--undefine` a `#if` condition,
@@ -65,11 +66,13 @@ struct ModelArgument {
   /// How messages name it: the path, or the paths joined.
   var display: String { paths.joined(separator: ", ") }
 
-  /// The selection of Swift files these paths and options make (the conditions were checked
-  /// when the options were parsed).
-  func selection() -> SwiftSourceSelection {
-    SwiftSourceSelection(
-      paths: paths, excludes: swift.exclude, xcodeTarget: swift.xcodeTarget,
+  /// The model as MapcKit reads it (the conditions were checked when the options were parsed).
+  /// The Swift options are read only for Swift source: a model argument made in code (one path)
+  /// has options that were never parsed.
+  var source: ModelSource {
+    guard paths.count > 1 || ModelSource.isSwiftSource(display) else { return ModelSource(paths) }
+    return ModelSource(
+      paths, excludes: swift.exclude, xcodeTarget: swift.xcodeTarget,
       conditions: (try? swift.conditions()) ?? SwiftBuildConditions())
   }
 

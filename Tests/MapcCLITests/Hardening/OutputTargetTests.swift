@@ -2,6 +2,7 @@ import Foundation
 import MapRuntime
 import MapTestSupport
 import Testing
+import MapcKit
 
 #if canImport(Glibc)
   import Glibc

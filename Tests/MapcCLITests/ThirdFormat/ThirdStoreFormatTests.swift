@@ -2,6 +2,7 @@ import Foundation
 import MapRuntime
 import MapTestSupport
 import MapcCLI
+import MapcKit
 import Testing
 
 /// What adding a store format to mapc takes: the format's folder (`LinesStoreFormat`, a test

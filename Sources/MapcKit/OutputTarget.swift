@@ -6,6 +6,7 @@
   import Darwin
 #endif
 import Foundation
+import MapRuntime
 
 /// The one check every command makes before it reads or writes anything (`Specs/diagnostics.md`
 /// §4): what it reads, what it writes, and whether an output would write over an input.
@@ -65,18 +66,24 @@ public struct OutputTarget: Sendable {
   /// Why a command refuses to start: `message` names the output's option and path and the
   /// input (or other output) it would write over.
   public struct Clash: Error, Sendable, CustomStringConvertible {
+    /// The stable diagnostic id (`io-output-is-input`, `usage-…`).
     public var id: String
+    /// What clashes, for the error line.
     public var message: String
-    /// The output's option, path, and the role of the input it names (nil: another output).
+    /// The output's option (`--output`).
     public var option: String
+    /// The output's path.
     public var output: String
+    /// The role of the input it names (`store`, `model`); nil: another output.
     public var role: String?
+    /// The message.
     public var description: String { message }
   }
 
   private var inputs: [Input] = []
   private var outputs: [Output] = []
 
+  /// A check with nothing recorded yet.
   public init() {}
 
   /// Records an input (nil: none). `role` names it in messages: "store", "model", "mapping".

@@ -6,15 +6,21 @@ import MapRuntime
 /// with its objects and what happens to it and its properties, each destination entity with
 /// where its objects come from, and what the step would drop. `counts` is nil for a step whose
 /// input does not exist yet (counted when it runs).
-struct StepTable {
-  var analysis: StepAnalysis
-  var counts: StoreCounts?
-  var consent: DropConsent
+package struct StepTable {
+  package var analysis: StepAnalysis
+  package var counts: StoreCounts?
+  package var consent: DropConsent
 
-  var losses: [DataLoss]? { counts.map { analysis.losses($0) } }
+  package init(analysis: StepAnalysis, counts: StoreCounts?, consent: DropConsent) {
+    self.analysis = analysis
+    self.counts = counts
+    self.consent = consent
+  }
+
+  package var losses: [DataLoss]? { counts.map { analysis.losses($0) } }
 
   /// Indented lines, after the step's own line.
-  var lines: [String] {
+  package var lines: [String] {
     var result: [String] = []
     for e in analysis.sourceEntities where !e.isAbstract {
       let objects = counts.map { c in ", " + Self.plural(c.objects[e.name] ?? 0, "object") } ?? ""
@@ -53,10 +59,10 @@ struct StepTable {
     return result
   }
 
-  static func plural(_ n: Int, _ unit: String) -> String { "\(n) \(unit)\(n == 1 ? "" : "s")" }
+  package static func plural(_ n: Int, _ unit: String) -> String { "\(n) \(unit)\(n == 1 ? "" : "s")" }
 
   /// The step for `--format json`.
-  func json(from: String, to: String, mapping: String) -> Step {
+  package func json(from: String, to: String, mapping: String) -> Step {
     Step(
       from: from, to: to, mapping: mapping,
       sourceEntities: analysis.sourceEntities.filter { !$0.isAbstract }.map { e in
@@ -81,7 +87,7 @@ struct StepTable {
       losses: losses.map { l in l.map { Loss(loss: $0, accepted: consent.covers($0)) } })
   }
 
-  static func fateName(_ f: StepAnalysis.PropertyFate) -> String {
+  package static func fateName(_ f: StepAnalysis.PropertyFate) -> String {
     switch f {
     case .kept: "kept"
     case .renamed: "renamed"
@@ -92,66 +98,73 @@ struct StepTable {
     }
   }
 
-  static func target(_ f: StepAnalysis.PropertyFate) -> String? {
+  package static func target(_ f: StepAnalysis.PropertyFate) -> String? {
     switch f {
     case .renamed(let t), .converted(let t), .defaulted(let t): t
     default: nil
     }
   }
 
-  struct Plan: Encodable {
-    var store: String
-    var from: String
-    var to: String
-    var steps: [Step]
+  package struct Plan: Encodable {
+    package var store: String
+    package var from: String
+    package var to: String
+    package var steps: [Step]
+
+    package init(store: String, from: String, to: String, steps: [Step]) {
+      self.store = store
+      self.from = from
+      self.to = to
+      self.steps = steps
+    }
   }
 
-  struct Step: Encodable {
-    var from, to, mapping: String
-    var sourceEntities: [Entity]
-    var destinationEntities: [Destination]
+  package struct Step: Encodable {
+    package var from, to, mapping: String
+    package var sourceEntities: [Entity]
+    package var destinationEntities: [Destination]
     /// Nil when the step's input is not counted yet.
-    var losses: [Loss]?
+    package var losses: [Loss]?
     /// The policy classes the step names that this mapc does not have registered (a run
     /// refuses the step); absent when none.
-    var missingPolicyClasses: [String]? = nil
+    package var missingPolicyClasses: [String]? = nil
     /// True for a step to an earlier version (absent otherwise).
-    var reverse: Bool? = nil
+    package var reverse: Bool? = nil
   }
 
-  struct Entity: Encodable {
-    var name: String
-    var objects: Int?
-    var fate: String
-    var mappings: [String]
-    var properties: [Property]
+  package struct Entity: Encodable {
+    package var name: String
+    package var objects: Int?
+    package var fate: String
+    package var mappings: [String]
+    package var properties: [Property]
   }
 
-  struct Property: Encodable {
-    var name, kind, fate: String
-    var to: String?
-    var count: Int?
+  package struct Property: Encodable {
+    package var name, kind, fate: String
+    package var to: String?
+    package var count: Int?
     /// Links to objects whose removal was consented, not in `count` (absent: none).
-    var consentedLinks: Int?
+    package var consentedLinks: Int?
   }
 
-  struct Destination: Encodable {
-    var name: String
-    var madeBy: [Maker]
+  package struct Destination: Encodable {
+    package var name: String
+    package var madeBy: [Maker]
   }
 
-  struct Maker: Encodable {
-    var mapping: String
-    var source: String?
+  package struct Maker: Encodable {
+    package var mapping: String
+    package var source: String?
   }
 
-  struct Loss: Encodable {
-    var entity: String
-    var property: String?
-    var count: Int
-    var accepted: Bool
+  package struct Loss: Encodable {
+    package var entity: String
+    package var property: String?
+    package var count: Int
+    package var accepted: Bool
 
-    init(loss: DataLoss, accepted: Bool) {
+    package init(loss: DataLoss, accepted: Bool) {
       entity = loss.entity
       property = loss.property
       count = loss.count
@@ -160,7 +173,7 @@ struct StepTable {
   }
 
   /// Pretty JSON with sorted keys, ending with a newline.
-  static func encode(_ value: some Encodable) -> String {
+  package static func encode(_ value: some Encodable) -> String {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
     return String(decoding: (try? encoder.encode(value)) ?? Data(), as: UTF8.self) + "\n"

@@ -10,14 +10,14 @@ import MapRuntime
 /// stores): standard output discarded, standard error to a file, ended with this process on
 /// SIGINT, SIGTERM and SIGHUP (`TemporaryFiles`) and, told by `MAPC_END_WITH_PARENT`, when this
 /// process is gone beyond any handler.
-enum ChildMapc {
+package enum ChildMapc {
   /// A finished child: its exit status (128 + the signal for one a signal ended) and standard error.
-  struct Finished: Sendable {
-    var status: Int32
-    var stderr: String
+  package struct Finished: Sendable {
+    package var status: Int32
+    package var stderr: String
   }
 
-  static func run(executable: String, _ arguments: [String], stderrPath: String) -> Finished {
+  package static func run(executable: String, _ arguments: [String], stderrPath: String) -> Finished {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments

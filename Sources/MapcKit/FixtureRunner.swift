@@ -8,26 +8,43 @@ import MapCompiler
 import MapRuntime
 import MapSQLite
 
-/// Runs the cases of `mapc test` (Specs/test-fixtures.md §2): each one as the user would, by
-/// this very program in a child process (`run` for a mapping, `migrate` for a chain) on a copy
-/// in a temporary folder, so that a case's exit status and standard error are exactly a user's,
-/// a crash fails only that case, and the fixture's files are never written (unless `--update`).
-struct FixtureRunner {
-  /// This program.
-  var executable: String
+/// Runs the cases of fixture files (what `mapc test` runs, Specs/test-fixtures.md §2): each one
+/// as the user would, by a `mapc` executable in a child process (`run` for a mapping, `migrate`
+/// for a chain) on a copy in a temporary folder, so that a case's exit status and standard error
+/// are exactly a user's, a crash fails only that case, and the fixture's files are never written
+/// (unless ``update``). Then the store it wrote is compared with the expected one.
+public struct FixtureRunner: Sendable {
+  /// The `mapc` executable that runs the cases (an app's own executable that registers its
+  /// policies and runs `MapcCommand.main()` is one too).
+  public var executable: String
   /// Where `sharedMapping` paths start.
-  var shared: String
+  public var shared: String
   /// Write expected stores from today's results.
-  var update: Bool
+  public var update: Bool
 
   /// The folder of this run (`mapc-test-pid<PID>-<UUID>` in the temporary folder), holding one
   /// folder per case while it runs; made, registered for removal on a signal and removed by
-  /// `withWorkRoot`.
-  var workRoot: String
+  /// ``withWorkRoot(_:)``.
+  public var workRoot: String
+
+  /// What reading a chain fixture's model says (the notes and warnings of a SwiftData schema).
+  public var modelMessages: ModelSource.Messages
+
+  /// A runner of cases by `executable` in `workRoot`.
+  public init(
+    executable: String, shared: String, update: Bool = false, workRoot: String,
+    modelMessages: @escaping ModelSource.Messages = { _ in }
+  ) {
+    self.executable = executable
+    self.shared = shared
+    self.update = update
+    self.workRoot = workRoot
+    self.modelMessages = modelMessages
+  }
 
   /// Makes the run's work folder, runs `body` with it, and removes it; SIGINT, SIGTERM and
   /// SIGHUP end the children and remove it whole (TemporaryFiles).
-  static func withWorkRoot<T>(_ body: (String) throws -> T) throws -> T {
+  public static func withWorkRoot<T>(_ body: (String) throws -> T) throws -> T {
     let root = FileManager.default.temporaryDirectory.appendingPathComponent(
       "\(workPrefix)\(getpid())-\(UUID().uuidString)"
     ).path
@@ -41,7 +58,7 @@ struct FixtureRunner {
   }
 
   /// The outcome of one case (cases may run at the same time, each in a folder of its own).
-  func run(_ fixture: FixtureFile, _ c: FixtureFile.Case) -> FixtureResult.Outcome {
+  public func run(_ fixture: FixtureFile, _ c: FixtureFile.Case) -> FixtureResult.Outcome {
     let work = workRoot + "/case-" + UUID().uuidString
     do {
       try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
@@ -111,7 +128,7 @@ struct FixtureRunner {
     guard child.status == 0 else { return .failed(Self.unexpectedExit(child)) }
     let versions: ModelVersions
     do {
-      versions = try ModelInput.versions(model)
+      versions = try ModelSource([model]).versions(messages: modelMessages)
     } catch {
       return .failed(error.diagnostics.map(\.description))
     }
@@ -275,7 +292,7 @@ struct FixtureRunner {
   /// Work folders that runs killed beyond any handler (SIGKILL) left: their process gone, owned
   /// by this user. Removed; returns how many.
   @discardableResult
-  static func removeStaleWork() -> Int {
+  public static func removeStaleWork() -> Int {
     let folder = FileManager.default.temporaryDirectory.path
     guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return 0 }
     var removed = 0
@@ -328,7 +345,7 @@ struct FixtureRunner {
 
   /// The model files a mapping reads (the `.xcdatamodel` folders its two models come from), for
   /// the inputs a case must not write over; none when it does not compile (the case says why).
-  static func modelPaths(ofMapping mapping: String) -> [String] {
+  public static func modelPaths(ofMapping mapping: String) -> [String] {
     guard mapping.hasSuffix(".xml") || XcodeMappingReader.isXcodeMapping(mapping),
       let plan = MappingCompilation.compile(mappingPath: mapping).plan
     else { return [] }
@@ -375,7 +392,7 @@ struct FixtureRunner {
   }
 
   /// This program's path (`/proc/self/exe` where there is one).
-  static func currentExecutable() -> String {
+  public static func currentExecutable() -> String {
     if let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") { return target }
     return Bundle.main.executablePath ?? CommandLine.arguments[0]
   }

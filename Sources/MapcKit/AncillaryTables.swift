@@ -6,12 +6,12 @@ import MapSQLite
 /// carried into a store mapc writes, as Core Data's migration through a new store does not
 /// carry them (Specs/sqlite-store.md §4.1). Commands that read such a store and write another
 /// say so.
-enum AncillaryTables {
+package enum AncillaryTables {
   /// The notes to print once the new store is written, read before (a store migrated in place
   /// is gone after): one when the SQLite store at `path` has history rows, one when it has
   /// CloudKit tables; none for a JSON store or one that cannot be read (the command's own
   /// read reports that).
-  static func notes(store path: String, format: (any StoreFormat)?, into what: String) -> [String] {
+  package static func notes(store path: String, format: (any StoreFormat)?, into what: String) -> [String] {
     guard format is SQLiteStoreFormat, let info = try? SQLiteStoreFormat.info(path) else { return [] }
     var notes: [String] = []
     let history = info.entities.filter(\.isAncillary)

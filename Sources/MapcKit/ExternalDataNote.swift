@@ -4,11 +4,13 @@ import MapSQLite
 /// Binary values an SQLite store keeps outside the database in files that are missing
 /// (Specs/sqlite-store.md §5): a command that writes an SQLite store from it carries each such
 /// reference as it is, and says how many it carried.
-enum ExternalDataNote {
+package enum ExternalDataNote {
   /// The note to print once the new store is written, read before (a store migrated in place
   /// is gone after); nil for a JSON store, a model without such attributes, or a store where
   /// every file is there.
-  static func note(store path: String, format: (any StoreFormat)?, model: ObjectModel, into what: String) -> String? {
+  package static func note(store path: String, format: (any StoreFormat)?, model: ObjectModel, into what: String)
+    -> String?
+  {
     guard format is SQLiteStoreFormat else { return nil }
     let missing = SQLiteStoreFormat.missingExternalFiles(path, model: model)
     guard !missing.isEmpty else { return nil }

@@ -4,11 +4,11 @@ import MapRuntime
 
 /// One store of `mapc migrate --stores`: `mapc migrate` run on it in a child process, and its
 /// line of the JSON Lines report (Specs/migrate.md §8).
-struct StoreBatchRun: Sendable {
-  var json: JSONValue
-  var succeeded: Bool
+package struct StoreBatchRun: Sendable {
+  package var json: JSONValue
+  package var succeeded: Bool
 
-  static func migrate(_ e: StoreBatch.Entry, index: Int, executable: String, extra: [String], work: String)
+  package static func migrate(_ e: StoreBatch.Entry, index: Int, executable: String, extra: [String], work: String)
     -> StoreBatchRun
   {
     let folder = work + "/store-\(index)"
@@ -66,17 +66,17 @@ struct StoreBatchRun: Sendable {
     return StoreBatchRun(json: .object(members), succeeded: child.status == 0)
   }
 
-  struct Step {
-    var from: String
-    var to: String
-    var mapping: String
-    var read: Int
-    var made: Int
-    var dropped: [String]
+  package struct Step {
+    package var from: String
+    package var to: String
+    package var mapping: String
+    package var read: Int
+    package var made: Int
+    package var dropped: [String]
   }
 
   /// The steps of a `--report` file (none when the child wrote none: failed, or at its target).
-  static func steps(_ path: String) -> [Step] {
+  package static func steps(_ path: String) -> [Step] {
     guard let data = FileManager.default.contents(atPath: path),
       let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
       let steps = object["steps"] as? [[String: Any]]

@@ -10,22 +10,22 @@ import MapRuntime
 /// `mapc migrate --stores MANIFEST|GLOB` (Specs/migrate.md §8): many stores, each migrated on its
 /// own by this program in a child process, exactly as `mapc migrate` alone would, in parallel,
 /// a failure never stopping the others; one JSON Lines line per store.
-struct StoreBatch {
+package struct StoreBatch {
   /// One store to migrate.
-  struct Entry: Sendable {
-    var store: String
-    var models: [String]
-    var to: String?
-    var mappings: String?
-    var output: String
+  package struct Entry: Sendable {
+    package var store: String
+    package var models: [String]
+    package var to: String?
+    package var mappings: String?
+    package var output: String
     /// The manifest's line (nil for a glob).
-    var line: Int?
+    package var line: Int?
   }
 
   /// Reads a JSON Lines manifest: one object a line, `store`, `model` (a string or an array of
   /// them), `output`, optionally `to` and `mappings`; paths relative to the manifest's folder.
   /// An output must resolve, after links, inside that folder. Blank lines are skipped.
-  static func manifest(_ path: String) throws(DiagnosticsError) -> [Entry] {
+  package static func manifest(_ path: String) throws(DiagnosticsError) -> [Entry] {
     let bytes: [UInt8]
     do {
       let input = try InputBytes(contentsOf: path, regularFileOnly: true, maxBytes: Limits.xmlFileBytes)
@@ -88,7 +88,7 @@ struct StoreBatch {
 
   /// Every store `pattern` matches (glob(3), sorted), each to `folder/<its path>`: the path as
   /// matched, a leading `/` and `./` left out; `..` is refused (it would leave the folder).
-  static func matching(
+  package static func matching(
     _ pattern: String, models: [String], to: String?, mappings: String?, folder: String
   ) throws(DiagnosticsError) -> [Entry] {
     var result = glob_t()
@@ -122,7 +122,7 @@ struct StoreBatch {
   /// Whether `path` (its folder, after links; and the file it names when it is a link) is
   /// inside `folder` (after links). The output's folders may not exist yet: the nearest one that
   /// does decides.
-  static func isInside(_ path: String, folder: String) -> Bool {
+  package static func isInside(_ path: String, folder: String) -> Bool {
     guard let root = realPath(folder) else { return false }
     var parts = PathText.absolute(path).split(separator: "/").map(String.init)
     let name = parts.popLast() ?? ""
@@ -144,7 +144,7 @@ struct StoreBatch {
     return target == root || target.hasPrefix(root == "/" ? "/" : root + "/")
   }
 
-  static func realPath(_ path: String) -> String? {
+  package static func realPath(_ path: String) -> String? {
     guard let resolved = realpath(path, nil) else { return nil }
     defer { free(resolved) }
     return String(cString: resolved)

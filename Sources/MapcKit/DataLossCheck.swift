@@ -5,9 +5,9 @@ import MapRuntime
 /// The consent check of `mapc run` and `mapc migrate` (`Specs/migrate.md` §6): before a step
 /// runs, what it would lose of the store just read, refused unless `--allow-data-loss` or
 /// `--allow-drop` accepts it. Records what was accepted, for the summary and the report.
-final class DataLossCheck: @unchecked Sendable {
-  let analyses: [StepAnalysis]
-  let consent: DropConsent
+package final class DataLossCheck: @unchecked Sendable {
+  package let analyses: [StepAnalysis]
+  package let consent: DropConsent
   /// How the message names step `k` (`step 1 'A' → 'B' (inferred)`).
   let describe: @Sendable (Int) -> String
   let store: String
@@ -21,7 +21,7 @@ final class DataLossCheck: @unchecked Sendable {
   /// The steps back (`Specs/migrate.md` §3a), whose converted values are checked too.
   let reverseSteps: Set<Int>
 
-  init(
+  package init(
     analyses: [StepAnalysis], consent: DropConsent, stepConsents: [Int: DropConsent] = [:],
     reverseSteps: Set<Int> = [], store: String, describe: @escaping @Sendable (Int) -> String
   ) {
@@ -34,15 +34,15 @@ final class DataLossCheck: @unchecked Sendable {
   }
 
   /// The losses of step `k` the run accepted.
-  func accepted(_ k: Int) -> [DataLoss] { lock.withLock { acceptedLosses[k] ?? [] } }
+  package func accepted(_ k: Int) -> [DataLoss] { lock.withLock { acceptedLosses[k] ?? [] } }
   /// The losses that stopped the run (empty when none did).
-  var refused: [DataLoss] { lock.withLock { refusedLosses } }
+  package var refused: [DataLoss] { lock.withLock { refusedLosses } }
   /// The step whose losses stopped the run.
-  var refusedStep: Int? { lock.withLock { refusedAt } }
+  package var refusedStep: Int? { lock.withLock { refusedAt } }
 
   /// Checks step `k` against its source graph; throws `migrate-data-loss` for losses without
   /// consent.
-  func check(_ k: Int, _ graph: ObjectGraph) throws(MigrationFailure) {
+  package func check(_ k: Int, _ graph: ObjectGraph) throws(MigrationFailure) {
     let analysis = analyses[k]
     let consent = self.consent.adding(stepConsents[k])
     var losses = analysis.losses(analysis.counts(graph, consent: consent))
@@ -63,7 +63,7 @@ final class DataLossCheck: @unchecked Sendable {
   }
 
   /// The two ways forward after a refusal: `keep` says how to keep the data.
-  func notes(keep: String) -> [String] {
+  package func notes(keep: String) -> [String] {
     let refused = self.refused
     guard !refused.isEmpty else { return [] }
     return [

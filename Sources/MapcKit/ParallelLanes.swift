@@ -3,10 +3,10 @@ import Foundation
 /// Runs `count` pieces of work, `jobs` at a time on threads of their own (the work waits for
 /// child processes, so as many threads as jobs, not as cores), handing each result on in the
 /// order of the pieces: `mapc test --jobs`, `mapc migrate --stores --jobs`.
-enum ParallelLanes {
+package enum ParallelLanes {
   /// `body(i)` for every `i` in `0..<count`; `inOrder(i, result)` is called for 0, 1, 2, … as
   /// soon as each and all before it are done, one call at a time. Returns the results in order.
-  static func run<T: Sendable>(
+  package static func run<T: Sendable>(
     count: Int, jobs: Int, _ body: @escaping @Sendable (Int) -> T,
     inOrder: @escaping @Sendable (Int, T) -> Void
   ) -> [T] {
