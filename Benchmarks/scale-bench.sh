@@ -276,7 +276,7 @@ for f in $FORMATS; do
           fi
           psha=$(digest "$pout")
           emit run "$f" "$n" peer "$p" "$k" ok "$run_secs" "$run_kb" "$(stat -c %s "$pout")" "$psha" ""
-          [ "$k" -lt "$RUNS" ] && rm -f "$pout"
+          if [ "$k" -lt "$RUNS" ]; then rm -f "$pout" "$pout-wal" "$pout-shm"; fi
         done
         if [ -n "$psha" ] && [ -n "$ref" ]; then
           if [ "$f" = json ]; then
