@@ -106,7 +106,9 @@ emit settings runs "$RUNS"
 emit settings seed "$SEED"
 emit settings slope_ref "$SLOPE_REF"
 
-"$MAPC" compile "$fixture/SQADMappingModel1_2.xml" -o diary.cdm >/dev/null
+"$MAPC" compile "$fixture/SQADMappingModel1_2.xml" -o diary.cdm >/dev/null 2>compile.err \
+  || { cat compile.err >&2; exit 1; }
+rm -f compile.err
 
 # Which flag sets this build takes: each is tried once on the diary fixture. Exit 64 (usage) is
 # a refusal, reported with mapc's own line; anything else lets the set run at every size.

@@ -36,7 +36,7 @@ def main(argv):
     if len(argv) != 3:
         sys.exit("usage: plot.py RESULTS.json OUT.png")
     res = json.load(open(argv[1], encoding="utf-8"))
-    fig, (ax_t, ax_m) = plt.subplots(1, 2, figsize=(13, 5.5))
+    fig, (ax_t, ax_m) = plt.subplots(1, 2, figsize=(13, 6.5))
     for fmt, series in res.get("series", {}).items():
         colors = COLORS.get(fmt, ["tab:green", "tab:olive", "tab:gray"])
         for i, (label, s) in enumerate(series.items()):
@@ -75,7 +75,7 @@ def main(argv):
         ax.set_title(title)
         ax.grid(True, which="both", alpha=0.3)
         if ax.lines:
-            ax.legend(fontsize=8)
+            ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.12), ncol=3)
     m = res.get("machine", {})
     fig.suptitle(f"mapc scaling, diary migration: {m.get('git_commit', '?')}, {m.get('nproc', '?')} cores "
                  f"{m.get('cpu', '')}, {m.get('date', '')}", fontsize=10)

@@ -156,7 +156,7 @@ def render(res):
                "`/usr/bin/time -f '%e %M'` (wall time, peak RSS). mapc fsyncs and renames its output; "
                "the peers do not. The I/O floor is reading the input from the page cache plus writing "
                "and fsyncing as many bytes as mapc's output has (`Benchmarks/scale/iofloor.py`). "
-               "Slopes are marginal times per object between a size and the one before it (fixed "
+               "Slopes are marginal times per record between a size and the one before it (fixed "
                f"cost aside); linear time means every slope beyond the reference size "
                f"(SLOPE_REF, {int(st.get('slope_ref', 300000)):,} records, else the first size with a "
                f"slope) within {LINEAR_LIMIT}x of the slope that ends there.")
@@ -179,8 +179,9 @@ def render(res):
                        "(PEER_MAX_JSON, PEER_MAX_SQLITE: they take many times mapc's time and memory). "
                        f"Linear time: {series['linear']}.")
             out.append("")
-            head = ["records", "input bytes", "output bytes", "time", "peak RSS", "time / object",
-                    "marginal slope", "slope / ref. slope", "I/O floor (read + write)", "time / floor"]
+            head = ["records", "input bytes", "output bytes", "time", "peak RSS", "time / record",
+                    "marginal slope per record", "slope / ref. slope", "I/O floor (read + write)",
+                    "time / floor"]
             for p in peers:
                 head += [p, f"{p} / mapc"]
             out.append("| " + " | ".join(head) + " |")
