@@ -168,6 +168,8 @@ def render(res):
         out.append("")
     for fmt, sizes in res["formats"].items():
         peers = PEERS.get(fmt, [])
+        if fmt == "json" and "peers_json" in st:
+            peers = st["peers_json"].split()
         for s in sizes.values():
             if "skipped" in s:
                 out.append(f"- {fmt} {s['records']:,} records: {s['skipped']}")
