@@ -105,15 +105,6 @@ public struct SQLiteStoreFormat: StoreFormat {
       ownTables: own.isEmpty ? nil : ("Core Data's own tables (not entities of the model):", own))
   }
 
-  /// The values of Binary attributes of `model` that the store at `path` keeps outside the
-  /// database in files that are missing, per entity and attribute (Specs/sqlite-store.md §5):
-  /// a command that writes an SQLite store carries them as they are and says so.
-  public static func missingExternalFiles(_ path: String, model: ObjectModel) -> [(
-    entity: String, attribute: String, count: Int
-  )] {
-    ExternalData.missingFiles(path, model: model)
-  }
-
   /// `-wal`, `-shm` and `-journal` beside the store.
   public var hasCompanionFiles: Bool { true }
 

@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import MapCompiler
 import MapRuntime
-import MapSQLite
+import MapcKit
 
 extension MapcCommand {
   struct Hash: ParsableCommand {
@@ -44,8 +44,9 @@ extension MapcCommand {
     }
 
     func run() throws {
-      if SQLiteStoreFormat().recognizes(prefix: Self.prefix(model)) {
-        guard let cached = try CachedModel.read(store: model) else {
+      let prefix = Self.prefix(model)
+      if let store = StoreFormatChoice.formats.first(where: { $0.carriesModels && $0.recognizes(prefix: prefix) }) {
+        guard let cached = try CachedModel.read(store: model, format: store) else {
           throw Console.failure(
             MigrationFailure([
               MigrationError(

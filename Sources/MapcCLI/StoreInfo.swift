@@ -3,7 +3,6 @@ import Foundation
 import MapCompiler
 import MapRuntime
 import MapcKit
-import MapSQLite
 
 extension MapcCommand {
   struct StoreInfo: ParsableCommand {
@@ -44,10 +43,10 @@ extension MapcCommand {
       }
       var lines = ["format: \(format.name)"] + summary.facts.map { "\($0.label): \($0.value)" }
       let hashes = summary.entityVersionHashes
-      var cached: CoreDataModelCacheReader.Result? = nil
-      if format is SQLiteStoreFormat {
+      var cached: CarriedModel? = nil
+      if format.carriesModels {
         do {
-          cached = try CoreDataModelCacheReader.read(storeAt: store)
+          cached = try format.carriedModel(store)
         } catch {
           // The rest of the store is still described.
           lines.append("model cache: unreadable (\(error.errors.first?.message ?? "\(error)"))")

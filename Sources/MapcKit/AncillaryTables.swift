@@ -1,5 +1,4 @@
 import MapRuntime
-import MapSQLite
 
 /// Core Data's own tables of an SQLite store (persistent history `ACHANGE`, `ATRANSACTION`,
 /// `ATRANSACTIONSTRING`; CloudKit mirroring `ANSCK…`): never entities of the model, and not
@@ -9,25 +8,16 @@ import MapSQLite
 package enum AncillaryTables {
   /// The notes to print once the new store is written, read before (a store migrated in place
   /// is gone after): one when the SQLite store at `path` has history rows, one when it has
-  /// CloudKit tables; none for a JSON store or one that cannot be read (the command's own
+  /// CloudKit tables (the format's `bookkeeping`); none for a JSON store or one that cannot be read (the command's own
   /// read reports that).
   package static func notes(store path: String, format: (any StoreFormat)?, into what: String) -> [String] {
-    guard format is SQLiteStoreFormat, let info = try? SQLiteStoreFormat.info(path) else { return [] }
-    var notes: [String] = []
-    let history = info.entities.filter(\.isAncillary)
-    let changes = history.first { $0.name == "CHANGE" }?.rows ?? 0
-    let transactions = history.first { $0.name == "TRANSACTION" }?.rows ?? 0
-    if changes + transactions > 0 {
-      notes.append(
+    (format?.bookkeeping(path) ?? []).map { kept in
+      switch kept {
+      case .persistentHistory(let transactions, let changes):
         "\(path) holds persistent history (\(transactions) transactions, \(changes) changes); \(what) has none, as after Core Data's migration into a new store: apps that keep a history token must start again from the new store (Core Data's persistent history tables, ACHANGE and ATRANSACTION, are not carried over)"
-      )
+      case .cloudKitMirroring(let tables):
+        "\(path) holds CloudKit mirroring tables (\(tables.joined(separator: ", "))); \(what) has none: NSPersistentCloudKitContainer mirrors the new store afresh"
+      }
     }
-    let cloudKit = info.tables.filter { $0.hasPrefix("ANSCK") }
-    if !cloudKit.isEmpty {
-      notes.append(
-        "\(path) holds CloudKit mirroring tables (\(cloudKit.joined(separator: ", "))); \(what) has none: NSPersistentCloudKitContainer mirrors the new store afresh"
-      )
-    }
-    return notes
   }
 }

@@ -1,5 +1,4 @@
 import MapRuntime
-import MapSQLite
 
 /// Binary values an SQLite store keeps outside the database in files that are missing
 /// (Specs/sqlite-store.md §5): a command that writes an SQLite store from it carries each such
@@ -11,8 +10,7 @@ package enum ExternalDataNote {
   package static func note(store path: String, format: (any StoreFormat)?, model: ObjectModel, into what: String)
     -> String?
   {
-    guard format is SQLiteStoreFormat else { return nil }
-    let missing = SQLiteStoreFormat.missingExternalFiles(path, model: model)
+    guard let missing = format?.missingExternalFiles(path, model: model) else { return nil }
     guard !missing.isEmpty else { return nil }
     let total = missing.reduce(0) { $0 + $1.count }
     let list = missing.map { "\($0.entity).\($0.attribute) \($0.count)" }.joined(separator: ", ")

@@ -247,7 +247,7 @@ public struct FixtureRunner: Sendable {
         : FileManager.default.fileExists(atPath: expected) ? StoreFormatChoice.detect(expected) : source
     let same = type(of: source) == type(of: destination)
     // A JSON result is copied byte for byte (it is what a user's run writes).
-    if same, !(source is SQLiteStoreFormat) {
+    if same, source.isCopiedAsBytes {
       do {
         try AtomicFileWriter.replaceContents(
           of: expected, with: [UInt8](try Data(contentsOf: URL(fileURLWithPath: got))))
@@ -321,17 +321,15 @@ public struct FixtureRunner: Sendable {
           "schema: the store's entity version hashes differ from version '\(version.name)' in \(names.sorted().joined(separator: ", "))"
         )
       }
-      guard format is SQLiteStoreFormat else { return problems }
-      let fresh = PathText.folder(of: path) + "/fresh-install.sqlite"
+      guard let got = try format.schema(path) else { return problems }
+      let fresh = PathText.folder(of: path) + "/fresh-install." + format.name
       let graph = ObjectGraph(layout: StoreLayout(model: version.model), input: nil, isSource: false)
-      try SQLiteStoreFormat().write(
+      try format.write(
         graph, source: nil,
         metadata: StoreWriteMetadata(
           modelVersionIdentifiers: version.model.versionIdentifiers, entityHashes: version.hashes),
         to: fresh, backup: nil, options: StoreWriteOptions())
-      let differences = CoreDataSchemaSnapshot.differences(
-        expected: try CoreDataSchemaSnapshot.lines(ofStoreAt: fresh),
-        got: try CoreDataSchemaSnapshot.lines(ofStoreAt: path))
+      let differences = got.differences(from: try format.schema(fresh) ?? StoreSchema(lines: []))
       if !differences.isEmpty {
         problems.append(
           "schema: the migrated store's schema is not a fresh install's of '\(version.name)' (- fresh, + migrated):")

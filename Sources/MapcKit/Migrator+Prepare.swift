@@ -1,7 +1,6 @@
 import Foundation
 import MapCompiler
 import MapRuntime
-import MapSQLite
 
 extension Migrator {
   /// Identifies the store's version from its entity version hashes and compiles every step to
@@ -36,8 +35,9 @@ extension Migrator {
         id: "migrate-unknown-version", place: store, notes: [unchanged], status: .runFailed)
     }
     var identified = StoreVersion.identify(hashes, in: versions)
-    if case .unknown = identified, format is SQLiteStoreFormat,
-      let own = Self.ownModelStep(options, hashes: hashes, target: versions.versions[target], observer: observer)
+    if case .unknown = identified, format.carriesModels,
+      let own = Self.ownModelStep(
+        options, format: format, hashes: hashes, target: versions.versions[target], observer: observer)
     {
       // The store's own model (Z_MODELCACHE) as the source of one step to the target.
       versions = own
@@ -97,10 +97,11 @@ extension Migrator {
   /// those of the store's metadata: that model and the target as a chain of one step (inferred,
   /// or a mapping whose hashes fit), with a note. Nil otherwise.
   static func ownModelStep(
-    _ options: Options, hashes: [String: String], target: ModelVersion, observer: MigrationObserver
+    _ options: Options, format: any StoreFormat, hashes: [String: String], target: ModelVersion,
+    observer: MigrationObserver
   ) -> ModelVersions? {
     // A cache that cannot be read leaves the store at no version (the error that follows).
-    guard let cached = (try? CoreDataModelCacheReader.read(storeAt: options.store)) ?? nil else { return nil }
+    guard let cached = (try? format.carriedModel(options.store)) ?? nil else { return nil }
     let own = ModelVersion(name: "the store's own model", model: cached.model)
     guard own.base64Hashes == hashes else { return nil }
     observer(

@@ -1,7 +1,6 @@
 import Foundation
 import MapCompiler
 import MapRuntime
-import MapSQLite
 
 /// Converts a store from one store format to another (what `mapc store convert`, `store export`
 /// and `store import` do): finds the version of the model whose entity version hashes the store
@@ -85,7 +84,7 @@ public struct StoreConverter: Sendable {
       let found = try Self.version(
         of: try source.peekMetadata(store), in: options.versions, modelName: options.modelName, path: store)
       version = found.name
-      if destination is SQLiteStoreFormat {
+      if destination.keepsMissingExternalFiles {
         external = ExternalDataNote.note(store: store, format: source, model: found.model, into: output)
       }
       let (graph, metadata) = try StoreIO.read(

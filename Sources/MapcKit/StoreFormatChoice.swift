@@ -3,15 +3,22 @@ import MapRuntime
 import MapSQLite
 
 /// The store formats mapc knows (the composition root: MapRuntime's store seam knows none), and
-/// the one a name (`--store-format`) and the store's content pick. JSON comes last: a file no
+/// the one a name (`--store-format`) and the store's content pick: Core Data SQLite, then the
+/// formats an app registered (`StoreFormatRegistry`), then JSON. JSON comes last: a file no
 /// format recognizes is read as JSON, which says what is wrong with it.
 ///
-/// This list is the one place a store format is added to mapc: a new format is a module (or a
-/// folder) with a type conforming to `StoreFormat`, and one line here.
+/// A new built-in format is a module (or a folder) with a type conforming to `StoreFormat`, and
+/// one line in `builtIn`; an app's own format is one `StoreFormatRegistry.register` call.
 public enum StoreFormatChoice {
   /// Every format, in the order content detection tries them; `compact`: JSON stores are
   /// written without whitespace (`--compact`).
   public static func formats(compact: Bool) -> [any StoreFormat] {
+    let builtIn = builtIn(compact: compact)
+    return builtIn.dropLast() + StoreFormatRegistry.formats + builtIn.suffix(1)
+  }
+
+  /// The formats mapc itself has, JSON (the format of last resort) last.
+  static func builtIn(compact: Bool) -> [any StoreFormat] {
     [
       SQLiteStoreFormat(),
       JSONStoreFormat(style: compact ? .compact : .indented),

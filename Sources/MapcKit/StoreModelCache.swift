@@ -10,14 +10,21 @@ public enum StoreModelCache {
   /// store, with the notes to show (that the store's own model is used, named `command` there,
   /// and what of the cache mapc leaves out). Throws when the store has no cache or it cannot be
   /// read (exit status 2); `writes`: whether the caller writes a file (the error's notes then
-  /// say that nothing was written).
+  /// say that nothing was written). `format`: the store's format, which reads the model it
+  /// carries (`StoreFormat.carriedModel`); without one the store is read as Core Data SQLite.
   public static func versions(
-    store path: String, command: String, writes: Bool = true
+    store path: String, format: (any StoreFormat)? = nil, command: String, writes: Bool = true
   ) throws(MapcError) -> (versions: ModelVersions, notes: [String]) {
     let notes = writes ? ["nothing was written"] : []
-    let found: CoreDataModelCacheReader.Result?
+    let found: CarriedModel?
     do {
-      found = try CoreDataModelCacheReader.read(storeAt: path)
+      if let format {
+        found = try format.carriedModel(path)
+      } else {
+        found = try CoreDataModelCacheReader.read(storeAt: path).map {
+          CarriedModel(model: $0.model, omitted: $0.omitted)
+        }
+      }
     } catch {
       throw .run(error, notes: notes)
     }

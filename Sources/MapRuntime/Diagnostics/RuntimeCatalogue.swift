@@ -87,6 +87,10 @@ public enum RuntimeCatalogue {
         "the store's format cannot be told from its first bytes and no `--store-format` was given"
       ),
       (
+        "store-format-name-taken",
+        "an app registering a store format (`StoreFormatRegistry`) under a name a built-in or registered format has"
+      ),
+      (
         "store-no-model-cache",
         "a store without `Z_MODELCACHE` given to a command that needs its model, without `--model`"
       ),

@@ -11,7 +11,7 @@ import Foundation
 /// anything fails nothing is written and the input is untouched.
 ///
 /// Apps that link MapRuntime can call this directly with a plan read by `PlanReader` and the
-/// store's format (`JSONStoreFormat()`, or `SQLiteStoreFormat()` from MapSQLite).
+/// store's format (`JSONStoreFormat()` from MapJSON, or Core Data SQLite's from MapSQLite).
 public enum MigrationRun {
   public enum Output: Sendable {
     /// Write a new file (replacing it if it exists).

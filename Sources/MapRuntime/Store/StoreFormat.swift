@@ -47,6 +47,38 @@ public protocol StoreFormat: Sendable {
   /// (SQLite's `-wal`, `-shm`, `-journal`), which no other output of a command may name.
   /// Default: false.
   var hasCompanionFiles: Bool { get }
+
+  // MARK: Capabilities (defaults in `StoreFormat+Capabilities.swift`: a format without one writes nothing)
+
+  /// Whether a store of this format may carry the model that wrote it (Core Data's
+  /// `Z_MODELCACHE`), so that a command can read it without `--model`. Default: false.
+  var carriesModels: Bool { get }
+
+  /// The model the store at `path` carries, with what of it mapc leaves out; nil when it carries
+  /// none. Throws when it carries one that cannot be read. Default: nil.
+  func carriedModel(_ path: String) throws(MigrationFailure) -> CarriedModel?
+
+  /// What the store at `path` holds besides the model's objects that a store written from its
+  /// graph would not carry (Core Data's persistent history and CloudKit mirroring tables); none
+  /// when it cannot be read (the command's own read reports that). Default: none.
+  func bookkeeping(_ path: String) -> [StoreBookkeeping]
+
+  /// The Binary values of `model` that the store at `path` keeps outside itself in files that
+  /// are missing, per entity and attribute. Default: none.
+  func missingExternalFiles(_ path: String, model: ObjectModel) -> [MissingExternalFiles]
+
+  /// Whether a store written in this format keeps a reference to an external file that is
+  /// missing as it is (Core Data SQLite), rather than needing the value. Default: false.
+  var keepsMissingExternalFiles: Bool { get }
+
+  /// Whether a store of this format is copied as the bytes of its one file; otherwise a copy is
+  /// read and written again, its bookkeeping kept (`mapc test --update`). Default: true.
+  var isCopiedAsBytes: Bool { get }
+
+  /// The schema of the store at `path` beyond the entity version hashes (Core Data SQLite: the
+  /// tables, indexes and triggers), which a migrated store must share with a new empty store of
+  /// the same version; nil for a format whose stores have none. Default: nil.
+  func schema(_ path: String) throws(MigrationFailure) -> StoreSchema?
 }
 
 extension StoreFormat {

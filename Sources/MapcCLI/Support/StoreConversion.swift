@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import MapCompiler
 import MapRuntime
-import MapSQLite
 import MapcKit
 
 /// What `mapc store convert` and its aliases `store export` and `store import` share: the
@@ -40,7 +39,7 @@ package enum StoreConversion {
     files.writes(output, option: "--output", kind: destination.hasCompanionFiles ? .replacedStore : .file)
     try files.refuseClash()
     guard let model else {
-      guard source is SQLiteStoreFormat else {
+      guard source.carriesModels else {
         throw Console.failure(
           MigrationFailure([
             MigrationError(
@@ -49,7 +48,7 @@ package enum StoreConversion {
               file: store)
           ]), notes: ["nothing was written"])
       }
-      let versions = try CachedModel.versions(store: store, command: command)
+      let versions = try CachedModel.versions(store: store, format: source, command: command)
       try convert(
         store, versions: versions, bundle: "the store's own model", output: output, from: source, to: destination,
         verb: verb, quiet: quiet, progress: progress)

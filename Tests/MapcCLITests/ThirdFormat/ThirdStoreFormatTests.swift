@@ -6,17 +6,12 @@ import MapcKit
 import Testing
 
 /// What adding a store format to mapc takes: the format's folder (`LinesStoreFormat`, a test
-/// format) and one line in the list of formats, here `formats`. `store convert` then converts
+/// format) and one line that registers it (`StoreFormatRegistry.register`, as an app that
+/// embeds mapc does before `MapcCommand.main()`). `store convert` then converts
 /// a JSON store to it and back, and python3's json module finds the same objects and hashes
 /// in the JSON store written back as in the one written by hand.
 @Suite(.enabled(if: mapcExecutableProblem == nil, Comment(rawValue: mapcExecutableProblem ?? "")))
 struct ThirdStoreFormatTests {
-  /// mapc's formats and the third one.
-  static let formats: [any StoreFormat] =
-    StoreFormatChoice.formats(compact: false) + [
-      LinesStoreFormat()
-    ]
-
   static let model = """
     <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
     <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">
@@ -76,7 +71,10 @@ struct ThirdStoreFormatTests {
 
     let lines = dir.appendingPathComponent("shelf.lines").path
     let back = dir.appendingPathComponent("back.json").path
-    let formats = Self.formats
+    try StoreFormatRegistry.register(LinesStoreFormat())
+    defer { StoreFormatRegistry.unregister("lines") }
+    let formats = StoreFormatChoice.formats
+    #expect(formats.map(\.name).contains("lines"))
     try StoreConversion.run(
       original, bundle: bundle.path, output: lines, to: StoreFormats.named("lines", among: formats)!, among: formats,
       verb: "converted")
