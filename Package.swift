@@ -191,7 +191,11 @@ let package = Package(
     ),
     .testTarget(
       name: "MapcCLITests",
-      dependencies: ["MapcCLI", "MapcKit", "MapCompiler", "MapJSON", "MapRuntime", "MapTestSupport"],
+      dependencies: [
+        "MapcCLI", "MapcKit", "MapCompiler", "MapJSON", "MapRuntime", "MapTestSupport",
+        // The help a registered store format appears in (ThirdStoreFormatTests).
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ],
       // The independent python3 readers of Core Data stores the SQLite tests run.
       exclude: [
         "SQLite/core_data_store.py", "SQLite/core_data_schema.py", "SQLite/store_copy.py", "SQLite/model_cache.py",

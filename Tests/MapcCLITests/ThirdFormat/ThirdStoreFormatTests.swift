@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 import MapRuntime
 import MapTestSupport
@@ -10,7 +11,7 @@ import Testing
 /// embeds mapc does before `MapcCommand.main()`). `store convert` then converts
 /// a JSON store to it and back, and python3's json module finds the same objects and hashes
 /// in the JSON store written back as in the one written by hand.
-@Suite(.enabled(if: mapcExecutableProblem == nil, Comment(rawValue: mapcExecutableProblem ?? "")))
+@Suite(.serialized, .enabled(if: mapcExecutableProblem == nil, Comment(rawValue: mapcExecutableProblem ?? "")))
 struct ThirdStoreFormatTests {
   static let model = """
     <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
@@ -97,5 +98,28 @@ struct ThirdStoreFormatTests {
     let expected = try #require(hashes as? [String: String]).sorted { $0.key < $1.key }
     #expect(summary.entityVersionHashes.map(\.entity) == expected.map(\.key))
     #expect(summary.entityVersionHashes.map(\.hash) == expected.map(\.value))
+  }
+
+  /// The help that lists the formats is made when the command runs, after an app registered its
+  /// own (`--store-format`, `store convert --to`).
+  @Test func theHelpListsARegisteredFormat() throws {
+    try StoreFormatRegistry.register(LinesStoreFormat())
+    defer { StoreFormatRegistry.unregister("lines") }
+    #expect(
+      try Self.help(["migrate", "--help"]).contains(
+        "--store-format <store-format> The store's format: sqlite or lines or json"))
+    #expect(try Self.help(["run", "--help"]).contains("The store's format: sqlite or lines or json"))
+    #expect(try Self.help(["store", "convert", "--help"]).contains("The format to write: sqlite or lines or json"))
+  }
+
+  /// What `mapc ARGUMENTS` prints for `--help`, runs of white space made one space.
+  static func help(_ arguments: [String]) throws -> String {
+    var command = try MapcCommand.parseAsRoot(arguments)
+    do {
+      try command.run()
+      return ""
+    } catch {
+      return MapcCommand.fullMessage(for: error).split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    }
   }
 }
