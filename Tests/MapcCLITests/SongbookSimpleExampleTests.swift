@@ -172,13 +172,7 @@ import Testing
 }
 
 /// `python3` on the PATH, if any.
-let python3: URL? = {
-  for dir in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin").split(separator: ":") {
-    let candidate = URL(fileURLWithPath: String(dir)).appendingPathComponent("python3")
-    if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-  }
-  return nil
-}()
+let python3: URL? = TestTools.python3
 
 /// Runs a tool that is not part of the package.
 func runTool(_ executable: URL, _ arguments: [String]) -> MapcResult {

@@ -29,21 +29,15 @@ import Testing
     let document = "<r a=\"\(XMLEscaping.attribute(Self.text))\">\(XMLEscaping.content(Self.text))</r>"
     let script = """
       import json, sys, xml.etree.ElementTree as E
-      r = E.fromstring(sys.stdin.buffer.read())
+      r = E.parse(sys.argv[1]).getroot()
       print(json.dumps([r.get("a"), r.text]))
       """
     let folder = try TemporaryFolder()
     try folder.write("doc.xml", document)
-    try folder.write("read.py", script)
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["python3", folder.path + "/read.py"]
-    process.standardInput = try FileHandle(forReadingFrom: URL(fileURLWithPath: folder.path + "/doc.xml"))
-    let out = Pipe()
-    process.standardOutput = out
-    try process.run()
-    let data = out.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
+    let python = try #require(TestTools.python3)
+    let r = runExecutable(python, ["-c", script, folder.path + "/doc.xml"])
+    try #require(r.exitCode == 0, "\(r.stderr)")
+    let data = Data(r.stdout.utf8)
     let read = try #require(try JSONSerialization.jsonObject(with: data) as? [String])
     #expect(read == [Self.text, Self.text])
   }

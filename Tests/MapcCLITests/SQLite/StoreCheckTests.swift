@@ -91,6 +91,23 @@ struct StoreCheckTests {
     var findings: [Finding]
   }
 
+  /// A copy of one of XCServerCoreData's real stores in a new folder, damaged by python3's
+  /// sqlite3 running `statements` with the store open as `db`; what python printed.
+  static func damagedCopy(_ file: String, label: String, _ statements: String) throws -> (
+    dir: URL, store: URL, python: MapcResult
+  ) {
+    let source = try #require(
+      SharedPaths.stores?.appendingPathComponent("richardpiazza+XCServerCoreData/Tests/\(file)"))
+    let dir = try FileManagerTemp.folder(label)
+    let store = dir.appendingPathComponent("x.sqlite")
+    try FileManager.default.copyItem(at: source, to: store)
+    let p = runExecutable(
+      URL(fileURLWithPath: "/usr/bin/env"),
+      ["python3", "-c", "import sqlite3,sys; db=sqlite3.connect(sys.argv[1]); " + statements, store.path])
+    try #require(p.exitCode == 0, "\(p.stderr)")
+    return (dir, store, p)
+  }
+
   static func check(_ store: String, _ extra: [String] = []) throws -> (Int32, Report) {
     let r = runMapc(["store", "check", store, "--format", "json"] + extra)
     let report = try JSONDecoder().decode(Report.self, from: Data(r.stdout.utf8))
@@ -225,20 +242,11 @@ struct StoreCheckTests {
   /// An archive python overwrote with bytes that are no keyed archive (XCServerCoreData's
   /// Transformable `Integration.testHierachy`): found, and cleared only with consent.
   @Test func anArchiveThatDoesNotDecodeIsFound() throws {
-    let source = try #require(
-      SharedPaths.stores?.appendingPathComponent("richardpiazza+XCServerCoreData/Tests/XCServerCoreData_1.2.0.sqlite"))
-    let dir = try FileManagerTemp.folder("check-archive")
+    let (dir, store, p) = try Self.damagedCopy(
+      "XCServerCoreData_1.2.0.sqlite", label: "check-archive",
+      "pk=db.execute('SELECT min(Z_PK) FROM ZINTEGRATION WHERE ZTESTHIERACHY IS NOT NULL').fetchone()[0]; db.execute('UPDATE ZINTEGRATION SET ZTESTHIERACHY = ? WHERE Z_PK = ?', (b'bplist00garbage', pk)); db.commit(); print(pk)"
+    )
     defer { FileManagerTemp.remove(dir.path) }
-    let store = dir.appendingPathComponent("x.sqlite")
-    try FileManager.default.copyItem(at: source, to: store)
-    let p = runExecutable(
-      URL(fileURLWithPath: "/usr/bin/env"),
-      [
-        "python3", "-c",
-        "import sqlite3,sys; db=sqlite3.connect(sys.argv[1]); pk=db.execute('SELECT min(Z_PK) FROM ZINTEGRATION WHERE ZTESTHIERACHY IS NOT NULL').fetchone()[0]; db.execute('UPDATE ZINTEGRATION SET ZTESTHIERACHY = ? WHERE Z_PK = ?', (b'bplist00garbage', pk)); db.commit(); print(pk)",
-        store.path,
-      ])
-    try #require(p.exitCode == 0, "\(p.stderr)")
     let (code, report) = try Self.check(store.path)
     let failing = report.findings.filter { $0.severity != "note" }
     #expect(failing.map(\.id) == ["check-value-undecodable"] && failing.first?.column == "ZTESTHIERACHY")
@@ -254,20 +262,10 @@ struct StoreCheckTests {
   /// finding that counts them; the repair still repairs every one (XCServerCoreData 2.0.1,
   /// ZCOMMITCHANGE.ZCOMMIT pointed past ZCOMMIT in 9 527 rows by python).
   @Test func manyBadRowsAreCountedAndAllRepaired() throws {
-    let source = try #require(
-      SharedPaths.stores?.appendingPathComponent("richardpiazza+XCServerCoreData/Tests/XCServerCoreData_2.0.1.sqlite"))
-    let dir = try FileManagerTemp.folder("check-many")
+    let (dir, store, p) = try Self.damagedCopy(
+      "XCServerCoreData_2.0.1.sqlite", label: "check-many",
+      "n=db.execute('UPDATE ZCOMMITCHANGE SET ZCOMMIT = 1000000 + Z_PK').rowcount; db.commit(); print(n)")
     defer { FileManagerTemp.remove(dir.path) }
-    let store = dir.appendingPathComponent("x.sqlite")
-    try FileManager.default.copyItem(at: source, to: store)
-    let p = runExecutable(
-      URL(fileURLWithPath: "/usr/bin/env"),
-      [
-        "python3", "-c",
-        "import sqlite3,sys; db=sqlite3.connect(sys.argv[1]); n=db.execute('UPDATE ZCOMMITCHANGE SET ZCOMMIT = 1000000 + Z_PK').rowcount; db.commit(); print(n)",
-        store.path,
-      ])
-    try #require(p.exitCode == 0, "\(p.stderr)")
     let damaged = try #require(Int(p.stdout.trimmingCharacters(in: .whitespacesAndNewlines)))
     let (_, report) = try Self.check(store.path)
     let found = report.findings.filter { $0.id == "check-dangling-to-one" }
