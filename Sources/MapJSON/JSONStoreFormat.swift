@@ -37,7 +37,7 @@ public struct JSONStoreFormat: StoreFormat {
     do {
       input = try InputBytes(contentsOf: path, regularFileOnly: true, maxBytes: Limits.storeFileBytes)
     } catch {
-      throw MigrationFailure([MigrationError(error.code.rawValue, error.description, file: path)])
+      throw MigrationFailure(error, file: path)
     }
     return try StoreReader.read(
       input, layout: layout, maxErrors: options.maxErrors, splitMinimum: splitMinimum, progress: options.byteProgress)
@@ -71,7 +71,7 @@ public struct JSONStoreFormat: StoreFormat {
     } catch let e as StoreWriteError {
       throw MigrationFailure([MigrationError("run-write", "cannot write the migrated store: \(e)", file: target ?? "")])
     } catch let e as StoreIOError {
-      throw MigrationFailure([MigrationError(e.code.rawValue, e.description, file: target ?? "")])
+      throw MigrationFailure(e, file: target ?? "")
     } catch {
       throw MigrationFailure([MigrationError("run-write", "\(error)", file: target ?? "")])
     }

@@ -5,7 +5,7 @@ import MapRuntime
 ///
 /// Turn the offset into a line and column with `JSONTextPosition` to print
 /// `store.json:12:7: error: … [json-…]`.
-package struct JSONSyntaxError: Error, Sendable, Hashable, CustomStringConvertible {
+package struct JSONSyntaxError: CodedError, Hashable {
   /// Stable identifiers of the rules, used as diagnostic ids.
   package enum Code: String, Sendable, Hashable, CaseIterable {
     case unexpectedEndOfInput = "json-unexpected-end"
@@ -37,6 +37,7 @@ package struct JSONSyntaxError: Error, Sendable, Hashable, CustomStringConvertib
   }
 
   package var description: String { "\(message) (at byte \(byteOffset)) [\(code.rawValue)]" }
+  package var diagnosticMessage: String { message }
 
   /// The error's position in `bytes` as a `SourceLocation` in `file`.
   package func location(in bytes: UnsafeRawBufferPointer, file: String) -> SourceLocation {

@@ -15,7 +15,7 @@ extension StoreMetadataPeek {
         input = try InputBytes(
           contentsOf: path, regularFileOnly: true, maxBytes: Limits.storeFileBytes, limit: limit)
       } catch {
-        throw MigrationFailure([MigrationError(error.code.rawValue, error.description, file: path)])
+        throw MigrationFailure(error, file: path)
       }
       do {
         return try read(input, path: path)
@@ -23,9 +23,7 @@ extension StoreMetadataPeek {
         _ = e  // the text may only be cut short: read more
         limit = limit > Int.max / 8 ? Int.max : limit * 8
       } catch let e as JSONSyntaxError {
-        throw MigrationFailure([
-          MigrationError(e.code.rawValue, e.message, at: e.location(in: input.unsafeBytes, file: path))
-        ])
+        throw MigrationFailure([MigrationError(e, file: path, at: e.location(in: input.unsafeBytes, file: path))])
       } catch let e as MigrationFailure {
         throw e
       } catch {

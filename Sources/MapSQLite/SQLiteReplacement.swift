@@ -28,7 +28,7 @@ enum SQLiteReplacement {
     do {
       file = try AtomicFileWriter(target: target, streams: false)
     } catch {
-      throw MigrationFailure([MigrationError(error.code.rawValue, error.description, file: target)])
+      throw MigrationFailure(error, file: target)
     }
     try write(file.temporaryPath)
     let fm = FileManager.default
@@ -55,7 +55,7 @@ enum SQLiteReplacement {
       try file.commit(backupPath: backup)
     } catch {
       support.undo()
-      throw MigrationFailure([MigrationError(error.code.rawValue, error.description, file: target)])
+      throw MigrationFailure(error, file: target)
     }
     for s in siblings { try? fm.removeItem(atPath: resolved + s) }
     support.finish()

@@ -252,7 +252,7 @@ public struct FixtureRunner: Sendable {
         try AtomicFileWriter.replaceContents(
           of: expected, with: [UInt8](try Data(contentsOf: URL(fileURLWithPath: got))))
       } catch let error as StoreIOError {
-        throw MigrationFailure([MigrationError(error.code.rawValue, error.description, file: expected)])
+        throw MigrationFailure(error, file: expected)
       } catch {
         throw MigrationFailure([
           MigrationError("io-system-error", "cannot read the result: \(SystemErrorText.describe(error))", file: got)

@@ -100,8 +100,8 @@ struct ReadmeCommandTests {
       process.environment = environment
       let out = work.appendingPathComponent(".stdout")
       let err = work.appendingPathComponent(".stderr")
-      fm.createFile(atPath: out.path, contents: nil)
-      fm.createFile(atPath: err.path, contents: nil)
+      _ = fm.createFile(atPath: out.path, contents: nil)
+      _ = fm.createFile(atPath: err.path, contents: nil)
       process.standardOutput = try FileHandle(forWritingTo: out)
       process.standardError = try FileHandle(forWritingTo: err)
       try process.run()

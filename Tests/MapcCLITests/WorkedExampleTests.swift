@@ -20,7 +20,7 @@ import Testing
   func example(_ c: FixtureCase) throws {
     if let issue = c.knownIssue {
       // Expected to fail until the issue is fixed; a crash may not happen every time.
-      try withKnownIssue(Comment(rawValue: issue), isIntermittent: true) { try runFixtureCase(c) }
+      withKnownIssue(Comment(rawValue: issue), isIntermittent: true) { try runFixtureCase(c) }
     } else {
       try runFixtureCase(c)
     }

@@ -11,7 +11,7 @@
 ///
 /// `description` is the one-line message mapc prints, for example
 /// `cannot read 'store.json': no such file or directory`.
-public struct StoreIOError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct StoreIOError: CodedError, Hashable {
   /// Stable identifiers for the kinds of failure, used as diagnostic ids.
   public enum Code: String, Sendable, Hashable, CaseIterable {
     /// The file (or a folder on its path) does not exist.
@@ -60,6 +60,7 @@ public struct StoreIOError: Error, Sendable, Hashable, CustomStringConvertible {
   }
 
   public var description: String { "cannot \(operation) '\(path)': \(reason)" }
+  public var diagnosticMessage: String { description }
 }
 
 /// The operating system's text for an `errno` value, lower-cased the way mapc prints it

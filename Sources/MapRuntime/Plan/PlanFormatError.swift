@@ -1,7 +1,7 @@
 /// Why a plan file was refused. `code` is stable (scripts and tests match on it); `message`
 /// says what is wrong in words, without the file name; `description` prefixes the file name
 /// when it is known.
-public struct PlanFormatError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct PlanFormatError: CodedError, Hashable {
   public enum Code: String, Sendable, Hashable, CaseIterable {
     /// The file does not start with the plan magic bytes.
     case badMagic = "plan-bad-magic"
@@ -42,4 +42,6 @@ public struct PlanFormatError: Error, Sendable, Hashable, CustomStringConvertibl
   public var diagnosticLine: String {
     DiagnosticLine.render(.error, message, id: code.rawValue, place: path)
   }
+
+  public var diagnosticMessage: String { message }
 }

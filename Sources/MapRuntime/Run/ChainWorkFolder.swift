@@ -22,7 +22,7 @@ struct ChainWorkFolder {
       let input = try InputBytes(contentsOf: storePath, regularFileOnly: true, maxBytes: Limits.storeFileBytes)
       digest = SHA256.hash(data: input.unsafeBytes).map { String(format: "%02x", $0) }.joined()
     } catch {
-      throw MigrationFailure([MigrationError(error.code.rawValue, error.description, file: storePath)])
+      throw MigrationFailure(error, file: storePath)
     }
     journal = "{\"store\": \"\(digest)\", \"chain\": \"\(chainKey)\"}\n"
   }

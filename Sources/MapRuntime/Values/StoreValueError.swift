@@ -3,7 +3,7 @@
 ///
 /// The message says what is wrong with the value; the store reader adds where it is
 /// (file, line, column, object and property).
-public struct StoreValueError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct StoreValueError: CodedError, Hashable {
   /// Stable identifiers of the rules, used as diagnostic ids.
   public enum Code: String, Sendable, Hashable, CaseIterable {
     case invalidDate = "store-invalid-date"
@@ -25,4 +25,5 @@ public struct StoreValueError: Error, Sendable, Hashable, CustomStringConvertibl
   }
 
   public var description: String { "\(message) [\(code.rawValue)]" }
+  public var diagnosticMessage: String { message }
 }

@@ -35,7 +35,7 @@ struct DotProcessTests {
 
   static func start(_ arguments: [String], environment: [String: String]) throws -> Process {
     let process = Process()
-    process.executableURL = try #require(mapcExecutable)
+    process.executableURL = mapcExecutable
     process.arguments = arguments
     process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
     process.standardOutput = FileHandle.nullDevice

@@ -109,7 +109,7 @@ struct ExpansionBombTests {
   @Test func mappingModelUserInfo() throws {
     let dir = try FileManagerTemp.folder("expansion-bomb")
     defer { try? FileManager.default.removeItem(at: dir) }
-    let bundle = try ModelBundles.bundle(HostileKeyTests.model, named: "N", in: dir)
+    _ = try ModelBundles.bundle(HostileKeyTests.model, named: "N", in: dir)
     let mapping = HostileKeyTests.mapping.replacingOccurrences(
       of: #"destination="Note"/>"#,
       with: #"destination="Note"><userInfo><entry key="k" value="v"/></userInfo></entityMapping>"#)

@@ -174,7 +174,7 @@ struct SignalSweepTests {
       }
       let marker = "MAPC_SIGNAL_SWEEP=\(getpid())-\(command.name.replacingOccurrences(of: " ", with: "-"))"
       let process = Process()
-      process.executableURL = try #require(mapcExecutable)
+      process.executableURL = mapcExecutable
       process.arguments = command.arguments.map(expand)
       var environment = ProcessInfo.processInfo.environment
       environment["TMPDIR"] = tmp.path

@@ -39,7 +39,7 @@ struct SignalTemporaryFileTests {
   /// whether the signal ended it (false: it finished first, or the file never appeared).
   static func interrupt(_ arguments: [String], in dir: URL, with signal: Int32) throws -> Bool {
     let process = Process()
-    process.executableURL = try #require(mapcExecutable)
+    process.executableURL = mapcExecutable
     process.arguments = arguments
     process.standardOutput = FileHandle.nullDevice
     process.standardError = FileHandle.nullDevice

@@ -205,7 +205,7 @@ struct TestCommandSignalTests {
     let tmp = try FileManagerTemp.folder("mapc-test-signal-tmp")
     defer { FileManagerTemp.remove(tmp.path) }
     let process = Process()
-    process.executableURL = try #require(mapcExecutable)
+    process.executableURL = mapcExecutable
     process.arguments = ["test", folder.path]
     process.currentDirectoryURL = work
     var environment = ProcessInfo.processInfo.environment

@@ -83,7 +83,7 @@ struct SQLiteKillTests {
     try reset()
     for k in 0..<20 {
       let process = Process()
-      process.executableURL = try #require(builtExecutable(named: "mapc"))
+      process.executableURL = builtExecutable(named: "mapc")
       process.arguments = ["run", mapping, "--store", store, "--in-place", "--quiet"]
       process.standardOutput = FileHandle.nullDevice
       process.standardError = FileHandle.nullDevice
