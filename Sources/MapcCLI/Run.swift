@@ -92,7 +92,14 @@ extension MapcCommand {
       try checkDestination()
       regexBudgetOption.apply()
       TemporaryFiles.installSignalHandlers()
-      let migrationPlan = try loadPlan()
+      let migrationPlan: MigrationPlan
+      do {
+        let loaded = try PlanSource.load(plan)
+        Console.report(loaded.warnings)
+        migrationPlan = loaded.plan
+      } catch {
+        throw Console.failure(error)
+      }
       var withModels = files
       withModels.reads(migrationPlan.sourceModel.path, as: "model")
       withModels.reads(migrationPlan.destinationModel.path, as: "model")
@@ -124,20 +131,6 @@ extension MapcCommand {
       if let report {
         try RunReport(command: "run", store: store, output: result.step.summary.writtenTo, steps: [step]).write(
           to: report)
-      }
-    }
-
-    private func loadPlan() throws -> MigrationPlan {
-      if plan.hasSuffix(".xml") || XcodeMappingReader.isXcodeMapping(plan) {
-        let result = MappingCompilation.compile(mappingPath: plan)
-        Console.report(result.diagnostics)
-        guard let p = result.plan else { throw ExitCode(.inputErrors) }
-        return p
-      }
-      do {
-        return try PlanReader.read(contentsOf: plan)
-      } catch {
-        throw Console.failure(error, exit: .runFailed)
       }
     }
 

@@ -344,7 +344,7 @@ public struct FixtureRunner: Sendable {
   /// The model files a mapping reads (the `.xcdatamodel` folders its two models come from), for
   /// the inputs a case must not write over; none when it does not compile (the case says why).
   public static func modelPaths(ofMapping mapping: String) -> [String] {
-    guard mapping.hasSuffix(".xml") || XcodeMappingReader.isXcodeMapping(mapping),
+    guard PlanSource.isMapping(mapping),
       let plan = MappingCompilation.compile(mappingPath: mapping).plan
     else { return [] }
     return [plan.sourceModel.path, plan.destinationModel.path].compactMap { $0 }.map {
@@ -354,14 +354,12 @@ public struct FixtureRunner: Sendable {
 
   /// The destination model of a mapping, compiled in memory (or of a plan, read).
   static func destinationModel(of mapping: String) -> (model: ObjectModel?, problems: [String]) {
-    if mapping.hasSuffix(".xml") || XcodeMappingReader.isXcodeMapping(mapping) {
-      let result = MappingCompilation.compile(mappingPath: mapping)
-      return (result.plan?.destinationModel, result.diagnostics.filter { $0.severity == .error }.map(\.description))
-    }
     do {
-      return (try PlanReader.read(contentsOf: mapping).destinationModel, [])
+      return (try PlanSource.load(mapping).plan.destinationModel, [])
+    } catch .input(let groups) {
+      return (nil, groups.joined().filter { $0.severity == .error }.map(\.description))
     } catch {
-      return (nil, [error.diagnosticLine])
+      return (nil, [error.description])
     }
   }
 

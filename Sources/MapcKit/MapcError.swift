@@ -16,6 +16,12 @@ public enum MapcError: Error, Sendable, CustomStringConvertible {
   /// Input that cannot be used, its diagnostics as one group.
   public init(_ error: DiagnosticsError) { self = .input([error.diagnostics]) }
 
+  /// One typed error about `place`, then `notes`.
+  public init(_ error: some CodedError, place: String?, notes: [String] = [], status: ExitStatus) {
+    self = .stopped(
+      message: error.diagnosticMessage, id: error.diagnosticID, place: place, notes: notes, status: status)
+  }
+
   /// The exit status `mapc` documents for it.
   public var status: ExitStatus {
     switch self {
