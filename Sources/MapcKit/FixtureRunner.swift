@@ -356,7 +356,7 @@ public struct FixtureRunner: Sendable {
   static func destinationModel(of mapping: String) -> (model: ObjectModel?, problems: [String]) {
     do {
       return (try PlanSource.load(mapping).plan.destinationModel, [])
-    } catch .input(let groups) {
+    } catch .input(let groups, _) {
       return (nil, groups.joined().filter { $0.severity == .error }.map(\.description))
     } catch {
       return (nil, [error.description])

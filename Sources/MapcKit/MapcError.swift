@@ -6,8 +6,8 @@ import MapRuntime
 /// (`Specs/diagnostics.md` §2). Nothing was written when one is thrown.
 public enum MapcError: Error, Sendable, CustomStringConvertible {
   /// Input that cannot be used (a model, a mapping, a lock file): its diagnostics, each group
-  /// sorted by location on its own; exit status 1.
-  case input([[Diagnostic]])
+  /// sorted by location on its own, then `notes`; exit status 1.
+  case input([[Diagnostic]], notes: [String] = [])
   /// A run or conversion that failed: its errors, then `notes`; exit status 2.
   case run(MigrationFailure, notes: [String])
   /// One error the workflow found itself (`id`, about `place`), then `notes`.
@@ -34,7 +34,7 @@ public enum MapcError: Error, Sendable, CustomStringConvertible {
   /// The stable diagnostic ids of its errors, in order.
   public var ids: [String] {
     switch self {
-    case .input(let groups): groups.flatMap { $0.map(\.id) }
+    case .input(let groups, _): groups.flatMap { $0.map(\.id) }
     case .run(let failure, _): failure.errors.map(\.code)
     case .stopped(_, let id, _, _, _): [id]
     }
@@ -43,7 +43,7 @@ public enum MapcError: Error, Sendable, CustomStringConvertible {
   /// The lines `mapc` prints for it (without the `mapc: note:` lines).
   public var description: String {
     switch self {
-    case .input(let groups):
+    case .input(let groups, _):
       groups.map { $0.sortedByLocation().map(\.description).joined(separator: "\n") }.joined(separator: "\n")
     case .run(let failure, _): failure.description
     case .stopped(let message, let id, let place, _, _):
@@ -54,8 +54,7 @@ public enum MapcError: Error, Sendable, CustomStringConvertible {
   /// The notes printed after the errors (`nothing was written`, the ways forward).
   public var notes: [String] {
     switch self {
-    case .input: []
-    case .run(_, let notes), .stopped(_, _, _, let notes, _): notes
+    case .input(_, let notes), .run(_, let notes), .stopped(_, _, _, let notes, _): notes
     }
   }
 }

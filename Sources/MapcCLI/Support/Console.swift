@@ -58,8 +58,9 @@ enum Console {
   /// Prints why a MapcKit workflow stopped (its errors, then its notes); its exit status.
   static func failure(_ error: MapcError) -> ExitCode {
     switch error {
-    case .input(let groups):
+    case .input(let groups, let notes):
       for group in groups { report(group) }
+      for n in notes { note(n) }
     case .run(let failure, let notes):
       return Self.failure(failure, notes: notes)
     case .stopped(let message, let id, let place, let notes, _):
