@@ -18,10 +18,30 @@ public enum ModelBundles {
     return bundle
   }
 
-  /// The `metadata` of a JSON store of the bundle's model: its hashes and identifiers as
-  /// `mapc hash --format json` prints them, marked as a mapc store.
-  public static func storeMetadata(_ bundle: URL) throws -> [String: Any] {
-    let hash = runMapc(["hash", bundle.path, "--format", "json"])
+  /// `<name>.xcdatamodeld` in `dir` with one `<version>.xcdatamodel/contents` per version, in
+  /// the order given; with `current`, an `.xccurrentversion` naming that version.
+  public static func bundle(
+    versions: [(name: String, contents: String)], named name: String, in dir: URL, current: String? = nil
+  ) throws -> URL {
+    let bundle = dir.appendingPathComponent("\(name).xcdatamodeld")
+    for (version, contents) in versions {
+      let folder = bundle.appendingPathComponent("\(version).xcdatamodel")
+      try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+      try Data(contents.utf8).write(to: folder.appendingPathComponent("contents"))
+    }
+    if let current {
+      let plist =
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<plist version=\"1.0\"><dict><key>_XCCurrentVersionName</key>"
+        + "<string>\(current).xcdatamodel</string></dict></plist>\n"
+      try Data(plist.utf8).write(to: bundle.appendingPathComponent(".xccurrentversion"))
+    }
+    return bundle
+  }
+
+  /// The `metadata` of a JSON store of the bundle's model (of `version`, else its current one):
+  /// its hashes and identifiers as `mapc hash --format json` prints them, marked as a mapc store.
+  public static func storeMetadata(_ bundle: URL, version: String? = nil) throws -> [String: Any] {
+    let hash = runMapc(["hash", bundle.path, "--format", "json"] + (version.map { ["--model-version", $0] } ?? []))
     guard hash.exitCode == 0,
       var metadata = try JSONSerialization.jsonObject(with: Data(hash.stdout.utf8)) as? [String: Any]
     else { throw Failure(description: "mapc hash \(bundle.path): \(hash.stderr)") }

@@ -45,17 +45,8 @@ enum ConsentFixtures {
   /// three pets (two named) and one owner.
   static func petStore() throws -> (folder: URL, store: String, bundle: String) {
     let work = try FileManagerTemp.folder("consent-pets")
-    let bundle = work.appendingPathComponent("Pets.xcdatamodeld")
-    for (name, contents) in [("Pets", pets), ("Pets 2", animals)] {
-      let version = bundle.appendingPathComponent("\(name).xcdatamodel")
-      try FileManager.default.createDirectory(at: version, withIntermediateDirectories: true)
-      try contents.write(to: version.appendingPathComponent("contents"), atomically: false, encoding: .utf8)
-    }
-    let hash = runMapc(["hash", bundle.path, "--model-version", "Pets", "--format", "json"])
-    var metadata = try #require(try JSONSerialization.jsonObject(with: Data(hash.stdout.utf8)) as? [String: Any])
-    metadata["versionName"] = nil
-    metadata["format"] = "mapc-store"
-    metadata["formatVersion"] = 1
+    let bundle = try ModelBundles.bundle(versions: [("Pets", pets), ("Pets 2", animals)], named: "Pets", in: work)
+    let metadata = try ModelBundles.storeMetadata(bundle, version: "Pets")
     let objects: [String: Any] = [
       "Pet": [
         ["id": "Pet/1", "fullName": "Rex"], ["id": "Pet/2", "fullName": NSNull()], ["id": "Pet/3", "fullName": "Tom"],

@@ -61,22 +61,13 @@ struct RemovedLinksConsentTests {
     pets: Int, dogs: Int, owned: [[String]], removal: Bool = true
   ) throws -> (work: URL, store: String, bundle: String, mappings: String) {
     let work = try FileManagerTemp.folder("consent-links")
-    let bundle = work.appendingPathComponent("Pets.xcdatamodeld")
-    for (name, contents) in [("Pets", v1), ("Pets 2", v2)] {
-      let version = bundle.appendingPathComponent("\(name).xcdatamodel")
-      try FileManager.default.createDirectory(at: version, withIntermediateDirectories: true)
-      try contents.write(to: version.appendingPathComponent("contents"), atomically: false, encoding: .utf8)
-    }
+    let bundle = try ModelBundles.bundle(versions: [("Pets", v1), ("Pets 2", v2)], named: "Pets", in: work)
     let mappings = work.appendingPathComponent("mappings")
     try FileManager.default.createDirectory(at: mappings, withIntermediateDirectories: true)
     let removalLine = "\n  <entityMapping name=\"PetToNothing\" type=\"remove\" source=\"Pet\"/>"
     let text = removal ? mapping : mapping.replacingOccurrences(of: removalLine, with: "")
     try text.write(to: mappings.appendingPathComponent("PetsToDogs.xml"), atomically: false, encoding: .utf8)
-    let hash = runMapc(["hash", bundle.path, "--model-version", "Pets", "--format", "json"])
-    var metadata = try #require(try JSONSerialization.jsonObject(with: Data(hash.stdout.utf8)) as? [String: Any])
-    metadata["versionName"] = nil
-    metadata["format"] = "mapc-store"
-    metadata["formatVersion"] = 1
+    let metadata = try ModelBundles.storeMetadata(bundle, version: "Pets")
     var ownerOf: [String: String] = [:]
     for (k, ids) in owned.enumerated() { for id in ids { ownerOf[id] = "Owner/\(k + 1)" } }
     func pet(_ id: String) -> [String: Any] { ["id": id, "name": id, "owner": ownerOf[id] ?? NSNull()] }

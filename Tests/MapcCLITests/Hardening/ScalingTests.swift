@@ -81,18 +81,10 @@ import Testing
 
   /// A bundle `G.xcdatamodeld` of versions V1 and V2 (current), V2 with one more entity.
   static func bundle(_ dir: URL, _ v1: String) throws {
-    let folder = dir.appendingPathComponent("G.xcdatamodeld")
     let extra = "<entity name=\"Extra\"><attribute name=\"a\" optional=\"YES\" attributeType=\"String\"/></entity>\n"
-    for (name, body) in [("V1", v1), ("V2", v1 + extra)] {
-      let version = folder.appendingPathComponent("\(name).xcdatamodel")
-      try FileManager.default.createDirectory(at: version, withIntermediateDirectories: true)
-      try (head + body + "</model>\n").write(
-        to: version.appendingPathComponent("contents"), atomically: false, encoding: .utf8)
-    }
-    try """
-    <?xml version="1.0" encoding="UTF-8"?>
-    <plist version="1.0"><dict><key>_XCCurrentVersionName</key><string>V2.xcdatamodel</string></dict></plist>
-    """.write(to: folder.appendingPathComponent(".xccurrentversion"), atomically: false, encoding: .utf8)
+    _ = try ModelBundles.bundle(
+      versions: [("V1", head + v1 + "</model>\n"), ("V2", head + v1 + extra + "</model>\n")], named: "G", in: dir,
+      current: "V2")
   }
 
   static func attribute(_ i: Int) -> String { "<attribute name=\"a\(i)\" optional=\"YES\" attributeType=\"String\"/>" }

@@ -10,11 +10,10 @@ import Testing
 struct DirectAndChainTests {
   /// A bundle of versions named V1, V2, … whose entity `Note` has the given attribute elements.
   static func bundle(_ versions: [String], in dir: URL) throws -> URL {
-    let bundle = dir.appendingPathComponent("N.xcdatamodeld")
-    for (k, attributes) in versions.enumerated() {
-      let version = bundle.appendingPathComponent("V\(k + 1).xcdatamodel")
-      try FileManager.default.createDirectory(at: version, withIntermediateDirectories: true)
-      let text = """
+    let texts = versions.enumerated().map { k, attributes in
+      (
+        name: "V\(k + 1)",
+        contents: """
         <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
         <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" userDefinedModelVersionIdentifier="\(k + 1)">
             <entity name="Note" representedClassName="Note" syncable="YES">
@@ -23,9 +22,9 @@ struct DirectAndChainTests {
             </entity>
         </model>
         """
-      try text.write(to: version.appendingPathComponent("contents"), atomically: false, encoding: .utf8)
+      )
     }
-    return bundle
+    return try ModelBundles.bundle(versions: texts, named: "N", in: dir)
   }
 
   /// A JSON store at V1 holding two notes with `values` for `attribute`.

@@ -26,17 +26,10 @@ struct StagesExportTests {
 
   /// A bundle of versions given as (name, entity body of `Item`), the last one current.
   static func bundle(_ dir: URL, _ versions: [(String, String)]) throws -> URL {
-    let folder = dir.appendingPathComponent("Shop.xcdatamodeld")
-    for (name, body) in versions {
-      let version = folder.appendingPathComponent("\(name).xcdatamodel")
-      try FileManager.default.createDirectory(at: version, withIntermediateDirectories: true)
-      try Data((head + "<entity name=\"Item\">" + body + "</entity>\n</model>\n").utf8)
-        .write(to: version.appendingPathComponent("contents"))
-    }
-    try Data(
-      ("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<plist version=\"1.0\"><dict><key>_XCCurrentVersionName</key>"
-        + "<string>\(versions.last!.0).xcdatamodel</string></dict></plist>\n").utf8
-    ).write(to: folder.appendingPathComponent(".xccurrentversion"))
+    let folder = try ModelBundles.bundle(
+      versions: versions.map { ($0.0, head + "<entity name=\"Item\">" + $0.1 + "</entity>\n</model>\n") },
+      named: "Shop",
+      in: dir, current: versions.last!.0)
     try Data(versions.map(\.0).joined(separator: "\n").utf8).write(
       to: folder.appendingPathComponent(".mapc-version-order"))
     return folder
