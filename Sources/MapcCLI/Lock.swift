@@ -5,9 +5,9 @@
 #endif
 import ArgumentParser
 import Foundation
-import MapCompiler
 import MapRuntime
 import MapcKit
+import MapTools
 
 extension MapcCommand {
   struct Lock: ParsableCommand {
