@@ -8,7 +8,10 @@ let package = Package(
     .executable(name: "mapc", targets: ["mapc"]),
     .library(name: "MapArchives", targets: ["MapArchives"]),
     .library(name: "MapRuntime", targets: ["MapRuntime"]),
+    .library(name: "MapSyntax", targets: ["MapSyntax"]),
+    .library(name: "MapModelReader", targets: ["MapModelReader"]),
     .library(name: "MapCompiler", targets: ["MapCompiler"]),
+    .library(name: "MapTools", targets: ["MapTools"]),
     .library(name: "MapSQLite", targets: ["MapSQLite"]),
     .library(name: "MapJSON", targets: ["MapJSON"]),
     .library(name: "MapcKit", targets: ["MapcKit"]),
@@ -27,7 +30,7 @@ let package = Package(
     .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
   ],
   targets: [
-    // libxml2, seen only by MapCompiler.
+    // libxml2, seen only by MapSyntax (its XML/ seam).
     .systemLibrary(
       name: "CLibXML2",
       pkgConfig: "libxml-2.0",
@@ -62,14 +65,39 @@ let package = Package(
     // writer, metadata and Transformable values in their JSON forms, values as JSON.
     .target(name: "MapJSON", dependencies: ["MapArchives", "MapRuntime"]),
 
-    // Compiler: XML, model reading, expression parsing, validation, diagnostics, plan writer, lint.
+    // What the compiler and the tools read text with: the Diagnostic value, the XML seam over
+    // libxml2 and XML escaping, the NSExpression / NSPredicate parser.
+    .target(name: "MapSyntax", dependencies: ["MapRuntime", "CLibXML2"]),
+
+    // Core Data data models (`contents` files and bundles): read, checked, hashed, written.
+    .target(
+      name: "MapModelReader",
+      dependencies: ["MapSyntax", "MapRuntime", .product(name: "Crypto", package: "swift-crypto")]
+    ),
+
+    // The compiler: a mapping (mapc's XML or an Xcode mapping model) type checked and compiled
+    // to a plan; import and export between the mapping formats.
     .target(
       name: "MapCompiler",
       dependencies: [
+        "MapSyntax",
+        "MapModelReader",
         "MapArchives",
         "MapRuntime",
+        .product(name: "Crypto", package: "swift-crypto"),
+      ]
+    ),
+
+    // The tools over models and mappings: lint, inferred mappings, data loss, version chains,
+    // model diffs and locks, staged migrations, diagrams, reports, test fixtures.
+    .target(
+      name: "MapTools",
+      dependencies: [
+        "MapSyntax",
+        "MapModelReader",
+        "MapCompiler",
+        "MapRuntime",
         "MapJSON",
-        "CLibXML2",
         .product(name: "Crypto", package: "swift-crypto"),
       ]
     ),
@@ -104,7 +132,8 @@ let package = Package(
     .target(
       name: "MapcKit",
       dependencies: [
-        "MapCompiler", "MapRuntime", "MapJSON", "MapSQLite", "MapSwiftSchema",
+        "MapSyntax", "MapModelReader", "MapCompiler", "MapTools", "MapRuntime", "MapJSON", "MapSQLite",
+        "MapSwiftSchema",
         // The key of a chain's intermediate stores (SHA-256 of its plans).
         .product(name: "Crypto", package: "swift-crypto"),
       ]
@@ -116,7 +145,10 @@ let package = Package(
       name: "MapcCLI",
       dependencies: [
         "MapcKit",
+        "MapSyntax",
+        "MapModelReader",
         "MapCompiler",
+        "MapTools",
         "MapRuntime",
         "MapJSON",
         "MapSQLite",
@@ -131,7 +163,10 @@ let package = Package(
     // stop building unnoticed.
     .target(
       name: "MapFuzzing",
-      dependencies: ["MapArchives", "MapCompiler", "MapRuntime", "MapJSON", "MapSQLite", "MapSwiftSchema"]
+      dependencies: [
+        "MapArchives", "MapSyntax", "MapModelReader", "MapCompiler", "MapTools", "MapRuntime", "MapJSON", "MapSQLite",
+        "MapSwiftSchema",
+      ]
     ),
 
     // Worked example (Examples/SongbookSimple/README.md): an executable that registers its own
@@ -169,11 +204,33 @@ let package = Package(
       dependencies: ["MapArchives", "MapJSON", "MapRuntime", "MapTestSupport"]
     ),
     .testTarget(
-      name: "MapCompilerTests",
+      name: "MapSyntaxTests",
       dependencies: [
-        "MapArchives", "MapCompiler", "MapRuntime", "MapJSON", "MapTestSupport",
+        "MapSyntax", "MapRuntime", "MapTestSupport",
+        // JUnit's use of the XML escaper (XMLEscapingTests).
+        "MapTools",
         .product(name: "PropertyBased", package: "swift-property-based"),
       ]
+    ),
+    .testTarget(
+      name: "MapModelReaderTests",
+      dependencies: [
+        "MapModelReader", "MapSyntax", "MapRuntime", "MapTestSupport",
+        // A bundle's versions in order (ModelVersions, VersionOrderTests).
+        "MapTools",
+      ]
+    ),
+    .testTarget(
+      name: "MapCompilerTests",
+      dependencies: [
+        "MapArchives", "MapSyntax", "MapModelReader", "MapCompiler", "MapRuntime", "MapJSON", "MapTestSupport",
+        // The Xcode corpus is linted too (XcodeCorpusTests).
+        "MapTools",
+      ]
+    ),
+    .testTarget(
+      name: "MapToolsTests",
+      dependencies: ["MapSyntax", "MapModelReader", "MapCompiler", "MapTools", "MapRuntime", "MapTestSupport"]
     ),
     .testTarget(
       name: "MapSQLiteTests",
@@ -187,12 +244,13 @@ let package = Package(
     ),
     .testTarget(
       name: "MapcKitTests",
-      dependencies: ["MapcKit", "MapCompiler", "MapRuntime", "MapTestSupport"]
+      dependencies: ["MapcKit", "MapCompiler", "MapTools", "MapRuntime", "MapTestSupport"]
     ),
     .testTarget(
       name: "MapcCLITests",
       dependencies: [
-        "MapcCLI", "MapcKit", "MapCompiler", "MapJSON", "MapRuntime", "MapTestSupport",
+        "MapcCLI", "MapcKit", "MapSyntax", "MapModelReader", "MapCompiler", "MapTools", "MapJSON", "MapRuntime",
+        "MapTestSupport",
         // The help a registered store format appears in (ThirdStoreFormatTests).
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],

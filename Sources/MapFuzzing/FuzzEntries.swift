@@ -7,9 +7,12 @@ import Foundation
 import MapArchives
 import MapCompiler
 import MapJSON
+import MapModelReader
 import MapRuntime
 import MapSQLite
 import MapSwiftSchema
+import MapSyntax
+import MapTools
 
 /// One entry point per fuzz target (`Fuzz/README.md`). Not part of mapc's API for apps.
 public enum FuzzEntries {

@@ -2,6 +2,8 @@ import ArgumentParser
 import Foundation
 import MapCompiler
 import MapRuntime
+import MapSyntax
+import MapTools
 
 extension MapcCommand {
   struct Dump: ParsableCommand {

@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
-import MapCompiler
 import MapJSON
 import MapRuntime
+import MapSyntax
 
 extension MapcCommand {
   struct Eval: ParsableCommand {

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import MapCompiler
 import MapRuntime
+import MapSyntax
 
 extension MapcCommand {
   struct Export: ParsableCommand {

@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
-import MapCompiler
 import MapRuntime
 import MapcKit
+import MapTools
 
 /// `mapc export --stages BUNDLE -o Stages.swift`: the options, and the run (Specs/staged-migration.md).
 struct StagesOptions: ParsableArguments {

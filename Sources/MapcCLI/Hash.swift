@@ -1,8 +1,9 @@
 import ArgumentParser
 import Foundation
-import MapCompiler
+import MapModelReader
 import MapRuntime
 import MapcKit
+import MapTools
 
 extension MapcCommand {
   struct Hash: ParsableCommand {

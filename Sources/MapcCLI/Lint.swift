@@ -1,8 +1,9 @@
 import ArgumentParser
 import Foundation
-import MapCompiler
 import MapRuntime
 import MapcKit
+import MapSyntax
+import MapTools
 
 #if canImport(Glibc)
   import Glibc

@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
-import MapCompiler
 import MapRuntime
 import MapcKit
+import MapTools
 
 extension MapcCommand {
   struct Lock: ParsableCommand {

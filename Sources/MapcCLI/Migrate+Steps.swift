@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import MapCompiler
 import MapRuntime
 import MapcKit
 

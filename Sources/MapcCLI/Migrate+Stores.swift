@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
-import MapCompiler
 import MapRuntime
 import MapcKit
+import MapSyntax
 
 extension MapcCommand.Migrate {
   /// `--stores MANIFEST|GLOB`: every store on its own, by `mapc migrate` in a child process,

@@ -1,9 +1,9 @@
 import ArgumentParser
 import Foundation
-import MapCompiler
 import MapRuntime
 import MapcKit
 import MapSQLite
+import MapTools
 
 extension MapcCommand {
   struct Migrate: ParsableCommand {

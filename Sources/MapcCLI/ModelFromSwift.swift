@@ -1,9 +1,10 @@
 import ArgumentParser
 import Foundation
-import MapCompiler
+import MapModelReader
 import MapRuntime
 import MapSwiftSchema
 import MapcKit
+import MapTools
 
 extension MapcCommand {
   struct ModelFromSwift: ParsableCommand {

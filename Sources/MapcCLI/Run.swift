@@ -3,6 +3,7 @@ import Foundation
 import MapCompiler
 import MapRuntime
 import MapcKit
+import MapSyntax
 
 extension MapcCommand {
   struct Run: ParsableCommand {

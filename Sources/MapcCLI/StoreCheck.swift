@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
-import MapCompiler
 import MapRuntime
 import MapSQLite
+import MapTools
 
 extension MapcCommand {
   struct StoreCheck: ParsableCommand {

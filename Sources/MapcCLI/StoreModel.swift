@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import MapCompiler
+import MapModelReader
 import MapRuntime
 import MapSQLite
 import MapcKit

@@ -1,9 +1,9 @@
 import ArgumentParser
 import Foundation
-import MapCompiler
 import MapRuntime
 import MapSQLite
 import MapcKit
+import MapTools
 
 extension MapcCommand {
   struct StoreRepair: ParsableCommand {

@@ -1,6 +1,6 @@
 import Foundation
-import MapCompiler
 import MapRuntime
+import MapTools
 
 /// The consent check of `mapc run` and `mapc migrate` (`Specs/migrate.md` §6): before a step
 /// runs, what it would lose of the store just read, refused unless `--allow-data-loss` or

@@ -5,8 +5,10 @@
 #endif
 import Foundation
 import MapCompiler
+import MapModelReader
 import MapRuntime
 import MapSQLite
+import MapTools
 
 /// Runs the cases of fixture files (what `mapc test` runs, Specs/test-fixtures.md §2): each one
 /// as the user would, by a `mapc` executable in a child process (`run` for a mapping, `migrate`

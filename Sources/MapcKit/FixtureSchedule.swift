@@ -1,6 +1,6 @@
 import Foundation
-import MapCompiler
 import MapRuntime
+import MapTools
 
 /// The cases of `mapc test` and how they run (Specs/test-fixtures.md §4a): each with its key for
 /// `Shard` (the fixture file's path as found, and the case's index), `--jobs` at the same time,

@@ -1,5 +1,5 @@
-import MapCompiler
 import MapRuntime
+import MapSyntax
 
 /// Why a MapcKit workflow stopped, as a value: the diagnostics (with their stable ids) that
 /// `mapc` prints for it, the notes after them, and the documented exit status

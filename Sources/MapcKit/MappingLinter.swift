@@ -1,6 +1,6 @@
 import Foundation
-import MapCompiler
 import MapRuntime
+import MapTools
 
 /// Lints mappings and model chains (what `mapc lint` does): every rule of `LintRules` over the
 /// mapping files found, the chains `mapc migrate` would take through the model bundles given,

@@ -1,5 +1,6 @@
-import MapCompiler
 import MapRuntime
+import MapSyntax
+import MapTools
 
 /// What a ``Migrator`` says while it works, in order, for its caller to show (the CLI prints
 /// each as it comes; an app may log or ignore them). Delivered on the thread doing the work.

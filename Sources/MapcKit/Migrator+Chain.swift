@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import MapCompiler
 import MapRuntime
+import MapTools
 
 extension Migrator {
   /// Runs the steps: intermediate stores in a work folder beside the store

@@ -1,6 +1,6 @@
 import Foundation
-import MapCompiler
 import MapRuntime
+import MapTools
 
 extension Migrator {
   /// Identifies the store's version from its entity version hashes and compiles every step to

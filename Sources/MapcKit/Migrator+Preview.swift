@@ -1,6 +1,6 @@
 import Foundation
-import MapCompiler
 import MapRuntime
+import MapTools
 
 /// What a migration along the chain would do, run nothing (`mapc migrate --plan`): per step,
 /// what it does to every entity and property, with the store's counts for the first step.

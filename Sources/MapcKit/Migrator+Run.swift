@@ -1,6 +1,6 @@
 import Foundation
-import MapCompiler
 import MapRuntime
+import MapTools
 
 extension Migrator {
   /// One plan run over a store (what `mapc run` does).

@@ -1,6 +1,6 @@
 import Foundation
-import MapCompiler
 import MapRuntime
+import MapTools
 
 /// Migrates stores (what `mapc run` and `mapc migrate` do): one plan over a store (``run(_:)``),
 /// or a store along a model's version chain (``prepare(_:observer:)``, then ``migrate(_:_:observer:)``

@@ -1,7 +1,9 @@
 import Foundation
-import MapCompiler
+import MapModelReader
 import MapRuntime
 import MapSwiftSchema
+import MapSyntax
+import MapTools
 
 /// Where a model is read from: an Xcode model (`.xcdatamodeld` bundle, `.xcdatamodel` folder,
 /// `contents` file), or a SwiftData schema in Swift source (`.swift` files, folders of them, an

@@ -1,5 +1,5 @@
-import MapCompiler
 import MapRuntime
+import MapTools
 
 /// Compares two versions of a model (what `mapc diff` computes): what changed, per entity and
 /// property, whether Core Data infers the step, and what stepping back would lose. The report

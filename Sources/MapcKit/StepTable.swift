@@ -1,6 +1,6 @@
 import Foundation
-import MapCompiler
 import MapRuntime
+import MapTools
 
 /// The table `mapc migrate --plan` prints per step (`Specs/migrate.md` §6): each source entity
 /// with its objects and what happens to it and its properties, each destination entity with

@@ -4,8 +4,9 @@
   import Darwin
 #endif
 import Foundation
-import MapCompiler
 import MapRuntime
+import MapSyntax
+import MapTools
 
 /// `mapc migrate --stores MANIFEST|GLOB` (Specs/migrate.md §8): many stores, each migrated on its
 /// own by this program in a child process, exactly as `mapc migrate` alone would, in parallel,

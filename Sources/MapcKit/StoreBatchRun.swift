@@ -1,6 +1,6 @@
 import Foundation
-import MapCompiler
 import MapRuntime
+import MapTools
 
 /// One store of `mapc migrate --stores`: `mapc migrate` run on it in a child process, and its
 /// line of the JSON Lines report (Specs/migrate.md §8).

@@ -1,6 +1,6 @@
 import Foundation
-import MapCompiler
 import MapRuntime
+import MapTools
 
 /// Converts a store from one store format to another (what `mapc store convert`, `store export`
 /// and `store import` do): finds the version of the model whose entity version hashes the store

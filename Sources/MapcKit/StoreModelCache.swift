@@ -1,7 +1,7 @@
 import Foundation
-import MapCompiler
 import MapRuntime
 import MapSQLite
+import MapTools
 
 /// The model a Core Data SQLite store carries (`Z_MODELCACHE`, Specs/sqlite-store.md §7.2), for
 /// reading or converting a store when no model is given.

@@ -1,8 +1,8 @@
 import Foundation
-import MapCompiler
 import MapRuntime
 import MapcCLI
 import MapTestSupport
+import MapTools
 import Testing
 
 /// One catalogue of diagnostic ids, each module's families put together (`MapcCatalogue`):

@@ -1,6 +1,8 @@
 import Foundation
 import MapCompiler
+import MapModelReader
 import MapRuntime
+import MapSyntax
 import MapTestSupport
 import Testing
 

@@ -1,8 +1,8 @@
 import Foundation
-import MapCompiler
 import MapRuntime
 import MapTestSupport
 import MapcKit
+import MapTools
 import Testing
 
 /// `FixtureRunner` used from Swift: the fixtures of `Mappings/` run by the built `mapc`, each

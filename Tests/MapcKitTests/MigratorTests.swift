@@ -3,6 +3,7 @@ import MapCompiler
 import MapRuntime
 import MapTestSupport
 import MapcKit
+import MapTools
 import Testing
 
 /// `Migrator` used from Swift, without the CLI, on the worked examples of `Mappings/`: results

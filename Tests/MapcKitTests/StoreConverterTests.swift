@@ -1,8 +1,8 @@
 import Foundation
-import MapCompiler
 import MapRuntime
 import MapTestSupport
 import MapcKit
+import MapTools
 import Testing
 
 /// `StoreConverter` used from Swift, without the CLI: a JSON store of `Mappings/tasks` to SQLite

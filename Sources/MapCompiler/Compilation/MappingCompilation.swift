@@ -1,6 +1,8 @@
 import Crypto
 import Foundation
+import MapModelReader
 import MapRuntime
+import MapSyntax
 
 /// Compiles a mapping file: reads it, loads the two models it names (or the ones given),
 /// checks pinned hashes, checks every mapping, and builds the plan.

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import MapRuntime
+import MapSyntax
 
 /// `mapc export`: a mapping as an Xcode mapping model (`X.xcmappingmodel/xcmapping.xml`) in the
 /// form Xcode writes (`Specs/xcmappingmodel.md` §8): the XML-store envelope and metadata of

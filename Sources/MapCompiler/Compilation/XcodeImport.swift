@@ -1,5 +1,6 @@
 import Foundation
 import MapRuntime
+import MapSyntax
 
 /// `mapc import`: an Xcode mapping model as a mapping XML file that says the same thing, minimal
 /// (`Specs/xcmappingmodel.md` §7). The models are referred to by the files the mapping belongs

@@ -1,4 +1,6 @@
+import MapModelReader
 import MapRuntime
+import MapSyntax
 
 /// The source and destination models of an Xcode mapping model, and what the compiler uses.
 ///

@@ -1,7 +1,8 @@
 import MapRuntime
+import MapSyntax
 
 extension MappingCompiler {
-  mutating func compileEntityMapping(
+  package mutating func compileEntityMapping(
     _ e: EntityMappingElement, infos: [String: TypeChecker.MappingInfo]
   ) -> EntityMapping? {
     let name = e.name?.value ?? Self.defaultName(e)

@@ -1,4 +1,5 @@
 import MapRuntime
+import MapSyntax
 
 extension MappingCompiler {
   /// The attribute and relationship mappings of one entity mapping: the explicit ones, checked,
@@ -168,7 +169,7 @@ extension MappingCompiler {
   }
 
   /// Core Data's inferred-mapping rule: the same type, or numbers and Booleans between themselves.
-  static func implicitlyConvertible(_ from: AttributeType, _ to: AttributeType) -> Bool {
+  package static func implicitlyConvertible(_ from: AttributeType, _ to: AttributeType) -> Bool {
     if from == to { return true }
     let numeric: Set<AttributeType> = [.integer16, .integer32, .integer64, .decimal, .double, .float, .boolean]
     return numeric.contains(from) && numeric.contains(to)

@@ -1,4 +1,5 @@
 import MapRuntime
+import MapSyntax
 
 /// Checks a mapping document against its two models and builds the plan.
 ///
@@ -51,7 +52,7 @@ public struct MappingCompiler: Sendable {
       document: document, models: models, index: ModelIndex(source: models.source, destination: models.destination))
   }
 
-  init(document: MappingDocument, models: Models, index: ModelIndex) {
+  package init(document: MappingDocument, models: Models, index: ModelIndex) {
     self.document = document
     self.models = models
     self.index = index
@@ -104,7 +105,7 @@ public struct MappingCompiler: Sendable {
   }
 
   /// The name an entity mapping gets: its `name`, or Xcode's `<Source>To<Destination>`.
-  static func defaultName(_ e: EntityMappingElement) -> String {
+  package static func defaultName(_ e: EntityMappingElement) -> String {
     switch (e.source?.value, e.destination?.value) {
     case (let s?, let d?): "\(s)To\(d)"
     case (nil, let d?): d

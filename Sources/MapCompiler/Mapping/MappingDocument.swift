@@ -1,4 +1,5 @@
 import MapRuntime
+import MapSyntax
 
 /// A mapping XML file as read, before validation: every element and attribute with its
 /// position. `MappingReader` makes one; `MappingCompiler` checks it and builds a plan.

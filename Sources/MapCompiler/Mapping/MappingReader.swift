@@ -1,4 +1,5 @@
 import MapRuntime
+import MapSyntax
 
 /// Reads a mapping XML file (format version 1, `Specs/mapping-xml.md`) into a
 /// `MappingDocument`, keeping the position of every element, attribute and expression

@@ -1,4 +1,5 @@
 import MapRuntime
+import MapSyntax
 
 /// Writes a `MappingDocument` as a mapping XML file (format version 1, `Specs/mapping-xml.md`),
 /// minimal: what the compiler infers (a mapping's default name and type, implicit property
@@ -76,7 +77,7 @@ public enum MappingTextWriter {
   }
 
   /// Text for an attribute value (`XMLEscaping`).
-  static func attribute(_ s: String) -> String { XMLEscaping.attribute(s) }
+  package static func attribute(_ s: String) -> String { XMLEscaping.attribute(s) }
 
   /// Text for element content (`XMLEscaping`).
   static func content(_ s: String) -> String { XMLEscaping.content(s) }

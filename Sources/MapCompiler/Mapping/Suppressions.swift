@@ -1,4 +1,5 @@
 import MapRuntime
+import MapSyntax
 
 /// `<!-- mapc-lint-disable RULE[, RULE…]: reason -->` comments.
 ///

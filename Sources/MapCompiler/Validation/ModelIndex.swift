@@ -3,7 +3,7 @@ import MapRuntime
 /// Every entity's properties, inherited ones included, found by name: built once per
 /// compilation, so checking a key path costs dictionary lookups instead of collecting and
 /// sorting an entity's properties for each key (`ObjectModel.allAttributes(of:)`).
-struct ModelIndex: Sendable {
+package struct ModelIndex: Sendable {
   struct Properties: Sendable {
     /// Ordered by name, as `ObjectModel.allAttributes(of:)` gives them.
     var attributes: [AttributeDescription]
@@ -43,7 +43,7 @@ struct ModelIndex: Sendable {
   private let source: [String: Properties]
   private let destination: [String: Properties]
 
-  init(source: ObjectModel, destination: ObjectModel) {
+  package init(source: ObjectModel, destination: ObjectModel) {
     self.init(source: Self.entries(of: source), destination: Self.entries(of: destination))
   }
 

@@ -1,8 +1,8 @@
 import MapRuntime
 
 /// What the compiler knows about an expression's value before the migration runs.
-indirect enum StaticType: Sendable, Hashable, CustomStringConvertible {
-  enum Side: Sendable, Hashable {
+package indirect enum StaticType: Sendable, Hashable, CustomStringConvertible {
+  package enum Side: Sendable, Hashable {
     case source, destination
   }
 
@@ -39,12 +39,12 @@ indirect enum StaticType: Sendable, Hashable, CustomStringConvertible {
     }
   }
 
-  var elementType: StaticType {
+  package var elementType: StaticType {
     if case .collection(let e, _) = self { return e }
     return self
   }
 
-  var description: String {
+  package var description: String {
     switch self {
     case .unknown: "a value of unknown type"
     case .null: "nil"
@@ -69,12 +69,12 @@ indirect enum StaticType: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// A type and whether the value may be nil.
-struct Typed: Sendable, Hashable {
-  var type: StaticType
-  var mayBeNil: Bool
-  init(_ type: StaticType, mayBeNil: Bool = false) {
+package struct Typed: Sendable, Hashable {
+  package var type: StaticType
+  package var mayBeNil: Bool
+  package init(_ type: StaticType, mayBeNil: Bool = false) {
     self.type = type
     self.mayBeNil = mayBeNil
   }
-  static let unknown = Typed(.unknown, mayBeNil: true)
+  package static let unknown = Typed(.unknown, mayBeNil: true)
 }

@@ -1,4 +1,5 @@
 import MapRuntime
+import MapSyntax
 
 /// Exact places inside the checked text for diagnostics about a part of a node: one key of a
 /// key path, or a character of a predicate written inside a string literal. The tree keeps one

@@ -1,4 +1,5 @@
 import MapRuntime
+import MapSyntax
 
 /// Predicates: comparisons, operators, regexes and predicate strings.
 extension TypeChecker {
@@ -77,7 +78,7 @@ extension TypeChecker {
 }
 
 /// " (did you mean X?)" for the closest name, when one is close.
-func suggestion<S: Sequence>(_ name: String, _ candidates: S) -> String where S.Element == String {
+package func suggestion<S: Sequence>(_ name: String, _ candidates: S) -> String where S.Element == String {
   var best: (String, Int)?
   let limit = max(2, name.count / 3)
   for c in candidates {

@@ -1,13 +1,21 @@
 import MapRuntime
+import MapSyntax
 
 /// Checks one expression of an entity mapping against the source and destination models and
 /// works out its static type. Reports every problem it finds; never stops at the first.
-struct TypeChecker {
-  struct MappingInfo {
+package struct TypeChecker {
+  package struct MappingInfo {
     var name: String
     var source: String?
     var destination: String?
     var fansOut: Bool
+
+    package init(name: String, source: String?, destination: String?, fansOut: Bool) {
+      self.name = name
+      self.source = source
+      self.destination = destination
+      self.fansOut = fansOut
+    }
   }
 
   let source: ObjectModel
@@ -31,7 +39,7 @@ struct TypeChecker {
   /// SELF inside predicates of FETCH requests and SUBQUERYs.
   var selfType = Typed(.null, mayBeNil: true)
 
-  init(
+  package init(
     source: ObjectModel, destination: ObjectModel, index: ModelIndex, mappings: [String: MappingInfo],
     mapping: MappingInfo, hasPolicy: Bool, itemType: Typed?, relationship: RelationshipDescription? = nil,
     text: ExpressionText
@@ -63,7 +71,7 @@ struct TypeChecker {
 
   // MARK: - Expressions
 
-  mutating func check(_ e: Expression) -> Typed {
+  package mutating func check(_ e: Expression) -> Typed {
     switch e.kind {
     case .constant(let c):
       switch c {

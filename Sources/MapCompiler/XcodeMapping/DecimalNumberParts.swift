@@ -1,3 +1,5 @@
+import MapSyntax
+
 /// Conversions between an `NSDecimalNumber`'s parts (a 128-bit mantissa in eight 16-bit words,
 /// least significant first, and a power of ten from -128 to 127) and decimal text, for archived
 /// expressions. (A decimal store value's canonical text is MapRuntime's `DecimalText`.)

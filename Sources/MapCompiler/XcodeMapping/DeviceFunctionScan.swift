@@ -1,27 +1,28 @@
 import MapRuntime
+import MapSyntax
 
 /// The calls of an entity mapping that a device's Core Data cannot make
 /// (`DeviceFunctions`): mapc's `$entityPolicy` library and the few built-ins Foundation lacks.
 /// `mapc export` refuses them or implements them in a generated policy class; `mapc lint`
 /// reports them in an `.xcmappingmodel` (`lint-device-unknown-function`).
-struct DeviceFunctionUse: Sendable {
-  enum Kind: Sendable { case builtin, entityPolicy }
-  let kind: Kind
-  let name: String
+package struct DeviceFunctionUse: Sendable {
+  package enum Kind: Sendable { case builtin, entityPolicy }
+  package let kind: Kind
+  package let name: String
   /// What to use instead, or how the device gets it.
-  let advice: String
-  let location: SourceLocation
+  package let advice: String
+  package let location: SourceLocation
 
   /// How the call is written: `FUNCTION($entityPolicy, "trim:", …)` or `random:(…)`.
-  var spelling: String {
+  package var spelling: String {
     kind == .entityPolicy ? "FUNCTION($entityPolicy, \"\(name)\", …)" : "\(name)(…)"
   }
 }
 
-enum DeviceFunctionScan {
+package enum DeviceFunctionScan {
   /// Every call in `mapping`'s expressions that the device lacks, in text order, skipping the
   /// selectors `implemented` (those a registered policy of the mapping declares).
-  static func uses(in mapping: EntityMappingElement, implemented: Set<String> = []) -> [DeviceFunctionUse] {
+  package static func uses(in mapping: EntityMappingElement, implemented: Set<String> = []) -> [DeviceFunctionUse] {
     var texts: [ExpressionText] = []
     if let t = mapping.sourceExpression { texts.append(t) }
     if let t = mapping.filter { texts.append(t) }
@@ -55,7 +56,7 @@ enum DeviceFunctionScan {
   }
 
   /// The selectors the policy `name` declares when it is registered in this mapc.
-  static func declaredSelectors(ofPolicy name: String?) -> Set<String> {
+  package static func declaredSelectors(ofPolicy name: String?) -> Set<String> {
     guard let name, !name.isEmpty, let type = PolicyRegistry.lookup(name) else { return [] }
     return Set(type.selectors)
   }

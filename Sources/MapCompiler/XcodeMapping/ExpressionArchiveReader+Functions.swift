@@ -1,5 +1,6 @@
 import MapArchives
 import MapRuntime
+import MapSyntax
 
 /// `NSFunctionExpression` and `NSConstantValueExpression`.
 extension ExpressionArchiveDecoder {

@@ -1,5 +1,6 @@
 import MapArchives
 import MapRuntime
+import MapSyntax
 
 /// Reads the `NSKeyedArchiver` archives Xcode stores in `.xcmappingmodel/xcmapping.xml`: a
 /// customised attribute value expression (`valueexpressiondata`), a predicate, and an entity

@@ -1,4 +1,6 @@
+import MapModelReader
 import MapRuntime
+import MapSyntax
 
 /// Compares a mapping model's embedded snapshot with the model file it belongs to, as Core
 /// Data matches a mapping model: by the entity version hashes its entity mappings record

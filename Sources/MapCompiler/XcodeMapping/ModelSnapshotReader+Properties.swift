@@ -1,3 +1,4 @@
+import MapModelReader
 import MapRuntime
 
 extension SnapshotModelReader {

@@ -13,7 +13,7 @@ import MapRuntime
 /// Each class is exposed to Objective-C under its own name (`@objc(Name)`), which the
 /// exported mapping names, so the name does not depend on the app's module. The methods call one
 /// implementation per function, with mapc's semantics (written out in the file's comments).
-struct PolicySourceWriter {
+package struct PolicySourceWriter {
   /// One generated class: its name, the app's policy it extends (nil: NSEntityMigrationPolicy),
   /// the selectors it implements.
   struct PolicyClass: Sendable, Equatable {
@@ -42,7 +42,7 @@ struct PolicySourceWriter {
   }
 
   /// Whether `name` is a class this writer names (`DeviceFunctions.generatedPolicyBase`).
-  static func isGenerated(_ name: String?) -> Bool { DeviceFunctions.generatedPolicyBase(name) != nil }
+  package static func isGenerated(_ name: String?) -> Bool { DeviceFunctions.generatedPolicyBase(name) != nil }
 
   static func identifier(_ text: String) -> String { DeviceFunctions.identifier(text) }
 

@@ -1,5 +1,6 @@
 import Foundation
 import MapRuntime
+import MapSyntax
 
 /// Turns an `XcodeMapping` into the `MappingDocument` the compiler checks, with Xcode's implicit
 /// rules made explicit where the file holds something (`Specs/xcmappingmodel.md` §4):

@@ -1,5 +1,6 @@
 import Foundation
 import MapRuntime
+import MapSyntax
 
 /// Reads `xcmapping.xml` into an `XcodeMapping`: finds the one `XDDEVMAPPINGMODEL`, follows its
 /// `entitymappings` and their property mappings (objects nothing live refers to are ignored, as

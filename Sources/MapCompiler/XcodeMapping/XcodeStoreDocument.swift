@@ -1,4 +1,5 @@
 import MapRuntime
+import MapSyntax
 
 /// Xcode's Core Data XML-store document, the envelope of `xcmapping.xml`: a `<database>` with
 /// its `<databaseInfo>` and `<object>`s, each holding typed `<attribute>`s and `<relationship>`s

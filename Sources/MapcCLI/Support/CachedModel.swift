@@ -1,8 +1,8 @@
 import Foundation
-import MapCompiler
 import MapRuntime
 import MapSQLite
 import MapcKit
+import MapTools
 
 /// The model a Core Data SQLite store carries (`Z_MODELCACHE`, Specs/sqlite-store.md §7.2), for
 /// the commands that take it when no `--model` is given (`store model`, `store info`,

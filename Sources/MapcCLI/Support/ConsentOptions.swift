@@ -1,5 +1,5 @@
 import ArgumentParser
-import MapCompiler
+import MapTools
 
 /// `--allow-data-loss` and `--allow-drop`, for the commands that refuse a step that would lose
 /// data without consent (`mapc run`, `mapc migrate`; `Specs/migrate.md` §6).

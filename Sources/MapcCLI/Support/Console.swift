@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
-import MapCompiler
 import MapRuntime
 import MapcKit
+import MapSyntax
 
 /// The one place where commands print to standard error: diagnostics (one
 /// `path:line:column: severity: message [id]` line each, rendered by `DiagnosticLine`), notes,

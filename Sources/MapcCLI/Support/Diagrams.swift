@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
-import MapCompiler
 import MapRuntime
 import MapcKit
+import MapTools
 
 /// The pictures of `mapc diff` and `mapc dump`: Mermaid text as it is; SVG laid out by Graphviz's
 /// `dot` (a child process; Specs/model-diff.md §3); HTML around that SVG.

@@ -1,32 +1,35 @@
 import MapCompiler
 import MapJSON
+import MapModelReader
 import MapRuntime
 import MapSQLite
 import MapSwiftSchema
+import MapSyntax
+import MapTools
 
 /// Every diagnostic family of every module, in the order `Specs/diagnostics.md` §3 lists them:
 /// the catalogue the spec is generated from (DiagnosticCatalogueTests). No command prints it.
 public enum MapcCatalogue {
   public static let families: [DiagnosticCatalogue.Family] = [
     RuntimeCatalogue.file,
-    CompilerCatalogue.xml,
-    CompilerCatalogue.model,
-    CompilerCatalogue.expr,
+    SyntaxCatalogue.xml,
+    ModelCatalogue.model,
+    SyntaxCatalogue.expr,
     SwiftSchemaCatalogue.swift,
     CompilerCatalogue.mapping,
     CompilerCatalogue.xcodeMapping,
     RuntimeCatalogue.plan,
     RuntimeCatalogue.io,
-    CompilerCatalogue.lock,
+    ToolsCatalogue.lock,
     CommandCatalogue.diagram,
-    CompilerCatalogue.test,
+    ToolsCatalogue.test,
     CommandCatalogue.usage,
     JSONStoreCatalogue.json,
     RuntimeCatalogue.store,
     SQLiteCatalogue.sqlite,
     SQLiteCatalogue.check,
-    CompilerCatalogue.infer,
-    CompilerCatalogue.stages,
+    ToolsCatalogue.infer,
+    ToolsCatalogue.stages,
     RuntimeCatalogue.run,
   ]
 

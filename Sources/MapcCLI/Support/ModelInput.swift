@@ -1,8 +1,10 @@
 import Foundation
-import MapCompiler
+import MapModelReader
 import MapRuntime
 import MapSwiftSchema
 import MapcKit
+import MapSyntax
+import MapTools
 
 /// The one place the commands read a model given as `--model` (or as a model argument), through
 /// MapcKit's `ModelSource`: an Xcode model or a SwiftData schema in Swift source, whose notes

@@ -1,7 +1,7 @@
 import Foundation
-import MapCompiler
 import MapRuntime
 import MapcKit
+import MapTools
 
 /// What `--report FILE.json` of `mapc run` and `mapc migrate` holds, and the summary lines that
 /// account for objects: per step, per entity mapping the source objects read, the ones it made

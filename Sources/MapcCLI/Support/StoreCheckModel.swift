@@ -1,7 +1,7 @@
 import Foundation
-import MapCompiler
 import MapRuntime
 import MapSQLite
+import MapTools
 
 /// The model `mapc store check` and `mapc store repair` read a store with: the version of
 /// `--model` (a bundle, a model, a SwiftData schema) whose entity version hashes the store's

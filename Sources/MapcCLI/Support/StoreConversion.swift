@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
-import MapCompiler
 import MapRuntime
 import MapcKit
+import MapTools
 
 /// What `mapc store convert` and its aliases `store export` and `store import` share: the
 /// command line's files checked, the model read, MapcKit's `StoreConverter` called and its

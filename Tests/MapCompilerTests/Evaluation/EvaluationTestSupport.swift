@@ -1,7 +1,7 @@
 import Foundation
-import MapCompiler
 import MapJSON
 import MapRuntime
+import MapSyntax
 import Testing
 
 /// Evaluates formats as `mapc eval` does and records every format a test used, so the round-trip

@@ -1,7 +1,7 @@
 import Foundation
-import MapCompiler
 import MapJSON
 import MapRuntime
+import MapSyntax
 import Testing
 
 /// Results that other projects' test suites assert on Apple's Foundation (issue 30). Each row

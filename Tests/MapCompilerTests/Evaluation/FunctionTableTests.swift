@@ -1,6 +1,6 @@
 import Foundation
-import MapCompiler
 import MapRuntime
+import MapSyntax
 import MapTestSupport
 import Testing
 

@@ -1,6 +1,7 @@
 import Foundation
 import MapCompiler
 import MapRuntime
+import MapSyntax
 import Testing
 
 /// Text with position markers: each keycap emoji `1️⃣`…`9️⃣` marks the place (line, column in

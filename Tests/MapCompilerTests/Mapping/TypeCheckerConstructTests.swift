@@ -1,4 +1,3 @@
-import MapCompiler
 import MapRuntime
 import Testing
 

@@ -2,6 +2,7 @@ import Foundation
 import MapArchives
 import MapCompiler
 import MapRuntime
+import MapSyntax
 import MapTestSupport
 import Testing
 

@@ -1,6 +1,7 @@
 import Foundation
 import MapCompiler
 import MapRuntime
+import MapSyntax
 import MapTestSupport
 import Testing
 

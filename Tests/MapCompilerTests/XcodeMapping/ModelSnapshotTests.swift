@@ -1,7 +1,9 @@
 import Foundation
 import MapArchives
 import MapCompiler
+import MapModelReader
 import MapRuntime
+import MapSyntax
 import MapTestSupport
 import Testing
 

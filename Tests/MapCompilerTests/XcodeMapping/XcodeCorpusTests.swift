@@ -2,6 +2,7 @@ import Foundation
 import MapCompiler
 import MapRuntime
 import MapTestSupport
+import MapTools
 import Testing
 
 /// Every Xcode mapping model of `../shared/corpus`: compiled, linted (findings recorded here, so

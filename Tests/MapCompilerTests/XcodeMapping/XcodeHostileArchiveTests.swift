@@ -1,6 +1,5 @@
 import Foundation
 import MapArchives
-import MapCompiler
 import MapRuntime
 import MapTestSupport
 import Testing

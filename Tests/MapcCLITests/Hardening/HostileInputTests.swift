@@ -1,5 +1,4 @@
 import Foundation
-import MapCompiler
 import MapJSON
 import MapRuntime
 import MapTestSupport

@@ -1,6 +1,6 @@
 import Foundation
-import MapCompiler
 import MapTestSupport
+import MapTools
 import Testing
 
 /// `mapc lint` on Mappings/ and every fixture is clean with the committed baseline, whose

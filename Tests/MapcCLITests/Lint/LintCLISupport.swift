@@ -1,6 +1,6 @@
 import Foundation
-import MapCompiler
 import MapTestSupport
+import MapTools
 
 /// A temporary folder holding small models and mappings for `mapc lint` runs.
 struct LintSandbox {

@@ -1,6 +1,6 @@
 import Foundation
-import MapCompiler
 import MapTestSupport
+import MapTools
 import Testing
 
 @Suite(.enabled(if: mapcExecutable != nil, "the mapc executable has not been built"))

@@ -1,6 +1,6 @@
 import Foundation
-import MapCompiler
 import MapTestSupport
+import MapTools
 import Testing
 
 /// `mapc lint --format sarif` validates against the official SARIF 2.1.0 schema (vendored in

@@ -1,5 +1,4 @@
 import Foundation
-import MapCompiler
 import MapRuntime
 import MapTestSupport
 import Testing

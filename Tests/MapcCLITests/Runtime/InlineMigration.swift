@@ -1,6 +1,7 @@
 import Foundation
 import MapCompiler
 import MapJSON
+import MapModelReader
 import MapRuntime
 import MapTestSupport
 import Testing

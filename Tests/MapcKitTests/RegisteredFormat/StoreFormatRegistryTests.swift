@@ -1,8 +1,8 @@
 import Foundation
-import MapCompiler
 import MapRuntime
 import MapTestSupport
 import MapcKit
+import MapTools
 import Testing
 
 /// An app's own store format, added with one `StoreFormatRegistry.register` line: a JSON store
