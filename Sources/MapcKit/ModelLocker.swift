@@ -6,8 +6,8 @@
   import Darwin
 #endif
 import Foundation
-import MapCompiler
 import MapRuntime
+import MapTools
 
 /// What `mapc lock` does (`Specs/model-lock.md`): a bundle's shipped versions, each with its
 /// entity and property hashes and its version checksum, recorded in a lock file; with the steps

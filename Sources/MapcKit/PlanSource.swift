@@ -1,4 +1,5 @@
 import MapCompiler
+import MapSyntax
 import MapRuntime
 
 /// A plan named by its file: one `mapc compile` wrote, or a mapping (mapping XML, or an Xcode

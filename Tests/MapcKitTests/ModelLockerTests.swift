@@ -1,5 +1,5 @@
 import Foundation
-import MapCompiler
+import MapTools
 import MapRuntime
 import MapTestSupport
 import MapcKit
