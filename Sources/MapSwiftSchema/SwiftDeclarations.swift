@@ -74,7 +74,7 @@ struct SwiftDeclarations {
   private var pendingExtensions: [String: SwiftTypeDeclaration] = [:]
   let conditions: SwiftBuildConditions
   /// `#if` conditions that cannot be evaluated (`swift-if-condition`).
-  private(set) var diagnostics: [SwiftSchemaDiagnostic] = []
+  private(set) var diagnostics: [MapRuntime.Diagnostic] = []
 
   init(files: [SwiftSourceFile], conditions: SwiftBuildConditions = SwiftBuildConditions()) {
     self.conditions = conditions
@@ -136,8 +136,7 @@ struct SwiftDeclarations {
     let (clause, found) = ifConfig.activeClause(in: conditions)
     for d in found where d.diagMessage.severity == .error {
       diagnostics.append(
-        SwiftSchemaDiagnostic(
-          .error, "swift-if-condition", "this #if condition cannot be evaluated: \(d.message)",
+        MapRuntime.Diagnostic(.error, id: "swift-if-condition", "this #if condition cannot be evaluated: \(d.message)",
           at: file.location(atOffset: d.position.utf8Offset)))
     }
     switch clause?.elements {

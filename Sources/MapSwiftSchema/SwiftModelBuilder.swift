@@ -6,7 +6,7 @@ import SwiftSyntax
 /// uniqueness constraints and indexes.
 struct SwiftModelBuilder {
   let declarations: SwiftDeclarations
-  private(set) var diagnostics: [SwiftSchemaDiagnostic] = []
+  private(set) var diagnostics: [MapRuntime.Diagnostic] = []
 
   init(declarations: SwiftDeclarations) {
     self.declarations = declarations
@@ -32,8 +32,7 @@ struct SwiftModelBuilder {
     for c in classes {
       if let other = byName[c.name] {
         diagnostics.append(
-          SwiftSchemaDiagnostic(
-            .error, "swift-duplicate-entity",
+          MapRuntime.Diagnostic(.error, id: "swift-duplicate-entity",
             "two @Model classes named '\(c.name)' in one schema version (the other is \(other.qualifiedName) at \(other.location))",
             at: c.location))
         continue
@@ -65,14 +64,13 @@ struct SwiftModelBuilder {
       e.parentName = parent.name
     }
     for p in c.properties where p.attribute(named: "Transient") == nil {
-      do throws(SwiftSchemaDiagnostic) {
+      do throws(MapRuntime.Diagnostic) {
         let options = try SwiftPropertyOptions(p)
         guard
           let written = p.type.map({ SwiftWrittenType($0, in: p.source) })
             ?? p.initializer.flatMap(SwiftWrittenType.init(initialValue:))
         else {
-          throw SwiftSchemaDiagnostic(
-            .error, "swift-untyped-property",
+          throw MapRuntime.Diagnostic(.error, id: "swift-untyped-property",
             "the type of '\(p.name)' is not written and its initial value does not tell it: write its type (var \(p.name): Type)",
             at: p.location)
         }
@@ -88,8 +86,7 @@ struct SwiftModelBuilder {
           e.relationships.append(relationship(p, options, to: destination, optional: optional, toMany: false))
         } else {
           if options.isRelationship {
-            throw SwiftSchemaDiagnostic(
-              .error, "swift-attribute-argument",
+            throw MapRuntime.Diagnostic(.error, id: "swift-attribute-argument",
               "@Relationship on '\(p.name)', whose type \(written.text) is not a @Model class or an array of one",
               at: p.location)
           }
@@ -125,7 +122,7 @@ struct SwiftModelBuilder {
       }
     }
     for m in c.macros where m.name == "Unique" || m.name == "Index" {
-      do throws(SwiftSchemaDiagnostic) {
+      do throws(MapRuntime.Diagnostic) {
         let groups = try keyPathGroups(m)
         if m.name == "Unique" {
           e.uniquenessConstraints += groups
@@ -145,20 +142,18 @@ struct SwiftModelBuilder {
   }
 
   /// `#Unique<T>([\.a, \.b], [\.c])`, `#Index<T>(…)`: the property names of each group.
-  private func keyPathGroups(_ m: SwiftMacroUse) throws(SwiftSchemaDiagnostic) -> [[String]] {
+  private func keyPathGroups(_ m: SwiftMacroUse) throws(MapRuntime.Diagnostic) -> [[String]] {
     var groups: [[String]] = []
     for argument in m.arguments {
       guard let array = argument.expression.as(ArrayExprSyntax.self) else {
-        throw SwiftSchemaDiagnostic(
-          .error, "swift-attribute-argument",
+        throw MapRuntime.Diagnostic(.error, id: "swift-attribute-argument",
           "#\(m.name) takes arrays of key paths ([\\.a, \\.b]); found '\(argument.expression.trimmedDescription)'",
           at: m.source.location(of: argument))
       }
       var group: [String] = []
       for element in array.elements {
         guard let path = element.expression.as(KeyPathExprSyntax.self) else {
-          throw SwiftSchemaDiagnostic(
-            .error, "swift-attribute-argument",
+          throw MapRuntime.Diagnostic(.error, id: "swift-attribute-argument",
             "#\(m.name) takes key paths (\\.property); found '\(element.expression.trimmedDescription)'",
             at: m.source.location(of: element))
         }
@@ -186,7 +181,7 @@ struct SwiftModelBuilder {
   // MARK: Attributes
 
   private func attribute(_ p: SwiftProperty, _ base: SwiftWrittenType, optional: Bool, scope: [String])
-    throws(SwiftSchemaDiagnostic) -> AttributeDescription
+    throws(MapRuntime.Diagnostic) -> AttributeDescription
   {
     switch base {
     case .array(let element):
@@ -222,7 +217,7 @@ struct SwiftModelBuilder {
   /// optional (as SwiftData writes them), arrays as binary elements.
   private func composite(
     _ name: String, _ s: SwiftTypeDeclaration, optional: Bool, at p: SwiftProperty, depth: Int
-  ) throws(SwiftSchemaDiagnostic) -> AttributeDescription {
+  ) throws(MapRuntime.Diagnostic) -> AttributeDescription {
     guard depth < 16 else { throw unsupported(p, .named(s.name), "a struct that contains itself") }
     var a = AttributeDescription(name: name, type: .composite, isOptional: optional, location: p.location)
     let scope = s.scope + [s.name]
@@ -231,8 +226,7 @@ struct SwiftModelBuilder {
         let written = member.type.map({ SwiftWrittenType($0, in: member.source) })
           ?? member.initializer.flatMap(SwiftWrittenType.init(initialValue:))
       else {
-        throw SwiftSchemaDiagnostic(
-          .error, "swift-untyped-property",
+        throw MapRuntime.Diagnostic(.error, id: "swift-untyped-property",
           "the type of '\(s.name).\(member.name)' is not written and its initial value does not tell it: write its type",
           at: member.location)
       }
@@ -267,7 +261,7 @@ struct SwiftModelBuilder {
   /// A `Codable` enum as a composite: with a raw type, one element named like the property, of
   /// the raw type; without, one text element per case. Marked `EnumType` as SwiftData does.
   private func enumComposite(_ name: String, _ e: SwiftTypeDeclaration, optional: Bool, at p: SwiftProperty)
-    throws(SwiftSchemaDiagnostic) -> AttributeDescription
+    throws(MapRuntime.Diagnostic) -> AttributeDescription
   {
     if let carrying = e.cases.first(where: \.hasAssociatedValues) {
       throw unsupported(p, .named(e.name), "an enum with associated values (case \(carrying.name))")
@@ -299,7 +293,7 @@ struct SwiftModelBuilder {
   }
 
   private func storage(of element: SwiftWrittenType, for p: SwiftProperty, scope: [String])
-    throws(SwiftSchemaDiagnostic) -> SwiftStorage?
+    throws(MapRuntime.Diagnostic) -> SwiftStorage?
   {
     var base = element
     while case .optional(let inner) = base { base = inner }
@@ -333,16 +327,14 @@ struct SwiftModelBuilder {
     }
   }
 
-  private func unknown(_ name: String, _ p: SwiftProperty) -> SwiftSchemaDiagnostic {
-    SwiftSchemaDiagnostic(
-      .error, "swift-unknown-type",
+  private func unknown(_ name: String, _ p: SwiftProperty) -> MapRuntime.Diagnostic {
+    MapRuntime.Diagnostic(.error, id: "swift-unknown-type",
       "the type '\(name)' of '\(p.name)' is not declared in the given files and is not one SwiftData stores as an attribute (String, Int, Double, Float, Bool, Date, Data, UUID, URL, Decimal, a Codable struct or enum, or an array of them): give the file that declares it",
       at: p.location)
   }
 
-  private func unsupported(_ p: SwiftProperty, _ type: SwiftWrittenType, _ what: String?) -> SwiftSchemaDiagnostic {
-    SwiftSchemaDiagnostic(
-      .error, "swift-unsupported-type",
+  private func unsupported(_ p: SwiftProperty, _ type: SwiftWrittenType, _ what: String?) -> MapRuntime.Diagnostic {
+    MapRuntime.Diagnostic(.error, id: "swift-unsupported-type",
       "'\(p.name)' has the type \(type.text)\(what.map { ", \($0)," } ?? ""), which mapc does not map to a Core Data attribute (sets, dictionaries, tuples and enums with associated values are not supported)",
       at: p.location)
   }
@@ -364,8 +356,7 @@ struct SwiftModelBuilder {
       }()
       guard let target, let t = index[target], let k = relationshipIndex[t][p.property] else {
         diagnostics.append(
-          SwiftSchemaDiagnostic(
-            .error, "swift-unknown-inverse",
+          MapRuntime.Diagnostic(.error, id: "swift-unknown-inverse",
             "the inverse \\\(p.type).\(p.property) of '\(source.name)' is not a relationship of a @Model class of this schema version",
             at: p.location))
         continue
@@ -373,8 +364,7 @@ struct SwiftModelBuilder {
       let other = entities[t].relationships[k]
       guard target == source.destinationEntity, other.destinationEntity == entities[p.entity].name else {
         diagnostics.append(
-          SwiftSchemaDiagnostic(
-            .error, "swift-unknown-inverse",
+          MapRuntime.Diagnostic(.error, id: "swift-unknown-inverse",
             "the inverse \\\(p.type).\(p.property) of '\(source.name)' does not point back: '\(source.name)' leads to \(source.destinationEntity), '\(p.property)' to \(other.destinationEntity)",
             at: p.location))
         continue

@@ -22,7 +22,7 @@ struct SwiftPropertyOptions {
 
   /// Reads a property's `@Attribute` and `@Relationship`; an argument mapc cannot read is an
   /// error at its place.
-  init(_ property: SwiftProperty) throws(SwiftSchemaDiagnostic) {
+  init(_ property: SwiftProperty) throws(MapRuntime.Diagnostic) {
     let file = { (node: Syntax) in property.source.location(of: node) }
     for attribute in property.attributes {
       let name = SwiftDeclarations.simpleName(attribute.attributeName)
@@ -47,8 +47,7 @@ struct SwiftPropertyOptions {
           case "deny": deleteRule = .deny
           case "noAction": deleteRule = .noAction
           default:
-            throw SwiftSchemaDiagnostic(
-              .error, "swift-attribute-argument",
+            throw MapRuntime.Diagnostic(.error, id: "swift-attribute-argument",
               "deleteRule must be .cascade, .nullify, .deny or .noAction (found '\(value.trimmedDescription)')",
               at: file(Syntax(value)))
           }
@@ -60,15 +59,13 @@ struct SwiftPropertyOptions {
           guard let path = value.as(KeyPathExprSyntax.self), let root = path.root,
             path.components.count == 1, case .property(let p) = path.components.first!.component
           else {
-            throw SwiftSchemaDiagnostic(
-              .error, "swift-attribute-argument",
+            throw MapRuntime.Diagnostic(.error, id: "swift-attribute-argument",
               "inverse must be a key path \\Type.property (found '\(value.trimmedDescription)')",
               at: file(Syntax(value)))
           }
           inverse = (SwiftDeclarations.dottedName(root), p.declName.baseName.text)
         default:
-          throw SwiftSchemaDiagnostic(
-            .error, "swift-attribute-argument",
+          throw MapRuntime.Diagnostic(.error, id: "swift-attribute-argument",
             "@\(name) argument '\(label ?? "")' is not one mapc reads", at: file(Syntax(argument)))
         }
       }
@@ -76,11 +73,11 @@ struct SwiftPropertyOptions {
   }
 
   private mutating func option(_ value: ExprSyntax, in name: String, at place: MapRuntime.SourceLocation)
-    throws(SwiftSchemaDiagnostic)
+    throws(MapRuntime.Diagnostic)
   {
     if let call = value.as(FunctionCallExprSyntax.self), Self.memberName(call.calledExpression) == "transformable" {
       guard let first = call.arguments.first else {
-        throw SwiftSchemaDiagnostic(.error, "swift-attribute-argument", ".transformable needs by:", at: place)
+        throw MapRuntime.Diagnostic(.error, id: "swift-attribute-argument", ".transformable needs by:", at: place)
       }
       let expr = first.expression
       if let text = Self.literal(expr) {
@@ -88,8 +85,7 @@ struct SwiftPropertyOptions {
       } else if let m = expr.as(MemberAccessExprSyntax.self), m.declName.baseName.text == "self", let base = m.base {
         transformerName = base.trimmedDescription
       } else {
-        throw SwiftSchemaDiagnostic(
-          .error, "swift-attribute-argument",
+        throw MapRuntime.Diagnostic(.error, id: "swift-attribute-argument",
           ".transformable(by:) takes a transformer type (Name.self) or its name", at: place)
       }
       return
@@ -102,8 +98,7 @@ struct SwiftPropertyOptions {
     case "spotlight": spotlight = true
     case "allowsCloudEncryption": allowsCloudEncryption = true
     default:
-      throw SwiftSchemaDiagnostic(
-        .error, "swift-attribute-argument", "@\(name) option '\(value.trimmedDescription)' is not one mapc reads",
+      throw MapRuntime.Diagnostic(.error, id: "swift-attribute-argument", "@\(name) option '\(value.trimmedDescription)' is not one mapc reads",
         at: place)
     }
   }
@@ -144,24 +139,22 @@ struct SwiftPropertyOptions {
   }
 
   static func string(_ expr: ExprSyntax, _ label: String, at place: MapRuntime.SourceLocation)
-    throws(SwiftSchemaDiagnostic)
+    throws(MapRuntime.Diagnostic)
     -> String
   {
     guard let text = literal(expr) else {
-      throw SwiftSchemaDiagnostic(
-        .error, "swift-attribute-argument", "\(label) must be a string literal (found '\(expr.trimmedDescription)')",
+      throw MapRuntime.Diagnostic(.error, id: "swift-attribute-argument", "\(label) must be a string literal (found '\(expr.trimmedDescription)')",
         at: place)
     }
     return text
   }
 
   static func integer(_ expr: ExprSyntax, _ label: String, at place: MapRuntime.SourceLocation)
-    throws(SwiftSchemaDiagnostic)
+    throws(MapRuntime.Diagnostic)
     -> Int
   {
     guard let value = expr.as(IntegerLiteralExprSyntax.self)?.representedLiteralValue else {
-      throw SwiftSchemaDiagnostic(
-        .error, "swift-attribute-argument", "\(label) must be an integer literal (found '\(expr.trimmedDescription)')",
+      throw MapRuntime.Diagnostic(.error, id: "swift-attribute-argument", "\(label) must be an integer literal (found '\(expr.trimmedDescription)')",
         at: place)
     }
     return value

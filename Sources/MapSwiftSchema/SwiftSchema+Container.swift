@@ -8,7 +8,7 @@ extension SwiftSchema {
   static func containerClasses(
     files: [SwiftSourceFile], models: [SwiftTypeDeclaration], _ declarations: SwiftDeclarations,
     conditions: SwiftBuildConditions
-  ) throws(SwiftSchemaError) -> ([SwiftTypeDeclaration], [SwiftSchemaDiagnostic]) {
+  ) throws(SwiftSchemaError) -> ([SwiftTypeDeclaration], [Diagnostic]) {
     let containers = SwiftContainerDeclarations(files: files, conditions: conditions)
     // A `Schema(...)` that names no model and no VersionedSchema of the files is another
     // library's type of that name (or names types mapc cannot see): not SwiftData's.
@@ -16,10 +16,9 @@ extension SwiftSchema {
     for t in containers.types where t.bySchema {
       swiftData[t.declaration] = (swiftData[t.declaration] ?? false) || root(t, declarations) != nil
     }
-    var notes: [SwiftSchemaDiagnostic] = swiftData.filter { !$0.value }.keys.sorted { $0.description < $1.description }
+    var notes: [Diagnostic] = swiftData.filter { !$0.value }.keys.sorted { $0.description < $1.description }
       .map {
-        SwiftSchemaDiagnostic(
-          .note, "", "this Schema(...) names no @Model class of the given files: it is not read as SwiftData's",
+        Diagnostic(.note, id: "", "this Schema(...) names no @Model class of the given files: it is not read as SwiftData's",
           at: $0)
       }
     let named = containers.types.filter { !$0.bySchema || swiftData[$0.declaration] == true }
@@ -30,17 +29,16 @@ extension SwiftSchema {
         ? "no model container declaration (ModelContainer(for:), Schema([...])) in the files"
         : "the model container declaration at \(places[0]) names its types through a value mapc does not follow"
       notes.append(
-        SwiftSchemaDiagnostic(.note, "", "\(why): every @Model class of the files (\(models.count)) is in the schema"))
+        Diagnostic(.note, id: "", "\(why): every @Model class of the files (\(models.count)) is in the schema"))
       return (models, notes)
     }
     var roots: [SwiftTypeDeclaration] = []
     var names: Set<String> = []
-    var errors: [SwiftSchemaDiagnostic] = []
+    var errors: [Diagnostic] = []
     for t in named {
-      do throws(SwiftSchemaDiagnostic) {
+      do throws(Diagnostic) {
         guard let found = root(t, declarations) else {
-          throw SwiftSchemaDiagnostic(
-            .error, "swift-container-type",
+          throw Diagnostic(.error, id: "swift-container-type",
             "the model container names '\(t.name)', which is no @Model class of the given files", at: t.location)
         }
         for d in try found() where names.insert(d.qualifiedName).inserted { roots.append(d) }
@@ -52,8 +50,7 @@ extension SwiftSchema {
     let classes = closure(roots, declarations)
     let reached = Set(classes.map(\.qualifiedName))
     notes += models.filter { !reached.contains($0.qualifiedName) }.map {
-      SwiftSchemaDiagnostic(
-        .note, "",
+      Diagnostic(.note, id: "",
         "@Model class \($0.qualifiedName) is not reached from the model container (declared at \(first.declaration)): it is left out",
         at: $0.location)
     }
@@ -64,13 +61,13 @@ extension SwiftSchema {
   /// when called, so that an error in them is reported only for a declaration that counts);
   /// nil when it is neither.
   static func root(_ t: SwiftContainerType, _ declarations: SwiftDeclarations)
-    -> (() throws(SwiftSchemaDiagnostic) -> [SwiftTypeDeclaration])?
+    -> (() throws(Diagnostic) -> [SwiftTypeDeclaration])?
   {
     if case .model(let d)? = SwiftStorage.resolve(t.name, from: t.scope, in: declarations) { return { [d] } }
     if let d = declarations.lookup(t.name, from: t.scope), case .enumeration = d.kind,
       d.inherited.contains(where: { $0 == "VersionedSchema" || $0.hasSuffix(".VersionedSchema") })
     {
-      return { () throws(SwiftSchemaDiagnostic) in try modelsList(d, declarations) }
+      return { () throws(Diagnostic) in try modelsList(d, declarations) }
     }
     return nil
   }

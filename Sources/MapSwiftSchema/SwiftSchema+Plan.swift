@@ -9,7 +9,7 @@ extension SwiftSchema {
   static func planned(
     _ schemas: [SwiftTypeDeclaration], files: [SwiftSourceFile], _ declarations: SwiftDeclarations,
     conditions: SwiftBuildConditions
-  ) -> (versions: [SwiftTypeDeclaration], notes: [SwiftSchemaDiagnostic]) {
+  ) -> (versions: [SwiftTypeDeclaration], notes: [Diagnostic]) {
     guard let plan = migrationPlan(declarations), let (value, location) = plan.staticValues["schemas"],
       let listed = try? typeList(value, what: "schemas", at: location)
     else { return (schemas, []) }
@@ -20,8 +20,7 @@ extension SwiftSchema {
     let kept = schemas.filter { named.contains($0.name) }
     guard !kept.isEmpty else { return (schemas, []) }
     let notes = schemas.filter { !named.contains($0.name) }.map {
-      SwiftSchemaDiagnostic(
-        .note, "",
+      Diagnostic(.note, id: "",
         "VersionedSchema \($0.qualifiedName) is not in the schemas of the migration plan \(plan.name) (nor named by a model container): it is left out, with its classes",
         at: $0.location)
     }

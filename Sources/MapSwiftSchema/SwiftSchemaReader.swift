@@ -20,7 +20,7 @@ public struct SwiftSchema: Sendable {
   /// MigrationPlan`, `their version identifiers`).
   public var order: String
   /// Findings that did not stop reading (a `@Model` class no version lists).
-  public var warnings: [SwiftSchemaDiagnostic]
+  public var warnings: [MapRuntime.Diagnostic]
 
   /// The identifier SwiftData writes for a schema without `VersionedSchema`.
   public static let unversionedIdentifier = "1.0.0"
@@ -33,7 +33,7 @@ public struct SwiftSchema: Sendable {
     for path in paths {
       var isFolder: ObjCBool = false
       guard fm.fileExists(atPath: path, isDirectory: &isFolder) else {
-        throw SwiftSchemaError([SwiftSchemaDiagnostic(.error, "file-not-found", "no such file or folder", file: path)])
+        throw SwiftSchemaError([MapRuntime.Diagnostic(.error, id: "file-not-found", "no such file or folder", file: path)])
       }
       guard isFolder.boolValue else {
         result.append(path)
@@ -60,19 +60,18 @@ public struct SwiftSchema: Sendable {
     var sources: [(String, String)] = []
     for path in paths {
       guard let data = FileManager.default.contents(atPath: path) else {
-        throw SwiftSchemaError([SwiftSchemaDiagnostic(.error, "file-unreadable", "cannot read the file", file: path)])
+        throw SwiftSchemaError([MapRuntime.Diagnostic(.error, id: "file-unreadable", "cannot read the file", file: path)])
       }
       guard let text = String(data: data, encoding: .utf8) else {
         throw SwiftSchemaError([
-          SwiftSchemaDiagnostic(.error, "file-unreadable", "the file is not UTF-8 text", file: path)
+          MapRuntime.Diagnostic(.error, id: "file-unreadable", "the file is not UTF-8 text", file: path)
         ])
       }
       sources.append((path, text))
     }
     if sources.isEmpty {
       throw SwiftSchemaError([
-        SwiftSchemaDiagnostic(
-          .error, "swift-no-model", "no .swift file in \(selection.paths.joined(separator: ", "))",
+        MapRuntime.Diagnostic(.error, id: "swift-no-model", "no .swift file in \(selection.paths.joined(separator: ", "))",
           file: selection.paths.first)
       ])
     }
@@ -108,9 +107,9 @@ public struct SwiftSchema: Sendable {
     sources: [(path: String, text: String)], name: String, conditions: SwiftBuildConditions
   ) throws(SwiftSchemaError) -> SwiftSchema {
     var files: [SwiftSourceFile] = []
-    var syntax: [SwiftSchemaDiagnostic] = []
+    var syntax: [MapRuntime.Diagnostic] = []
     for source in sources {
-      do throws(SwiftSchemaDiagnostic) {
+      do throws(MapRuntime.Diagnostic) {
         let file = try SwiftSourceFile(path: source.path, text: source.text)
         files.append(file)
         if let error = file.firstSyntaxError() { syntax.append(error) }
@@ -121,8 +120,8 @@ public struct SwiftSchema: Sendable {
     if !syntax.isEmpty { throw SwiftSchemaError(syntax) }
     let declarations = SwiftDeclarations(files: files, conditions: conditions)
     var builder = SwiftModelBuilder(declarations: declarations)
-    var diagnostics: [SwiftSchemaDiagnostic] = []
-    var seenCondition: Set<SwiftSchemaDiagnostic> = []
+    var diagnostics: [MapRuntime.Diagnostic] = []
+    var seenCondition: Set<MapRuntime.Diagnostic> = []
     for d in declarations.diagnostics where seenCondition.insert(d).inserted { diagnostics.append(d) }
     if !diagnostics.isEmpty { throw SwiftSchemaError(diagnostics) }
     let schemas = declarations.types.filter { t in
@@ -137,8 +136,7 @@ public struct SwiftSchema: Sendable {
     if schemas.isEmpty {
       guard !models.isEmpty else {
         throw SwiftSchemaError([
-          SwiftSchemaDiagnostic(
-            .error, "swift-no-model", "no @Model class in \(sources.map(\.path).joined(separator: ", "))",
+          MapRuntime.Diagnostic(.error, id: "swift-no-model", "no @Model class in \(sources.map(\.path).joined(separator: ", "))",
             file: sources.first?.path)
         ])
       }
@@ -154,11 +152,10 @@ public struct SwiftSchema: Sendable {
       let (planned, leftOut) = planned(schemas, files: files, declarations, conditions: conditions)
       let leftOutNames = Set(schemas.map(\.qualifiedName)).subtracting(planned.map(\.qualifiedName))
       for schema in planned {
-        do throws(SwiftSchemaDiagnostic) {
+        do throws(MapRuntime.Diagnostic) {
           let identifier = try versionIdentifier(schema)
           if let other = seen[identifier] {
-            throw SwiftSchemaDiagnostic(
-              .error, "swift-schema-version",
+            throw MapRuntime.Diagnostic(.error, id: "swift-schema-version",
               "\(schema.name) and \(other.name) have the same versionIdentifier \(identifier)", at: schema.location)
           }
           seen[identifier] = schema
@@ -181,8 +178,7 @@ public struct SwiftSchema: Sendable {
       for m in models where !listed.contains(m.qualifiedName) && !leftOutNames.contains(m.scope.joined(separator: "."))
       {
         diagnostics.append(
-          SwiftSchemaDiagnostic(
-            .warning, "swift-model-outside-schema",
+          MapRuntime.Diagnostic(.warning, id: "swift-model-outside-schema",
             "@Model class \(m.qualifiedName) is in no VersionedSchema's models: it is left out", at: m.location))
       }
     }
@@ -232,10 +228,9 @@ public struct SwiftSchema: Sendable {
 
   /// `static let versionIdentifier = Schema.Version(1, 2, 0)` (or a getter returning it) as
   /// `"1.2.0"`.
-  static func versionIdentifier(_ schema: SwiftTypeDeclaration) throws(SwiftSchemaDiagnostic) -> String {
+  static func versionIdentifier(_ schema: SwiftTypeDeclaration) throws(MapRuntime.Diagnostic) -> String {
     guard let (value, location) = schema.staticValues["versionIdentifier"] else {
-      throw SwiftSchemaDiagnostic(
-        .error, "swift-schema-version", "\(schema.name) has no static versionIdentifier", at: schema.location)
+      throw MapRuntime.Diagnostic(.error, id: "swift-schema-version", "\(schema.name) has no static versionIdentifier", at: schema.location)
     }
     let numbers: [Int]? = value.as(FunctionCallExprSyntax.self).flatMap { call in
       let values = call.arguments.compactMap {
@@ -244,8 +239,7 @@ public struct SwiftSchema: Sendable {
       return values.count == call.arguments.count && values.count == 3 ? values : nil
     }
     guard let numbers else {
-      throw SwiftSchemaDiagnostic(
-        .error, "swift-schema-version",
+      throw MapRuntime.Diagnostic(.error, id: "swift-schema-version",
         "the versionIdentifier of \(schema.name) must be Schema.Version(major, minor, patch) with integer literals (found '\(value.trimmedDescription)')",
         at: location)
     }
@@ -254,18 +248,16 @@ public struct SwiftSchema: Sendable {
 
   /// `static var models: [any PersistentModel.Type] { [A.self, B.self] }`: the classes listed.
   static func modelsList(_ schema: SwiftTypeDeclaration, _ declarations: SwiftDeclarations)
-    throws(SwiftSchemaDiagnostic) -> [SwiftTypeDeclaration]
+    throws(MapRuntime.Diagnostic) -> [SwiftTypeDeclaration]
   {
     guard let (value, location) = schema.staticValues["models"] else {
-      throw SwiftSchemaDiagnostic(
-        .error, "swift-schema-version", "\(schema.name) has no static models", at: schema.location)
+      throw MapRuntime.Diagnostic(.error, id: "swift-schema-version", "\(schema.name) has no static models", at: schema.location)
     }
     var result: [SwiftTypeDeclaration] = []
     for name in try typeList(value, what: "models of \(schema.name)", at: location) {
       guard case .model(let d)? = SwiftStorage.resolve(name, from: schema.scope + [schema.name], in: declarations)
       else {
-        throw SwiftSchemaDiagnostic(
-          .error, "swift-schema-version",
+        throw MapRuntime.Diagnostic(.error, id: "swift-schema-version",
           "the models of \(schema.name) list '\(name)', which is no @Model class of the given files", at: location)
       }
       if !result.contains(where: { $0.qualifiedName == d.qualifiedName }) { result.append(d) }
@@ -275,19 +267,17 @@ public struct SwiftSchema: Sendable {
 
   /// `[A.self, B.C.self]` as `["A", "B.C"]`.
   static func typeList(_ value: ExprSyntax, what: String, at location: MapRuntime.SourceLocation)
-    throws(SwiftSchemaDiagnostic) -> [String]
+    throws(MapRuntime.Diagnostic) -> [String]
   {
     guard let array = value.as(ArrayExprSyntax.self) else {
-      throw SwiftSchemaDiagnostic(
-        .error, "swift-schema-version", "the \(what) must be an array literal [A.self, …]", at: location)
+      throw MapRuntime.Diagnostic(.error, id: "swift-schema-version", "the \(what) must be an array literal [A.self, …]", at: location)
     }
     var names: [String] = []
     for element in array.elements {
       guard let m = element.expression.as(MemberAccessExprSyntax.self), m.declName.baseName.text == "self",
         let base = m.base
       else {
-        throw SwiftSchemaDiagnostic(
-          .error, "swift-schema-version",
+        throw MapRuntime.Diagnostic(.error, id: "swift-schema-version",
           "the \(what) must list types as Name.self (found '\(element.expression.trimmedDescription)')", at: location)
       }
       names.append(base.trimmedDescription.replacingOccurrences(of: " ", with: ""))

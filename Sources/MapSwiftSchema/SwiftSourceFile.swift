@@ -29,7 +29,7 @@ struct SwiftSourceFile {
 
   /// Reads and parses `text`; throws `swift-too-deep` or `swift-too-complex` at the place where
   /// a limit was passed.
-  init(path: String, text: String) throws(SwiftSchemaDiagnostic) {
+  init(path: String, text: String) throws(MapRuntime.Diagnostic) {
     self.path = path
     bytes = Array(text.utf8)
     lineStarts = Self.lineStarts(bytes)
@@ -55,8 +55,7 @@ struct SwiftSourceFile {
         throw limitError(.budget, at: node.positionAfterSkippingLeadingTrivia.utf8Offset)
       }
       if depth > Self.maximumTreeDepth {
-        throw SwiftSchemaDiagnostic(
-          .error, "swift-too-deep",
+        throw MapRuntime.Diagnostic(.error, id: "swift-too-deep",
           "the Swift syntax here is nested more than \(Self.maximumTreeDepth) levels deep (a long chain of '?', '.member', 'else if' or the like): mapc reads at most \(Self.maximumTreeDepth)",
           at: location(atOffset: node.positionAfterSkippingLeadingTrivia.utf8Offset))
       }
@@ -66,21 +65,18 @@ struct SwiftSourceFile {
     }
   }
 
-  private func limitError(_ kind: SwiftSourceScan.Failure.Kind, at offset: Int) -> SwiftSchemaDiagnostic {
+  private func limitError(_ kind: SwiftSourceScan.Failure.Kind, at offset: Int) -> MapRuntime.Diagnostic {
     switch kind {
     case .tooDeep:
-      SwiftSchemaDiagnostic(
-        .error, "swift-too-deep",
+      MapRuntime.Diagnostic(.error, id: "swift-too-deep",
         "the Swift source is nested more than \(SwiftSourceScan.maximumDepth) levels deep here (brackets, generic arguments, #if, or a run of try, await, '->' and the like): mapc reads at most \(SwiftSourceScan.maximumDepth)",
         at: location(atOffset: offset))
     case .ifTooDeep:
-      SwiftSchemaDiagnostic(
-        .error, "swift-too-deep",
+      MapRuntime.Diagnostic(.error, id: "swift-too-deep",
         "#if is nested more than \(SwiftSourceScan.maximumIfDepth) levels deep here: mapc reads at most \(SwiftSourceScan.maximumIfDepth)",
         at: location(atOffset: offset))
     case .budget:
-      SwiftSchemaDiagnostic(
-        .error, "swift-too-complex",
+      MapRuntime.Diagnostic(.error, id: "swift-too-complex",
         "the Swift file takes more than \(Self.stepBudget) steps to read (tokens and syntax nodes): this is where mapc stopped",
         at: location(atOffset: offset))
     }
@@ -140,24 +136,21 @@ struct SwiftSourceFile {
 
   /// The first syntax error of the file (a missing token, or text the parser could not place),
   /// nil when the file parses.
-  func firstSyntaxError() -> SwiftSchemaDiagnostic? {
+  func firstSyntaxError() -> Diagnostic? {
     guard tree.hasError else { return nil }
     for token in tree.tokens(viewMode: .all) {
       if token.presence == .missing {
         let expected = Self.describe(token)
-        return SwiftSchemaDiagnostic(
-          .error, "swift-syntax", "the Swift file does not parse: expected \(expected)", at: location(of: token))
+        return MapRuntime.Diagnostic(.error, id: "swift-syntax", "the Swift file does not parse: expected \(expected)", at: location(of: token))
       }
       if token.parent?.is(UnexpectedNodesSyntax.self) == true
         || token.parent?.parent?.is(UnexpectedNodesSyntax.self) == true
       {
-        return SwiftSchemaDiagnostic(
-          .error, "swift-syntax", "the Swift file does not parse: unexpected '\(Self.shortened(token.text))'",
+        return MapRuntime.Diagnostic(.error, id: "swift-syntax", "the Swift file does not parse: unexpected '\(Self.shortened(token.text))'",
           at: location(of: token))
       }
     }
-    return SwiftSchemaDiagnostic(
-      .error, "swift-syntax", "the Swift file does not parse", at: location(of: tree))
+    return MapRuntime.Diagnostic(.error, id: "swift-syntax", "the Swift file does not parse", at: location(of: tree))
   }
 
   private static func describe(_ token: TokenSyntax) -> String {

@@ -32,11 +32,11 @@ public struct SwiftSourceSelection: Sendable, Hashable {
   /// The files chosen, in the order of the paths (a folder's sorted by path), and notes about
   /// the choice (a pattern that matched no file). The same file reached twice (by device and
   /// inode: through two paths, a folder and a file in it, a link) is `swift-duplicate-file`.
-  public func files() throws(SwiftSchemaError) -> (files: [String], notes: [SwiftSchemaDiagnostic]) {
+  public func files() throws(SwiftSchemaError) -> (files: [String], notes: [Diagnostic]) {
     var found: [(path: String, relative: [Substring], given: String)] = []
     for path in paths {
       if Self.isXcodeProject(path) {
-        do throws(SwiftSchemaDiagnostic) {
+        do throws(Diagnostic) {
           let base = PathText.folder(of: (path.hasSuffix("/") ? String(path.dropLast()) : path))
           for file in try XcodeProjectTarget.files(project: path, target: xcodeTarget) {
             let relative = file.hasPrefix(base + "/") ? String(file.dropFirst(base.count + 1)) : file
@@ -72,8 +72,7 @@ public struct SwiftSourceSelection: Sendable, Hashable {
           file.path == first.path
           ? "is reached through both \(first.given) and \(file.given)" : "is the same file as \(first.path)"
         throw SwiftSchemaError([
-          SwiftSchemaDiagnostic(
-            .error, "swift-duplicate-file",
+          Diagnostic(.error, id: "swift-duplicate-file",
             "\(file.path) \(how): each file is read once (give it once, or leave one out with an exclusion)",
             file: file.path)
         ])
@@ -81,7 +80,7 @@ public struct SwiftSourceSelection: Sendable, Hashable {
       seen[identity] = file
     }
     let notes = excludes.filter { !used.contains($0) }.map {
-      SwiftSchemaDiagnostic(.note, "", "the exclusion '\($0)' matched no Swift file")
+      Diagnostic(.note, id: "", "the exclusion '\($0)' matched no Swift file")
     }
     return (kept.map(\.path), notes)
   }

@@ -11,14 +11,14 @@ enum XcodeProjectTarget {
   /// The largest `project.pbxproj` read.
   static let maximumBytes = 64 << 20
 
-  static func error(_ message: String, file: String, line: Int? = nil, column: Int? = nil) -> SwiftSchemaDiagnostic {
+  static func error(_ message: String, file: String, line: Int? = nil, column: Int? = nil) -> Diagnostic {
     let location = line.map { MapRuntime.SourceLocation(file: file, line: $0, column: column ?? 1) }
-    return SwiftSchemaDiagnostic(.error, "swift-xcode-project", message, at: location, file: file)
+    return Diagnostic(.error, id: "swift-xcode-project", message, at: location, file: file)
   }
 
   /// The files of `target` (the only target when nil and the project has one) of the project
   /// at `project` (the `.xcodeproj` folder), sorted by path.
-  static func files(project: String, target: String?) throws(SwiftSchemaDiagnostic) -> [String] {
+  static func files(project: String, target: String?) throws(Diagnostic) -> [String] {
     let trimmed = project.hasSuffix("/") ? String(project.dropLast()) : project
     let pbxproj = trimmed + "/project.pbxproj"
     guard let attributes = try? FileManager.default.attributesOfItem(atPath: pbxproj),

@@ -133,16 +133,16 @@ public struct ModelSource: Sendable {
       schema = try SwiftSchema.read(selection, name: name)
     } catch {
       Self.notes(error.notes, to: messages)
-      throw DiagnosticsError(error.diagnostics.map(Self.diagnostic))
+      throw DiagnosticsError(error.diagnostics)
     }
     Self.notes(schema.warnings, to: messages)
-    let warnings = schema.warnings.filter { $0.severity != .note }.map(Self.diagnostic)
+    let warnings = schema.warnings.filter { $0.severity != .note }
     if !warnings.isEmpty { messages(.warnings(warnings)) }
     return schema
   }
 
   /// The notes among `diagnostics`, one line each (`PLACE: note: MESSAGE`, no id).
-  static func notes(_ diagnostics: [SwiftSchemaDiagnostic], to messages: Messages) {
+  static func notes(_ diagnostics: [Diagnostic], to messages: Messages) {
     let notes = diagnostics.filter { $0.severity == .note }.map { n in
       DiagnosticLine.render(.note, n.message, id: nil, place: DiagnosticLine.place(n.location, file: n.file))
     }
@@ -161,12 +161,5 @@ public struct ModelSource: Sendable {
     var model = try ModelLoader.load(document: document, versionName: version.name).model
     model.path = path
     return model
-  }
-
-  static func diagnostic(_ d: SwiftSchemaDiagnostic) -> Diagnostic {
-    switch d.severity {
-    case .error: .error(d.id, d.message, at: d.location, file: d.file)
-    case .warning, .note: .warning(d.id, d.message, at: d.location, file: d.file)
-    }
   }
 }

@@ -20,7 +20,7 @@ import Testing
     schema.versions[0].model.entities.map(\.name).sorted()
   }
 
-  static func errors(_ texts: [String]) -> [SwiftSchemaDiagnostic] {
+  static func errors(_ texts: [String]) -> [Diagnostic] {
     do throws(SwiftSchemaError) {
       _ = try SwiftSchema.read(
         sources: texts.enumerated().map { (path: "File\($0.offset).swift", text: $0.element) }, name: "Schema")

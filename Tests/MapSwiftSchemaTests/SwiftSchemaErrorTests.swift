@@ -5,7 +5,7 @@ import Testing
 /// Swift source that is no schema mapc can read: each is refused with its diagnostic id at the
 /// line and column of the cause (counted by hand in the texts below, 1-based).
 @Suite struct SwiftSchemaErrorTests {
-  static func errors(_ text: String) -> [SwiftSchemaDiagnostic] {
+  static func errors(_ text: String) -> [Diagnostic] {
     do {
       _ = try SwiftSchema.read(sources: [(path: "Bad.swift", text: text)], name: "Bad")
       return []
@@ -14,7 +14,7 @@ import Testing
     }
   }
 
-  static func place(_ d: SwiftSchemaDiagnostic?) -> String {
+  static func place(_ d: Diagnostic?) -> String {
     guard let l = d?.location else { return "none" }
     return "\(l.file):\(l.line):\(l.column)"
   }

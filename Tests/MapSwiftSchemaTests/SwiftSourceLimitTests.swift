@@ -9,7 +9,7 @@ import Testing
 @Suite struct SwiftSourceLimitTests {
   static let model = "@Model final class A {\n  var x: Int = 0\n}\n"
 
-  static func read(_ text: String) -> (SwiftSchema?, [SwiftSchemaDiagnostic]) {
+  static func read(_ text: String) -> (SwiftSchema?, [Diagnostic]) {
     do {
       return (try SwiftSchema.read(sources: [(path: "Deep.swift", text: text)], name: "Deep"), [])
     } catch {
@@ -17,7 +17,7 @@ import Testing
     }
   }
 
-  static func place(_ d: SwiftSchemaDiagnostic?) -> String {
+  static func place(_ d: Diagnostic?) -> String {
     guard let l = d?.location else { return "none" }
     return "\(l.file):\(l.line):\(l.column)"
   }
@@ -34,7 +34,7 @@ import Testing
     let text =
       Self.model + "struct S {\n  var y: " + String(repeating: "[", count: 1000) + "Int"
       + String(repeating: "]", count: 1000) + "\n}\n"
-    var found: [SwiftSchemaDiagnostic] = []
+    var found: [Diagnostic] = []
     let time = Self.seconds { found = Self.read(text).1 }
     #expect(found.map(\.id) == ["swift-too-deep"])
     #expect(Self.place(found.first) == "Deep.swift:5:\(10 + 99)")
@@ -84,7 +84,7 @@ import Testing
       let z = \(value)
       """
     var result: SwiftSchema?
-    var found: [SwiftSchemaDiagnostic] = []
+    var found: [Diagnostic] = []
     let time = Self.seconds { (result, found) = Self.read(text) }
     #expect(found.isEmpty)
     #expect(time < 1)

@@ -1,6 +1,7 @@
 import Foundation
 import MapSyntax
 import MapTestSupport
+import MapRuntime
 import MapTools
 import Testing
 

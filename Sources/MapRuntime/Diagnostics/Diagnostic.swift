@@ -1,5 +1,3 @@
-import MapRuntime
-
 /// One problem found in a user's input: where, how bad, what, and a stable rule id.
 ///
 /// Rendered as `path:line:column: error|warning|note: message [rule-id]` (`Specs/diagnostics.md`).
@@ -26,7 +24,7 @@ public struct Diagnostic: Sendable, Hashable, Codable, Error, CustomStringConver
   public var notes: [Note]
 
   public init(
-    _ severity: Severity, id: String, _ message: String, at location: SourceLocation?,
+    _ severity: Severity, id: String, _ message: String, at location: SourceLocation? = nil,
     file: String? = nil, notes: [Note] = []
   ) {
     self.severity = severity
