@@ -136,7 +136,8 @@ struct SwiftDeclarations {
     let (clause, found) = ifConfig.activeClause(in: conditions)
     for d in found where d.diagMessage.severity == .error {
       diagnostics.append(
-        MapRuntime.Diagnostic(.error, id: "swift-if-condition", "this #if condition cannot be evaluated: \(d.message)",
+        MapRuntime.Diagnostic(
+          .error, id: "swift-if-condition", "this #if condition cannot be evaluated: \(d.message)",
           at: file.location(atOffset: d.position.utf8Offset)))
     }
     switch clause?.elements {

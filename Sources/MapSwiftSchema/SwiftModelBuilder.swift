@@ -32,7 +32,8 @@ struct SwiftModelBuilder {
     for c in classes {
       if let other = byName[c.name] {
         diagnostics.append(
-          MapRuntime.Diagnostic(.error, id: "swift-duplicate-entity",
+          MapRuntime.Diagnostic(
+            .error, id: "swift-duplicate-entity",
             "two @Model classes named '\(c.name)' in one schema version (the other is \(other.qualifiedName) at \(other.location))",
             at: c.location))
         continue
@@ -70,7 +71,8 @@ struct SwiftModelBuilder {
           let written = p.type.map({ SwiftWrittenType($0, in: p.source) })
             ?? p.initializer.flatMap(SwiftWrittenType.init(initialValue:))
         else {
-          throw MapRuntime.Diagnostic(.error, id: "swift-untyped-property",
+          throw MapRuntime.Diagnostic(
+            .error, id: "swift-untyped-property",
             "the type of '\(p.name)' is not written and its initial value does not tell it: write its type (var \(p.name): Type)",
             at: p.location)
         }
@@ -86,7 +88,8 @@ struct SwiftModelBuilder {
           e.relationships.append(relationship(p, options, to: destination, optional: optional, toMany: false))
         } else {
           if options.isRelationship {
-            throw MapRuntime.Diagnostic(.error, id: "swift-attribute-argument",
+            throw MapRuntime.Diagnostic(
+              .error, id: "swift-attribute-argument",
               "@Relationship on '\(p.name)', whose type \(written.text) is not a @Model class or an array of one",
               at: p.location)
           }
@@ -146,14 +149,16 @@ struct SwiftModelBuilder {
     var groups: [[String]] = []
     for argument in m.arguments {
       guard let array = argument.expression.as(ArrayExprSyntax.self) else {
-        throw MapRuntime.Diagnostic(.error, id: "swift-attribute-argument",
+        throw MapRuntime.Diagnostic(
+          .error, id: "swift-attribute-argument",
           "#\(m.name) takes arrays of key paths ([\\.a, \\.b]); found '\(argument.expression.trimmedDescription)'",
           at: m.source.location(of: argument))
       }
       var group: [String] = []
       for element in array.elements {
         guard let path = element.expression.as(KeyPathExprSyntax.self) else {
-          throw MapRuntime.Diagnostic(.error, id: "swift-attribute-argument",
+          throw MapRuntime.Diagnostic(
+            .error, id: "swift-attribute-argument",
             "#\(m.name) takes key paths (\\.property); found '\(element.expression.trimmedDescription)'",
             at: m.source.location(of: element))
         }
@@ -226,7 +231,8 @@ struct SwiftModelBuilder {
         let written = member.type.map({ SwiftWrittenType($0, in: member.source) })
           ?? member.initializer.flatMap(SwiftWrittenType.init(initialValue:))
       else {
-        throw MapRuntime.Diagnostic(.error, id: "swift-untyped-property",
+        throw MapRuntime.Diagnostic(
+          .error, id: "swift-untyped-property",
           "the type of '\(s.name).\(member.name)' is not written and its initial value does not tell it: write its type",
           at: member.location)
       }
@@ -328,13 +334,15 @@ struct SwiftModelBuilder {
   }
 
   private func unknown(_ name: String, _ p: SwiftProperty) -> MapRuntime.Diagnostic {
-    MapRuntime.Diagnostic(.error, id: "swift-unknown-type",
+    MapRuntime.Diagnostic(
+      .error, id: "swift-unknown-type",
       "the type '\(name)' of '\(p.name)' is not declared in the given files and is not one SwiftData stores as an attribute (String, Int, Double, Float, Bool, Date, Data, UUID, URL, Decimal, a Codable struct or enum, or an array of them): give the file that declares it",
       at: p.location)
   }
 
   private func unsupported(_ p: SwiftProperty, _ type: SwiftWrittenType, _ what: String?) -> MapRuntime.Diagnostic {
-    MapRuntime.Diagnostic(.error, id: "swift-unsupported-type",
+    MapRuntime.Diagnostic(
+      .error, id: "swift-unsupported-type",
       "'\(p.name)' has the type \(type.text)\(what.map { ", \($0)," } ?? ""), which mapc does not map to a Core Data attribute (sets, dictionaries, tuples and enums with associated values are not supported)",
       at: p.location)
   }
@@ -356,7 +364,8 @@ struct SwiftModelBuilder {
       }()
       guard let target, let t = index[target], let k = relationshipIndex[t][p.property] else {
         diagnostics.append(
-          MapRuntime.Diagnostic(.error, id: "swift-unknown-inverse",
+          MapRuntime.Diagnostic(
+            .error, id: "swift-unknown-inverse",
             "the inverse \\\(p.type).\(p.property) of '\(source.name)' is not a relationship of a @Model class of this schema version",
             at: p.location))
         continue
@@ -364,7 +373,8 @@ struct SwiftModelBuilder {
       let other = entities[t].relationships[k]
       guard target == source.destinationEntity, other.destinationEntity == entities[p.entity].name else {
         diagnostics.append(
-          MapRuntime.Diagnostic(.error, id: "swift-unknown-inverse",
+          MapRuntime.Diagnostic(
+            .error, id: "swift-unknown-inverse",
             "the inverse \\\(p.type).\(p.property) of '\(source.name)' does not point back: '\(source.name)' leads to \(source.destinationEntity), '\(p.property)' to \(other.destinationEntity)",
             at: p.location))
         continue

@@ -47,7 +47,8 @@ struct SwiftPropertyOptions {
           case "deny": deleteRule = .deny
           case "noAction": deleteRule = .noAction
           default:
-            throw MapRuntime.Diagnostic(.error, id: "swift-attribute-argument",
+            throw MapRuntime.Diagnostic(
+              .error, id: "swift-attribute-argument",
               "deleteRule must be .cascade, .nullify, .deny or .noAction (found '\(value.trimmedDescription)')",
               at: file(Syntax(value)))
           }
@@ -59,13 +60,15 @@ struct SwiftPropertyOptions {
           guard let path = value.as(KeyPathExprSyntax.self), let root = path.root,
             path.components.count == 1, case .property(let p) = path.components.first!.component
           else {
-            throw MapRuntime.Diagnostic(.error, id: "swift-attribute-argument",
+            throw MapRuntime.Diagnostic(
+              .error, id: "swift-attribute-argument",
               "inverse must be a key path \\Type.property (found '\(value.trimmedDescription)')",
               at: file(Syntax(value)))
           }
           inverse = (SwiftDeclarations.dottedName(root), p.declName.baseName.text)
         default:
-          throw MapRuntime.Diagnostic(.error, id: "swift-attribute-argument",
+          throw MapRuntime.Diagnostic(
+            .error, id: "swift-attribute-argument",
             "@\(name) argument '\(label ?? "")' is not one mapc reads", at: file(Syntax(argument)))
         }
       }
@@ -85,7 +88,8 @@ struct SwiftPropertyOptions {
       } else if let m = expr.as(MemberAccessExprSyntax.self), m.declName.baseName.text == "self", let base = m.base {
         transformerName = base.trimmedDescription
       } else {
-        throw MapRuntime.Diagnostic(.error, id: "swift-attribute-argument",
+        throw MapRuntime.Diagnostic(
+          .error, id: "swift-attribute-argument",
           ".transformable(by:) takes a transformer type (Name.self) or its name", at: place)
       }
       return
@@ -98,7 +102,8 @@ struct SwiftPropertyOptions {
     case "spotlight": spotlight = true
     case "allowsCloudEncryption": allowsCloudEncryption = true
     default:
-      throw MapRuntime.Diagnostic(.error, id: "swift-attribute-argument", "@\(name) option '\(value.trimmedDescription)' is not one mapc reads",
+      throw MapRuntime.Diagnostic(
+        .error, id: "swift-attribute-argument", "@\(name) option '\(value.trimmedDescription)' is not one mapc reads",
         at: place)
     }
   }
@@ -143,7 +148,9 @@ struct SwiftPropertyOptions {
     -> String
   {
     guard let text = literal(expr) else {
-      throw MapRuntime.Diagnostic(.error, id: "swift-attribute-argument", "\(label) must be a string literal (found '\(expr.trimmedDescription)')",
+      throw MapRuntime.Diagnostic(
+        .error, id: "swift-attribute-argument",
+        "\(label) must be a string literal (found '\(expr.trimmedDescription)')",
         at: place)
     }
     return text
@@ -154,7 +161,9 @@ struct SwiftPropertyOptions {
     -> Int
   {
     guard let value = expr.as(IntegerLiteralExprSyntax.self)?.representedLiteralValue else {
-      throw MapRuntime.Diagnostic(.error, id: "swift-attribute-argument", "\(label) must be an integer literal (found '\(expr.trimmedDescription)')",
+      throw MapRuntime.Diagnostic(
+        .error, id: "swift-attribute-argument",
+        "\(label) must be an integer literal (found '\(expr.trimmedDescription)')",
         at: place)
     }
     return value

@@ -18,7 +18,8 @@ extension SwiftSchema {
     }
     var notes: [Diagnostic] = swiftData.filter { !$0.value }.keys.sorted { $0.description < $1.description }
       .map {
-        Diagnostic(.note, id: "", "this Schema(...) names no @Model class of the given files: it is not read as SwiftData's",
+        Diagnostic(
+          .note, id: "", "this Schema(...) names no @Model class of the given files: it is not read as SwiftData's",
           at: $0)
       }
     let named = containers.types.filter { !$0.bySchema || swiftData[$0.declaration] == true }
@@ -38,7 +39,8 @@ extension SwiftSchema {
     for t in named {
       do throws(Diagnostic) {
         guard let found = root(t, declarations) else {
-          throw Diagnostic(.error, id: "swift-container-type",
+          throw Diagnostic(
+            .error, id: "swift-container-type",
             "the model container names '\(t.name)', which is no @Model class of the given files", at: t.location)
         }
         for d in try found() where names.insert(d.qualifiedName).inserted { roots.append(d) }
@@ -50,7 +52,8 @@ extension SwiftSchema {
     let classes = closure(roots, declarations)
     let reached = Set(classes.map(\.qualifiedName))
     notes += models.filter { !reached.contains($0.qualifiedName) }.map {
-      Diagnostic(.note, id: "",
+      Diagnostic(
+        .note, id: "",
         "@Model class \($0.qualifiedName) is not reached from the model container (declared at \(first.declaration)): it is left out",
         at: $0.location)
     }

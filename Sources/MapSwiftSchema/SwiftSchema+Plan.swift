@@ -20,7 +20,8 @@ extension SwiftSchema {
     let kept = schemas.filter { named.contains($0.name) }
     guard !kept.isEmpty else { return (schemas, []) }
     let notes = schemas.filter { !named.contains($0.name) }.map {
-      Diagnostic(.note, id: "",
+      Diagnostic(
+        .note, id: "",
         "VersionedSchema \($0.qualifiedName) is not in the schemas of the migration plan \(plan.name) (nor named by a model container): it is left out, with its classes",
         at: $0.location)
     }

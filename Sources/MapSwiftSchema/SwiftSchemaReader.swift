@@ -33,7 +33,9 @@ public struct SwiftSchema: Sendable {
     for path in paths {
       var isFolder: ObjCBool = false
       guard fm.fileExists(atPath: path, isDirectory: &isFolder) else {
-        throw SwiftSchemaError([MapRuntime.Diagnostic(.error, id: "file-not-found", "no such file or folder", file: path)])
+        throw SwiftSchemaError([
+          MapRuntime.Diagnostic(.error, id: "file-not-found", "no such file or folder", file: path)
+        ])
       }
       guard isFolder.boolValue else {
         result.append(path)
@@ -60,7 +62,9 @@ public struct SwiftSchema: Sendable {
     var sources: [(String, String)] = []
     for path in paths {
       guard let data = FileManager.default.contents(atPath: path) else {
-        throw SwiftSchemaError([MapRuntime.Diagnostic(.error, id: "file-unreadable", "cannot read the file", file: path)])
+        throw SwiftSchemaError([
+          MapRuntime.Diagnostic(.error, id: "file-unreadable", "cannot read the file", file: path)
+        ])
       }
       guard let text = String(data: data, encoding: .utf8) else {
         throw SwiftSchemaError([
@@ -71,7 +75,8 @@ public struct SwiftSchema: Sendable {
     }
     if sources.isEmpty {
       throw SwiftSchemaError([
-        MapRuntime.Diagnostic(.error, id: "swift-no-model", "no .swift file in \(selection.paths.joined(separator: ", "))",
+        MapRuntime.Diagnostic(
+          .error, id: "swift-no-model", "no .swift file in \(selection.paths.joined(separator: ", "))",
           file: selection.paths.first)
       ])
     }
@@ -136,7 +141,8 @@ public struct SwiftSchema: Sendable {
     if schemas.isEmpty {
       guard !models.isEmpty else {
         throw SwiftSchemaError([
-          MapRuntime.Diagnostic(.error, id: "swift-no-model", "no @Model class in \(sources.map(\.path).joined(separator: ", "))",
+          MapRuntime.Diagnostic(
+            .error, id: "swift-no-model", "no @Model class in \(sources.map(\.path).joined(separator: ", "))",
             file: sources.first?.path)
         ])
       }
@@ -155,7 +161,8 @@ public struct SwiftSchema: Sendable {
         do throws(MapRuntime.Diagnostic) {
           let identifier = try versionIdentifier(schema)
           if let other = seen[identifier] {
-            throw MapRuntime.Diagnostic(.error, id: "swift-schema-version",
+            throw MapRuntime.Diagnostic(
+              .error, id: "swift-schema-version",
               "\(schema.name) and \(other.name) have the same versionIdentifier \(identifier)", at: schema.location)
           }
           seen[identifier] = schema
@@ -178,7 +185,8 @@ public struct SwiftSchema: Sendable {
       for m in models where !listed.contains(m.qualifiedName) && !leftOutNames.contains(m.scope.joined(separator: "."))
       {
         diagnostics.append(
-          MapRuntime.Diagnostic(.warning, id: "swift-model-outside-schema",
+          MapRuntime.Diagnostic(
+            .warning, id: "swift-model-outside-schema",
             "@Model class \(m.qualifiedName) is in no VersionedSchema's models: it is left out", at: m.location))
       }
     }
@@ -230,7 +238,8 @@ public struct SwiftSchema: Sendable {
   /// `"1.2.0"`.
   static func versionIdentifier(_ schema: SwiftTypeDeclaration) throws(MapRuntime.Diagnostic) -> String {
     guard let (value, location) = schema.staticValues["versionIdentifier"] else {
-      throw MapRuntime.Diagnostic(.error, id: "swift-schema-version", "\(schema.name) has no static versionIdentifier", at: schema.location)
+      throw MapRuntime.Diagnostic(
+        .error, id: "swift-schema-version", "\(schema.name) has no static versionIdentifier", at: schema.location)
     }
     let numbers: [Int]? = value.as(FunctionCallExprSyntax.self).flatMap { call in
       let values = call.arguments.compactMap {
@@ -239,7 +248,8 @@ public struct SwiftSchema: Sendable {
       return values.count == call.arguments.count && values.count == 3 ? values : nil
     }
     guard let numbers else {
-      throw MapRuntime.Diagnostic(.error, id: "swift-schema-version",
+      throw MapRuntime.Diagnostic(
+        .error, id: "swift-schema-version",
         "the versionIdentifier of \(schema.name) must be Schema.Version(major, minor, patch) with integer literals (found '\(value.trimmedDescription)')",
         at: location)
     }
@@ -251,13 +261,15 @@ public struct SwiftSchema: Sendable {
     throws(MapRuntime.Diagnostic) -> [SwiftTypeDeclaration]
   {
     guard let (value, location) = schema.staticValues["models"] else {
-      throw MapRuntime.Diagnostic(.error, id: "swift-schema-version", "\(schema.name) has no static models", at: schema.location)
+      throw MapRuntime.Diagnostic(
+        .error, id: "swift-schema-version", "\(schema.name) has no static models", at: schema.location)
     }
     var result: [SwiftTypeDeclaration] = []
     for name in try typeList(value, what: "models of \(schema.name)", at: location) {
       guard case .model(let d)? = SwiftStorage.resolve(name, from: schema.scope + [schema.name], in: declarations)
       else {
-        throw MapRuntime.Diagnostic(.error, id: "swift-schema-version",
+        throw MapRuntime.Diagnostic(
+          .error, id: "swift-schema-version",
           "the models of \(schema.name) list '\(name)', which is no @Model class of the given files", at: location)
       }
       if !result.contains(where: { $0.qualifiedName == d.qualifiedName }) { result.append(d) }
@@ -270,14 +282,16 @@ public struct SwiftSchema: Sendable {
     throws(MapRuntime.Diagnostic) -> [String]
   {
     guard let array = value.as(ArrayExprSyntax.self) else {
-      throw MapRuntime.Diagnostic(.error, id: "swift-schema-version", "the \(what) must be an array literal [A.self, …]", at: location)
+      throw MapRuntime.Diagnostic(
+        .error, id: "swift-schema-version", "the \(what) must be an array literal [A.self, …]", at: location)
     }
     var names: [String] = []
     for element in array.elements {
       guard let m = element.expression.as(MemberAccessExprSyntax.self), m.declName.baseName.text == "self",
         let base = m.base
       else {
-        throw MapRuntime.Diagnostic(.error, id: "swift-schema-version",
+        throw MapRuntime.Diagnostic(
+          .error, id: "swift-schema-version",
           "the \(what) must list types as Name.self (found '\(element.expression.trimmedDescription)')", at: location)
       }
       names.append(base.trimmedDescription.replacingOccurrences(of: " ", with: ""))

@@ -55,7 +55,8 @@ struct SwiftSourceFile {
         throw limitError(.budget, at: node.positionAfterSkippingLeadingTrivia.utf8Offset)
       }
       if depth > Self.maximumTreeDepth {
-        throw MapRuntime.Diagnostic(.error, id: "swift-too-deep",
+        throw MapRuntime.Diagnostic(
+          .error, id: "swift-too-deep",
           "the Swift syntax here is nested more than \(Self.maximumTreeDepth) levels deep (a long chain of '?', '.member', 'else if' or the like): mapc reads at most \(Self.maximumTreeDepth)",
           at: location(atOffset: node.positionAfterSkippingLeadingTrivia.utf8Offset))
       }
@@ -68,15 +69,18 @@ struct SwiftSourceFile {
   private func limitError(_ kind: SwiftSourceScan.Failure.Kind, at offset: Int) -> MapRuntime.Diagnostic {
     switch kind {
     case .tooDeep:
-      MapRuntime.Diagnostic(.error, id: "swift-too-deep",
+      MapRuntime.Diagnostic(
+        .error, id: "swift-too-deep",
         "the Swift source is nested more than \(SwiftSourceScan.maximumDepth) levels deep here (brackets, generic arguments, #if, or a run of try, await, '->' and the like): mapc reads at most \(SwiftSourceScan.maximumDepth)",
         at: location(atOffset: offset))
     case .ifTooDeep:
-      MapRuntime.Diagnostic(.error, id: "swift-too-deep",
+      MapRuntime.Diagnostic(
+        .error, id: "swift-too-deep",
         "#if is nested more than \(SwiftSourceScan.maximumIfDepth) levels deep here: mapc reads at most \(SwiftSourceScan.maximumIfDepth)",
         at: location(atOffset: offset))
     case .budget:
-      MapRuntime.Diagnostic(.error, id: "swift-too-complex",
+      MapRuntime.Diagnostic(
+        .error, id: "swift-too-complex",
         "the Swift file takes more than \(Self.stepBudget) steps to read (tokens and syntax nodes): this is where mapc stopped",
         at: location(atOffset: offset))
     }
@@ -141,12 +145,14 @@ struct SwiftSourceFile {
     for token in tree.tokens(viewMode: .all) {
       if token.presence == .missing {
         let expected = Self.describe(token)
-        return MapRuntime.Diagnostic(.error, id: "swift-syntax", "the Swift file does not parse: expected \(expected)", at: location(of: token))
+        return MapRuntime.Diagnostic(
+          .error, id: "swift-syntax", "the Swift file does not parse: expected \(expected)", at: location(of: token))
       }
       if token.parent?.is(UnexpectedNodesSyntax.self) == true
         || token.parent?.parent?.is(UnexpectedNodesSyntax.self) == true
       {
-        return MapRuntime.Diagnostic(.error, id: "swift-syntax", "the Swift file does not parse: unexpected '\(Self.shortened(token.text))'",
+        return MapRuntime.Diagnostic(
+          .error, id: "swift-syntax", "the Swift file does not parse: unexpected '\(Self.shortened(token.text))'",
           at: location(of: token))
       }
     }

@@ -72,7 +72,8 @@ public struct SwiftSourceSelection: Sendable, Hashable {
           file.path == first.path
           ? "is reached through both \(first.given) and \(file.given)" : "is the same file as \(first.path)"
         throw SwiftSchemaError([
-          Diagnostic(.error, id: "swift-duplicate-file",
+          Diagnostic(
+            .error, id: "swift-duplicate-file",
             "\(file.path) \(how): each file is read once (give it once, or leave one out with an exclusion)",
             file: file.path)
         ])
