@@ -2,7 +2,7 @@ import MapRuntime
 
 /// Why an expression or predicate text could not be parsed: a stable rule id, a message, and the
 /// UTF-8 byte offsets of the fault in the parsed text. Rules are listed in `Specs/expressions.md`.
-public struct ExpressionSyntaxError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct ExpressionSyntaxError: CodedError, Hashable {
   public enum Rule: String, Sendable, Hashable, CaseIterable {
     /// The text is empty or only white space.
     case empty = "expr-empty"
@@ -63,6 +63,8 @@ public struct ExpressionSyntaxError: Error, Sendable, Hashable, CustomStringConv
 
   /// The stable rule id, e.g. `expr-syntax`.
   public var id: String { rule.rawValue }
+  public var code: Rule { rule }
+  public var diagnosticMessage: String { message }
 
   public var description: String {
     "\(span.start): \(message) [\(id)]"
