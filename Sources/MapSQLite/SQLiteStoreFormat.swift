@@ -61,7 +61,7 @@ public struct SQLiteStoreFormat: StoreFormat {
       }
       return
     }
-    try SQLiteReplacement.replace(target, backup: backup, external: { writer.external }) {
+    try SQLiteReplacement.replace(target, backup: backup, durable: options.durable, external: { writer.external }) {
       (temporary: String) throws(MigrationFailure) in
       do throws(CoreDataWriter.Failure) {
         try writer.write(to: temporary)
