@@ -247,7 +247,7 @@ for ((k = 1; k <= runs; k++)); do
     "$mapc" run "$mapping" --store store --store-format "$format" --in-place --quiet 2>/dev/null &
   else
     seconds=${migrate_seconds[$format]}
-    "$mapc" migrate --model "$bundle" --store store --allow-data-loss --quiet 2>/dev/null &
+    "$mapc" migrate --model "$bundle" --store store --allow-data-loss --checkpoints --quiet 2>/dev/null &
   fi
   pid=$!
   sleep "$(python3 -c "import random; print(round(random.uniform(0.0, $seconds * 1.05), 3))")"
@@ -264,7 +264,8 @@ for ((k = 1; k <= runs; k++)); do
     echo "kill-torture: run $k ($format $kind, SIG$signal): the store is neither the original nor the result ($now)" >&2
     for f in store store-wal; do [ -e $f ] && cp $f "$OLDPWD/kill-torture-damaged-$k-$f"; done
   fi
-  # Rerun: migrate resumes or finds nothing to do; run only makes sense on the original.
+  # Rerun (without --checkpoints: a killed run's work folder is resumed all the same): migrate
+  # resumes or finds nothing to do; run only makes sense on the original.
   if [ "$kind" = migrate ] || [ "$now" = "$original_content" ]; then
     if [ "$kind" = run ]; then
       "$mapc" run "$mapping" --store store --store-format "$format" --in-place --quiet 2>/dev/null

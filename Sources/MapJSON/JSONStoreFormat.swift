@@ -59,9 +59,9 @@ public struct JSONStoreFormat: StoreFormat {
       if let target {
         let file = try AtomicFileWriter(target: target)
         var out = JSONOutput(
-          fileDescriptor: file.fileDescriptor, path: target, style: style, startsWriteback: true)
+          fileDescriptor: file.fileDescriptor, path: target, style: style, startsWriteback: options.durable)
         try writer.write(metadata: metadata, to: &out)
-        try file.commit(backupPath: backup)
+        try file.commit(backupPath: backup, durable: options.durable)
       } else {
         let fd = open("/dev/null", O_WRONLY | O_CLOEXEC)
         defer { if fd >= 0 { _ = close(fd) } }

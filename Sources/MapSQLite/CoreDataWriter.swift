@@ -28,6 +28,8 @@ struct CoreDataWriter {
   /// Values read from external files, written to files of the same names; references to
   /// missing files carried (`ExternalFilesWritten`, Specs/sqlite-store.md §7).
   var external: ExternalFilesWritten
+  /// Whether `Z_MODELCACHE` gets its row (`SQLiteStoreFormat.writesModelCache`).
+  var writesModelCache = true
 
   init(
     graph: ObjectGraph, input: InputBytes?, codec: (any TransformableCodec.Type)?, metadata: CoreDataMetadataOut,
@@ -211,6 +213,8 @@ struct CoreDataWriter {
     try meta.bind(0, .text(metadata.uuid))
     try meta.bind(1, .blob(BinaryPropertyListWriter.write(metadata.plist())))
     _ = try meta.step()
-    try CoreDataModelCache.write(schema.model, frameworkVersion: metadata.frameworkVersion, to: db)
+    if writesModelCache {
+      try CoreDataModelCache.write(schema.model, frameworkVersion: metadata.frameworkVersion, to: db)
+    }
   }
 }

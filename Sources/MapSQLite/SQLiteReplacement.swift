@@ -21,7 +21,7 @@ enum SQLiteReplacement {
   static let siblings = ["-wal", "-shm", "-journal"]
 
   static func replace(
-    _ target: String, backup: String?, external: () -> ExternalFilesWritten? = { nil },
+    _ target: String, backup: String?, durable: Bool = true, external: () -> ExternalFilesWritten? = { nil },
     write: (String) throws(MigrationFailure) -> Void
   ) throws(MigrationFailure) {
     let file: AtomicFileWriter
@@ -52,7 +52,7 @@ enum SQLiteReplacement {
       target: target, backup: backup, files: written?.files ?? [], references: written?.references ?? [])
     try support.prepare()
     do {
-      try file.commit(backupPath: backup)
+      try file.commit(backupPath: backup, durable: durable)
     } catch {
       support.undo()
       throw MigrationFailure(error, file: target)

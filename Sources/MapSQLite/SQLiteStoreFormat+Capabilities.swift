@@ -6,6 +6,15 @@ import MapRuntime
 extension SQLiteStoreFormat {
   public var carriesModels: Bool { true }
 
+  /// Without `Z_MODELCACHE` (its table made, empty): only mapc reads an intermediate store, with
+  /// the step's model, and the cache is the writer's largest cost for a store with few rows
+  /// (archiving the model). The store a chain writes last has it.
+  public var forIntermediateStores: any StoreFormat {
+    var format = self
+    format.writesModelCache = false
+    return format
+  }
+
   public func carriedModel(_ path: String) throws(MigrationFailure) -> CarriedModel? {
     try CoreDataModelCacheReader.read(storeAt: path).map { CarriedModel(model: $0.model, omitted: $0.omitted) }
   }

@@ -6,6 +6,10 @@ import MapRuntime
 public struct SQLiteStoreFormat: StoreFormat {
   public init() {}
 
+  /// Whether a store written has the model it was written for in `Z_MODELCACHE` (as Core Data
+  /// leaves one); not the intermediate stores of a chain (`forIntermediateStores`).
+  var writesModelCache = true
+
   public var name: String { "sqlite" }
 
   public func recognizes(prefix: [UInt8]) -> Bool { prefix.starts(with: Array("SQLite format 3\0".utf8)) }
@@ -50,6 +54,7 @@ public struct SQLiteStoreFormat: StoreFormat {
       externalFiles: (source ?? graph).storeAttachment as? ExternalFilesRead)
     writer.progress = options.objectProgress
     writer.ancillarySource = options.bookkeepingFrom
+    writer.writesModelCache = writesModelCache
     guard let target else {
       // A dry run: the rows are written to a store in memory and dropped.
       do throws(CoreDataWriter.Failure) {
@@ -61,7 +66,7 @@ public struct SQLiteStoreFormat: StoreFormat {
       }
       return
     }
-    try SQLiteReplacement.replace(target, backup: backup, external: { writer.external }) {
+    try SQLiteReplacement.replace(target, backup: backup, durable: options.durable, external: { writer.external }) {
       (temporary: String) throws(MigrationFailure) in
       do throws(CoreDataWriter.Failure) {
         try writer.write(to: temporary)

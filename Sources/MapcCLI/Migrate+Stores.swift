@@ -80,6 +80,7 @@ extension MapcCommand.Migrate {
   func passThrough() -> [String] {
     var arguments: [String] = []
     if direct { arguments.append("--direct") }
+    if checkpoints { arguments.append("--checkpoints") }
     if let lock { arguments += ["--lock", lock] }
     if let versionOrder { arguments += ["--version-order", versionOrder] }
     if let storeFormat { arguments += ["--store-format", storeFormat] }

@@ -14,10 +14,13 @@ extension MapcCommand {
         Identifies the store's version from its entityVersionHashes, then migrates one \
         model version at a time: with the mapping of the --mappings folder that fits a step \
         by entity version hashes (text or .xcmappingmodel), else with the inferred \
-        (lightweight) mapping. Every step is compiled before anything runs. Intermediate \
-        stores live in .STORE.mapc-migrate beside the store; the store itself is replaced \
-        only by the last step's atomic rename, so it is always the original or the result, \
-        and a run that was killed is resumed by the next one. --to an earlier version steps \
+        (lightweight) mapping. Every step is compiled before anything runs. The steps are \
+        fused: each hands its result to the next through a scratch store in the temporary \
+        folder that is never flushed to disk, and a run that was killed starts over; with \
+        --checkpoints intermediate stores live in .STORE.mapc-migrate beside the store and a \
+        run that was killed is resumed by the next one. Either way the result is the same \
+        bytes, and the store itself is replaced only by the last step's atomic rename, so it \
+        is always the original or the result. --to an earlier version steps \
         back: each step the reverse of the inferred step forward (renames undone), or a \
         mapping of --mappings from a version to the one before it. Applied steps are recorded in \
         metadata.mapcMigrations. Exit status: 0 migrated or already at \
@@ -102,6 +105,12 @@ extension MapcCommand {
     @Option(help: "Keep the original store at this path.")
     var backup: String?
 
+    @Flag(
+      help:
+        "Keep each intermediate store in .STORE.mapc-migrate beside the store (flushed, its SHA-256 recorded), so that a killed run is resumed from the last complete step (for long chains over large stores)."
+    )
+    var checkpoints = false
+
     @Option(
       help:
         "A lock file written by `mapc lock`: what it records as dropped by a shipped step (both versions locked and unchanged) is accepted for that step."
@@ -131,6 +140,9 @@ extension MapcCommand {
         throw ValidationError("give at most one of --plan, --dry-run and --output PATH")
       }
       if format != .text && !plan { throw ValidationError("--format is only used with --plan") }
+      if checkpoints && (plan || dryRun) {
+        throw ValidationError("--checkpoints is only used when the chain runs (not with --plan or --dry-run)")
+      }
       if backup != nil && (plan || dryRun || output != nil) {
         throw ValidationError(
           "--backup is only used when the store is replaced (not with --plan, --dry-run or --output)")
@@ -197,6 +209,7 @@ extension MapcCommand {
       options.lock = lock
       options.output = output
       options.backup = backup
+      options.checkpoints = checkpoints
       let steps: MigrationSteps
       do {
         switch try Migrator().prepare(options, observer: Self.print) {

@@ -5,9 +5,10 @@ import MapRuntime
 import MapTools
 
 extension Migrator {
-  /// Runs the steps: intermediate stores in a work folder beside the store
-  /// (`.STORE.mapc-migrate`, resumed after an interrupted run), the result replacing the store
-  /// (or written to ``Options/output``) by one atomic rename; each step's losses checked
+  /// Runs the steps, fused (each step's result handed to the next through an unflushed scratch
+  /// store) or with ``Options/checkpoints`` (intermediate stores in a work folder beside the
+  /// store, `.STORE.mapc-migrate`, resumed after an interrupted run), the result replacing the
+  /// store (or written to ``Options/output``) by one atomic rename; each step's losses checked
   /// before it runs. Throws ``MapcError`` (exit status 2, the store unchanged) when a step
   /// needs an unregistered policy class, would lose data without consent, or fails.
   public func migrate(
@@ -15,29 +16,10 @@ extension Migrator {
   ) throws(MapcError) -> Report {
     let check = try consentCheck(steps, options, observer: observer)
     let store = options.store
-    let names = steps.names
-    let runSteps = steps.chain.steps.enumerated().map { k, s in
-      ChainRun.Step(
-        plan: s.plan,
-        record: .object(
-          [
-            .init("from", .string(names[s.from])), .init("to", .string(names[s.to])),
-            .init("mapping", .string(steps.mappingName(k))),
-          ] + (s.reverse ? [.init("direction", .string("reverse"))] : [])), keepsObjectKeys: s.inferred != nil)
-    }
-    var key = SHA256()
-    for s in steps.chain.steps { key.update(data: PlanWriter.encode(s.plan, sourcePositions: false)) }
-    var run = ChainRun.Options(
-      chainKey: key.finalize().map { String(format: "%02x", $0) }.joined(), storeFormat: steps.format,
-      backup: options.backup)
-    run.output = options.output
-    run.previousRecords = steps.previousRecords
-    run.now = ReproducibleClock.now()
-    run.checkSource = { k, graph throws(MigrationFailure) in try check.check(k, graph) }
-    for (k, analysis) in check.analyses.enumerated() { run.elementDrops[k] = analysis.elementRemovals }
+    var run = chainOptions(steps, options, check: check)
+    run.checkpoints = options.checkpoints
     run.untrusted = { path in observer(.untrustedIntermediate(path: path, store: store)) }
-    run.progress = options.progress
-    run.ioProgress = options.ioProgress
+    if ChainRun.usesWorkFolder(storePath: store, options: run) { run.chainKey = Self.chainKey(steps) }
     let results = StepResults()
     run.stepStarting = { k in observer(.stepStarting(k)) }
     run.stepFinished = { k, summary in
@@ -54,54 +36,71 @@ extension Migrator {
     }
     let reused: Int
     do {
-      reused = try ChainRun.run(steps: runSteps, storePath: store, options: run)
+      reused = try ChainRun.run(steps: Self.runSteps(steps), storePath: store, options: run)
     } catch {
       throw Self.failure(error, check: check, steps: steps, options)
     }
     return Report(steps: results.all, resumedSteps: reused, writtenTo: options.output ?? store, notes: notes)
   }
 
-  /// Runs every step (policies and validation included) but writes nothing: each result is
-  /// kept only as a temporary file for the next step, removed after. Throws ``MapcError`` as
+  /// Runs every step (policies and validation included) but writes nothing: the chain is
+  /// fused, its intermediate stores unflushed scratch files in the temporary folder, removed
+  /// as it goes, and the last step's result is only checked. Throws ``MapcError`` as
   /// ``migrate(_:_:observer:)`` does.
   public func dryRun(
-    _ steps: MigrationSteps, _ options: Options, observer: MigrationObserver = { _ in }
+    _ steps: MigrationSteps, _ options: Options, observer: @escaping MigrationObserver = { _ in }
   ) throws(MapcError) -> Report {
     let check = try consentCheck(steps, options, observer: observer)
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mapc-dry-run-\(UUID().uuidString)")
-    do {
-      try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    } catch {
-      throw .stopped(
-        message: "cannot write the temporary folder: \(SystemErrorText.describe(error))", id: "io-write",
-        place: folder.path, notes: [], status: .inputErrors)
-    }
-    defer { try? FileManager.default.removeItem(at: folder) }
-    var results: [MigrationStepResult] = []
-    var input = options.store
-    for k in steps.chain.steps.indices {
-      let last = k == steps.chain.steps.count - 1
-      let next = folder.appendingPathComponent("step-\(k + 1)").path
-      var run = MigrationRun.Options(
-        output: last ? .none : .file(next),
-        storeFormat: last ? steps.format : steps.format.forIntermediateStores, now: ReproducibleClock.now())
-      run.checkSource = { graph throws(MigrationFailure) in try check.check(k, graph) }
-      run.elementDrops = check.analyses[k].elementRemovals
-      run.progress = options.progress
-      run.ioProgress = options.ioProgress
-      observer(.stepStarting(k))
-      let summary: MigrationRun.Summary
-      do {
-        summary = try MigrationRun.run(plan: steps.chain.steps[k].plan, storePath: input, options: run)
-      } catch {
-        throw Self.failure(error, check: check, steps: steps, options)
-      }
+    var run = chainOptions(steps, options, check: check)
+    run.dryRun = true
+    let results = StepResults()
+    run.stepStarting = { k in observer(.stepStarting(k)) }
+    run.stepFinished = { k, summary in
       let result = Self.result(k, steps, summary, check)
       results.append(result)
       observer(.stepFinished(k, result))
-      input = next
     }
-    return Report(steps: results, resumedSteps: 0, writtenTo: nil, notes: [])
+    do {
+      try ChainRun.run(steps: Self.runSteps(steps), storePath: options.store, options: run)
+    } catch {
+      throw Self.failure(error, check: check, steps: steps, options)
+    }
+    return Report(steps: results.all, resumedSteps: 0, writtenTo: nil, notes: [])
+  }
+
+  /// What a chain's run and dry run share: the store's format, the records, the clock, the
+  /// consent check and drops, progress.
+  private func chainOptions(_ steps: MigrationSteps, _ options: Options, check: DataLossCheck) -> ChainRun.Options {
+    var run = ChainRun.Options(chainKey: "", storeFormat: steps.format, backup: options.backup)
+    run.output = options.output
+    run.previousRecords = steps.previousRecords
+    run.now = ReproducibleClock.now()
+    run.checkSource = { k, graph throws(MigrationFailure) in try check.check(k, graph) }
+    for (k, analysis) in check.analyses.enumerated() { run.elementDrops[k] = analysis.elementRemovals }
+    run.progress = options.progress
+    run.ioProgress = options.ioProgress
+    return run
+  }
+
+  /// Each step as the chain runs it, with what the result's `mapcMigrations` records for it.
+  private static func runSteps(_ steps: MigrationSteps) -> [ChainRun.Step] {
+    let names = steps.names
+    return steps.chain.steps.enumerated().map { k, s in
+      ChainRun.Step(
+        plan: s.plan,
+        record: .object(
+          [
+            .init("from", .string(names[s.from])), .init("to", .string(names[s.to])),
+            .init("mapping", .string(steps.mappingName(k))),
+          ] + (s.reverse ? [.init("direction", .string("reverse"))] : [])), keepsObjectKeys: s.inferred != nil)
+    }
+  }
+
+  /// Identifies the chain's plans, so that a work folder of another chain is not resumed.
+  private static func chainKey(_ steps: MigrationSteps) -> String {
+    var key = SHA256()
+    for s in steps.chain.steps { key.update(data: PlanWriter.encode(s.plan, sourcePositions: false)) }
+    return key.finalize().map { String(format: "%02x", $0) }.joined()
   }
 
   /// The consent check of a run: refuses steps that need unregistered policy classes, reads

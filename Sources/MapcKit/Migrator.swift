@@ -35,6 +35,12 @@ public struct Migrator: Sendable {
     public var output: String?
     /// Where to keep the original store when it is replaced.
     public var backup: String?
+    /// Keep each intermediate store in a work folder beside the store (`.STORE.mapc-migrate`,
+    /// flushed to disk, its SHA-256 recorded), so that a run killed part-way is resumed from
+    /// the last complete one (`mapc migrate --checkpoints`), for long chains over large stores.
+    /// Default: the chain is fused, its steps handing their results on through unflushed
+    /// scratch stores, and a killed run starts over. The result is the same bytes either way.
+    public var checkpoints = false
     /// Called as the passes of a step advance.
     public var progress: (@Sendable (MigrationManager.Pass, Int, Int) -> Void)?
     /// Called as a step's read and write phases advance.

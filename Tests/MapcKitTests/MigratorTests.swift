@@ -58,6 +58,37 @@ import Testing
     #expect(try Self.json(store) == Self.json("\(Self.mappings)/tasks/store-v1.json"))
   }
 
+  /// `Options.checkpoints`: the intermediate stores are kept in the work folder beside the
+  /// store while the chain runs (seen after its first step), and not at all by default (fused);
+  /// either way the result is the same bytes, the store Python computes.
+  @Test func checkpointsKeepAWorkFolderForTheSameBytes() throws {
+    var results: [Data] = []
+    for checkpoints in [false, true] {
+      let folder = try TemporaryFolder()
+      let store = try Self.copy("store-v1.json", into: folder)
+      var options = try Self.tasksOptions(store: store)
+      options.output = "\(folder.path)/v4.json"
+      options.checkpoints = checkpoints
+      guard case .steps(let steps) = try Migrator().prepare(options) else {
+        Issue.record("expected steps to run")
+        return
+      }
+      let seen = EventLog()
+      let work = "\(folder.path)/.store-v1.json.mapc-migrate"
+      let report = try Migrator().migrate(steps, options) { event in
+        if case .stepFinished(0, _) = event {
+          seen.record(.note(FileManager.default.fileExists(atPath: work) ? "work folder" : "none"))
+        }
+      }
+      #expect(report.steps.count == 3)
+      #expect(seen.notes == [checkpoints ? "work folder" : "none"])
+      #expect(folder.entries() == ["store-v1.json", "v4.json"])
+      #expect(try Self.json(options.output!) == Self.json("\(Self.mappings)/tasks/expected-from-v1.json"))
+      results.append(try Data(contentsOf: URL(fileURLWithPath: options.output!)))
+    }
+    #expect(results[0] == results[1])
+  }
+
   @Test func previewCountsTheStoreAndRunsNothing() throws {
     let folder = try TemporaryFolder()
     let store = try Self.copy("store-v1.json", into: folder)

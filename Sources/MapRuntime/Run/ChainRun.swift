@@ -1,10 +1,20 @@
 import Foundation
 
-/// Runs the steps of a `mapc migrate` chain (`Specs/migrate.md` §4): each intermediate store
-/// goes to the work folder beside the store, and only the last step replaces the store, by an
-/// atomic rename. The store on disk is therefore at every moment the original or the final
-/// result. A run killed part-way is resumed by the next run from the last complete
-/// intermediate store, with the same final bytes as an uninterrupted run.
+/// Runs the steps of a `mapc migrate` chain (`Specs/migrate.md` §4). Only the last step
+/// replaces the store, by an atomic rename, so the store on disk is at every moment the
+/// original or the final result.
+///
+/// Fused (the default): each step's result is handed to the next step through a scratch store
+/// in a private temporary folder, written by the same writer as a checkpoint but never flushed
+/// to disk (`StoreWriteOptions.durable`) and removed as soon as the next step has run; nothing
+/// is hashed or recorded. The final store has the same bytes as with checkpoints. A run killed
+/// part-way leaves nothing to resume from: the next run starts over from the store.
+///
+/// With checkpoints (`Options.checkpoints`, `mapc migrate --checkpoints`): each intermediate
+/// store goes to the work folder beside the store, flushed, with its SHA-256 recorded; a run
+/// killed part-way is resumed by the next run from the last complete intermediate store, with
+/// the same final bytes as an uninterrupted run. A run that finds such a work folder beside the
+/// store resumes from it with checkpoints, whether or not it asked for them.
 package enum ChainRun {
   package struct Step: Sendable {
     package var plan: MigrationPlan
@@ -48,6 +58,13 @@ package enum ChainRun {
     /// Called with the path of an intermediate store of a killed run whose bytes differ from
     /// the digest recorded when it was written, before the chain starts over from the store.
     package var untrusted: (@Sendable (String) -> Void)?
+    /// Keep every intermediate store in the work folder beside the store, flushed and with its
+    /// digest, so that a killed run resumes from it; otherwise the chain is fused (see the
+    /// type's description).
+    package var checkpoints = false
+    /// Write nothing (`mapc migrate --dry-run`): the chain is fused and its last step checks
+    /// that the result could be written (`MigrationRun.Output.none`).
+    package var dryRun = false
 
     package init(chainKey: String, storeFormat: any StoreFormat, backup: String? = nil) {
       self.chainKey = chainKey
@@ -60,6 +77,10 @@ package enum ChainRun {
   @discardableResult
   package static func run(steps: [Step], storePath: String, options: Options) throws(MigrationFailure) -> Int {
     precondition(!steps.isEmpty)
+    guard usesWorkFolder(storePath: storePath, options: options) else {
+      try runFused(steps, storePath: storePath, options: options)
+      return 0
+    }
     let work = try ChainWorkFolder(storePath: storePath, chainKey: options.chainKey)
     let resume = try work.prepare(stepCount: steps.count)
     if let untrusted = resume.untrusted { options.untrusted?(untrusted) }
@@ -74,31 +95,67 @@ package enum ChainRun {
     return done
   }
 
+  /// Whether a run keeps its intermediate stores in the work folder (checkpoints asked for, or
+  /// a killed run's work folder to resume from; never for a dry run): only then does it need
+  /// `Options.chainKey`.
+  package static func usesWorkFolder(storePath: String, options: Options) -> Bool {
+    !options.dryRun && (options.checkpoints || ChainWorkFolder.exists(storePath: storePath))
+  }
+
   private static func runSteps(
     _ steps: [Step], from done: Int, storePath: String, work: ChainWorkFolder, options: Options
   ) throws(MigrationFailure) {
     for k in done..<steps.count {
-      options.stepStarting?(k)
       let last = k == steps.count - 1
       let input = k == 0 ? storePath : work.stepPath(k)
-      var runOptions = MigrationRun.Options(
-        output: last
-          ? .replace(target: options.output ?? storePath, backup: options.backup) : .file(work.stepPath(k + 1)),
-        storeFormat: last ? options.storeFormat : options.storeFormat.forIntermediateStores,
-        maxErrors: options.maxErrors, now: options.now, progress: options.progress)
-      runOptions.keepObjectKeys = steps[k].keepsObjectKeys
-      runOptions.ioProgress = options.ioProgress
-      runOptions.elementDrops = options.elementDrops[k] ?? []
-      if let check = options.checkSource {
-        runOptions.checkSource = { graph throws(MigrationFailure) in try check(k, graph) }
-      }
-      runOptions.generatedMetadata = [
-        (StoreMetadataPeek.migrationsKey, .array(options.previousRecords + steps[...k].map(\.record)))
-      ]
-      let summary = try MigrationRun.run(plan: steps[k].plan, storePath: input, options: runOptions)
+      let output: MigrationRun.Output =
+        last ? .replace(target: options.output ?? storePath, backup: options.backup) : .file(work.stepPath(k + 1))
+      let summary = try runStep(k, steps, input: input, output: output, durable: true, options: options)
       if !last { try work.recordDigest(step: k + 1) }
       options.stepFinished?(k, summary)
     }
+  }
+
+  /// The fused chain: scratch stores in a private temporary folder (one subfolder per step, so
+  /// that whatever files the format keeps beside a store go with it), none flushed, each
+  /// removed once the step that reads it has run.
+  private static func runFused(_ steps: [Step], storePath: String, options: Options) throws(MigrationFailure) {
+    // A one-step chain has nothing to hand on.
+    let scratch = steps.count > 1 ? try ScratchFolder() : nil
+    defer { scratch?.remove() }
+    for k in steps.indices {
+      let last = k == steps.count - 1
+      let input = k == 0 ? storePath : try scratch!.storePath(k)
+      let output: MigrationRun.Output =
+        !last
+        ? .file(try scratch!.storePath(k + 1))
+        : options.dryRun ? .none : .replace(target: options.output ?? storePath, backup: options.backup)
+      let summary = try runStep(k, steps, input: input, output: output, durable: last, options: options)
+      if k > 0 { scratch?.removeStore(k) }
+      options.stepFinished?(k, summary)
+    }
+  }
+
+  /// Step `k`, from `input` to `output`, with its checks, drops, record and progress.
+  private static func runStep(
+    _ k: Int, _ steps: [Step], input: String, output: MigrationRun.Output, durable: Bool, options: Options
+  ) throws(MigrationFailure) -> MigrationRun.Summary {
+    options.stepStarting?(k)
+    let last = k == steps.count - 1
+    var runOptions = MigrationRun.Options(
+      output: output, storeFormat: last ? options.storeFormat : options.storeFormat.forIntermediateStores,
+      maxErrors: options.maxErrors, now: options.now, progress: options.progress)
+    runOptions.keepObjectKeys = steps[k].keepsObjectKeys
+    runOptions.ioProgress = options.ioProgress
+    runOptions.elementDrops = options.elementDrops[k] ?? []
+    runOptions.durable = durable
+    if let check = options.checkSource {
+      runOptions.checkSource = { graph throws(MigrationFailure) in try check(k, graph) }
+    }
+    runOptions.generatedMetadata = [
+      (StoreMetadataPeek.migrationsKey, .array(options.previousRecords + steps[...k].map(\.record)))
+    ]
+    return try MigrationRun.run(plan: steps[k].plan, storePath: input, options: runOptions)
   }
 
   /// Removes what a killed `mapc migrate` left beside a store that is already at its target

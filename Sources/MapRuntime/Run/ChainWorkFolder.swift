@@ -29,6 +29,14 @@ struct ChainWorkFolder {
 
   func stepPath(_ k: Int) -> String { "\(path)/step-\(k).json" }
 
+  /// Whether a killed run with checkpoints left a work folder beside the store.
+  static func exists(storePath: String) -> Bool {
+    let (folder, name) = splitPath(storePath)
+    var isFolder: ObjCBool = false
+    return FileManager.default.fileExists(atPath: "\(folder)/.\(name).mapc-migrate", isDirectory: &isFolder)
+      && isFolder.boolValue
+  }
+
   /// Where the SHA-256 of intermediate store `k` is recorded (hex, written once the store is).
   func digestPath(_ k: Int) -> String { "\(path)/step-\(k).sha256" }
 

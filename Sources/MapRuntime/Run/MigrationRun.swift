@@ -55,6 +55,9 @@ public enum MigrationRun {
     /// after the passes (the loss checked by `checkSource`): element path, destination
     /// attribute and entity.
     package var elementDrops: [ElementRemoval] = []
+    /// Whether the store written is flushed to disk (`StoreWriteOptions.durable`): false for
+    /// the scratch stores between the steps of a fused chain (`ChainRun`).
+    package var durable = true
 
     public init(
       output: Output, storeFormat: any StoreFormat, maxErrors: Int = 50, now: Double = 0,
@@ -158,7 +161,7 @@ public enum MigrationRun {
     do throws(MigrationFailure) {
       try StoreIO.write(
         format, manager.destination, source: graph, metadata: writerMetadata, to: target, backup: backup,
-        report: options.ioProgress)
+        report: options.ioProgress, durable: options.durable)
     } catch {
       // A dry run's errors are about the store that would have been written from the input.
       throw MigrationFailure(

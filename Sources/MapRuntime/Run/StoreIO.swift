@@ -33,12 +33,14 @@ public enum StoreIO {
   }
 
   /// `StoreFormat.write` with the write phase reported; with no target (a dry run), the check
-  /// that the store could be written, in objects.
+  /// that the store could be written, in objects. `durable: false`: a scratch store, not
+  /// flushed (`StoreWriteOptions.durable`).
   public static func write(
     _ format: any StoreFormat, _ graph: ObjectGraph, source: ObjectGraph?, metadata: StoreWriteMetadata,
-    to target: String?, backup: String?, report: Report?, bookkeepingFrom: String? = nil
+    to target: String?, backup: String?, report: Report?, bookkeepingFrom: String? = nil, durable: Bool = true
   ) throws(MigrationFailure) {
     var options = StoreWriteOptions(bookkeepingFrom: bookkeepingFrom)
+    options.durable = durable
     if let report {
       // The phase starts now, counted in objects, whether or not the format reports them.
       let objects = graph.objectCount

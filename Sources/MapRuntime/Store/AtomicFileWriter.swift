@@ -128,8 +128,9 @@ public struct AtomicFileWriter: ~Copyable, Sendable {
 
   /// Flushes the temporary file to disk and renames it over the target (after backing up the
   /// old target to `backupPath`, when given); then flushes the folder. On failure the
-  /// temporary file is removed and the target is unchanged.
-  public consuming func commit(backupPath: String? = nil) throws(StoreIOError) {
+  /// temporary file is removed and the target is unchanged. With `durable: false` (a scratch
+  /// file read back and removed by the same run) nothing is flushed: only the rename is done.
+  public consuming func commit(backupPath: String? = nil, durable: Bool = true) throws(StoreIOError) {
     finished = true
     if isStream {
       // A pipe or terminal cannot be flushed to disk; a file behind a descriptor is the
@@ -143,7 +144,7 @@ public struct AtomicFileWriter: ~Copyable, Sendable {
       return
     }
     do throws(StoreIOError) {
-      if WriteCalls.fsync(fileDescriptor) != 0 {
+      if durable && WriteCalls.fsync(fileDescriptor) != 0 {
         let err = errno
         _ = close(fileDescriptor)
         throw StoreIOError.system(err, path: targetPath, operation: "write")
@@ -153,7 +154,7 @@ public struct AtomicFileWriter: ~Copyable, Sendable {
       }
       // The folder is flushed before the rename too: a folder that cannot be flushed is
       // found while the target is still untouched.
-      let before = WriteCalls.syncFolder(of: resolvedTargetPath)
+      let before = durable ? WriteCalls.syncFolder(of: resolvedTargetPath) : 0
       if before != 0 { throw StoreIOError.system(before, path: targetPath, operation: "flush the folder of") }
       if let backupPath {
         try FileBackup.backUp(resolvedTargetPath, to: backupPath)
@@ -167,7 +168,7 @@ public struct AtomicFileWriter: ~Copyable, Sendable {
       throw error
     }
     TemporaryFiles.unregister(slot)
-    let after = WriteCalls.syncFolder(of: resolvedTargetPath)
+    let after = durable ? WriteCalls.syncFolder(of: resolvedTargetPath) : 0
     if after != 0 {
       var e = StoreIOError.system(after, path: targetPath, operation: "flush the folder after replacing")
       e.reason += "; the file was replaced, but after a crash or power loss its old contents may come back"

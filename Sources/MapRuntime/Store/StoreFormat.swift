@@ -119,6 +119,11 @@ public struct StoreWriteOptions: Sendable {
   /// the store written keeps what that store holds besides the objects and which the graph
   /// does not carry (Core Data SQLite: the persistent-history and CloudKit tables).
   public var bookkeepingFrom: String?
+  /// Whether the store written is flushed to disk before it replaces the target (`fsync` of
+  /// the file and its folder). False only for a scratch store that is read back and removed
+  /// within the same run (the hand-off between the steps of a `mapc migrate` chain): it is
+  /// still written to a temporary file and renamed, but never flushed.
+  public var durable = true
 
   public init(objectProgress: (@Sendable (Int) -> Void)? = nil, bookkeepingFrom: String? = nil) {
     self.objectProgress = objectProgress

@@ -81,7 +81,10 @@ struct SignalSweepTests {
       outputs: ["run.json"]),
     Command(
       name: "migrate json",
-      arguments: ["migrate", "--model", "$W/N.xcdatamodeld", "--store", "$W/store.json", "--output", "$W/out/m.json"],
+      arguments: [
+        "migrate", "--model", "$W/N.xcdatamodeld", "--store", "$W/store.json", "--output", "$W/out/m.json",
+        "--checkpoints",
+      ],
       outputs: ["m.json"]),
     Command(
       name: "migrate sqlite",

@@ -8,7 +8,7 @@ import Testing
   import Darwin
 #endif
 
-/// Safety across a chain: `mapc migrate` of a large Tasks store through three steps is killed
+/// Safety across a chain: `mapc migrate --checkpoints` of a large Tasks store through three steps is killed
 /// with SIGKILL at random moments. After each kill the store must be byte for byte the original
 /// or the final result, and a rerun must complete (resuming from the intermediate stores the
 /// killed run left, or starting over) to the bytes of an uninterrupted run, leaving nothing
@@ -48,7 +48,7 @@ struct MigrateKillTests {
   static func arguments(_ store: String) -> [String] {
     [
       "migrate", "--model", MigrateChainTests.bundle, "--store", store, "--mappings", MigrateChainTests.mappings,
-      "--quiet",
+      "--checkpoints", "--quiet",
     ]
   }
 
