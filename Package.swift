@@ -10,6 +10,7 @@ let package = Package(
     .library(name: "MapRuntime", targets: ["MapRuntime"]),
     .library(name: "MapCompiler", targets: ["MapCompiler"]),
     .library(name: "MapSQLite", targets: ["MapSQLite"]),
+    .library(name: "MapJSONText", targets: ["MapJSONText"]),
     .library(name: "MapJSON", targets: ["MapJSON"]),
     .library(name: "MapcKit", targets: ["MapcKit"]),
     .library(name: "MapcCLI", targets: ["MapcCLI"]),
@@ -58,9 +59,13 @@ let package = Package(
       dependencies: ["MapArchives", .product(name: "Crypto", package: "swift-crypto")]
     ),
 
-    // The JSON store as a store format (Specs/store-format.md): scanner, writer, store reader and
-    // writer, metadata and Transformable values in their JSON forms, values as JSON.
-    .target(name: "MapJSON", dependencies: ["MapArchives", "MapRuntime"]),
+    // JSON text: the scanner, the writer (the store's exact bytes), and JSON values with the file
+    // position of each (JSONDocument), for every JSON file mapc reads or writes.
+    .target(name: "MapJSONText", dependencies: ["MapRuntime"]),
+
+    // The JSON store as a store format (Specs/store-format.md): store reader and writer over
+    // MapJSONText, metadata and Transformable values in their JSON forms, values as JSON.
+    .target(name: "MapJSON", dependencies: ["MapArchives", "MapRuntime", "MapJSONText"]),
 
     // Compiler: XML, model reading, expression parsing, validation, diagnostics, plan writer, lint.
     .target(
@@ -68,7 +73,7 @@ let package = Package(
       dependencies: [
         "MapArchives",
         "MapRuntime",
-        "MapJSON",
+        "MapJSONText",
         "CLibXML2",
         .product(name: "Crypto", package: "swift-crypto"),
       ]
@@ -78,7 +83,8 @@ let package = Package(
     .target(
       name: "MapSQLite",
       dependencies: [
-        "MapArchives", "MapRuntime", "CSQLite", "CZlib", .product(name: "Crypto", package: "swift-crypto"),
+        "MapArchives", "MapRuntime", "MapJSONText", "CSQLite", "CZlib",
+        .product(name: "Crypto", package: "swift-crypto"),
       ]
     ),
 
@@ -104,7 +110,7 @@ let package = Package(
     .target(
       name: "MapcKit",
       dependencies: [
-        "MapCompiler", "MapRuntime", "MapJSON", "MapSQLite", "MapSwiftSchema",
+        "MapCompiler", "MapRuntime", "MapJSON", "MapJSONText", "MapSQLite", "MapSwiftSchema",
         // The key of a chain's intermediate stores (SHA-256 of its plans).
         .product(name: "Crypto", package: "swift-crypto"),
       ]
@@ -119,6 +125,7 @@ let package = Package(
         "MapCompiler",
         "MapRuntime",
         "MapJSON",
+        "MapJSONText",
         "MapSQLite",
         "MapSwiftSchema",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -131,7 +138,9 @@ let package = Package(
     // stop building unnoticed.
     .target(
       name: "MapFuzzing",
-      dependencies: ["MapArchives", "MapCompiler", "MapRuntime", "MapJSON", "MapSQLite", "MapSwiftSchema"]
+      dependencies: [
+        "MapArchives", "MapCompiler", "MapRuntime", "MapJSON", "MapJSONText", "MapSQLite", "MapSwiftSchema",
+      ]
     ),
 
     // Worked example (Examples/SongbookSimple/README.md): an executable that registers its own
@@ -153,25 +162,29 @@ let package = Package(
     // Tests
     .target(
       name: "MapTestSupport",
-      dependencies: ["MapCompiler", "MapRuntime", "MapJSON"],
+      dependencies: ["MapCompiler", "MapRuntime", "MapJSON", "MapJSONText"],
       path: "Tests/MapTestSupport"
     ),
     .testTarget(
       name: "MapRuntimeTests",
-      dependencies: ["MapRuntime", "MapJSON", "MapTestSupport"]
+      dependencies: ["MapRuntime", "MapJSON", "MapJSONText", "MapTestSupport"]
     ),
     .testTarget(
       name: "MapArchivesTests",
       dependencies: ["MapArchives", "MapTestSupport"]
     ),
     .testTarget(
+      name: "MapJSONTextTests",
+      dependencies: ["MapJSONText", "MapRuntime", "MapTestSupport"]
+    ),
+    .testTarget(
       name: "MapJSONTests",
-      dependencies: ["MapArchives", "MapJSON", "MapRuntime", "MapTestSupport"]
+      dependencies: ["MapArchives", "MapJSON", "MapJSONText", "MapRuntime", "MapTestSupport"]
     ),
     .testTarget(
       name: "MapCompilerTests",
       dependencies: [
-        "MapArchives", "MapCompiler", "MapRuntime", "MapJSON", "MapTestSupport",
+        "MapArchives", "MapCompiler", "MapRuntime", "MapJSON", "MapJSONText", "MapTestSupport",
         .product(name: "PropertyBased", package: "swift-property-based"),
       ]
     ),
@@ -192,7 +205,7 @@ let package = Package(
     .testTarget(
       name: "MapcCLITests",
       dependencies: [
-        "MapcCLI", "MapcKit", "MapCompiler", "MapJSON", "MapRuntime", "MapTestSupport",
+        "MapcCLI", "MapcKit", "MapCompiler", "MapJSON", "MapJSONText", "MapRuntime", "MapTestSupport",
         // The help a registered store format appears in (ThirdStoreFormatTests).
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MapCompiler
+import MapJSONText
 import MapRuntime
 import MapcKit
 

@@ -1,5 +1,5 @@
-import Foundation
 import MapCompiler
+import MapJSONText
 import MapRuntime
 
 /// The table `mapc migrate --plan` prints per step (`Specs/migrate.md` §6): each source entity
@@ -172,10 +172,11 @@ package struct StepTable {
     }
   }
 
-  /// Pretty JSON with sorted keys, ending with a newline.
+  /// Pretty JSON with sorted keys, ending with a newline: the layout of Foundation's
+  /// JSON encoder (`.prettyPrinted, .sortedKeys, .withoutEscapingSlashes`), which wrote these
+  /// files first.
   package static func encode(_ value: some Encodable) -> String {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-    return String(decoding: (try? encoder.encode(value)) ?? Data(), as: UTF8.self) + "\n"
+    guard let json = try? JSONValue(encoding: value) else { return "\n" }
+    return json.sortingKeys().foundationPretty() + "\n"
   }
 }

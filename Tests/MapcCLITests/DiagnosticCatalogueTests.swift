@@ -1,6 +1,7 @@
 import Foundation
 import MapCompiler
 import MapRuntime
+import MapcKit
 import MapcCLI
 import MapTestSupport
 import Testing

@@ -1,4 +1,5 @@
 import Foundation
+import MapJSONText
 import MapRuntime
 
 /// SARIF 2.1.0 (OASIS), for code-scanning services: one run whose driver lists every rule of

@@ -1,3 +1,4 @@
+import MapJSONText
 import MapRuntime
 
 /// Compiler-style text: `path:line:column: severity: message [rule-id]`, then the source line

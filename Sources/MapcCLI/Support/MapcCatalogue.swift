@@ -1,5 +1,5 @@
 import MapCompiler
-import MapJSON
+import MapJSONText
 import MapRuntime
 import MapSQLite
 import MapSwiftSchema
@@ -21,7 +21,7 @@ public enum MapcCatalogue {
     CommandCatalogue.diagram,
     CompilerCatalogue.test,
     CommandCatalogue.usage,
-    JSONStoreCatalogue.json,
+    JSONTextCatalogue.json,
     RuntimeCatalogue.store,
     SQLiteCatalogue.sqlite,
     SQLiteCatalogue.check,

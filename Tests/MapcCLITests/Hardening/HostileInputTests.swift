@@ -1,6 +1,7 @@
 import Foundation
 import MapCompiler
 import MapJSON
+import MapJSONText
 import MapRuntime
 import MapTestSupport
 import Testing
