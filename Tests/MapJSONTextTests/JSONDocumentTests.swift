@@ -174,4 +174,20 @@ import Testing
       JSONValue.array([.string("a/\n"), .double(1e16), .double(2), .double(0.5)]).foundationCompact()
         == Array(#"["a\/\n",1e+16,2,0.5]"#.utf8))
   }
+
+  /// SwiftData's composite arrays are Foundation's encoder's compact bytes: the oracle here.
+  @Test func compactTextIsFoundationsEncoders() throws {
+    let strings = ["a/b", "é😀", "\u{0}\u{1f}\u{7f}\"\\\n\r\t\u{8}\u{c}", "", "\u{2028}"]
+    #expect(
+      JSONValue.array(strings.map(JSONValue.string)).foundationCompact() == Array(try JSONEncoder().encode(strings)))
+    let numbers = [0, -1, Int.max, Int.min]
+    #expect(JSONValue.array(numbers.map(JSONValue.int)).foundationCompact() == Array(try JSONEncoder().encode(numbers)))
+    let doubles = [0.5, 2.0, -3.0, 1e16, 123.25]
+    #expect(
+      JSONValue.array(doubles.map(JSONValue.double)).foundationCompact() == Array(try JSONEncoder().encode(doubles)))
+    let nested = [[true, false], []]
+    #expect(
+      JSONValue.array(nested.map { .array($0.map(JSONValue.bool)) }).foundationCompact()
+        == Array(try JSONEncoder().encode(nested)))
+  }
 }
