@@ -13,6 +13,7 @@ let package = Package(
     .library(name: "MapCompiler", targets: ["MapCompiler"]),
     .library(name: "MapTools", targets: ["MapTools"]),
     .library(name: "MapSQLite", targets: ["MapSQLite"]),
+    .library(name: "MapJSONText", targets: ["MapJSONText"]),
     .library(name: "MapJSON", targets: ["MapJSON"]),
     .library(name: "MapcKit", targets: ["MapcKit"]),
     .library(name: "MapcCLI", targets: ["MapcCLI"]),
@@ -61,9 +62,13 @@ let package = Package(
       dependencies: ["MapArchives", .product(name: "Crypto", package: "swift-crypto")]
     ),
 
-    // The JSON store as a store format (Specs/store-format.md): scanner, writer, store reader and
-    // writer, metadata and Transformable values in their JSON forms, values as JSON.
-    .target(name: "MapJSON", dependencies: ["MapArchives", "MapRuntime"]),
+    // JSON text: the scanner, the writer (the store's exact bytes), and JSON values with the file
+    // position of each (JSONDocument), for every JSON file mapc reads or writes.
+    .target(name: "MapJSONText", dependencies: ["MapRuntime"]),
+
+    // The JSON store as a store format (Specs/store-format.md): store reader and writer over
+    // MapJSONText, metadata and Transformable values in their JSON forms, values as JSON.
+    .target(name: "MapJSON", dependencies: ["MapArchives", "MapRuntime", "MapJSONText"]),
 
     // What the compiler and the tools read text with: the Diagnostic value, the XML seam over
     // libxml2 and XML escaping, the NSExpression / NSPredicate parser.
@@ -97,7 +102,7 @@ let package = Package(
         "MapModelReader",
         "MapCompiler",
         "MapRuntime",
-        "MapJSON",
+        "MapJSONText",
         .product(name: "Crypto", package: "swift-crypto"),
       ]
     ),
@@ -106,7 +111,8 @@ let package = Package(
     .target(
       name: "MapSQLite",
       dependencies: [
-        "MapArchives", "MapRuntime", "CSQLite", "CZlib", .product(name: "Crypto", package: "swift-crypto"),
+        "MapArchives", "MapRuntime", "MapJSONText", "CSQLite", "CZlib",
+        .product(name: "Crypto", package: "swift-crypto"),
       ]
     ),
 
@@ -132,8 +138,8 @@ let package = Package(
     .target(
       name: "MapcKit",
       dependencies: [
-        "MapSyntax", "MapModelReader", "MapCompiler", "MapTools", "MapRuntime", "MapJSON", "MapSQLite",
-        "MapSwiftSchema",
+        "MapSyntax", "MapModelReader", "MapCompiler", "MapTools", "MapRuntime", "MapJSON", "MapJSONText",
+        "MapSQLite", "MapSwiftSchema",
         // The key of a chain's intermediate stores (SHA-256 of its plans).
         .product(name: "Crypto", package: "swift-crypto"),
       ]
@@ -151,6 +157,7 @@ let package = Package(
         "MapTools",
         "MapRuntime",
         "MapJSON",
+        "MapJSONText",
         "MapSQLite",
         "MapSwiftSchema",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -164,8 +171,8 @@ let package = Package(
     .target(
       name: "MapFuzzing",
       dependencies: [
-        "MapArchives", "MapSyntax", "MapModelReader", "MapCompiler", "MapTools", "MapRuntime", "MapJSON", "MapSQLite",
-        "MapSwiftSchema",
+        "MapArchives", "MapSyntax", "MapModelReader", "MapCompiler", "MapTools", "MapRuntime", "MapJSON",
+        "MapJSONText", "MapSQLite", "MapSwiftSchema",
       ]
     ),
 
@@ -188,20 +195,24 @@ let package = Package(
     // Tests
     .target(
       name: "MapTestSupport",
-      dependencies: ["MapCompiler", "MapRuntime", "MapJSON"],
+      dependencies: ["MapCompiler", "MapRuntime", "MapJSON", "MapJSONText"],
       path: "Tests/MapTestSupport"
     ),
     .testTarget(
       name: "MapRuntimeTests",
-      dependencies: ["MapRuntime", "MapJSON", "MapTestSupport"]
+      dependencies: ["MapRuntime", "MapJSON", "MapJSONText", "MapTestSupport"]
     ),
     .testTarget(
       name: "MapArchivesTests",
       dependencies: ["MapArchives", "MapTestSupport"]
     ),
     .testTarget(
+      name: "MapJSONTextTests",
+      dependencies: ["MapJSONText", "MapRuntime", "MapTestSupport"]
+    ),
+    .testTarget(
       name: "MapJSONTests",
-      dependencies: ["MapArchives", "MapJSON", "MapRuntime", "MapTestSupport"]
+      dependencies: ["MapArchives", "MapJSON", "MapJSONText", "MapRuntime", "MapTestSupport"]
     ),
     .testTarget(
       name: "MapSyntaxTests",
@@ -223,7 +234,8 @@ let package = Package(
     .testTarget(
       name: "MapCompilerTests",
       dependencies: [
-        "MapArchives", "MapSyntax", "MapModelReader", "MapCompiler", "MapRuntime", "MapJSON", "MapTestSupport",
+        "MapArchives", "MapSyntax", "MapModelReader", "MapCompiler", "MapRuntime", "MapJSON", "MapJSONText",
+        "MapTestSupport",
         // The Xcode corpus is linted too (XcodeCorpusTests).
         "MapTools",
       ]
@@ -249,8 +261,8 @@ let package = Package(
     .testTarget(
       name: "MapcCLITests",
       dependencies: [
-        "MapcCLI", "MapcKit", "MapSyntax", "MapModelReader", "MapCompiler", "MapTools", "MapJSON", "MapRuntime",
-        "MapTestSupport",
+        "MapcCLI", "MapcKit", "MapSyntax", "MapModelReader", "MapCompiler", "MapTools", "MapJSON", "MapJSONText",
+        "MapRuntime", "MapTestSupport",
         // The help a registered store format appears in (ThirdStoreFormatTests).
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],

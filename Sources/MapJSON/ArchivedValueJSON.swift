@@ -1,4 +1,5 @@
 import MapArchives
+import MapJSONText
 import MapRuntime
 
 /// The JSON form of an archived value (Specs/sqlite-store.md §5.1): strings, numbers, booleans,

@@ -1,3 +1,4 @@
+import MapJSONText
 import MapRuntime
 
 /// What a column needs to write its cells: where the input's bytes are (string slices point

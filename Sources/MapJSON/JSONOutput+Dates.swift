@@ -1,3 +1,4 @@
+import MapJSONText
 import MapRuntime
 
 /// Dates written into a JSON document, as ISO 8601 text (`ISO8601DateCodec`).

@@ -5,6 +5,7 @@
 #elseif canImport(Darwin)
   import Darwin
 #endif
+import MapJSONText
 import MapRuntime
 
 /// The JSON object store of `Specs/store-format.md`, read by `StoreReader` and written by

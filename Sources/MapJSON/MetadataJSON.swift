@@ -1,3 +1,4 @@
+import MapJSONText
 import MapRuntime
 
 /// Metadata values in a JSON store (`Specs/store-format.md` B.2): strings, numbers, Booleans,

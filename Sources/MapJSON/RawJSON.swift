@@ -1,4 +1,5 @@
 import MapArchives
+import MapJSONText
 import MapRuntime
 
 /// Reads a JSON value that the store reader already validated (so no checks are repeated),

@@ -1,4 +1,5 @@
 import Foundation
+import MapJSONText
 import MapRuntime
 
 /// Rendering the chunks of a table ahead of the thread that writes them.

@@ -1,4 +1,5 @@
 import Foundation
+import MapJSONText
 import MapRuntime
 
 /// Writes objects of one table, `id` first and then each property in layout order, from any

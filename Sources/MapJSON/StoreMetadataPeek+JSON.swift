@@ -1,3 +1,4 @@
+import MapJSONText
 import MapRuntime
 
 extension StoreMetadataPeek {

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import MapJSONText
 import MapRuntime
 
 /// Reading a large entity array on two threads.

@@ -1,3 +1,4 @@
+import MapJSONText
 import MapRuntime
 
 /// Reads a JSON object store (`Specs/store-format.md`) into an `ObjectGraph`,

@@ -1,4 +1,5 @@
 import Foundation
+import MapJSONText
 import MapRuntime
 
 /// Writes an `ObjectGraph` as a JSON store in the exact bytes of `Specs/store-format.md`: metadata first, then

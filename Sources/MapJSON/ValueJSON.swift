@@ -1,3 +1,4 @@
+import MapJSONText
 import MapRuntime
 
 /// JSON text to and from `Value`s for `mapc eval`: objects become dictionaries (their members

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MapModelReader
+import MapJSONText
 import MapRuntime
 import MapcKit
 import MapTools

@@ -1,4 +1,5 @@
 import Foundation
+import MapJSONText
 import MapRuntime
 import MapTools
 
@@ -172,10 +173,11 @@ package struct StepTable {
     }
   }
 
-  /// Pretty JSON with sorted keys, ending with a newline.
+  /// Pretty JSON with sorted keys, ending with a newline: the layout of Foundation's
+  /// JSON encoder (`.prettyPrinted, .sortedKeys, .withoutEscapingSlashes`), which wrote these
+  /// files first.
   package static func encode(_ value: some Encodable) -> String {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-    return String(decoding: (try? encoder.encode(value)) ?? Data(), as: UTF8.self) + "\n"
+    guard let json = try? JSONValue(encoding: value) else { return "\n" }
+    return json.sortingKeys().foundationPretty() + "\n"
   }
 }

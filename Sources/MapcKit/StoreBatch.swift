@@ -4,6 +4,7 @@
   import Darwin
 #endif
 import Foundation
+import MapJSONText
 import MapRuntime
 import MapSyntax
 import MapTools
@@ -44,22 +45,26 @@ package struct StoreBatch {
       let line = index + 1
       let text = Array(raw)
       if text.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
-      let places = JSONPlaces(text, file: path, firstLine: line)
-      func invalid(_ message: String, _ steps: [JSONPlaces.Step] = []) -> DiagnosticsError {
-        let at = (steps.isEmpty ? nil : places.location(of: steps)) ?? SourceLocation(file: path, line: line, column: 1)
+      let document: JSONDocument
+      do {
+        document = try JSONDocument(text, file: path, firstLine: line)
+      } catch {
+        throw error.diagnostics(id: "migrate-manifest-invalid")
+      }
+      func invalid(_ message: String, _ steps: [JSONDocument.Step] = []) -> DiagnosticsError {
+        let at =
+          (steps.isEmpty ? nil : document.location(of: steps)) ?? SourceLocation(file: path, line: line, column: 1)
         return DiagnosticsError([.error("migrate-manifest-invalid", message, at: at)])
       }
-      try places.checkSyntax(id: "migrate-manifest-invalid")
-      guard let object = try? JSONSerialization.jsonObject(with: Data(text)) as? [String: Any] else {
-        throw invalid("a manifest line is a JSON object")
-      }
+      let object = document.root
+      guard let keys = object.keys else { throw invalid("a manifest line is a JSON object") }
       let known: Set<String> = ["store", "model", "output", "to", "mappings", "comment"]
-      if let unknown = object.keys.filter({ !known.contains($0) }).sorted().first {
+      if let unknown = keys.filter({ !known.contains($0) }).sorted().first {
         throw invalid("unknown key '\(unknown)' (known: \(known.sorted().joined(separator: ", ")))", [.key(unknown)])
       }
       func pathValue(_ key: String) throws(DiagnosticsError) -> String? {
         guard let value = object[key] else { return nil }
-        guard let s = value as? String, !s.isEmpty, !s.utf8.contains(0) else {
+        guard let s = value.string, !s.isEmpty, !s.utf8.contains(0) else {
           throw invalid("'\(key)' is a path (a non-empty string without NUL)", [.key(key)])
         }
         return resolve(s)
@@ -67,20 +72,22 @@ package struct StoreBatch {
       guard let store = try pathValue("store") else { throw invalid("a line gives 'store'") }
       guard let output = try pathValue("output") else { throw invalid("a line gives 'output'") }
       var models: [String] = []
-      if let list = object["model"] as? [String] {
+      if let list = object["model"]?.strings {
         models = list.map(resolve)
       } else if let one = try pathValue("model") {
         models = [one]
       }
       if models.isEmpty { throw invalid("a line gives 'model' (a path, or an array of paths)", [.key("model")]) }
-      guard object["to"] == nil || object["to"] is String else { throw invalid("'to' is a version name", [.key("to")]) }
+      guard object["to"] == nil || object["to"]?.string != nil else {
+        throw invalid("'to' is a version name", [.key("to")])
+      }
       // An output a manifest names stays inside the manifest's folder, after links.
       if !Self.isInside(output, folder: base) {
         throw invalid("'output' resolves outside the manifest's folder \(base)", [.key("output")])
       }
       entries.append(
         Entry(
-          store: store, models: models, to: object["to"] as? String, mappings: try pathValue("mappings"),
+          store: store, models: models, to: object["to"]?.string, mappings: try pathValue("mappings"),
           output: output,
           line: line))
     }

@@ -1,4 +1,5 @@
 import Foundation
+import MapJSONText
 import MapRuntime
 import MapTools
 
@@ -78,20 +79,25 @@ package struct StoreBatchRun: Sendable {
   /// The steps of a `--report` file (none when the child wrote none: failed, or at its target).
   package static func steps(_ path: String) -> [Step] {
     guard let data = FileManager.default.contents(atPath: path),
-      let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-      let steps = object["steps"] as? [[String: Any]]
+      let document = try? JSONDocument(Array(data), file: path),
+      let steps = document.root["steps"]?.array, steps.allSatisfy(\.isObject)
     else { return [] }
     return steps.map { s in
       Step(
-        from: s["from"] as? String ?? "", to: s["to"] as? String ?? "", mapping: s["mapping"] as? String ?? "",
-        read: (s["objectsRead"] as? NSNumber)?.intValue ?? 0, made: (s["objectsMade"] as? NSNumber)?.intValue ?? 0,
-        dropped: (s["dropped"] as? [Any] ?? []).map { item in
-          if let text = item as? String { return text }
-          if let d = item as? [String: Any] {
-            return (d["name"] as? String) ?? (d["element"] as? String) ?? String(describing: d)
-          }
-          return String(describing: item)
+        from: s["from"]?.string ?? "", to: s["to"]?.string ?? "", mapping: s["mapping"]?.string ?? "",
+        read: Self.count(s["objectsRead"]), made: Self.count(s["objectsMade"]),
+        dropped: (s["dropped"]?.array ?? []).map { item in
+          if let text = item.string { return text }
+          if item.isObject { return item["name"]?.string ?? item["element"]?.string ?? item.value.line() }
+          return item.value.line()
         })
     }
+  }
+
+  /// A count of a report: a number, its integer part (0 for anything else).
+  private static func count(_ node: JSONNode?) -> Int {
+    if case .int(let i)? = node?.content { return i }
+    guard let n = node?.number, let i = Int(exactly: n.rounded(.towardZero)) else { return 0 }
+    return i
   }
 }

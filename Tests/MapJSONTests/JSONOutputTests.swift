@@ -1,5 +1,6 @@
 import Foundation
 import MapJSON
+import MapJSONText
 import MapRuntime
 import MapTestSupport
 import Testing

@@ -1,4 +1,5 @@
 import MapJSON
+import MapJSONText
 import MapRuntime
 import Testing
 

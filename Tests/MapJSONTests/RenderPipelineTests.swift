@@ -1,4 +1,5 @@
 import Foundation
+import MapJSONText
 import Testing
 
 @testable import MapJSON

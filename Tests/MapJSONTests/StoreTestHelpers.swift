@@ -1,4 +1,5 @@
 import MapJSON
+import MapJSONText
 import MapRuntime
 
 /// A scanned token with its text, for readable expectations.

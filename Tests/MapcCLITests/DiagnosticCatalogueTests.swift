@@ -1,5 +1,6 @@
 import Foundation
 import MapRuntime
+import MapcKit
 import MapcCLI
 import MapTestSupport
 import MapTools

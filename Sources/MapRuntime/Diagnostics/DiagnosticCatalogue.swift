@@ -1,5 +1,5 @@
 /// The shared core of the diagnostic catalogue: what a family of ids is. Each module lists the
-/// families it reports (RuntimeCatalogue here; JSONStoreCatalogue, SQLiteCatalogue,
+/// families it reports (RuntimeCatalogue here; JSONTextCatalogue, SQLiteCatalogue,
 /// SwiftSchemaCatalogue, SyntaxCatalogue, ModelCatalogue, CompilerCatalogue, ToolsCatalogue, and
 /// the command line's CommandCatalogue), and
 /// MapcCLI's MapcCatalogue puts them together in the spec's order. Ids are stable: once

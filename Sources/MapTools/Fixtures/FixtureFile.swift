@@ -1,4 +1,5 @@
 import Foundation
+import MapJSONText
 import MapRuntime
 import MapSyntax
 
@@ -47,65 +48,61 @@ public struct FixtureFile: Sendable {
 
   /// Reads and checks `path`; every problem is a `test-fixture-invalid` diagnostic naming it.
   public static func read(_ path: String) throws(DiagnosticsError) -> FixtureFile {
-    var places: JSONPlaces? = nil
+    var document: JSONDocument? = nil
     // Every problem points at the value it is about (its line and column), or at the file.
-    func invalid(_ message: String, at steps: [JSONPlaces.Step] = []) -> DiagnosticsError {
-      let location = steps.isEmpty ? nil : places?.location(of: steps)
+    func invalid(_ message: String, at steps: [JSONDocument.Step] = []) -> DiagnosticsError {
+      let location = steps.isEmpty ? nil : document?.location(of: steps)
       return DiagnosticsError([.error("test-fixture-invalid", message, at: location, file: path)])
     }
-    let json: [String: Any]
     do {
       // mapc's reader: a regular file only (a FIFO is refused, not waited on), at most the size
       // of an XML file (Specs/limits.md).
       let input = try InputBytes(contentsOf: path, regularFileOnly: true, maxBytes: Limits.xmlFileBytes)
-      let text = JSONPlaces(input.withUnsafeBytes { Array($0) }, file: path)
-      places = text
-      try text.checkSyntax(id: "test-fixture-invalid")
-      let data = input.withUnsafeBytes { Data($0) }
-      guard let object = try JSONSerialization.jsonObject(with: data) as? [String: Any] else {
-        throw invalid("a fixture file is a JSON object", at: [])
-      }
-      json = object
-    } catch let error as DiagnosticsError {
-      throw error
+      document = try JSONDocument(input.withUnsafeBytes { Array($0) }, file: path)
+    } catch let error as JSONDocument.SyntaxError {
+      throw error.diagnostics(id: "test-fixture-invalid")
     } catch {
       throw invalid("cannot read the fixture: \(SystemErrorText.describe(error))")
     }
-    if let unknown = json.keys.filter({ !topKeys.contains($0) }).sorted().first {
+    guard let json = document?.root, let keys = json.keys else {
+      throw invalid("a fixture file is a JSON object", at: [])
+    }
+    if let unknown = keys.filter({ !topKeys.contains($0) }).sorted().first {
       throw invalid(
         "unknown key '\(unknown)' (known: \(topKeys.sorted().joined(separator: ", ")))", at: [.key(unknown)])
     }
     let subject: Subject
     switch (json["mapping"], json["sharedMapping"], json["model"]) {
-    case (let m as String, nil, nil): subject = .mapping(m, shared: false)
-    case (nil, let m as String, nil): subject = .mapping(m, shared: true)
-    case (nil, nil, let model as String):
-      guard json["mappings"] == nil || json["mappings"] is String else {
+    case (let m?, nil, nil) where m.string != nil: subject = .mapping(m.string!, shared: false)
+    case (nil, let m?, nil) where m.string != nil: subject = .mapping(m.string!, shared: true)
+    case (nil, nil, let model?) where model.string != nil:
+      guard json["mappings"] == nil || json["mappings"]?.string != nil else {
         throw invalid("'mappings' is a folder's path", at: ["mappings"])
       }
-      subject = .chain(model: model, mappings: json["mappings"] as? String)
+      subject = .chain(model: model.string!, mappings: json["mappings"]?.string)
     default:
       throw invalid("give exactly one of 'mapping', 'sharedMapping' (strings) and 'model' (a .xcdatamodeld)")
     }
     if case .mapping = subject, json["mappings"] != nil {
       throw invalid("'mappings' is only used with 'model' (a chain)", at: ["mappings"])
     }
-    guard let list = json["cases"] as? [Any], !list.isEmpty else {
+    guard let list = json["cases"]?.array, !list.isEmpty else {
       throw invalid("'cases' is a non-empty array", at: ["cases"])
     }
     var cases: [Case] = []
-    for (i, item) in list.enumerated() {
+    for (i, c) in list.enumerated() {
       let at = "cases[\(i)]"
-      let here: [JSONPlaces.Step] = ["cases", .index(i)]
-      guard let c = item as? [String: Any] else { throw invalid("\(at) is not an object", at: here) }
-      if let unknown = c.keys.filter({ !caseKeys.contains($0) }).sorted().first {
+      let here: [JSONDocument.Step] = ["cases", .index(i)]
+      guard let present = c.keys else { throw invalid("\(at) is not an object", at: here) }
+      if let unknown = present.filter({ !caseKeys.contains($0) }).sorted().first {
         throw invalid(
           "\(at): unknown key '\(unknown)' (known: \(caseKeys.sorted().joined(separator: ", ")))",
           at: here + [.key(unknown)])
       }
-      guard let store = c["store"] as? String else { throw invalid("\(at) has no 'store' (a string)", at: here) }
-      let expected = c["expected"] as? String
-      let exit = c["exitCode"].flatMap { ($0 as? NSNumber).flatMap { Int32(exactly: $0.doubleValue) } }
+      guard let store = c["store"]?.string else { throw invalid("\(at) has no 'store' (a string)", at: here) }
+      let expected = c["expected"]?.string
+      // A number whose value is a whole Int32 (`2`, `2.0`), as the fixture format has always read it.
+      let exit = c["exitCode"]?.number.flatMap { Int32(exactly: $0) }
       if c["exitCode"] != nil && exit == nil {
         throw invalid("\(at): 'exitCode' is an integer", at: here + ["exitCode"])
       }
@@ -115,22 +112,22 @@ public struct FixtureFile: Sendable {
       if exit == 0 {
         throw invalid("\(at): a case that succeeds gives 'expected', not 'exitCode': 0", at: here + ["exitCode"])
       }
-      guard c["stderrMentions"] == nil || c["stderrMentions"] is [String] else {
+      guard c["stderrMentions"] == nil || c["stderrMentions"]?.strings != nil else {
         throw invalid("\(at): 'stderrMentions' is an array of strings", at: here + ["stderrMentions"])
       }
-      guard c["arguments"] == nil || c["arguments"] is [String] else {
+      guard c["arguments"] == nil || c["arguments"]?.strings != nil else {
         throw invalid("\(at): 'arguments' is an array of strings", at: here + ["arguments"])
       }
       if expected != nil && c["stderrMentions"] != nil {
         throw invalid("\(at): 'stderrMentions' is only used with 'exitCode'", at: here + ["stderrMentions"])
       }
-      guard c["to"] == nil || c["to"] is String else {
+      guard c["to"] == nil || c["to"]?.string != nil else {
         throw invalid("\(at): 'to' is a version name", at: here + ["to"])
       }
       if c["to"] != nil, case .mapping = subject {
         throw invalid("\(at): 'to' is only used with 'model' (a chain)", at: here + ["to"])
       }
-      guard c["coreDataStore"] == nil || c["coreDataStore"] is String else {
+      guard c["coreDataStore"] == nil || c["coreDataStore"]?.string != nil else {
         throw invalid("\(at): 'coreDataStore' is a store's path", at: here + ["coreDataStore"])
       }
       if c["coreDataStore"] != nil, case .mapping = subject {
@@ -141,30 +138,30 @@ public struct FixtureFile: Sendable {
       }
       // Exit statuses are 1–255; paths hold no NUL (the system would cut them short there).
       if let exit, !(1...255).contains(exit) { throw invalid("\(at): 'exitCode' is 1–255", at: here + ["exitCode"]) }
-      for (key, value) in [("store", store), ("expected", expected), ("coreDataStore", c["coreDataStore"] as? String)] {
+      for (key, value) in [("store", store), ("expected", expected), ("coreDataStore", c["coreDataStore"]?.string)] {
         if let value, value.isEmpty || value.utf8.contains(0) {
           throw invalid("\(at): '\(key)' is a path (not empty, no NUL character)", at: here + [.key(key)])
         }
       }
       cases.append(
         Case(
-          store: store, expected: expected, exitCode: exit, stderrMentions: c["stderrMentions"] as? [String] ?? [],
-          to: c["to"] as? String, arguments: c["arguments"] as? [String] ?? [],
-          coreDataStore: c["coreDataStore"] as? String))
+          store: store, expected: expected, exitCode: exit, stderrMentions: c["stderrMentions"]?.strings ?? [],
+          to: c["to"]?.string, arguments: c["arguments"]?.strings ?? [],
+          coreDataStore: c["coreDataStore"]?.string))
     }
     if let known = json["knownIssue"],
-      !((known as? String).map { !$0.trimmingCharacters(in: .whitespaces).isEmpty } ?? false)
+      !(known.string.map { !$0.trimmingCharacters(in: .whitespaces).isEmpty } ?? false)
     {
       throw invalid("'knownIssue' says why the fixture fails (a non-empty string)", at: ["knownIssue"])
     }
     for key in ["mapping", "sharedMapping", "model", "mappings"] {
-      if let value = json[key] as? String, value.isEmpty || value.utf8.contains(0) {
+      if let value = json[key]?.string, value.isEmpty || value.utf8.contains(0) {
         throw invalid("'\(key)' is a path (not empty, no NUL character)", at: [.key(key)])
       }
     }
     let folder = PathText.folder(of: path)
     return FixtureFile(
-      path: path, folder: folder.isEmpty ? "." : folder, subject: subject, knownIssue: json["knownIssue"] as? String,
+      path: path, folder: folder.isEmpty ? "." : folder, subject: subject, knownIssue: json["knownIssue"]?.string,
       cases: cases)
   }
 

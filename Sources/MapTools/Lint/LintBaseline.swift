@@ -1,5 +1,5 @@
 import Foundation
-import MapJSON
+import MapJSONText
 import MapRuntime
 import MapSyntax
 
@@ -98,77 +98,34 @@ public struct LintBaseline: Sendable {
 
         """))
 
-  /// The member `key` of a JSON object (the last, when given twice, as JSON readers do).
-  private static func member(_ value: Value, _ key: String) -> Value? {
-    guard case .dictionary(let pairs) = value else { return nil }
-    return pairs.last { $0.0 == key }?.1
-  }
-
-  private static func string(_ value: Value?) -> String? {
-    guard case .string(.native(let s)) = value else { return nil }
-    return s
-  }
-
   /// Reads a baseline file.
   public static func load(path: String) throws(Failure) -> LintBaseline {
     guard let data = FileManager.default.contents(atPath: path) else {
       throw Failure(description: "\(path): cannot read the baseline file")
     }
-    // Read with the store's JSON reader, the one JSON reader mapc has.
-    let json: Value
+    let document: JSONDocument
     do {
-      json = try ValueJSON.parse(String(decoding: data, as: UTF8.self))
+      document = try JSONDocument(Array(data), file: path)
     } catch {
       throw Failure(description: "\(path): the baseline is not valid JSON")
     }
-    guard case .int(1) = member(json, "version"), case .array(let list) = member(json, "entries") else {
+    let json = document.root
+    guard case .int(1)? = json["version"]?.content, let list = json["entries"]?.array else {
       throw Failure(description: "\(path): not a mapc lint baseline (expected {\"version\": 1, \"entries\": […]})")
     }
-    let positions = entryPositions(String(decoding: data, as: UTF8.self), file: path)
     var entries: [Entry] = []
     for (i, item) in list.enumerated() {
-      guard let rule = string(member(item, "rule")), let file = string(member(item, "file")),
-        let fingerprint = string(member(item, "fingerprint"))
+      guard let rule = item["rule"]?.string, let file = item["file"]?.string,
+        let fingerprint = item["fingerprint"]?.string
       else {
         throw Failure(description: "\(path): entry \(i + 1) needs string members rule, file and fingerprint")
       }
       entries.append(
         Entry(
-          rule: rule, file: file, fingerprint: fingerprint, message: string(member(item, "message")) ?? "",
-          reason: string(member(item, "reason")) ?? "", location: i < positions.count ? positions[i] : nil))
+          rule: rule, file: file, fingerprint: fingerprint, message: item["message"]?.string ?? "",
+          reason: item["reason"]?.string ?? "", location: document.location(of: item)))
     }
     return LintBaseline(path: path, entries: entries)
-  }
-
-  /// Where each `{` directly inside the `entries` array is (the second nesting level).
-  static func entryPositions(_ text: String, file: String) -> [SourceLocation] {
-    var result: [SourceLocation] = []
-    var line = 1
-    var column = 1
-    var depth = 0
-    var inString = false
-    var escaped = false
-    for c in text.unicodeScalars {
-      if inString {
-        if escaped { escaped = false } else if c == "\\" { escaped = true } else if c == "\"" { inString = false }
-      } else {
-        switch c {
-        case "\"": inString = true
-        case "{", "[":
-          if c == "{" && depth == 2 { result.append(SourceLocation(file: file, line: line, column: column)) }
-          depth += 1
-        case "}", "]": depth -= 1
-        default: break
-        }
-      }
-      if c == "\n" {
-        line += 1
-        column = 1
-      } else {
-        column += 1
-      }
-    }
-    return result
   }
 
   static func canonical(_ path: String) -> String {

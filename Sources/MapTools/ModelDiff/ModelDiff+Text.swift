@@ -1,3 +1,4 @@
+import MapJSONText
 import MapRuntime
 
 /// The text, Markdown and JSON forms of a `ModelDiff` (Specs/model-diff.md §2).

@@ -1,4 +1,5 @@
 import Foundation
+import MapJSONText
 import MapRuntime
 import MapSyntax
 
@@ -49,45 +50,43 @@ extension ModelLock {
 
   /// Reads a lock file; a file that is not one is a `lock-invalid` error naming it.
   public static func read(_ path: String) throws(DiagnosticsError) -> ModelLock {
-    var places: JSONPlaces? = nil
+    var document: JSONDocument? = nil
     // Every problem points at the value it is about (its line and column), or at the file.
-    func invalid(_ message: String, at steps: [JSONPlaces.Step] = []) -> DiagnosticsError {
-      let location = steps.isEmpty ? nil : places?.location(of: steps)
+    func invalid(_ message: String, at steps: [JSONDocument.Step] = []) -> DiagnosticsError {
+      let location = steps.isEmpty ? nil : document?.location(of: steps)
       return DiagnosticsError([.error("lock-invalid", message, at: location, file: path)])
     }
-    let object: Any
     do {
       let input = try InputBytes(contentsOf: path, regularFileOnly: true, maxBytes: Limits.xmlFileBytes)
-      let text = JSONPlaces(input.withUnsafeBytes { Array($0) }, file: path)
-      places = text
-      try text.checkSyntax(id: "lock-invalid")
-      object = try JSONSerialization.jsonObject(with: input.withUnsafeBytes { Data($0) })
-    } catch let error as DiagnosticsError {
-      throw error
+      document = try JSONDocument(input.withUnsafeBytes { Array($0) }, file: path)
+    } catch let error as JSONDocument.SyntaxError {
+      throw error.diagnostics(id: "lock-invalid")
     } catch {
       throw invalid("cannot read the lock file: \(SystemErrorText.describe(error))")
     }
-    guard let json = object as? [String: Any], json["format"] as? String == format else {
+    guard let json = document?.root, json.isObject, json["format"]?.string == format else {
       throw invalid("not a model lock (no \"format\": \"\(format)\"; `mapc lock` writes one)", at: ["format"])
     }
-    guard (json["formatVersion"] as? NSNumber)?.intValue == 1 else {
-      throw invalid("format version \(json["formatVersion"] ?? "none") is not 1", at: ["formatVersion"])
+    // A number whose integer part is 1 (`1`, `1.0`), as the lock format has always read it.
+    guard json["formatVersion"]?.number.map({ $0.rounded(.towardZero) }) == 1 else {
+      let version = json["formatVersion"].map { $0.string ?? $0.value.line() } ?? "none"
+      throw invalid("format version \(version) is not 1", at: ["formatVersion"])
     }
-    guard let model = json["model"] as? String, let list = json["versions"] as? [[String: Any]] else {
+    guard let model = json["model"]?.string, let list = json["versions"]?.array, list.allSatisfy(\.isObject) else {
       throw invalid("a lock has \"model\" (a string) and \"versions\" (an array of objects)", at: ["versions"])
     }
     var versions: [Version] = []
     for (i, v) in list.enumerated() {
-      guard let name = v["name"] as? String, let checksum = v["versionChecksum"] as? String,
-        let entities = v["entities"] as? [[String: Any]]
+      guard let name = v["name"]?.string, let checksum = v["versionChecksum"]?.string,
+        let entities = v["entities"]?.array, entities.allSatisfy(\.isObject)
       else {
         throw invalid(
           "versions[\(i)] lacks \"name\", \"versionChecksum\" or \"entities\"", at: ["versions", .index(i)])
       }
       var locked: [Entity] = []
       for (j, e) in entities.enumerated() {
-        guard let entity = e["name"] as? String, let hash = e["versionHash"] as? String,
-          let properties = e["properties"] as? [[String: Any]]
+        guard let entity = e["name"]?.string, let hash = e["versionHash"]?.string,
+          let properties = e["properties"]?.array, properties.allSatisfy(\.isObject)
         else {
           throw invalid(
             "versions[\(i)].entities[\(j)] lacks \"name\", \"versionHash\" or \"properties\"",
@@ -95,28 +94,28 @@ extension ModelLock {
         }
         var props: [Property] = []
         for (k, p) in properties.enumerated() {
-          guard let n = p["name"] as? String, let h = p["versionHash"] as? String else {
+          guard let n = p["name"]?.string, let h = p["versionHash"]?.string else {
             throw invalid(
               "a property of \(entity) in version '\(name)' lacks \"name\" or \"versionHash\"",
               at: ["versions", .index(i), "entities", .index(j), "properties", .index(k)])
           }
-          props.append(Property(name: n, hash: h, summary: p["summary"] as? String ?? ""))
+          props.append(Property(name: n, hash: h, summary: p["summary"]?.string ?? ""))
         }
         locked.append(
           Entity(
-            name: entity, hash: hash, parent: e["parent"] as? String, isAbstract: e["abstract"] as? Bool ?? false,
-            hashModifier: e["hashModifier"] as? String,
-            uniquenessConstraints: e["uniquenessConstraints"] as? [String] ?? [], properties: props))
+            name: entity, hash: hash, parent: e["parent"]?.string, isAbstract: e["abstract"]?.bool ?? false,
+            hashModifier: e["hashModifier"]?.string,
+            uniquenessConstraints: e["uniquenessConstraints"]?.strings ?? [], properties: props))
       }
       versions.append(Version(name: name, checksum: checksum, entities: locked))
     }
     var lock = ModelLock(model: model, versions: versions)
     if let list = json["steps"] {
-      guard let steps = list as? [[String: Any]] else {
+      guard let steps = list.array, steps.allSatisfy(\.isObject) else {
         throw invalid("\"steps\" is an array of objects", at: ["steps"])
       }
       for (i, step) in steps.enumerated() {
-        guard let from = step["from"] as? String, let to = step["to"] as? String, let drops = step["drops"] as? [String]
+        guard let from = step["from"]?.string, let to = step["to"]?.string, let drops = step["drops"]?.strings
         else {
           throw invalid(
             "steps[\(i)] lacks \"from\", \"to\" (strings) or \"drops\" (an array of strings)", at: ["steps", .index(i)])

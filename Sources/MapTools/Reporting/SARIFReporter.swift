@@ -1,4 +1,5 @@
 import Foundation
+import MapJSONText
 import MapRuntime
 import MapSyntax
 

@@ -1,4 +1,5 @@
 import Foundation
+import MapJSONText
 import MapRuntime
 
 /// The findings of `mapc store check` (Specs/store-check.md) as text (one diagnostic line each,

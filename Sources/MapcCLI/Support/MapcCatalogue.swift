@@ -1,5 +1,5 @@
 import MapCompiler
-import MapJSON
+import MapJSONText
 import MapModelReader
 import MapRuntime
 import MapSQLite
@@ -24,7 +24,7 @@ public enum MapcCatalogue {
     CommandCatalogue.diagram,
     ToolsCatalogue.test,
     CommandCatalogue.usage,
-    JSONStoreCatalogue.json,
+    JSONTextCatalogue.json,
     RuntimeCatalogue.store,
     SQLiteCatalogue.sqlite,
     SQLiteCatalogue.check,

@@ -428,7 +428,8 @@ import Testing
 
   /// MapRuntime names no store format (issue 26): no type MapJSON declares, and no identifier
   /// with `JSON` in it, appears in the code of any file of MapRuntime (comments and the words of
-  /// string literals aside); MapSQLite names none of MapJSON's types either.
+  /// string literals aside); MapSQLite names none of MapJSON's (the JSON store's) types either:
+  /// its JSON text (composite arrays) is MapJSONText's, the codec (issue 42).
   @Test func theRuntimeAndMapSQLiteNameNoJSONType() throws {
     var jsonTypes: Set<String> = []
     for (_, text) in try SharedPaths.swiftFiles(under: "Sources/MapJSON") {
@@ -436,7 +437,7 @@ import Testing
         jsonTypes.insert((text as NSString).substring(with: m.range(at: 1)))
       }
     }
-    #expect(jsonTypes.contains("JSONScanner") && jsonTypes.contains("JSONStoreFormat"), "\(jsonTypes.sorted())")
+    #expect(jsonTypes.contains("JSONStoreFormat") && !jsonTypes.contains("JSONScanner"), "\(jsonTypes.sorted())")
     let jsonWord = try NSRegularExpression(pattern: "[A-Za-z0-9_]*JSON[A-Za-z0-9_]*")
     let literal = try NSRegularExpression(pattern: #""(?:[^"\\\n]|\\.)*""#)
     for module in ["MapRuntime", "MapSQLite"] {
@@ -454,7 +455,7 @@ import Testing
           jsonWord.matches(in: code, range: NSRange(code.startIndex..., in: code)).map {
             (code as NSString).substring(with: $0.range)
           })
-        let named = words.filter { jsonTypes.contains($0) }.union(jsonWords)
+        let named = words.filter { jsonTypes.contains($0) }.union(module == "MapRuntime" ? jsonWords : [])
         #expect(named.isEmpty, "Sources/\(module)/\(relative) names \(named.sorted())")
       }
     }

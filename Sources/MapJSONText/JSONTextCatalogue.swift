@@ -1,11 +1,12 @@
-// The diagnostic ids of MapJSON: the JSON syntax of stores.
+// The diagnostic ids of MapJSONText: JSON syntax (`JSONSyntaxError`), which the JSON store reports
+// as they are (a settings file reports its own id with the same message).
 // Each id with what it reports, listed here only; `Specs/diagnostics.md` §3 is generated from
 // every module's (MapcCatalogue, in MapcCLI).
 import MapRuntime
 
-/// The diagnostic families MapJSON reports (ids are stable: once published, an id keeps
+/// The diagnostic families MapJSONText gives (ids are stable: once published, an id keeps
 /// its meaning).
-public enum JSONStoreCatalogue {
+public enum JSONTextCatalogue {
   public static let json = DiagnosticCatalogue.Family(
     "`json-*`: JSON syntax of stores",
     [

@@ -21,7 +21,7 @@ extension JSONOutput {
   /// elements written after `state` was taken; later chunks start with a separator.
   /// The writer starts with `reusing`'s memory when given (see `takeBytes`), so rendering
   /// chunk after chunk does not allocate each time.
-  init(continuing state: Continuation, isFirst: Bool, reusing: RenderedBytes?, initialCapacity: Int) {
+  package init(continuing state: Continuation, isFirst: Bool, reusing: RenderedBytes?, initialCapacity: Int) {
     self.init(style: state.style, initialCapacity: reusing == nil ? initialCapacity : 64)
     if let reusing, let p = reusing.pointer {
       buffer.deallocate()
@@ -34,7 +34,7 @@ extension JSONOutput {
 
   /// Hands over the bytes written so far and their memory (memory writers only); the writer
   /// is left empty.
-  mutating func takeBytes() -> RenderedBytes {
+  package mutating func takeBytes() -> RenderedBytes {
     precondition(fileDescriptor < 0, "takeBytes is for memory writers")
     let taken = RenderedBytes(pointer: buffer, count: count, capacity: capacity, containerIsEmpty: containerIsEmpty)
     buffer = .allocate(capacity: 64)
@@ -45,7 +45,7 @@ extension JSONOutput {
 
   /// Appends bytes rendered by a writer made with `init(continuing:isFirst:reusing:)` from
   /// this one and takes on the structure state they ended in.
-  mutating func appendRendered(_ part: RenderedBytes) {
+  package mutating func appendRendered(_ part: RenderedBytes) {
     guard let p = part.pointer, part.count > 0 else { return }
     if fileDescriptor >= 0 && part.count >= 64 << 10 {
       // Large parts go to the file as they are, without a copy into the buffer.
@@ -60,11 +60,18 @@ extension JSONOutput {
 
 /// Bytes taken out of a memory `JSONOutput`, with their memory's capacity and the state its
 /// structure ended in.
-struct RenderedBytes: @unchecked Sendable {
-  let pointer: UnsafeMutablePointer<UInt8>?
-  let count: Int
-  let capacity: Int
-  let containerIsEmpty: Bool
+package struct RenderedBytes: @unchecked Sendable {
+  package let pointer: UnsafeMutablePointer<UInt8>?
+  package let count: Int
+  package let capacity: Int
+  package let containerIsEmpty: Bool
 
-  func free() { pointer?.deallocate() }
+  package init(pointer: UnsafeMutablePointer<UInt8>?, count: Int, capacity: Int, containerIsEmpty: Bool) {
+    self.pointer = pointer
+    self.count = count
+    self.capacity = capacity
+    self.containerIsEmpty = containerIsEmpty
+  }
+
+  package func free() { pointer?.deallocate() }
 }

@@ -8,7 +8,7 @@ extension JSONOutput {
   }
 
   /// Writes UTF-8 `bytes` as a JSON string with the store's escaping.
-  @inline(__always)
+  @inlinable @inline(__always)
   package mutating func writeString(utf8 bytes: UnsafeRawBufferPointer) {
     beginElement()
     writeQuotedUTF8(bytes)
@@ -18,7 +18,7 @@ extension JSONOutput {
   /// the quotes, as `JSONScanner.rawBytes` gives them). Without escapes they are copied
   /// unchanged (valid JSON string contents without a backslash need no escaping); with
   /// escapes they are rewritten to the store's canonical escaping.
-  @inline(__always)
+  @inlinable @inline(__always)
   package mutating func writeString(raw: UnsafeRawBufferPointer, hasEscapes: Bool) {
     beginElement()
     writeQuotedInput(raw, hasEscapes: hasEscapes)
@@ -26,13 +26,13 @@ extension JSONOutput {
 
   /// Writes a pre-encoded JSON value verbatim (for example a quoted date or base64 text the
   /// caller formatted itself). The bytes must be one valid JSON value in the output's style.
-  @inline(__always)
+  @inlinable @inline(__always)
   package mutating func writeEncodedValue(_ bytes: UnsafeRawBufferPointer) {
     beginElement()
     writeRawBytes(bytes)
   }
 
-  @inline(__always)
+  @inlinable @inline(__always)
   package mutating func writeNull() {
     beginElement()
     reserve(4)
@@ -41,21 +41,21 @@ extension JSONOutput {
     count &+= 4
   }
 
-  @inline(__always)
+  @inlinable @inline(__always)
   package mutating func writeBool(_ value: Bool) {
     beginElement()
     if value { writeRaw("true") } else { writeRaw("false") }
   }
 
   /// Writes a decimal integer.
-  @inline(__always)
+  @inlinable @inline(__always)
   package mutating func writeInt(_ value: Int64) {
     beginElement()
     reserve(20)
     count &+= JSONOutput.formatInteger(value, into: buffer + count)
   }
 
-  @inline(__always)
+  @inlinable @inline(__always)
   package mutating func writeInt(_ value: Int) { writeInt(Int64(value)) }
 
   /// Writes a `Double` as Python's `repr` does (`17.0`, `0.1`, `1e+100`). NaN and infinities
@@ -70,7 +70,7 @@ extension JSONOutput {
   }
 
   /// Writes the digits of `value` at `p` (room for 20 bytes); returns how many.
-  @inline(__always)
+  @inlinable @inline(__always)
   static func formatInteger(_ value: Int64, into p: UnsafeMutablePointer<UInt8>) -> Int {
     var magnitude = value.magnitude
     var o = 0

@@ -2,7 +2,7 @@ import MapRuntime
 
 /// An object member name encoded once for repeated writing: the quoted, escaped name
 /// followed by `: ` (the space is left out in compact output).
-package struct PreparedKey: Sendable, Hashable {
+@usableFromInline package struct PreparedKey: Sendable, Hashable {
   package let name: String
   @usableFromInline let bytes: [UInt8]
 
@@ -20,7 +20,7 @@ package struct PreparedKey: Sendable, Hashable {
 
 /// The start of a string value that is written many times with different numbers after it,
 /// such as object ids `"Question/17"`: the opening quote and the escaped prefix, encoded once.
-package struct PreparedStringPrefix: Sendable, Hashable {
+@usableFromInline package struct PreparedStringPrefix: Sendable, Hashable {
   package let prefix: String
   @usableFromInline let bytes: [UInt8]
 
@@ -40,7 +40,7 @@ package struct PreparedStringPrefix: Sendable, Hashable {
 extension JSONOutput {
   /// `writeKey(_ key: PreparedKey)` with the key's encoded bytes (`PreparedKey.encoded`) given
   /// directly, for writers that keep them in one buffer.
-  @inline(__always)
+  @inlinable @inline(__always)
   package mutating func writeKey(encoded raw: UnsafeRawBufferPointer) {
     beginElement()
     writeRawBytes(UnsafeRawBufferPointer(rebasing: raw[..<(style == .indented ? raw.count : raw.count - 1)]))
@@ -48,7 +48,7 @@ extension JSONOutput {
   }
 
   /// `writeString(prefix:number:)` with the prefix's encoded bytes (`PreparedStringPrefix.encoded`).
-  @inline(__always)
+  @inlinable @inline(__always)
   package mutating func writeString(encodedPrefix raw: UnsafeRawBufferPointer, number: Int64) {
     beginElement()
     reserve(raw.count &+ 21)
@@ -60,7 +60,7 @@ extension JSONOutput {
 
   /// Writes the string `prefix` followed by the decimal digits of `number`, for example
   /// `"Question/17"`, without building a `String`.
-  @inline(__always)
+  @inlinable @inline(__always)
   package mutating func writeString(prefix: PreparedStringPrefix, number: Int64) {
     beginElement()
     prefix.bytes.withUnsafeBytes { raw in

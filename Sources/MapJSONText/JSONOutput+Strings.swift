@@ -18,8 +18,8 @@ extension JSONOutput {
   }
 
   /// Writes `"bytes"` with the store's escaping; `bytes` is UTF-8 text.
-  @inline(__always)
-  @usableFromInline mutating func writeQuotedUTF8(_ bytes: UnsafeRawBufferPointer) {
+  @inlinable @inline(__always)
+  mutating func writeQuotedUTF8(_ bytes: UnsafeRawBufferPointer) {
     let n = bytes.count
     // The common case, nothing to escape, is one copy.
     reserve(n &+ 2)
@@ -41,8 +41,8 @@ extension JSONOutput {
 
   /// Writes the contents of a scanned string (bytes between the quotes) with quotes around
   /// them, rewriting escapes to the canonical form when there are any.
-  @inline(__always)
-  @usableFromInline mutating func writeQuotedInput(
+  @inlinable @inline(__always)
+  mutating func writeQuotedInput(
     _ raw: UnsafeRawBufferPointer, hasEscapes: Bool
   ) {
     let n = raw.count
@@ -63,7 +63,7 @@ extension JSONOutput {
   }
 
   /// Offset of the first byte of `p[0..<n]` that must be escaped, or `n`.
-  @inline(__always)
+  @inlinable @inline(__always)
   static func firstByteNeedingEscape(_ p: UnsafePointer<UInt8>, _ n: Int) -> Int {
     var i = 0
     while i &+ 8 <= n {
@@ -78,7 +78,7 @@ extension JSONOutput {
 
   /// High bit set in each lane of `word` holding `"`, `\` or a byte below 0x20 (the lowest
   /// set lane is exact; lanes above it may be spurious).
-  @inline(__always)
+  @inlinable @inline(__always)
   static func escapeBytes(_ word: UInt64) -> UInt64 {
     let ones: UInt64 = 0x0101_0101_0101_0101
     let high: UInt64 = 0x8080_8080_8080_8080
@@ -90,12 +90,12 @@ extension JSONOutput {
     return (quoteHits | backslashHits | controlHits) & high
   }
 
-  @inline(__always)
+  @inlinable @inline(__always)
   static func needsEscape(_ c: UInt8) -> Bool { !ByteSlice.isVerbatim(c) }
 
   /// Writes `p[0..<n]` escaped; `firstSpecial` is the offset of the first byte to escape.
   @inline(never)
-  mutating func writeEscaped(_ p: UnsafePointer<UInt8>, _ n: Int, firstSpecial: Int) {
+  @usableFromInline mutating func writeEscaped(_ p: UnsafePointer<UInt8>, _ n: Int, firstSpecial: Int) {
     var runStart = 0
     var i = firstSpecial
     while true {
@@ -113,7 +113,7 @@ extension JSONOutput {
   }
 
   /// Writes the escape of a character that needs one (`"`, `\`, U+0000–U+001F).
-  @inline(__always)
+  @inlinable @inline(__always)
   mutating func writeEscape(of scalar: UInt32) {
     reserve(6)
     buffer[count] = ASCII.backslash
@@ -144,7 +144,7 @@ extension JSONOutput {
   /// Rewrites the contents of a scanned string that has escapes: raw runs are copied (they
   /// contain nothing to escape), each escape is decoded and written back canonically.
   @inline(never)
-  mutating func rewriteEscapes(_ p: UnsafePointer<UInt8>, _ n: Int) {
+  @usableFromInline mutating func rewriteEscapes(_ p: UnsafePointer<UInt8>, _ n: Int) {
     var i = 0
     while i < n {
       var j = i

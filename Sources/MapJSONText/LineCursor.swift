@@ -5,12 +5,14 @@ import MapRuntime
 /// before the new offset, so the positions of N errors in a file of n bytes cost O(n) in all,
 /// not O(N·n), even on a single-line (compact) store. An earlier offset is counted from the
 /// start. Same results as `JSONTextPosition(of:in:)`.
-final class LineCursor: @unchecked Sendable {
+package final class LineCursor: @unchecked Sendable {
+  package init() {}
+
   private var offset = 0
   private var line = 1
   private var column = 1
 
-  func position(of target: Int, in bytes: UnsafeRawBufferPointer) -> JSONTextPosition {
+  package func position(of target: Int, in bytes: UnsafeRawBufferPointer) -> JSONTextPosition {
     let end = min(max(target, 0), bytes.count)
     if end < offset {
       offset = 0

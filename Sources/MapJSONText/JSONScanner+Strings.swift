@@ -10,13 +10,13 @@ import MapRuntime
 /// Reading the contents of `string` and `key` tokens.
 extension JSONScanner {
   /// The raw bytes between the quotes of a string or key token (escapes not decoded).
-  @inline(__always)
+  @inlinable @inline(__always)
   package func rawBytes(_ token: JSONToken) -> UnsafeRawBufferPointer {
     UnsafeRawBufferPointer(start: base + token.start, count: token.end - token.start)
   }
 
   /// Whether the decoded string of `token` equals `text`, without allocating.
-  @inline(__always)
+  @inlinable @inline(__always)
   package func string(_ token: JSONToken, equals text: StaticString) -> Bool {
     text.withUTF8Buffer { expected in
       stringEquals(token, UnsafeRawBufferPointer(expected))
@@ -35,7 +35,7 @@ extension JSONScanner {
   }
 
   /// Whether the decoded string of `token` equals the UTF-8 bytes `expected`.
-  @inline(__always)
+  @inlinable @inline(__always)
   package func stringEquals(_ token: JSONToken, _ expected: UnsafeRawBufferPointer) -> Bool {
     let n = token.end - token.start
     if !token.hasEscapes {

@@ -28,7 +28,7 @@ public struct JSONOutput: ~Copyable {
     case compact
   }
 
-  package let style: Style
+  @usableFromInline package let style: Style
   @usableFromInline var buffer: UnsafeMutablePointer<UInt8>
   @usableFromInline var count = 0
   @usableFromInline var capacity: Int
@@ -93,8 +93,8 @@ public struct JSONOutput: ~Copyable {
   // MARK: - Buffer
 
   /// Makes room for `n` more bytes in the buffer.
-  @inline(__always)
-  @usableFromInline mutating func reserve(_ n: Int) {
+  @inlinable @inline(__always)
+  mutating func reserve(_ n: Int) {
     if count + n > capacity { makeRoom(n) }
   }
 
@@ -164,7 +164,7 @@ public struct JSONOutput: ~Copyable {
   // MARK: - Raw output
 
   /// Appends bytes as they are (no comma or indentation is added).
-  @inline(__always)
+  @inlinable @inline(__always)
   package mutating func writeRawBytes(_ bytes: UnsafeRawBufferPointer) {
     let n = bytes.count
     guard n > 0 else { return }
@@ -174,7 +174,7 @@ public struct JSONOutput: ~Copyable {
   }
 
   /// Appends one byte as it is.
-  @inline(__always)
+  @inlinable @inline(__always)
   package mutating func writeRawByte(_ byte: UInt8) {
     reserve(1)
     buffer[count] = byte
@@ -182,7 +182,7 @@ public struct JSONOutput: ~Copyable {
   }
 
   /// Appends the bytes of a static text as they are.
-  @inline(__always)
+  @inlinable @inline(__always)
   package mutating func writeRaw(_ text: StaticString) {
     text.withUTF8Buffer { writeRawBytes(UnsafeRawBufferPointer($0)) }
   }
@@ -191,8 +191,8 @@ public struct JSONOutput: ~Copyable {
 
   /// Puts the separator before a value or key: nothing after a key or at top level, else a
   /// comma unless the container is still empty, then (indented) a newline and indentation.
-  @inline(__always)
-  @usableFromInline mutating func beginElement() {
+  @inlinable @inline(__always)
+  mutating func beginElement() {
     if afterKey {
       afterKey = false
       return
@@ -216,8 +216,8 @@ public struct JSONOutput: ~Copyable {
 
   /// Stores `n` spaces at `offset` eight at a time; may also overwrite up to 7 bytes after
   /// them, so the caller reserves 8 spare bytes (later output overwrites them).
-  @inline(__always)
-  @usableFromInline func writeSpaces(at offset: Int, _ n: Int) {
+  @inlinable @inline(__always)
+  func writeSpaces(at offset: Int, _ n: Int) {
     var k = 0
     let p = UnsafeMutableRawPointer(buffer + offset)
     while k < n {
@@ -228,8 +228,8 @@ public struct JSONOutput: ~Copyable {
 
   /// Copies `n` bytes from `source` to the end of the buffer (room already reserved). Short
   /// copies use a few word moves instead of a call to `memcpy`.
-  @inline(__always)
-  @usableFromInline mutating func appendReserved(_ source: UnsafeRawPointer, _ n: Int) {
+  @inlinable @inline(__always)
+  mutating func appendReserved(_ source: UnsafeRawPointer, _ n: Int) {
     let destination = UnsafeMutableRawPointer(buffer + count)
     if n <= 16 {
       if n >= 8 {
@@ -256,8 +256,8 @@ public struct JSONOutput: ~Copyable {
     count &+= n
   }
 
-  @inline(__always)
-  @usableFromInline mutating func endContainer(_ close: UInt8) {
+  @inlinable @inline(__always)
+  mutating func endContainer(_ close: UInt8) {
     precondition(depth > 0 && !afterKey, "unbalanced end of container")
     depth -= 1
     if style == .indented && !containerIsEmpty {
@@ -273,29 +273,29 @@ public struct JSONOutput: ~Copyable {
     containerIsEmpty = false
   }
 
-  @inline(__always)
-  private mutating func beginContainer(_ open: UInt8) {
+  @inlinable @inline(__always)
+  mutating func beginContainer(_ open: UInt8) {
     beginElement()
     writeRawByte(open)
     depth += 1
     containerIsEmpty = true
   }
 
-  @inline(__always)
+  @inlinable @inline(__always)
   package mutating func beginObject() { beginContainer(ASCII.openBrace) }
 
-  @inline(__always)
+  @inlinable @inline(__always)
   package mutating func endObject() { endContainer(ASCII.closeBrace) }
 
-  @inline(__always)
+  @inlinable @inline(__always)
   package mutating func beginArray() { beginContainer(ASCII.openBracket) }
 
-  @inline(__always)
+  @inlinable @inline(__always)
   package mutating func endArray() { endContainer(ASCII.closeBracket) }
 
   /// Writes an object member's name and the `:` (with a space when indented); the next value
   /// written is the member's value.
-  @inline(__always)
+  @inlinable @inline(__always)
   package mutating func writeKey(_ key: PreparedKey) {
     precondition(depth > 0 && !afterKey, "writeKey outside an object or twice in a row")
     beginElement()
@@ -316,7 +316,7 @@ public struct JSONOutput: ~Copyable {
 
   /// Writes an object member's name taken from a scanned key or string (see
   /// `writeString(raw:hasEscapes:)`) and the `:`.
-  @inline(__always)
+  @inlinable @inline(__always)
   package mutating func writeKey(raw: UnsafeRawBufferPointer, hasEscapes: Bool) {
     precondition(depth > 0 && !afterKey, "writeKey outside an object or twice in a row")
     beginElement()
@@ -324,8 +324,8 @@ public struct JSONOutput: ~Copyable {
     writeColon()
   }
 
-  @inline(__always)
-  @usableFromInline mutating func writeColon() {
+  @inlinable @inline(__always)
+  mutating func writeColon() {
     if style == .indented {
       reserve(2)
       buffer[count] = ASCII.colon
