@@ -150,28 +150,13 @@ private struct KeyedNodeContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
   }
 }
 
-private struct UnkeyedNodeContainer: UnkeyedEncodingContainer {
+private struct UnkeyedNodeContainer: UnkeyedEncodingContainer, SlotValueEncoding {
   let node: EncodingNode
   let codingPath: [any CodingKey]
   var count: Int { node.elementCount }
 
-  mutating func encodeNil() throws { node.element().state = .single(.null) }
-  mutating func encode(_ value: Bool) throws { try put(value) }
-  mutating func encode(_ value: String) throws { try put(value) }
-  mutating func encode(_ value: Double) throws { try put(value) }
-  mutating func encode(_ value: Float) throws { try put(Double(value)) }
-  mutating func encode(_ value: Int) throws { try put(value) }
-  mutating func encode(_ value: Int8) throws { try put(Int(value)) }
-  mutating func encode(_ value: Int16) throws { try put(Int(value)) }
-  mutating func encode(_ value: Int32) throws { try put(Int(value)) }
-  mutating func encode(_ value: Int64) throws { try put(Int(value)) }
-  mutating func encode(_ value: UInt) throws { try put(try checkedInt(value)) }
-  mutating func encode(_ value: UInt8) throws { try put(Int(value)) }
-  mutating func encode(_ value: UInt16) throws { try put(Int(value)) }
-  mutating func encode(_ value: UInt32) throws { try put(Int(value)) }
-  mutating func encode(_ value: UInt64) throws { try put(try checkedInt(value)) }
-  mutating func encode<T: Encodable>(_ value: T) throws { try put(value) }
-  private func put(_ value: some Encodable) throws { try node.element().store(value, codingPath: codingPath) }
+  /// Each value goes into a new element.
+  func slot() -> EncodingNode { node.element() }
 
   mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<
     NestedKey
@@ -186,11 +171,23 @@ private struct UnkeyedNodeContainer: UnkeyedEncodingContainer {
   mutating func superEncoder() -> any Encoder { NodeEncoder(node: node.element(), codingPath: codingPath) }
 }
 
-private struct SingleNodeContainer: SingleValueEncodingContainer {
+private struct SingleNodeContainer: SingleValueEncodingContainer, SlotValueEncoding {
   let node: EncodingNode
   let codingPath: [any CodingKey]
 
-  mutating func encodeNil() throws { node.state = .single(.null) }
+  func slot() -> EncodingNode { node }
+}
+
+/// An unsigned integer as `Int`; beyond `Int.max` an encoding error.
+/// The value encoding an unkeyed and a single-value container share: every value goes into
+/// `slot()`, integers as `Int` (a `UInt` or `UInt64` beyond it refused), `Float` as `Double`.
+private protocol SlotValueEncoding {
+  var codingPath: [any CodingKey] { get }
+  func slot() -> EncodingNode
+}
+
+extension SlotValueEncoding {
+  mutating func encodeNil() throws { slot().state = .single(.null) }
   mutating func encode(_ value: Bool) throws { try put(value) }
   mutating func encode(_ value: String) throws { try put(value) }
   mutating func encode(_ value: Double) throws { try put(value) }
@@ -206,10 +203,9 @@ private struct SingleNodeContainer: SingleValueEncodingContainer {
   mutating func encode(_ value: UInt32) throws { try put(Int(value)) }
   mutating func encode(_ value: UInt64) throws { try put(try checkedInt(value)) }
   mutating func encode<T: Encodable>(_ value: T) throws { try put(value) }
-  private func put(_ value: some Encodable) throws { try node.store(value, codingPath: codingPath) }
+  private func put(_ value: some Encodable) throws { try slot().store(value, codingPath: codingPath) }
 }
 
-/// An unsigned integer as `Int`; beyond `Int.max` an encoding error.
 private func checkedInt(_ value: some BinaryInteger) throws -> Int {
   guard let i = Int(exactly: value) else {
     throw EncodingError.invalidValue(value, .init(codingPath: [], debugDescription: "\(value) is beyond Int"))

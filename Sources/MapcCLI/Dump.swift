@@ -4,6 +4,7 @@ import MapCompiler
 import MapRuntime
 import MapSyntax
 import MapTools
+import MapcKit
 
 extension MapcCommand {
   struct Dump: ParsableCommand {
@@ -30,7 +31,7 @@ extension MapcCommand {
       do {
         let bytes: [UInt8]
         var base: String? = nil
-        if plan.hasSuffix(".xml") || XcodeMappingReader.isXcodeMapping(plan) {
+        if PlanSource.isMapping(plan) {
           let result = MappingCompilation.compile(mappingPath: plan)
           Console.report(result.diagnostics)
           guard let compiled = result.plan else { throw ExitCode(.inputErrors) }

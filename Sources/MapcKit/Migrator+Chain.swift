@@ -16,17 +16,10 @@ extension Migrator {
   ) throws(MapcError) -> Report {
     let check = try consentCheck(steps, options, observer: observer)
     let store = options.store
-    var run = chainOptions(steps, options, check: check)
+    var (run, results) = chainOptions(steps, options, check: check, observer: observer)
     run.checkpoints = options.checkpoints
     run.untrusted = { path in observer(.untrustedIntermediate(path: path, store: store)) }
     if ChainRun.usesWorkFolder(storePath: store, options: run) { run.chainKey = Self.chainKey(steps) }
-    let results = StepResults()
-    run.stepStarting = { k in observer(.stepStarting(k)) }
-    run.stepFinished = { k, summary in
-      let result = Self.result(k, steps, summary, check)
-      results.append(result)
-      observer(.stepFinished(k, result))
-    }
     var notes = AncillaryTables.notes(store: store, format: steps.format, into: "the migrated store")
     if let first = steps.chain.steps.first,
       let external = ExternalDataNote.note(
@@ -51,15 +44,8 @@ extension Migrator {
     _ steps: MigrationSteps, _ options: Options, observer: @escaping MigrationObserver = { _ in }
   ) throws(MapcError) -> Report {
     let check = try consentCheck(steps, options, observer: observer)
-    var run = chainOptions(steps, options, check: check)
+    var (run, results) = chainOptions(steps, options, check: check, observer: observer)
     run.dryRun = true
-    let results = StepResults()
-    run.stepStarting = { k in observer(.stepStarting(k)) }
-    run.stepFinished = { k, summary in
-      let result = Self.result(k, steps, summary, check)
-      results.append(result)
-      observer(.stepFinished(k, result))
-    }
     do {
       try ChainRun.run(steps: Self.runSteps(steps), storePath: options.store, options: run)
     } catch {
@@ -69,8 +55,11 @@ extension Migrator {
   }
 
   /// What a chain's run and dry run share: the store's format, the records, the clock, the
-  /// consent check and drops, progress.
-  private func chainOptions(_ steps: MigrationSteps, _ options: Options, check: DataLossCheck) -> ChainRun.Options {
+  /// consent check and drops, progress, and each step's events to `observer` with its result
+  /// kept in the returned `StepResults`.
+  private func chainOptions(
+    _ steps: MigrationSteps, _ options: Options, check: DataLossCheck, observer: @escaping MigrationObserver
+  ) -> (ChainRun.Options, StepResults) {
     var run = ChainRun.Options(chainKey: "", storeFormat: steps.format, backup: options.backup)
     run.output = options.output
     run.previousRecords = steps.previousRecords
@@ -79,7 +68,14 @@ extension Migrator {
     for (k, analysis) in check.analyses.enumerated() { run.elementDrops[k] = analysis.elementRemovals }
     run.progress = options.progress
     run.ioProgress = options.ioProgress
-    return run
+    let results = StepResults()
+    run.stepStarting = { k in observer(.stepStarting(k)) }
+    run.stepFinished = { k, summary in
+      let result = Self.result(k, steps, summary, check)
+      results.append(result)
+      observer(.stepFinished(k, result))
+    }
+    return (run, results)
   }
 
   /// Each step as the chain runs it, with what the result's `mapcMigrations` records for it.

@@ -9,20 +9,18 @@ struct ScratchFolder {
 
   init() throws(MigrationFailure) {
     path = FileManager.default.temporaryDirectory.appendingPathComponent("mapc-chain-\(UUID().uuidString)").path
-    do {
-      try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    } catch {
-      throw MigrationFailure([
-        MigrationError(
-          "run-write", "cannot create the scratch folder \(path): \(SystemErrorText.describe(error))", file: path)
-      ])
-    }
+    try Self.make(path)
     TemporaryFiles.registerFolder(path)
   }
 
   /// Where intermediate store `k` (the input of step `k`) is written; its subfolder is made.
   func storePath(_ k: Int) throws(MigrationFailure) -> String {
     let folder = "\(path)/\(k)"
+    try Self.make(folder)
+    return "\(folder)/step-\(k).json"
+  }
+
+  private static func make(_ folder: String) throws(MigrationFailure) {
     do {
       try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
     } catch {
@@ -31,7 +29,6 @@ struct ScratchFolder {
           "run-write", "cannot create the scratch folder \(folder): \(SystemErrorText.describe(error))", file: folder)
       ])
     }
-    return "\(folder)/step-\(k).json"
   }
 
   /// Removes intermediate store `k`, once the step that reads it has run.
