@@ -77,6 +77,7 @@ extension StoreReader {
     var helper = StoreReader(
       input: input, layout: StoreLayout(model: layout.model), maxErrors: 1, splitMinimum: .max, expectedIDs: 0)
     helper.indexesIDs = false
+    helper.locatesErrors = false
     helper.scanner = scanner
     helper.scanner.resume(atElement: start)
     let part = SplitPart(start: start, reader: helper)

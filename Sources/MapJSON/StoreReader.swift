@@ -28,6 +28,10 @@ public struct StoreReader {
   /// Line and column of error offsets, found from the previous error's (errors mostly come in
   /// file order, so collecting many stays linear in the file's size).
   let lines = LineCursor()
+  /// False for the reader of a split array's second half: its errors are never shown (a half
+  /// with an error is thrown away), and counting the lines up to a guess in the middle of a
+  /// large store would cost a pass over half of it.
+  var locatesErrors = true
   /// Called every few thousand objects with the offset reached and the input's size (see
   /// `StoreReadOptions.byteProgress`); only the reader of the whole document reports.
   var progress: (@Sendable (Int, Int) -> Void)?
@@ -84,7 +88,7 @@ public struct StoreReader {
   }
 
   func error(_ code: String, _ message: String, at offset: Int) -> MigrationError {
-    let p = lines.position(of: offset, in: bytes)
+    let p = locatesErrors ? lines.position(of: offset, in: bytes) : JSONTextPosition(line: 0, column: 0)
     return MigrationError(code, message, at: SourceLocation(file: input.path, line: p.line, column: p.column))
   }
 
