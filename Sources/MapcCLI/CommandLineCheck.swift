@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import MapJSONText
 
 /// Checks of the command line made before ArgumentParser reads it (`Specs/diagnostics.md` §2):
 /// `mapc help NAME` of a command that does not exist, and an option the command does not have,
@@ -20,25 +21,30 @@ enum CommandLineCheck {
     return (current, k - arguments.startIndex)
   }
 
-  /// The options of `command` (`--name`, `-x`), each with whether it takes a value, read from its
-  /// help text.
+  /// The options of `command` (`--name`, `-x`), each with whether it takes a value: the
+  /// arguments of ArgumentParser's description of the command (`_dumpHelp()`, the JSON that
+  /// `--experimental-dump-help` prints, ToolInfo's serialization version 0), hidden ones too,
+  /// plus the options ArgumentParser itself takes on every command.
   static func options(of command: ParsableCommand.Type) -> [String: Bool] {
-    let help = MapcCommand.helpMessage(for: command, includeHidden: true, columns: 100_000)
-    guard let start = help.range(of: "OPTIONS:") else { return ["--help": false, "-h": false] }
-    var result: [String: Bool] = [:]
-    for line in help[start.upperBound...].split(separator: "\n") {
-      let entry = line.drop { $0 == " " }
-      guard entry.hasPrefix("-"), line.count - entry.count <= 4 else { continue }
-      // `-o, --output <output>   help…`: the names before the first two spaces.
-      let head = entry.components(separatedBy: "  ")[0]
-      let takesValue = head.contains("<")
-      for part in head.split(separator: ",") {
-        let name = part.trimmingCharacters(in: .whitespaces).prefix { $0 != " " }
-        if name.hasPrefix("-") { result[String(name)] = takesValue }
+    var result = builtIn
+    guard let document = try? JSONDocument(Array(command._dumpHelp().utf8), file: "dump-help"),
+      let arguments = document.root["command"]?["arguments"]?.array
+    else { return result }
+    for argument in arguments {
+      guard let kind = argument["kind"]?.string, kind != "positional" else { continue }
+      for name in argument["names"]?.array ?? [] {
+        guard let text = name["name"]?.string else { continue }
+        let dashes = name["kind"]?.string == "long" ? "--" : "-"
+        result[dashes + text] = kind == "option"
       }
     }
     return result
   }
+
+  /// What ArgumentParser reads on every command before the command's own options.
+  static let builtIn: [String: Bool] = [
+    "--help": false, "-h": false, "--experimental-dump-help": false, "--generate-completion-script": true,
+  ]
 
   /// The message of a command line that names a command or option that does not exist, or nil.
   static func problem(_ arguments: [String]) -> String? {

@@ -37,6 +37,45 @@ struct CLIConsistencyTests {
     #expect(quiet.exitCode == 0 && quiet.stderr.isEmpty)
   }
 
+  /// Every option each command's help text lists (read here from `--help`, not from the
+  /// description the pre-check reads) passes the pre-check of unknown options, and the options
+  /// ArgumentParser takes on every command reach it.
+  @Test func everyListedOptionPassesThePreCheck() throws {
+    // The commands, from ArgumentParser's description of the tool.
+    let tool = try #require(
+      try JSONSerialization.jsonObject(with: Data(runMapc(["--experimental-dump-help"]).stdout.utf8))
+        as? [String: Any])
+    func leaves(_ c: [String: Any], _ path: [String]) -> [String] {
+      let subcommands = (c["subcommands"] as? [[String: Any]] ?? []).filter { $0["commandName"] as? String != "help" }
+      if subcommands.isEmpty { return [path.joined(separator: " ")] }
+      return subcommands.flatMap { leaves($0, path + [$0["commandName"] as? String ?? ""]) }
+    }
+    let commands = leaves(try #require(tool["command"] as? [String: Any]), [])
+    #expect(commands.count >= 20 && commands.contains("store convert"), "\(commands)")
+    for command in commands {
+      let words = command.split(separator: " ").map(String.init)
+      let help = runMapc(words + ["--help"])
+      try #require(help.exitCode == 0, "\(command): \(help.stderr)")
+      // `  -o, --output <output>   …` and `  --strict   …`: the option names at a line's start.
+      let options = try #require(help.stdout.range(of: "\nOPTIONS:\n"), "\(command): \(help.stdout)")
+      let names = help.stdout[options.upperBound...].split(separator: "\n").flatMap { line -> [String] in
+        let entry = line.drop { $0 == " " }
+        guard entry.hasPrefix("-"), line.count - entry.count <= 4 else { return [] }  // not a wrapped line
+        return entry.components(separatedBy: "  ")[0].split(separator: ",").compactMap { part in
+          let name = part.trimmingCharacters(in: .whitespaces).prefix { $0 != " " }
+          return name.hasPrefix("--") ? String(name) : nil
+        }
+      }
+      #expect(names.count >= 2, "\(command): \(help.stdout)")
+      let all = runMapc(words + names.filter { $0 != "--help" && $0 != "--version" }.map { $0 + "=x" })
+      #expect(!all.stderr.contains("Unknown option"), "\(command): \(all.stderr)")
+      let dump = runMapc(words + ["--experimental-dump-help"])
+      #expect(dump.exitCode == 0 && dump.stdout.hasPrefix("{"), "\(command): \(dump.stderr)")
+    }
+    let completion = runMapc(["store", "convert", "--generate-completion-script", "bash"])
+    #expect(completion.exitCode == 0 && completion.stdout.hasPrefix("#!/bin/bash"), "\(completion.stderr)")
+  }
+
   @Test func aMisspeltOptionIsNamedWithASuggestion() {
     let r = runMapc([
       "run", Self.bookshelf.appendingPathComponent("BookshelfV1ToV2.xml").path,
