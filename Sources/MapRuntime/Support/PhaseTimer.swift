@@ -4,16 +4,20 @@
   import Darwin
 #endif
 
-/// Wall-clock time per phase of a run, printed on standard error when enabled.
+/// Wall-clock time per phase of a run, with the process's user and system CPU time in it (all
+/// threads), printed on standard error when enabled: `mapc: phase NAME: 516 ms (user 402 ms,
+/// system 118 ms), resident 108 MB`.
 final class PhaseTimer: @unchecked Sendable {
   let enabled: Bool
   private let clock = ContinuousClock()
   private var last: ContinuousClock.Instant
+  private var lastCPU: (user: Double, system: Double)
   private var lines: [String] = []
 
   init(enabled: Bool) {
     self.enabled = enabled
     self.last = clock.now
+    self.lastCPU = enabled ? PhaseTimer.cpuMilliseconds() : (0, 0)
   }
 
   func mark(_ phase: String) {
@@ -22,7 +26,25 @@ final class PhaseTimer: @unchecked Sendable {
     let d = now - last
     last = now
     let ms = Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15
-    lines.append("mapc: phase \(phase): \(Int(ms.rounded())) ms, resident \(PhaseTimer.residentMegabytes()) MB")
+    let cpu = PhaseTimer.cpuMilliseconds()
+    let (user, system) = (cpu.user - lastCPU.user, cpu.system - lastCPU.system)
+    lastCPU = cpu
+    lines.append(
+      "mapc: phase \(phase): \(Int(ms.rounded())) ms (user \(Int(user.rounded())) ms, system \(Int(system.rounded())) ms), "
+        + "resident \(PhaseTimer.residentMegabytes()) MB")
+  }
+
+  /// The CPU time the process has used so far, all threads (`getrusage`).
+  static func cpuMilliseconds() -> (user: Double, system: Double) {
+    var usage = rusage()
+    #if canImport(Glibc)
+      let who = __rusage_who_t(RUSAGE_SELF.rawValue)
+    #else
+      let who = RUSAGE_SELF
+    #endif
+    guard getrusage(who, &usage) == 0 else { return (0, 0) }
+    func ms(_ t: timeval) -> Double { Double(t.tv_sec) * 1000 + Double(t.tv_usec) / 1000 }
+    return (ms(usage.ru_utime), ms(usage.ru_stime))
   }
 
   /// Resident set size now: the second number of /proc/self/statm, in pages (0 where there
