@@ -35,6 +35,17 @@ public final class ObjectGraph: @unchecked Sendable {
     self.tables = layout.entities.map { EntityTable(layout: $0, isSource: isSource) }
   }
 
+  /// What a writer reads of this source graph besides the destination's objects (`StoreFormat
+  /// .write`'s `source`): its input bytes, their codec and what its format kept beside it, in a
+  /// graph with no objects, so that a run can let go of the source's objects before it writes.
+  package func withoutObjects() -> ObjectGraph {
+    let kept = ObjectGraph(layout: layout, input: input, isSource: isSource, transformableCodec: transformableCodec)
+    kept.storeAttachment = storeAttachment
+    kept.splitEntities = splitEntities
+    kept.keyHighWater = keyHighWater
+    return kept
+  }
+
   /// Points slices at other bytes; only before the graph is shared.
   package func replaceInput(_ bytes: InputBytes) { input = bytes }
 

@@ -118,6 +118,66 @@ public enum MigrationRun {
       ])
     }
     let format = options.storeFormat
+    // The source's objects are let go of here: the write's peak memory is the destination's.
+    let migrated = try readAndMigrate(plan: plan, storePath: storePath, options: options, phases: phases)
+
+    let target: String?
+    var backup: String? = nil
+    switch options.output {
+    case .file(let path): target = path
+    case .inPlace(let b):
+      target = storePath
+      backup = b
+    case .none: target = nil
+    case .replace(let t, let b):
+      target = t
+      backup = b
+    }
+    let writerMetadata = StoreWriteMetadata(
+      modelVersionIdentifiers: plan.destinationModel.versionIdentifiers,
+      entityHashes: plan.destinationEntityHashes, extra: migrated.metadata.extra, generated: options.generatedMetadata)
+    do throws(MigrationFailure) {
+      try StoreIO.write(
+        format, migrated.destination, source: migrated.source, metadata: writerMetadata, to: target, backup: backup,
+        report: options.ioProgress, durable: options.durable)
+    } catch {
+      // A dry run's errors are about the store that would have been written from the input.
+      throw MigrationFailure(
+        error.errors.map { e in
+          var e = e
+          if e.file == nil || e.file == "" { e.file = storePath }
+          return e
+        }, truncated: error.truncated)
+    }
+    phases.mark("write store")
+    phases.report()
+    let elapsed = clock.now - start
+    let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    func counts(_ g: ObjectGraph) -> [(entity: String, count: Int)] {
+      g.tables.map { ($0.layout.name, $0.count) }.sorted { $0.0 < $1.0 }
+    }
+    return Summary(
+      read: migrated.read, created: counts(migrated.destination), seconds: seconds,
+      parallelMappings: migrated.parallelMappings, splitEntities: migrated.source.splitEntities, writtenTo: target,
+      mappings: migrated.mappings)
+  }
+
+  /// A run up to its write: the destination graph, what the writer reads of the source
+  /// (`ObjectGraph.withoutObjects`) and what the summary says of the rest. The source graph and
+  /// the migration manager end with this function, so their memory is free before the write.
+  private struct Migrated {
+    var destination: ObjectGraph
+    var source: ObjectGraph
+    var metadata: StoreMetadata
+    var read: [(entity: String, count: Int)]
+    var parallelMappings: [String]
+    var mappings: [MigrationManager.MappingCount]
+  }
+
+  private static func readAndMigrate(
+    plan: MigrationPlan, storePath: String, options: Options, phases: PhaseTimer
+  ) throws(MigrationFailure) -> Migrated {
+    let format = options.storeFormat
     let (graph, metadata) = try StoreIO.read(
       format, storePath, layout: StoreLayout(model: plan.sourceModel), maxErrors: options.maxErrors,
       report: options.ioProgress)
@@ -142,45 +202,9 @@ public enum MigrationRun {
     for d in options.elementDrops {
       manager.destination.removeElement(d.path, of: d.attribute, entity: d.entity, source: graph)
     }
-
-    let target: String?
-    var backup: String? = nil
-    switch options.output {
-    case .file(let path): target = path
-    case .inPlace(let b):
-      target = storePath
-      backup = b
-    case .none: target = nil
-    case .replace(let t, let b):
-      target = t
-      backup = b
-    }
-    let writerMetadata = StoreWriteMetadata(
-      modelVersionIdentifiers: plan.destinationModel.versionIdentifiers,
-      entityHashes: plan.destinationEntityHashes, extra: metadata.extra, generated: options.generatedMetadata)
-    do throws(MigrationFailure) {
-      try StoreIO.write(
-        format, manager.destination, source: graph, metadata: writerMetadata, to: target, backup: backup,
-        report: options.ioProgress, durable: options.durable)
-    } catch {
-      // A dry run's errors are about the store that would have been written from the input.
-      throw MigrationFailure(
-        error.errors.map { e in
-          var e = e
-          if e.file == nil || e.file == "" { e.file = storePath }
-          return e
-        }, truncated: error.truncated)
-    }
-    phases.mark("write store")
-    phases.report()
-    let elapsed = clock.now - start
-    let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-    func counts(_ g: ObjectGraph) -> [(entity: String, count: Int)] {
-      g.tables.map { ($0.layout.name, $0.count) }.sorted { $0.0 < $1.0 }
-    }
-    return Summary(
-      read: counts(graph), created: counts(manager.destination), seconds: seconds,
-      parallelMappings: manager.parallelMappings, splitEntities: graph.splitEntities, writtenTo: target,
-      mappings: manager.mappingCounts)
+    return Migrated(
+      destination: manager.destination, source: graph.withoutObjects(), metadata: metadata,
+      read: graph.tables.map { ($0.layout.name, $0.count) }.sorted { $0.0 < $1.0 },
+      parallelMappings: manager.parallelMappings, mappings: manager.mappingCounts)
   }
 }
