@@ -5,7 +5,7 @@ import Testing
 /// `MAPC_PHASES=1 mapc run …` prints each phase's wall time and the CPU time the process spent in
 /// it. The oracle is the kernel's count of the whole process, read by python3's
 /// `resource.getrusage(RUSAGE_CHILDREN)` in a wrapper: the phases' user and system times add up
-/// to no more than the process's, and to a good part of it (a run of a plan over 60,000 objects).
+/// to no more than the process's, and to most of it (a run of a plan over 60,000 objects).
 @Suite(.enabled(if: mapcExecutableProblem == nil, Comment(rawValue: mapcExecutableProblem ?? "")))
 struct PhaseReportTests {
   static let script = """
@@ -33,27 +33,28 @@ struct PhaseReportTests {
     try #require(fields.count == 3 && fields[0] == 0, "\(run.stderr)")
     let (user, system) = (fields[1], fields[2])
 
-    // `mapc: phase NAME: 12 ms (user 10 ms, system 2 ms), resident 40 MB`; a mapping's share
-    // of a pass is indented under it and already counted in the pass.
+    // `mapc: phase NAME: 12 ms (user 10 ms, system 2 ms), resident 40 MB`; each line measures
+    // from the line before, a pass's mappings (indented) before the pass's own line.
     let pattern = /^mapc: phase (.+): (\d+) ms \(user (\d+) ms, system (\d+) ms\), resident (\d+) MB$/
     var phases: [(name: String, wall: Double, user: Double, system: Double)] = []
     for line in run.stderr.split(separator: "\n") where line.hasPrefix("mapc: phase ") {
       let m = try #require(try pattern.wholeMatch(in: String(line)), "\(line)")
-      if !m.1.hasPrefix(" ") { phases.append((String(m.1), Double(m.2)!, Double(m.3)!, Double(m.4)!)) }
+      phases.append((String(m.1), Double(m.2)!, Double(m.3)!, Double(m.4)!))
     }
     #expect(
-      phases.map(\.name) == [
+      phases.map(\.name).filter { !$0.hasPrefix(" ") } == [
         "read store", "pass 1: create instances", "pass 2: relationships", "validate", "write store",
       ])
+    #expect(phases.filter { $0.name.hasPrefix("  ") }.count >= 2, "\(phases)")  // the mapping, in each pass
     let phaseUser = phases.map(\.user).reduce(0, +)
     let phaseSystem = phases.map(\.system).reduce(0, +)
     // Each phase's figure is rounded to the millisecond: half a millisecond each way.
     let slack = Double(phases.count)
     #expect(phaseUser <= user + slack, "phases \(phaseUser) ms of user time, the process \(user) ms")
     #expect(phaseSystem <= system + slack, "phases \(phaseSystem) ms of system time, the process \(system) ms")
-    // The rest is the process starting, reading the plan and models, and ending (a debug build's
-    // share of that is large).
-    #expect(phaseUser + phaseSystem >= 0.2 * (user + system), "phases \(phases), the process \(user) + \(system) ms")
+    // The rest is the process starting, reading the plan and models, and ending (about 12% in a
+    // debug build).
+    #expect(phaseUser + phaseSystem >= 0.6 * (user + system), "phases \(phases), the process \(user) + \(system) ms")
     // A phase's CPU time on this machine's cores is at most its wall time on each of them.
     let cores = Double(ProcessInfo.processInfo.activeProcessorCount)
     for p in phases {
