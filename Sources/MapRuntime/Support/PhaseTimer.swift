@@ -30,7 +30,7 @@ final class PhaseTimer: @unchecked Sendable {
     let (user, system) = (cpu.user - lastCPU.user, cpu.system - lastCPU.system)
     lastCPU = cpu
     lines.append(
-      "mapc: phase \(phase): \(Int(ms.rounded())) ms (user \(Int(user.rounded())) ms, system \(Int(system.rounded())) ms), "
+      "mapc: phase \(TerminalText.escaped(phase)): \(Int(ms.rounded())) ms (user \(Int(user.rounded())) ms, system \(Int(system.rounded())) ms), "
         + "resident \(PhaseTimer.residentMegabytes()) MB")
   }
 
