@@ -105,12 +105,14 @@ package enum ChainRun {
   private static func runSteps(
     _ steps: [Step], from done: Int, storePath: String, work: ChainWorkFolder, options: Options
   ) throws(MigrationFailure) {
+    var layouts = StepLayouts()
     for k in done..<steps.count {
       let last = k == steps.count - 1
       let input = k == 0 ? storePath : work.stepPath(k)
       let output: MigrationRun.Output =
         last ? .replace(target: options.output ?? storePath, backup: options.backup) : .file(work.stepPath(k + 1))
-      let summary = try runStep(k, steps, input: input, output: output, durable: true, options: options)
+      let summary = try runStep(
+        k, steps, input: input, output: output, durable: true, layouts: layouts.next(steps[k]), options: options)
       if !last { try work.recordDigest(step: k + 1) }
       options.stepFinished?(k, summary)
     }
@@ -123,6 +125,7 @@ package enum ChainRun {
     // A one-step chain has nothing to hand on.
     let scratch = steps.count > 1 ? try ScratchFolder() : nil
     defer { scratch?.remove() }
+    var layouts = StepLayouts()
     for k in steps.indices {
       let last = k == steps.count - 1
       let input = k == 0 ? storePath : try scratch!.storePath(k)
@@ -130,7 +133,8 @@ package enum ChainRun {
         !last
         ? .file(try scratch!.storePath(k + 1))
         : options.dryRun ? .none : .replace(target: options.output ?? storePath, backup: options.backup)
-      let summary = try runStep(k, steps, input: input, output: output, durable: last, options: options)
+      let summary = try runStep(
+        k, steps, input: input, output: output, durable: last, layouts: layouts.next(steps[k]), options: options)
       if k > 0 { scratch?.removeStore(k) }
       options.stepFinished?(k, summary)
     }
@@ -138,7 +142,8 @@ package enum ChainRun {
 
   /// Step `k`, from `input` to `output`, with its checks, drops, record and progress.
   private static func runStep(
-    _ k: Int, _ steps: [Step], input: String, output: MigrationRun.Output, durable: Bool, options: Options
+    _ k: Int, _ steps: [Step], input: String, output: MigrationRun.Output, durable: Bool,
+    layouts: (source: StoreLayout?, destination: StoreLayout), options: Options
   ) throws(MigrationFailure) -> MigrationRun.Summary {
     options.stepStarting?(k)
     let last = k == steps.count - 1
@@ -149,6 +154,7 @@ package enum ChainRun {
     runOptions.ioProgress = options.ioProgress
     runOptions.elementDrops = options.elementDrops[k] ?? []
     runOptions.durable = durable
+    runOptions.layouts = (layouts.source, layouts.destination)
     if let check = options.checkSource {
       runOptions.checkSource = { graph throws(MigrationFailure) in try check(k, graph) }
     }

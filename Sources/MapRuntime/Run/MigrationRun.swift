@@ -58,6 +58,10 @@ public enum MigrationRun {
     /// Whether the store written is flushed to disk (`StoreWriteOptions.durable`): false for
     /// the scratch stores between the steps of a fused chain (`ChainRun`).
     package var durable = true
+    /// The layouts of the plan's source and destination models, when the caller has them (a
+    /// chain's steps share each version's: `ChainRun`); nil: made from the plan. A layout of
+    /// another model is not used.
+    package var layouts: (source: StoreLayout?, destination: StoreLayout?) = (nil, nil)
 
     public init(
       output: Output, storeFormat: any StoreFormat, maxErrors: Int = 50, now: Double = 0,
@@ -100,6 +104,12 @@ public enum MigrationRun {
     return stat(path, &size) == 0 ? Int(size.st_size) : nil
   }
 
+  /// The layout the store is read with: the one given, if of the plan's source model.
+  private static func sourceLayout(_ plan: MigrationPlan, _ options: Options) -> StoreLayout {
+    if let given = options.layouts.source, given.model == plan.sourceModel { return given }
+    return StoreLayout(model: plan.sourceModel)
+  }
+
   public static func run(plan: MigrationPlan, storePath: String, options: Options) throws(MigrationFailure) -> Summary {
     let clock = ContinuousClock()
     let start = clock.now
@@ -119,7 +129,7 @@ public enum MigrationRun {
     }
     let format = options.storeFormat
     let (graph, metadata) = try StoreIO.read(
-      format, storePath, layout: StoreLayout(model: plan.sourceModel), maxErrors: options.maxErrors,
+      format, storePath, layout: sourceLayout(plan, options), maxErrors: options.maxErrors,
       report: options.ioProgress)
     let differing = metadata.entitiesWithDifferentHashes(plan.sourceEntityHashes)
     if !differing.isEmpty {
@@ -134,7 +144,8 @@ public enum MigrationRun {
     let manager = try MigrationManager(
       plan: plan, source: graph,
       options: MigrationManager.Options(
-        maxErrors: options.maxErrors, now: options.now, parallelMinimum: options.parallelMinimum))
+        maxErrors: options.maxErrors, now: options.now, parallelMinimum: options.parallelMinimum,
+        destinationLayout: options.layouts.destination))
     manager.progress = options.progress
     phases.mark("read store")
     try manager.migrate(phases: phases)
