@@ -62,6 +62,13 @@ public enum MigrationRun {
     /// chain's steps share each version's: `ChainRun`); nil: made from the plan. A layout of
     /// another model is not used.
     package var layouts: (source: StoreLayout?, destination: StoreLayout?) = (nil, nil)
+    /// The store as the previous step of a fused chain handed it on in memory, read from no
+    /// file (`ChainRun`); the store path then only names it in messages.
+    package var handedIn: HandedStore?
+    /// The layout the next step of a fused chain reads with: the result is handed on in memory
+    /// when the format can make exactly what reading it back would give (`StoreFormat.readBack`),
+    /// and written to `output` otherwise.
+    package var handOffLayout: StoreLayout?
 
     public init(
       output: Output, storeFormat: any StoreFormat, maxErrors: Int = 50, now: Double = 0,
@@ -111,12 +118,20 @@ public enum MigrationRun {
   }
 
   public static func run(plan: MigrationPlan, storePath: String, options: Options) throws(MigrationFailure) -> Summary {
+    try runHandingOff(plan: plan, storePath: storePath, options: options).summary
+  }
+
+  /// `run`, with the result handed on in memory when `Options.handOffLayout` asks for it and
+  /// the format can (nil: it was written to `output`).
+  package static func runHandingOff(
+    plan: MigrationPlan, storePath: String, options: Options
+  ) throws(MigrationFailure) -> (summary: Summary, handed: HandedStore?) {
     let clock = ContinuousClock()
     let start = clock.now
     let phases = PhaseTimer(enabled: options.reportPhases)
     // A store already at the plan's destination model: said so, before reading it with the
     // source model (which would report every property that changed).
-    if let peek = try? options.storeFormat.peekMetadata(storePath), let hashes = peek.entityVersionHashes,
+    if let hashes = recordedHashes(storePath, options),
       StoreMetadataPeek.sameHashes(hashes, plan.destinationEntityHashes),
       !StoreMetadataPeek.sameHashes(hashes, plan.sourceEntityHashes)
     {
@@ -128,9 +143,14 @@ public enum MigrationRun {
       ])
     }
     let format = options.storeFormat
-    let (graph, metadata) = try StoreIO.read(
-      format, storePath, layout: sourceLayout(plan, options), maxErrors: options.maxErrors,
-      report: options.ioProgress)
+    let (graph, metadata) =
+      if let handed = options.handedIn {
+        (handed.graph, handed.metadata)
+      } else {
+        try StoreIO.read(
+          format, storePath, layout: sourceLayout(plan, options), maxErrors: options.maxErrors,
+          report: options.ioProgress)
+      }
     let differing = metadata.entitiesWithDifferentHashes(plan.sourceEntityHashes)
     if !differing.isEmpty {
       throw MigrationFailure([
@@ -154,7 +174,7 @@ public enum MigrationRun {
       manager.destination.removeElement(d.path, of: d.attribute, entity: d.entity, source: graph)
     }
 
-    let target: String?
+    var target: String?
     var backup: String? = nil
     switch options.output {
     case .file(let path): target = path
@@ -169,10 +189,16 @@ public enum MigrationRun {
     let writerMetadata = StoreWriteMetadata(
       modelVersionIdentifiers: plan.destinationModel.versionIdentifiers,
       entityHashes: plan.destinationEntityHashes, extra: metadata.extra, generated: options.generatedMetadata)
+    let handed = options.handOffLayout.flatMap { layout in
+      format.readBack(manager.destination, source: graph, metadata: writerMetadata, layout: layout, path: storePath)
+    }.map { HandedStore(graph: $0.0, metadata: $0.1) }
+    if handed != nil { target = nil }
     do throws(MigrationFailure) {
-      try StoreIO.write(
-        format, manager.destination, source: graph, metadata: writerMetadata, to: target, backup: backup,
-        report: options.ioProgress, durable: options.durable)
+      if handed == nil {
+        try StoreIO.write(
+          format, manager.destination, source: graph, metadata: writerMetadata, to: target, backup: backup,
+          report: options.ioProgress, durable: options.durable)
+      }
     } catch {
       // A dry run's errors are about the store that would have been written from the input.
       throw MigrationFailure(
@@ -189,9 +215,22 @@ public enum MigrationRun {
     func counts(_ g: ObjectGraph) -> [(entity: String, count: Int)] {
       g.tables.map { ($0.layout.name, $0.count) }.sorted { $0.0 < $1.0 }
     }
-    return Summary(
+    let summary = Summary(
       read: counts(graph), created: counts(manager.destination), seconds: seconds,
       parallelMappings: manager.parallelMappings, splitEntities: graph.splitEntities, writtenTo: target,
       mappings: manager.mappingCounts)
+    return (summary, handed)
+  }
+
+  /// The entity version hashes the store records, without reading its objects (those of the
+  /// metadata handed in, for a store handed on in memory); nil when it cannot say.
+  private static func recordedHashes(_ storePath: String, _ options: Options) -> [String: String]? {
+    guard let handed = options.handedIn else {
+      return (try? options.storeFormat.peekMetadata(storePath))?.entityVersionHashes
+    }
+    guard let list = handed.metadata.entityVersionHashes else { return nil }
+    var hashes: [String: String] = [:]
+    for (entity, hash) in list { hashes[entity] = hash }
+    return hashes
   }
 }
