@@ -51,8 +51,9 @@ struct CoreDataSchema {
   /// The key column of each side of a many-to-many pair, by `Entity.relationship` of the side's
   /// declaring entity: the join-table column that holds that entity's objects.
   private var joinKeys: [String: String] = [:]
-  /// The entity tables (`tables()`), named once with the schema.
-  private(set) var entityTables: [Table] = []
+  /// The entity tables (`tables()`), made on first use (a store written) and kept with the
+  /// schema (one key: the schema's tables).
+  let entityTables = Memo<Int, [Table]>()
 
   /// The schema of `layout`'s model, made once per layout (a chain's steps share a version's).
   static func of(_ layout: StoreLayout) -> CoreDataSchema {
@@ -95,7 +96,6 @@ struct CoreDataSchema {
     for (k, e) in entities.enumerated() { members[e.root, default: []].append(k) }
     nameColumns()
     nameJoinKeys()
-    entityTables = makeTables()
   }
 
   /// The key columns of the many-to-many join tables (Specs/sqlite-store.md §4.3). The column

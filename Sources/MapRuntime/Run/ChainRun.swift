@@ -8,8 +8,9 @@ import Foundation
 /// format can make exactly what reading it back would give (`StoreFormat.readBack`), else
 /// through a scratch store in a private temporary folder, written by the same writer as a
 /// checkpoint but never flushed to disk (`StoreWriteOptions.durable`) and removed as soon as
-/// the next step has run; nothing is hashed or recorded. The final store has the same bytes as with checkpoints. A run killed
-/// part-way leaves nothing to resume from: the next run starts over from the store.
+/// the next step has run; nothing is hashed or recorded. The final store has the same bytes as
+/// with checkpoints. A run killed part-way leaves nothing to resume from: the next run starts
+/// over from the store.
 ///
 /// With checkpoints (`Options.checkpoints`, `mapc migrate --checkpoints`): each intermediate
 /// store goes to the work folder beside the store, flushed, with its SHA-256 recorded; a run
