@@ -26,32 +26,41 @@ struct CoreDataMetadata {
     guard let bytes = rows[0][1].blob else {
       throw store.failure("sqlite-metadata", "Z_METADATA.Z_PLIST is \(rows[0][1].typeName), not a binary property list")
     }
+    return try parse(uuid: rows[0][0].text, plist: bytes, path: store.path)
+  }
+
+  /// The metadata of a `Z_METADATA` row: its `Z_UUID` and the bytes of its `Z_PLIST`; errors
+  /// name the store at `path`.
+  static func parse(uuid: String?, plist bytes: [UInt8], path: String) throws(MigrationFailure) -> CoreDataMetadata {
+    func failure(_ code: String, _ message: String) -> MigrationFailure {
+      CoreDataStoreFile.failure(code, message, path)
+    }
     let plist: PropertyListValue
     do {
       plist = try BinaryPropertyListReader.read(bytes)
     } catch {
       if error.isExpansionLimit {
-        throw store.failure("limit-expanded-size", "Z_METADATA.Z_PLIST: \(error.message)")
+        throw failure("limit-expanded-size", "Z_METADATA.Z_PLIST: \(error.message)")
       }
-      throw store.failure("sqlite-metadata", "Z_METADATA.Z_PLIST is not a binary property list: \(error)")
+      throw failure("sqlite-metadata", "Z_METADATA.Z_PLIST is not a binary property list: \(error)")
     }
     guard let entries = plist.dictionaryValue else {
-      throw store.failure("sqlite-metadata", "Z_METADATA.Z_PLIST is not a dictionary")
+      throw failure("sqlite-metadata", "Z_METADATA.Z_PLIST is not a dictionary")
     }
     guard let hashEntries = plist["NSStoreModelVersionHashes"]?.dictionaryValue else {
-      throw store.failure(
+      throw failure(
         "sqlite-metadata",
         "Z_METADATA.Z_PLIST has no NSStoreModelVersionHashes dictionary, so the store's model version is unknown")
     }
     var hashes: [(String, [UInt8])] = []
     for e in hashEntries {
       guard let h = e.value.dataValue else {
-        throw store.failure("sqlite-metadata", "Z_METADATA.Z_PLIST: NSStoreModelVersionHashes[\(e.key)] is not data")
+        throw failure("sqlite-metadata", "Z_METADATA.Z_PLIST: NSStoreModelVersionHashes[\(e.key)] is not data")
       }
       hashes.append((e.key, h))
     }
     let identifiers = plist["NSStoreModelVersionIdentifiers"]?.arrayValue?.compactMap(\.stringValue) ?? []
-    return CoreDataMetadata(uuid: rows[0][0].text, hashes: hashes, identifiers: identifiers, plist: entries)
+    return CoreDataMetadata(uuid: uuid, hashes: hashes, identifiers: identifiers, plist: entries)
   }
 
   /// The app's keys and Core Data's own that are not derived from the model (the framework

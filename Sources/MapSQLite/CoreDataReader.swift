@@ -71,7 +71,7 @@ struct CoreDataReader {
   init(store: CoreDataStoreFile, layout: StoreLayout, maxErrors: Int) {
     self.store = store
     self.layout = layout
-    self.schema = CoreDataSchema(model: layout.model)
+    self.schema = CoreDataSchema.of(layout)
     self.graph = ObjectGraph(layout: layout, input: nil, isSource: true)
     self.maxErrors = maxErrors
     // The payloads cannot take much more room than the file they come from.

@@ -85,7 +85,10 @@ extension CoreDataSchema {
   }
 
   /// Entity tables in `Z_ENT` order with their columns in Core Data's order.
-  func tables() -> [Table] {
+  func tables() -> [Table] { entityTables.value(0) { makeTables() } }
+
+  /// The entity tables, as `tables()` makes them once.
+  private func makeTables() -> [Table] {
     var hidden: [Int: [Column]] = [:]
     for e in entities {
       for r in model.entity(named: e.name)!.relationships where r.isToMany && !r.isTransient && r.inverseName == nil {

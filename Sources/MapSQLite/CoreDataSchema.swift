@@ -51,6 +51,14 @@ struct CoreDataSchema {
   /// The key column of each side of a many-to-many pair, by `Entity.relationship` of the side's
   /// declaring entity: the join-table column that holds that entity's objects.
   private var joinKeys: [String: String] = [:]
+  /// The entity tables (`tables()`), made on first use (a store written) and kept with the
+  /// schema (one key: the schema's tables).
+  let entityTables = Memo<Int, [Table]>()
+
+  /// The schema of `layout`'s model, made once per layout (a chain's steps share a version's).
+  static func of(_ layout: StoreLayout) -> CoreDataSchema {
+    layout.derived(CoreDataSchema.self) { CoreDataSchema(model: $0.model) }
+  }
 
   /// Numbers the entities as Core Data does: roots sorted by name case-insensitively, each
   /// followed depth-first by its sub-entities sorted the same way.

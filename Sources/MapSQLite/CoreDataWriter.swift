@@ -39,7 +39,7 @@ struct CoreDataWriter {
     self.external = ExternalFilesWritten(read: externalFiles)
     self.input = input
     self.codec = codec
-    self.schema = CoreDataSchema(model: graph.layout.model)
+    self.schema = CoreDataSchema.of(graph.layout)
     self.metadata = metadata
     keys = graph.tables.map { [Int64](repeating: 0, count: $0.count) }
     graph.resolveObjectKeys()

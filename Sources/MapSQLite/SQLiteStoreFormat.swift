@@ -25,13 +25,18 @@ public struct SQLiteStoreFormat: StoreFormat {
     graph.finishBuilding(
       input: reader.transformables.bytes.take(path: path), transformableCodec: ArchivedBlobCodec.self)
     if !reader.externalFiles.isEmpty { graph.storeAttachment = reader.externalFiles }
+    return (graph, Self.storeMetadata(metadata))
+  }
+
+  /// The metadata `read` returns for a store's `Z_METADATA`.
+  static func storeMetadata(_ metadata: CoreDataMetadata) -> StoreMetadata {
     var result = StoreMetadata()
     result.modelVersionIdentifiers = metadata.identifiers
     result.entityVersionHashes = metadata.hashes.map { ($0.entity, Base64Codec.encode($0.hash)) }
     result.extra = metadata.carriedKeys.sorted { $0.key < $1.key }.map {
       ($0.key, CoreDataMetadataValues.value($0.value))
     }
-    return (graph, result)
+    return result
   }
 
   public func peekMetadata(_ path: String) throws(MigrationFailure) -> StoreMetadataPeek {

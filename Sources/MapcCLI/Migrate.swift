@@ -15,8 +15,9 @@ extension MapcCommand {
         model version at a time: with the mapping of the --mappings folder that fits a step \
         by entity version hashes (text or .xcmappingmodel), else with the inferred \
         (lightweight) mapping. Every step is compiled before anything runs. The steps are \
-        fused: each hands its result to the next through a scratch store in the temporary \
-        folder that is never flushed to disk, and a run that was killed starts over; with \
+        fused: each hands its result to the next in memory where that is exact, else through \
+        a scratch store in the temporary folder that is never flushed to disk, and a run \
+        that was killed starts over; with \
         --checkpoints intermediate stores live in .STORE.mapc-migrate beside the store and a \
         run that was killed is resumed by the next one. Either way the result is the same \
         bytes, and the store itself is replaced only by the last step's atomic rename, so it \

@@ -5,9 +5,10 @@ import MapRuntime
 import MapTools
 
 extension Migrator {
-  /// Runs the steps, fused (each step's result handed to the next through an unflushed scratch
-  /// store) or with ``Options/checkpoints`` (intermediate stores in a work folder beside the
-  /// store, `.STORE.mapc-migrate`, resumed after an interrupted run), the result replacing the
+  /// Runs the steps, fused (each step's result handed to the next in memory where the format
+  /// can do it exactly, else through an unflushed scratch store) or with
+  /// ``Options/checkpoints`` (intermediate stores in a work folder beside the store,
+  /// `.STORE.mapc-migrate`, resumed after an interrupted run), the result replacing the
   /// store (or written to ``Options/output``) by one atomic rename; each step's losses checked
   /// before it runs. Throws ``MapcError`` (exit status 2, the store unchanged) when a step
   /// needs an unregistered policy class, would lose data without consent, or fails.

@@ -38,8 +38,9 @@ public struct Migrator: Sendable {
     /// Keep each intermediate store in a work folder beside the store (`.STORE.mapc-migrate`,
     /// flushed to disk, its SHA-256 recorded), so that a run killed part-way is resumed from
     /// the last complete one (`mapc migrate --checkpoints`), for long chains over large stores.
-    /// Default: the chain is fused, its steps handing their results on through unflushed
-    /// scratch stores, and a killed run starts over. The result is the same bytes either way.
+    /// Default: the chain is fused, its steps handing their results on in memory where the
+    /// store's format can do it exactly, else through unflushed scratch stores, and a killed run
+    /// starts over. The result is the same bytes either way.
     public var checkpoints = false
     /// Called as the passes of a step advance.
     public var progress: (@Sendable (MigrationManager.Pass, Int, Int) -> Void)?

@@ -4,6 +4,9 @@ public final class StoreLayout: Sendable {
   package let model: ObjectModel
   package let entities: [EntityLayout]
   private let indexByName: [String: Int]
+  /// What a store format derives from the layout (Core Data SQLite: its schema), made once per
+  /// layout: a chain's steps share each version's layout (`ChainRun`).
+  private let derivedValues = Memo<ObjectIdentifier, any Sendable>()
 
   package init(model: ObjectModel) {
     self.model = model
@@ -31,6 +34,13 @@ public final class StoreLayout: Sendable {
 
   package func entityIndex(_ name: String) -> Int? { indexByName[name] }
   package func entity(_ name: String) -> EntityLayout? { indexByName[name].map { entities[$0] } }
+
+  /// The value of type `T` derived from this layout by `make`, made on first use and kept with
+  /// the layout (one value per type: `make` must depend on the layout only).
+  package func derived<T: Sendable>(_ type: T.Type, _ make: (StoreLayout) -> T) -> T {
+    // One value per type: the cast cannot fail.
+    derivedValues.value(ObjectIdentifier(type)) { make(self) } as! T
+  }
 }
 
 /// One entity's layout.

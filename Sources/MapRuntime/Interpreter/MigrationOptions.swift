@@ -7,10 +7,18 @@ public struct MigrationManagerOptions: Sendable {
   /// Source objects an entity mapping needs before pass 1 spreads it over the cores (see
   /// `ParallelCreation`); the result is the same either way.
   public var parallelMinimum: Int = Self.defaultParallelMinimum
+  /// The destination graph's layout, when the caller has one of the plan's destination model
+  /// already (a chain's next step reads its store with it: `ChainRun`); nil: made from the plan.
+  package var destinationLayout: StoreLayout?
   public init(maxErrors: Int = 50, now: Double = 0, parallelMinimum: Int = Self.defaultParallelMinimum) {
     self.maxErrors = maxErrors
     self.now = now
     self.parallelMinimum = parallelMinimum
+  }
+
+  package init(maxErrors: Int, now: Double, parallelMinimum: Int, destinationLayout: StoreLayout?) {
+    self.init(maxErrors: maxErrors, now: now, parallelMinimum: parallelMinimum)
+    self.destinationLayout = destinationLayout
   }
 
   /// `parallelMinimum` unless set: 4096 source objects, or never on a single core.

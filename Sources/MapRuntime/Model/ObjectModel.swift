@@ -15,6 +15,11 @@ public struct ObjectModel: Sendable, Hashable, Codable {
   public var path: String?
 
   private var indexByName: [String: Int]
+  /// Per entity (by its index in `entities`), its properties with inherited ones, as
+  /// `allAttributes(of:)` and `allRelationships(of:)` return them: made on first use and kept
+  /// for every copy of the model (its entities never change), not all at once (a chain of
+  /// thousands of entities would take memory quadratic in its depth).
+  private let inheritedByIndex = Memo<Int, InheritedProperties>()
 
   public init(
     entities: [EntityDescription],
@@ -111,17 +116,50 @@ public struct ObjectModel: Sendable, Hashable, Codable {
   /// Attributes of the entity including inherited ones; an entity's own attribute hides an
   /// ancestor's of the same name. Ordered by name.
   public func allAttributes(of entity: EntityDescription) -> [AttributeDescription] {
+    if let i = ownIndex(of: entity) { return inherited(i).attributes }
+    return InheritedProperties.attributes(of: entity, in: self)
+  }
+
+  /// Relationships of the entity including inherited ones, ordered by name.
+  public func allRelationships(of entity: EntityDescription) -> [RelationshipDescription] {
+    if let i = ownIndex(of: entity) { return inherited(i).relationships }
+    return InheritedProperties.relationships(of: entity, in: self)
+  }
+
+  /// The index of `entity` when it is this model's entity of its name, as the model holds it
+  /// (an entity changed since, or of another model, is not).
+  private func ownIndex(of entity: EntityDescription) -> Int? {
+    guard let i = indexByName[entity.name], entities[i] == entity else { return nil }
+    return i
+  }
+
+  private func inherited(_ i: Int) -> InheritedProperties {
+    inheritedByIndex.value(i) { InheritedProperties(of: entities[i], in: self) }
+  }
+}
+
+/// An entity's attributes and relationships with the inherited ones, an entity's own property
+/// hiding an ancestor's of the same name, each list ordered by name.
+private struct InheritedProperties: Sendable {
+  var attributes: [AttributeDescription]
+  var relationships: [RelationshipDescription]
+
+  init(of entity: EntityDescription, in model: ObjectModel) {
+    attributes = Self.attributes(of: entity, in: model)
+    relationships = Self.relationships(of: entity, in: model)
+  }
+
+  static func attributes(of entity: EntityDescription, in model: ObjectModel) -> [AttributeDescription] {
     var byName: [String: AttributeDescription] = [:]
-    for e in ([entity] + ancestors(of: entity)).reversed() {
+    for e in ([entity] + model.ancestors(of: entity)).reversed() {
       for a in e.attributes { byName[a.name] = a }
     }
     return byName.values.sorted { $0.name < $1.name }
   }
 
-  /// Relationships of the entity including inherited ones, ordered by name.
-  public func allRelationships(of entity: EntityDescription) -> [RelationshipDescription] {
+  static func relationships(of entity: EntityDescription, in model: ObjectModel) -> [RelationshipDescription] {
     var byName: [String: RelationshipDescription] = [:]
-    for e in ([entity] + ancestors(of: entity)).reversed() {
+    for e in ([entity] + model.ancestors(of: entity)).reversed() {
       for r in e.relationships { byName[r.name] = r }
     }
     return byName.values.sorted { $0.name < $1.name }

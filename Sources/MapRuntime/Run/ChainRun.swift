@@ -4,11 +4,13 @@ import Foundation
 /// replaces the store, by an atomic rename, so the store on disk is at every moment the
 /// original or the final result.
 ///
-/// Fused (the default): each step's result is handed to the next step through a scratch store
-/// in a private temporary folder, written by the same writer as a checkpoint but never flushed
-/// to disk (`StoreWriteOptions.durable`) and removed as soon as the next step has run; nothing
-/// is hashed or recorded. The final store has the same bytes as with checkpoints. A run killed
-/// part-way leaves nothing to resume from: the next run starts over from the store.
+/// Fused (the default): each step's result is handed to the next step in memory where the
+/// format can make exactly what reading it back would give (`StoreFormat.readBack`), else
+/// through a scratch store in a private temporary folder, written by the same writer as a
+/// checkpoint but never flushed to disk (`StoreWriteOptions.durable`) and removed as soon as
+/// the next step has run; nothing is hashed or recorded. The final store has the same bytes as
+/// with checkpoints. A run killed part-way leaves nothing to resume from: the next run starts
+/// over from the store.
 ///
 /// With checkpoints (`Options.checkpoints`, `mapc migrate --checkpoints`): each intermediate
 /// store goes to the work folder beside the store, flushed, with its SHA-256 recorded; a run
@@ -105,41 +107,57 @@ package enum ChainRun {
   private static func runSteps(
     _ steps: [Step], from done: Int, storePath: String, work: ChainWorkFolder, options: Options
   ) throws(MigrationFailure) {
+    var layouts = StepLayouts()
     for k in done..<steps.count {
       let last = k == steps.count - 1
       let input = k == 0 ? storePath : work.stepPath(k)
       let output: MigrationRun.Output =
         last ? .replace(target: options.output ?? storePath, backup: options.backup) : .file(work.stepPath(k + 1))
-      let summary = try runStep(k, steps, input: input, output: output, durable: true, options: options)
+      let (summary, _) = try runStep(
+        k, steps, input: input, output: output, durable: true, layouts: layouts.next(steps[k]), options: options)
       if !last { try work.recordDigest(step: k + 1) }
       options.stepFinished?(k, summary)
     }
   }
 
-  /// The fused chain: scratch stores in a private temporary folder (one subfolder per step, so
-  /// that whatever files the format keeps beside a store go with it), none flushed, each
-  /// removed once the step that reads it has run.
+  /// The fused chain: each step's result handed to the next in memory where the format can make
+  /// exactly what reading it back would give (`StoreFormat.readBack`), else through a scratch
+  /// store in a private temporary folder (one subfolder per step, so that whatever files the
+  /// format keeps beside a store go with it), none flushed, each removed once the step that
+  /// reads it has run.
   private static func runFused(_ steps: [Step], storePath: String, options: Options) throws(MigrationFailure) {
     // A one-step chain has nothing to hand on.
     let scratch = steps.count > 1 ? try ScratchFolder() : nil
     defer { scratch?.remove() }
+    var layouts = StepLayouts()
+    var handed: HandedStore?
     for k in steps.indices {
       let last = k == steps.count - 1
-      let input = k == 0 ? storePath : try scratch!.storePath(k)
+      // Only the step that reads it holds the store handed on (memory stays one step's).
+      let handedIn = handed
+      handed = nil
+      let input = k == 0 || handedIn != nil ? storePath : try scratch!.storePath(k)
       let output: MigrationRun.Output =
         !last
         ? .file(try scratch!.storePath(k + 1))
         : options.dryRun ? .none : .replace(target: options.output ?? storePath, backup: options.backup)
-      let summary = try runStep(k, steps, input: input, output: output, durable: last, options: options)
+      let summary: MigrationRun.Summary
+      (summary, handed) = try runStep(
+        k, steps, input: input, output: output, durable: last, layouts: layouts.next(steps[k]),
+        handing: (handedIn, !last), options: options)
       if k > 0 { scratch?.removeStore(k) }
       options.stepFinished?(k, summary)
     }
   }
 
-  /// Step `k`, from `input` to `output`, with its checks, drops, record and progress.
+  /// Step `k`, from `input` (or the store handed in) to `output` (or handed on, when `handing`
+  /// asks for it, the next step reads the destination's model and the format can), with its
+  /// checks, drops, record and progress.
   private static func runStep(
-    _ k: Int, _ steps: [Step], input: String, output: MigrationRun.Output, durable: Bool, options: Options
-  ) throws(MigrationFailure) -> MigrationRun.Summary {
+    _ k: Int, _ steps: [Step], input: String, output: MigrationRun.Output, durable: Bool,
+    layouts: (source: StoreLayout?, destination: StoreLayout), handing: (HandedStore?, onward: Bool) = (nil, false),
+    options: Options
+  ) throws(MigrationFailure) -> (MigrationRun.Summary, HandedStore?) {
     options.stepStarting?(k)
     let last = k == steps.count - 1
     var runOptions = MigrationRun.Options(
@@ -149,13 +167,19 @@ package enum ChainRun {
     runOptions.ioProgress = options.ioProgress
     runOptions.elementDrops = options.elementDrops[k] ?? []
     runOptions.durable = durable
+    runOptions.layouts = (layouts.source, layouts.destination)
+    runOptions.handedIn = handing.0
+    if handing.onward, steps[k + 1].plan.sourceModel == layouts.destination.model {
+      runOptions.handOffLayout = layouts.destination
+    }
     if let check = options.checkSource {
       runOptions.checkSource = { graph throws(MigrationFailure) in try check(k, graph) }
     }
     runOptions.generatedMetadata = [
       (StoreMetadataPeek.migrationsKey, .array(options.previousRecords + steps[...k].map(\.record)))
     ]
-    return try MigrationRun.run(plan: steps[k].plan, storePath: input, options: runOptions)
+    let result = try MigrationRun.runHandingOff(plan: steps[k].plan, storePath: input, options: runOptions)
+    return (result.summary, result.handed)
   }
 
   /// Removes what a killed `mapc migrate` left beside a store that is already at its target

@@ -58,6 +58,17 @@ public enum MigrationRun {
     /// Whether the store written is flushed to disk (`StoreWriteOptions.durable`): false for
     /// the scratch stores between the steps of a fused chain (`ChainRun`).
     package var durable = true
+    /// The layouts of the plan's source and destination models, when the caller has them (a
+    /// chain's steps share each version's: `ChainRun`); nil: made from the plan. A layout of
+    /// another model is not used.
+    package var layouts: (source: StoreLayout?, destination: StoreLayout?) = (nil, nil)
+    /// The store as the previous step of a fused chain handed it on in memory, read from no
+    /// file (`ChainRun`); the store path then only names it in messages.
+    package var handedIn: HandedStore?
+    /// The layout the next step of a fused chain reads with: the result is handed on in memory
+    /// when the format can make exactly what reading it back would give (`StoreFormat.readBack`),
+    /// and written to `output` otherwise.
+    package var handOffLayout: StoreLayout?
 
     public init(
       output: Output, storeFormat: any StoreFormat, maxErrors: Int = 50, now: Double = 0,
@@ -100,13 +111,27 @@ public enum MigrationRun {
     return stat(path, &size) == 0 ? Int(size.st_size) : nil
   }
 
+  /// The layout the store is read with: the one given, if of the plan's source model.
+  private static func sourceLayout(_ plan: MigrationPlan, _ options: Options) -> StoreLayout {
+    if let given = options.layouts.source, given.model == plan.sourceModel { return given }
+    return StoreLayout(model: plan.sourceModel)
+  }
+
   public static func run(plan: MigrationPlan, storePath: String, options: Options) throws(MigrationFailure) -> Summary {
+    try runHandingOff(plan: plan, storePath: storePath, options: options).summary
+  }
+
+  /// `run`, with the result handed on in memory when `Options.handOffLayout` asks for it and
+  /// the format can (nil: it was written to `output`).
+  package static func runHandingOff(
+    plan: MigrationPlan, storePath: String, options: Options
+  ) throws(MigrationFailure) -> (summary: Summary, handed: HandedStore?) {
     let clock = ContinuousClock()
     let start = clock.now
     let phases = PhaseTimer(enabled: options.reportPhases)
     // A store already at the plan's destination model: said so, before reading it with the
     // source model (which would report every property that changed).
-    if let peek = try? options.storeFormat.peekMetadata(storePath), let hashes = peek.entityVersionHashes,
+    if let hashes = recordedHashes(storePath, options),
       StoreMetadataPeek.sameHashes(hashes, plan.destinationEntityHashes),
       !StoreMetadataPeek.sameHashes(hashes, plan.sourceEntityHashes)
     {
@@ -121,7 +146,7 @@ public enum MigrationRun {
     // The source's objects are let go of here: the write's peak memory is the destination's.
     let migrated = try readAndMigrate(plan: plan, storePath: storePath, options: options, phases: phases)
 
-    let target: String?
+    var target: String?
     var backup: String? = nil
     switch options.output {
     case .file(let path): target = path
@@ -136,10 +161,17 @@ public enum MigrationRun {
     let writerMetadata = StoreWriteMetadata(
       modelVersionIdentifiers: plan.destinationModel.versionIdentifiers,
       entityHashes: plan.destinationEntityHashes, extra: migrated.metadata.extra, generated: options.generatedMetadata)
+    let handed = options.handOffLayout.flatMap { layout in
+      format.readBack(
+        migrated.destination, source: migrated.source, metadata: writerMetadata, layout: layout, path: storePath)
+    }.map { HandedStore(graph: $0.0, metadata: $0.1) }
+    if handed != nil { target = nil }
     do throws(MigrationFailure) {
-      try StoreIO.write(
-        format, migrated.destination, source: migrated.source, metadata: writerMetadata, to: target, backup: backup,
-        report: options.ioProgress, durable: options.durable)
+      if handed == nil {
+        try StoreIO.write(
+          format, migrated.destination, source: migrated.source, metadata: writerMetadata, to: target,
+          backup: backup, report: options.ioProgress, durable: options.durable)
+      }
     } catch {
       // A dry run's errors are about the store that would have been written from the input.
       throw MigrationFailure(
@@ -153,13 +185,15 @@ public enum MigrationRun {
     phases.report()
     let elapsed = clock.now - start
     let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-    func counts(_ g: ObjectGraph) -> [(entity: String, count: Int)] {
-      g.tables.map { ($0.layout.name, $0.count) }.sorted { $0.0 < $1.0 }
-    }
-    return Summary(
+    let summary = Summary(
       read: migrated.read, created: counts(migrated.destination), seconds: seconds,
       parallelMappings: migrated.parallelMappings, splitEntities: migrated.source.splitEntities, writtenTo: target,
       mappings: migrated.mappings)
+    return (summary, handed)
+  }
+
+  private static func counts(_ g: ObjectGraph) -> [(entity: String, count: Int)] {
+    g.tables.map { ($0.layout.name, $0.count) }.sorted { $0.0 < $1.0 }
   }
 
   /// A run up to its write: the destination graph, what the writer reads of the source
@@ -174,13 +208,19 @@ public enum MigrationRun {
     var mappings: [MigrationManager.MappingCount]
   }
 
+  /// Reads the store (or takes the one handed in by the previous step of a fused chain), checks
+  /// it against the plan and runs the passes.
   private static func readAndMigrate(
     plan: MigrationPlan, storePath: String, options: Options, phases: PhaseTimer
   ) throws(MigrationFailure) -> Migrated {
-    let format = options.storeFormat
-    let (graph, metadata) = try StoreIO.read(
-      format, storePath, layout: StoreLayout(model: plan.sourceModel), maxErrors: options.maxErrors,
-      report: options.ioProgress)
+    let (graph, metadata) =
+      if let handed = options.handedIn {
+        (handed.graph, handed.metadata)
+      } else {
+        try StoreIO.read(
+          options.storeFormat, storePath, layout: sourceLayout(plan, options), maxErrors: options.maxErrors,
+          report: options.ioProgress)
+      }
     let differing = metadata.entitiesWithDifferentHashes(plan.sourceEntityHashes)
     if !differing.isEmpty {
       throw MigrationFailure([
@@ -194,7 +234,8 @@ public enum MigrationRun {
     let manager = try MigrationManager(
       plan: plan, source: graph,
       options: MigrationManager.Options(
-        maxErrors: options.maxErrors, now: options.now, parallelMinimum: options.parallelMinimum))
+        maxErrors: options.maxErrors, now: options.now, parallelMinimum: options.parallelMinimum,
+        destinationLayout: options.layouts.destination))
     manager.progress = options.progress
     phases.mark("read store")
     try manager.migrate(phases: phases)
@@ -204,7 +245,18 @@ public enum MigrationRun {
     }
     return Migrated(
       destination: manager.destination, source: graph.withoutObjects(), metadata: metadata,
-      read: graph.tables.map { ($0.layout.name, $0.count) }.sorted { $0.0 < $1.0 },
-      parallelMappings: manager.parallelMappings, mappings: manager.mappingCounts)
+      read: counts(graph), parallelMappings: manager.parallelMappings, mappings: manager.mappingCounts)
+  }
+
+  /// The entity version hashes the store records, without reading its objects (those of the
+  /// metadata handed in, for a store handed on in memory); nil when it cannot say.
+  private static func recordedHashes(_ storePath: String, _ options: Options) -> [String: String]? {
+    guard let handed = options.handedIn else {
+      return (try? options.storeFormat.peekMetadata(storePath))?.entityVersionHashes
+    }
+    guard let list = handed.metadata.entityVersionHashes else { return nil }
+    var hashes: [String: String] = [:]
+    for (entity, hash) in list { hashes[entity] = hash }
+    return hashes
   }
 }

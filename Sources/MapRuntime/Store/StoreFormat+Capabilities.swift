@@ -1,5 +1,6 @@
 /// What a format that lacks a capability answers: it carries no model, no bookkeeping and no
-/// external files, is copied as bytes and has no schema beyond its hashes.
+/// external files, is copied as bytes, has no schema beyond its hashes and hands no store on in
+/// memory (a chain's steps hand theirs on through scratch stores).
 extension StoreFormat {
   public var carriesModels: Bool { false }
 
@@ -14,4 +15,8 @@ extension StoreFormat {
   public var isCopiedAsBytes: Bool { true }
 
   public func schema(_ path: String) throws(MigrationFailure) -> StoreSchema? { nil }
+
+  public func readBack(
+    _ graph: ObjectGraph, source: ObjectGraph?, metadata: StoreWriteMetadata, layout: StoreLayout, path: String
+  ) -> (ObjectGraph, StoreMetadata)? { nil }
 }

@@ -79,6 +79,18 @@ public protocol StoreFormat: Sendable {
   /// tables, indexes and triggers), which a migrated store must share with a new empty store of
   /// the same version; nil for a format whose stores have none. Default: nil.
   func schema(_ path: String) throws(MigrationFailure) -> StoreSchema?
+
+  /// Exactly what `read(_:layout:options:)` with `layout` would return from the store that
+  /// `write(_:source:metadata:to:backup:options:)` would write from `graph`, `source` and
+  /// `metadata`, made in memory without writing or reading anything: the objects, their order,
+  /// values and numbers, the to-many members in the order a read rebuilds them, the metadata.
+  /// `path` names the store as a read of it would (its messages). Nil whenever the format cannot
+  /// be sure that the two are the same (a value kind, external data, anything), and whenever
+  /// the write would fail: the caller then writes the store and reads it back. `mapc migrate`'s
+  /// fused chain hands each step's result to the next step this way (`ChainRun`). Default: nil.
+  func readBack(
+    _ graph: ObjectGraph, source: ObjectGraph?, metadata: StoreWriteMetadata, layout: StoreLayout, path: String
+  ) -> (ObjectGraph, StoreMetadata)?
 }
 
 extension StoreFormat {

@@ -40,6 +40,9 @@ extension StepAnalysis {
         !readers.isEmpty
         ? .migrated(readers.map { plan.entityMappings[$0].name }) : removal.map { .removed($0.name) } ?? .dropped
       let kinds = Set(lineage.map(\.name))
+      // Each reader's mapping, reads and copies once per entity, not once per property.
+      let readerParts = readers.map { (plan.entityMappings[$0], reads[$0], copies[$0]) }
+      let readerCopies = readerParts.map { ($0.0, $0.2) }
       let properties =
         model.allAttributes(of: e).filter { !$0.isTransient }.map { ($0.name, false) }
         + model.allRelationships(of: e).filter { !$0.isTransient }.map { ($0.name, true) }
@@ -48,13 +51,13 @@ extension StepAnalysis {
         properties: properties.map { name, isRelationship in
           let fate = propertyFate(
             name, isRelationship: isRelationship,
-            readers: readers.map { (plan.entityMappings[$0], reads[$0], copies[$0]) },
+            readers: readerParts,
             reached: kinds.contains { reached.contains($0 + "." + name) }, source: sourceLookup,
             destination: destinationLookup)
           var property = SourceProperty(name: name, isRelationship: isRelationship, fate: fate)
           if !isRelationship {
             property.droppedElements = elementDrops(
-              name, of: e.name, readers: readers.map { (plan.entityMappings[$0], copies[$0]) }, source: sourceLookup,
+              name, of: e.name, readers: readerCopies, source: sourceLookup,
               destination: destinationLookup)
           }
           return property
