@@ -120,7 +120,7 @@ final class PassEngine {
           }
         }
         hook(i, "endInstanceCreation") { try hooks.endInstanceCreation(i) }
-        phases.mark("  \(m.name)")
+        phases.mark("  " + TerminalText.escaped(m.name))
       case .createRelationships:
         let n = c.associations[i].instanceCount
         let lm = c.linked[i]
@@ -156,7 +156,7 @@ final class PassEngine {
         passDone += n
         relationships.currentInstanceIndex = -1
         hook(i, "endRelationshipCreation") { try hooks.endRelationshipCreation(i) }
-        phases.mark("  \(m.name)")
+        phases.mark("  " + TerminalText.escaped(m.name))
       case .validate:
         break
       }
