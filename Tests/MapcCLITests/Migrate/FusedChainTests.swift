@@ -6,7 +6,7 @@ import Testing
 /// step's result handed to the next through an unflushed scratch store in the temporary
 /// folder), or with `--checkpoints` one step at a time through the work folder beside the store.
 /// Both must give the same bytes: the stores are compared with `cmp` (and the files beside them,
-/// external data included), and their rows as python3's sqlite3 reads them, on Wire's 31 steps
+/// external data included), and their rows as python3's sqlite3 reads them, on Wire's 80 steps
 /// over an empty store made at 2.3 (SQLite and JSON), on every real store of `../shared/stores`
 /// that has later versions in its bundle, and on a large Tasks JSON store through the
 /// `Mappings/tasks` chain (two inferred steps and a mapping). Each fused run leaves nothing in
@@ -183,7 +183,7 @@ struct FusedChainRealStoreTests {
     #expect(toFour == 0)
   }
 
-  /// Wire's 31 steps over an empty store made at 2.3, as a Core Data SQLite store and as a JSON
+  /// Wire's 80 steps over an empty store made at 2.3, as a Core Data SQLite store and as a JSON
   /// store (as `WireHistoryTests` makes it).
   @Test(arguments: ["sqlite", "json"]) func wiresEmptyStoreAt2_3(_ format: String) throws {
     let dir = try FileManagerTemp.folder("fused-wire")
