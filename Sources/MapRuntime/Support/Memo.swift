@@ -19,3 +19,10 @@ package final class Memo<Key: Hashable & Sendable, Kept: Sendable>: @unchecked S
     }
   }
 }
+
+/// A memo shows no children to reflection: what it keeps is made from its owner's other fields
+/// and shared by every copy of the owner, so a deep description of the owner (the plan round
+/// trip's oracle) compares the fields and not the memo's lock or which values were asked for.
+extension Memo: CustomReflectable {
+  package var customMirror: Mirror { Mirror(self, children: [:]) }
+}
