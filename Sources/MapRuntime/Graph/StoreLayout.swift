@@ -32,6 +32,13 @@ public final class StoreLayout: Sendable {
     self.entities = layouts
   }
 
+  /// `given` when it lays out `model` (a chain's steps share each version's layout: `ChainRun`),
+  /// else a new layout of `model`.
+  package static func of(_ model: ObjectModel, reusing given: StoreLayout?) -> StoreLayout {
+    if let given, given.model == model { return given }
+    return StoreLayout(model: model)
+  }
+
   package func entityIndex(_ name: String) -> Int? { indexByName[name] }
   package func entity(_ name: String) -> EntityLayout? { indexByName[name].map { entities[$0] } }
 

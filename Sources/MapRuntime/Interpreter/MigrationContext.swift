@@ -44,9 +44,8 @@ final class MigrationContext {
     self.source = source
     self.options = options
     self.log = ErrorLog(limit: options.maxErrors)
-    let layout = options.destinationLayout.flatMap { $0.model == plan.destinationModel ? $0 : nil }
     self.destination = ObjectGraph(
-      layout: layout ?? StoreLayout(model: plan.destinationModel), input: nil, isSource: false)
+      layout: .of(plan.destinationModel, reusing: options.destinationLayout), input: nil, isSource: false)
     var base: [Int] = []
     var total = 0
     for t in source.tables {

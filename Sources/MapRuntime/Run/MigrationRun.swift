@@ -111,12 +111,6 @@ public enum MigrationRun {
     return stat(path, &size) == 0 ? Int(size.st_size) : nil
   }
 
-  /// The layout the store is read with: the one given, if of the plan's source model.
-  private static func sourceLayout(_ plan: MigrationPlan, _ options: Options) -> StoreLayout {
-    if let given = options.layouts.source, given.model == plan.sourceModel { return given }
-    return StoreLayout(model: plan.sourceModel)
-  }
-
   public static func run(plan: MigrationPlan, storePath: String, options: Options) throws(MigrationFailure) -> Summary {
     try runHandingOff(plan: plan, storePath: storePath, options: options).summary
   }
@@ -218,7 +212,8 @@ public enum MigrationRun {
         (handed.graph, handed.metadata)
       } else {
         try StoreIO.read(
-          options.storeFormat, storePath, layout: sourceLayout(plan, options), maxErrors: options.maxErrors,
+          options.storeFormat, storePath, layout: .of(plan.sourceModel, reusing: options.layouts.source),
+          maxErrors: options.maxErrors,
           report: options.ioProgress)
       }
     let differing = metadata.entitiesWithDifferentHashes(plan.sourceEntityHashes)
