@@ -62,13 +62,6 @@ extension JSONOutput {
   /// `"Question/17"`, without building a `String`.
   @inlinable @inline(__always)
   package mutating func writeString(prefix: PreparedStringPrefix, number: Int64) {
-    beginElement()
-    prefix.bytes.withUnsafeBytes { raw in
-      reserve(raw.count &+ 21)
-      appendReserved(raw.baseAddress!, raw.count)
-    }
-    count &+= JSONOutput.formatInteger(number, into: buffer + count)
-    buffer[count] = ASCII.quote
-    count &+= 1
+    prefix.bytes.withUnsafeBytes { writeString(encodedPrefix: $0, number: number) }
   }
 }
