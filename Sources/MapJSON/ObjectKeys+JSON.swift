@@ -63,8 +63,8 @@ enum ObjectKeysJSON {
   }
 
   /// The metadata value of the graph's highest numbers, or nil when it has none.
-  static func metadataValue(_ graph: ObjectGraph) -> MetadataValue? {
-    let entries = graph.keyHighWater.filter { graph.layout.entityIndex($0.key) != nil && $0.value > 0 }
+  static func metadataValue(_ keyHighWater: [String: Int64], _ layout: StoreLayout) -> MetadataValue? {
+    let entries = keyHighWater.filter { layout.entityIndex($0.key) != nil && $0.value > 0 }
     guard !entries.isEmpty else { return nil }
     return .object(entries.sorted { $0.key < $1.key }.map { .init($0.key, .int($0.value)) })
   }

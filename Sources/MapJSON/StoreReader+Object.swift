@@ -120,6 +120,7 @@ extension StoreReader {
       try index(ref, hash: hash) { offset }
     } else {
       idHashes.append(hash)
+      if keepsIDOffsets { idOffsets.append(quoteStart(idToken)) }
     }
     if !problems.isEmpty {
       let idText = text(idToken)

@@ -24,6 +24,11 @@ public struct StoreReader {
   /// ids it reads into `idHashes`, one per object in order, to save the first half that work.
   var indexesIDs = true
   var idHashes: [UInt64] = []
+  /// With `keepsIDOffsets` (a window of `ChunkReader`): the offset of each hashed id's quote.
+  var keepsIDOffsets = false
+  var idOffsets: [Int] = []
+  /// The offset of each error in `errors`, for a reader that does not locate them.
+  var errorOffsets: [Int] = []
   let splitMinimum: Int
   /// Line and column of error offsets, found from the previous error's (errors mostly come in
   /// file order, so collecting many stays linear in the file's size).
@@ -94,6 +99,7 @@ public struct StoreReader {
 
   mutating func report(_ code: String, _ message: String, at offset: Int) throws {
     errors.append(error(code, message, at: offset))
+    if !locatesErrors { errorOffsets.append(offset) }
     if errors.count >= maxErrors { throw Stop() }
   }
 

@@ -27,13 +27,41 @@ public struct StoreWriter {
   /// Writes the whole document, final newline included; flushes `out`.
   package mutating func write(metadata: Metadata, to out: inout JSONOutput) throws(StoreWriteError) {
     graph.finalize()
+    Self.writeHeader(metadata, layout: graph.layout, keyHighWater: graph.keyHighWater, to: &out)
+    out.writeKey(PreparedKey("objects"))
+    out.beginObject()
+    let order = graph.tables.indices.sorted { graph.tables[$0].layout.name < graph.tables[$1].layout.name }
+    let cells = makeCells()
+    defer { cells.release() }
+    var written = 0
+    for e in order {
+      out.writeKey(graph.tables[e].layout.name)
+      out.beginArray()
+      try writeObjects(graph.tables[e], e, cells.idKey, cells.cells, after: written, to: &out)
+      out.endArray()
+      written += graph.tables[e].count
+      objectProgress?(written)
+    }
+    out.endObject()
+    out.endObject()
+    do {
+      try out.finishDocument()
+    } catch {
+      throw .io(error)
+    }
+  }
+
+  /// Opens the document and writes its metadata: `{"metadata": {…}`, the `objects` key next.
+  static func writeHeader(
+    _ metadata: Metadata, layout: StoreLayout, keyHighWater: [String: Int64], to out: inout JSONOutput
+  ) {
     out.beginObject()
     out.writeKey(PreparedKey("metadata"))
     out.beginObject()
     out.writeKey(PreparedKey("format"))
     out.writeString("mapc-store")
     out.writeKey(PreparedKey("formatVersion"))
-    out.writeInt(ObjectIdentityKey.formatVersion(graph.layout))
+    out.writeInt(ObjectIdentityKey.formatVersion(layout))
     out.writeKey(PreparedKey("modelVersionIdentifiers"))
     out.beginArray()
     for v in metadata.modelVersionIdentifiers { out.writeString(v) }
@@ -46,7 +74,9 @@ public struct StoreWriter {
     }
     out.endObject()
     var generated = metadata.generated
-    if let keyMax = ObjectKeysJSON.metadataValue(graph) { generated.append((ObjectKeysJSON.metadataKey, keyMax)) }
+    if let keyMax = ObjectKeysJSON.metadataValue(keyHighWater, layout) {
+      generated.append((ObjectKeysJSON.metadataKey, keyMax))
+    }
     let generatedKeys = Set(generated.map(\.key))
     let copied = metadata.extra.filter { !generatedKeys.contains($0.key) }
     for (key, value) in (copied + generated).sorted(by: { $0.key < $1.key }) {
@@ -54,10 +84,17 @@ public struct StoreWriter {
       MetadataJSON.write(value, to: &out)
     }
     out.endObject()
+  }
 
-    out.writeKey(PreparedKey("objects"))
-    out.beginObject()
-    let order = graph.tables.indices.sorted { graph.tables[$0].layout.name < graph.tables[$1].layout.name }
+  /// What rendering the graph's cells takes: the entities' id prefixes, the objects' numbers
+  /// where tables have them, the input; `release()` frees it.
+  struct Cells {
+    let cells: CellWriting
+    let idKey: PreparedKey
+    let release: () -> Void
+  }
+
+  func makeCells() -> Cells {
     let idKey = PreparedKey(ObjectIdentityKey.writtenKey(graph.layout))
     var prefixBlob: [UInt8] = []
     var prefixStart: [Int] = [0]
@@ -77,13 +114,6 @@ public struct StoreWriter {
       }
     }
     let numberTable = UnsafeMutableBufferPointer<UnsafePointer<Int64>?>.allocate(capacity: max(numbers.count, 1))
-    defer {
-      blob.deallocate()
-      starts.deallocate()
-      for n in numbers { n?.deallocate() }
-      numberTable.deallocate()
-      withExtendedLifetime(input) {}
-    }
     prefixBlob.withUnsafeBytes { blob.copyMemory(from: $0) }
     _ = starts.initialize(from: prefixStart)
     for (e, n) in numbers.enumerated() { numberTable[e] = n.map { UnsafePointer($0.baseAddress!) } }
@@ -94,29 +124,32 @@ public struct StoreWriter {
       cells.foreignCodec = codec
       cells.foreignInput = Unmanaged.passUnretained(input)
     }
-    var written = 0
-    for e in order {
-      out.writeKey(graph.tables[e].layout.name)
-      out.beginArray()
-      try writeObjects(graph.tables[e], e, idKey, cells, after: written, to: &out)
-      out.endArray()
-      written += graph.tables[e].count
-      objectProgress?(written)
+    let input = self.input
+    return Cells(cells: cells, idKey: idKey) {
+      blob.deallocate()
+      starts.deallocate()
+      for n in numbers { n?.deallocate() }
+      numberTable.deallocate()
+      withExtendedLifetime(input) {}
     }
-    out.endObject()
-    out.endObject()
-    do {
-      try out.finishDocument()
-    } catch {
-      throw .io(error)
-    }
+  }
+
+  /// The objects of table `e` as the elements of an array that `state` stands in (`isFirst`:
+  /// no element before them), rendered in memory.
+  func renderObjects(
+    of e: Int, continuing state: JSONOutput.Continuation, isFirst: Bool, _ cells: Cells
+  ) throws(StoreWriteError) -> RenderedBytes {
+    let table = graph.tables[e]
+    var part = JSONOutput(continuing: state, isFirst: isFirst, reusing: nil, initialCapacity: table.count * 128)
+    try writeObjects(table, e, cells.idKey, cells.cells, after: 0, to: &part)
+    return part.takeBytes()
   }
 
   /// Writes every object of one table: `id` first, then each property in layout order.
   /// Large tables are cut into chunks of rows that helper threads render ahead of the writer
   /// (see `RenderPipeline`); the chunks are written in order, so the bytes are the same as one
   /// thread would write.
-  private func writeObjects(
+  func writeObjects(
     _ table: EntityTable, _ e: Int, _ idKey: PreparedKey, _ cells: CellWriting, after written: Int,
     to out: inout JSONOutput
   ) throws(StoreWriteError) {

@@ -337,3 +337,19 @@ public struct JSONOutput: ~Copyable {
     afterKey = true
   }
 }
+
+extension JSONOutput {
+  /// The file descriptor a file writer writes to (-1 for a memory writer).
+  package var descriptor: Int32 { fileDescriptor }
+
+  /// Records `n` bytes that went to the file descriptor directly, after a `flush()`: elements
+  /// of the innermost container rendered elsewhere (`init(continuing:isFirst:)`), which is no
+  /// longer empty when there were any.
+  package mutating func wroteDirectly(_ n: Int) {
+    guard n > 0 else { return }
+    writeback?.start(at: bytesFlushed, length: n)
+    bytesFlushed += n
+    containerIsEmpty = false
+    onFlush?(bytesFlushed)
+  }
+}

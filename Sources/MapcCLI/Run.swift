@@ -55,6 +55,8 @@ extension MapcCommand {
 
     @OptionGroup var regexBudgetOption: RegexBudgetOption
 
+    @OptionGroup var memoryLimitOption: MemoryLimitOption
+
     @Flag(help: "No progress and no summary line (same as --progress none, without the summary).")
     var quiet = false
 
@@ -111,6 +113,7 @@ extension MapcCommand {
       options.storeFormat = storeFormat
       options.compact = compact
       options.maxErrors = maxErrors == 0 ? Int.max : maxErrors
+      options.memoryLimit = memoryLimitOption.bytes
       options.consent = consentOptions.consent
       options.reportPhases = ProcessInfo.processInfo.environment["MAPC_PHASES"] == "1"
       options.progress = bar?.passCallback
@@ -140,7 +143,9 @@ extension MapcCommand {
       let created = s.created.filter { $0.count > 0 }.map { "\($0.entity) \($0.count)" }.joined(separator: ", ")
       let time = String(format: "%.2f", s.seconds)
       let target = s.writtenTo.map { "; wrote \($0)" } ?? "; dry run, nothing written"
-      return "mapc: migrated \(read) objects in \(time) s; created \(created.isEmpty ? "nothing" : created)\(target)"
+      let chunks = s.chunks > 0 ? " in \(s.chunks) chunk\(s.chunks == 1 ? "" : "s") (--memory-limit)" : ""
+      return
+        "mapc: migrated \(read) objects\(chunks) in \(time) s; created \(created.isEmpty ? "nothing" : created)\(target)"
     }
   }
 }

@@ -15,6 +15,8 @@ package final class DataLossCheck: @unchecked Sendable {
   private var acceptedLosses: [Int: [DataLoss]] = [:]
   private var refusedLosses: [DataLoss] = []
   private var refusedAt: Int?
+  /// What the chunks checked so far hold, per step (`checkPart`).
+  private var partCounts: [Int: StoreCounts] = [:]
 
   /// Consent for single steps besides `consent`: a lock's record of a shipped step's drops.
   let stepConsents: [Int: DropConsent]
@@ -48,6 +50,27 @@ package final class DataLossCheck: @unchecked Sendable {
     var losses = analysis.losses(analysis.counts(graph, consent: consent))
     // A step back undoes widening conversions: values the older type cannot hold are losses too.
     if reverseSteps.contains(k) { losses += analysis.unfitValues(graph) }
+    try decide(k, losses, consent)
+  }
+
+  /// `check` for a store read a chunk at a time (`MigrationRun.Options.checkSourcePart`): the
+  /// chunks' counts are added up, and the sum so far is what is checked.
+  package func checkPart(_ k: Int, _ graph: ObjectGraph) throws(MigrationFailure) {
+    let analysis = analyses[k]
+    let consent = self.consent.adding(stepConsents[k])
+    let part = analysis.counts(graph, consent: consent)
+    let sum = lock.withLock {
+      let sum = (partCounts[k] ?? StoreCounts()).adding(part)
+      partCounts[k] = sum
+      return sum
+    }
+    var losses = analysis.losses(sum)
+    // (Steps back do not go a chunk at a time: `MigrationRun` runs them in memory.)
+    if reverseSteps.contains(k) { losses += analysis.unfitValues(graph) }
+    try decide(k, losses, consent)
+  }
+
+  private func decide(_ k: Int, _ losses: [DataLoss], _ consent: DropConsent) throws(MigrationFailure) {
     let refused = consent.refused(losses)
     lock.withLock {
       acceptedLosses[k] = losses.filter(consent.covers)

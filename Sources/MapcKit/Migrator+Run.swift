@@ -19,6 +19,8 @@ extension Migrator {
     public var output: MigrationRun.Output
     /// How many errors a failed run collects before it stops (`Int.max`: all of them).
     public var maxErrors = 50
+    /// `--memory-limit`, in bytes (`MigrationRun.Options.memoryLimit`); nil: none.
+    public var memoryLimit: Int?
     /// The losses accepted beforehand (`--allow-data-loss`, `--allow-drop`).
     public var consent = DropConsent()
     /// Whether the run reports the time of each phase on standard error (`MAPC_PHASES=1`).
@@ -76,7 +78,9 @@ extension Migrator {
         storeFormat: try StoreFormatChoice.resolve(options.storeFormat, path: store, compact: options.compact),
         maxErrors: options.maxErrors, now: ReproducibleClock.now())
       run.checkSource = { graph throws(MigrationFailure) in try check.check(0, graph) }
+      run.checkSourcePart = { graph throws(MigrationFailure) in try check.checkPart(0, graph) }
       run.elementDrops = check.analyses[0].elementRemovals
+      run.memoryLimit = options.memoryLimit
       run.reportPhases = options.reportPhases
       run.progress = options.progress
       run.ioProgress = options.ioProgress

@@ -176,6 +176,10 @@ public enum RuntimeCatalogue {
       ("run-validation-pattern", "a string that does not match its regular expression (Core Data 1680)"),
       ("run-validation-count", "a to-many relationship with too few or too many objects (Core Data 1580/1590)"),
       ("run-write", "the migrated store cannot be written"),
+      (
+        "run-memory-limit",
+        "the store does not fit `--memory-limit` in memory and cannot be read a chunk at a time, or a single value or the part read whole is larger than the limit allows (`Specs/limits.md` \"Memory\")"
+      ),
       ("run-error", "any other failure, with its description"),
     ])
 }

@@ -139,6 +139,9 @@ package final class BoolColumn: Column, @unchecked Sendable {
     if n > values.count { values.append(contentsOf: repeatElement(fill, count: n - values.count)) }
   }
   package override func reserve(_ n: Int) { values.reserveCapacity(n) }
+  package override func truncate(to n: Int) {
+    if values.count > n { values.removeLast(values.count - n) }
+  }
   package override func append(_ other: Column, rows: Int, at row: Int) {
     let o = unsafeDowncast(other, to: BoolColumn.self)
     pad(to: row)

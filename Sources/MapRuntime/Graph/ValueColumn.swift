@@ -9,6 +9,9 @@ package final class ValueColumn: Column, @unchecked Sendable {
   }
   package override func reserve(_ n: Int) { values.reserveCapacity(n) }
   package override func setFill(_ value: Value) { fill = value }
+  package override func truncate(to n: Int) {
+    if values.count > n { values.removeLast(values.count - n) }
+  }
   package override func append(_ other: Column, rows: Int, at row: Int) {
     let o = unsafeDowncast(other, to: ValueColumn.self)
     pad(to: row)

@@ -105,7 +105,9 @@ final class MigrationContext {
 
   /// The id a destination object gets in the output store: `Entity/n`.
   func destinationID(_ ref: ObjectRef) -> String {
-    "\(destination.table(ref).layout.name)/\(ref.row + 1)"
+    let before = options.destinationNumbersBefore
+    let e = Int(ref.entity)
+    return "\(destination.table(ref).layout.name)/\(Int(ref.row) + 1 + (e < before.count ? before[e] : 0))"
   }
 
   /// Core Data's `destinationInstancesForEntityMappingNamed:sourceInstances:`.

@@ -10,6 +10,9 @@ public struct MigrationManagerOptions: Sendable {
   /// The destination graph's layout, when the caller has one of the plan's destination model
   /// already (a chain's next step reads its store with it: `ChainRun`); nil: made from the plan.
   package var destinationLayout: StoreLayout?
+  /// Per destination entity, the objects made before this run's (a chunk of `StreamingRun`):
+  /// messages name objects by their number in the whole store.
+  package var destinationNumbersBefore: [Int] = []
   public init(maxErrors: Int = 50, now: Double = 0, parallelMinimum: Int = Self.defaultParallelMinimum) {
     self.maxErrors = maxErrors
     self.now = now

@@ -4,11 +4,12 @@ import Foundation
 /// the temporary folder (`TMPDIR`), one subfolder per intermediate store so that whatever files
 /// a format keeps beside a store (SQLite's external data folder) are removed with it. SIGINT,
 /// SIGTERM and SIGHUP remove it whole; the run removes it when it ends, however it ends.
-struct ScratchFolder {
-  let path: String
+package struct ScratchFolder: Sendable {
+  package let path: String
 
-  init() throws(MigrationFailure) {
-    path = FileManager.default.temporaryDirectory.appendingPathComponent("mapc-chain-\(UUID().uuidString)").path
+  /// `name`: the folder's name before its random part (`mapc-chunks` for a run in chunks).
+  package init(name: String = "mapc-chain") throws(MigrationFailure) {
+    path = FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(UUID().uuidString)").path
     try Self.make(path)
     TemporaryFiles.registerFolder(path)
   }
@@ -34,7 +35,7 @@ struct ScratchFolder {
   /// Removes intermediate store `k`, once the step that reads it has run.
   func removeStore(_ k: Int) { try? FileManager.default.removeItem(atPath: "\(path)/\(k)") }
 
-  func remove() {
+  package func remove() {
     TemporaryFiles.unregisterFolder()
     try? FileManager.default.removeItem(atPath: path)
   }

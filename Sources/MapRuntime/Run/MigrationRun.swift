@@ -51,6 +51,12 @@ public enum MigrationRun {
     /// Called with the source graph once it is read and matches the plan, before anything runs
     /// or is written: a throw stops the run (`mapc`'s data-loss consent check).
     package var checkSource: (@Sendable (ObjectGraph) throws(MigrationFailure) -> Void)?
+    /// `checkSource` for a run in chunks (`memoryLimit`): called with each chunk, it must add
+    /// up what the chunks hold and refuse as soon as the sum would be refused.
+    package var checkSourcePart: (@Sendable (ObjectGraph) throws(MigrationFailure) -> Void)?
+    /// `--memory-limit` in bytes: a store that does not fit it in memory is read, migrated and
+    /// written a chunk at a time (`StreamingRun`), or refused (`run-memory-limit`). Nil: no limit.
+    public var memoryLimit: Int?
     /// Composite elements the destination does not have, removed from the migrated values
     /// after the passes (the loss checked by `checkSource`): element path, destination
     /// attribute and entity.
@@ -104,9 +110,11 @@ public enum MigrationRun {
     public var writtenTo: String?
     /// Per entity mapping, in plan order: objects read and made.
     public var mappings: [MigrationManager.MappingCount] = []
+    /// The chunks the store was read and migrated in (`memoryLimit`); 0: all at once.
+    public var chunks = 0
   }
 
-  static func fileSize(_ path: String) -> Int? {
+  package static func fileSize(_ path: String) -> Int? {
     var size = stat()
     return stat(path, &size) == 0 ? Int(size.st_size) : nil
   }
@@ -135,6 +143,12 @@ public enum MigrationRun {
           "the store is already at the plan's destination model (its entity version hashes are those of \(plan.destinationModel.versionName ?? "the destination model")): there is nothing to migrate",
           file: storePath)
       ])
+    }
+    if let limit = options.memoryLimit,
+      let summary = try StreamingRun.runIfNeeded(
+        plan: plan, storePath: storePath, options: options, limit: limit, phases: phases)
+    {
+      return (summary, nil)
     }
     let format = options.storeFormat
     // The source's objects are let go of here: the write's peak memory is the destination's.

@@ -1,3 +1,4 @@
+import Foundation
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
@@ -42,6 +43,12 @@ package enum Limits {
   /// same way (`limit-expanded-size`).
   package static let expandedBytes = ExpansionLimits.bytes
 
+  /// `--memory-limit` when not given: half the machine's memory (`StreamingRun`).
+  package static var defaultMemoryLimit: Int { physicalMemory / 2 }
+  /// The smallest `--memory-limit` taken: 16 KiB (a limit that small is for tests, which want
+  /// stores read in many chunks).
+  package static let smallestMemoryLimit = 16 << 10
+
   /// Installed memory in bytes (1 GiB when unknown).
   package static let physicalMemory: Int = {
     let pages = sysconf(Int32(_SC_PHYS_PAGES))
@@ -63,5 +70,31 @@ package enum ByteCount {
     }
     let tenths = Int((v * 10).rounded())
     return "\(tenths / 10).\(tenths % 10) \(units[u]) (\(n) bytes)"
+  }
+}
+
+/// Sizes as `--memory-limit` takes them: a whole number of bytes, or followed by K, M, G or T
+/// (powers of 1024; `KB`, `KiB` and lower case mean the same).
+package enum MemorySize {
+  package static func parse(_ text: String) -> Int? {
+    let t = text.trimmingCharacters(in: .whitespaces).uppercased()
+    let digits = t.prefix { $0.isASCII && $0.isNumber }
+    guard !digits.isEmpty, let n = Int(digits) else { return nil }
+    var unit = String(t.dropFirst(digits.count))
+    for suffix in ["IB", "B"] where unit.hasSuffix(suffix) && unit.count > 0 {
+      unit = String(unit.dropLast(suffix.count))
+      break
+    }
+    let shift: Int
+    switch unit {
+    case "": shift = 0
+    case "K": shift = 10
+    case "M": shift = 20
+    case "G": shift = 30
+    case "T": shift = 40
+    default: return nil
+    }
+    let (v, overflow) = n.multipliedReportingOverflow(by: 1 << shift)
+    return overflow ? nil : v
   }
 }

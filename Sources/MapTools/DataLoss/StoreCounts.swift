@@ -19,6 +19,14 @@ public struct StoreCounts: Sendable, Hashable {
     self.consentedLinks = consentedLinks
   }
 
+  /// Both counts added up (two parts of one store).
+  package func adding(_ other: StoreCounts) -> StoreCounts {
+    StoreCounts(
+      objects: objects.merging(other.objects, uniquingKeysWith: +),
+      values: values.merging(other.values, uniquingKeysWith: +),
+      consentedLinks: consentedLinks.merging(other.consentedLinks, uniquingKeysWith: +))
+  }
+
   /// Counts every entity's objects and the values of `properties` (entity, property). A
   /// property `composite.element…` counts the objects whose composite holds a non-nil value
   /// for that element. Links to objects of the entities in `removed` (by name) are counted in

@@ -1,0 +1,405 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+import MapJSONText
+import MapRuntime
+
+/// Reads a JSON store a window of bytes at a time (`ChunkedStoreFormat`, `Specs/limits.md`
+/// "Memory").
+///
+/// The objects of the streamed entities' arrays are read, window by window, into a graph per
+/// window, by the same code as a whole store (`StoreReader.readObject`). Everything else (the
+/// metadata, the other entities' arrays, anything out of the ordinary) is copied into a second
+/// document, the store with the streamed arrays emptied, which the whole-store reader reads
+/// and checks last; its positions are mapped back to the file's.
+///
+/// Each window starts at a point between two values of the document whose place in it is
+/// known; the scanner is put back into that place by a few bytes of JSON written before the
+/// window's bytes (`Resume.prefix`). A window that ends inside a value is read again from the
+/// last whole value, larger when no value fitted; a value larger than the budget allows is
+/// refused (`run-memory-limit`). Ids must be unique across the store: their hashes and offsets
+/// are kept, sorted at the end, and equal hashes compared by the ids' text.
+final class ChunkReader: StoreChunkReader {
+  private let path: String
+  private let fd: Int32
+  private let fileSize: Int
+  private let layout: StoreLayout
+  private let streamed: Set<Int>
+  private let budget: MemoryBudget
+  private let maxErrors: Int
+
+  /// Where the next window starts, and the place in the document there.
+  private var position = 0
+  private var resume = Resume.start
+  /// The store with the streamed arrays emptied, and where each of its pieces came from.
+  private var held: [UInt8] = []
+  private var heldPieces: [(heldStart: Int, fileStart: Int)] = []
+  /// File offset up to which the held document has the file's bytes.
+  private var heldCursor = 0
+  private var heldGiven = false
+  /// Errors so far, with the file offsets they are at (line and column are found at the end).
+  private var errors: [(error: MigrationError, offset: Int)] = []
+  private var stopped = false
+  /// The file offset of the last syntax error met at a window's end (see `readWindow`).
+  private var lastSyntaxError = -1
+  /// The top-level object was read to its end (what follows goes to the held document).
+  private var ended = false
+  /// Id hash and file offset of every object read in a window.
+  private var idHashes: [(hash: UInt64, offset: Int)] = []
+  private var metadata = StoreMetadata()
+
+  /// A place between values where a window can start.
+  enum Resume: Equatable {
+    case start
+    /// After a value of the top-level object.
+    case top
+    /// After a value of `objects`.
+    case objects
+    /// In a streamed entity's array, after its `[` (`first`) or after an element.
+    case array(entity: Int, first: Bool)
+
+    /// The JSON that puts a scanner there, and how many tokens it is.
+    var prefix: (bytes: [UInt8], tokens: Int) {
+      switch self {
+      case .start: ([], 0)
+      case .top: (Array(#"{"":0"#.utf8), 3)
+      case .objects: (Array(#"{"":{"":0"#.utf8), 5)
+      case .array(_, true): (Array(#"{"":{"":["#.utf8), 5)
+      case .array(_, false): (Array(#"{"":{"":[0"#.utf8), 6)
+      }
+    }
+  }
+
+  init(
+    path: String, layout: StoreLayout, streamed: Set<Int>, budget: MemoryBudget, maxErrors: Int
+  ) throws(MigrationFailure) {
+    self.path = path
+    self.layout = layout
+    self.streamed = streamed
+    self.budget = budget
+    self.maxErrors = max(maxErrors, 1)
+    // The checks of a whole-store read: a regular file, not too large to be a store.
+    do {
+      _ = try InputBytes(contentsOf: path, regularFileOnly: true, limit: 0)
+    } catch {
+      throw MigrationFailure(error, file: path)
+    }
+    fd = open(path, O_RDONLY | O_CLOEXEC)
+    var info = stat()
+    guard fd >= 0, fstat(fd, &info) == 0 else {
+      let e = errno
+      if fd >= 0 { _ = close(fd) }
+      throw MigrationFailure(StoreIOError.system(e, path: path, operation: "read"), file: path)
+    }
+    fileSize = Int(info.st_size)
+  }
+
+  deinit { _ = close(fd) }
+
+  func next() throws(MigrationFailure) -> ObjectGraph? {
+    var window = budget.window
+    while !stopped && !ended {
+      switch try readWindow(size: window) {
+      case .chunk(let graph):
+        return graph
+      case .moved:
+        window = budget.window
+      case .needsMore:
+        guard window < budget.largestValue else {
+          throw refusal(
+            "a single value of the store, at byte \(position), is larger than a quarter of --memory-limit \(budget.limit) (\(budget.largestValue) bytes)"
+          )
+        }
+        window = min(window * 2, budget.largestValue)
+      case .ended:
+        ended = true
+      }
+    }
+    if !errors.isEmpty { throw located(errors) }
+    guard !heldGiven else { return nil }
+    heldGiven = true
+    return try readHeld()
+  }
+
+  func finish() throws(MigrationFailure) -> StoreMetadata {
+    try checkUniqueIDs()
+    return metadata
+  }
+
+  // MARK: - Windows
+
+  enum Outcome {
+    case chunk(ObjectGraph)
+    /// Read on, nothing to hand over yet.
+    case moved
+    /// Not one whole value fitted: read a larger window.
+    case needsMore
+    /// The document ended (or a syntax error stopped it).
+    case ended
+  }
+
+  private func readWindow(size: Int) throws(MigrationFailure) -> Outcome {
+    let (prefix, prefixTokens) = resume.prefix
+    let length = min(size, fileSize - position)
+    let isLast = position + length >= fileSize
+    let allocated = prefix.count + length + InputBytes.paddingCount
+    let buffer = LargeBuffer.allocate(byteCount: allocated)
+    prefix.withUnsafeBytes { buffer.copyMemory(from: $0.baseAddress!, byteCount: prefix.count) }
+    var filled = 0
+    while filled < length {
+      let n = pread(fd, buffer + prefix.count + filled, length - filled, off_t(position + filled))
+      if n < 0 && errno == EINTR { continue }
+      guard n > 0 else {
+        LargeBuffer.deallocate(buffer, byteCount: allocated)
+        throw MigrationFailure(StoreIOError.system(n < 0 ? errno : EIO, path: path, operation: "read"), file: path)
+      }
+      filled += n
+    }
+    (buffer + prefix.count + length).initializeMemory(as: UInt8.self, repeating: 0, count: InputBytes.paddingCount)
+    let input = InputBytes(adopting: buffer, allocated: allocated, count: prefix.count + length, path: path)
+    var walk = WindowWalk(
+      input: input, base: position - prefix.count, layout: layout, streamed: streamed, maxErrors: maxErrors)
+    let start = position
+    do {
+      for _ in 0..<prefixTokens { _ = try walk.reader.scanner.next() }
+      try walk.run(from: resume) { safe, place in
+        // A whole value was read: the window may be left here.
+        position = safe
+        resume = place
+      }
+      // The document's top-level object ended in this window; the held document gets the rest.
+      ended = true
+    } catch let e as JSONSyntaxError where !isLast && lastSyntaxError != walk.base + e.byteOffset {
+      // The window ends inside a value, or the value is wrong: read again from the last whole
+      // value, with the bytes after it. An error found again at the same place is the store's.
+      lastSyntaxError = walk.base + e.byteOffset
+      walk.rollBack()
+      if position == start { return .needsMore }
+    } catch let e as JSONSyntaxError {
+      walk.rollBack()
+      walk.reader.errors.append(
+        walk.reader.error(e.code.rawValue, e.message, at: e.byteOffset))
+      walk.reader.errorOffsets.append(e.byteOffset)
+      stopped = true
+    } catch {
+      // Too many errors.
+      stopped = true
+    }
+    take(walk)
+    if errors.count >= maxErrors { stopped = true }
+    let graph = walk.reader.graph
+    if !stopped && errors.isEmpty && graph.tables.contains(where: { $0.count > 0 }) {
+      graph.finalize()
+      return .chunk(graph)
+    }
+    return stopped || ended ? .ended : .moved
+  }
+
+  /// Takes over what a window found: errors, id hashes, the bytes of the held document.
+  private func take(_ walk: WindowWalk) {
+    for (e, offset) in zip(walk.reader.errors, walk.reader.errorOffsets) {
+      errors.append((e, offset + walk.base))
+    }
+    for (hash, offset) in zip(walk.reader.idHashes, walk.idOffsets) {
+      idHashes.append((hash, offset + walk.base))
+    }
+    for gap in walk.streamedContent {
+      copyHeld(upTo: gap.lowerBound + walk.base, from: walk)
+      heldCursor = gap.upperBound + walk.base
+    }
+    copyHeld(upTo: position, from: walk)
+  }
+
+  /// Copies the file's bytes from `heldCursor` to `end` (inside the window) into the held
+  /// document.
+  private func copyHeld(upTo end: Int, from walk: WindowWalk) {
+    guard end > heldCursor else { return }
+    if heldPieces.last.map({ $0.fileStart + (held.count - $0.heldStart) != heldCursor }) ?? true {
+      heldPieces.append((held.count, heldCursor))
+    }
+    let bytes = walk.reader.input.unsafeBytes
+    held.append(contentsOf: bytes[(heldCursor - walk.base)..<(end - walk.base)])
+    if held.count > budget.held {
+      stopped = true
+      errors.append(
+        (
+          MigrationError(
+            "run-memory-limit",
+            "the store's entities that cannot be read a chunk at a time take more than a quarter of --memory-limit \(budget.limit) (\(budget.held) bytes)",
+            file: path), heldCursor
+        ))
+    }
+    heldCursor = end
+  }
+
+  private func refusal(_ why: String) -> MigrationFailure {
+    MigrationFailure([MigrationError("run-memory-limit", why, file: path)])
+  }
+
+  // MARK: - The held document
+
+  private func readHeld() throws(MigrationFailure) -> ObjectGraph {
+    if heldCursor < fileSize {
+      // Only reached when the document ended early; the whole-store reader says how.
+      var rest = [UInt8](repeating: 0, count: fileSize - heldCursor)
+      let n = rest.withUnsafeMutableBytes { pread(fd, $0.baseAddress!, $0.count, off_t(heldCursor)) }
+      heldPieces.append((held.count, heldCursor))
+      held += rest.prefix(max(n, 0))
+      heldCursor = fileSize
+    }
+    let input = InputBytes(held, path: path)
+    do {
+      let (graph, metadata) = try StoreReader.read(input, layout: layout, maxErrors: maxErrors, splitMinimum: .max)
+      self.metadata = metadata
+      heldIDs(graph)
+      return graph
+    } catch {
+      throw located(
+        error.errors.map { e in (e, heldOffset(e.location.map { ($0.line, $0.column) }, in: input)) },
+        truncated: error.truncated)
+    }
+  }
+
+  /// The held document's objects' ids, by hash and file offset, for `checkUniqueIDs`.
+  private func heldIDs(_ graph: ObjectGraph) {
+    for t in graph.tables {
+      guard let ids = t.ids else { continue }
+      for row in 0..<t.count {
+        guard case .string(let text) = ids.get(row) else { continue }
+        let (s, offset): (String, Int) =
+          switch text {
+          case .native(let s): (s, 0)
+          case .slice(let slice): (graph.input?.decodeString(slice) ?? "", fileOffset(ofHeld: slice.start - 1))
+          }
+        idHashes.append((Array(s.utf8).withUnsafeBytes { IDIndex.hash($0) }, offset))
+      }
+    }
+  }
+
+  private func fileOffset(ofHeld offset: Int) -> Int {
+    var lo = 0
+    var hi = heldPieces.count - 1
+    guard hi >= 0 else { return offset }
+    while lo < hi {
+      let mid = (lo + hi + 1) / 2
+      if heldPieces[mid].heldStart <= offset { lo = mid } else { hi = mid - 1 }
+    }
+    return heldPieces[lo].fileStart + (offset - heldPieces[lo].heldStart)
+  }
+
+  /// The file offset of a (line, column) of the held document.
+  private func heldOffset(_ place: (Int, Int)?, in input: InputBytes) -> Int {
+    guard let (line, column) = place, line > 0 else { return -1 }
+    let bytes = input.unsafeBytes
+    var l = 1
+    var c = 1
+    var i = 0
+    while i < bytes.count && (l < line || (l == line && c < column)) {
+      if bytes[i] == 0x0A {
+        l += 1
+        c = 1
+      } else if bytes[i] & 0xC0 != 0x80 {
+        c += 1
+      }
+      i += 1
+    }
+    return fileOffset(ofHeld: i)
+  }
+
+  // MARK: - Ids across the store
+
+  private func checkUniqueIDs() throws(MigrationFailure) {
+    var found: [(MigrationError, Int)] = []
+    idHashes.sort { $0.hash != $1.hash ? $0.hash < $1.hash : $0.offset < $1.offset }
+    var k = 0
+    while k < idHashes.count && found.count < maxErrors {
+      var j = k + 1
+      while j < idHashes.count && idHashes[j].hash == idHashes[k].hash { j += 1 }
+      if j - k > 1 {
+        let texts = idHashes[k..<j].map { idText(at: $0.offset) }
+        for a in (k + 1)..<j {
+          guard let t = texts[a - k], let first = (k..<a).first(where: { texts[$0 - k] == t }) else { continue }
+          found.append(
+            (
+              MigrationError(
+                "store-duplicate-id",
+                "duplicate id \(t): an object uses the id of an earlier object (at byte \(idHashes[first].offset)); ids must be unique in a store",
+                file: path), idHashes[a].offset
+            ))
+        }
+      }
+      k = j
+    }
+    idHashes = []
+    if !found.isEmpty { throw located(found.sorted { $0.1 < $1.1 }) }
+  }
+
+  /// The id whose string starts (its quote) at `offset` of the file.
+  private func idText(at offset: Int) -> String? {
+    guard offset >= 0 else { return nil }
+    let n = min(budget.largestValue, fileSize - offset)
+    var bytes = [UInt8](repeating: 0, count: n + InputBytes.paddingCount)
+    let got = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress!, n, off_t(offset)) }
+    guard got > 0 else { return nil }
+    return bytes.withUnsafeBytes { raw -> String? in
+      var scanner = JSONScanner(UnsafeRawBufferPointer(rebasing: raw[0..<got]))
+      guard let t = try? scanner.next(), t.kind == .string else { return nil }
+      return scanner.decodeString(t)
+    }
+  }
+
+  // MARK: - Positions
+
+  /// The errors, each located at its file offset's line and column.
+  private func located(_ list: [(error: MigrationError, offset: Int)], truncated: Bool = false) -> MigrationFailure {
+    let sorted = list.enumerated().sorted { ($0.element.offset, $0.offset) < ($1.element.offset, $1.offset) }
+    let positions = FilePositions.of(sorted.map(\.element.offset), fd: fd, size: fileSize)
+    let errors = zip(sorted, positions).map { item, p in
+      var e = item.element.error
+      if let p { e.location = SourceLocation(file: path, line: p.line, column: p.column) }
+      return e
+    }
+    return MigrationFailure(Array(errors.prefix(maxErrors)), truncated: truncated || errors.count >= maxErrors)
+  }
+}
+
+/// Line and column of file offsets, counted as `LineCursor` counts them, in one pass.
+enum FilePositions {
+  static func of(_ offsets: [Int], fd: Int32, size: Int) -> [(line: Int, column: Int)?] {
+    var result: [(line: Int, column: Int)?] = []
+    var line = 1
+    var column = 1
+    var at = 0
+    var block = [UInt8](repeating: 0, count: 1 << 20)
+    var blockStart = 0
+    var blockCount = 0
+    for target in offsets {
+      guard target >= 0 else {
+        result.append(nil)
+        continue
+      }
+      let end = min(target, size)
+      while at < end {
+        if at >= blockStart + blockCount {
+          blockStart = at
+          blockCount = block.withUnsafeMutableBytes { max(pread(fd, $0.baseAddress!, $0.count, off_t(at)), 0) }
+          if blockCount == 0 { break }
+        }
+        let b = block[at - blockStart]
+        if b == 0x0A {
+          line += 1
+          column = 1
+        } else if b & 0xC0 != 0x80 {
+          column += 1
+        }
+        at += 1
+      }
+      result.append((line, column))
+    }
+    return result
+  }
+}

@@ -1,0 +1,141 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+import MapJSONText
+import MapRuntime
+
+/// Writes a JSON store from chunks of destination objects (`ChunkedStoreFormat`): each
+/// entity's objects are rendered as they come, by the store writer's own code, into a scratch
+/// file of that entity (`mapc-chunks-<random>` in the temporary folder, removed however the
+/// run ends); `commit` writes the metadata and copies the entities' files in, in name order,
+/// through `AtomicFileWriter`. The bytes are those `StoreWriter` writes for the whole graph.
+final class ChunkWriter: StoreChunkWriter {
+  private let layout: StoreLayout
+  private let target: String?
+  private let style: JSONOutput.Style
+  private let scratch: ScratchFolder?
+  /// Per entity: its scratch file (-1 before its first object) and the bytes in it.
+  private var files: [Int32]
+  private var sizes: [Int]
+  /// Where an entity's objects stand in the document: inside `{"objects": {"E": [`.
+  private let continuation: JSONOutput.Continuation
+
+  init(layout: StoreLayout, target: String?, style: JSONOutput.Style) throws(MigrationFailure) {
+    self.layout = layout
+    self.target = target
+    self.style = style
+    scratch = target == nil ? nil : try ScratchFolder(name: "mapc-chunks")
+    files = [Int32](repeating: -1, count: layout.entities.count)
+    sizes = [Int](repeating: 0, count: layout.entities.count)
+    var out = JSONOutput(style: style)
+    out.beginObject()
+    out.writeKey("objects")
+    out.beginObject()
+    out.writeKey("e")
+    out.beginArray()
+    continuation = out.continuation()
+  }
+
+  deinit { discard() }
+
+  func append(_ chunk: ObjectGraph, source: ObjectGraph) throws(MigrationFailure) {
+    chunk.finalize()
+    let writer = StoreWriter(graph: chunk, input: source.input, codec: source.transformableCodec)
+    let cells = writer.makeCells()
+    defer { cells.release() }
+    for (e, t) in chunk.tables.enumerated() where t.count > 0 {
+      let bytes: RenderedBytes
+      do {
+        bytes = try writer.renderObjects(of: e, continuing: continuation, isFirst: sizes[e] == 0, cells)
+      } catch {
+        throw MigrationFailure([
+          MigrationError("run-write", "cannot write the migrated store: \(error)", file: target ?? "")
+        ])
+      }
+      defer { bytes.free() }
+      guard let scratch, let p = bytes.pointer else { continue }
+      if files[e] < 0 {
+        let path = "\(scratch.path)/\(e).json"
+        files[e] = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        if files[e] < 0 { throw failure(errno, path, "write") }
+      }
+      let done = WriteCalls.write(files[e], p, bytes.count)
+      if done != bytes.count { throw failure(errno, "\(scratch.path)/\(e).json", "write") }
+      sizes[e] += bytes.count
+    }
+  }
+
+  func commit(
+    metadata: StoreWriteMetadata, keyHighWater: [String: Int64], backup: String?, durable: Bool,
+    written: (@Sendable (Int) -> Void)?
+  ) throws(MigrationFailure) {
+    guard let target else { return }
+    do {
+      let file = try AtomicFileWriter(target: target)
+      var out = JSONOutput(fileDescriptor: file.fileDescriptor, path: target, style: style, startsWriteback: durable)
+      out.onFlush = written
+      StoreWriter.writeHeader(metadata, layout: layout, keyHighWater: keyHighWater, to: &out)
+      out.writeKey(PreparedKey("objects"))
+      out.beginObject()
+      for e in layout.entities.indices.sorted(by: { layout.entities[$0].name < layout.entities[$1].name }) {
+        out.writeKey(layout.entities[e].name)
+        out.beginArray()
+        if sizes[e] > 0 {
+          try out.flushAndCheck()
+          try copy(files[e], sizes[e], to: out.descriptor, path: target)
+          out.wroteDirectly(sizes[e])
+        }
+        out.endArray()
+      }
+      out.endObject()
+      out.endObject()
+      try out.finishDocument()
+      try file.commit(backupPath: backup, durable: durable)
+    } catch {
+      throw MigrationFailure(error, file: target)
+    }
+  }
+
+  /// Copies the first `count` bytes of `source` to `fd`.
+  private func copy(_ source: Int32, _ count: Int, to fd: Int32, path: String) throws(StoreIOError) {
+    let size = 8 << 20
+    let buffer = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 16)
+    defer { buffer.deallocate() }
+    var at = 0
+    while at < count {
+      let n = pread(source, buffer, min(size, count - at), off_t(at))
+      if n < 0 && errno == EINTR { continue }
+      guard n > 0 else { throw StoreIOError.system(n < 0 ? errno : EIO, path: path, operation: "write") }
+      if WriteCalls.write(fd, buffer, n) != n { throw StoreIOError.system(errno, path: path, operation: "write") }
+      at += n
+    }
+  }
+
+  func discard() {
+    for (e, fd) in files.enumerated() where fd >= 0 {
+      _ = close(fd)
+      files[e] = -1
+    }
+    scratch?.remove()
+  }
+
+  private func failure(_ code: Int32, _ path: String, _ operation: String) -> MigrationFailure {
+    MigrationFailure(StoreIOError.system(code, path: path, operation: operation), file: path)
+  }
+}
+
+extension JSONStoreFormat: ChunkedStoreFormat {
+  package func openChunks(
+    _ path: String, layout: StoreLayout, streamed: Set<Int>, budget: MemoryBudget, maxErrors: Int
+  ) throws(MigrationFailure) -> any StoreChunkReader {
+    try ChunkReader(path: path, layout: layout, streamed: streamed, budget: budget, maxErrors: maxErrors)
+  }
+
+  package func openChunkWriter(layout: StoreLayout, target: String?) throws(MigrationFailure) -> any StoreChunkWriter {
+    try ChunkWriter(layout: layout, target: target, style: style)
+  }
+}

@@ -1,0 +1,171 @@
+import Foundation
+
+/// `mapc run` with `--memory-limit`, for a store larger than the limit allows in memory: the
+/// store is read a chunk of objects at a time (`ChunkedStoreFormat`), the plan runs over each
+/// chunk as over a store of its own, and each chunk's destination objects are numbered on from
+/// the previous chunk's and written out before the next chunk is read. `StreamingPlan` says
+/// which entities may go this way; what it allows gives the bytes the run over the whole store
+/// gives (`Specs/limits.md` "Memory").
+enum StreamingRun {
+  /// Memory a run takes besides its store: the program, its tables, buffers.
+  static let baseline = 48 << 20
+
+  /// What a run over the whole store in memory is expected to take at most: twice the store's
+  /// size (measured: 1.8x for the JSON diary, 1.3x for its SQLite store) and the baseline.
+  static func expectedPeak(storeBytes: Int) -> Int { baseline + 2 * storeBytes }
+
+  /// The summary of a run in chunks, or nil when the store fits the limit in memory (the usual
+  /// run then goes on). Throws `run-memory-limit` when it fits neither way.
+  static func runIfNeeded(
+    plan: MigrationPlan, storePath: String, options: MigrationRun.Options, limit: Int, phases: PhaseTimer
+  ) throws(MigrationFailure) -> MigrationRun.Summary? {
+    guard let size = MigrationRun.fileSize(storePath), expectedPeak(storeBytes: size) > limit else { return nil }
+    let format = options.storeFormat
+    func refuse(_ why: String) -> MigrationFailure {
+      MigrationFailure([
+        MigrationError(
+          "run-memory-limit",
+          "the store (\(size) bytes) needs about \(expectedPeak(storeBytes: size)) bytes in memory, more than --memory-limit \(limit), and \(why)",
+          file: storePath)
+      ])
+    }
+    guard let chunked = format as? any ChunkedStoreFormat else {
+      throw refuse("the \(format.name) format cannot be read a chunk at a time yet")
+    }
+    if options.handedIn != nil || options.handOffLayout != nil || options.keepObjectKeys
+      || (options.checkSource != nil && options.checkSourcePart == nil)
+    {
+      throw refuse("this kind of run (a step of a chain) cannot go a chunk at a time yet")
+    }
+    var problems: [MigrationError] = []
+    let policies = MappingPolicies.make(plan, &problems)
+    let streaming = StreamingPlan(plan, usesDefaultPolicy: policies.policies.map { $0 is DefaultEntityMigrationPolicy })
+    guard !streaming.streamed.isEmpty else {
+      let reasons = streaming.reasons.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }
+      throw refuse("no entity can be read a chunk at a time (\(reasons.joined(separator: "; ")))")
+    }
+    return try run(
+      plan: plan, storePath: storePath, options: options, format: chunked, streaming: streaming,
+      budget: MemoryBudget(limit: limit), phases: phases)
+  }
+
+  private static func run(
+    plan: MigrationPlan, storePath: String, options: MigrationRun.Options, format: any ChunkedStoreFormat,
+    streaming: StreamingPlan, budget: MemoryBudget, phases: PhaseTimer
+  ) throws(MigrationFailure) -> MigrationRun.Summary {
+    let clock = ContinuousClock()
+    let start = clock.now
+    if let peek = try? format.peekMetadata(storePath), let hashes = peek.entityVersionHashes {
+      var recorded = StoreMetadata()
+      recorded.entityVersionHashes = hashes.map { ($0.key, $0.value) }
+      let differing = recorded.entitiesWithDifferentHashes(plan.sourceEntityHashes)
+      if !differing.isEmpty { throw mismatch(differing, storePath) }
+    }
+    let sourceLayout = StoreLayout.of(plan.sourceModel, reusing: options.layouts.source)
+    let destinationLayout = StoreLayout.of(plan.destinationModel, reusing: options.layouts.destination)
+    let streamed = Set(sourceLayout.entities.filter { streaming.streamed.contains($0.name) }.map(\.index))
+    let reader = try format.openChunks(
+      storePath, layout: sourceLayout, streamed: streamed, budget: budget, maxErrors: options.maxErrors)
+    let target: String?
+    let backup: String?
+    switch options.output {
+    case .file(let path): (target, backup) = (path, nil)
+    case .inPlace(let b): (target, backup) = (storePath, b)
+    case .none: (target, backup) = (nil, nil)
+    case .replace(let t, let b): (target, backup) = (t, b)
+    }
+    let writer = try format.openChunkWriter(layout: destinationLayout, target: target)
+    var committed = false
+    defer { if !committed { writer.discard() } }
+
+    var numbered = [Int](repeating: 0, count: destinationLayout.entities.count)
+    var read: [String: Int] = [:]
+    var made: [String: Int] = [:]
+    var parallel: [String] = []
+    var mappingCounts: [MigrationManager.MappingCount] = []
+    var keyHighWater: [String: Int64] = [:]
+    var chunks = 0
+    while let chunk = try reader.next() {
+      chunks += 1
+      try options.checkSourcePart?(chunk)
+      var managerOptions = MigrationManager.Options(
+        maxErrors: options.maxErrors, now: options.now, parallelMinimum: options.parallelMinimum,
+        destinationLayout: destinationLayout)
+      managerOptions.destinationNumbersBefore = numbered
+      let manager = try MigrationManager(plan: plan, source: chunk, options: managerOptions)
+      try manager.migrate()
+      for d in options.elementDrops {
+        manager.destination.removeElement(d.path, of: d.attribute, entity: d.entity, source: chunk)
+      }
+      let destination = manager.destination
+      for (e, t) in destination.tables.enumerated() where t.count > 0 {
+        t.objectKeys = (0..<t.count).map { Int64(numbered[e] + $0 + 1) }
+        numbered[e] += t.count
+        made[t.layout.name, default: 0] += t.count
+      }
+      for (root, high) in destination.keyHighWater { keyHighWater[root] = max(keyHighWater[root] ?? 0, high) }
+      for t in chunk.tables where t.count > 0 { read[t.layout.name, default: 0] += t.count }
+      parallel += manager.parallelMappings.filter { !parallel.contains($0) }
+      mappingCounts = merged(mappingCounts, manager.mappingCounts)
+      try writer.append(destination, source: chunk)
+    }
+    let metadata = try reader.finish()
+    let differing = metadata.entitiesWithDifferentHashes(plan.sourceEntityHashes)
+    if !differing.isEmpty { throw mismatch(differing, storePath) }
+    phases.mark("read, migrate and write chunks")
+    let writerMetadata = StoreWriteMetadata(
+      modelVersionIdentifiers: plan.destinationModel.versionIdentifiers,
+      entityHashes: plan.destinationEntityHashes, extra: metadata.extra, generated: options.generatedMetadata)
+    do throws(MigrationFailure) {
+      try writer.commit(
+        metadata: writerMetadata, keyHighWater: keyHighWater, backup: backup, durable: options.durable,
+        written: options.ioProgress.map { report in { @Sendable n in report(.write, n, nil) } })
+      if let report = options.ioProgress, let target, let size = MigrationRun.fileSize(target) {
+        report(.write, size, size)
+      }
+    } catch {
+      throw MigrationFailure(
+        error.errors.map { e in
+          var e = e
+          if e.file == nil || e.file == "" { e.file = storePath }
+          return e
+        }, truncated: error.truncated)
+    }
+    committed = true
+    phases.mark("write store")
+    phases.report()
+    let elapsed = clock.now - start
+    let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    func sorted(_ counts: [String: Int], _ layout: StoreLayout) -> [(entity: String, count: Int)] {
+      layout.entities.map { ($0.name, counts[$0.name] ?? 0) }.sorted { $0.0 < $1.0 }
+    }
+    var summary = MigrationRun.Summary(
+      read: sorted(read, sourceLayout), created: sorted(made, destinationLayout), seconds: seconds,
+      parallelMappings: parallel, splitEntities: [], writtenTo: target, mappings: mappingCounts)
+    summary.chunks = chunks
+    return summary
+  }
+
+  private static func mismatch(_ entities: [String], _ storePath: String) -> MigrationFailure {
+    MigrationFailure([
+      MigrationError(
+        "run-store-model-mismatch",
+        "the store does not match the plan's source model: entity version hashes differ for \(entities.joined(separator: ", ")) (Core Data: \"Mismatch between mapping and source model\")",
+        file: storePath)
+    ])
+  }
+
+  /// Per mapping, the counts of two runs added.
+  private static func merged(
+    _ a: [MigrationManager.MappingCount], _ b: [MigrationManager.MappingCount]
+  ) -> [MigrationManager.MappingCount] {
+    guard !a.isEmpty else { return b }
+    return zip(a, b).map { x, y in
+      var x = x
+      x.read += y.read
+      x.used += y.used
+      x.made += y.made
+      return x
+    }
+  }
+}

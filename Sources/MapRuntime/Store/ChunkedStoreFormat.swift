@@ -1,0 +1,55 @@
+/// A store format that can read a store a chunk of objects at a time and write one from chunks,
+/// so that a run's memory is bounded by `--memory-limit` rather than by the store
+/// (`StreamingRun`, `Specs/limits.md` "Memory").
+package protocol ChunkedStoreFormat: StoreFormat {
+  /// Opens `path` for reading in chunks: objects of the `streamed` entities (layout indexes)
+  /// come a chunk at a time, each chunk read with about `budget.window` bytes of memory; every
+  /// other entity is read whole, within `budget.held` bytes.
+  func openChunks(_ path: String, layout: StoreLayout, streamed: Set<Int>, budget: MemoryBudget, maxErrors: Int)
+    throws(MigrationFailure) -> any StoreChunkReader
+
+  /// Starts a store at `target` (nil: a dry run, nothing is kept) written from chunks of
+  /// destination objects.
+  func openChunkWriter(layout: StoreLayout, target: String?) throws(MigrationFailure) -> any StoreChunkWriter
+}
+
+/// The chunks of a store, in order (`ChunkedStoreFormat.openChunks`).
+package protocol StoreChunkReader: AnyObject {
+  /// The next chunk: a graph of the source layout holding the next objects of one streamed
+  /// entity, or (last, once) the objects of every other entity; nil after the last. Errors of
+  /// the store found so far stop the reading and are thrown, with those `finish` adds.
+  func next() throws(MigrationFailure) -> ObjectGraph?
+  /// The checks that take the whole store (ids unique across chunks) and its metadata; after
+  /// `next` gave nil.
+  func finish() throws(MigrationFailure) -> StoreMetadata
+}
+
+/// A store written from chunks (`ChunkedStoreFormat.openChunkWriter`).
+package protocol StoreChunkWriter: AnyObject {
+  /// Adds the objects of `chunk`, a destination graph whose tables number their objects on
+  /// from the previous chunks' (`EntityTable.objectKeys`); `source` is the chunk they were
+  /// made from (the bytes their strings refer to). Objects of each entity are written in the
+  /// order they are added.
+  func append(_ chunk: ObjectGraph, source: ObjectGraph) throws(MigrationFailure)
+  /// Writes the store: metadata and every object added, atomically (nothing at `target`
+  /// changes before this); `written` is told the bytes written so far as they go.
+  func commit(
+    metadata: StoreWriteMetadata, keyHighWater: [String: Int64], backup: String?, durable: Bool,
+    written: (@Sendable (Int) -> Void)?
+  ) throws(MigrationFailure)
+  /// Deletes what was written so far (a failed run).
+  func discard()
+}
+
+/// How a run with `--memory-limit` shares its memory (`Specs/limits.md` "Memory").
+package struct MemoryBudget: Sendable {
+  /// The limit, in bytes.
+  package let limit: Int
+  package init(limit: Int) { self.limit = limit }
+  /// Input bytes read for one chunk of objects: a tenth of the limit, between 4 KiB and 64 MiB.
+  package var window: Int { min(max(limit / 10, 4 << 10), 64 << 20) }
+  /// The largest single object or value: a quarter of the limit.
+  package var largestValue: Int { max(limit / 4, 4 << 10) }
+  /// Input bytes of the entities read whole: a quarter of the limit.
+  package var held: Int { max(limit / 4, 4 << 10) }
+}
