@@ -25,7 +25,7 @@ enum StreamingRun {
       MigrationFailure([
         MigrationError(
           "run-memory-limit",
-          "the store (\(size) bytes) needs about \(expectedPeak(storeBytes: size)) bytes in memory, more than --memory-limit \(limit), and \(why)",
+          "the store (\(size) bytes) needs about \(expectedPeak(storeBytes: size)) bytes in memory, more than the --memory-limit of \(limit) bytes, and \(why)",
           file: storePath)
       ])
     }
