@@ -21,6 +21,7 @@
 #   DISK_MARGIN_MB   free space kept beyond the estimate of what a size needs [2048]
 #   KEEP_INPUTS      1 keeps generated inputs for the next run, 0 deletes each after its size [1]
 #   SLOPE_REF        size whose slope (from the size before) the later slopes are divided by [300000]
+#   STREAM_CHECK     1 runs Benchmarks/scale/stream_check.py on each JSON size's reference output [1]
 #
 # Writes in WORKDIR [Benchmarks/work-scale]: scale-log.tsv (raw measurements),
 # scale-results.json (the same, assembled), scale-results.md (table, digests, machine) and
@@ -237,6 +238,15 @@ for f in $FORMATS; do
       done
       [ -n "$sha" ] || { rm -f "$out" "$out-wal" "$out-shm"; continue; }
       if [ -z "$ref_bytes" ]; then ref_bytes=$bytes; fi
+      # The streaming checker (Benchmarks/scale/stream_check.py: the peer's per-record rule,
+      # applied record by record) on the reference output, at every JSON size (the other flag
+      # sets are compared with the reference by sha256): at the sizes the peer runs at it is
+      # cross-checked by the peer's own bytes below.
+      if [ "$f" = json ] && [ "${STREAM_CHECK:-1}" = 1 ] && [ -z "$ref" ]; then
+        say "$f $n: stream check of mapc [$label]"
+        verdict="$(python3 "$here/stream_check.py" "$in" "$out" | tail -1 || true)"
+        emit compare "$f" "$n" "stream_check.py" "mapc [$label]" "$verdict"
+      fi
       if [ -z "$ref" ]; then
         ref="$label"; ref_sha=$sha
         if [ "$f" = sqlite ]; then mv "$out" out-mapc-ref.sqlite; else rm -f "$out" "$out-wal" "$out-shm"; fi

@@ -96,6 +96,9 @@ final class ChunkReader: StoreChunkReader {
       throw MigrationFailure(StoreIOError.system(e, path: path, operation: "read"), file: path)
     }
     fileSize = Int(info.st_size)
+    // Room for the ids of a store of small objects (a few hundred bytes each), so that the list
+    // does not grow by copying (which holds the old and the new list at once).
+    idHashes.reserveCapacity(min(fileSize / 256, budget.limit / 64))
   }
 
   deinit { _ = close(fd) }
@@ -206,6 +209,16 @@ final class ChunkReader: StoreChunkReader {
     }
     for (hash, offset) in zip(walk.reader.idHashes, walk.idOffsets) {
       idHashes.append((hash, offset + walk.base))
+    }
+    if idHashes.count > budget.limit / 64 && !stopped {
+      stopped = true
+      errors.append(
+        (
+          MigrationError(
+            "run-memory-limit",
+            "the store has more than \(budget.limit / 64) objects, more than the check that ids are unique holds in a quarter of --memory-limit \(budget.limit) (16 bytes an object)",
+            file: path), position
+        ))
     }
     for gap in walk.streamedContent {
       copyHeld(upTo: gap.lowerBound + walk.base, from: walk)

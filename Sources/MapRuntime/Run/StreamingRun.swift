@@ -85,7 +85,9 @@ enum StreamingRun {
     var mappingCounts: [MigrationManager.MappingCount] = []
     var keyHighWater: [String: Int64] = [:]
     var chunks = 0
-    while let chunk = try reader.next() {
+    let prefetch = ChunkPrefetch(reader)
+    defer { prefetch.stop() }
+    while let chunk = try prefetch.next() {
       chunks += 1
       try options.checkSourcePart?(chunk)
       var managerOptions = MigrationManager.Options(
