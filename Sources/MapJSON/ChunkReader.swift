@@ -48,8 +48,8 @@ final class ChunkReader: StoreChunkReader {
   private var lastSyntaxError = -1
   /// The top-level object was read to its end (what follows goes to the held document).
   private var ended = false
-  /// Id hash and file offset of every object read in a window.
-  private var idHashes: [(hash: UInt64, offset: Int)] = []
+  /// Id hash and file offset of every object read (`IDSpill`).
+  private let ids: IDSpill
   private var metadata = StoreMetadata()
 
   /// A place between values where a window can start.
@@ -75,7 +75,7 @@ final class ChunkReader: StoreChunkReader {
   }
 
   init(
-    path: String, layout: StoreLayout, streamed: Set<Int>, budget: MemoryBudget, maxErrors: Int
+    path: String, layout: StoreLayout, streamed: Set<Int>, budget: MemoryBudget, maxErrors: Int, scratch: String
   ) throws(MigrationFailure) {
     self.path = path
     self.layout = layout
@@ -96,9 +96,10 @@ final class ChunkReader: StoreChunkReader {
       throw MigrationFailure(StoreIOError.system(e, path: path, operation: "read"), file: path)
     }
     fileSize = Int(info.st_size)
-    // Room for the ids of a store of small objects (a few hundred bytes each), so that the list
-    // does not grow by copying (which holds the old and the new list at once).
-    idHashes.reserveCapacity(min(fileSize / 256, budget.limit / 64))
+    // A quarter of the limit for the ids in memory (16 bytes each), reserved up to what a store
+    // of small objects (a few hundred bytes each) needs, so that the list does not grow by
+    // copying (which holds the old and the new list at once).
+    ids = IDSpill(capacity: budget.limit / 64, folder: scratch, expected: fileSize / 256)
   }
 
   deinit { _ = close(fd) }
@@ -207,18 +208,22 @@ final class ChunkReader: StoreChunkReader {
     for (e, offset) in zip(walk.reader.errors, walk.reader.errorOffsets) {
       errors.append((e, offset + walk.base))
     }
-    for (hash, offset) in zip(walk.reader.idHashes, walk.idOffsets) {
-      idHashes.append((hash, offset + walk.base))
-    }
-    if idHashes.count > budget.limit / 64 && !stopped {
+    do throws(StoreIOError) {
+      for (hash, offset) in zip(walk.reader.idHashes, walk.idOffsets) where !stopped {
+        if try !ids.append((hash, offset + walk.base)) {
+          stopped = true
+          errors.append(
+            (
+              MigrationError(
+                "run-memory-limit",
+                "the store has more than \(IDSpill.maxRuns) times \(budget.limit / 64) objects, more than the check that ids are unique takes with --memory-limit \(budget.limit)",
+                file: path), position
+            ))
+        }
+      }
+    } catch {
       stopped = true
-      errors.append(
-        (
-          MigrationError(
-            "run-memory-limit",
-            "the store has more than \(budget.limit / 64) objects, more than the check that ids are unique holds in a quarter of --memory-limit \(budget.limit) (16 bytes an object)",
-            file: path), position
-        ))
+      errors.append((MigrationError(error.code.rawValue, error.description, file: path), position))
     }
     for gap in walk.streamedContent {
       copyHeld(upTo: gap.lowerBound + walk.base, from: walk)
@@ -288,7 +293,7 @@ final class ChunkReader: StoreChunkReader {
           case .native(let s): (s, 0)
           case .slice(let slice): (graph.input?.decodeString(slice) ?? "", fileOffset(ofHeld: slice.start - 1))
           }
-        idHashes.append((Array(s.utf8).withUnsafeBytes { IDIndex.hash($0) }, offset))
+        _ = try? self.ids.append((Array(s.utf8).withUnsafeBytes { IDIndex.hash($0) }, offset))
       }
     }
   }
@@ -327,27 +332,24 @@ final class ChunkReader: StoreChunkReader {
 
   private func checkUniqueIDs() throws(MigrationFailure) {
     var found: [(MigrationError, Int)] = []
-    idHashes.sort { $0.hash != $1.hash ? $0.hash < $1.hash : $0.offset < $1.offset }
-    var k = 0
-    while k < idHashes.count && found.count < maxErrors {
-      var j = k + 1
-      while j < idHashes.count && idHashes[j].hash == idHashes[k].hash { j += 1 }
-      if j - k > 1 {
-        let texts = idHashes[k..<j].map { idText(at: $0.offset) }
-        for a in (k + 1)..<j {
-          guard let t = texts[a - k], let first = (k..<a).first(where: { texts[$0 - k] == t }) else { continue }
+    do {
+      try ids.equalHashes { group in
+        let texts = group.map { idText(at: $0.offset) }
+        for a in 1..<group.count {
+          guard let t = texts[a], let first = (0..<a).first(where: { texts[$0] == t }) else { continue }
           found.append(
             (
               MigrationError(
                 "store-duplicate-id",
-                "duplicate id \(t): an object uses the id of an earlier object (at byte \(idHashes[first].offset)); ids must be unique in a store",
-                file: path), idHashes[a].offset
+                "duplicate id \(t): an object uses the id of an earlier object (at byte \(group[first].offset)); ids must be unique in a store",
+                file: path), group[a].offset
             ))
         }
+        return found.count < maxErrors
       }
-      k = j
+    } catch {
+      throw MigrationFailure(error, file: path)
     }
-    idHashes = []
     if !found.isEmpty { throw located(found.sorted { $0.1 < $1.1 }) }
   }
 

@@ -17,18 +17,19 @@ final class ChunkWriter: StoreChunkWriter {
   private let layout: StoreLayout
   private let target: String?
   private let style: JSONOutput.Style
-  private let scratch: ScratchFolder?
+  /// Where the entities' files go (nil for a dry run: nothing is kept).
+  private let scratch: String?
   /// Per entity: its scratch file (-1 before its first object) and the bytes in it.
   private var files: [Int32]
   private var sizes: [Int]
   /// Where an entity's objects stand in the document: inside `{"objects": {"E": [`.
   private let continuation: JSONOutput.Continuation
 
-  init(layout: StoreLayout, target: String?, style: JSONOutput.Style) throws(MigrationFailure) {
+  init(layout: StoreLayout, target: String?, style: JSONOutput.Style, scratch: String) {
     self.layout = layout
     self.target = target
     self.style = style
-    scratch = target == nil ? nil : try ScratchFolder(name: "mapc-chunks")
+    self.scratch = target == nil ? nil : scratch
     files = [Int32](repeating: -1, count: layout.entities.count)
     sizes = [Int](repeating: 0, count: layout.entities.count)
     var out = JSONOutput(style: style)
@@ -59,12 +60,12 @@ final class ChunkWriter: StoreChunkWriter {
       defer { bytes.free() }
       guard let scratch, let p = bytes.pointer else { continue }
       if files[e] < 0 {
-        let path = "\(scratch.path)/\(e).json"
+        let path = "\(scratch)/\(e).json"
         files[e] = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         if files[e] < 0 { throw failure(errno, path, "write") }
       }
       let done = WriteCalls.write(files[e], p, bytes.count)
-      if done != bytes.count { throw failure(errno, "\(scratch.path)/\(e).json", "write") }
+      if done != bytes.count { throw failure(errno, "\(scratch)/\(e).json", "write") }
       sizes[e] += bytes.count
     }
   }
@@ -119,8 +120,8 @@ final class ChunkWriter: StoreChunkWriter {
     for (e, fd) in files.enumerated() where fd >= 0 {
       _ = close(fd)
       files[e] = -1
+      if let scratch { unlink("\(scratch)/\(e).json") }
     }
-    scratch?.remove()
   }
 
   private func failure(_ code: Int32, _ path: String, _ operation: String) -> MigrationFailure {
@@ -130,12 +131,15 @@ final class ChunkWriter: StoreChunkWriter {
 
 extension JSONStoreFormat: ChunkedStoreFormat {
   package func openChunks(
-    _ path: String, layout: StoreLayout, streamed: Set<Int>, budget: MemoryBudget, maxErrors: Int
+    _ path: String, layout: StoreLayout, streamed: Set<Int>, budget: MemoryBudget, maxErrors: Int, scratch: String
   ) throws(MigrationFailure) -> any StoreChunkReader {
-    try ChunkReader(path: path, layout: layout, streamed: streamed, budget: budget, maxErrors: maxErrors)
+    try ChunkReader(
+      path: path, layout: layout, streamed: streamed, budget: budget, maxErrors: maxErrors, scratch: scratch)
   }
 
-  package func openChunkWriter(layout: StoreLayout, target: String?) throws(MigrationFailure) -> any StoreChunkWriter {
-    try ChunkWriter(layout: layout, target: target, style: style)
+  package func openChunkWriter(layout: StoreLayout, target: String?, scratch: String) throws(MigrationFailure)
+    -> any StoreChunkWriter
+  {
+    ChunkWriter(layout: layout, target: target, style: style, scratch: scratch)
   }
 }

@@ -64,8 +64,13 @@ enum StreamingRun {
     let sourceLayout = StoreLayout.of(plan.sourceModel, reusing: options.layouts.source)
     let destinationLayout = StoreLayout.of(plan.destinationModel, reusing: options.layouts.destination)
     let streamed = Set(sourceLayout.entities.filter { streaming.streamed.contains($0.name) }.map(\.index))
+    // What the run keeps on disk (the format's files of chunks written, its spills), removed
+    // however the run ends (SIGINT, SIGTERM and SIGHUP included).
+    let scratch = try ScratchFolder(name: "mapc-chunks")
+    defer { scratch.remove() }
     let reader = try format.openChunks(
-      storePath, layout: sourceLayout, streamed: streamed, budget: budget, maxErrors: options.maxErrors)
+      storePath, layout: sourceLayout, streamed: streamed, budget: budget, maxErrors: options.maxErrors,
+      scratch: scratch.path)
     let target: String?
     let backup: String?
     switch options.output {
@@ -74,7 +79,7 @@ enum StreamingRun {
     case .none: (target, backup) = (nil, nil)
     case .replace(let t, let b): (target, backup) = (t, b)
     }
-    let writer = try format.openChunkWriter(layout: destinationLayout, target: target)
+    let writer = try format.openChunkWriter(layout: destinationLayout, target: target, scratch: scratch.path)
     var committed = false
     defer { if !committed { writer.discard() } }
 

@@ -4,13 +4,16 @@
 package protocol ChunkedStoreFormat: StoreFormat {
   /// Opens `path` for reading in chunks: objects of the `streamed` entities (layout indexes)
   /// come a chunk at a time, each chunk read with about `budget.window` bytes of memory; every
-  /// other entity is read whole, within `budget.held` bytes.
-  func openChunks(_ path: String, layout: StoreLayout, streamed: Set<Int>, budget: MemoryBudget, maxErrors: Int)
-    throws(MigrationFailure) -> any StoreChunkReader
+  /// other entity is read whole, within `budget.held` bytes. What the reader keeps on disk
+  /// goes in the folder `scratch`, which the run removes.
+  func openChunks(
+    _ path: String, layout: StoreLayout, streamed: Set<Int>, budget: MemoryBudget, maxErrors: Int, scratch: String
+  ) throws(MigrationFailure) -> any StoreChunkReader
 
   /// Starts a store at `target` (nil: a dry run, nothing is kept) written from chunks of
-  /// destination objects.
-  func openChunkWriter(layout: StoreLayout, target: String?) throws(MigrationFailure) -> any StoreChunkWriter
+  /// destination objects, keeping what it needs in the folder `scratch`.
+  func openChunkWriter(layout: StoreLayout, target: String?, scratch: String) throws(MigrationFailure)
+    -> any StoreChunkWriter
 }
 
 /// The chunks of a store, in order (`ChunkedStoreFormat.openChunks`).
