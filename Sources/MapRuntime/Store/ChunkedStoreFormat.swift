@@ -49,8 +49,12 @@ package struct MemoryBudget: Sendable {
   /// The limit, in bytes.
   package let limit: Int
   package init(limit: Int) { self.limit = limit }
-  /// Input bytes read for one chunk of objects: a tenth of the limit, between 4 KiB and 64 MiB.
-  package var window: Int { min(max(limit / 10, 4 << 10), 64 << 20) }
+  /// Input bytes read for one chunk of objects: a 32nd of the limit, between 4 KiB and 64 MiB.
+  /// A chunk takes about six times its input while it is migrated and rendered (source and
+  /// destination objects, the rendered text), and two are in memory at once (one read ahead,
+  /// `ChunkPrefetch`): 3/8 of the limit, besides the ids (a quarter) and the part read whole (a
+  /// quarter).
+  package var window: Int { min(max(limit / 32, 4 << 10), 64 << 20) }
   /// The largest single object or value: a quarter of the limit.
   package var largestValue: Int { max(limit / 4, 4 << 10) }
   /// Input bytes of the entities read whole: a quarter of the limit.
