@@ -317,12 +317,7 @@ final class ChunkReader: StoreChunkReader {
     var c = 1
     var i = 0
     while i < bytes.count && (l < line || (l == line && c < column)) {
-      if bytes[i] == 0x0A {
-        l += 1
-        c = 1
-      } else if bytes[i] & 0xC0 != 0x80 {
-        c += 1
-      }
+      LineCursor.step(bytes[i], &l, &c)
       i += 1
     }
     return fileOffset(ofHeld: i)
@@ -404,13 +399,7 @@ enum FilePositions {
           blockCount = block.withUnsafeMutableBytes { max(pread(fd, $0.baseAddress!, $0.count, off_t(at)), 0) }
           if blockCount == 0 { break }
         }
-        let b = block[at - blockStart]
-        if b == 0x0A {
-          line += 1
-          column = 1
-        } else if b & 0xC0 != 0x80 {
-          column += 1
-        }
+        LineCursor.step(block[at - blockStart], &line, &column)
         at += 1
       }
       result.append((line, column))

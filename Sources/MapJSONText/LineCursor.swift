@@ -21,16 +21,21 @@ package final class LineCursor: @unchecked Sendable {
     }
     var i = offset
     while i < end {
-      let b = bytes[i]
-      if b == 0x0A {
-        line += 1
-        column = 1
-      } else if b & 0xC0 != 0x80 {
-        column += 1
-      }
+      Self.step(bytes[i], &line, &column)
       i += 1
     }
     offset = end
     return JSONTextPosition(line: line, column: column)
+  }
+
+  /// Moves a position past one byte: a newline starts the next line; a byte that does not
+  /// continue a UTF-8 sequence is the next column.
+  @inline(__always) package static func step(_ b: UInt8, _ line: inout Int, _ column: inout Int) {
+    if b == 0x0A {
+      line += 1
+      column = 1
+    } else if b & 0xC0 != 0x80 {
+      column += 1
+    }
   }
 }

@@ -182,12 +182,7 @@ public enum MigrationRun {
       }
     } catch {
       // A dry run's errors are about the store that would have been written from the input.
-      throw MigrationFailure(
-        error.errors.map { e in
-          var e = e
-          if e.file == nil || e.file == "" { e.file = storePath }
-          return e
-        }, truncated: error.truncated)
+      throw writeFailure(error, storePath)
     }
     phases.mark("write store")
     phases.report()
@@ -198,6 +193,17 @@ public enum MigrationRun {
       parallelMappings: migrated.parallelMappings, splitEntities: migrated.source.splitEntities, writtenTo: target,
       mappings: migrated.mappings)
     return (summary, handed)
+  }
+
+  /// A write's errors, those that name no file named after the store: a dry run's are about
+  /// the store that would have been written from it.
+  static func writeFailure(_ error: MigrationFailure, _ storePath: String) -> MigrationFailure {
+    MigrationFailure(
+      error.errors.map { e in
+        var e = e
+        if e.file == nil || e.file == "" { e.file = storePath }
+        return e
+      }, truncated: error.truncated)
   }
 
   private static func counts(_ g: ObjectGraph) -> [(entity: String, count: Int)] {

@@ -131,12 +131,7 @@ enum StreamingRun {
         report(.write, size, size)
       }
     } catch {
-      throw MigrationFailure(
-        error.errors.map { e in
-          var e = e
-          if e.file == nil || e.file == "" { e.file = storePath }
-          return e
-        }, truncated: error.truncated)
+      throw MigrationRun.writeFailure(error, storePath)
     }
     committed = true
     phases.mark("write store")

@@ -11,12 +11,7 @@ import Testing
   .enabled(if: python3 != nil, "python3 is needed to generate the stores"))
 struct MemoryLimitHostileTests {
   func generate(_ work: URL, records: String = "6000") throws -> String {
-    let store = work.appendingPathComponent("store.json").path
-    let gen = runTool(
-      python3!,
-      [SharedPaths.bench!.appendingPathComponent("gen_diary_store.py").path, records, store, "--seed", "5"])
-    try #require(gen.exitCode == 0, "\(gen.stderr)")
-    return store
+    try generateDiaryStore(in: work, records: records, seed: "5")
   }
 
   @Test func sigtermWhileChunksAreWrittenLeavesNothing() throws {

@@ -15,12 +15,7 @@ struct MemoryLimitTests {
   static let records = "6000"
 
   func generate(_ work: URL, seed: String = "11") throws -> String {
-    let store = work.appendingPathComponent("store.json").path
-    let gen = runTool(
-      python3!,
-      [SharedPaths.bench!.appendingPathComponent("gen_diary_store.py").path, Self.records, store, "--seed", seed])
-    try #require(gen.exitCode == 0, "\(gen.stderr)")
-    return store
+    try generateDiaryStore(in: work, records: Self.records, seed: seed)
   }
 
   func chunks(_ stderr: String) -> Int? {
@@ -161,4 +156,13 @@ struct MemoryLimitTests {
     #expect(r.exitCode == 64, "\(r.stderr)")
     #expect(r.stderr.contains("--memory-limit"), "\(r.stderr)")
   }
+}
+
+/// A diary store of `records` records made by `../shared/bench/gen_diary_store.py` in `work`.
+func generateDiaryStore(in work: URL, records: String, seed: String) throws -> String {
+  let store = work.appendingPathComponent("store.json").path
+  let gen = runTool(
+    python3!, [SharedPaths.bench!.appendingPathComponent("gen_diary_store.py").path, records, store, "--seed", seed])
+  try #require(gen.exitCode == 0, "\(gen.stderr)")
+  return store
 }
