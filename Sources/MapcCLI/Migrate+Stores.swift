@@ -87,6 +87,7 @@ extension MapcCommand.Migrate {
     if consentOptions.allowDataLoss { arguments.append("--allow-data-loss") }
     for name in consentOptions.allowDrop { arguments += ["--allow-drop", name] }
     if let budget = regexBudgetOption.regexBudget { arguments += ["--regex-budget", String(budget)] }
+    if let limit = memoryLimitOption.memoryLimit { arguments += ["--memory-limit", limit] }
     for c in swiftSources.define { arguments += ["--define", c] }
     for c in swiftSources.undefine { arguments += ["--undefine", c] }
     for g in swiftSources.exclude { arguments += ["--exclude", g] }

@@ -130,6 +130,8 @@ extension MapcCommand {
 
     @OptionGroup var progressOption: ProgressOption
 
+    @OptionGroup var memoryLimitOption: MemoryLimitOption
+
     enum PlanFormat: String, ExpressibleByArgument, CaseIterable {
       case text, json
     }
@@ -185,6 +187,7 @@ extension MapcCommand {
     }
 
     func run() throws {
+      memoryLimitOption.apply()
       if let stores {
         guard storeOption == nil else { throw ValidationError("give either --store or --stores") }
         return try runStores(stores)

@@ -94,6 +94,7 @@ extension MapcCommand {
     func run() throws {
       try checkDestination()
       regexBudgetOption.apply()
+      memoryLimitOption.apply()
       TemporaryFiles.installSignalHandlers()
       let migrationPlan: MigrationPlan
       do {

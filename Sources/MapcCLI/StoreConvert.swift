@@ -49,6 +49,8 @@ extension MapcCommand {
 
     @OptionGroup var progressOption: ProgressOption
 
+    @OptionGroup var memoryLimitOption: MemoryLimitOption
+
     func validate() throws {
       try ModelArgument(model, swift: swiftSources).validate(option: "--model")
       let formats = StoreFormatChoice.formats
@@ -62,6 +64,7 @@ extension MapcCommand {
     }
 
     func run() throws {
+      memoryLimitOption.apply()
       let formats = StoreFormatChoice.formats(compact: compact)
       try StoreConversion.run(
         store, model: model.isEmpty ? nil : ModelArgument(model, swift: swiftSources), output: output,

@@ -44,7 +44,10 @@ extension MapcCommand {
 
     @OptionGroup var progressOption: ProgressOption
 
+    @OptionGroup var memoryLimitOption: MemoryLimitOption
+
     func run() throws {
+      memoryLimitOption.apply()
       let formats = StoreFormatChoice.formats(compact: compact)
       try StoreConversion.run(
         store, model: model.isEmpty ? nil : ModelArgument(model, swift: swiftSources), output: output,

@@ -43,7 +43,10 @@ extension MapcCommand {
 
     @OptionGroup var progressOption: ProgressOption
 
+    @OptionGroup var memoryLimitOption: MemoryLimitOption
+
     func run() throws {
+      memoryLimitOption.apply()
       let formats = StoreFormatChoice.formats
       try StoreConversion.run(
         store, model: ModelArgument(model, swift: swiftSources), output: output,

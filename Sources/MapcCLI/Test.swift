@@ -53,7 +53,10 @@ extension MapcCommand {
 
     @OptionGroup var progressOption: ProgressOption
 
+    @OptionGroup var memoryLimitOption: MemoryLimitOption
+
     func run() throws {
+      memoryLimitOption.apply()
       guard !paths.isEmpty else { throw ValidationError("give at least one fixture file or folder") }
       if let mergeJUnit {
         if junit != nil || jobs != nil || shard != nil || update {

@@ -8,9 +8,34 @@ import Foundation
 public enum StoreIO {
   public typealias Report = @Sendable (MigrationRun.IOPhase, Int, Int?) -> Void
 
+  /// The command's `--memory-limit` (nil: none): a store whose whole read is expected to take
+  /// more (`StreamingRun.expectedPeak`) is refused before it is read (`run-memory-limit`).
+  /// `mapc run` goes a chunk at a time instead where it can (`MigrationRun.Options.memoryLimit`).
+  public static var memoryLimit: Int? {
+    get { limitLock.withLock { limit } }
+    set { limitLock.withLock { limit = newValue } }
+  }
+  nonisolated(unsafe) private static var limit: Int?
+  private static let limitLock = NSLock()
+
+  /// Throws `run-memory-limit` when reading the store at `path` whole would take more than
+  /// `memoryLimit`.
+  public static func checkFits(_ path: String) throws(MigrationFailure) {
+    guard let limit = memoryLimit, let size = MigrationRun.fileSize(path) else { return }
+    let need = StreamingRun.expectedPeak(storeBytes: size)
+    guard need > limit else { return }
+    throw MigrationFailure([
+      MigrationError(
+        "run-memory-limit",
+        "the store (\(size) bytes) needs about \(need) bytes in memory, more than the --memory-limit of \(limit) bytes; this command reads a store whole (only mapc run goes a chunk at a time, on JSON stores)",
+        file: path)
+    ])
+  }
+
   public static func read(
     _ format: any StoreFormat, _ path: String, layout: StoreLayout, maxErrors: Int = 50, report: Report?
   ) throws(MigrationFailure) -> (ObjectGraph, StoreMetadata) {
+    try checkFits(path)
     var options = StoreReadOptions(maxErrors: maxErrors)
     guard let report, let storeBytes = MigrationRun.fileSize(path) else {
       return try format.read(path, layout: layout, options: options)

@@ -2,12 +2,12 @@ import ArgumentParser
 import MapRuntime
 
 /// `--memory-limit SIZE`: the memory a command that reads a store may take (`Specs/limits.md`
-/// "Memory"). A store that does not fit it in memory is read, migrated and written a chunk at a
-/// time, or refused with `run-memory-limit` when it cannot be.
+/// "Memory"). `mapc run` reads, migrates and writes a store that does not fit it a chunk at a
+/// time where it can; every command refuses a store it cannot bound (`run-memory-limit`).
 struct MemoryLimitOption: ParsableArguments {
   @Option(
     help: ArgumentHelp(
-      "Memory the run may take, in bytes or with K, M, G or T (default: half the machine's memory); a larger store is migrated a chunk at a time.",
+      "Memory a store may take, in bytes or with K, M, G or T (default: half the machine's memory); a larger store is refused, or migrated a chunk at a time by run.",
       valueName: "SIZE"))
   var memoryLimit: String?
 
@@ -23,4 +23,7 @@ struct MemoryLimitOption: ParsableArguments {
 
   /// The limit in bytes: the given one, else the default.
   var bytes: Int { memoryLimit.flatMap(MemorySize.parse) ?? Limits.defaultMemoryLimit }
+
+  /// Sets the limit of this process's whole-store reads (`StoreIO.memoryLimit`).
+  func apply() { StoreIO.memoryLimit = bytes }
 }

@@ -166,3 +166,35 @@ func generateDiaryStore(in work: URL, records: String, seed: String) throws -> S
   try #require(gen.exitCode == 0, "\(gen.stderr)")
   return store
 }
+
+/// The commands that read a store whole take `--memory-limit` too and refuse a store they could
+/// not read within it (here: any store, with 1M, under the 48 MB a run is counted at besides
+/// its store), before anything is read or written; within the limit they run as before.
+@Suite struct WholeStoreMemoryLimitTests {
+  static let tasks = SharedPaths.packageRoot.appendingPathComponent("Mappings/tasks")
+
+  @Test func migrateAndStoreConvertRefuseAStoreOverTheLimit() throws {
+    let work = try FileManagerTemp.folder("memlimit-whole")
+    defer { FileManagerTemp.remove(work.path) }
+    let store = work.appendingPathComponent("store.json").path
+    try FileManager.default.copyItem(atPath: Self.tasks.appendingPathComponent("store-v1.json").path, toPath: store)
+    let before = try Data(contentsOf: URL(fileURLWithPath: store))
+    let bundle = Self.tasks.appendingPathComponent("Tasks.xcdatamodeld").path
+    let sqlite = work.appendingPathComponent("out.sqlite").path
+    let cases: [[String]] = [
+      ["migrate", "--model", bundle, "--store", store, "--allow-data-loss"],
+      ["store", "convert", store, "--to", "sqlite", "--model", bundle, "-o", sqlite],
+    ]
+    for args in cases {
+      let refused = runMapc(args + ["--memory-limit", "1M"])
+      #expect(refused.exitCode == 2, "\(args): \(refused.stderr)")
+      #expect(refused.stderr.contains("[run-memory-limit]"), "\(refused.stderr)")
+      #expect(try Data(contentsOf: URL(fileURLWithPath: store)) == before)
+      #expect(!FileManager.default.fileExists(atPath: sqlite))
+    }
+    let converted = runMapc(cases[1] + ["--memory-limit", "1G"])
+    #expect(converted.exitCode == 0, "\(converted.stderr)")
+    let migrated = runMapc(cases[0] + ["--memory-limit", "1G"])
+    #expect(migrated.exitCode == 0, "\(migrated.stderr)")
+  }
+}
