@@ -129,6 +129,8 @@ final class ChunkReader: StoreChunkReader {
     return try readHeld()
   }
 
+  var progress: (done: Int, total: Int) { (min(position, fileSize), fileSize) }
+
   func finish() throws(MigrationFailure) -> StoreMetadata {
     try checkUniqueIDs()
     return metadata

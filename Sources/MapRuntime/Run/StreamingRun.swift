@@ -90,6 +90,11 @@ enum StreamingRun {
     var mappingCounts: [MigrationManager.MappingCount] = []
     var keyHighWater: [String: Int64] = [:]
     var chunks = 0
+    // Progress: the read phase in bytes of the store, as chunks are taken (the passes of each
+    // chunk are not reported: they would start over for every chunk).
+    let total = reader.progress.total
+    options.ioProgress?(.read, 0, total)
+    var consumed = 0
     let prefetch = ChunkPrefetch(reader)
     defer { prefetch.stop() }
     while let chunk = try prefetch.next() {
@@ -115,7 +120,11 @@ enum StreamingRun {
       parallel += manager.parallelMappings.filter { !parallel.contains($0) }
       mappingCounts = merged(mappingCounts, manager.mappingCounts)
       try writer.append(destination, source: chunk)
+      // The bytes of the chunks taken so far (the reader is one ahead).
+      consumed += chunk.input?.count ?? 0
+      options.ioProgress?(.read, min(consumed, total), total)
     }
+    options.ioProgress?(.read, total, total)
     let metadata = try reader.finish()
     let differing = metadata.entitiesWithDifferentHashes(plan.sourceEntityHashes)
     if !differing.isEmpty { throw mismatch(differing, storePath) }

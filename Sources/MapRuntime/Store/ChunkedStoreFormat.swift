@@ -25,6 +25,8 @@ package protocol StoreChunkReader: AnyObject {
   /// The checks that take the whole store (ids unique across chunks) and its metadata; after
   /// `next` gave nil.
   func finish() throws(MigrationFailure) -> StoreMetadata
+  /// How far the reading is: bytes (or rows) read of the total, for progress.
+  var progress: (done: Int, total: Int) { get }
 }
 
 /// A store written from chunks (`ChunkedStoreFormat.openChunkWriter`).

@@ -61,8 +61,12 @@ struct MemoryLimitTests {
     let whole = work.appendingPathComponent("whole.json").path
     let chunked = work.appendingPathComponent("chunked.json").path
     #expect(runMapc(["run", plan, "--store", store, "--output", whole, "--compact"]).exitCode == 0)
-    let b = runMapc(["run", plan, "--store", store, "--output", chunked, "--compact", "--memory-limit", "16K"])
+    let b = runMapc(
+      ["run", plan, "--store", store, "--output", chunked, "--compact", "--memory-limit", "16K", "--progress", "plain"])
     try #require(b.exitCode == 0, "\(b.stderr)")
+    // The read phase is reported in bytes of the store as chunks are taken, then the write.
+    #expect(b.stderr.contains("mapc: read store: done"), "\(b.stderr)")
+    #expect(b.stderr.contains("mapc: write store: done"), "\(b.stderr)")
     #expect(chunks(b.stderr) ?? 0 > 100)
     #expect(try Data(contentsOf: URL(fileURLWithPath: chunked)) == Data(contentsOf: URL(fileURLWithPath: whole)))
   }
