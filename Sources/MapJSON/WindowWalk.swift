@@ -141,15 +141,11 @@ struct WindowWalk {
     if reader.errorOffsets.count > safeErrors { reader.errorOffsets.removeLast(reader.errorOffsets.count - safeErrors) }
     reader.idHashes.removeLast(reader.idHashes.count - safeHashes)
     reader.idOffsets.removeLast(reader.idOffsets.count - safeHashes)
-    if let start = openContent {
-      streamedContent.append(start..<max(start, safeOffset))
-      openContent = nil
-    }
+    closeOpenContent()
   }
 
-  /// Closes the open array's content at the window's last safe point (a window that ended
-  /// between two elements).
-  mutating func closeOpenContent() {
+  /// Closes the open array's content at the window's last safe point.
+  private mutating func closeOpenContent() {
     if let start = openContent {
       streamedContent.append(start..<max(start, safeOffset))
       openContent = nil
