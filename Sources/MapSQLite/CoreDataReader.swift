@@ -32,6 +32,14 @@ struct CoreDataReader {
   var progress: (@Sendable (Int, Int) -> Void)?
   var rowsRead = 0
   var rowsTotal = 0
+  /// Hierarchies (schema indexes of their roots) `read` leaves out: those a run in chunks
+  /// reads a chunk at a time (`CoreDataChunkReader`).
+  var skippedRoots: Set<Int> = []
+  /// Reading one chunk of a hierarchy (`readHierarchy`): its rows with a `Z_PK` above `after`,
+  /// until their stored values come to `bytes`; a row of more than `largest` is refused.
+  var chunk: (after: Int64, bytes: Int, largest: Int)?
+  /// After a chunk was read: the `Z_PK` of its last row, nil when the table has no more.
+  var chunkLast: Int64?
   /// Members found through hidden foreign keys, resolved once every table is read.
   var hiddenLinks: [(member: ObjectRef, owner: Int64, order: Int64, key: Int64, hidden: HiddenKey, table: String)] = []
 
@@ -94,13 +102,22 @@ struct CoreDataReader {
   mutating func read() throws(MigrationFailure) -> ObjectGraph {
     tables = try store.tables()
     try mapEntities(try store.primaryKeys(tables: tables))
+    return try readMapped()
+  }
+
+  /// `read` once `tables` is known and the entities mapped.
+  mutating func readMapped() throws(MigrationFailure) -> ObjectGraph {
     do throws(Stop) {
       let hidden = hiddenKeys()
       if let progress {
-        rowsTotal = schema.roots.reduce(0) { $0 + rowCount(schema.entities[$1].table) }
+        rowsTotal = schema.roots.filter { !skippedRoots.contains($0) }.reduce(0) {
+          $0 + rowCount(schema.entities[$1].table)
+        }
         progress(0, rowsTotal)
       }
-      for root in schema.roots { try readHierarchy(root, hidden: hidden[root] ?? []) }
+      for root in schema.roots where !skippedRoots.contains(root) {
+        try readHierarchy(root, hidden: hidden[root] ?? [])
+      }
       progress?(rowsRead, max(rowsRead, rowsTotal))
       try resolveReferences()
       for (e, r) in manyToManyPairs() { try readJoinTable(e, r) }
@@ -293,10 +310,12 @@ struct CoreDataReader {
     guard missing.isEmpty else { return }
 
     let sql =
-      "SELECT \(selected.map(SQLiteDatabase.quote).joined(separator: ", ")) FROM \(SQLiteDatabase.quote(table)) ORDER BY Z_PK"
+      "SELECT \(selected.map(SQLiteDatabase.quote).joined(separator: ", ")) FROM \(SQLiteDatabase.quote(table))"
+      + (chunk != nil ? " WHERE Z_PK > ?" : "") + " ORDER BY Z_PK"
     let statement: SQLiteStatement
     do {
       statement = try store.database.prepare(sql)
+      if let chunk { try statement.bindInteger(0, chunk.after) }
     } catch {
       try report("sqlite-unreadable", "cannot read table \(table): \(error.message)")
       return
@@ -307,12 +326,18 @@ struct CoreDataReader {
         archiveColumns[plan.columns[i]] = plan.archives[i] == 1
       }
     }
-    let prefetch = TransformablePrefetch(
-      location: store.sharedLocation, database: store.database, table: table, columns: selected,
-      archives: archiveColumns, expected: Self.expectedPayloadBytes(store))
+    // A chunk is read by one thread (the prefetch converts the second half of a whole table).
+    let prefetch =
+      chunk != nil
+      ? nil
+      : TransformablePrefetch(
+        location: store.sharedLocation, database: store.database, table: table, columns: selected,
+        archives: archiveColumns, expected: Self.expectedPayloadBytes(store))
     var cursor = TransformablePrefetch.Cursor()
     var byKey: [Int64: ObjectRef] = [:]
     var pendingHidden: [(member: ObjectRef, owner: Int64, order: Int64, key: Int64, hidden: HiddenKey)] = []
+    var chunkBytes = 0
+    chunkLast = nil
     while true {
       let more: Bool
       do {
@@ -419,6 +444,20 @@ struct CoreDataReader {
       }
       for h in hiddenColumns where !statement.isNull(h.column) {
         pendingHidden.append((object, statement.int64(h.column), h.order.map { statement.int64($0) } ?? 0, pk, h.key))
+      }
+      if let chunk {
+        let bytes = statement.storedBytes()
+        if bytes > chunk.largest {
+          try report(
+            "run-memory-limit",
+            "\(table) row Z_PK=\(pk) holds \(bytes) bytes, more than a quarter of the --memory-limit (\(chunk.largest) bytes) allows one object"
+          )
+        }
+        chunkBytes += bytes
+        if chunkBytes >= chunk.bytes {
+          chunkLast = pk
+          break
+        }
       }
     }
     objects[root] = byKey

@@ -57,6 +57,12 @@ extension CoreDataWriter {
       let names = ["Z_PK", "Z_ENT", "Z_OPT"] + table.columns.map(\.name)
       for e in schema.hierarchy(table.root) {
         let entity = layout.entities[e.index]
+        if let rows = streamed[e.index] {
+          // Rows rendered as chunks came (`CoreDataWriter+Scratch.swift`), with their errors.
+          errors += rows.columnErrors.prefix(20) + (streamedErrors[e.index] ?? [])
+          try insertStreamed(rows, db, table: table, entity: e, names: names, written: &written)
+          continue
+        }
         let values = graph.tables[e.index]
         guard values.count > 0 else { continue }
         // Rows whose objects carry their store's versions bind Z_OPT too; others hold 1.
@@ -66,16 +72,10 @@ extension CoreDataWriter {
         let parameters = first + table.columns.count
         let perBatch = max(1, min(Self.batchRows, Self.maximumParameters / parameters))
         let cells = cells(of: table, for: e, entity: entity)
-        func insert(rows n: Int) throws(SQLiteDatabase.Failure) -> SQLiteStatement {
-          let row =
-            "(?, \(e.number), \(versioned ? "?" : "1")" + String(repeating: ", ?", count: table.columns.count) + ")"
-          return try db.prepare(
-            "INSERT INTO \(table.name) (\(names.joined(separator: ", "))) VALUES "
-              + repeatElement(row, count: n).joined(separator: ", "))
-        }
         let batched = values.count - values.count % perBatch
-        let single = try insert(rows: 1)
-        let batch = batched > 0 && perBatch > 1 ? try insert(rows: perBatch) : single
+        let (single, batch) = try Self.inserts(
+          db, table: table, number: e.number, names: names, versioned: versioned, perBatch: perBatch,
+          batched: batched)
         let source = RowSource(
           table: values, cells: cells, slots: slots, keys: keys, entityNumbers: entityNumbers, entity: e.index,
           input: input)
@@ -127,8 +127,24 @@ extension CoreDataWriter {
     }
   }
 
+  /// The statements that insert one row and `perBatch` rows of entity `number` into `table`
+  /// (the same one when no batch is whole).
+  static func inserts(
+    _ db: SQLiteDatabase, table: CoreDataSchema.Table, number: Int, names: [String], versioned: Bool, perBatch: Int,
+    batched: Int
+  ) throws(SQLiteDatabase.Failure) -> (single: SQLiteStatement, batch: SQLiteStatement) {
+    func insert(rows n: Int) throws(SQLiteDatabase.Failure) -> SQLiteStatement {
+      let row = "(?, \(number), \(versioned ? "?" : "1")" + String(repeating: ", ?", count: table.columns.count) + ")"
+      return try db.prepare(
+        "INSERT INTO \(table.name) (\(names.joined(separator: ", "))) VALUES "
+          + repeatElement(row, count: n).joined(separator: ", "))
+    }
+    let single = try insert(rows: 1)
+    return (single, batched > 0 && perBatch > 1 ? try insert(rows: perBatch) : single)
+  }
+
   /// Positions and hidden owners of a table's columns, computed once for the table.
-  private mutating func slots(of table: CoreDataSchema.Table) -> Slots {
+  mutating func slots(of table: CoreDataSchema.Table) -> Slots {
     let layout = graph.layout
     var slots = Slots()
     slots.orders = [[[Int64]]](repeating: [], count: table.columns.count)
@@ -165,7 +181,7 @@ extension CoreDataWriter {
   }
 
   /// What each column of `table` holds for entity `e`'s rows.
-  private func cells(
+  func cells(
     of table: CoreDataSchema.Table, for e: CoreDataSchema.Entity, entity: EntityLayout
   ) -> [Cell] {
     let model = graph.layout.model

@@ -17,7 +17,7 @@ struct CoreDataWriter {
   let metadata: CoreDataMetadataOut
   /// `Z_PK` of every object: `keys[entity][row]`.
   private(set) var keys: [[Int64]] = []
-  private(set) var maxKey: [Int: Int64] = [:]
+  var maxKey: [Int: Int64] = [:]
   var errors: [String] = []
   /// Called with the objects (entity rows) inserted so far, after each chunk of rows
   /// (`StoreWriteOptions.objectProgress`).
@@ -30,6 +30,11 @@ struct CoreDataWriter {
   var external: ExternalFilesWritten
   /// Whether `Z_MODELCACHE` gets its row (`SQLiteStoreFormat.writesModelCache`).
   var writesModelCache = true
+  /// Rows of entities (layout index) rendered from chunks of a run in chunks, written in
+  /// their place instead of the graph's (`CoreDataChunkWriter`), and the errors found while
+  /// they were rendered.
+  var streamed: [Int: ScratchRows] = [:]
+  var streamedErrors: [Int: [String]] = [:]
 
   init(
     graph: ObjectGraph, input: InputBytes?, codec: (any TransformableCodec.Type)?, metadata: CoreDataMetadataOut,

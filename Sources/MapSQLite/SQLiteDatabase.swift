@@ -185,6 +185,17 @@ final class SQLiteStatement {
     }
   }
 
+  /// About what the current row takes: 8 bytes per column, and the bytes of its texts and
+  /// BLOBs (what a run in chunks counts against its budget).
+  func storedBytes() -> Int {
+    var total = 0
+    for c in 0..<sqlite3_column_count(statement) {
+      let type = sqlite3_column_type(statement, c)
+      total += type == SQLITE_TEXT || type == SQLITE_BLOB ? 8 + Int(sqlite3_column_bytes(statement, c)) : 8
+    }
+    return total
+  }
+
   /// The bytes of column `i` when it holds a BLOB (nil otherwise), valid only inside `body`:
   /// read without copying them into an array.
   func withBlob<R>(_ i: Int, _ body: (UnsafeRawBufferPointer) -> R) -> R? {
@@ -232,6 +243,16 @@ final class SQLiteStatement {
     try check(
       sqlite3_bind_text(
         statement, Int32(i + 1), p.assumingMemoryBound(to: CChar.self), Int32(utf8.count), csqlite_static()))
+  }
+
+  /// Binds UTF-8 text that SQLite copies.
+  func bindTextCopy(_ i: Int, _ utf8: UnsafeRawBufferPointer) throws(SQLiteDatabase.Failure) {
+    guard let p = utf8.baseAddress, utf8.count > 0 else {
+      return try check(csqlite_bind_empty_text(statement, Int32(i + 1)))
+    }
+    try check(
+      sqlite3_bind_text(
+        statement, Int32(i + 1), p.assumingMemoryBound(to: CChar.self), Int32(utf8.count), csqlite_transient()))
   }
 
   /// Binds text that SQLite copies.

@@ -60,10 +60,18 @@ public struct SQLiteStoreFormat: StoreFormat {
     writer.progress = options.objectProgress
     writer.ancillarySource = options.bookkeepingFrom
     writer.writesModelCache = writesModelCache
+    // A dry run: the rows are written to a store in memory and dropped.
+    try Self.write(&writer, to: target, dryRun: ":memory:", backup: backup, durable: options.durable)
+  }
+
+  /// Writes `writer`'s store to `target` through `SQLiteReplacement`, or for a dry run (nil) to
+  /// `dryRun`, which is not kept.
+  static func write(
+    _ writer: inout CoreDataWriter, to target: String?, dryRun: String, backup: String?, durable: Bool
+  ) throws(MigrationFailure) {
     guard let target else {
-      // A dry run: the rows are written to a store in memory and dropped.
       do throws(CoreDataWriter.Failure) {
-        try writer.write(to: ":memory:")
+        try writer.write(to: dryRun)
       } catch {
         throw MigrationFailure([
           MigrationError("sqlite-write", "cannot write the migrated store: \(error.message)", file: nil)
@@ -71,7 +79,7 @@ public struct SQLiteStoreFormat: StoreFormat {
       }
       return
     }
-    try SQLiteReplacement.replace(target, backup: backup, durable: options.durable, external: { writer.external }) {
+    try SQLiteReplacement.replace(target, backup: backup, durable: durable, external: { writer.external }) {
       (temporary: String) throws(MigrationFailure) in
       do throws(CoreDataWriter.Failure) {
         try writer.write(to: temporary)

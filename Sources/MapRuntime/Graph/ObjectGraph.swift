@@ -90,6 +90,9 @@ package final class EntityTable: @unchecked Sendable {
   @exclusivity(unchecked) package var objectKeys: [Int64] = []
   /// Each object's version (`Z_OPT`) where the store had one (see `ObjectKeys.swift`).
   @exclusivity(unchecked) package var objectVersions: [Int64] = []
+  /// Objects of this entity in the store before this table's first: a chunk of a run in
+  /// chunks names its objects by their place in the whole store (`ObjectGraph.idText`).
+  package var rowOffset = 0
 
   package init(layout: EntityLayout, isSource: Bool) {
     self.layout = layout
@@ -166,6 +169,6 @@ extension ObjectGraph {
       case .slice(let s): return input?.decodeString(s) ?? ""
       }
     }
-    return "\(t.layout.name)/\(ref.row + 1)"
+    return "\(t.layout.name)/\(Int(ref.row) + 1 + t.rowOffset)"
   }
 }

@@ -24,7 +24,12 @@ package struct StreamingPlan: Sendable {
   package var reasons: [String: String] = [:]
 
   /// Analyses `plan`; `usesDefaultPolicy` is per entity mapping, in plan order.
-  package init(_ plan: MigrationPlan, usesDefaultPolicy: [Bool]) {
+  /// `sourceCheck` and `destinationCheck`: why the store format cannot read (write) an entity of
+  /// the source (destination) model in chunks, besides these rules (`ChunkedStoreFormat`).
+  package init(
+    _ plan: MigrationPlan, usesDefaultPolicy: [Bool], sourceCheck: (String) -> String? = { _ in nil },
+    destinationCheck: (String) -> String? = { _ in nil }
+  ) {
     let source = plan.sourceModel
     let mappingsByName = Dictionary(plan.entityMappings.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
     var mentions = Mentions()
@@ -35,7 +40,7 @@ package struct StreamingPlan: Sendable {
     }
     for entity in source.entities {
       let s = entity.name
-      if let why = Self.standsAlone(s, in: source) {
+      if let why = Self.standsAlone(s, in: source) ?? sourceCheck(s) {
         reasons[s] = why
         continue
       }
@@ -48,7 +53,7 @@ package struct StreamingPlan: Sendable {
       for (i, m) in over where why == nil {
         why = Self.mappingReason(
           m, isDefault: usesDefaultPolicy.indices.contains(i) && usesDefaultPolicy[i], overNames: overNames,
-          plan: plan, fillers: destinationFillers)
+          plan: plan, fillers: destinationFillers, destinationCheck: destinationCheck)
       }
       if why == nil {
         for m in plan.entityMappings where m.sourceEntity != s {
@@ -80,12 +85,15 @@ package struct StreamingPlan: Sendable {
   }
 
   private static func mappingReason(
-    _ m: EntityMapping, isDefault: Bool, overNames: Set<String>, plan: MigrationPlan, fillers: [String: Int]
+    _ m: EntityMapping, isDefault: Bool, overNames: Set<String>, plan: MigrationPlan, fillers: [String: Int],
+    destinationCheck: (String) -> String?
   ) -> String? {
     let n = m.name
     if !isDefault { return "mapping \(n) has a custom policy" }
     if let d = m.destinationEntity, m.type != .remove {
-      if let why = standsAloneAsDestination(d, plan.destinationModel) { return "destination \(d) of \(n): \(why)" }
+      if let why = standsAloneAsDestination(d, plan.destinationModel) ?? destinationCheck(d) {
+        return "destination \(d) of \(n): \(why)"
+      }
       if fillers[d, default: 0] > 1 { return "destination \(d) of \(n) is filled by more than one mapping" }
     }
     if let e = m.sourceExpression, !isWholeFetch(e.expression, of: m.sourceEntity ?? "") {

@@ -39,7 +39,10 @@ enum StreamingRun {
     }
     var problems: [MigrationError] = []
     let policies = MappingPolicies.make(plan, &problems)
-    let streaming = StreamingPlan(plan, usesDefaultPolicy: policies.policies.map { $0 is DefaultEntityMigrationPolicy })
+    let streaming = StreamingPlan(
+      plan, usesDefaultPolicy: policies.policies.map { $0 is DefaultEntityMigrationPolicy },
+      sourceCheck: { chunked.cannotStream(source: $0, in: plan.sourceModel) },
+      destinationCheck: { chunked.cannotStream(destination: $0, in: plan.destinationModel) })
     guard !streaming.streamed.isEmpty else {
       let reasons = streaming.reasons.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }
       throw refuse("no entity can be read a chunk at a time (\(reasons.joined(separator: "; ")))")
@@ -93,7 +96,8 @@ enum StreamingRun {
     // Progress: the read phase in bytes of the store, as chunks are taken (the passes of each
     // chunk are not reported: they would start over for every chunk).
     let total = reader.progress.total
-    options.ioProgress?(.read, 0, total)
+    let phase: MigrationRun.IOPhase = reader.countsRows ? .readRows : .read
+    options.ioProgress?(phase, 0, total)
     var consumed = 0
     let prefetch = ChunkPrefetch(reader)
     defer { prefetch.stop() }
@@ -120,11 +124,11 @@ enum StreamingRun {
       parallel += manager.parallelMappings.filter { !parallel.contains($0) }
       mappingCounts = merged(mappingCounts, manager.mappingCounts)
       try writer.append(destination, source: chunk)
-      // The bytes of the chunks taken so far (the reader is one ahead).
-      consumed += chunk.input?.count ?? 0
-      options.ioProgress?(.read, min(consumed, total), total)
+      // The bytes (or rows) of the chunks taken so far (the reader is one ahead).
+      consumed += reader.weight(of: chunk)
+      options.ioProgress?(phase, min(consumed, total), total)
     }
-    options.ioProgress?(.read, total, total)
+    options.ioProgress?(phase, total, total)
     let metadata = try reader.finish()
     let differing = metadata.entitiesWithDifferentHashes(plan.sourceEntityHashes)
     if !differing.isEmpty { throw mismatch(differing, storePath) }

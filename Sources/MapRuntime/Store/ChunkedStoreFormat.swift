@@ -14,6 +14,18 @@ package protocol ChunkedStoreFormat: StoreFormat {
   /// destination objects, keeping what it needs in the folder `scratch`.
   func openChunkWriter(layout: StoreLayout, target: String?, scratch: String) throws(MigrationFailure)
     -> any StoreChunkWriter
+
+  /// Why this format cannot read entity `name` of the source model a chunk at a time, beyond
+  /// `StreamingPlan`'s rules; nil when it can.
+  func cannotStream(source name: String, in model: ObjectModel) -> String?
+  /// Why this format cannot write entity `name` of the destination model from chunks, beyond
+  /// `StreamingPlan`'s rules; nil when it can.
+  func cannotStream(destination name: String, in model: ObjectModel) -> String?
+}
+
+extension ChunkedStoreFormat {
+  package func cannotStream(source name: String, in model: ObjectModel) -> String? { nil }
+  package func cannotStream(destination name: String, in model: ObjectModel) -> String? { nil }
 }
 
 /// The chunks of a store, in order (`ChunkedStoreFormat.openChunks`).
@@ -25,8 +37,17 @@ package protocol StoreChunkReader: AnyObject {
   /// The checks that take the whole store (ids unique across chunks) and its metadata; after
   /// `next` gave nil.
   func finish() throws(MigrationFailure) -> StoreMetadata
-  /// How far the reading is: bytes (or rows) read of the total, for progress.
+  /// How far the reading is: bytes (or rows, `countsRows`) read of the total, for progress.
   var progress: (done: Int, total: Int) { get }
+  /// Whether `progress` and `weight` count rows rather than bytes.
+  var countsRows: Bool { get }
+  /// What `chunk`, one `next` gave, counts for progress.
+  func weight(of chunk: ObjectGraph) -> Int
+}
+
+extension StoreChunkReader {
+  package var countsRows: Bool { false }
+  package func weight(of chunk: ObjectGraph) -> Int { chunk.input?.count ?? 0 }
 }
 
 /// A store written from chunks (`ChunkedStoreFormat.openChunkWriter`).

@@ -1,0 +1,145 @@
+import MapRuntime
+
+/// Reads a Core Data SQLite store a chunk of rows at a time (`ChunkedStoreFormat`,
+/// `Specs/limits.md` "Memory").
+///
+/// Each streamed entity stands alone in the model (`StreamingPlan`): its table holds its rows
+/// only, and no other table refers to them. Its rows are read in `Z_PK` order, a chunk at a
+/// time, by the whole-store reader's own code (`CoreDataReader.readHierarchy`), each chunk the
+/// rows after the previous chunk's last `Z_PK` until their values come to the budget's window.
+/// Every other entity is read whole, last, within the budget's share for it.
+final class CoreDataChunkReader: StoreChunkReader {
+  private let store: CoreDataStoreFile
+  private let layout: StoreLayout
+  private let schema: CoreDataSchema
+  private let budget: MemoryBudget
+  private let maxErrors: Int
+  private let tables: [String: [String]]
+  private let primaryKeys: [CoreDataStoreFile.PrimaryKeyRow]
+  /// Schema indexes of the streamed entities (each its own hierarchy's root), in table order.
+  private let streamedRoots: [Int]
+  private var current = 0
+  private var after: Int64 = 0
+  private var heldGiven = false
+  /// Rows of the current streamed entity given in chunks so far.
+  private var given = 0
+  private let totalRows: Int
+
+  init(path: String, layout: StoreLayout, streamed: Set<Int>, budget: MemoryBudget, maxErrors: Int)
+    throws(MigrationFailure)
+  {
+    let store = try CoreDataStoreFile(path: path)
+    let schema = CoreDataSchema.of(layout)
+    let tables = try store.tables()
+    self.store = store
+    self.layout = layout
+    self.schema = schema
+    self.budget = budget
+    self.maxErrors = maxErrors
+    self.tables = tables
+    primaryKeys = try store.primaryKeys(tables: tables)
+    let roots = schema.roots.filter { streamed.contains(schema.entities[$0].index) }
+    streamedRoots = roots
+    for root in roots {
+      let table = schema.entities[root].table
+      // Chunks are taken by `Z_PK > last`: only a rowid key (Core Data's `INTEGER PRIMARY
+      // KEY`) is unique and found without a sort.
+      guard try Self.keyIsRowID(store, table) else {
+        throw Self.refusal(
+          path,
+          "table \(table) has no INTEGER PRIMARY KEY Z_PK (Core Data's layout), so it cannot be read a chunk at a time")
+      }
+    }
+    // Everything not streamed is read whole: it must fit its share of the limit.
+    let streamedTables = Set(roots.map { schema.entities[$0].table })
+    var held = 0
+    // Z_MODELCACHE is not read by a run.
+    for name in tables.keys.sorted() where !streamedTables.contains(name) && name != "Z_MODELCACHE" {
+      held += Self.tableBytes(store, name) ?? 0
+    }
+    if held > budget.held {
+      throw Self.refusal(
+        path,
+        "the tables of the entities that cannot be read a chunk at a time take \(held) bytes, more than a quarter of the limit (\(budget.held) bytes)"
+      )
+    }
+    var counter = CoreDataReader(store: store, layout: layout, maxErrors: maxErrors)
+    counter.tables = tables
+    totalRows = schema.roots.reduce(0) { $0 + counter.rowCount(schema.entities[$1].table) }
+  }
+
+  static func refusal(_ path: String, _ why: String) -> MigrationFailure {
+    MigrationFailure([MigrationError("run-memory-limit", "the store cannot be migrated in chunks: \(why)", file: path)])
+  }
+
+  /// Whether `Z_PK` is `table`'s rowid (declared `INTEGER PRIMARY KEY`, its only key column).
+  private static func keyIsRowID(_ store: CoreDataStoreFile, _ table: String) throws(MigrationFailure) -> Bool {
+    let columns = try store.query("PRAGMA table_info(\(SQLiteDatabase.quote(table)))", what: table)
+    // table_info: cid, name, type, notnull, dflt_value, pk.
+    let keys = columns.filter { ($0.count > 5 ? $0[5].integer ?? 0 : 0) > 0 }
+    guard keys.count == 1, keys[0][1].text == "Z_PK" else { return false }
+    return keys[0][2].text?.uppercased() == "INTEGER"
+  }
+
+  /// The bytes of `table`'s rows (their payload, SQLite's `dbstat`), nil when they cannot be
+  /// counted.
+  private static func tableBytes(_ store: CoreDataStoreFile, _ table: String) -> Int? {
+    guard let statement = try? store.database.prepare("SELECT sum(payload) FROM dbstat WHERE name = ?"),
+      (try? statement.bindText(0, table)) != nil, (try? statement.step()) == true
+    else { return nil }
+    return Int(statement.int64(0))
+  }
+
+  var progress: (done: Int, total: Int) { (0, totalRows) }
+  var countsRows: Bool { true }
+  func weight(of chunk: ObjectGraph) -> Int { chunk.tables.reduce(0) { $0 + $1.count } }
+
+  private func reader() throws(MigrationFailure) -> CoreDataReader {
+    var reader = CoreDataReader(store: store, layout: layout, maxErrors: maxErrors)
+    reader.tables = tables
+    try reader.mapEntities(primaryKeys)
+    return reader
+  }
+
+  func next() throws(MigrationFailure) -> ObjectGraph? {
+    while current < streamedRoots.count {
+      let root = streamedRoots[current]
+      var reader = try reader()
+      reader.chunk = (after, budget.window, budget.largestValue)
+      do throws(CoreDataReader.Stop) {
+        try reader.readHierarchy(root, hidden: [])
+      } catch {}
+      if !reader.errors.isEmpty {
+        throw MigrationFailure(reader.errors, truncated: reader.errors.count >= maxErrors)
+      }
+      if let last = reader.chunkLast {
+        after = last
+      } else {
+        current += 1
+        after = 0
+      }
+      let graph = reader.graph
+      let table = graph.tables[schema.entities[root].index]
+      table.rowOffset = given
+      given += table.count
+      if reader.chunkLast == nil { given = 0 }
+      guard table.count > 0 else { continue }
+      graph.finishBuilding(
+        input: reader.transformables.bytes.take(path: store.path), transformableCodec: ArchivedBlobCodec.self)
+      return graph
+    }
+    guard !heldGiven else { return nil }
+    heldGiven = true
+    var reader = try reader()
+    reader.skippedRoots = Set(streamedRoots)
+    let graph = try reader.readMapped()
+    graph.finishBuilding(
+      input: reader.transformables.bytes.take(path: store.path), transformableCodec: ArchivedBlobCodec.self)
+    if !reader.externalFiles.isEmpty { graph.storeAttachment = reader.externalFiles }
+    return graph
+  }
+
+  func finish() throws(MigrationFailure) -> StoreMetadata {
+    SQLiteStoreFormat.storeMetadata(try CoreDataMetadata.read(store))
+  }
+}

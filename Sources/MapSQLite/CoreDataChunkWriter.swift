@@ -1,0 +1,152 @@
+import MapRuntime
+
+/// Writes a Core Data SQLite store from chunks of destination objects (`ChunkedStoreFormat`).
+///
+/// A chunk whose objects are all of entities without parent or sub-entities and without
+/// many-to-many relationships is rendered as it comes, each entity's rows into a scratch file
+/// of that entity (`ScratchRows`): their keys are their numbers in the whole run, and the
+/// objects a chunk's objects refer to are in the same chunk (`StreamingPlan`), so their foreign
+/// keys, entity columns and `Z_FOK_` positions are those of the whole run. Any other chunk (the
+/// part of the store read whole) is kept as it is, and only one may come. `commit` writes the
+/// store as the whole-store writer does, taking the scratch files' rows in their entities'
+/// places: the file's bytes are those of the run over the whole store.
+final class CoreDataChunkWriter: StoreChunkWriter {
+  private let layout: StoreLayout
+  private let target: String?
+  private let scratch: String
+  private let writesModelCache: Bool
+  /// Per destination entity (layout index): whether its rows go through a scratch file.
+  private let standsAlone: [Bool]
+  private var rows: [Int: ScratchRows] = [:]
+  private var errors: [Int: [String]] = [:]
+  private var held: (graph: ObjectGraph, source: ObjectGraph)?
+
+  init(layout: StoreLayout, target: String?, scratch: String, writesModelCache: Bool) {
+    self.layout = layout
+    self.target = target
+    self.scratch = scratch
+    self.writesModelCache = writesModelCache
+    let model = layout.model
+    standsAlone = layout.entities.map { e in
+      guard let d = model.entity(named: e.name) else { return false }
+      return d.parentName == nil && !model.entities.contains { $0.parentName == e.name }
+        && Self.manyToMany(d, model) == nil
+    }
+  }
+
+  /// A to-many relationship of `e` whose inverse is to-many too (a join table's), if any.
+  private static func manyToMany(_ e: EntityDescription, _ model: ObjectModel) -> RelationshipDescription? {
+    e.relationships.first { r in
+      guard r.isToMany, !r.isTransient, let inv = r.inverseName, let d = model.entity(named: r.destinationEntity)
+      else { return false }
+      return model.allRelationships(of: d).contains { $0.name == inv && $0.isToMany }
+    }
+  }
+
+  /// Why entity `name` of the destination model cannot be written from chunks, beyond
+  /// `StreamingPlan`'s rules (no parent, no sub-entities); nil when it can.
+  static func cannotWrite(_ name: String, in model: ObjectModel) -> String? {
+    guard let e = model.entity(named: name) else { return "it is not in the destination model" }
+    if let r = manyToMany(e, model) {
+      return
+        "its relationship \(r.name) is many-to-many (a join table), which a run in chunks cannot write to SQLite yet"
+    }
+    if let a = e.attributes.first(where: { $0.allowsExternalBinaryDataStorage }) {
+      return "its attribute \(a.name) may be stored in an external file, which a run in chunks cannot write yet"
+    }
+    return nil
+  }
+
+  func append(_ chunk: ObjectGraph, source: ObjectGraph) throws(MigrationFailure) {
+    chunk.finalize()
+    let filled = chunk.tables.indices.filter { chunk.tables[$0].count > 0 }
+    guard filled.allSatisfy({ standsAlone[$0] }) else {
+      guard held == nil else {
+        throw MigrationFailure([
+          MigrationError(
+            "sqlite-write",
+            "cannot write the migrated store from chunks: two chunks hold objects of entities with relationships",
+            file: target)
+        ])
+      }
+      held = (chunk, source)
+      return
+    }
+    var writer = CoreDataWriter(
+      graph: chunk, input: source.input, codec: source.transformableCodec,
+      metadata: CoreDataMetadataOut(metadata: StoreWriteMetadata(modelVersionIdentifiers: [], entityHashes: [])))
+    for e in filled {
+      if rows[e] == nil {
+        let cells = CoreDataSchema.of(layout).tables().first { $0.root == root(of: e) }?.columns.count ?? 0
+        rows[e] = try ScratchRows(path: "\(scratch)/\(e).rows", cells: cells)
+      }
+      writer.errors = []
+      try writer.renderRows(of: e, into: rows[e]!)
+      // A whole run reports the first 20 (`CoreDataWriter.write`).
+      if errors[e, default: []].count < 20 { errors[e, default: []] += writer.errors.prefix(20) }
+    }
+  }
+
+  private func root(of e: Int) -> Int {
+    let schema = CoreDataSchema.of(layout)
+    return schema.index(named: layout.entities[e].name).map { schema.entities[$0].root } ?? -1
+  }
+
+  func commit(
+    metadata: StoreWriteMetadata, keyHighWater: [String: Int64], backup: String?, durable: Bool,
+    written: (@Sendable (Int) -> Void)?
+  ) throws(MigrationFailure) {
+    let graph = held?.graph ?? ObjectGraph(layout: layout, input: nil, isSource: false)
+    for (root, high) in keyHighWater where layout.entityIndex(root) != nil {
+      graph.keyHighWater[root] = max(graph.keyHighWater[root] ?? 0, high)
+    }
+    if let e = rows.keys.sorted().first(where: { graph.tables[$0].count > 0 }) {
+      throw MigrationFailure([
+        MigrationError(
+          "sqlite-write",
+          "cannot write the migrated store from chunks: entity \(layout.entities[e].name) has objects in more than one part",
+          file: target)
+      ])
+    }
+    var writer = CoreDataWriter(
+      graph: graph, input: held?.source.input, codec: held?.source.transformableCodec,
+      metadata: CoreDataMetadataOut(metadata: metadata),
+      externalFiles: held?.source.storeAttachment as? ExternalFilesRead)
+    writer.writesModelCache = writesModelCache
+    writer.takeStreamed(rows, errors: errors)
+    // A dry run writes into the scratch folder (not into memory: the store may be larger).
+    try SQLiteStoreFormat.write(
+      &writer, to: target, dryRun: "\(scratch)/dry-run.sqlite", backup: backup, durable: durable)
+  }
+
+  func discard() {
+    rows = [:]
+    held = nil
+  }
+}
+
+extension SQLiteStoreFormat: ChunkedStoreFormat {
+  package func openChunks(
+    _ path: String, layout: StoreLayout, streamed: Set<Int>, budget: MemoryBudget, maxErrors: Int, scratch: String
+  ) throws(MigrationFailure) -> any StoreChunkReader {
+    try CoreDataChunkReader(path: path, layout: layout, streamed: streamed, budget: budget, maxErrors: maxErrors)
+  }
+
+  package func openChunkWriter(layout: StoreLayout, target: String?, scratch: String) throws(MigrationFailure)
+    -> any StoreChunkWriter
+  {
+    CoreDataChunkWriter(layout: layout, target: target, scratch: scratch, writesModelCache: writesModelCache)
+  }
+
+  package func cannotStream(source name: String, in model: ObjectModel) -> String? {
+    guard let e = model.entity(named: name) else { return nil }
+    if let a = e.attributes.first(where: { $0.allowsExternalBinaryDataStorage }) {
+      return "its attribute \(a.name) may be stored in an external file, which a run in chunks cannot read yet"
+    }
+    return nil
+  }
+
+  package func cannotStream(destination name: String, in model: ObjectModel) -> String? {
+    CoreDataChunkWriter.cannotWrite(name, in: model)
+  }
+}

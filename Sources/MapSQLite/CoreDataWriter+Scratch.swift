@@ -1,0 +1,111 @@
+import MapRuntime
+
+/// A store written from chunks (`CoreDataChunkWriter`): the rows of an entity that stands
+/// alone are rendered chunk by chunk into a scratch file (`renderRows`), each cell the value
+/// the whole-store writer would bind, and inserted from it in their place when the store is
+/// written (`insertStreamed`), with the same statements in the same order, so the file's bytes
+/// are those of the run over the whole store.
+extension CoreDataWriter {
+  /// Renders the rows of entity `e` (layout index) into `rows`: `Z_PK`, `Z_OPT`, and per
+  /// column of its table what `writeRows` binds; what cannot be stored goes to `errors`, its
+  /// place named by the object's `Z_PK`, as a whole run names it by its row.
+  mutating func renderRows(of e: Int, into rows: ScratchRows) throws(MigrationFailure) {
+    let values = graph.tables[e]
+    let name = graph.layout.entities[e].name
+    guard values.count > 0, let k = schema.index(named: name),
+      let table = schema.tables().first(where: { $0.root == schema.entities[k].root })
+    else { return }
+    // Errors of the table's columns (a member of two owners) come before its rows', as in a
+    // whole run's.
+    let before = errors.count
+    let slots = slots(of: table)
+    if rows.columnErrors.count < 20 { rows.columnErrors += errors[before...].prefix(20) }
+    errors.removeSubrange(before...)
+    let cells = cells(of: table, for: schema.entities[k], entity: graph.layout.entities[e])
+    let source = RowSource(
+      table: values, cells: cells, slots: slots, keys: keys,
+      entityNumbers: graph.layout.entities.map { Int64(schema.number($0.name)) }, entity: e, input: input)
+    let versioned = !values.objectVersions.isEmpty
+    if versioned { rows.versioned = true }
+    for start in stride(from: 0, to: values.count, by: RowSource.chunkRows) {
+      let chunk = source.render(start..<min(start + RowSource.chunkRows, values.count))
+      var i = 0
+      for row in chunk.rows {
+        let key = keys[e][row]
+        rows.beginRow(key: key, version: versioned ? values.objectVersion(row) : 0)
+        for c in cells.indices {
+          switch chunk.kinds[i] {
+          case .null: rows.putNull()
+          case .integer: rows.putInteger(chunk.payloads[i])
+          case .real: rows.putReal(Double(bitPattern: UInt64(bitPattern: chunk.payloads[i])))
+          case .text: rows.putText(chunk.texts[Int(chunk.payloads[i])])
+          case .string: rows.putText(chunk.strings[Int(chunk.payloads[i])])
+          case .slow:
+            switch cells[c] {
+            case .element(let p, let s):
+              let element = slots.elements[s]
+              rows.put(
+                compositeElement(values.value(row, p), element) {
+                  "\(name)/\(key).\(element.composite.name).\(element.path.joined(separator: "."))"
+                })
+            case .attribute(let p, let s):
+              rows.put(
+                encode(values.value(row, p), slots.attributes[s], at: "\(name)/\(key).\(slots.attributes[s].name)"))
+            default:
+              rows.putNull()
+            }
+          }
+          i += 1
+        }
+        rows.highestKey = max(rows.highestKey, key)
+      }
+      try rows.flush()
+    }
+  }
+
+  /// Takes the rows rendered from chunks, per entity (layout index), and the errors found
+  /// rendering them; each entity's `Z_MAX` counts its rows' keys.
+  mutating func takeStreamed(_ rows: [Int: ScratchRows], errors: [Int: [String]]) {
+    streamed = rows
+    streamedErrors = errors
+    for (e, r) in rows {
+      guard let k = schema.index(named: graph.layout.entities[e].name) else { continue }
+      let root = schema.entities[k].root
+      maxKey[root] = max(maxKey[root] ?? 0, r.highestKey)
+    }
+  }
+
+  /// Inserts the rows of `rows` as `writeRows` inserts a graph's: the same statements, batches
+  /// and order.
+  func insertStreamed(
+    _ rows: ScratchRows, _ db: SQLiteDatabase, table: CoreDataSchema.Table, entity e: CoreDataSchema.Entity,
+    names: [String], written: inout Int
+  ) throws {
+    let count = rows.count
+    guard count > 0 else { return }
+    try rows.flush(force: true)
+    let first = rows.versioned ? 2 : 1
+    let parameters = first + table.columns.count
+    let perBatch = max(1, min(Self.batchRows, Self.maximumParameters / parameters))
+    let batched = count - count % perBatch
+    let (single, batch) = try Self.inserts(
+      db, table: table, number: e.number, names: names, versioned: rows.versioned, perBatch: perBatch,
+      batched: batched)
+    var reader = ScratchRows.Reader(rows)
+    for row in 0..<count {
+      let inBatch = row < batched
+      let insert = inBatch ? batch : single
+      let base = inBatch ? (row % perBatch) * parameters : 0
+      try insert.bindInteger(base, try reader.integer())
+      let version = try reader.integer()
+      if rows.versioned { try insert.bindInteger(base + 1, max(1, version)) }
+      for c in 0..<table.columns.count { try reader.bindCell(insert, base + first + c) }
+      if !inBatch || (row + 1) % perBatch == 0 {
+        _ = try insert.step()
+        insert.rewind()
+      }
+      written += 1
+      if (row + 1) % RowSource.chunkRows == 0 || row + 1 == count { progress?(written) }
+    }
+  }
+}

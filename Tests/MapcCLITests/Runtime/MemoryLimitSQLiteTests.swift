@@ -1,0 +1,240 @@
+import Foundation
+import MapTestSupport
+import Testing
+
+/// `mapc run --memory-limit` on Core Data SQLite stores: the diary store written by python3's
+/// generator (`Benchmarks/sqlite/gen_diary_sqlite.py`, sqlite3 and plistlib, nothing of mapc),
+/// migrated in many chunks, gives the bytes of the run in memory, and its rows are those of the
+/// Python peer (`diary_sqlite.py`, compared by `compare_sqlite.py`); stores that fail, fail the
+/// same way; a table whose `Z_PK` is not its rowid is refused.
+@Suite(
+  .enabled(if: mapcExecutableProblem == nil && SharedPaths.shared != nil, "needs the built mapc and ../shared"),
+  .enabled(if: python3 != nil, "python3 is needed to generate the stores and run the peer"))
+struct MemoryLimitSQLiteTests {
+  static let scripts = SharedPaths.packageRoot.appendingPathComponent("Benchmarks/sqlite")
+
+  func python(_ script: String, _ arguments: [String]) throws -> MapcResult {
+    let r = runTool(python3!, [Self.scripts.appendingPathComponent(script).path] + arguments)
+    try #require(r.exitCode == 0, "\(script): \(r.stdout) \(r.stderr)")
+    return r
+  }
+
+  /// 6,000 records: about 38,000 objects made, hundreds of chunks at 16K.
+  func generate(_ work: URL, seed: String = "7") throws -> String {
+    let store = work.appendingPathComponent("store.sqlite").path
+    _ = try python("gen_diary_sqlite.py", ["6000", store, "--seed", seed])
+    return store
+  }
+
+  func chunks(_ stderr: String) -> Int? {
+    guard let r = stderr.range(of: #"in (\d+) chunks? \(--memory-limit\)"#, options: .regularExpression) else {
+      return nil
+    }
+    return Int(stderr[r].split(separator: " ")[1])
+  }
+
+  /// Edits `store` into `bad` with python3's sqlite3: `sql` run on a copy.
+  func edit(_ store: String, _ bad: String, _ sql: String) throws {
+    try? FileManager.default.removeItem(atPath: bad)
+    try FileManager.default.copyItem(atPath: store, toPath: bad)
+    let script = "import sqlite3, sys\nc = sqlite3.connect(sys.argv[1])\nc.executescript(sys.argv[2])\nc.commit()\n"
+    let r = runTool(python3!, ["-c", script, bad, sql])
+    try #require(r.exitCode == 0, "\(r.stderr)")
+  }
+
+  @Test(arguments: ["16K", "100K", "1M"])
+  func chunkedRunGivesTheBytesOfTheRunInMemoryAndThePeersRows(limit: String) throws {
+    let work = try FileManagerTemp.folder("memlimit-sqlite")
+    defer { FileManagerTemp.remove(work.path) }
+    let plan = try compileDiaryPlan(in: work)
+    let store = try generate(work)
+    let before = try Data(contentsOf: URL(fileURLWithPath: store))
+    let whole = work.appendingPathComponent("whole.sqlite").path
+    let chunked = work.appendingPathComponent("chunked.sqlite").path
+    let a = runMapc(["run", plan, "--store", store, "--output", whole])
+    try #require(a.exitCode == 0, "\(a.stderr)")
+    #expect(chunks(a.stderr) == nil)
+    let tmp = work.appendingPathComponent("tmp")
+    try FileManager.default.createDirectory(at: tmp, withIntermediateDirectories: true)
+    let b = runMapc(
+      ["run", plan, "--store", store, "--output", chunked, "--memory-limit", limit, "--progress", "plain"],
+      environment: ["TMPDIR": tmp.path])
+    try #require(b.exitCode == 0, "\(b.stderr)")
+    let n = try #require(chunks(b.stderr), "the summary line names the chunks: \(b.stderr)")
+    #expect(n > (limit == "1M" ? 5 : 100), "\(n) chunks")
+    // The read phase counts rows for SQLite.
+    #expect(b.stderr.contains("mapc: read store: done"), "\(b.stderr)")
+    #expect(try Data(contentsOf: URL(fileURLWithPath: chunked)) == Data(contentsOf: URL(fileURLWithPath: whole)))
+    #expect(try Data(contentsOf: URL(fileURLWithPath: store)) == before)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: tmp.path) == [])
+    let peer = work.appendingPathComponent("peer.sqlite").path
+    _ = try python("diary_sqlite.py", [store, peer])
+    let compared = try python("compare_sqlite.py", [chunked, peer])
+    #expect(compared.stdout.contains("rows: equal"), "\(compared.stdout)")
+  }
+
+  @Test func aDryRunInChunksWritesNothing() throws {
+    let work = try FileManagerTemp.folder("memlimit-sqlite-dry")
+    defer { FileManagerTemp.remove(work.path) }
+    let plan = try compileDiaryPlan(in: work)
+    let store = try generate(work, seed: "8")
+    let tmp = work.appendingPathComponent("tmp")
+    try FileManager.default.createDirectory(at: tmp, withIntermediateDirectories: true)
+    let r = runMapc(
+      ["run", plan, "--store", store, "--dry-run", "--memory-limit", "64K"], environment: ["TMPDIR": tmp.path])
+    #expect(r.exitCode == 0, "\(r.stderr)")
+    #expect(chunks(r.stderr) ?? 0 > 100, "\(r.stderr)")
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: work.path).sorted() == ["diary.cdm", "store.sqlite", "tmp"])
+    #expect(try FileManager.default.contentsOfDirectory(atPath: tmp.path) == [])
+  }
+
+  /// A value far into the table that cannot be read (a BLOB, an integer for a String): the same
+  /// messages as in memory, the objects named by their place in the whole store, nothing written.
+  @Test(arguments: [
+    "UPDATE ZRECORDS SET ZDATE = x'00ff' WHERE Z_PK = 5100",
+    "UPDATE ZRECORDS SET ZDATE = 17 WHERE Z_PK = 4321",
+  ])
+  func failingStoresFailTheSameWay(sql: String) throws {
+    let work = try FileManagerTemp.folder("memlimit-sqlite-e")
+    defer { FileManagerTemp.remove(work.path) }
+    let plan = try compileDiaryPlan(in: work)
+    let store = try generate(work)
+    let bad = work.appendingPathComponent("bad.sqlite").path
+    try edit(store, bad, sql)
+    let out = work.appendingPathComponent("out.sqlite").path
+    let a = runMapc(["run", plan, "--store", bad, "--output", out, "--quiet"])
+    let b = runMapc(["run", plan, "--store", bad, "--output", out, "--quiet", "--memory-limit", "16K"])
+    #expect(a.exitCode == 2, "\(a.stderr)")
+    #expect(b.exitCode == a.exitCode)
+    #expect(b.stderr == a.stderr)
+    #expect(!FileManager.default.fileExists(atPath: out))
+  }
+
+  /// Values that cannot be written (every record's date made -0.0, which an SQLite column
+  /// gives back as 0.0): found as the chunks are rendered, reported when the store would be
+  /// written, the first 20 as in memory, nothing written.
+  @Test func valuesThatCannotBeWrittenFailTheSameWay() throws {
+    let work = try FileManagerTemp.folder("memlimit-sqlite-w")
+    defer { FileManagerTemp.remove(work.path) }
+    let fixture = SharedPaths.fixtures!.appendingPathComponent("diary")
+    let xml = try String(contentsOf: fixture.appendingPathComponent("SQADMappingModel1_2.xml"), encoding: .utf8)
+      .replacingOccurrences(of: "path=\"SimpleQADiary", with: "path=\"\(fixture.path)/SimpleQADiary")
+      .replacingOccurrences(
+        of: #"FUNCTION($entityPolicy, "dateFromString:format:", $source.date, "yyyy-MM-dd")"#,
+        with: #"CAST(-0.0, "NSDate")"#)
+    let mapping = work.appendingPathComponent("negative.xml")
+    try xml.write(to: mapping, atomically: true, encoding: .utf8)
+    let plan = work.appendingPathComponent("negative.cdm").path
+    let compiled = runMapc(["compile", mapping.path, "-o", plan])
+    try #require(compiled.exitCode == 0, "\(compiled.stderr)")
+    let store = try generate(work)
+    let out = work.appendingPathComponent("out.sqlite").path
+    let a = runMapc(["run", plan, "--store", store, "--output", out, "--quiet"])
+    let b = runMapc(["run", plan, "--store", store, "--output", out, "--quiet", "--memory-limit", "64K"])
+    #expect(a.exitCode == 2, "\(a.stderr)")
+    #expect(a.stderr.contains("DayRecord/20.date: -0.0 cannot be stored"), "\(a.stderr)")
+    #expect(!a.stderr.contains("DayRecord/21.date"), "\(a.stderr)")
+    #expect(b.exitCode == a.exitCode)
+    #expect(b.stderr == a.stderr)
+    #expect(!FileManager.default.fileExists(atPath: out))
+  }
+
+  /// Chunks are taken by `Z_PK > last`, which only a rowid key answers without a sort: a table
+  /// whose `Z_PK` is a column of its own is refused in chunks, and runs within a limit it fits.
+  @Test func aKeyThatIsNotTheRowIDIsRefused() throws {
+    let work = try FileManagerTemp.folder("memlimit-sqlite-k")
+    defer { FileManagerTemp.remove(work.path) }
+    let plan = try compileDiaryPlan(in: work)
+    let store = try generate(work)
+    let bad = work.appendingPathComponent("bad.sqlite").path
+    try edit(
+      store, bad,
+      """
+      CREATE TABLE T (Z_PK INT PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZDATE VARCHAR, ZANSWERS BLOB, ZQUESTIONS BLOB);
+      INSERT INTO T SELECT * FROM ZRECORDS; DROP TABLE ZRECORDS; ALTER TABLE T RENAME TO ZRECORDS;
+      """)
+    let out = work.appendingPathComponent("out.sqlite").path
+    let refused = runMapc(["run", plan, "--store", bad, "--output", out, "--memory-limit", "64K"])
+    #expect(refused.exitCode == 2, "\(refused.stderr)")
+    #expect(refused.stderr.contains("INTEGER PRIMARY KEY") && refused.stderr.contains("[run-memory-limit]"))
+    #expect(!FileManager.default.fileExists(atPath: out))
+    let fits = runMapc(["run", plan, "--store", bad, "--output", out, "--memory-limit", "1G"])
+    #expect(fits.exitCode == 0, "\(fits.stderr)")
+  }
+
+  /// One row of 40,000 bytes: more than a quarter of a 64K limit (16 KiB); refused, naming it,
+  /// nothing written; within 1M the same store gives the bytes of the run in memory.
+  @Test func aRowLargerThanAQuarterOfTheLimitIsRefused() throws {
+    let work = try FileManagerTemp.folder("memlimit-sqlite-huge")
+    defer { FileManagerTemp.remove(work.path) }
+    let plan = try compileDiaryPlan(in: work)
+    let store = try generate(work)
+    let big = work.appendingPathComponent("big.sqlite").path
+    try edit(
+      store, big, "UPDATE ZRECORDS SET ZDATE = ZDATE || substr(hex(zeroblob(20000)), 1, 40000) WHERE Z_PK = 3000")
+    let out = work.appendingPathComponent("out.sqlite").path
+    let refused = runMapc(["run", plan, "--store", big, "--output", out, "--memory-limit", "64K"])
+    #expect(refused.exitCode == 2, "\(refused.stderr)")
+    #expect(refused.stderr.contains("ZRECORDS row Z_PK=3000") && refused.stderr.contains("[run-memory-limit]"))
+    #expect(!FileManager.default.fileExists(atPath: out))
+  }
+
+  @Test func inPlaceWithABackupKeepsTheOldStore() throws {
+    let work = try FileManagerTemp.folder("memlimit-sqlite-inplace")
+    defer { FileManagerTemp.remove(work.path) }
+    let plan = try compileDiaryPlan(in: work)
+    let store = try generate(work)
+    let original = try Data(contentsOf: URL(fileURLWithPath: store))
+    let expected = work.appendingPathComponent("expected.sqlite").path
+    #expect(runMapc(["run", plan, "--store", store, "--output", expected, "--quiet"]).exitCode == 0)
+    let backup = work.appendingPathComponent("old.sqlite").path
+    let r = runMapc(["run", plan, "--store", store, "--in-place", "--backup", backup, "--memory-limit", "16K"])
+    #expect(r.exitCode == 0, "\(r.stderr)")
+    #expect(r.stderr.contains("chunks (--memory-limit)"), "\(r.stderr)")
+    #expect(try Data(contentsOf: URL(fileURLWithPath: store)) == Data(contentsOf: URL(fileURLWithPath: expected)))
+    #expect(try Data(contentsOf: URL(fileURLWithPath: backup)) == original)
+  }
+
+  @Test func sigtermWhileChunksAreWrittenLeavesNothing() throws {
+    let work = try FileManagerTemp.folder("memlimit-sqlite-term")
+    defer { FileManagerTemp.remove(work.path) }
+    let plan = try compileDiaryPlan(in: work)
+    let store = work.appendingPathComponent("store.sqlite").path
+    _ = try python("gen_diary_sqlite.py", ["60000", store, "--seed", "4"])
+    let before = try Data(contentsOf: URL(fileURLWithPath: store))
+    let tmp = work.appendingPathComponent("tmp")
+    try FileManager.default.createDirectory(at: tmp, withIntermediateDirectories: true)
+    let output = work.appendingPathComponent("out.sqlite")
+    var caught = 0
+    for _ in 0..<5 where caught == 0 {
+      let process = Process()
+      process.executableURL = mapcExecutable
+      process.arguments = ["run", plan, "--store", store, "--output", output.path, "--quiet", "--memory-limit", "64K"]
+      process.environment = ProcessInfo.processInfo.environment.merging(["TMPDIR": tmp.path]) { $1 }
+      process.standardOutput = FileHandle.nullDevice
+      process.standardError = FileHandle.nullDevice
+      try process.run()
+      // The signal lands once the scratch files have rows in them.
+      var sawScratch = false
+      let deadline = Date().addingTimeInterval(300)
+      while process.isRunning && Date() < deadline && !sawScratch {
+        let folders = try FileManager.default.contentsOfDirectory(atPath: tmp.path)
+        sawScratch = try folders.contains { f in
+          try !FileManager.default.contentsOfDirectory(atPath: tmp.appendingPathComponent(f).path).isEmpty
+        }
+        if !sawScratch { usleep(500) }
+      }
+      if sawScratch { kill(process.processIdentifier, SIGTERM) }
+      process.waitUntilExit()
+      if sawScratch && process.terminationReason == .uncaughtSignal {
+        caught += 1
+        #expect(process.terminationStatus == SIGTERM)
+      }
+      #expect(!FileManager.default.fileExists(atPath: output.path))
+      #expect(try FileManager.default.contentsOfDirectory(atPath: tmp.path) == [])
+    }
+    #expect(caught > 0, "the run always finished before the signal")
+    #expect(try Data(contentsOf: URL(fileURLWithPath: store)) == before)
+  }
+}
