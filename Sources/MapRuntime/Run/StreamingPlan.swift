@@ -210,54 +210,17 @@ private struct Mentions {
   }
 
   private mutating func walk(_ e: Expression, _ owner: String) {
-    switch e.kind {
-    case .constant, .evaluatedObject, .variable: return
-    case .keyPath(let base, _): walk(base, owner)
-    case .index(let base, let sub):
-      walk(base, owner)
-      if case .expression(let x) = sub { walk(x, owner) }
-    case .function(_, let args): args.forEach { walk($0, owner) }
-    case .selector(let target, let selector, let args):
-      if case .variable("manager") = target.kind, let first = args.first {
-        if case .constant(.string(let name)) = first.kind {
-          if selector.hasPrefix("fetchRequestForSourceEntityNamed") {
-            fetched[owner, default: []].insert(name)
-          } else if selector.contains("EntityMappingNamed") {
-            mappings[owner, default: []].insert(name)
-          }
-        } else if selector.hasPrefix("fetchRequestForSourceEntityNamed") || selector.contains("EntityMappingNamed") {
-          dynamic = true
-        }
+    ExpressionWalk.each(e) { x in
+      guard case .selector(let target, let selector, let args) = x.kind, case .variable("manager") = target.kind,
+        let first = args.first
+      else { return }
+      let fetches = selector.hasPrefix("fetchRequestForSourceEntityNamed")
+      guard fetches || selector.contains("EntityMappingNamed") else { return }
+      if case .constant(.string(let name)) = first.kind {
+        if fetches { fetched[owner, default: []].insert(name) } else { mappings[owner, default: []].insert(name) }
+      } else {
+        dynamic = true
       }
-      walk(target, owner)
-      args.forEach { walk($0, owner) }
-    case .aggregate(let items): items.forEach { walk($0, owner) }
-    case .fetch(let request, let context, _):
-      walk(request, owner)
-      walk(context, owner)
-    case .cast(let value, _): walk(value, owner)
-    case .ternary(let condition, let then, let otherwise):
-      walk(condition, owner)
-      walk(then, owner)
-      walk(otherwise, owner)
-    case .subquery(let collection, _, let predicate):
-      walk(collection, owner)
-      walk(predicate, owner)
-    case .assignment(_, let value): walk(value, owner)
-    case .setOperation(_, let a, let b):
-      walk(a, owner)
-      walk(b, owner)
-    }
-  }
-
-  private mutating func walk(_ p: Predicate, _ owner: String) {
-    switch p.kind {
-    case .constant: return
-    case .not(let q): walk(q, owner)
-    case .and(let qs), .or(let qs): qs.forEach { walk($0, owner) }
-    case .comparison(let c):
-      walk(c.lhs, owner)
-      walk(c.rhs, owner)
     }
   }
 }

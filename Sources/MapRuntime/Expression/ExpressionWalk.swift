@@ -1,5 +1,3 @@
-import MapRuntime
-
 /// Visiting every node of an expression tree, predicates included.
 package enum ExpressionWalk {
   /// Calls `visit` for `e` and every expression inside it, parents first.
