@@ -19,7 +19,8 @@ final class CoreDataChunkReader: StoreChunkReader {
   /// Schema indexes of the streamed entities (each its own hierarchy's root), in table order.
   private let streamedRoots: [Int]
   private var current = 0
-  private var after: Int64 = 0
+  /// The last `Z_PK` of the current entity's rows given so far (nil: none yet).
+  private var after: Int64?
   private var heldGiven = false
   /// Rows of the current streamed entity given in chunks so far.
   private var given = 0
@@ -116,7 +117,7 @@ final class CoreDataChunkReader: StoreChunkReader {
         after = last
       } else {
         current += 1
-        after = 0
+        after = nil
       }
       let graph = reader.graph
       let table = graph.tables[schema.entities[root].index]

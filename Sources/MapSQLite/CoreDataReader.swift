@@ -35,9 +35,10 @@ struct CoreDataReader {
   /// Hierarchies (schema indexes of their roots) `read` leaves out: those a run in chunks
   /// reads a chunk at a time (`CoreDataChunkReader`).
   var skippedRoots: Set<Int> = []
-  /// Reading one chunk of a hierarchy (`readHierarchy`): its rows with a `Z_PK` above `after`,
+  /// Reading one chunk of a hierarchy (`readHierarchy`): its rows with a `Z_PK` above `after`
+  /// (nil: from the first row, whatever its key, so that a key out of range is reported),
   /// until their stored values come to `bytes`; a row of more than `largest` is refused.
-  var chunk: (after: Int64, bytes: Int, largest: Int)?
+  var chunk: (after: Int64?, bytes: Int, largest: Int)?
   /// After a chunk was read: the `Z_PK` of its last row, nil when the table has no more.
   var chunkLast: Int64?
   /// Members found through hidden foreign keys, resolved once every table is read.
@@ -311,11 +312,11 @@ struct CoreDataReader {
 
     let sql =
       "SELECT \(selected.map(SQLiteDatabase.quote).joined(separator: ", ")) FROM \(SQLiteDatabase.quote(table))"
-      + (chunk != nil ? " WHERE Z_PK > ?" : "") + " ORDER BY Z_PK"
+      + (chunk?.after != nil ? " WHERE Z_PK > ?" : "") + " ORDER BY Z_PK"
     let statement: SQLiteStatement
     do {
       statement = try store.database.prepare(sql)
-      if let chunk { try statement.bindInteger(0, chunk.after) }
+      if let after = chunk?.after { try statement.bindInteger(0, after) }
     } catch {
       try report("sqlite-unreadable", "cannot read table \(table): \(error.message)")
       return

@@ -27,6 +27,7 @@ import Testing
 
   @Test func metadataFirstInALargeStore() throws {
     let path = try Self.write(#"{"metadata": \#(Self.metadata), "objects": \#(Self.objects(20_000))}"#)
+    defer { FileManagerTemp.remove((path as NSString).deletingLastPathComponent) }
     #expect(try FileManager.default.attributesOfItem(atPath: path)[.size] as! Int > 1 << 20)
     #expect(try StoreMetadataPeek.read(path).entityVersionHashes == Self.hashes)
   }
@@ -38,6 +39,7 @@ import Testing
     let text =
       #"{"objects": \#(Self.objects(20_000)),\#(String(repeating: " ", count: pad)) "metadata": \#(Self.metadata)}"#
     let path = try Self.write(text)
+    defer { FileManagerTemp.remove((path as NSString).deletingLastPathComponent) }
     #expect(try StoreMetadataPeek.read(path).entityVersionHashes == Self.hashes)
   }
 
@@ -48,6 +50,7 @@ import Testing
     let filler = String(repeating: "x", count: offset - head.utf8.count - 4)
     let text = head + filler + #"", "entityVersionHashes": {"Note": "bm90ZQ==", "Tag": "dGFn"}}, "objects": {}}"#
     let path = try Self.write(text)
+    defer { FileManagerTemp.remove((path as NSString).deletingLastPathComponent) }
     #expect(try StoreMetadataPeek.read(path).entityVersionHashes == Self.hashes)
   }
 
@@ -58,6 +61,7 @@ import Testing
       "{\"metadata\": {\"entityVersionHashes\":\n  {\"Note\": \"bm90ZQ==\", \"Tag\": 3}}, \"objects\": "
       + Self.objects(20_000) + "}"
     let path = try Self.write(text)
+    defer { FileManagerTemp.remove((path as NSString).deletingLastPathComponent) }
     do {
       _ = try StoreMetadataPeek.read(path)
       Issue.record("no error")
@@ -72,6 +76,7 @@ import Testing
   /// A syntax error in a short store (read whole at once) is reported, not read again.
   @Test func aSyntaxErrorInASmallStore() throws {
     let path = try Self.write(#"{"metadata": {"entityVersionHashes": {"Note": "bm90ZQ==",}}}"#)
+    defer { FileManagerTemp.remove((path as NSString).deletingLastPathComponent) }
     do {
       _ = try StoreMetadataPeek.read(path)
       Issue.record("no error")
@@ -84,6 +89,7 @@ import Testing
   @Test func whatFollowsTheMetadataIsNotRead() throws {
     let text = #"{"metadata": \#(Self.metadata), "objects": \#(Self.objects(20_000)) ,,,"#
     let path = try Self.write(text)
+    defer { FileManagerTemp.remove((path as NSString).deletingLastPathComponent) }
     #expect(try StoreMetadataPeek.read(path).entityVersionHashes == Self.hashes)
   }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import MapTestSupport
 
 /// A large SQLite store for tests that need one (progress over 200,000 rows): python3 grows an
@@ -7,6 +8,9 @@ import MapTestSupport
 /// store of `model`, and python3's sqlite3 counts its entity rows (Core Data's own tables,
 /// `Z_PRIMARYKEY` and the like, excepted): the count the tests expect, from outside mapc.
 struct GeneratedSQLiteStore: Sendable {
+  /// The folders made so far, removed at exit.
+  static let madeFolders = Mutex<[String]>([])
+
   let folder: URL
   let path: String
   /// The store's entity rows, as python3's sqlite3 counts them.
@@ -16,11 +20,16 @@ struct GeneratedSQLiteStore: Sendable {
     let description: String
   }
 
-  /// Made in a new temporary folder named after `name`.
+  /// Made in a new temporary folder named after `name`, removed when the test process exits
+  /// (the stores are made once per suite, which has no end of its own to remove them at).
   static func make(name: String, example: URL, model: String, generator: String) -> Result<Self, Failure> {
     guard let python3 else { return .failure(Failure(description: "python3 is not installed")) }
     do {
       let folder = try FileManagerTemp.folder(name)
+      madeFolders.withLock { folders in
+        if folders.isEmpty { atexit { GeneratedSQLiteStore.madeFolders.withLock { $0.forEach(FileManagerTemp.remove) } } }
+        folders.append(folder.path)
+      }
       let json = folder.appendingPathComponent("store.json").path
       let g = runTool(python3, ["-c", generator, example.path, json])
       guard g.exitCode == 0 else { return .failure(Failure(description: "generator: \(g.stderr)")) }

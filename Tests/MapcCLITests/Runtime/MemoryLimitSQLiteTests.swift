@@ -94,6 +94,10 @@ struct MemoryLimitSQLiteTests {
   @Test(arguments: [
     "UPDATE ZRECORDS SET ZDATE = x'00ff' WHERE Z_PK = 5100",
     "UPDATE ZRECORDS SET ZDATE = 17 WHERE Z_PK = 4321",
+    // Keys out of range come first in Z_PK order: the first chunk reads from the first row,
+    // whatever its key, not from the keys above 0.
+    "UPDATE ZRECORDS SET Z_PK = -5 WHERE Z_PK = 3000",
+    "UPDATE ZRECORDS SET Z_ENT = 99 WHERE Z_PK = 5000",
   ])
   func failingStoresFailTheSameWay(sql: String) throws {
     let work = try FileManagerTemp.folder("memlimit-sqlite-e")
@@ -109,6 +113,36 @@ struct MemoryLimitSQLiteTests {
     #expect(b.exitCode == a.exitCode)
     #expect(b.stderr == a.stderr)
     #expect(!FileManager.default.fileExists(atPath: out))
+  }
+
+  /// A store whose newest rows are in a `-wal` beside it is read from a private copy, in chunks
+  /// as in memory: the same bytes, the store and its `-wal` untouched.
+  @Test func aStoreWithItsWALBesideItGivesTheSameBytes() throws {
+    let work = try FileManagerTemp.folder("memlimit-sqlite-wal")
+    defer { FileManagerTemp.remove(work.path) }
+    let plan = try compileDiaryPlan(in: work)
+    let store = try generate(work)
+    let script = """
+      import os, sqlite3, sys
+      c = sqlite3.connect(sys.argv[1])
+      c.execute("PRAGMA journal_mode = WAL")
+      c.execute("PRAGMA wal_autocheckpoint = 0")
+      c.execute("UPDATE ZRECORDS SET ZDATE = '2020-02-02' WHERE Z_PK % 7 = 0")
+      c.commit()
+      os._exit(0)
+      """
+    let r = runTool(python3!, ["-c", script, store])
+    try #require(r.exitCode == 0, "\(r.stderr)")
+    let wal = try Data(contentsOf: URL(fileURLWithPath: store + "-wal"))
+    try #require(wal.count > 100_000, "the updates stay in the -wal")
+    let whole = work.appendingPathComponent("whole.sqlite").path
+    let chunked = work.appendingPathComponent("chunked.sqlite").path
+    #expect(runMapc(["run", plan, "--store", store, "--output", whole, "--quiet"]).exitCode == 0)
+    let b = runMapc(["run", plan, "--store", store, "--output", chunked, "--memory-limit", "64K"])
+    #expect(b.exitCode == 0, "\(b.stderr)")
+    #expect(chunks(b.stderr) ?? 0 > 100, "\(b.stderr)")
+    #expect(try Data(contentsOf: URL(fileURLWithPath: chunked)) == Data(contentsOf: URL(fileURLWithPath: whole)))
+    #expect(try Data(contentsOf: URL(fileURLWithPath: store + "-wal")) == wal)
   }
 
   /// Values that cannot be written (every record's date made -0.0, which an SQLite column
