@@ -27,7 +27,9 @@ struct GeneratedSQLiteStore: Sendable {
     do {
       let folder = try FileManagerTemp.folder(name)
       madeFolders.withLock { folders in
-        if folders.isEmpty { atexit { GeneratedSQLiteStore.madeFolders.withLock { $0.forEach(FileManagerTemp.remove) } } }
+        if folders.isEmpty {
+          atexit { GeneratedSQLiteStore.madeFolders.withLock { $0.forEach(FileManagerTemp.remove) } }
+        }
         folders.append(folder.path)
       }
       let json = folder.appendingPathComponent("store.json").path
