@@ -64,9 +64,17 @@ final class CoreDataChunkReader: StoreChunkReader {
         "the tables of the entities that cannot be read a chunk at a time take \(held) bytes, more than a quarter of the limit (\(budget.held) bytes)"
       )
     }
+    // For progress: the rows of the tables read whole, and for a streamed table its highest
+    // Z_PK (counting its rows would read the whole table once more).
     var counter = CoreDataReader(store: store, layout: layout, maxErrors: maxErrors)
     counter.tables = tables
-    totalRows = schema.roots.reduce(0) { $0 + counter.rowCount(schema.entities[$1].table) }
+    totalRows = schema.roots.reduce(0) { total, root in
+      let table = schema.entities[root].table
+      guard roots.contains(root) else { return total + counter.rowCount(table) }
+      let high = try? store.query("SELECT max(Z_PK) FROM \(SQLiteDatabase.quote(table))", what: table).first?.first?
+        .integer
+      return total + Int(clamping: max(0, high ?? 0))
+    }
   }
 
   static func refusal(_ path: String, _ why: String) -> MigrationFailure {

@@ -76,20 +76,14 @@ final class CoreDataChunkWriter: StoreChunkWriter {
       graph: chunk, input: source.input, codec: source.transformableCodec,
       metadata: CoreDataMetadataOut(metadata: StoreWriteMetadata(modelVersionIdentifiers: [], entityHashes: [])))
     for e in filled {
-      if rows[e] == nil {
-        let cells = CoreDataSchema.of(layout).tables().first { $0.root == root(of: e) }?.columns.count ?? 0
-        rows[e] = try ScratchRows(path: "\(scratch)/\(e).rows", cells: cells)
-      }
+      if rows[e] == nil { rows[e] = try ScratchRows(path: "\(scratch)/\(e).rows") }
       writer.errors = []
       try writer.renderRows(of: e, into: rows[e]!)
+      // Nothing of a chunk stays in memory after it (the rows gathered are about its size).
+      try rows[e]!.flush(force: true)
       // A whole run reports the first 20 (`CoreDataWriter.write`).
       if errors[e, default: []].count < 20 { errors[e, default: []] += writer.errors.prefix(20) }
     }
-  }
-
-  private func root(of e: Int) -> Int {
-    let schema = CoreDataSchema.of(layout)
-    return schema.index(named: layout.entities[e].name).map { schema.entities[$0].root } ?? -1
   }
 
   func commit(

@@ -17,8 +17,6 @@ import MapRuntime
 /// scratch folder.
 final class ScratchRows {
   let path: String
-  /// Cells per row besides `Z_PK` and `Z_OPT`.
-  let cells: Int
   private var fd: Int32
   private var pending: [UInt8] = []
   /// Rows written.
@@ -34,9 +32,8 @@ final class ScratchRows {
   /// Bytes gathered before they are written to the file.
   private static let flushSize = 1 << 20
 
-  init(path: String, cells: Int) throws(MigrationFailure) {
+  init(path: String) throws(MigrationFailure) {
     self.path = path
-    self.cells = cells
     fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
     if fd < 0 { throw Self.failure(errno, path, "write") }
     pending.reserveCapacity(Self.flushSize + 4096)

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import MapTestSupport
 
 /// A large SQLite store for tests that need one (progress over 200,000 rows): python3 grows an
@@ -8,8 +7,9 @@ import MapTestSupport
 /// store of `model`, and python3's sqlite3 counts its entity rows (Core Data's own tables,
 /// `Z_PRIMARYKEY` and the like, excepted): the count the tests expect, from outside mapc.
 struct GeneratedSQLiteStore: Sendable {
-  /// The folders made so far, removed at exit.
-  static let madeFolders = Mutex<[String]>([])
+  /// The folders made so far, removed at exit (under `lock`).
+  nonisolated(unsafe) static var madeFolders: [String] = []
+  static let lock = NSLock()
 
   let folder: URL
   let path: String
@@ -26,11 +26,13 @@ struct GeneratedSQLiteStore: Sendable {
     guard let python3 else { return .failure(Failure(description: "python3 is not installed")) }
     do {
       let folder = try FileManagerTemp.folder(name)
-      madeFolders.withLock { folders in
-        if folders.isEmpty {
-          atexit { GeneratedSQLiteStore.madeFolders.withLock { $0.forEach(FileManagerTemp.remove) } }
+      lock.withLock {
+        if madeFolders.isEmpty {
+          atexit {
+            GeneratedSQLiteStore.lock.withLock { GeneratedSQLiteStore.madeFolders.forEach(FileManagerTemp.remove) }
+          }
         }
-        folders.append(folder.path)
+        madeFolders.append(folder.path)
       }
       let json = folder.appendingPathComponent("store.json").path
       let g = runTool(python3, ["-c", generator, example.path, json])
