@@ -103,45 +103,64 @@ final class CoreDataChunkReader: StoreChunkReader {
   var countsRows: Bool { true }
   func weight(of chunk: ObjectGraph) -> Int { chunk.tables.reduce(0) { $0 + $1.count } }
 
-  private func reader() throws(MigrationFailure) -> CoreDataReader {
+  private func reader(maxErrors: Int) throws(MigrationFailure) -> CoreDataReader {
     var reader = CoreDataReader(store: store, layout: layout, maxErrors: maxErrors)
     reader.tables = tables
     try reader.mapEntities(primaryKeys)
     return reader
   }
 
+  /// Errors of the streamed tables found so far, per root. Once there is one, the rest of the
+  /// store is only read for more (no chunk is given any more), and they are thrown with the
+  /// errors of the part read whole in the order the whole-store reader finds them: table by
+  /// table in the schema's order, then references, at most `maxErrors`.
+  private var streamedErrors: [Int: [MigrationError]] = [:]
+
   func next() throws(MigrationFailure) -> ObjectGraph? {
     while current < streamedRoots.count {
       let root = streamedRoots[current]
-      var reader = try reader()
+      let found = streamedErrors[root]?.count ?? 0
+      var reader = try reader(maxErrors: maxErrors - found)
       reader.chunk = (after, budget.window, budget.largestValue)
+      reader.readingRoot = root
       do throws(CoreDataReader.Stop) {
         try reader.readHierarchy(root, hidden: [])
       } catch {}
-      if !reader.errors.isEmpty {
-        throw MigrationFailure(reader.errors, truncated: reader.errors.count >= maxErrors)
-      }
-      if let last = reader.chunkLast {
-        after = last
-      } else {
-        current += 1
-        after = nil
-      }
+      if !reader.errors.isEmpty { streamedErrors[root, default: []] += reader.errors }
       let graph = reader.graph
       let table = graph.tables[schema.entities[root].index]
       table.rowOffset = given
       given += table.count
-      if reader.chunkLast == nil { given = 0 }
-      guard table.count > 0 else { continue }
+      if let last = reader.chunkLast, found + reader.errors.count < maxErrors {
+        after = last
+      } else {
+        current += 1
+        after = nil
+        given = 0
+      }
+      guard streamedErrors.isEmpty, table.count > 0 else { continue }
       graph.finishBuilding(
         input: reader.transformables.bytes.take(path: store.path), transformableCodec: ArchivedBlobCodec.self)
       return graph
     }
     guard !heldGiven else { return nil }
     heldGiven = true
-    var reader = try reader()
+    var reader = try reader(maxErrors: maxErrors)
     reader.skippedRoots = Set(streamedRoots)
-    let graph = try reader.readMapped()
+    var read: ObjectGraph?
+    do {
+      read = try reader.readMapped()
+    } catch {
+      if streamedErrors.isEmpty { throw error }
+    }
+    guard let graph = read, streamedErrors.isEmpty else {
+      var all: [MigrationError] = []
+      for root in schema.roots {
+        all += streamedErrors[root] ?? zip(reader.errors, reader.errorRoots).filter { $0.1 == root }.map(\.0)
+      }
+      all += zip(reader.errors, reader.errorRoots).filter { $0.1 == -1 }.map(\.0)
+      throw MigrationFailure(Array(all.prefix(maxErrors)), truncated: all.count >= maxErrors)
+    }
     graph.finishBuilding(
       input: reader.transformables.bytes.take(path: store.path), transformableCodec: ArchivedBlobCodec.self)
     if !reader.externalFiles.isEmpty { graph.storeAttachment = reader.externalFiles }

@@ -41,6 +41,10 @@ struct CoreDataReader {
   var chunk: (after: Int64?, bytes: Int, largest: Int)?
   /// After a chunk was read: the `Z_PK` of its last row, nil when the table has no more.
   var chunkLast: Int64?
+  /// The hierarchy (schema index of its root) being read, -1 after them; and per error, the
+  /// one it was found in, so a run in chunks can give the errors in this reader's order.
+  var readingRoot = -1
+  var errorRoots: [Int] = []
   /// Members found through hidden foreign keys, resolved once every table is read.
   var hiddenLinks: [(member: ObjectRef, owner: Int64, order: Int64, key: Int64, hidden: HiddenKey, table: String)] = []
 
@@ -95,6 +99,7 @@ struct CoreDataReader {
 
   mutating func report(_ code: String, _ message: String) throws(Stop) {
     errors.append(MigrationError(code, message, file: store.path))
+    errorRoots.append(readingRoot)
     if errors.count >= maxErrors { throw Stop() }
   }
 
@@ -117,8 +122,10 @@ struct CoreDataReader {
         progress(0, rowsTotal)
       }
       for root in schema.roots where !skippedRoots.contains(root) {
+        readingRoot = root
         try readHierarchy(root, hidden: hidden[root] ?? [])
       }
+      readingRoot = -1
       progress?(rowsRead, max(rowsRead, rowsTotal))
       try resolveReferences()
       for (e, r) in manyToManyPairs() { try readJoinTable(e, r) }

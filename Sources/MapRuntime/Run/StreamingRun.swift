@@ -101,7 +101,7 @@ enum StreamingRun {
     var consumed = 0
     let prefetch = ChunkPrefetch(reader)
     defer { prefetch.stop() }
-    while let chunk = try prefetch.next() {
+    func migrate(_ chunk: ObjectGraph) throws(MigrationFailure) {
       chunks += 1
       try options.checkSourcePart?(chunk)
       var managerOptions = MigrationManager.Options(
@@ -127,6 +127,18 @@ enum StreamingRun {
       // The bytes (or rows) of the chunks taken so far (the reader is one ahead).
       consumed += reader.weight(of: chunk)
       options.ioProgress?(phase, min(consumed, total), total)
+    }
+    while let chunk = try prefetch.next() {
+      do throws(MigrationFailure) {
+        try migrate(chunk)
+      } catch {
+        // A run in memory reads the whole store before it migrates: the store's own errors
+        // come first, so the rest is read for them before this chunk's failure is reported.
+        while try prefetch.next() != nil {}
+        let differing = try reader.finish().entitiesWithDifferentHashes(plan.sourceEntityHashes)
+        if !differing.isEmpty { throw mismatch(differing, storePath) }
+        throw error
+      }
     }
     options.ioProgress?(phase, total, total)
     let metadata = try reader.finish()

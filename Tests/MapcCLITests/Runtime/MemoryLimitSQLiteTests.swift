@@ -89,8 +89,10 @@ struct MemoryLimitSQLiteTests {
     #expect(try FileManager.default.contentsOfDirectory(atPath: tmp.path) == [])
   }
 
-  /// A value far into the table that cannot be read (a BLOB, an integer for a String): the same
-  /// messages as in memory, the objects named by their place in the whole store, nothing written.
+  /// Values far into the table that cannot be read (a BLOB for a String), an integer for a
+  /// String that the migration cannot parse as a date, keys out of range: the same messages as
+  /// in memory, in the same order, the objects named by their place in the whole store, nothing
+  /// written.
   @Test(arguments: [
     "UPDATE ZRECORDS SET ZDATE = x'00ff' WHERE Z_PK = 5100",
     "UPDATE ZRECORDS SET ZDATE = 17 WHERE Z_PK = 4321",
@@ -98,6 +100,15 @@ struct MemoryLimitSQLiteTests {
     // whatever its key, not from the keys above 0.
     "UPDATE ZRECORDS SET Z_PK = -5 WHERE Z_PK = 3000",
     "UPDATE ZRECORDS SET Z_ENT = 99 WHERE Z_PK = 5000",
+    // Errors in many chunks: all of them up to --max-errors (50), the run says it stopped.
+    "UPDATE ZRECORDS SET ZDATE = x'00ff' WHERE Z_PK % 100 = 0",
+    // Errors of the part read whole (Questions) come in the store's table order, before the
+    // streamed table's.
+    "UPDATE ZQUESTIONS SET Z_ENT = 99; UPDATE ZRECORDS SET ZDATE = x'00' WHERE Z_PK % 1000 = 10",
+    // A record whose migration fails (its date cannot be parsed) in an early chunk, and one
+    // that cannot be read far after it: a run in memory reads the whole store first, so the
+    // store's error is the one reported.
+    "UPDATE ZRECORDS SET ZDATE = 17 WHERE Z_PK = 100; UPDATE ZRECORDS SET ZDATE = x'00ff' WHERE Z_PK = 5100",
   ])
   func failingStoresFailTheSameWay(sql: String) throws {
     let work = try FileManagerTemp.folder("memlimit-sqlite-e")
