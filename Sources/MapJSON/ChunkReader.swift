@@ -109,6 +109,7 @@ final class ChunkReader: StoreChunkReader {
     while !stopped && !ended {
       switch try readWindow(size: window) {
       case .chunk(let graph):
+        graph.isStreamedChunk = true
         return graph
       case .moved:
         window = budget.window

@@ -141,6 +141,7 @@ final class CoreDataChunkReader: StoreChunkReader {
       guard streamedErrors.isEmpty, table.count > 0 else { continue }
       graph.finishBuilding(
         input: reader.transformables.bytes.take(path: store.path), transformableCodec: ArchivedBlobCodec.self)
+      graph.isStreamedChunk = true
       return graph
     }
     guard !heldGiven else { return nil }

@@ -18,6 +18,9 @@ public final class ObjectGraph: @unchecked Sendable {
   /// Per root entity, the highest object number the store ever gave (a Core Data store's
   /// `Z_MAX`, above its highest `Z_PK` when objects were deleted); see `ObjectKeys.swift`.
   package var keyHighWater: [String: Int64] = [:]
+  /// A chunk of a run in chunks holding objects of its streamed entities only
+  /// (`StoreChunkReader.next`); false for the part of the store read whole, and for a store.
+  package var isStreamedChunk = false
   /// Reads the objects' numbers where the reader left them to be read on demand (a JSON store's
   /// ids, read only when a writer or an inferred step needs them: `resolveObjectKeys()`).
   package var pendingObjectKeys: (@Sendable (ObjectGraph) -> Void)?

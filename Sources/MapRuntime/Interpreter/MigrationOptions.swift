@@ -13,6 +13,10 @@ public struct MigrationManagerOptions: Sendable {
   /// Per destination entity, the objects made before this run's (a chunk of `StreamingRun`):
   /// messages name objects by their number in the whole store.
   package var destinationNumbersBefore: [Int] = []
+  /// Entity mappings (plan indexes) this run leaves out, hooks and all: a chunk of
+  /// `StreamingRun` runs the mappings of its streamed entities, the part read whole the others,
+  /// so that a mapping without a source entity (an `add`) runs once.
+  package var skippedMappings: Set<Int> = []
   public init(maxErrors: Int = 50, now: Double = 0, parallelMinimum: Int = Self.defaultParallelMinimum) {
     self.maxErrors = maxErrors
     self.now = now

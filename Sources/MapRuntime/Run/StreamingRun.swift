@@ -99,6 +99,13 @@ enum StreamingRun {
     let phase: MigrationRun.IOPhase = reader.countsRows ? .readRows : .read
     options.ioProgress?(phase, 0, total)
     var consumed = 0
+    // A chunk of streamed objects runs the mappings over its entities; the part read whole
+    // runs every other mapping, once (one without a source entity makes objects of its own).
+    let streamedMappings = Set(
+      plan.entityMappings.indices.filter {
+        plan.entityMappings[$0].sourceEntity.map(streaming.streamed.contains) ?? false
+      })
+    let wholeMappings = Set(plan.entityMappings.indices).subtracting(streamedMappings)
     let prefetch = ChunkPrefetch(reader)
     defer { prefetch.stop() }
     func migrate(_ chunk: ObjectGraph) throws(MigrationFailure) {
@@ -108,6 +115,7 @@ enum StreamingRun {
         maxErrors: options.maxErrors, now: options.now, parallelMinimum: options.parallelMinimum,
         destinationLayout: destinationLayout)
       managerOptions.destinationNumbersBefore = numbered
+      managerOptions.skippedMappings = chunk.isStreamedChunk ? wholeMappings : streamedMappings
       let manager = try MigrationManager(plan: plan, source: chunk, options: managerOptions)
       try manager.migrate()
       for d in options.elementDrops {

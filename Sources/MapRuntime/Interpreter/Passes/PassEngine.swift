@@ -44,7 +44,7 @@ final class PassEngine {
     DestinationValidation(c).validate(progress: progress)
     phases.mark("validate")
     try c.stopIfErrors()
-    for i in c.plan.entityMappings.indices {
+    for i in c.plan.entityMappings.indices where !c.options.skippedMappings.contains(i) {
       c.state.currentMappingIndex = i
       hook(i, "performCustomValidation") { try hooks.performCustomValidation(i) }
       hook(i, "endEntityMapping") { try hooks.endEntityMapping(i) }
@@ -89,7 +89,7 @@ final class PassEngine {
       passDone = passTotal
       report(pass, 0)
     }
-    for (i, m) in c.plan.entityMappings.enumerated() {
+    for (i, m) in c.plan.entityMappings.enumerated() where !c.options.skippedMappings.contains(i) {
       c.state.currentMappingIndex = i
       let isDefault = c.usesDefaultPolicy[i]
       switch pass {
