@@ -237,22 +237,22 @@ final class SQLiteStatement {
   /// Binds UTF-8 text that stays valid and unchanged until the statement is stepped (SQLite
   /// does not copy it).
   func bindTextNoCopy(_ i: Int, _ utf8: UnsafeRawBufferPointer) throws(SQLiteDatabase.Failure) {
-    guard let p = utf8.baseAddress, utf8.count > 0 else {
-      return try check(csqlite_bind_empty_text(statement, Int32(i + 1)))
-    }
-    try check(
-      sqlite3_bind_text(
-        statement, Int32(i + 1), p.assumingMemoryBound(to: CChar.self), Int32(utf8.count), csqlite_static()))
+    try bindText(i, utf8, destructor: csqlite_static())
   }
 
   /// Binds UTF-8 text that SQLite copies.
   func bindTextCopy(_ i: Int, _ utf8: UnsafeRawBufferPointer) throws(SQLiteDatabase.Failure) {
+    try bindText(i, utf8, destructor: csqlite_transient())
+  }
+
+  private func bindText(
+    _ i: Int, _ utf8: UnsafeRawBufferPointer, destructor: sqlite3_destructor_type?
+  ) throws(SQLiteDatabase.Failure) {
     guard let p = utf8.baseAddress, utf8.count > 0 else {
       return try check(csqlite_bind_empty_text(statement, Int32(i + 1)))
     }
     try check(
-      sqlite3_bind_text(
-        statement, Int32(i + 1), p.assumingMemoryBound(to: CChar.self), Int32(utf8.count), csqlite_transient()))
+      sqlite3_bind_text(statement, Int32(i + 1), p.assumingMemoryBound(to: CChar.self), Int32(utf8.count), destructor))
   }
 
   /// Binds text that SQLite copies.

@@ -21,52 +21,17 @@ struct MemoryLimitHostileTests {
     let store = try generate(work, records: "60000")
     let tmp = work.appendingPathComponent("tmp")
     try FileManager.default.createDirectory(at: tmp, withIntermediateDirectories: true)
-    let output = work.appendingPathComponent("out.json")
-    var caught = 0
-    for _ in 0..<5 where caught == 0 {
-      let process = Process()
-      process.executableURL = mapcExecutable
-      process.arguments = ["run", plan, "--store", store, "--output", output.path, "--quiet", "--memory-limit", "64K"]
-      process.environment = ProcessInfo.processInfo.environment.merging(["TMPDIR": tmp.path]) { $1 }
-      process.standardOutput = FileHandle.nullDevice
-      process.standardError = FileHandle.nullDevice
-      try process.run()
-      // The signal lands once the scratch files have bytes in them.
-      var sawScratch = false
-      let deadline = Date().addingTimeInterval(300)
-      while process.isRunning && Date() < deadline && !sawScratch {
-        let folders = try FileManager.default.contentsOfDirectory(atPath: tmp.path)
-        sawScratch = try folders.contains { f in
-          try !FileManager.default.contentsOfDirectory(atPath: tmp.appendingPathComponent(f).path).isEmpty
-        }
-        if !sawScratch { usleep(500) }
-      }
-      if sawScratch { kill(process.processIdentifier, SIGTERM) }
-      process.waitUntilExit()
-      if sawScratch && process.terminationReason == .uncaughtSignal {
-        caught += 1
-        #expect(process.terminationStatus == SIGTERM)
-      }
-      #expect(!FileManager.default.fileExists(atPath: output.path))
-      #expect(try FileManager.default.contentsOfDirectory(atPath: tmp.path) == [])
-    }
-    #expect(caught > 0, "the run always finished before the signal")
+    try expectSIGTERMWhileChunksAreWrittenLeavesNothing(
+      plan: plan, store: store, output: work.appendingPathComponent("out.json"), tmp: tmp)
   }
 
   @Test func inPlaceWithABackupKeepsTheOldStore() throws {
     let work = try FileManagerTemp.folder("memlimit-inplace")
     defer { FileManagerTemp.remove(work.path) }
-    let plan = try compileDiaryPlan(in: work)
-    let store = try generate(work)
-    let original = try Data(contentsOf: URL(fileURLWithPath: store))
-    let expected = work.appendingPathComponent("expected.json").path
-    #expect(runMapc(["run", plan, "--store", store, "--output", expected, "--quiet"]).exitCode == 0)
-    let backup = work.appendingPathComponent("old.json").path
-    let r = runMapc(["run", plan, "--store", store, "--in-place", "--backup", backup, "--memory-limit", "16K"])
-    #expect(r.exitCode == 0, "\(r.stderr)")
-    #expect(r.stderr.contains("chunks (--memory-limit)"), "\(r.stderr)")
-    #expect(try Data(contentsOf: URL(fileURLWithPath: store)) == Data(contentsOf: URL(fileURLWithPath: expected)))
-    #expect(try Data(contentsOf: URL(fileURLWithPath: backup)) == original)
+    try expectInPlaceInChunksKeepsTheOldStore(
+      plan: try compileDiaryPlan(in: work), store: try generate(work),
+      expected: work.appendingPathComponent("expected.json").path,
+      backup: work.appendingPathComponent("old.json").path)
   }
 
   /// One answer of 40,000 characters: more than a quarter of a 64K limit (16 KiB).

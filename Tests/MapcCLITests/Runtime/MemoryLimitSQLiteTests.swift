@@ -118,12 +118,7 @@ struct MemoryLimitSQLiteTests {
     let bad = work.appendingPathComponent("bad.sqlite").path
     try edit(store, bad, sql)
     let out = work.appendingPathComponent("out.sqlite").path
-    let a = runMapc(["run", plan, "--store", bad, "--output", out, "--quiet"])
-    let b = runMapc(["run", plan, "--store", bad, "--output", out, "--quiet", "--memory-limit", "16K"])
-    #expect(a.exitCode == 2, "\(a.stderr)")
-    #expect(b.exitCode == a.exitCode)
-    #expect(b.stderr == a.stderr)
-    #expect(!FileManager.default.fileExists(atPath: out))
+    expectTheSameFailureInChunks(plan: plan, store: bad, out: out, limit: "16K")
   }
 
   /// A store whose newest rows are in a `-wal` beside it is read from a private copy, in chunks
@@ -175,14 +170,9 @@ struct MemoryLimitSQLiteTests {
     try #require(compiled.exitCode == 0, "\(compiled.stderr)")
     let store = try generate(work)
     let out = work.appendingPathComponent("out.sqlite").path
-    let a = runMapc(["run", plan, "--store", store, "--output", out, "--quiet"])
-    let b = runMapc(["run", plan, "--store", store, "--output", out, "--quiet", "--memory-limit", "64K"])
-    #expect(a.exitCode == 2, "\(a.stderr)")
+    let a = expectTheSameFailureInChunks(plan: plan, store: store, out: out, limit: "64K")
     #expect(a.stderr.contains("DayRecord/20.date: -0.0 cannot be stored"), "\(a.stderr)")
     #expect(!a.stderr.contains("DayRecord/21.date"), "\(a.stderr)")
-    #expect(b.exitCode == a.exitCode)
-    #expect(b.stderr == a.stderr)
-    #expect(!FileManager.default.fileExists(atPath: out))
   }
 
   /// Chunks are taken by `Z_PK > last`, which only a rowid key answers without a sort: a table
@@ -228,17 +218,10 @@ struct MemoryLimitSQLiteTests {
   @Test func inPlaceWithABackupKeepsTheOldStore() throws {
     let work = try FileManagerTemp.folder("memlimit-sqlite-inplace")
     defer { FileManagerTemp.remove(work.path) }
-    let plan = try compileDiaryPlan(in: work)
-    let store = try generate(work)
-    let original = try Data(contentsOf: URL(fileURLWithPath: store))
-    let expected = work.appendingPathComponent("expected.sqlite").path
-    #expect(runMapc(["run", plan, "--store", store, "--output", expected, "--quiet"]).exitCode == 0)
-    let backup = work.appendingPathComponent("old.sqlite").path
-    let r = runMapc(["run", plan, "--store", store, "--in-place", "--backup", backup, "--memory-limit", "16K"])
-    #expect(r.exitCode == 0, "\(r.stderr)")
-    #expect(r.stderr.contains("chunks (--memory-limit)"), "\(r.stderr)")
-    #expect(try Data(contentsOf: URL(fileURLWithPath: store)) == Data(contentsOf: URL(fileURLWithPath: expected)))
-    #expect(try Data(contentsOf: URL(fileURLWithPath: backup)) == original)
+    try expectInPlaceInChunksKeepsTheOldStore(
+      plan: try compileDiaryPlan(in: work), store: try generate(work),
+      expected: work.appendingPathComponent("expected.sqlite").path,
+      backup: work.appendingPathComponent("old.sqlite").path)
   }
 
   @Test func sigtermWhileChunksAreWrittenLeavesNothing() throws {
@@ -250,36 +233,8 @@ struct MemoryLimitSQLiteTests {
     let before = try Data(contentsOf: URL(fileURLWithPath: store))
     let tmp = work.appendingPathComponent("tmp")
     try FileManager.default.createDirectory(at: tmp, withIntermediateDirectories: true)
-    let output = work.appendingPathComponent("out.sqlite")
-    var caught = 0
-    for _ in 0..<5 where caught == 0 {
-      let process = Process()
-      process.executableURL = mapcExecutable
-      process.arguments = ["run", plan, "--store", store, "--output", output.path, "--quiet", "--memory-limit", "64K"]
-      process.environment = ProcessInfo.processInfo.environment.merging(["TMPDIR": tmp.path]) { $1 }
-      process.standardOutput = FileHandle.nullDevice
-      process.standardError = FileHandle.nullDevice
-      try process.run()
-      // The signal lands once the scratch files have rows in them.
-      var sawScratch = false
-      let deadline = Date().addingTimeInterval(300)
-      while process.isRunning && Date() < deadline && !sawScratch {
-        let folders = try FileManager.default.contentsOfDirectory(atPath: tmp.path)
-        sawScratch = try folders.contains { f in
-          try !FileManager.default.contentsOfDirectory(atPath: tmp.appendingPathComponent(f).path).isEmpty
-        }
-        if !sawScratch { usleep(500) }
-      }
-      if sawScratch { kill(process.processIdentifier, SIGTERM) }
-      process.waitUntilExit()
-      if sawScratch && process.terminationReason == .uncaughtSignal {
-        caught += 1
-        #expect(process.terminationStatus == SIGTERM)
-      }
-      #expect(!FileManager.default.fileExists(atPath: output.path))
-      #expect(try FileManager.default.contentsOfDirectory(atPath: tmp.path) == [])
-    }
-    #expect(caught > 0, "the run always finished before the signal")
+    try expectSIGTERMWhileChunksAreWrittenLeavesNothing(
+      plan: plan, store: store, output: work.appendingPathComponent("out.sqlite"), tmp: tmp)
     #expect(try Data(contentsOf: URL(fileURLWithPath: store)) == before)
   }
 }

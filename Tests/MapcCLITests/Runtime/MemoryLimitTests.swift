@@ -101,12 +101,7 @@ struct MemoryLimitTests {
     let made = runTool(python3!, ["-c", script, kind, store, bad])
     try #require(made.exitCode == 0, "\(made.stderr)")
     let out = work.appendingPathComponent("out.json").path
-    let a = runMapc(["run", plan, "--store", bad, "--output", out, "--quiet"])
-    let b = runMapc(["run", plan, "--store", bad, "--output", out, "--quiet", "--memory-limit", "16K"])
-    #expect(a.exitCode == 2)
-    #expect(b.exitCode == a.exitCode)
-    #expect(b.stderr == a.stderr)
-    #expect(!FileManager.default.fileExists(atPath: out))
+    expectTheSameFailureInChunks(plan: plan, store: bad, out: out, limit: "16K")
   }
 
   /// Ids must be unique across chunks: a record far into the store that takes the id of one
