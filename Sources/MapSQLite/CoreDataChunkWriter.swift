@@ -7,7 +7,8 @@ import MapRuntime
 /// of that entity (`ScratchRows`): their keys are their numbers in the whole run, and the
 /// objects a chunk's objects refer to are in the same chunk (`StreamingPlan`), so their foreign
 /// keys, entity columns and `Z_FOK_` positions are those of the whole run. Any other chunk (the
-/// part of the store read whole) is kept as it is, and only one may come. `commit` writes the
+/// part of the store read whole, or one with values read from external files) is kept as it is,
+/// and only one may come. `commit` writes the
 /// store as the whole-store writer does, taking the scratch files' rows in their entities'
 /// places: the file's bytes are those of the run over the whole store.
 final class CoreDataChunkWriter: StoreChunkWriter {
@@ -60,7 +61,9 @@ final class CoreDataChunkWriter: StoreChunkWriter {
   func append(_ chunk: ObjectGraph, source: ObjectGraph) throws(MigrationFailure) {
     chunk.finalize()
     let filled = chunk.tables.indices.filter { chunk.tables[$0].count > 0 }
-    guard filled.allSatisfy({ standsAlone[$0] }) else {
+    // Values read from external files are written as references by the whole-store writer,
+    // which gets the files read with the graph: such a part is kept whole.
+    guard filled.allSatisfy({ standsAlone[$0] }), source.storeAttachment == nil else {
       guard held == nil else {
         throw MigrationFailure([
           MigrationError(
