@@ -6,7 +6,7 @@ extension CoreDataWriter {
   /// the writing thread binds and inserts the run before it (Specs/sqlite-store.md §7). Only
   /// the common kinds are worked out here (numbers, keys, positions, texts the graph holds as
   /// plain bytes or strings); anything else (`slow`) is left to the writing thread's
-  /// `bindAttribute`, which also reports what cannot be stored.
+  /// `slowValue`, which also reports what cannot be stored.
   struct RowChunk: @unchecked Sendable {
     enum Kind: UInt8 {
       case null, integer, real, text, string, slow
@@ -84,7 +84,7 @@ extension CoreDataWriter {
       return chunk
     }
 
-    /// The common kinds of `bindAttribute`, the others left `slow`.
+    /// The common kinds of `slowValue`, the others left `slow`.
     private func render(_ v: Value, _ type: AttributeType, into chunk: inout RowChunk) {
       switch (v, type) {
       case (.null, _):

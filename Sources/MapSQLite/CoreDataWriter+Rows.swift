@@ -67,15 +67,9 @@ extension CoreDataWriter {
         guard values.count > 0 else { continue }
         // Rows whose objects carry their store's versions bind Z_OPT too; others hold 1.
         let versioned = !values.objectVersions.isEmpty
-        // Bound per row: Z_PK, Z_OPT when versioned, and the table's columns.
-        let first = versioned ? 2 : 1
-        let parameters = first + table.columns.count
-        let perBatch = max(1, min(Self.batchRows, Self.maximumParameters / parameters))
         let cells = cells(of: table, for: e, entity: entity)
-        let batched = values.count - values.count % perBatch
-        let (single, batch) = try Self.inserts(
-          db, table: table, number: e.number, names: names, versioned: versioned, perBatch: perBatch,
-          batched: batched)
+        let inserts = try RowInserts(
+          db, table: table, number: e.number, names: names, versioned: versioned, count: values.count)
         let source = RowSource(
           table: values, cells: cells, slots: slots, keys: keys, entityNumbers: entityNumbers, entity: e.index,
           input: input)
@@ -83,13 +77,11 @@ extension CoreDataWriter {
         try Self.pipelined(source, count: values.count) { chunk in
           var i = 0
           for row in chunk.rows {
-            let inBatch = row < batched
-            let insert = inBatch ? batch : single
-            let base = inBatch ? (row % perBatch) * parameters : 0
+            let (insert, base) = inserts.slot(row)
             try insert.bindInteger(base, entityKeys[row])
             if versioned { try insert.bindInteger(base + 1, max(1, values.objectVersion(row))) }
             for c in cells.indices {
-              let column = base + first + c
+              let column = base + inserts.first + c
               switch chunk.kinds[i] {
               case .null: try insert.bindNull(column)
               case .integer: try insert.bindInteger(column, chunk.payloads[i])
@@ -97,28 +89,11 @@ extension CoreDataWriter {
               case .text: try insert.bindTextNoCopy(column, chunk.texts[Int(chunk.payloads[i])])
               case .string: try insert.bindText(column, chunk.strings[Int(chunk.payloads[i])])
               case .slow:
-                if case .element(let p, let k) = cells[c] {
-                  let e = slots.elements[k]
-                  let v = compositeElement(values.value(row, p), e) {
-                    "\(entity.name)/\(row + 1).\(e.composite.name).\(e.path.joined(separator: "."))"
-                  }
-                  try insert.bind(column, v)
-                  break
-                }
-                guard case .attribute(let p, let k) = cells[c] else {
-                  try insert.bindNull(column)
-                  break
-                }
-                try bindAttribute(values.value(row, p), k, slots, column, insert) {
-                  "\(entity.name)/\(row + 1).\(slots.attributes[k].name)"
-                }
+                try insert.bind(column, slowValue(cells[c], values, row, slots, name: entity.name, number: row + 1))
               }
               i += 1
             }
-            if !inBatch || (row + 1) % perBatch == 0 {
-              _ = try insert.step()
-              insert.rewind()
-            }
+            try inserts.finish(row)
           }
           written += chunk.rows.count
           progress?(written)
@@ -127,20 +102,24 @@ extension CoreDataWriter {
     }
   }
 
-  /// The statements that insert one row and `perBatch` rows of entity `number` into `table`
-  /// (the same one when no batch is whole).
-  static func inserts(
-    _ db: SQLiteDatabase, table: CoreDataSchema.Table, number: Int, names: [String], versioned: Bool, perBatch: Int,
-    batched: Int
-  ) throws(SQLiteDatabase.Failure) -> (single: SQLiteStatement, batch: SQLiteStatement) {
-    func insert(rows n: Int) throws(SQLiteDatabase.Failure) -> SQLiteStatement {
-      let row = "(?, \(number), \(versioned ? "?" : "1")" + String(repeating: ", ?", count: table.columns.count) + ")"
-      return try db.prepare(
-        "INSERT INTO \(table.name) (\(names.joined(separator: ", "))) VALUES "
-          + repeatElement(row, count: n).joined(separator: ", "))
+  /// The value of a cell `RowSource` left to the writing thread (`RowChunk.Kind.slow`), as Core
+  /// Data stores it (reference §4.2): an attribute through `encode`, a Composite's element
+  /// through `compositeElement`, which report what cannot be stored, naming the object
+  /// `name/number`; any other cell NULL.
+  mutating func slowValue(
+    _ cell: Cell, _ values: EntityTable, _ row: Int, _ slots: Slots, name: String, number: Int
+  ) -> SQLiteValue {
+    switch cell {
+    case .element(let p, let k):
+      let e = slots.elements[k]
+      return compositeElement(values.value(row, p), e) {
+        "\(name)/\(number).\(e.composite.name).\(e.path.joined(separator: "."))"
+      }
+    case .attribute(let p, let k):
+      return encode(values.value(row, p), slots.attributes[k], at: "\(name)/\(number).\(slots.attributes[k].name)")
+    default:
+      return .null
     }
-    let single = try insert(rows: 1)
-    return (single, batched > 0 && perBatch > 1 ? try insert(rows: perBatch) : single)
   }
 
   /// Positions and hidden owners of a table's columns, computed once for the table.
@@ -213,11 +192,4 @@ extension CoreDataWriter {
     }
   }
 
-  /// Binds an attribute value that `RowSource` left to this thread (`RowChunk.Kind.slow`) as
-  /// Core Data stores it (reference §4.2); what cannot be stored is reported by `encode`.
-  private mutating func bindAttribute(
-    _ v: Value, _ k: Int, _ slots: Slots, _ column: Int, _ insert: SQLiteStatement, at place: () -> String
-  ) throws {
-    try insert.bind(column, encode(v, slots.attributes[k], at: place()))
-  }
 }

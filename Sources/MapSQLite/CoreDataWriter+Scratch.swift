@@ -40,20 +40,7 @@ extension CoreDataWriter {
           case .real: rows.putReal(Double(bitPattern: UInt64(bitPattern: chunk.payloads[i])))
           case .text: rows.putText(chunk.texts[Int(chunk.payloads[i])])
           case .string: rows.putText(chunk.strings[Int(chunk.payloads[i])])
-          case .slow:
-            switch cells[c] {
-            case .element(let p, let s):
-              let element = slots.elements[s]
-              rows.put(
-                compositeElement(values.value(row, p), element) {
-                  "\(name)/\(key).\(element.composite.name).\(element.path.joined(separator: "."))"
-                })
-            case .attribute(let p, let s):
-              rows.put(
-                encode(values.value(row, p), slots.attributes[s], at: "\(name)/\(key).\(slots.attributes[s].name)"))
-            default:
-              rows.putNull()
-            }
+          case .slow: rows.put(slowValue(cells[c], values, row, slots, name: name, number: Int(key)))
           }
           i += 1
         }
@@ -84,26 +71,16 @@ extension CoreDataWriter {
     let count = rows.count
     guard count > 0 else { return }
     try rows.flush(force: true)
-    let first = rows.versioned ? 2 : 1
-    let parameters = first + table.columns.count
-    let perBatch = max(1, min(Self.batchRows, Self.maximumParameters / parameters))
-    let batched = count - count % perBatch
-    let (single, batch) = try Self.inserts(
-      db, table: table, number: e.number, names: names, versioned: rows.versioned, perBatch: perBatch,
-      batched: batched)
+    let inserts = try RowInserts(
+      db, table: table, number: e.number, names: names, versioned: rows.versioned, count: count)
     var reader = ScratchRows.Reader(rows)
     for row in 0..<count {
-      let inBatch = row < batched
-      let insert = inBatch ? batch : single
-      let base = inBatch ? (row % perBatch) * parameters : 0
+      let (insert, base) = inserts.slot(row)
       try insert.bindInteger(base, try reader.integer())
       let version = try reader.integer()
       if rows.versioned { try insert.bindInteger(base + 1, max(1, version)) }
-      for c in 0..<table.columns.count { try reader.bindCell(insert, base + first + c) }
-      if !inBatch || (row + 1) % perBatch == 0 {
-        _ = try insert.step()
-        insert.rewind()
-      }
+      for c in 0..<table.columns.count { try reader.bindCell(insert, base + inserts.first + c) }
+      try inserts.finish(row)
       written += 1
       if (row + 1) % RowSource.chunkRows == 0 || row + 1 == count { progress?(written) }
     }
