@@ -130,7 +130,7 @@ final class ChunkReader: StoreChunkReader {
     return try readHeld()
   }
 
-  var progress: (done: Int, total: Int) { (min(position, fileSize), fileSize) }
+  var progressTotal: Int { fileSize }
 
   func finish() throws(MigrationFailure) -> StoreMetadata {
     try checkUniqueIDs()

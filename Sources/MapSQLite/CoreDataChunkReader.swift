@@ -100,7 +100,7 @@ final class CoreDataChunkReader: StoreChunkReader {
     return Int(statement.int64(0))
   }
 
-  var progress: (done: Int, total: Int) { (0, totalRows) }
+  var progressTotal: Int { totalRows }
   var countsRows: Bool { true }
   func weight(of chunk: ObjectGraph) -> Int { chunk.tables.reduce(0) { $0 + $1.count } }
 

@@ -68,7 +68,7 @@ final class CoreDataChunkWriter: StoreChunkWriter {
         throw MigrationFailure([
           MigrationError(
             "sqlite-write",
-            "cannot write the migrated store from chunks: two chunks hold objects of entities with relationships",
+            "cannot write the migrated store from chunks: two parts of it must be written whole (their entities have parents, sub-entities or many-to-many relationships, or values read from external files)",
             file: target)
         ])
       }

@@ -93,9 +93,9 @@ enum StreamingRun {
     var mappingCounts: [MigrationManager.MappingCount] = []
     var keyHighWater: [String: Int64] = [:]
     var chunks = 0
-    // Progress: the read phase in bytes of the store, as chunks are taken (the passes of each
+    // Progress: the read phase in bytes (or rows) of the store, as chunks are taken (the passes of each
     // chunk are not reported: they would start over for every chunk).
-    let total = reader.progress.total
+    let total = reader.progressTotal
     let phase: MigrationRun.IOPhase = reader.countsRows ? .readRows : .read
     options.ioProgress?(phase, 0, total)
     var consumed = 0

@@ -37,9 +37,10 @@ package protocol StoreChunkReader: AnyObject {
   /// The checks that take the whole store (ids unique across chunks) and its metadata; after
   /// `next` gave nil.
   func finish() throws(MigrationFailure) -> StoreMetadata
-  /// How far the reading is: bytes (or rows, `countsRows`) read of the total, for progress.
-  var progress: (done: Int, total: Int) { get }
-  /// Whether `progress` and `weight` count rows rather than bytes.
+  /// What the whole store counts for progress: its bytes (or rows, `countsRows`). The run adds
+  /// up the chunks it has taken (`weight`), not what the reader, a chunk ahead, has read.
+  var progressTotal: Int { get }
+  /// Whether `progressTotal` and `weight` count rows rather than bytes.
   var countsRows: Bool { get }
   /// What `chunk`, one `next` gave, counts for progress.
   func weight(of chunk: ObjectGraph) -> Int
