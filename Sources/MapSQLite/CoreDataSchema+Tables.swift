@@ -299,7 +299,9 @@ extension CoreDataSchema {
   /// are named after entities, properties and fetch indexes, unquoted, as Core Data writes them),
   /// or nil. Xcode only makes names of letters, digits and `_`; a hand-written model may hold a
   /// space, a quote or a line break, which would otherwise reach the SQL text.
-  func nameProblem() -> String? {
+  func nameProblem() -> String? { checkedNames.value(0) { findNameProblem() } }
+
+  private func findNameProblem() -> String? {
     func identifier(_ s: String) -> Bool {
       guard let first = s.first, first.isLetter || first == "_" else { return false }
       return s.allSatisfy { ($0.isLetter || $0.isNumber || $0 == "_") && $0.unicodeScalars.count == 1 }

@@ -54,6 +54,9 @@ struct CoreDataSchema {
   /// The entity tables (`tables()`), made on first use (a store written) and kept with the
   /// schema (one key: the schema's tables).
   let entityTables = Memo<Int, [Table]>()
+  /// What `nameProblem()` finds, found once per schema (the writer and the in-memory hand-off
+  /// of every chain step ask).
+  let checkedNames = Memo<Int, String?>()
 
   /// The schema of `layout`'s model, made once per layout (a chain's steps share a version's).
   static func of(_ layout: StoreLayout) -> CoreDataSchema {

@@ -15,6 +15,13 @@ extension SQLiteStoreFormat {
     return format
   }
 
+  /// The model's Core Data schema: entity numbers, tables and columns, and the check of its
+  /// names.
+  public func prepareLayout(_ layout: StoreLayout) {
+    let schema = CoreDataSchema.of(layout)
+    if schema.nameProblem() == nil { _ = schema.tables() }
+  }
+
   public func carriedModel(_ path: String) throws(MigrationFailure) -> CarriedModel? {
     try CoreDataModelCacheReader.read(storeAt: path).map { CarriedModel(model: $0.model, omitted: $0.omitted) }
   }

@@ -88,7 +88,8 @@ extension Migrator {
     for group in groups { observer(.diagnostics(group)) }
     return .steps(
       MigrationSteps(
-        chain: chain, analyses: chain.steps.map { StepAnalysis.analyze($0.plan) }, format: format,
+        chain: chain, analyses: Cores.map(chain.steps.count) { StepAnalysis.analyze(chain.steps[$0].plan) },
+        format: format,
         previousRecords: peek.migrations, unregisteredPolicies: chain.steps.flatMap { PolicyRegistry.problems($0.plan) }
       ))
   }

@@ -107,14 +107,15 @@ package enum ChainRun {
   private static func runSteps(
     _ steps: [Step], from done: Int, storePath: String, work: ChainWorkFolder, options: Options
   ) throws(MigrationFailure) {
-    var layouts = StepLayouts()
+    var layouts = StepLayouts(steps: steps, from: done, formats: formats(steps, options))
+    defer { layouts.finish() }
     for k in done..<steps.count {
       let last = k == steps.count - 1
       let input = k == 0 ? storePath : work.stepPath(k)
       let output: MigrationRun.Output =
         last ? .replace(target: options.output ?? storePath, backup: options.backup) : .file(work.stepPath(k + 1))
       let (summary, _) = try runStep(
-        k, steps, input: input, output: output, durable: true, layouts: layouts.next(steps[k]), options: options)
+        k, steps, input: input, output: output, durable: true, layouts: layouts.next(k, steps[k]), options: options)
       if !last { try work.recordDigest(step: k + 1) }
       options.stepFinished?(k, summary)
     }
@@ -129,7 +130,8 @@ package enum ChainRun {
     // A one-step chain has nothing to hand on.
     let scratch = steps.count > 1 ? try ScratchFolder() : nil
     defer { scratch?.remove() }
-    var layouts = StepLayouts()
+    var layouts = StepLayouts(steps: steps, formats: formats(steps, options))
+    defer { layouts.finish() }
     var handed: HandedStore?
     for k in steps.indices {
       let last = k == steps.count - 1
@@ -143,11 +145,17 @@ package enum ChainRun {
         : options.dryRun ? .none : .replace(target: options.output ?? storePath, backup: options.backup)
       let summary: MigrationRun.Summary
       (summary, handed) = try runStep(
-        k, steps, input: input, output: output, durable: last, layouts: layouts.next(steps[k]),
+        k, steps, input: input, output: output, durable: last, layouts: layouts.next(k, steps[k]),
         handing: (handedIn, !last), options: options)
       if k > 0 { scratch?.removeStore(k) }
       options.stepFinished?(k, summary)
     }
+  }
+
+  /// The format each step writes its result with: the store's for the last, the one for
+  /// intermediate stores before it.
+  private static func formats(_ steps: [Step], _ options: Options) -> [any StoreFormat] {
+    steps.indices.map { $0 == steps.count - 1 ? options.storeFormat : options.storeFormat.forIntermediateStores }
   }
 
   /// Step `k`, from `input` (or the store handed in) to `output` (or handed on, when `handing`

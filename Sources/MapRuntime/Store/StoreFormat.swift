@@ -91,6 +91,12 @@ public protocol StoreFormat: Sendable {
   func readBack(
     _ graph: ObjectGraph, source: ObjectGraph?, metadata: StoreWriteMetadata, layout: StoreLayout, path: String
   ) -> (ObjectGraph, StoreMetadata)?
+
+  /// Makes ahead what this format derives from `layout` and keeps with it (`StoreLayout
+  /// .derived`) for reading and writing its stores, so that the work is done before a store is
+  /// read or written (a chain lays out its later versions on another core while it runs the
+  /// earlier steps). Default: nothing.
+  func prepareLayout(_ layout: StoreLayout)
 }
 
 extension StoreFormat {
@@ -103,6 +109,8 @@ extension StoreFormat {
   }
 
   public var hasCompanionFiles: Bool { false }
+
+  public func prepareLayout(_ layout: StoreLayout) {}
 }
 
 /// How to read a store.

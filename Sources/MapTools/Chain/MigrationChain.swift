@@ -42,11 +42,14 @@ public struct MigrationChain: Sendable {
       : from < to
         ? (from..<to).filter { !isCompatible(versions, $0, $0 + 1) }.map { ($0, $0 + 1) }
         : (to..<from).reversed().filter { !isCompatible(versions, $0 + 1, $0) }.map { ($0 + 1, $0) }
-    for (i, j) in pairs {
-      let (step, found) =
-        i < j
+    // Each step is planned on its own (inferred, compiled), on every core; kept in chain order.
+    let planned = Cores.map(pairs.count) { k in
+      let (i, j) = pairs[k]
+      return i < j
         ? planStep(versions: versions, mappings: mappings, from: i, to: j)
         : planReverseStep(versions: versions, mappings: mappings, from: i, to: j)
+    }
+    for (step, found) in planned {
       diagnostics += found
       if let step { steps.append(step) }
     }
