@@ -146,4 +146,8 @@ extension SQLiteStoreFormat: ChunkedStoreFormat {
   package func cannotStream(destination name: String, in model: ObjectModel) -> String? {
     CoreDataChunkWriter.cannotWrite(name, in: model)
   }
+
+  /// A streamed table's `Z_PK` is its rowid (`CoreDataChunkReader` refuses a table declared
+  /// otherwise): unique, and a key of 0 or below is an error of the read.
+  package var keepsObjectKeysInChunks: Bool { true }
 }

@@ -140,8 +140,10 @@ final class StepLog: @unchecked Sendable {
     let entry = RunReport.step(result)
     lock.withLock { done.append(entry) }
     guard !quiet else { return }
+    let n = result.summary.chunks
+    let chunks = n > 0 ? " in \(n) chunk\(n == 1 ? "" : "s") (--memory-limit)" : ""
     Console.say(
-      "mapc: step \(k + 1)/\(migration.chain.steps.count) \(migration.describe(k)): \(entry.objectsRead) objects in \(String(format: "%.2f", result.summary.seconds)) s"
+      "mapc: step \(k + 1)/\(migration.chain.steps.count) \(migration.describe(k)): \(entry.objectsRead) objects\(chunks) in \(String(format: "%.2f", result.summary.seconds)) s"
     )
     for line in RunReport.lines(entry) { Console.say(line) }
   }

@@ -214,6 +214,7 @@ extension MapcCommand {
       options.output = output
       options.backup = backup
       options.checkpoints = checkpoints
+      options.memoryLimit = memoryLimitOption.bytes
       let steps: MigrationSteps
       do {
         switch try Migrator().prepare(options, observer: Self.print) {

@@ -17,6 +17,8 @@ package final class DataLossCheck: @unchecked Sendable {
   private var refusedAt: Int?
   /// What the chunks checked so far hold, per step (`checkPart`).
   private var partCounts: [Int: StoreCounts] = [:]
+  /// The values of the chunks checked so far that a step back's types cannot hold, per step.
+  private var partUnfit: [Int: [DataLoss]] = [:]
 
   /// Consent for single steps besides `consent`: a lock's record of a shipped step's drops.
   let stepConsents: [Int: DropConsent]
@@ -53,21 +55,26 @@ package final class DataLossCheck: @unchecked Sendable {
     try decide(k, losses, consent)
   }
 
-  /// `check` for a store read a chunk at a time (`MigrationRun.Options.checkSourcePart`): the
-  /// chunks' counts are added up, and the sum so far is what is checked.
+  /// `check` for a store read a chunk at a time (`MigrationRun.Options.checkSourcePart`): adds
+  /// up what each chunk holds; `checkParts` decides once every chunk is counted, so that a
+  /// refusal names what the whole store would lose, as `check` does.
   package func checkPart(_ k: Int, _ graph: ObjectGraph) throws(MigrationFailure) {
     let analysis = analyses[k]
     let consent = self.consent.adding(stepConsents[k])
     let part = analysis.counts(graph, consent: consent)
-    let sum = lock.withLock {
-      let sum = (partCounts[k] ?? StoreCounts()).adding(part)
-      partCounts[k] = sum
-      return sum
+    let unfit = reverseSteps.contains(k) ? analysis.unfitValues(graph) : []
+    lock.withLock {
+      partCounts[k] = (partCounts[k] ?? StoreCounts()).adding(part)
+      if !unfit.isEmpty { partUnfit[k] = analysis.addingUnfitValues(partUnfit[k] ?? [], unfit) }
     }
-    var losses = analysis.losses(sum)
-    // (Steps back do not go a chunk at a time: `MigrationRun` runs them in memory.)
-    if reverseSteps.contains(k) { losses += analysis.unfitValues(graph) }
-    try decide(k, losses, consent)
+  }
+
+  /// Decides step `k` on what `checkPart` added up (`MigrationRun.Options.checkSourceParts`).
+  package func checkParts(_ k: Int) throws(MigrationFailure) {
+    let analysis = analyses[k]
+    let consent = self.consent.adding(stepConsents[k])
+    let (counts, unfit) = lock.withLock { (partCounts[k] ?? StoreCounts(), partUnfit[k] ?? []) }
+    try decide(k, analysis.losses(counts) + unfit, consent)
   }
 
   private func decide(_ k: Int, _ losses: [DataLoss], _ consent: DropConsent) throws(MigrationFailure) {

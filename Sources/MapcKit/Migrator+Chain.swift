@@ -66,6 +66,9 @@ extension Migrator {
     run.previousRecords = steps.previousRecords
     run.now = ReproducibleClock.now()
     run.checkSource = { k, graph throws(MigrationFailure) in try check.check(k, graph) }
+    run.checkSourcePart = { k, graph throws(MigrationFailure) in try check.checkPart(k, graph) }
+    run.checkSourceParts = { k throws(MigrationFailure) in try check.checkParts(k) }
+    run.memoryLimit = options.memoryLimit
     for (k, analysis) in check.analyses.enumerated() { run.elementDrops[k] = analysis.elementRemovals }
     run.progress = options.progress
     run.ioProgress = options.ioProgress

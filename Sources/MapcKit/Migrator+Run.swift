@@ -79,6 +79,7 @@ extension Migrator {
         maxErrors: options.maxErrors, now: ReproducibleClock.now())
       run.checkSource = { graph throws(MigrationFailure) in try check.check(0, graph) }
       run.checkSourcePart = { graph throws(MigrationFailure) in try check.checkPart(0, graph) }
+      run.checkSourceParts = { () throws(MigrationFailure) in try check.checkParts(0) }
       run.elementDrops = check.analyses[0].elementRemovals
       run.memoryLimit = options.memoryLimit
       run.reportPhases = options.reportPhases

@@ -52,6 +52,13 @@ package enum ChainRun {
     /// Called with each step's index and source graph before the step runs (see
     /// `MigrationRun.Options.checkSource`).
     package var checkSource: (@Sendable (Int, ObjectGraph) throws(MigrationFailure) -> Void)?
+    /// `checkSource` for a step read a chunk at a time (`MigrationRun.Options.checkSourcePart`
+    /// and `checkSourceParts`), by step.
+    package var checkSourcePart: (@Sendable (Int, ObjectGraph) throws(MigrationFailure) -> Void)?
+    package var checkSourceParts: (@Sendable (Int) throws(MigrationFailure) -> Void)?
+    /// `--memory-limit` (`MigrationRun.Options.memoryLimit`): a chain of one step goes a chunk at
+    /// a time where it can; nil: in memory.
+    package var memoryLimit: Int?
     /// Each step's composite elements to remove (`MigrationRun.Options.elementDrops`), by step.
     package var elementDrops: [Int: [ElementRemoval]] = [:]
     /// The store's format, the result's too; intermediate stores are in its
@@ -183,6 +190,13 @@ package enum ChainRun {
     if let check = options.checkSource {
       runOptions.checkSource = { graph throws(MigrationFailure) in try check(k, graph) }
     }
+    if let check = options.checkSourcePart {
+      runOptions.checkSourcePart = { graph throws(MigrationFailure) in try check(k, graph) }
+    }
+    if let check = options.checkSourceParts {
+      runOptions.checkSourceParts = { () throws(MigrationFailure) in try check(k) }
+    }
+    runOptions.memoryLimit = options.memoryLimit
     runOptions.generatedMetadata = [
       (StoreMetadataPeek.migrationsKey, .array(options.previousRecords + steps[...k].map(\.record)))
     ]

@@ -51,9 +51,12 @@ public enum MigrationRun {
     /// Called with the source graph once it is read and matches the plan, before anything runs
     /// or is written: a throw stops the run (`mapc`'s data-loss consent check).
     package var checkSource: (@Sendable (ObjectGraph) throws(MigrationFailure) -> Void)?
-    /// `checkSource` for a run in chunks (`memoryLimit`): called with each chunk, it must add
-    /// up what the chunks hold and refuse as soon as the sum would be refused.
+    /// `checkSource` for a run in chunks (`memoryLimit`): called with each chunk, it adds up
+    /// what the chunks hold; `checkSourceParts`, called once every chunk is read and the store
+    /// matches the plan (before anything is written, and before a chunk's failure is reported),
+    /// decides on the sum, as `checkSource` does on the whole store.
     package var checkSourcePart: (@Sendable (ObjectGraph) throws(MigrationFailure) -> Void)?
+    package var checkSourceParts: (@Sendable () throws(MigrationFailure) -> Void)?
     /// `--memory-limit` in bytes: a store that does not fit it in memory is read, migrated and
     /// written a chunk at a time (`StreamingRun`), or refused (`run-memory-limit`). Nil: no limit.
     public var memoryLimit: Int?

@@ -32,10 +32,14 @@ enum StreamingRun {
     guard let chunked = format as? any ChunkedStoreFormat else {
       throw refuse("the \(format.name) format cannot be read a chunk at a time yet")
     }
-    if options.handedIn != nil || options.handOffLayout != nil || options.keepObjectKeys
-      || (options.checkSource != nil && options.checkSourcePart == nil)
+    if options.handedIn != nil || options.handOffLayout != nil
+      || (options.checkSource != nil && (options.checkSourcePart == nil || options.checkSourceParts == nil))
     {
-      throw refuse("this kind of run (a step of a chain) cannot go a chunk at a time yet")
+      throw refuse("a step of a chain of more than one step cannot go a chunk at a time yet")
+    }
+    if options.keepObjectKeys && !chunked.keepsObjectKeysInChunks {
+      throw refuse(
+        "an inferred step over a \(format.name) store (its objects keep their numbers) cannot go a chunk at a time yet")
     }
     var problems: [MigrationError] = []
     let policies = MappingPolicies.make(plan, &problems)
@@ -46,6 +50,17 @@ enum StreamingRun {
     guard !streaming.streamed.isEmpty else {
       let reasons = streaming.reasons.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }
       throw refuse("no entity can be read a chunk at a time (\(reasons.joined(separator: "; ")))")
+    }
+    // An object made by a fan-out (`forEach`) shares its source's number with its siblings:
+    // the run in memory then numbers them all anew, which only the whole entity can say.
+    if options.keepObjectKeys,
+      let m = plan.entityMappings.first(where: {
+        $0.forEach != nil && $0.sourceEntity.map(streaming.streamed.contains) == true
+      })
+    {
+      throw refuse(
+        "the mapping \(m.name) makes several objects of each source object (forEach) in a step that keeps the objects' numbers"
+      )
     }
     return try run(
       plan: plan, storePath: storePath, options: options, format: chunked, streaming: streaming,
@@ -118,12 +133,15 @@ enum StreamingRun {
       managerOptions.skippedMappings = chunk.isStreamedChunk ? wholeMappings : streamedMappings
       let manager = try MigrationManager(plan: plan, source: chunk, options: managerOptions)
       try manager.migrate()
+      // An inferred step's objects keep their numbers: a streamed entity's are unique and
+      // positive in its table (`keepsObjectKeysInChunks`), so the whole run keeps them too.
+      if options.keepObjectKeys { manager.keepSourceObjectKeys() }
       for d in options.elementDrops {
         manager.destination.removeElement(d.path, of: d.attribute, entity: d.entity, source: chunk)
       }
       let destination = manager.destination
       for (e, t) in destination.tables.enumerated() where t.count > 0 {
-        t.objectKeys = (0..<t.count).map { Int64(numbered[e] + $0 + 1) }
+        if !options.keepObjectKeys { t.objectKeys = (0..<t.count).map { Int64(numbered[e] + $0 + 1) } }
         numbered[e] += t.count
         made[t.layout.name, default: 0] += t.count
       }
@@ -140,11 +158,13 @@ enum StreamingRun {
       do throws(MigrationFailure) {
         try migrate(chunk)
       } catch {
-        // A run in memory reads the whole store before it migrates: the store's own errors
-        // come first, so the rest is read for them before this chunk's failure is reported.
-        while try prefetch.next() != nil {}
+        // A run in memory reads the whole store and checks its losses before it migrates:
+        // the store's own errors and a refused loss come first, so the rest is read (and
+        // counted) for them before this chunk's failure is reported.
+        while let rest = try prefetch.next() { try options.checkSourcePart?(rest) }
         let differing = try reader.finish().entitiesWithDifferentHashes(plan.sourceEntityHashes)
         if !differing.isEmpty { throw mismatch(differing, storePath) }
+        try options.checkSourceParts?()
         throw error
       }
     }
@@ -152,6 +172,7 @@ enum StreamingRun {
     let metadata = try reader.finish()
     let differing = metadata.entitiesWithDifferentHashes(plan.sourceEntityHashes)
     if !differing.isEmpty { throw mismatch(differing, storePath) }
+    try options.checkSourceParts?()
     phases.mark("read, migrate and write chunks")
     let writerMetadata = StoreWriteMetadata(
       modelVersionIdentifiers: plan.destinationModel.versionIdentifiers,

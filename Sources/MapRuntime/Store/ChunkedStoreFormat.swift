@@ -21,11 +21,18 @@ package protocol ChunkedStoreFormat: StoreFormat {
   /// Why this format cannot write entity `name` of the destination model from chunks, beyond
   /// `StreamingPlan`'s rules; nil when it can.
   func cannotStream(destination name: String, in model: ObjectModel) -> String?
+
+  /// Whether a run in chunks can keep the objects' numbers (an inferred step,
+  /// `MigrationRun.Options.keepObjectKeys`): the numbers of a streamed entity's objects, as read,
+  /// are unique and positive in its table (or the read fails), so that each chunk's are the
+  /// whole run's. Default: false.
+  var keepsObjectKeysInChunks: Bool { get }
 }
 
 extension ChunkedStoreFormat {
   package func cannotStream(source name: String, in model: ObjectModel) -> String? { nil }
   package func cannotStream(destination name: String, in model: ObjectModel) -> String? { nil }
+  package var keepsObjectKeysInChunks: Bool { false }
 }
 
 /// The chunks of a store, in order (`ChunkedStoreFormat.openChunks`).

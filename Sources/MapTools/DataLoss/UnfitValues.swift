@@ -27,6 +27,29 @@ extension StepAnalysis {
     return result
   }
 
+  /// `a` and `b`, `unfitValues` of two parts of one store, as `unfitValues` gives them for the
+  /// store: one loss per attribute, its counts added, in the order of the analysis's entities
+  /// and properties.
+  package func addingUnfitValues(_ a: [DataLoss], _ b: [DataLoss]) -> [DataLoss] {
+    guard !a.isEmpty else { return b }
+    guard !b.isEmpty else { return a }
+    var counts: [String: Int] = [:]
+    for loss in a + b { counts[loss.name, default: 0] += loss.count }
+    var result: [DataLoss] = []
+    for loss in a + b where counts[loss.name] != nil {
+      result.append(
+        DataLoss(
+          entity: loss.entity, property: loss.property, isRelationship: false, count: counts[loss.name]!,
+          unfit: loss.unfit))
+      counts[loss.name] = nil
+    }
+    var rank: [String: Int] = [:]
+    for e in sourceEntities {
+      for p in e.properties { rank["\(e.name).\(p.name)"] = rank.count }
+    }
+    return result.sorted { (rank[$0.name] ?? Int.max, $0.name) < (rank[$1.name] ?? Int.max, $1.name) }
+  }
+
   /// Whether `value` converts to `type` and back unchanged (see `unfitValues`).
   static func fits(_ value: Value, _ type: AttributeType) -> Bool {
     switch (value, type) {
