@@ -1,3 +1,4 @@
+import Foundation
 import MapRuntime
 
 /// Reads a Core Data SQLite store a chunk of rows at a time (`ChunkedStoreFormat`,
@@ -59,10 +60,16 @@ final class CoreDataChunkReader: StoreChunkReader {
     for name in tables.keys.sorted() where !streamedTables.contains(name) && name != "Z_MODELCACHE" {
       held += Self.tableBytes(store, name) ?? 0
     }
-    if held > budget.held {
+    // Binary values in external files are read with the part read whole (a streamed entity
+    // has no attribute that allows them): their files count too.
+    let external =
+      layout.model.entities.contains { $0.attributes.contains(where: \.allowsExternalBinaryDataStorage) }
+      ? Self.externalBytes(ofStore: path) : 0
+    if held + external > budget.held {
+      let files = external > 0 ? " and \(external) bytes of external files" : ""
       throw Self.refusal(
         path,
-        "the tables of the entities that cannot be read a chunk at a time take \(held) bytes, more than a quarter of the limit (\(budget.held) bytes)"
+        "the tables of the entities that cannot be read a chunk at a time take \(held) bytes\(files), more than a quarter of the limit (\(budget.held) bytes)"
       )
     }
     // For progress: the rows of the tables read whole, and for a streamed table its highest
@@ -89,6 +96,18 @@ final class CoreDataChunkReader: StoreChunkReader {
     let keys = columns.filter { ($0.count > 5 ? $0[5].integer ?? 0 : 0) > 0 }
     guard keys.count == 1, keys[0][1].text == "Z_PK" else { return false }
     return keys[0][2].text?.uppercased() == "INTEGER"
+  }
+
+  /// The bytes of the regular files in the store's folder of external Binary values (every
+  /// file, whether a row names it or not: finding out would read every row).
+  private static func externalBytes(ofStore path: String) -> Int {
+    let folder = ExternalData.dataFolder(ofStore: path)
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+    return names.reduce(0) { sum, name in
+      let a = try? FileManager.default.attributesOfItem(atPath: folder + "/" + name)
+      guard a?[.type] as? FileAttributeType == .typeRegular else { return sum }
+      return sum + ((a?[.size] as? NSNumber)?.intValue ?? 0)
+    }
   }
 
   /// The bytes of `table`'s rows (their payload, SQLite's `dbstat`), nil when they cannot be
