@@ -42,8 +42,8 @@ public struct Migrator: Sendable {
     /// store's format can do it exactly, else through unflushed scratch stores, and a killed run
     /// starts over. The result is the same bytes either way.
     public var checkpoints = false
-    /// `--memory-limit`, in bytes: a store over it is migrated a chunk at a time where the
-    /// chain is one step and its plan lets it (`MigrationRun.Options.memoryLimit`), else refused
+    /// `--memory-limit`, in bytes: a store over it is migrated a chunk at a time, step by step,
+    /// where each step's plan lets it (`MigrationRun.Options.memoryLimit`), else refused
     /// (`run-memory-limit`); nil: in memory.
     public var memoryLimit: Int?
     /// Called as the passes of a step advance.

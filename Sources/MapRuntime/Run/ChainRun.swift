@@ -56,8 +56,9 @@ package enum ChainRun {
     /// and `checkSourceParts`), by step.
     package var checkSourcePart: (@Sendable (Int, ObjectGraph) throws(MigrationFailure) -> Void)?
     package var checkSourceParts: (@Sendable (Int) throws(MigrationFailure) -> Void)?
-    /// `--memory-limit` (`MigrationRun.Options.memoryLimit`): a chain of one step goes a chunk at
-    /// a time where it can; nil: in memory.
+    /// `--memory-limit` (`MigrationRun.Options.memoryLimit`): each step goes a chunk at a time
+    /// where it can, writing its result for the next step rather than handing it on; nil: in
+    /// memory.
     package var memoryLimit: Int?
     /// Each step's composite elements to remove (`MigrationRun.Options.elementDrops`), by step.
     package var elementDrops: [Int: [ElementRemoval]] = [:]

@@ -19,7 +19,10 @@ enum StreamingRun {
   static func runIfNeeded(
     plan: MigrationPlan, storePath: String, options: MigrationRun.Options, limit: Int, phases: PhaseTimer
   ) throws(MigrationFailure) -> MigrationRun.Summary? {
-    guard let size = MigrationRun.fileSize(storePath), expectedPeak(storeBytes: size) > limit else { return nil }
+    // A store handed on in memory by a chain's previous step is in memory already (only a
+    // graph without objects is handed on: `StoreFormat.readBack`).
+    guard options.handedIn == nil, let size = MigrationRun.fileSize(storePath), expectedPeak(storeBytes: size) > limit
+    else { return nil }
     let format = options.storeFormat
     func refuse(_ why: String) -> MigrationFailure {
       MigrationFailure([
@@ -32,10 +35,10 @@ enum StreamingRun {
     guard let chunked = format as? any ChunkedStoreFormat else {
       throw refuse("the \(format.name) format cannot be read a chunk at a time yet")
     }
-    if options.handedIn != nil || options.handOffLayout != nil
-      || (options.checkSource != nil && (options.checkSourcePart == nil || options.checkSourceParts == nil))
-    {
-      throw refuse("a step of a chain of more than one step cannot go a chunk at a time yet")
+    // (A step of a chain that could hand its result on in memory writes it instead: the next
+    // step reads it from that file, a chunk at a time too.)
+    if options.checkSource != nil && (options.checkSourcePart == nil || options.checkSourceParts == nil) {
+      throw refuse("this run's data-loss check cannot add up chunks")
     }
     if options.keepObjectKeys && !chunked.keepsObjectKeysInChunks {
       throw refuse(

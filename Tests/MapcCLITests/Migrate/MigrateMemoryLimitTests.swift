@@ -5,8 +5,8 @@ import Testing
 /// `mapc migrate --memory-limit` on a Core Data SQLite store: a chain of one inferred step goes a
 /// chunk at a time and writes the bytes of the run in memory, its objects keeping their `Z_PK`,
 /// `Z_OPT` and the store's `Z_MAX` (checked against the source with python3's sqlite3); losses
-/// are refused the same way; a chain of two steps, and a JSON store, are refused over the limit
-/// with nothing written.
+/// are refused the same way; a chain of two steps goes a chunk at a time step by step; a JSON
+/// store is refused over the limit with nothing written.
 @Suite(
   .enabled(if: mapcExecutableProblem == nil, "needs the built mapc"),
   .enabled(if: python3 != nil, "python3 is needed to edit the stores and read them"))
@@ -32,11 +32,11 @@ struct MigrateMemoryLimitTests {
   /// A bundle of `versions` (V1 → V2, or V1 → V2 → V3) and an SQLite store at V1 of 3,000
   /// items, 20 notes with 3 tags each, edited with python3's sqlite3: items deleted (gaps in
   /// `Z_PK`, and none near `Z_MAX`), some `Z_OPT` raised. Returns the store's path.
-  static func store(_ dir: URL, versions: Int, current: Int? = nil) throws -> String {
+  static func store(_ dir: URL, versions: Int, current: Int? = nil, count: Int = 3000) throws -> String {
     let bundle = try ModelBundles.bundle(
       versions: (1...versions).map { ("V\($0)", version($0)) }, named: "C", in: dir, current: "V\(current ?? versions)")
     let metadata = try ModelBundles.storeMetadata(bundle, version: "V1")
-    let items = (1...3000).map {
+    let items = (1...count).map {
       ["id": "Item/\($0)", "title": "item \($0), some text to fill the row", "n": $0] as [String: Any]
     }
     let notes = (1...20).map { n in
@@ -54,7 +54,7 @@ struct MigrateMemoryLimitTests {
     try #require(imported.exitCode == 0, "\(imported.stderr)")
     let edit =
       "import sqlite3, sys\nc = sqlite3.connect(sys.argv[1])\n"
-      + "c.execute('DELETE FROM ZITEM WHERE Z_PK % 7 = 0 OR Z_PK > 2990')\n"
+      + "c.execute('DELETE FROM ZITEM WHERE Z_PK % 7 = 0 OR Z_PK > \(count - 10)')\n"
       + "c.execute('UPDATE ZITEM SET Z_OPT = 3 WHERE Z_PK % 5 = 0')\nc.commit()\n"
     let r = runTool(python3!, ["-c", edit, store])
     try #require(r.exitCode == 0, "\(r.stderr)")
@@ -157,21 +157,55 @@ struct MigrateMemoryLimitTests {
     #expect(try Data(contentsOf: URL(fileURLWithPath: out)) == Data(contentsOf: URL(fileURLWithPath: whole)))
   }
 
-  @Test func twoStepsOrAJSONStoreOverTheLimitAreRefused() throws {
-    let dir = try FileManagerTemp.folder("migrate-memory-limit-refused")
+  @Test(arguments: [false, true]) func twoStepsGoInChunksStepByStep(_ checkpoints: Bool) throws {
+    let dir = try FileManagerTemp.folder("migrate-memory-limit-chain")
     defer { FileManagerTemp.remove(dir.path) }
     let store = try Self.store(dir, versions: 3)
+    let before = try Data(contentsOf: URL(fileURLWithPath: store))
+    let extra = ["--allow-data-loss"] + (checkpoints ? ["--checkpoints"] : [])
+    let whole = dir.appendingPathComponent("whole.sqlite").path
+    let a = migrate(dir, store, whole, extra)
+    try #require(a.exitCode == 0, "\(a.stderr)")
     let out = dir.appendingPathComponent("out.sqlite").path
-    let two = migrate(dir, store, out, ["--memory-limit", "16K", "--allow-data-loss"])
-    #expect(two.exitCode == 2, "\(two.stderr)")
-    #expect(two.stderr.contains("[run-memory-limit]"), "\(two.stderr)")
-    #expect(two.stderr.contains("a step of a chain of more than one step cannot go a chunk at a time yet"))
-    #expect(!FileManager.default.fileExists(atPath: out))
+    let b = migrate(dir, store, out, extra + ["--memory-limit", "16K"])
+    #expect(b.exitCode == 0, "\(b.stderr)")
+    // Each step reads and writes the store a chunk at a time.
+    let steps = b.stderr.split(separator: "\n").filter { $0.hasPrefix("mapc: step ") }
+    #expect(steps.count == 2 && steps.allSatisfy { $0.contains("chunks (--memory-limit)") }, "\(b.stderr)")
+    #expect(try Data(contentsOf: URL(fileURLWithPath: out)) == Data(contentsOf: URL(fileURLWithPath: whole)))
+    #expect(try Data(contentsOf: URL(fileURLWithPath: store)) == before)
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasPrefix(".") }.isEmpty,
+      "a work folder or temporary file was left")
+  }
+
+  @Test func aJSONStoreOverTheLimitIsRefused() throws {
+    let dir = try FileManagerTemp.folder("migrate-memory-limit-refused")
+    defer { FileManagerTemp.remove(dir.path) }
+    _ = try Self.store(dir, versions: 2)
     let json = dir.appendingPathComponent("s.json").path
     let outJSON = dir.appendingPathComponent("out.json").path
-    let one = migrate(dir, json, outJSON, ["--to", "V2", "--memory-limit", "16K"])
+    let one = migrate(dir, json, outJSON, ["--memory-limit", "16K"])
     #expect(one.exitCode == 2, "\(one.stderr)")
+    #expect(one.stderr.contains("[run-memory-limit]"), "\(one.stderr)")
     #expect(one.stderr.contains("an inferred step over a json store"), "\(one.stderr)")
     #expect(!FileManager.default.fileExists(atPath: outJSON))
+  }
+
+  @Test func sigtermWhileAChainWritesChunksLeavesNothing() throws {
+    let dir = try FileManagerTemp.folder("migrate-memory-limit-sigterm")
+    defer { FileManagerTemp.remove(dir.path) }
+    let store = try Self.store(dir, versions: 3, count: 60000)
+    let tmp = dir.appendingPathComponent("tmp")
+    try FileManager.default.createDirectory(at: tmp, withIntermediateDirectories: true)
+    let out = dir.appendingPathComponent("out.sqlite")
+    try expectSIGTERMWhileChunksAreWrittenLeavesNothing(
+      [
+        "migrate", "--model", dir.appendingPathComponent("C.xcdatamodeld").path, "--store", store, "--output",
+        out.path, "--quiet", "--allow-data-loss", "--memory-limit", "64K",
+      ], output: out, tmp: tmp)
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasPrefix(".") }.isEmpty,
+      "a temporary file was left beside the store")
   }
 }

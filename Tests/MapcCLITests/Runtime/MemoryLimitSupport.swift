@@ -23,11 +23,21 @@ func expectTheSameFailureInChunks(
 func expectSIGTERMWhileChunksAreWrittenLeavesNothing(
   plan: String, store: String, output: URL, tmp: URL, sourceLocation: SourceLocation = #_sourceLocation
 ) throws {
+  try expectSIGTERMWhileChunksAreWrittenLeavesNothing(
+    ["run", plan, "--store", store, "--output", output.path, "--quiet", "--memory-limit", "64K"], output: output,
+    tmp: tmp, sourceLocation: sourceLocation)
+}
+
+/// `expectSIGTERMWhileChunksAreWrittenLeavesNothing` for any command that writes `output` a
+/// chunk at a time (`arguments`, with its `--memory-limit`).
+func expectSIGTERMWhileChunksAreWrittenLeavesNothing(
+  _ arguments: [String], output: URL, tmp: URL, sourceLocation: SourceLocation = #_sourceLocation
+) throws {
   var caught = 0
   for _ in 0..<5 where caught == 0 {
     let process = Process()
     process.executableURL = mapcExecutable
-    process.arguments = ["run", plan, "--store", store, "--output", output.path, "--quiet", "--memory-limit", "64K"]
+    process.arguments = arguments
     process.environment = ProcessInfo.processInfo.environment.merging(["TMPDIR": tmp.path]) { $1 }
     process.standardOutput = FileHandle.nullDevice
     process.standardError = FileHandle.nullDevice
