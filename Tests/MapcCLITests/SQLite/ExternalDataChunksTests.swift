@@ -11,24 +11,6 @@ import Testing
 /// refused, naming them.
 @Suite(.enabled(if: mapcExecutableProblem == nil && python3 != nil, "needs the built mapc and python3"))
 struct ExternalDataChunksTests {
-  static func model(caption: Bool) -> String {
-    """
-    <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
-    <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" userDefinedModelVersionIdentifier="">
-        <entity name="Photo" representedClassName="Photo" syncable="YES">
-    \(caption ? "        <attribute name=\"caption\" optional=\"YES\" attributeType=\"String\"/>\n" : "")\
-            <attribute name="image" optional="YES" attributeType="Binary" allowsExternalBinaryDataStorage="YES"/>
-            <attribute name="thumb" optional="YES" attributeType="Binary"/>
-            <attribute name="title" optional="YES" attributeType="String"/>
-        </entity>
-        <entity name="Zeta" representedClassName="Zeta" syncable="YES">
-            <attribute name="n" attributeType="Integer 64" defaultValueString="0"/>
-            <attribute name="title" optional="YES" attributeType="String"/>
-        </entity>
-    </model>
-    """
-  }
-
   /// Adds the `Zeta` table, its `Z_PRIMARYKEY` row and its hash to python's store.
   static let addZeta = """
     import sqlite3, plistlib, sys, base64
@@ -47,7 +29,10 @@ struct ExternalDataChunksTests {
     let dir = try FileManagerTemp.folder("external-chunks")
     defer { FileManagerTemp.remove(dir.path) }
     let bundle = try ModelBundles.bundle(
-      versions: [("M", Self.model(caption: false)), ("M 2", Self.model(caption: true))], named: "M", in: dir,
+      versions: [
+        ("M", ExternalDataTests.model(caption: false, zeta: true)),
+        ("M 2", ExternalDataTests.model(caption: true, zeta: true)),
+      ], named: "M", in: dir,
       current: "M 2")
     let store = dir.appendingPathComponent("App.sqlite").path
     _ = try SwiftDataStoreTests.python("external_data_store.py", ["make", store, "--no-missing"])

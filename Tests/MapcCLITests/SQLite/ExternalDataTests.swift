@@ -9,7 +9,9 @@ import Testing
 /// files by SHA-256).
 @Suite(.enabled(if: mapcExecutableProblem == nil && python3 != nil, "needs the built mapc and python3"))
 struct ExternalDataTests {
-  static func model(caption: Bool) -> String {
+  /// Photo, with `caption` when asked; with `zeta`, an entity `Zeta` besides (`n`, `title`)
+  /// that stands alone (`ExternalDataChunksTests`).
+  static func model(caption: Bool, zeta: Bool = false) -> String {
     """
     <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
     <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" userDefinedModelVersionIdentifier="">
@@ -19,9 +21,17 @@ struct ExternalDataTests {
             <attribute name="thumb" optional="YES" attributeType="Binary"/>
             <attribute name="title" optional="YES" attributeType="String"/>
         </entity>
-    </model>
+    \(zeta ? Self.zetaEntity : "")</model>
     """
   }
+
+  static let zetaEntity = """
+        <entity name="Zeta" representedClassName="Zeta" syncable="YES">
+            <attribute name="n" attributeType="Integer 64" defaultValueString="0"/>
+            <attribute name="title" optional="YES" attributeType="String"/>
+        </entity>
+
+    """
 
   struct Read: Decodable, Equatable {
     struct Image: Decodable, Equatable {
