@@ -27,7 +27,7 @@ public enum StoreIO {
     throw MigrationFailure([
       MigrationError(
         "run-memory-limit",
-        "the store (\(size) bytes) needs about \(need) bytes in memory, more than the --memory-limit of \(limit) bytes; this command reads a store whole (only mapc run goes a chunk at a time, on JSON and Core Data SQLite stores)",
+        "the store (\(size) bytes) needs about \(need) bytes in memory, more than the --memory-limit of \(limit) bytes; this command reads a store whole (mapc run and mapc migrate go a chunk at a time, on JSON and Core Data SQLite stores)",
         file: path)
     ])
   }
