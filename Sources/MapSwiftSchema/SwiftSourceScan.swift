@@ -136,7 +136,8 @@ struct SwiftSourceScan {
   /// matches nothing open is ignored (the parser reports it).
   private mutating func close(_ kind: Opener, at offset: Int) {
     guard let match = stack.lastIndex(where: { $0.kind == kind }) else { return }
-    while stack.count > match + 1 { pop(closingAt: nil) }
+    // A `[` left open inside is masked up to this closer, as if it closed here.
+    while stack.count > match + 1 { pop(closingAt: offset) }
     pop(closingAt: offset)
   }
 
@@ -159,6 +160,14 @@ struct SwiftSourceScan {
   }
 
   private mutating func scan() throws(Failure) {
+    try scanBytes()
+    // What is still open at the end of the file (the parser reports it) is closed there: a
+    // `[` left open is masked to the end, or its unclosed `[`s inside would cost the parser
+    // 2^depth all the same.
+    while !stack.isEmpty { pop(closingAt: bytes.count) }
+  }
+
+  private mutating func scanBytes() throws(Failure) {
     var i = 0
     let n = bytes.count
     while i < n {

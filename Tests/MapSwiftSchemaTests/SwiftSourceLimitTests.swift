@@ -69,6 +69,28 @@ import Testing
     }
   }
 
+  /// `[` left open, 60 deep (the fuzzer's find: `import Swif[[[…tData`, which took 2^depth), at
+  /// the end of the file or closed by another bracket: the parser's error at once, the one it
+  /// gives for 3 left open (masked up to where they close, as a `[…]` that closes is).
+  @Test func bracketsLeftOpenAreReadQuickly() {
+    let shapes: [(Int) -> String] = [
+      { "import Swif" + String(repeating: "[", count: $0) + "tData\n" + Self.model },
+      { Self.model + "let z = (" + String(repeating: "[", count: $0) + "1)\n" },
+      { Self.model + "struct S { var y: " + String(repeating: "[", count: $0) + "Int }\n" },
+    ]
+    for shape in shapes {
+      var found: [Diagnostic] = []
+      let time = Self.seconds { found = Self.read(shape(60)).1 }
+      let three = Self.read(shape(3)).1
+      #expect(found.map(\.id) == ["swift-syntax"], "\(shape(3))")
+      #expect(found.map(\.message) == three.map(\.message))
+      // The same place, after 57 more brackets where the error comes after them.
+      let (a, b) = (found.first?.location, three.first?.location)
+      #expect(a?.line == b?.line && [b?.column, (b?.column).map { $0 + 57 }].contains(a?.column))
+      #expect(time < 2)
+    }
+  }
+
   /// Depth 30 of `[` (which swift-syntax alone would take hours for) in a struct outside any
   /// @Model, in an initial value, and as a model's Transformable: read in well under a second,
   /// the written type kept whole.
