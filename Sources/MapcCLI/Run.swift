@@ -144,9 +144,13 @@ extension MapcCommand {
       let created = s.created.filter { $0.count > 0 }.map { "\($0.entity) \($0.count)" }.joined(separator: ", ")
       let time = String(format: "%.2f", s.seconds)
       let target = s.writtenTo.map { "; wrote \($0)" } ?? "; dry run, nothing written"
-      let chunks = s.chunks > 0 ? " in \(s.chunks) chunk\(s.chunks == 1 ? "" : "s") (--memory-limit)" : ""
       return
-        "mapc: migrated \(read) objects\(chunks) in \(time) s; created \(created.isEmpty ? "nothing" : created)\(target)"
+        "mapc: migrated \(read) objects\(chunksText(s.chunks)) in \(time) s; created \(created.isEmpty ? "nothing" : created)\(target)"
+    }
+
+    /// ` in N chunks (--memory-limit)` for a run that went a chunk at a time, else nothing.
+    static func chunksText(_ n: Int) -> String {
+      n > 0 ? " in \(n) chunk\(n == 1 ? "" : "s") (--memory-limit)" : ""
     }
   }
 }

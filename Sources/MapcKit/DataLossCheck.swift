@@ -58,7 +58,7 @@ package final class DataLossCheck: @unchecked Sendable {
   /// `check` for a store read a chunk at a time (`MigrationRun.Options.checkSourcePart`): adds
   /// up what each chunk holds; `checkParts` decides once every chunk is counted, so that a
   /// refusal names what the whole store would lose, as `check` does.
-  package func checkPart(_ k: Int, _ graph: ObjectGraph) throws(MigrationFailure) {
+  package func checkPart(_ k: Int, _ graph: ObjectGraph) {
     let analysis = analyses[k]
     let consent = self.consent.adding(stepConsents[k])
     let part = analysis.counts(graph, consent: consent)

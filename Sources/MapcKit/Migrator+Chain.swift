@@ -66,7 +66,7 @@ extension Migrator {
     run.previousRecords = steps.previousRecords
     run.now = ReproducibleClock.now()
     run.checkSource = { k, graph throws(MigrationFailure) in try check.check(k, graph) }
-    run.checkSourcePart = { k, graph throws(MigrationFailure) in try check.checkPart(k, graph) }
+    run.checkSourcePart = { k, graph in check.checkPart(k, graph) }
     run.checkSourceParts = { k throws(MigrationFailure) in try check.checkParts(k) }
     run.memoryLimit = options.memoryLimit
     for (k, analysis) in check.analyses.enumerated() { run.elementDrops[k] = analysis.elementRemovals }

@@ -78,7 +78,7 @@ extension Migrator {
         storeFormat: try StoreFormatChoice.resolve(options.storeFormat, path: store, compact: options.compact),
         maxErrors: options.maxErrors, now: ReproducibleClock.now())
       run.checkSource = { graph throws(MigrationFailure) in try check.check(0, graph) }
-      run.checkSourcePart = { graph throws(MigrationFailure) in try check.checkPart(0, graph) }
+      run.checkSourcePart = { graph in check.checkPart(0, graph) }
       run.checkSourceParts = { () throws(MigrationFailure) in try check.checkParts(0) }
       run.elementDrops = check.analyses[0].elementRemovals
       run.memoryLimit = options.memoryLimit

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import MapRuntime
 
 /// Runs independent pieces of work at the same time (on as many cores as there are).
 enum Concurrently {
@@ -24,10 +25,7 @@ enum Concurrently {
     let parts = cores == 1 ? 1 : max(1, min(4 * cores, count / max(1, minimumChunk)))
     let ranges = (0..<parts).map { i in (count * i / parts)..<(count * (i + 1) / parts) }
     if parts == 1 { return [body(0..<count)] }
-    let slots = ranges.map { _ in Slot<T>() }
-    // Each slot is written by one iteration only and read after all have finished.
-    DispatchQueue.concurrentPerform(iterations: parts) { i in slots[i].value = body(ranges[i]) }
-    return slots.map { $0.value! }
+    return Cores.map(parts) { body(ranges[$0]) }
   }
 
   private final class Slot<T>: @unchecked Sendable {

@@ -163,7 +163,11 @@ package enum ChainRun {
   /// The format each step writes its result with: the store's for the last, the one for
   /// intermediate stores before it.
   private static func formats(_ steps: [Step], _ options: Options) -> [any StoreFormat] {
-    steps.indices.map { $0 == steps.count - 1 ? options.storeFormat : options.storeFormat.forIntermediateStores }
+    steps.indices.map { format(step: $0, of: steps.count, options) }
+  }
+
+  private static func format(step k: Int, of count: Int, _ options: Options) -> any StoreFormat {
+    k == count - 1 ? options.storeFormat : options.storeFormat.forIntermediateStores
   }
 
   /// Step `k`, from `input` (or the store handed in) to `output` (or handed on, when `handing`
@@ -175,9 +179,8 @@ package enum ChainRun {
     options: Options
   ) throws(MigrationFailure) -> (MigrationRun.Summary, HandedStore?) {
     options.stepStarting?(k)
-    let last = k == steps.count - 1
     var runOptions = MigrationRun.Options(
-      output: output, storeFormat: last ? options.storeFormat : options.storeFormat.forIntermediateStores,
+      output: output, storeFormat: format(step: k, of: steps.count, options),
       maxErrors: options.maxErrors, now: options.now, progress: options.progress)
     runOptions.keepObjectKeys = steps[k].keepsObjectKeys
     runOptions.ioProgress = options.ioProgress

@@ -116,18 +116,15 @@ public struct ModelVersions: Sendable {
       (names, undecided) = VersionOrder.sorted(found, bundleName: bundleName)
     }
     // Each version read and hashed on its own, on every core; kept in chain order.
-    let loaded = Memo<Int, Result<ModelVersion, DiagnosticsError>>()
-    DispatchQueue.concurrentPerform(iterations: names.count) { i in
-      _ = loaded.value(i) {
-        Result { () throws(DiagnosticsError) in
-          ModelVersion(name: names[i], model: try ModelLoader.load(path: bundle, version: names[i]).model)
-        }
+    let loaded = Cores.map(names.count) { i in
+      Result { () throws(DiagnosticsError) in
+        ModelVersion(name: names[i], model: try ModelLoader.load(path: bundle, version: names[i]).model)
       }
     }
     var versions: [ModelVersion] = []
     var errors: [(version: String, diagnostics: [Diagnostic])] = []
-    for (i, name) in names.enumerated() {
-      switch loaded.value(i, { preconditionFailure("every version is loaded") }) {
+    for (name, result) in zip(names, loaded) {
+      switch result {
       case .success(let version): versions.append(version)
       case .failure(let error): errors.append((name, error.diagnostics))
       }

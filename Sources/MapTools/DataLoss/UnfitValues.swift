@@ -33,21 +33,15 @@ extension StepAnalysis {
   package func addingUnfitValues(_ a: [DataLoss], _ b: [DataLoss]) -> [DataLoss] {
     guard !a.isEmpty else { return b }
     guard !b.isEmpty else { return a }
-    var counts: [String: Int] = [:]
-    for loss in a + b { counts[loss.name, default: 0] += loss.count }
-    var result: [DataLoss] = []
-    for loss in a + b where counts[loss.name] != nil {
-      result.append(
-        DataLoss(
-          entity: loss.entity, property: loss.property, isRelationship: false, count: counts[loss.name]!,
-          unfit: loss.unfit))
-      counts[loss.name] = nil
+    var merged: [String: DataLoss] = [:]
+    for loss in a + b {
+      merged[
+        loss.name,
+        default: DataLoss(
+          entity: loss.entity, property: loss.property, isRelationship: false, count: 0, unfit: loss.unfit)
+      ].count += loss.count
     }
-    var rank: [String: Int] = [:]
-    for e in sourceEntities {
-      for p in e.properties { rank["\(e.name).\(p.name)"] = rank.count }
-    }
-    return result.sorted { (rank[$0.name] ?? Int.max, $0.name) < (rank[$1.name] ?? Int.max, $1.name) }
+    return sourceEntities.flatMap { e in e.properties.compactMap { merged["\(e.name).\($0.name)"] } }
   }
 
   /// Whether `value` converts to `type` and back unchanged (see `unfitValues`).
