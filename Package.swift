@@ -52,6 +52,10 @@ let package = Package(
       providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
     ),
 
+    // The one call a signal handler needs that Swift's Glibc module does not declare: glibc's
+    // async-signal-safe _Fork(). Seen only by MapRuntime (TemporaryFiles' handler).
+    .systemLibrary(name: "CSignalSafe"),
+
     // Apple's archives: binary property lists and NSKeyedArchiver archives (reading, building,
     // Transformable values), below MapRuntime; MapCompiler and MapSQLite read them too.
     .target(name: "MapArchives"),
@@ -59,7 +63,7 @@ let package = Package(
     // Runtime: model types, plan reader, interpreter, stores, policies. No libxml2, no compiler.
     .target(
       name: "MapRuntime",
-      dependencies: ["MapArchives", .product(name: "Crypto", package: "swift-crypto")]
+      dependencies: ["MapArchives", "CSignalSafe", .product(name: "Crypto", package: "swift-crypto")]
     ),
 
     // JSON text: the scanner, the writer (the store's exact bytes), and JSON values with the file

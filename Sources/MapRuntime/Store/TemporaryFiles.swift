@@ -5,6 +5,7 @@
 #elseif canImport(Darwin)
   import Darwin
 #endif
+import CSignalSafe
 import Foundation
 
 /// The temporary files this process is writing, so that an interrupted run removes them.
@@ -12,8 +13,8 @@ import Foundation
 /// `AtomicFileWriter` registers each temporary file while it is open. `installSignalHandlers()`
 /// (called by the command line) makes SIGINT, SIGTERM and SIGHUP remove every registered file
 /// before the process ends with the signal's usual status, and terminates a program mapc is
-/// waiting for (`ChildProcess`); the handler only calls `kill`, `unlink`, `signal` and `raise`,
-/// which are safe in a signal handler. SIGKILL cannot be caught: the files
+/// waiting for (`ChildProcess`); the handler only calls `kill`, `waitpid`, `unlink`, `_Fork`,
+/// `execve`, `signal` and `raise`, which are safe in a signal handler. SIGKILL cannot be caught: the files
 /// of a killed run are removed by the next run for the same target (`removeStale`).
 ///
 /// Names are `.<target>.mapc-<pid>-<random>.tmp`: the process id tells a file whose writer is
@@ -280,9 +281,11 @@ private let removeOnSignal: @convention(c) (Int32) -> Void = { sig in
     }
     slot += 1
   }
-  // fork, execve, waitpid and _exit are safe in a signal handler; rm removes the folder whole.
+  // _Fork, execve, waitpid and _exit are safe in a signal handler; rm removes the folder whole.
+  // Not fork(): glibc's takes malloc's locks, which the interrupted thread may hold (a process
+  // that never ends, seen when SIGTERM came during a malloc).
   if TemporaryFiles.hasFolder != 0 {
-    let remover = fork()
+    let remover = csignalsafe_fork()
     if remover == 0 {
       _ = execve("/bin/rm", TemporaryFiles.removeArguments, TemporaryFiles.emptyEnvironment)
       _exit(127)
