@@ -155,8 +155,10 @@ final class ChunkWriter: StoreChunkWriter {
 
 extension JSONStoreFormat: ChunkedStoreFormat {
   package func openChunks(
-    _ path: String, layout: StoreLayout, streamed: Set<Int>, budget: MemoryBudget, maxErrors: Int, scratch: String
+    _ path: String, layout: StoreLayout, streamed: Set<Int>, stubs: Bool, budget: MemoryBudget, maxErrors: Int,
+    scratch: String
   ) throws(MigrationFailure) -> any StoreChunkReader {
+    // (No stubs: `readsReferencesAsStubs` is false, so `StreamingPlan` never asks for them.)
     try ChunkReader(
       path: path, layout: layout, streamed: streamed, budget: budget, maxErrors: maxErrors, scratch: scratch)
   }

@@ -5,7 +5,9 @@ import MapRuntime
 /// `Specs/limits.md` "Memory").
 ///
 /// Each streamed entity stands alone in the model (`StreamingPlan`): its table holds its rows
-/// only, and no other table refers to them. Its rows are read in `Z_PK` order, a chunk at a
+/// only, and no other table's rows refer to them (another entity's to-many inverse of its
+/// to-one relationships holds them without a column of its own; with `stubs`, the objects a
+/// chunk refers to are read as stubs). Its rows are read in `Z_PK` order, a chunk at a
 /// time, by the whole-store reader's own code (`CoreDataReader.readHierarchy`), each chunk the
 /// rows after the previous chunk's last `Z_PK` until their values come to the budget's window.
 /// Every other entity is read whole, last, within the budget's share for it.
@@ -15,6 +17,9 @@ final class CoreDataChunkReader: StoreChunkReader {
   private let schema: CoreDataSchema
   private let budget: MemoryBudget
   private let maxErrors: Int
+  /// Whether a chunk's references to objects outside it are read as stubs
+  /// (`CoreDataReader.resolveReferencesWithStubs`).
+  private let stubs: Bool
   private let tables: [String: [String]]
   private let primaryKeys: [CoreDataStoreFile.PrimaryKeyRow]
   /// Schema indexes of the streamed entities (each its own hierarchy's root), in table order.
@@ -27,9 +32,10 @@ final class CoreDataChunkReader: StoreChunkReader {
   private var given = 0
   private let totalRows: Int
 
-  init(path: String, layout: StoreLayout, streamed: Set<Int>, budget: MemoryBudget, maxErrors: Int)
+  init(path: String, layout: StoreLayout, streamed: Set<Int>, stubs: Bool, budget: MemoryBudget, maxErrors: Int)
     throws(MigrationFailure)
   {
+    self.stubs = stubs
     let store = try CoreDataStoreFile(path: path)
     let schema = CoreDataSchema.of(layout)
     let tables = try store.tables()
@@ -121,7 +127,7 @@ final class CoreDataChunkReader: StoreChunkReader {
 
   var progressTotal: Int { totalRows }
   var countsRows: Bool { true }
-  func weight(of chunk: ObjectGraph) -> Int { chunk.tables.reduce(0) { $0 + $1.count } }
+  func weight(of chunk: ObjectGraph) -> Int { chunk.tables.reduce(0) { $0 + $1.realCount } }
 
   private func reader(maxErrors: Int) throws(MigrationFailure) -> CoreDataReader {
     var reader = CoreDataReader(store: store, layout: layout, maxErrors: maxErrors)
@@ -145,12 +151,13 @@ final class CoreDataChunkReader: StoreChunkReader {
       reader.readingRoot = root
       do throws(CoreDataReader.Stop) {
         try reader.readHierarchy(root, hidden: [])
+        if stubs { try reader.resolveReferencesWithStubs() }
       } catch {}
       if !reader.errors.isEmpty { streamedErrors[root, default: []] += reader.errors }
       let graph = reader.graph
       let table = graph.tables[schema.entities[root].index]
       table.rowOffset = given
-      given += table.count
+      given += table.realCount
       if let last = reader.chunkLast, found + reader.errors.count < maxErrors {
         after = last
       } else {
@@ -158,7 +165,7 @@ final class CoreDataChunkReader: StoreChunkReader {
         after = nil
         given = 0
       }
-      guard streamedErrors.isEmpty, table.count > 0 else { continue }
+      guard streamedErrors.isEmpty, table.realCount > 0 else { continue }
       graph.finishBuilding(
         input: reader.transformables.bytes.take(path: store.path), transformableCodec: ArchivedBlobCodec.self)
       graph.isStreamedChunk = true

@@ -60,7 +60,7 @@ final class CoreDataChunkWriter: StoreChunkWriter {
 
   func append(_ chunk: ObjectGraph, source: ObjectGraph) throws(MigrationFailure) {
     chunk.finalize()
-    let filled = chunk.tables.indices.filter { chunk.tables[$0].count > 0 }
+    let filled = chunk.tables.indices.filter { chunk.tables[$0].realCount > 0 }
     // Values read from external files are written as references by the whole-store writer,
     // which gets the files read with the graph: such a part is kept whole.
     guard filled.allSatisfy({ standsAlone[$0] }), source.storeAttachment == nil else {
@@ -124,9 +124,11 @@ final class CoreDataChunkWriter: StoreChunkWriter {
 
 extension SQLiteStoreFormat: ChunkedStoreFormat {
   package func openChunks(
-    _ path: String, layout: StoreLayout, streamed: Set<Int>, budget: MemoryBudget, maxErrors: Int, scratch: String
+    _ path: String, layout: StoreLayout, streamed: Set<Int>, stubs: Bool, budget: MemoryBudget, maxErrors: Int,
+    scratch: String
   ) throws(MigrationFailure) -> any StoreChunkReader {
-    try CoreDataChunkReader(path: path, layout: layout, streamed: streamed, budget: budget, maxErrors: maxErrors)
+    try CoreDataChunkReader(
+      path: path, layout: layout, streamed: streamed, stubs: stubs, budget: budget, maxErrors: maxErrors)
   }
 
   package func openChunkWriter(layout: StoreLayout, target: String?, scratch: String) throws(MigrationFailure)
@@ -150,4 +152,7 @@ extension SQLiteStoreFormat: ChunkedStoreFormat {
   /// A streamed table's `Z_PK` is its rowid (`CoreDataChunkReader` refuses a table declared
   /// otherwise): unique, and a key of 0 or below is an error of the read.
   package var keepsObjectKeysInChunks: Bool { true }
+
+  /// A chunk's reference to a row outside it is read as a stub, its `Z_PK` looked up by rowid.
+  package var readsReferencesAsStubs: Bool { true }
 }

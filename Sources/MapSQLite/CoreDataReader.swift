@@ -131,13 +131,19 @@ struct CoreDataReader {
       for (e, r) in manyToManyPairs() { try readJoinTable(e, r) }
     } catch {}
     if !errors.isEmpty { throw MigrationFailure(errors, truncated: errors.count >= maxErrors) }
+    addLinks()
+    return graph
+  }
+
+  /// Adds the to-many members found (`links`), by owner, then order, then key; none are left.
+  mutating func addLinks() {
     links.sort { a, b in
       (a.owner.entity, a.owner.row, a.property, a.order, a.key) < (
         b.owner.entity, b.owner.row, b.property, b.order, b.key
       )
     }
     for l in links { graph.addToMany(l.owner, property: l.property, l.member) }
-    return graph
+    links = []
   }
 
   /// The rows of `table` (0 when it cannot be counted: reading it reports why).

@@ -12,7 +12,7 @@ extension CoreDataWriter {
   mutating func renderRows(of e: Int, into rows: ScratchRows) throws(MigrationFailure) {
     let values = graph.tables[e]
     let name = graph.layout.entities[e].name
-    guard values.count > 0, let k = schema.index(named: name),
+    guard values.realCount > 0, let k = schema.index(named: name),
       let table = schema.tables().first(where: { $0.root == schema.entities[k].root })
     else { return }
     // Errors of the table's columns (a member of two owners) come before its rows', as in a
@@ -27,8 +27,9 @@ extension CoreDataWriter {
       entityNumbers: graph.layout.entities.map { Int64(schema.number($0.name)) }, entity: e, input: input)
     let versioned = !values.objectVersions.isEmpty
     if versioned { rows.versioned = true }
-    for start in stride(from: 0, to: values.count, by: RowSource.chunkRows) {
-      let chunk = source.render(start..<min(start + RowSource.chunkRows, values.count))
+    // Stubs (`EntityTable.stubsFrom`) are written by the part they belong to.
+    for start in stride(from: 0, to: values.realCount, by: RowSource.chunkRows) {
+      let chunk = source.render(start..<min(start + RowSource.chunkRows, values.realCount))
       var i = 0
       for row in chunk.rows {
         let key = keys[e][row]

@@ -96,6 +96,14 @@ package final class EntityTable: @unchecked Sendable {
   /// Objects of this entity in the store before this table's first: a chunk of a run in
   /// chunks names its objects by their place in the whole store (`ObjectGraph.idText`).
   package var rowOffset = 0
+  /// The first row that is a stub, if any: in a chunk of a run in chunks, the objects that the
+  /// chunk's objects refer to but that belong to another part of the store are stand-ins with
+  /// only their number (`Z_PK`) and the links to the chunk's objects (`Specs/limits.md`,
+  /// "Memory"). Stubs come after every other object of the table; they are migrated so that
+  /// references to them get their numbers, but they are not validated, counted or written.
+  package var stubsFrom: Int?
+  /// The objects that are not stubs (all of them, in a store read whole).
+  @inline(__always) package var realCount: Int { stubsFrom.map { min($0, count) } ?? count }
 
   package init(layout: EntityLayout, isSource: Bool) {
     self.layout = layout

@@ -16,11 +16,15 @@ extension MigrationManager {
     return zip(plan.entityMappings, context.associations).map { m, a in
       var read = 0
       if let name = m.sourceEntity, let e = source.layout.entityIndex(name) {
-        for k in source.layout.entities[e].kindIndexes { read += source.tables[k].count }
+        for k in source.layout.entities[e].kindIndexes { read += source.tables[k].realCount }
       }
       var used = 0
+      var made = 0
       var keys: [Int] = []
       for k in 0..<a.instanceCount {
+        // Stubs (a run in chunks: `EntityTable.stubsFrom`) are counted in the part they belong to.
+        if let s = a.source(at: k), Int(s.row) >= source.table(s).realCount { continue }
+        made += 1
         guard let key = a.sourceKey(at: k), key < seen.count, !seen[key] else { continue }
         seen[key] = true
         keys.append(key)
@@ -29,7 +33,7 @@ extension MigrationManager {
       for key in keys { seen[key] = false }
       return MappingCount(
         mapping: m.name, sourceEntity: m.sourceEntity, destinationEntity: m.destinationEntity, read: read, used: used,
-        made: a.instanceCount)
+        made: made)
     }
   }
 }

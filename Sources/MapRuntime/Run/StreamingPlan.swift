@@ -17,18 +17,32 @@
 /// Every destination object then depends on its own source object only, and numbering each
 /// destination entity's objects on from the previous chunk's gives each the number the run
 /// over the whole store gives it.
+///
+/// With `stubs` (the objects keep their numbers, and the format reads references out of a chunk
+/// as stubs: `ChunkedStoreFormat.readsReferencesAsStubs`), an entity may also have to-one
+/// relationships (`refersOut`): to entities without parent or sub-entities, each with no inverse
+/// or an unordered to-many one without a count rule, and nothing else may point at it; the same
+/// in the destination model. A chunk then holds stubs of the objects its objects refer to,
+/// and the mappings over their entities (`stubbed`) run over the stubs too; expressions may
+/// ask for the destination objects of `$source.<relationship>`. A destination object's foreign
+/// key is its target's number, which the stub carries, and a to-many side without a column
+/// of its own is the same whichever part holds its members.
 package struct StreamingPlan: Sendable {
   /// Source entities (their names) that stream.
   package var streamed: Set<String> = []
   /// For each source entity that does not stream, why (for `run-memory-limit`'s message).
   package var reasons: [String: String] = [:]
+  /// Source entities whose objects a streamed entity's objects refer to: a chunk holds stubs
+  /// of them, and the mappings over them run in every chunk too.
+  package var stubbed: Set<String> = []
 
   /// Analyses `plan`; `usesDefaultPolicy` is per entity mapping, in plan order.
   /// `sourceCheck` and `destinationCheck`: why the store format cannot read (write) an entity of
   /// the source (destination) model in chunks, besides these rules (`ChunkedStoreFormat`).
   package init(
-    _ plan: MigrationPlan, usesDefaultPolicy: [Bool], sourceCheck: (String) -> String? = { _ in nil },
-    destinationCheck: (String) -> String? = { _ in nil }
+    _ plan: MigrationPlan, usesDefaultPolicy: [Bool], stubs: Bool = false,
+    sourceCheck: (String) -> String? = { _ in nil },
+    destinationCheck: @escaping (String) -> String? = { _ in nil }
   ) {
     let source = plan.sourceModel
     let mappingsByName = Dictionary(plan.entityMappings.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
@@ -38,25 +52,29 @@ package struct StreamingPlan: Sendable {
     for m in plan.entityMappings {
       if let d = m.destinationEntity, m.type != .remove { destinationFillers[d, default: 0] += 1 }
     }
+    let rules = MappingRules(
+      plan: plan, usesDefaultPolicy: usesDefaultPolicy, stubs: stubs, fillers: destinationFillers,
+      destinationCheck: destinationCheck)
+    var stubbed: Set<String> = []
     for entity in source.entities {
       let s = entity.name
-      if let why = Self.standsAlone(s, in: source) ?? sourceCheck(s) {
+      var targets: [String] = []
+      let alone = stubs ? Self.refersOut(s, in: source, targets: &targets) : Self.standsAlone(s, in: source)
+      if let why = alone ?? sourceCheck(s) {
         reasons[s] = why
         continue
       }
-      let over = plan.entityMappings.enumerated().filter { $0.element.sourceEntity == s }
-      let overNames = Set(over.map(\.element.name))
       var why: String?
       if mentions.dynamic {
         why = "a mapping names another mapping or entity by a computed value"
       }
-      for (i, m) in over where why == nil {
-        why = Self.mappingReason(
-          m, isDefault: usesDefaultPolicy.indices.contains(i) && usesDefaultPolicy[i], overNames: overNames,
-          plan: plan, fillers: destinationFillers, destinationCheck: destinationCheck)
+      if why == nil { why = rules.reason(over: s) }
+      // The mappings over the entities it refers to run over their stubs in its chunks.
+      for d in targets where why == nil {
+        if let r = rules.reason(over: d, asStub: true) { why = "it refers to \(d) objects, and \(r)" }
       }
       if why == nil {
-        for m in plan.entityMappings where m.sourceEntity != s {
+        for m in plan.entityMappings where m.sourceEntity != s && !targets.contains(m.sourceEntity ?? "") {
           let named = mentions.mappings[m.name, default: []].filter { mappingsByName[$0]?.sourceEntity == s }
           if let first = named.sorted().first {
             why = "mapping \(m.name) asks for the objects of mapping \(first)"
@@ -66,8 +84,61 @@ package struct StreamingPlan: Sendable {
           if why != nil { break }
         }
       }
-      if let why { reasons[s] = why } else { streamed.insert(s) }
+      if let why {
+        reasons[s] = why
+      } else {
+        streamed.insert(s)
+        stubbed.formUnion(targets)
+      }
     }
+    self.stubbed = stubbed
+  }
+
+  /// Nil when `name` can stream with stubs of the objects it refers to (see the type's notes),
+  /// with those objects' entities in `targets`; else why not.
+  private static func refersOut(_ name: String, in model: ObjectModel, targets: inout [String]) -> String? {
+    guard let e = model.entity(named: name) else { return "the model has no entity \(name)" }
+    if e.isAbstract { return "it is abstract" }
+    if e.parentName != nil { return "it has a parent entity" }
+    if model.entities.contains(where: { $0.parentName == name }) { return "it has sub-entities" }
+    for r in e.relationships {
+      if let why = Self.outwardProblem(r, of: name, in: model) { return "its relationship \(r.name) \(why)" }
+      if !targets.contains(r.destinationEntity) { targets.append(r.destinationEntity) }
+    }
+    if let why = pointedAt(name, in: model) { return why }
+    return nil
+  }
+
+  /// Why to-one relationship `r` of `owner` cannot be read with stubs (a chunk's objects
+  /// referring out), nil when it can.
+  static func outwardProblem(_ r: RelationshipDescription, of owner: String, in model: ObjectModel) -> String? {
+    if r.isToMany { return "is to-many" }
+    if r.isTransient { return "is transient" }
+    guard let d = model.entity(named: r.destinationEntity) else { return "has no destination entity" }
+    if d.isAbstract || d.parentName != nil || model.entities.contains(where: { $0.parentName == d.name }) {
+      return "points at \(d.name), which is part of an inheritance tree"
+    }
+    guard let inv = r.inverseName else { return nil }
+    guard let inverse = d.relationships.first(where: { $0.name == inv }) else { return nil }
+    if !inverse.isToMany { return "has a to-one inverse (\(d.name).\(inv))" }
+    if inverse.isOrdered { return "has an ordered inverse (\(d.name).\(inv))" }
+    if inverse.minCount > 0 || inverse.maxCount > 0 { return "has an inverse with a count rule (\(d.name).\(inv))" }
+    return nil
+  }
+
+  /// Nil when every relationship that points at `name` is the inverse of one of its to-one
+  /// relationships; else why not.
+  static func pointedAt(_ name: String, in model: ObjectModel) -> String? {
+    guard let e = model.entity(named: name) else { return nil }
+    for other in model.entities {
+      for q in other.relationships where q.destinationEntity == name {
+        let inverseOfOwn = e.relationships.contains {
+          $0.name == q.inverseName && $0.inverseName == q.name && !$0.isToMany
+        }
+        if !inverseOfOwn { return "a relationship of \(other.name) points at it (\(q.name))" }
+      }
+    }
+    return nil
   }
 
   /// Nil when `name` has no parent, sub-entity or relationship and no relationship points at
@@ -84,30 +155,7 @@ package struct StreamingPlan: Sendable {
     return nil
   }
 
-  private static func mappingReason(
-    _ m: EntityMapping, isDefault: Bool, overNames: Set<String>, plan: MigrationPlan, fillers: [String: Int],
-    destinationCheck: (String) -> String?
-  ) -> String? {
-    let n = m.name
-    if !isDefault { return "mapping \(n) has a custom policy" }
-    if let d = m.destinationEntity, m.type != .remove {
-      if let why = standsAloneAsDestination(d, plan.destinationModel) ?? destinationCheck(d) {
-        return "destination \(d) of \(n): \(why)"
-      }
-      if fillers[d, default: 0] > 1 { return "destination \(d) of \(n) is filled by more than one mapping" }
-    }
-    if let e = m.sourceExpression, !isWholeFetch(e.expression, of: m.sourceEntity ?? "") {
-      return "mapping \(n) selects its source objects with more than a fetch of its own entity"
-    }
-    var local = Locality(overNames: overNames)
-    if let f = m.forEach { local.check(f.expression) }
-    for p in m.attributeMappings + m.relationshipMappings {
-      if let e = p.valueExpression { local.check(e.expression) }
-    }
-    return local.problem.map { "mapping \(n): \($0)" }
-  }
-
-  private static func standsAloneAsDestination(_ name: String, _ model: ObjectModel) -> String? {
+  static func standsAloneAsDestination(_ name: String, _ model: ObjectModel) -> String? {
     guard let e = model.entity(named: name) else { return "not in the destination model" }
     if e.parentName != nil || model.entities.contains(where: { $0.parentName == name }) {
       return "it is part of an inheritance tree"
@@ -128,71 +176,6 @@ package struct StreamingPlan: Sendable {
     else { return false }
     let upper = predicate.uppercased()
     return !predicate.contains("$") && !["FUNCTION", "FETCH", "SUBQUERY"].contains { upper.contains($0) }
-  }
-}
-
-/// Whether expressions read only the object they are evaluated for (`StreamingPlan`).
-private struct Locality {
-  let overNames: Set<String>
-  var problem: String?
-
-  init(overNames: Set<String>) { self.overNames = overNames }
-
-  mutating func check(_ e: Expression) {
-    guard problem == nil else { return }
-    switch e.kind {
-    case .constant, .evaluatedObject: return
-    case .variable(let v):
-      if v == "manager" { problem = "it uses $manager other than to ask for $source's destination objects" }
-    case .keyPath(let base, _): check(base)
-    case .index(let base, let sub):
-      check(base)
-      if case .expression(let x) = sub { check(x) }
-    case .function(let name, let args):
-      if name.hasPrefix("random") {
-        problem = "it calls \(name), whose values depend on how many objects came before"
-        return
-      }
-      args.forEach { check($0) }
-    case .selector(let target, let selector, let args):
-      if case .variable("manager") = target.kind {
-        guard selector == "destinationInstancesForEntityMappingNamed:sourceInstances:", args.count == 2,
-          case .constant(.string(let name)) = args[0].kind, overNames.contains(name),
-          case .variable("source") = args[1].kind
-        else {
-          problem = "it calls $manager's \(selector) for objects other than $source's destinations"
-          return
-        }
-        return
-      }
-      check(target)
-      args.forEach { check($0) }
-    case .aggregate(let items): items.forEach { check($0) }
-    case .fetch: problem = "it fetches objects of the store"
-    case .cast(let value, _): check(value)
-    case .ternary(let condition, let then, let otherwise):
-      check(condition)
-      check(then)
-      check(otherwise)
-    case .subquery(let collection, _, let predicate):
-      check(collection)
-      check(predicate)
-    case .assignment(_, let value): check(value)
-    case .setOperation(_, let a, let b):
-      check(a)
-      check(b)
-    }
-  }
-
-  mutating func check(_ p: Predicate) {
-    switch p.kind {
-    case .constant: return
-    case .not(let q): check(q)
-    case .and(let qs), .or(let qs): qs.forEach { check($0) }
-    case .comparison(let c):
-      check(c.lhs)
-      check(c.rhs)
-    }
   }
 }
 

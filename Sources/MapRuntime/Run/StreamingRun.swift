@@ -46,8 +46,10 @@ enum StreamingRun {
     }
     var problems: [MigrationError] = []
     let policies = MappingPolicies.make(plan, &problems)
+    // Objects that keep their numbers can refer out of their chunk, to stubs.
+    let stubs = options.keepObjectKeys && chunked.keepsObjectKeysInChunks && chunked.readsReferencesAsStubs
     let streaming = StreamingPlan(
-      plan, usesDefaultPolicy: policies.policies.map { $0 is DefaultEntityMigrationPolicy },
+      plan, usesDefaultPolicy: policies.policies.map { $0 is DefaultEntityMigrationPolicy }, stubs: stubs,
       sourceCheck: { chunked.cannotStream(source: $0, in: plan.sourceModel) },
       destinationCheck: { chunked.cannotStream(destination: $0, in: plan.destinationModel) })
     guard !streaming.streamed.isEmpty else {
@@ -90,8 +92,8 @@ enum StreamingRun {
     let scratch = try ScratchFolder(name: "mapc-chunks")
     defer { scratch.remove() }
     let reader = try format.openChunks(
-      storePath, layout: sourceLayout, streamed: streamed, budget: budget, maxErrors: options.maxErrors,
-      scratch: scratch.path)
+      storePath, layout: sourceLayout, streamed: streamed, stubs: !streaming.stubbed.isEmpty, budget: budget,
+      maxErrors: options.maxErrors, scratch: scratch.path)
     let target: String?
     let backup: String?
     switch options.output {
@@ -124,6 +126,11 @@ enum StreamingRun {
         plan.entityMappings[$0].sourceEntity.map(streaming.streamed.contains) ?? false
       })
     let wholeMappings = Set(plan.entityMappings.indices).subtracting(streamedMappings)
+    // The mappings over the entities a chunk holds stubs of run in every chunk too.
+    let stubMappings = Set(
+      plan.entityMappings.indices.filter {
+        plan.entityMappings[$0].sourceEntity.map(streaming.stubbed.contains) ?? false
+      })
     let prefetch = ChunkPrefetch(reader)
     defer { prefetch.stop() }
     func migrate(_ chunk: ObjectGraph) throws(MigrationFailure) {
@@ -133,7 +140,8 @@ enum StreamingRun {
         maxErrors: options.maxErrors, now: options.now, parallelMinimum: options.parallelMinimum,
         destinationLayout: destinationLayout)
       managerOptions.destinationNumbersBefore = numbered
-      managerOptions.skippedMappings = chunk.isStreamedChunk ? wholeMappings : streamedMappings
+      managerOptions.skippedMappings =
+        chunk.isStreamedChunk ? wholeMappings.subtracting(stubMappings) : streamedMappings
       let manager = try MigrationManager(plan: plan, source: chunk, options: managerOptions)
       try manager.migrate()
       // An inferred step's objects keep their numbers: a streamed entity's are unique and
@@ -143,13 +151,13 @@ enum StreamingRun {
         manager.destination.removeElement(d.path, of: d.attribute, entity: d.entity, source: chunk)
       }
       let destination = manager.destination
-      for (e, t) in destination.tables.enumerated() where t.count > 0 {
+      for (e, t) in destination.tables.enumerated() where t.realCount > 0 {
         if !options.keepObjectKeys { t.objectKeys = (0..<t.count).map { Int64(numbered[e] + $0 + 1) } }
-        numbered[e] += t.count
-        made[t.layout.name, default: 0] += t.count
+        numbered[e] += t.realCount
+        made[t.layout.name, default: 0] += t.realCount
       }
       for (root, high) in destination.keyHighWater { keyHighWater[root] = max(keyHighWater[root] ?? 0, high) }
-      for t in chunk.tables where t.count > 0 { read[t.layout.name, default: 0] += t.count }
+      for t in chunk.tables where t.realCount > 0 { read[t.layout.name, default: 0] += t.realCount }
       parallel += manager.parallelMappings.filter { !parallel.contains($0) }
       mappingCounts = merged(mappingCounts, manager.mappingCounts)
       try writer.append(destination, source: chunk)

@@ -4,10 +4,13 @@
 package protocol ChunkedStoreFormat: StoreFormat {
   /// Opens `path` for reading in chunks: objects of the `streamed` entities (layout indexes)
   /// come a chunk at a time, each chunk read with about `budget.window` bytes of memory; every
-  /// other entity is read whole, within `budget.held` bytes. What the reader keeps on disk
-  /// goes in the folder `scratch`, which the run removes.
+  /// other entity is read whole, within `budget.held` bytes. With `stubs`, a chunk's to-one
+  /// relationships to objects outside it are set to stubs (`EntityTable.stubsFrom`,
+  /// `readsReferencesAsStubs`). What the reader keeps on disk goes in the folder `scratch`,
+  /// which the run removes.
   func openChunks(
-    _ path: String, layout: StoreLayout, streamed: Set<Int>, budget: MemoryBudget, maxErrors: Int, scratch: String
+    _ path: String, layout: StoreLayout, streamed: Set<Int>, stubs: Bool, budget: MemoryBudget, maxErrors: Int,
+    scratch: String
   ) throws(MigrationFailure) -> any StoreChunkReader
 
   /// Starts a store at `target` (nil: a dry run, nothing is kept) written from chunks of
@@ -27,12 +30,18 @@ package protocol ChunkedStoreFormat: StoreFormat {
   /// are unique and positive in its table (or the read fails), so that each chunk's are the
   /// whole run's. Default: false.
   var keepsObjectKeysInChunks: Bool { get }
+
+  /// Whether a chunk can refer to objects outside it as stubs, objects with only their number
+  /// (`EntityTable.stubsFrom`), so that an entity with to-one relationships can stream
+  /// (`StreamingPlan`, when the objects keep their numbers). Default: false.
+  var readsReferencesAsStubs: Bool { get }
 }
 
 extension ChunkedStoreFormat {
   package func cannotStream(source name: String, in model: ObjectModel) -> String? { nil }
   package func cannotStream(destination name: String, in model: ObjectModel) -> String? { nil }
   package var keepsObjectKeysInChunks: Bool { false }
+  package var readsReferencesAsStubs: Bool { false }
 }
 
 /// The chunks of a store, in order (`ChunkedStoreFormat.openChunks`).

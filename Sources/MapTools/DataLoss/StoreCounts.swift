@@ -35,7 +35,7 @@ public struct StoreCounts: Sendable, Hashable {
     _ graph: ObjectGraph, properties: [(entity: String, property: String)], removed: Set<String> = []
   ) -> StoreCounts {
     var counts = StoreCounts()
-    for t in graph.tables { counts.objects[t.layout.name] = t.count }
+    for t in graph.tables { counts.objects[t.layout.name] = t.realCount }
     let removedTables = Set(graph.tables.indices.filter { removed.contains(graph.tables[$0].layout.name) })
     func isRemoved(_ v: Value) -> Bool {
       switch v {
@@ -53,7 +53,9 @@ public struct StoreCounts: Sendable, Hashable {
       let table = graph.tables[e]
       let isRelationship = path.count == 1 && table.layout.properties[p].relationship != nil
       var (n, consented) = (0, 0)
-      for row in 0..<table.count {
+      // A stub (a chunk of a run in chunks) holds only its links to the chunk's objects,
+      // which the part it belongs to does not: they are counted here, its values there.
+      for row in 0..<(isRelationship ? table.count : table.realCount) {
         var value = table.value(row, p)
         if path.count > 1 { value = CompositeValue.element(value, path.dropFirst(), in: graph) }
         switch value {

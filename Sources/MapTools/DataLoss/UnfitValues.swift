@@ -18,7 +18,7 @@ extension StepAnalysis {
         guard case .converted(let typeName) = p.fate, let type = AttributeType(rawValue: typeName),
           let column = table.layout.propertyIndex(p.name)
         else { continue }
-        let n = (0..<table.count).reduce(0) { $0 + (Self.fits(table.value($1, column), type) ? 0 : 1) }
+        let n = (0..<table.realCount).reduce(0) { $0 + (Self.fits(table.value($1, column), type) ? 0 : 1) }
         if n > 0 {
           result.append(DataLoss(entity: e.name, property: p.name, isRelationship: false, count: n, unfit: typeName))
         }

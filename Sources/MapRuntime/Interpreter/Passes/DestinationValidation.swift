@@ -15,8 +15,8 @@ struct DestinationValidation {
     var message: String
   }
 
-  /// Validates every destination object against the destination model, as Core Data does before
-  /// its final save: mandatory values, numeric and date bounds, string lengths and patterns,
+  /// Validates every destination object but stubs (`EntityTable.stubsFrom`) against the
+  /// destination model, as Core Data does before its final save: mandatory values, numeric and date bounds, string lengths and patterns,
   /// relationship counts. Checks run column by column; failures are reported by mapping and
   /// object, naming the source each object came from.
   func validate(progress: (@Sendable (MigrationPass, Int, Int) -> Void)?) {
@@ -87,7 +87,7 @@ struct DestinationValidation {
       failures.append(ValidationFailure(ref: ObjectRef(entity: e, row: row), column: c, code: code, message: message))
     }
     if !a.isOptional {
-      for row in column.nullRows(below: table.count, limit: limit - failures.count) {
+      for row in column.nullRows(below: table.realCount, limit: limit - failures.count) {
         fail(row, "run-validation-mandatory", "is mandatory but nil (Core Data error 1570)")
       }
       if failures.count >= limit { return }
@@ -97,7 +97,7 @@ struct DestinationValidation {
       let lo: Int64? = if case .integer(let v) = a.minValue { v } else { nil }
       let hi: Int64? = if case .integer(let v) = a.maxValue { v } else { nil }
       guard lo != nil || hi != nil else { return }
-      for row in 0..<table.count where ints.present[row] {
+      for row in 0..<table.realCount where ints.present[row] {
         let n = ints.values[row]
         if let lo, n < lo {
           fail(row, "run-validation-range", "is \(n), less than the minimum \(lo) (Core Data error 1620)")
@@ -110,7 +110,7 @@ struct DestinationValidation {
       let lo = a.minValue.flatMap(Self.boundValue)
       let hi = a.maxValue.flatMap(Self.boundValue)
       guard lo != nil || hi != nil else { return }
-      for row in 0..<table.count where doubles.present[row] {
+      for row in 0..<table.realCount where doubles.present[row] {
         let v = doubles.values[row]
         let shown = doubles.isDate ? ISO8601.format(v) : "\(v)"
         if let lo, v < lo {
@@ -133,7 +133,7 @@ struct DestinationValidation {
       let hi: Int? = if case .integer(let v) = a.maxValue { Int(v) } else { nil }
       let pattern = a.regularExpression.flatMap { $0.isEmpty ? nil : $0 }
       guard lo != nil || hi != nil || pattern != nil else { return }
-      for row in 0..<table.count where texts.values[row] != 0 {
+      for row in 0..<table.realCount where texts.values[row] != 0 {
         let text = texts.text(texts.values[row])
         if lo != nil || hi != nil {
           let length = run.utf16Length(text, atLeast: lo, atMost: hi)
@@ -187,7 +187,7 @@ struct DestinationValidation {
       // As Core Data: a mandatory to-many with a minimum count of 0 accepts an empty set; an
       // optional one accepts an empty set whatever its minimum.
       guard r.minCount > 0 || r.maxCount > 0 else { return }
-      for row in 0..<table.count {
+      for row in 0..<table.realCount {
         let n = many.count(row)
         if n == 0 && !r.isOptional && r.minCount > 0 {
           fail(row, "run-validation-mandatory", "is a mandatory relationship but is empty (Core Data error 1570)")
@@ -202,7 +202,7 @@ struct DestinationValidation {
         if failures.count >= limit { return }
       }
     } else if !r.isOptional, let one = table.columns[c] as? ToOneColumn {
-      for row in one.nullRows(below: table.count, limit: limit - failures.count) {
+      for row in one.nullRows(below: table.realCount, limit: limit - failures.count) {
         fail(row, "run-validation-mandatory", "is a mandatory relationship but is nil (Core Data error 1570)")
       }
     }

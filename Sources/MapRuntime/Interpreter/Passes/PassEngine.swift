@@ -36,6 +36,15 @@ final class PassEngine {
     try runPass(.createInstances, phases: phases)
     try c.stopIfErrors()
     c.destination.finalize()
+    // A chunk's stubs made stubs (not validated, counted or written: `EntityTable.stubsFrom`).
+    guard c.markDestinationStubs() else {
+      throw MigrationFailure([
+        MigrationError(
+          "run-memory-limit",
+          "the store cannot be migrated in chunks: the objects made from a chunk's stubs cannot be told from the others",
+          file: c.plan.mappingPath)
+      ])
+    }
     phases.mark("pass 1: create instances")
     try runPass(.createRelationships, phases: phases)
     try c.stopIfErrors()

@@ -1,0 +1,178 @@
+import Foundation
+import MapTestSupport
+import Testing
+
+/// `mapc migrate --memory-limit` over entities with to-one relationships (issue 41): `Item`
+/// refers to a `Folder` (inverse: the folder's unordered to-many `items`) and to a `Person`
+/// (no inverse), so its chunks refer to objects of other parts of the store, which each chunk
+/// holds as stubs. The result must be the run in memory's bytes; python3's sqlite3 reads every
+/// item's `Z_PK`, `Z_OPT`, foreign keys and values in the result as in the source.
+@Suite(
+  .enabled(if: mapcExecutableProblem == nil, "needs the built mapc"),
+  .enabled(if: python3 != nil, "python3 is needed to edit the stores and read them"))
+struct RelationshipChunksTests {
+  /// V2 adds an attribute to `Item` and to `Folder`; V3 drops `Item.folder` and its inverse (a
+  /// loss of links). `ordered`: `Folder.items` is ordered (its members' positions are in the
+  /// items' rows).
+  static func version(_ v: Int, ordered: Bool = false) -> String {
+    let extra = v >= 2 ? #"<attribute name="extra" optional="YES" attributeType="String"/>"# : ""
+    let color = v >= 2 ? #"<attribute name="color" optional="YES" attributeType="String"/>"# : ""
+    let items =
+      v < 3
+      ? #"<relationship name="items" optional="YES" toMany="YES" ordered="\#(ordered ? "YES" : "NO")" destinationEntity="Item" inverseName="folder" inverseEntity="Item"/>"#
+      : ""
+    let folder =
+      v < 3
+      ? #"<relationship name="folder" optional="YES" maxCount="1" destinationEntity="Folder" inverseName="items" inverseEntity="Folder"/>"#
+      : ""
+    return """
+      <?xml version="1.0" encoding="UTF-8"?>
+      <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">
+      <entity name="Folder"><attribute name="name" attributeType="String"/>\(color)\(items)</entity>
+      <entity name="Item"><attribute name="title" optional="YES" attributeType="String"/>\
+      <attribute name="n" attributeType="Integer 64" defaultValueString="0"/>\(extra)\(folder)\
+      <relationship name="owner" optional="YES" maxCount="1" destinationEntity="Person"/></entity>
+      <entity name="Person"><attribute name="name" attributeType="String"/></entity>
+      </model>
+
+      """
+  }
+
+  /// A bundle of V1 and `to`, and an SQLite store at V1 of 20,000 items in 40 folders (every
+  /// 11th in none), every 3rd owned by one of 7 people, edited with python3's sqlite3: items
+  /// deleted (gaps in `Z_PK`), some `Z_OPT` raised. Returns the store's path.
+  static func store(_ dir: URL, to: Int, ordered: Bool = false) throws -> String {
+    let bundle = try ModelBundles.bundle(
+      versions: [("V1", version(1, ordered: ordered)), ("V\(to)", version(to, ordered: ordered))], named: "R", in: dir,
+      current: "V\(to)")
+    let metadata = try ModelBundles.storeMetadata(bundle, version: "V1")
+    let items = (1...20_000).map { n -> [String: Any] in
+      var item: [String: Any] = ["id": "Item/\(n)", "title": "item \(n), some text to fill its row", "n": n]
+      if n % 11 != 0 { item["folder"] = "Folder/\(1 + n % 40)" }
+      if n % 3 == 0 { item["owner"] = "Person/\(1 + n % 7)" }
+      return item
+    }
+    var members: [Int: [String]] = [:]
+    for n in 1...20_000 where n % 11 != 0 { members[1 + n % 40, default: []].append("Item/\(n)") }
+    let folders = (1...40).map {
+      ["id": "Folder/\($0)", "name": "folder \($0)", "items": members[$0]!] as [String: Any]
+    }
+    let people = (1...7).map { ["id": "Person/\($0)", "name": "person \($0)"] as [String: Any] }
+    let json = dir.appendingPathComponent("s.json")
+    try JSONSerialization.data(withJSONObject: [
+      "metadata": metadata, "objects": ["Folder": folders, "Item": items, "Person": people],
+    ]).write(to: json)
+    let store = dir.appendingPathComponent("s.sqlite").path
+    let imported = runMapc(["store", "import", json.path, "--model", bundle.path, "-o", store])
+    try #require(imported.exitCode == 0, "\(imported.stderr)")
+    try edit(store, "DELETE FROM ZITEM WHERE Z_PK % 13 = 0", "UPDATE ZITEM SET Z_OPT = 4 WHERE Z_PK % 5 = 0")
+    return store
+  }
+
+  static func edit(_ store: String, _ statements: String...) throws {
+    let script =
+      "import sqlite3, sys\nc = sqlite3.connect(sys.argv[1])\n"
+      + statements.map { "c.execute('\($0)')\n" }.joined() + "c.commit()\n"
+    let r = runTool(python3!, ["-c", script, store])
+    try #require(r.exitCode == 0, "\(r.stderr)")
+  }
+
+  /// What python3's sqlite3 reads: every item's key, version, foreign keys and values; every
+  /// folder's and person's key and values; `Z_MAX` per entity.
+  static func rows(_ path: String) -> String {
+    let script =
+      "import sqlite3, sys\nc = sqlite3.connect(sys.argv[1])\n"
+      + "print(c.execute('SELECT Z_PK, Z_OPT, ZFOLDER, ZOWNER, ZTITLE, ZN FROM ZITEM ORDER BY Z_PK').fetchall())\n"
+      + "print(c.execute('SELECT Z_PK, Z_OPT, ZNAME FROM ZFOLDER ORDER BY Z_PK').fetchall())\n"
+      + "print(c.execute('SELECT Z_PK, Z_OPT, ZNAME FROM ZPERSON ORDER BY Z_PK').fetchall())\n"
+      + "print(c.execute('SELECT Z_NAME, Z_MAX FROM Z_PRIMARYKEY ORDER BY Z_NAME').fetchall())\n"
+    return runTool(python3!, ["-c", script, path]).stdout
+  }
+
+  func migrate(_ dir: URL, _ store: String, _ out: String, to: Int, _ extra: [String]) -> MapcResult {
+    runMapc(
+      [
+        "migrate", "--model", dir.appendingPathComponent("R.xcdatamodeld").path, "--store", store, "--to", "V\(to)",
+        "--output", out,
+      ] + extra)
+  }
+
+  @Test(arguments: ["64K", "256K"]) func toOneRelationshipsGoInChunksWithTheBytesOfTheRunInMemory(
+    _ limit: String
+  ) throws {
+    let dir = try FileManagerTemp.folder("relationship-chunks")
+    defer { FileManagerTemp.remove(dir.path) }
+    let store = try Self.store(dir, to: 2)
+    let before = try Data(contentsOf: URL(fileURLWithPath: store))
+    let whole = dir.appendingPathComponent("whole.sqlite").path
+    let a = migrate(dir, store, whole, to: 2, ["--quiet"])
+    try #require(a.exitCode == 0, "\(a.stderr)")
+    let chunked = dir.appendingPathComponent("chunks.sqlite").path
+    let b = migrate(dir, store, chunked, to: 2, ["--memory-limit", limit])
+    try #require(b.exitCode == 0, "\(b.stderr)")
+    // It went in chunks: the step line says how many.
+    let chunks = b.stderr.firstMatch(of: /objects in (\d+) chunks/).flatMap { Int($0.1) } ?? 0
+    #expect(chunks > 2, "\(b.stderr)")
+    #expect(try Data(contentsOf: URL(fileURLWithPath: chunked)) == Data(contentsOf: URL(fileURLWithPath: whole)))
+    // Every item kept its number, version, folder, owner and values (read by python3).
+    let source = Self.rows(store)
+    #expect(source.contains("(5, 4, 6, None, 'item 5, some text to fill its row', 5)"), "\(source.prefix(300))")
+    let same = Self.rows(chunked) == source
+    #expect(same, "python3 reads other rows in the store written in chunks")
+    #expect(try Data(contentsOf: URL(fileURLWithPath: store)) == before)
+  }
+
+  /// A foreign key to no row is the store's error either way, with the same message.
+  @Test func aDanglingReferenceIsTheSameErrorInChunks() throws {
+    let dir = try FileManagerTemp.folder("relationship-chunks-dangling")
+    defer { FileManagerTemp.remove(dir.path) }
+    let store = try Self.store(dir, to: 2)
+    try Self.edit(store, "UPDATE ZITEM SET ZFOLDER = 999 WHERE Z_PK = 12000")
+    let a = migrate(dir, store, dir.appendingPathComponent("whole.sqlite").path, to: 2, ["--quiet"])
+    let b = migrate(
+      dir, store, dir.appendingPathComponent("chunks.sqlite").path, to: 2, ["--quiet", "--memory-limit", "64K"])
+    #expect(a.exitCode != 0)
+    #expect(a.stderr.contains("ZITEM.ZFOLDER row Z_PK=12000: 999 is no Z_PK of ZFOLDER"), "\(a.stderr)")
+    #expect(b.exitCode == a.exitCode)
+    #expect(b.stderr == a.stderr)
+    #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("chunks.sqlite").path))
+  }
+
+  /// Dropping the relationship loses its links on both sides: the refusal counts them as the
+  /// run in memory does (Item.folder and Folder.items: 20,000 − ⌊20,000/11⌋ − the deleted items
+  /// that had a folder), and with consent the bytes are the same.
+  @Test func droppedLinksAreCountedAsInMemory() throws {
+    let dir = try FileManagerTemp.folder("relationship-chunks-loss")
+    defer { FileManagerTemp.remove(dir.path) }
+    let store = try Self.store(dir, to: 3)
+    // Items with a folder: not every 11th; minus those deleted (every 13th) that had one.
+    let linked = (1...20_000).filter { $0 % 11 != 0 && $0 % 13 != 0 }.count
+    let a = migrate(dir, store, dir.appendingPathComponent("whole.sqlite").path, to: 3, ["--quiet"])
+    let b = migrate(
+      dir, store, dir.appendingPathComponent("chunks.sqlite").path, to: 3, ["--quiet", "--memory-limit", "64K"])
+    #expect(a.exitCode == 2)
+    #expect(a.stderr.contains("Item.folder: \(linked) "), "\(a.stderr)")
+    #expect(a.stderr.contains("Folder.items: \(linked) "), "\(a.stderr)")
+    #expect(b.stderr == a.stderr)
+    let whole = dir.appendingPathComponent("whole2.sqlite").path
+    let chunked = dir.appendingPathComponent("chunks2.sqlite").path
+    #expect(migrate(dir, store, whole, to: 3, ["--quiet", "--allow-data-loss"]).exitCode == 0)
+    let c = migrate(dir, store, chunked, to: 3, ["--quiet", "--allow-data-loss", "--memory-limit", "64K"])
+    #expect(c.exitCode == 0, "\(c.stderr)")
+    #expect(try Data(contentsOf: URL(fileURLWithPath: chunked)) == Data(contentsOf: URL(fileURLWithPath: whole)))
+  }
+
+  /// An ordered inverse puts each member's position in its row, which only the whole owner
+  /// says: not yet in chunks, and the refusal says why.
+  @Test func anOrderedInverseIsRefusedWithItsReason() throws {
+    let dir = try FileManagerTemp.folder("relationship-chunks-ordered")
+    defer { FileManagerTemp.remove(dir.path) }
+    let store = try Self.store(dir, to: 2, ordered: true)
+    let out = dir.appendingPathComponent("chunks.sqlite").path
+    let b = migrate(dir, store, out, to: 2, ["--quiet", "--memory-limit", "64K"])
+    #expect(b.exitCode == 2)
+    #expect(b.stderr.contains("[run-memory-limit]"), "\(b.stderr)")
+    #expect(b.stderr.contains("Item: its relationship folder has an ordered inverse (Folder.items)"), "\(b.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: out))
+  }
+}
