@@ -149,6 +149,7 @@ final class CoreDataChunkReader: StoreChunkReader {
       var reader = try reader(maxErrors: maxErrors - found)
       reader.chunk = (after, budget.window, budget.largestValue)
       reader.readingRoot = root
+      reader.countsMembers = stubs
       do throws(CoreDataReader.Stop) {
         try reader.readHierarchy(root, hidden: [])
         if stubs { try reader.resolveReferencesWithStubs() }
@@ -169,6 +170,7 @@ final class CoreDataChunkReader: StoreChunkReader {
       graph.finishBuilding(
         input: reader.transformables.bytes.take(path: store.path), transformableCodec: ArchivedBlobCodec.self)
       graph.isStreamedChunk = true
+      for e in schema.entities where !streamedRoots.contains(e.root) { graph.tables[e.index].countsStubLinks = true }
       return graph
     }
     guard !heldGiven else { return nil }

@@ -1,48 +1,31 @@
 import MapRuntime
 
 extension CoreDataReader {
-  /// For a chunk of a run in chunks (`CoreDataChunkReader`): sets each to-one relationship of
-  /// the chunk's rows from its foreign key, to an object of the chunk or else to a stub, an
-  /// object with only its `Z_PK` (`EntityTable.stubsFrom`), one per row referred to; the
-  /// row must exist in its table, as the whole-store reader checks. Each stub gets the chunk's
-  /// objects that refer to it in its inverse to-many, as a whole read gives them.
-  /// `StreamingPlan` lets only such chunks refer out (to-one relationships whose inverse is an
-  /// unordered to-many or none, to entities without parent or sub-entities).
+  /// For a chunk of a run in chunks (`CoreDataChunkReader`), once its rows are read: sets each
+  /// to-one relationship of the chunk's rows from its foreign key, to an object of the chunk or
+  /// else to a stub, an object with only its `Z_PK` (`EntityTable.stubsFrom`), one per row
+  /// referred to; the row must exist in its table, as the whole-store reader checks. Reads
+  /// every to-many relationship of the chunk's rows whole, from its members' foreign keys (as
+  /// stubs where they are not in the chunk), and so the ordered to-many of each object the chunk
+  /// refers to (its members' positions are in the chunk's rows). An unordered one of an object
+  /// outside the chunk gets only the chunk's objects that refer to it. A stub member's to-one
+  /// inverse is its owner. `StreamingPlan` says which relationships a streamed entity may have.
   mutating func resolveReferencesWithStubs() throws(Stop) {
-    let before = graph.tables.map(\.count)
-    var lookups: [Int: SQLiteStatement] = [:]
+    var stubs = Stubs(before: graph.tables.map(\.count))
+    // The chunk's own objects: each to-many relationship whole.
+    var whole: [(owner: ObjectRef, property: Int)] = []
+    for (e, table) in graph.tables.enumerated() where table.count > 0 {
+      let properties = layout.entities[e].properties.indices.filter {
+        layout.entities[e].properties[$0].relationship?.isToMany == true
+      }
+      for row in 0..<table.count {
+        for p in properties { whole.append((ObjectRef(entity: e, row: row), p)) }
+      }
+    }
     for t in toOnes {
-      let targetTable = schema.entities[t.targetRoot].table
       var target = objects[t.targetRoot]?[t.key]
       if target == nil {
-        // The row it names, and its entity, by its rowid (Core Data's INTEGER PRIMARY KEY).
-        var number: Int?
-        do throws(SQLiteDatabase.Failure) {
-          if lookups[t.targetRoot] == nil {
-            lookups[t.targetRoot] = try store.database.prepare(
-              "SELECT Z_ENT FROM \(SQLiteDatabase.quote(targetTable)) WHERE Z_PK = ?")
-          }
-          let lookup = lookups[t.targetRoot]!
-          lookup.reset()
-          try lookup.bindInteger(0, t.key)
-          if try lookup.step(), !lookup.isNull(0) { number = Int(lookup.int64(0)) }
-        } catch {
-          try report("sqlite-unreadable", "cannot read table \(targetTable): \(error.message)")
-          continue
-        }
-        guard let number else {
-          try report(
-            "sqlite-dangling", "\(t.table).\(t.column) row Z_PK=\(t.ownerKey): \(t.key) is no Z_PK of \(targetTable)")
-          continue
-        }
-        guard let k = entityOfNumber[number], schema.entities[k].root == t.targetRoot else {
-          try report(
-            "sqlite-layout", "\(targetTable) row Z_PK=\(t.key): Z_ENT \(number) is no entity of this table's hierarchy")
-          continue
-        }
-        let stub = graph.appendObject(entity: schema.entities[k].index)
-        graph.tables[Int(stub.entity)].setObjectKey(Int(stub.row), t.key)
-        objects[t.targetRoot, default: [:]][t.key] = stub
+        guard let stub = try stubs.referredTo(t, in: &self) else { continue }
         target = stub
       }
       guard let target else { continue }
@@ -50,12 +33,170 @@ extension CoreDataReader {
       guard let r = property.relationship, try fits(target, property, "\(t.table).\(t.column) row Z_PK=\(t.ownerKey)")
       else { continue }
       graph.setToOne(t.owner, property: t.property, target)
-      guard let inv = r.inverseName, let p = layout.entities[Int(target.entity)].propertyIndex(inv),
-        layout.entities[Int(target.entity)].properties[p].relationship?.isToMany == true
+      let targetLayout = layout.entities[Int(target.entity)]
+      guard let inv = r.inverseName, let p = targetLayout.propertyIndex(inv),
+        let inverse = targetLayout.properties[p].relationship, inverse.isToMany
       else { continue }
-      links.append(Link(owner: target, property: p, order: t.order, key: t.ownerKey, member: t.owner))
+      if inverse.isOrdered {
+        whole.append((target, p))
+      } else {
+        links.append(Link(owner: target, property: p, order: t.order, key: t.ownerKey, member: t.owner))
+      }
     }
-    for (e, table) in graph.tables.enumerated() where table.count > before[e] { table.stubsFrom = before[e] }
+    var seen: Set<[UInt64]> = []
+    for (owner, p) in whole where seen.insert([owner.packed, UInt64(p)]).inserted {
+      try stubs.readMembers(of: owner, property: p, in: &self)
+    }
+    for (e, table) in graph.tables.enumerated() where table.count > stubs.before[e] {
+      table.stubsFrom = stubs.before[e]
+    }
     addLinks()
+  }
+
+  /// What the members of the to-many relationships of row `key` (schema entity `k`) of `table`
+  /// take in a chunk, 32 bytes each; a row whose members take more than a quarter of the limit
+  /// is reported, as a row too large is.
+  mutating func memberBytes(_ k: Int, _ key: Int64, _ table: String) throws(Stop) -> Int {
+    guard let chunk, let entity = layout.model.entity(named: schema.entities[k].name) else { return 0 }
+    var bytes = 0
+    for r in layout.model.allRelationships(of: entity) where r.isToMany && !r.isTransient {
+      guard let inv = r.inverseName, let member = schema.entity(named: r.destinationEntity),
+        let column = schema.column(inv, of: r.destinationEntity)
+      else { continue }
+      let memberTable = schema.entities[member.root].table
+      var count = 0
+      do throws(SQLiteDatabase.Failure) {
+        let id = memberTable + "." + column
+        if memberCounters[id] == nil {
+          memberCounters[id] = try store.database.prepare(
+            "SELECT count(*) FROM \(SQLiteDatabase.quote(memberTable)) WHERE \(SQLiteDatabase.quote(column)) = ?")
+        }
+        let counter = memberCounters[id]!
+        counter.reset()
+        try counter.bindInteger(0, key)
+        if try counter.step() { count = Int(counter.int64(0)) }
+      } catch {
+        try report("sqlite-unreadable", "cannot read table \(memberTable): \(error.message)")
+        continue
+      }
+      if count * 32 > chunk.largest {
+        try report(
+          "run-memory-limit",
+          "\(table) row Z_PK=\(key): its relationship \(r.name) holds \(count) objects, which a chunk reads with it: more than a quarter of the --memory-limit (\(chunk.largest) bytes) allows one object"
+        )
+      }
+      bytes += count * 32
+    }
+    return bytes
+  }
+
+  /// The stubs of one chunk and the statements that find them.
+  struct Stubs {
+    /// Each table's objects before the first stub.
+    let before: [Int]
+    /// Per hierarchy root: `SELECT Z_ENT … WHERE Z_PK = ?`.
+    var lookups: [Int: SQLiteStatement] = [:]
+    /// Per (entity, to-many property): its members' keys, entities and positions by owner.
+    var members: [[Int]: SQLiteStatement] = [:]
+    /// Members read whole so far (a chunk holds them in memory, within a quarter of the limit).
+    var memberCount = 0
+
+    /// The stub of the row `t` refers to, made on first use; nil (reported) when there is no
+    /// such row.
+    mutating func referredTo(_ t: PendingToOne, in reader: inout CoreDataReader) throws(Stop) -> ObjectRef? {
+      let table = reader.schema.entities[t.targetRoot].table
+      var number: Int?
+      do throws(SQLiteDatabase.Failure) {
+        if lookups[t.targetRoot] == nil {
+          lookups[t.targetRoot] = try reader.store.database.prepare(
+            "SELECT Z_ENT FROM \(SQLiteDatabase.quote(table)) WHERE Z_PK = ?")
+        }
+        let lookup = lookups[t.targetRoot]!
+        lookup.reset()
+        try lookup.bindInteger(0, t.key)
+        if try lookup.step(), !lookup.isNull(0) { number = Int(lookup.int64(0)) }
+      } catch {
+        try reader.report("sqlite-unreadable", "cannot read table \(table): \(error.message)")
+        return nil
+      }
+      guard let number else {
+        try reader.report(
+          "sqlite-dangling", "\(t.table).\(t.column) row Z_PK=\(t.ownerKey): \(t.key) is no Z_PK of \(table)")
+        return nil
+      }
+      return try stub(root: t.targetRoot, key: t.key, number: number, in: &reader)
+    }
+
+    /// The object of `root`'s table with `Z_PK` `key` and `Z_ENT` `number`: the chunk's, or a
+    /// stub made now.
+    mutating func stub(root: Int, key: Int64, number: Int, in reader: inout CoreDataReader) throws(Stop)
+      -> ObjectRef?
+    {
+      if let known = reader.objects[root]?[key] { return known }
+      let table = reader.schema.entities[root].table
+      guard let k = reader.entityOfNumber[number], reader.schema.entities[k].root == root else {
+        try reader.report(
+          "sqlite-layout", "\(table) row Z_PK=\(key): Z_ENT \(number) is no entity of this table's hierarchy")
+        return nil
+      }
+      let stub = reader.graph.appendObject(entity: reader.schema.entities[k].index)
+      reader.graph.tables[Int(stub.entity)].setObjectKey(Int(stub.row), key)
+      reader.objects[root, default: [:]][key] = stub
+      return stub
+    }
+
+    /// Adds every member of `owner`'s to-many relationship at `property` (a one-to-many: its
+    /// members' rows hold the owner's key, and their positions where it is ordered), in the
+    /// whole-store reader's order; a stub member gets `owner` as its to-one inverse.
+    mutating func readMembers(of owner: ObjectRef, property p: Int, in reader: inout CoreDataReader) throws(Stop) {
+      let ownerLayout = reader.layout.entities[Int(owner.entity)]
+      guard let r = ownerLayout.properties[p].relationship, let inv = r.inverseName,
+        let member = reader.schema.entity(named: r.destinationEntity),
+        let memberEntity = reader.layout.entityIndex(r.destinationEntity),
+        let q = reader.layout.entities[memberEntity].propertyIndex(inv),
+        let column = reader.schema.column(inv, of: r.destinationEntity)
+      else { return }
+      let key = reader.graph.tables[Int(owner.entity)].objectKey(Int(owner.row))
+      let table = reader.schema.entities[member.root].table
+      let rows: [(key: Int64, number: Int, order: Int64)]
+      do throws(SQLiteDatabase.Failure) {
+        let id = [Int(owner.entity), p]
+        if members[id] == nil {
+          let order = r.isOrdered ? ", " + SQLiteDatabase.quote("Z_FOK_" + column.dropFirst()) : ""
+          members[id] = try reader.store.database.prepare(
+            "SELECT Z_PK, Z_ENT\(order) FROM \(SQLiteDatabase.quote(table)) WHERE \(SQLiteDatabase.quote(column)) = ?")
+        }
+        let statement = members[id]!
+        statement.reset()
+        try statement.bindInteger(0, key)
+        var found: [(key: Int64, number: Int, order: Int64)] = []
+        while try statement.step() {
+          found.append((statement.int64(0), Int(statement.int64(1)), r.isOrdered ? statement.int64(2) : 0))
+        }
+        rows = found
+      } catch {
+        try reader.report("sqlite-unreadable", "cannot read table \(table): \(error.message)")
+        return
+      }
+      // The chunk's own rows counted theirs (`memberBytes`); the ordered relationships of the
+      // objects they refer to come on top.
+      if Int(owner.row) >= before[Int(owner.entity)] { memberCount += rows.count }
+      if let chunk = reader.chunk, memberCount * 32 > chunk.largest {
+        let ownerTable =
+          reader.schema.entity(named: ownerLayout.name).map { reader.schema.entities[$0.root].table } ?? ""
+        try reader.report(
+          "run-memory-limit",
+          "\(ownerTable) row Z_PK=\(key): its ordered relationship \(r.name), which a chunk that refers to it reads whole, brings the chunk's objects to \(memberCount), more than a quarter of the --memory-limit (\(chunk.largest) bytes) allows"
+        )
+        return
+      }
+      for row in rows {
+        guard let m = try stub(root: member.root, key: row.key, number: row.number, in: &reader) else { continue }
+        if Int(m.row) >= before[Int(m.entity)], reader.layout.entities[Int(m.entity)].propertyIndex(inv) == q {
+          reader.graph.setToOne(m, property: q, owner)
+        }
+        reader.links.append(Link(owner: owner, property: p, order: row.order, key: row.key, member: m))
+      }
+    }
   }
 }

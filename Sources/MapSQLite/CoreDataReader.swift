@@ -45,6 +45,10 @@ struct CoreDataReader {
   /// one it was found in, so a run in chunks can give the errors in this reader's order.
   var readingRoot = -1
   var errorRoots: [Int] = []
+  /// Whether a chunk's rows count the members of their to-many relationships, which a chunk
+  /// with stubs reads whole (`resolveReferencesWithStubs`), and the statements that count them.
+  var countsMembers = false
+  var memberCounters: [String: SQLiteStatement] = [:]
   /// Members found through hidden foreign keys, resolved once every table is read.
   var hiddenLinks: [(member: ObjectRef, owner: Int64, order: Int64, key: Int64, hidden: HiddenKey, table: String)] = []
 
@@ -460,7 +464,8 @@ struct CoreDataReader {
         pendingHidden.append((object, statement.int64(h.column), h.order.map { statement.int64($0) } ?? 0, pk, h.key))
       }
       if let chunk {
-        let bytes = statement.storedBytes()
+        // With stubs, a row's to-many relationships are read whole with it: their members count.
+        let bytes = statement.storedBytes() + (countsMembers ? try memberBytes(k, pk, table) : 0)
         if bytes > chunk.largest {
           try report(
             "run-memory-limit",

@@ -102,6 +102,10 @@ package final class EntityTable: @unchecked Sendable {
   /// "Memory"). Stubs come after every other object of the table; they are migrated so that
   /// references to them get their numbers, but they are not validated, counted or written.
   package var stubsFrom: Int?
+  /// Whether the links of this table's stubs to the chunk's other objects are counted (the
+  /// data-loss check): they are, for an entity read whole, whose objects there lack the members
+  /// that chunks hold; not for a streamed one, whose own chunk holds its whole relationships.
+  package var countsStubLinks = false
   /// The objects that are not stubs (all of them, in a store read whole).
   @inline(__always) package var realCount: Int { stubsFrom.map { min($0, count) } ?? count }
 

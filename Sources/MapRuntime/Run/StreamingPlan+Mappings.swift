@@ -34,7 +34,7 @@ struct MappingRules {
       // destination model too.
       if why == nil && stubs && !asStub, let e = destination.entity(named: d) {
         for r in e.relationships where why == nil {
-          why = StreamingPlan.outwardProblem(r, of: d, in: destination).map { "its relationship \(r.name) \($0)" }
+          why = StreamingPlan.outwardProblem(r, in: destination).map { "its relationship \(r.name) \($0)" }
         }
         if why == nil { why = StreamingPlan.pointedAt(d, in: destination) }
       }

@@ -91,7 +91,50 @@ package struct StreamingPlan: Sendable {
         stubbed.formUnion(targets)
       }
     }
-    self.stubbed = stubbed
+    // A row read whole cannot refer to an object that streams (only a chunk holds stubs):
+    // an entity that one refers to, in the source model or (through the mappings) in the
+    // destination model, is read whole too, and so on.
+    if stubs { dropReferredFromWhole(plan) }
+    self.stubbed = Set(
+      stubbed.filter { name in
+        streamed.contains { s in
+          plan.sourceModel.entity(named: s)?.relationships.contains { $0.destinationEntity == name } == true
+        }
+      })
+  }
+
+  /// Removes from `streamed`, until none is left, each entity some entity read whole refers to
+  /// through a to-one relationship, in the source model or (its destination entities) in the
+  /// destination model.
+  private mutating func dropReferredFromWhole(_ plan: MigrationPlan) {
+    var changed = true
+    while changed {
+      changed = false
+      for s in streamed.sorted() {
+        var why: String?
+        for (other, r) in Self.referrers(of: s, in: plan.sourceModel) where !streamed.contains(other) {
+          why = "\(other).\(r) refers to it, and \(other) is read whole"
+          break
+        }
+        if why == nil {
+          let destinations = plan.entityMappings.filter { $0.sourceEntity == s }.compactMap(\.destinationEntity)
+          for d in destinations where why == nil {
+            for (other, r) in Self.referrers(of: d, in: plan.destinationModel) {
+              let fillers = plan.entityMappings.filter { $0.destinationEntity == other }
+              if fillers.contains(where: { !streamed.contains($0.sourceEntity ?? "") }) {
+                why = "destination \(d): \(other).\(r) refers to it, and \(other) is made from objects read whole"
+                break
+              }
+            }
+          }
+        }
+        if let why {
+          streamed.remove(s)
+          reasons[s] = why
+          changed = true
+        }
+      }
+    }
   }
 
   /// Nil when `name` can stream with stubs of the objects it refers to (see the type's notes),
@@ -102,43 +145,53 @@ package struct StreamingPlan: Sendable {
     if e.parentName != nil { return "it has a parent entity" }
     if model.entities.contains(where: { $0.parentName == name }) { return "it has sub-entities" }
     for r in e.relationships {
-      if let why = Self.outwardProblem(r, of: name, in: model) { return "its relationship \(r.name) \(why)" }
+      if let why = Self.outwardProblem(r, in: model) { return "its relationship \(r.name) \(why)" }
       if !targets.contains(r.destinationEntity) { targets.append(r.destinationEntity) }
     }
     if let why = pointedAt(name, in: model) { return why }
     return nil
   }
 
-  /// Why to-one relationship `r` of `owner` cannot be read with stubs (a chunk's objects
-  /// referring out), nil when it can.
-  static func outwardProblem(_ r: RelationshipDescription, of owner: String, in model: ObjectModel) -> String? {
-    if r.isToMany { return "is to-many" }
+  /// Why relationship `r` cannot be read with stubs (a chunk's objects referring out), nil
+  /// when it can: a to-one with no inverse or a to-many one, or a to-many whose inverse is a
+  /// to-one (its members' rows hold the owner's key), to an entity outside any inheritance tree.
+  static func outwardProblem(_ r: RelationshipDescription, in model: ObjectModel) -> String? {
     if r.isTransient { return "is transient" }
     guard let d = model.entity(named: r.destinationEntity) else { return "has no destination entity" }
     if d.isAbstract || d.parentName != nil || model.entities.contains(where: { $0.parentName == d.name }) {
       return "points at \(d.name), which is part of an inheritance tree"
     }
-    guard let inv = r.inverseName else { return nil }
-    guard let inverse = d.relationships.first(where: { $0.name == inv }) else { return nil }
-    if !inverse.isToMany { return "has a to-one inverse (\(d.name).\(inv))" }
-    if inverse.isOrdered { return "has an ordered inverse (\(d.name).\(inv))" }
-    if inverse.minCount > 0 || inverse.maxCount > 0 { return "has an inverse with a count rule (\(d.name).\(inv))" }
+    let inverse = r.inverseName.flatMap { inv in d.relationships.first { $0.name == inv } }
+    if r.isToMany {
+      guard let inverse else { return "is to-many without an inverse (a key column in \(d.name)'s table)" }
+      if inverse.isToMany { return "is many-to-many (a join table)" }
+      return nil
+    }
+    if let inverse, !inverse.isToMany { return "has a to-one inverse (\(d.name).\(inverse.name))" }
     return nil
   }
 
-  /// Nil when every relationship that points at `name` is the inverse of one of its to-one
-  /// relationships; else why not.
+  /// Nil when every relationship that points at `name` is the inverse of one of its own, or
+  /// one of its own to-one relationships; else why not.
   static func pointedAt(_ name: String, in model: ObjectModel) -> String? {
     guard let e = model.entity(named: name) else { return nil }
     for other in model.entities {
       for q in other.relationships where q.destinationEntity == name {
-        let inverseOfOwn = e.relationships.contains {
-          $0.name == q.inverseName && $0.inverseName == q.name && !$0.isToMany
-        }
+        if other.name == name && !q.isToMany { continue }
+        let inverseOfOwn = e.relationships.contains { $0.name == q.inverseName && $0.inverseName == q.name }
         if !inverseOfOwn { return "a relationship of \(other.name) points at it (\(q.name))" }
       }
     }
     return nil
+  }
+
+  /// Entities of `model` with a to-one relationship to `name` (their rows hold its keys).
+  static func referrers(of name: String, in model: ObjectModel) -> [(entity: String, relationship: String)] {
+    model.entities.flatMap { e in
+      e.relationships.filter { !$0.isToMany && !$0.isTransient && $0.destinationEntity == name }.map {
+        (e.name, $0.name)
+      }
+    }
   }
 
   /// Nil when `name` has no parent, sub-entity or relationship and no relationship points at

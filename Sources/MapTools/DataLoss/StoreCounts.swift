@@ -53,10 +53,12 @@ public struct StoreCounts: Sendable, Hashable {
       let table = graph.tables[e]
       let isRelationship = path.count == 1 && table.layout.properties[p].relationship != nil
       var (n, consented) = (0, 0)
-      // A stub (a chunk of a run in chunks) holds only its links to the chunk's objects,
-      // which the part it belongs to does not: they are counted here, its values there.
-      for row in 0..<(isRelationship ? table.count : table.realCount) {
+      // A stub (a chunk of a run in chunks) of an entity read whole holds links to the chunk's
+      // objects that the part read whole lacks: they are counted here, its values there.
+      let stubLinks = isRelationship && table.countsStubLinks
+      for row in 0..<(stubLinks ? table.count : table.realCount) {
         var value = table.value(row, p)
+        if row >= table.realCount { value = Self.linksToRealObjects(value, in: graph) }
         if path.count > 1 { value = CompositeValue.element(value, path.dropFirst(), in: graph) }
         switch value {
         case .null: break
@@ -72,5 +74,19 @@ public struct StoreCounts: Sendable, Hashable {
       if consented > 0 { counts.consentedLinks[entity + "." + property] = consented }
     }
     return counts
+  }
+
+  /// The links of `value` (a relationship's) to objects that are not stubs.
+  private static func linksToRealObjects(_ value: Value, in graph: ObjectGraph) -> Value {
+    func real(_ v: Value) -> Bool {
+      switch v {
+      case .sourceObject(let r), .destinationObject(let r): Int(r.row) < graph.table(r).realCount
+      default: false
+      }
+    }
+    switch value {
+    case .array(let links): return .array(links.filter(real))
+    default: return real(value) ? value : .null
+    }
   }
 }
