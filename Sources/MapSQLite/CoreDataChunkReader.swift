@@ -4,10 +4,10 @@ import MapRuntime
 /// Reads a Core Data SQLite store a chunk of rows at a time (`ChunkedStoreFormat`,
 /// `Specs/limits.md` "Memory").
 ///
-/// Each streamed entity stands alone in the model (`StreamingPlan`): its table holds its rows
-/// only, and no other table's rows refer to them (another entity's to-many inverse of its
-/// to-one relationships holds them without a column of its own; with `stubs`, the objects a
-/// chunk refers to are read as stubs). Its rows are read in `Z_PK` order, a chunk at a
+/// Each streamed entity is its hierarchy's only entity (`StreamingPlan`): its table holds its
+/// rows only. Without `stubs` no other table's rows refer to them; with `stubs`, the objects a
+/// chunk's rows refer to, and the members of their to-many relationships, are read as stubs
+/// (`CoreDataReader.resolveReferencesWithStubs`), and the members count toward the chunk. Its rows are read in `Z_PK` order, a chunk at a
 /// time, by the whole-store reader's own code (`CoreDataReader.readHierarchy`), each chunk the
 /// rows after the previous chunk's last `Z_PK` until their values come to the budget's window.
 /// Every other entity is read whole, last, within the budget's share for it.

@@ -35,8 +35,16 @@ extension CoreDataReader {
       graph.setToOne(t.owner, property: t.property, target)
       let targetLayout = layout.entities[Int(target.entity)]
       guard let inv = r.inverseName, let p = targetLayout.propertyIndex(inv),
-        let inverse = targetLayout.properties[p].relationship, inverse.isToMany
+        let inverse = targetLayout.properties[p].relationship
       else { continue }
+      if !inverse.isToMany {
+        // One-to-one: a stub's side is the chunk's object, as its row says.
+        if Int(target.row) >= stubs.before[Int(target.entity)] {
+          guard try stubs.agrees(t, inverse: inv, in: &self) else { continue }
+          graph.setToOne(target, property: p, t.owner)
+        }
+        continue
+      }
       if inverse.isOrdered {
         whole.append((target, p))
       } else {
@@ -125,6 +133,34 @@ extension CoreDataReader {
         return nil
       }
       return try stub(root: t.targetRoot, key: t.key, number: number, in: &reader)
+    }
+
+    /// Whether the row `t` refers to names `t`'s row in its side of their one-to-one
+    /// relationship (`inverse`), as a consistent store's does; reported when not (a run in
+    /// memory reads both sides as they are, which a chunk cannot).
+    mutating func agrees(_ t: PendingToOne, inverse: String, in reader: inout CoreDataReader) throws(Stop) -> Bool {
+      let table = reader.schema.entities[t.targetRoot].table
+      guard let target = reader.layout.model.entity(named: reader.schema.entities[t.targetRoot].name),
+        let column = reader.schema.column(inverse, of: target.name)
+      else { return false }
+      var other: Int64?
+      do throws(SQLiteDatabase.Failure) {
+        let statement = try reader.store.database.prepare(
+          "SELECT \(SQLiteDatabase.quote(column)) FROM \(SQLiteDatabase.quote(table)) WHERE Z_PK = ?")
+        try statement.bindInteger(0, t.key)
+        if try statement.step(), !statement.isNull(0) { other = statement.int64(0) }
+      } catch {
+        try reader.report("sqlite-unreadable", "cannot read table \(table): \(error.message)")
+        return false
+      }
+      guard other == t.ownerKey else {
+        try reader.report(
+          "run-memory-limit",
+          "\(t.table).\(t.column) row Z_PK=\(t.ownerKey) names \(table) row Z_PK=\(t.key), whose \(column) is \(other.map(String.init) ?? "NULL"): the two sides of a one-to-one relationship disagree, which a run in chunks cannot read as a run in memory does"
+        )
+        return false
+      }
+      return true
     }
 
     /// The object of `root`'s table with `Z_PK` `key` and `Z_ENT` `number`: the chunk's, or a

@@ -19,14 +19,15 @@
 /// over the whole store gives it.
 ///
 /// With `stubs` (the objects keep their numbers, and the format reads references out of a chunk
-/// as stubs: `ChunkedStoreFormat.readsReferencesAsStubs`), an entity may also have to-one
-/// relationships (`refersOut`): to entities without parent or sub-entities, each with no inverse
-/// or an unordered to-many one without a count rule, and nothing else may point at it; the same
-/// in the destination model. A chunk then holds stubs of the objects its objects refer to,
-/// and the mappings over their entities (`stubbed`) run over the stubs too; expressions may
-/// ask for the destination objects of `$source.<relationship>`. A destination object's foreign
-/// key is its target's number, which the stub carries, and a to-many side without a column
-/// of its own is the same whichever part holds its members.
+/// as stubs: `ChunkedStoreFormat.readsReferencesAsStubs`), an entity may also have
+/// relationships (`refersOut`): to-one ones (a one-to-one's two sides must agree) and one-to-many ones,
+/// to entities outside any inheritance tree, nothing else pointing at it, no entity read whole
+/// referring to it; the same in the destination model. A chunk then holds stubs of the objects
+/// its objects refer to (and its objects' to-many relationships whole), the mappings over their
+/// entities (`stubbed`) run over the stubs too, and expressions may ask for the destination
+/// objects of `$source.<relationship>`. A destination object's foreign key is its target's
+/// number, which the stub carries, and its position in an ordered relationship comes from the
+/// whole relationship, which the chunk reads (`Specs/limits.md`, "Memory").
 package struct StreamingPlan: Sendable {
   /// Source entities (their names) that stream.
   package var streamed: Set<String> = []
@@ -153,8 +154,8 @@ package struct StreamingPlan: Sendable {
   }
 
   /// Why relationship `r` cannot be read with stubs (a chunk's objects referring out), nil
-  /// when it can: a to-one with no inverse or a to-many one, or a to-many whose inverse is a
-  /// to-one (its members' rows hold the owner's key), to an entity outside any inheritance tree.
+  /// when it can: a to-one (its row holds the key), or a to-many whose inverse is a to-one (its
+  /// members' rows hold the owner's key), to an entity outside any inheritance tree.
   static func outwardProblem(_ r: RelationshipDescription, in model: ObjectModel) -> String? {
     if r.isTransient { return "is transient" }
     guard let d = model.entity(named: r.destinationEntity) else { return "has no destination entity" }
@@ -167,19 +168,21 @@ package struct StreamingPlan: Sendable {
       if inverse.isToMany { return "is many-to-many (a join table)" }
       return nil
     }
-    if let inverse, !inverse.isToMany { return "has a to-one inverse (\(d.name).\(inverse.name))" }
     return nil
   }
 
-  /// Nil when every relationship that points at `name` is the inverse of one of its own, or
-  /// one of its own to-one relationships; else why not.
+  /// Nil when every to-many relationship that points at `name` is the inverse of one of its
+  /// to-one relationships (its rows hold the owners' keys); else why not: a to-many without
+  /// that inverse keeps a key column in its table, or a join table. (A to-one that points at it
+  /// is held in the other entity's rows: `dropReferredFromWhole`.)
   static func pointedAt(_ name: String, in model: ObjectModel) -> String? {
     guard let e = model.entity(named: name) else { return nil }
     for other in model.entities {
-      for q in other.relationships where q.destinationEntity == name {
-        if other.name == name && !q.isToMany { continue }
-        let inverseOfOwn = e.relationships.contains { $0.name == q.inverseName && $0.inverseName == q.name }
-        if !inverseOfOwn { return "a relationship of \(other.name) points at it (\(q.name))" }
+      for q in other.relationships where q.destinationEntity == name && q.isToMany {
+        let inverseOfOwn = e.relationships.contains {
+          $0.name == q.inverseName && $0.inverseName == q.name && !$0.isToMany
+        }
+        if !inverseOfOwn { return "a to-many relationship of \(other.name) points at it (\(q.name))" }
       }
     }
     return nil

@@ -14,7 +14,17 @@ struct RelationshipChunksTests {
   /// V2 adds an attribute to `Item` and to `Folder`; V3 drops `Item.folder` and its inverse (a
   /// loss of links). `ordered`: `Folder.items` is ordered (its members' positions are in the
   /// items' rows).
-  static func version(_ v: Int, ordered: Bool = false) -> String {
+  /// `labels`: `Folder` also has a many-to-many relationship (to `Label`), which keeps it whole:
+  /// its objects are read whole, and `Item`'s chunks hold stubs of them.
+  static func version(_ v: Int, ordered: Bool = false, labels: Bool = false) -> String {
+    let label =
+      labels
+      ? #"<entity name="Label"><relationship name="folders" optional="YES" toMany="YES" destinationEntity="Folder" inverseName="labels" inverseEntity="Folder"/></entity>"#
+      : ""
+    let folderLabels =
+      labels
+      ? #"<relationship name="labels" optional="YES" toMany="YES" destinationEntity="Label" inverseName="folders" inverseEntity="Label"/>"#
+      : ""
     let extra = v >= 2 ? #"<attribute name="extra" optional="YES" attributeType="String"/>"# : ""
     let color = v >= 2 ? #"<attribute name="color" optional="YES" attributeType="String"/>"# : ""
     let items =
@@ -28,7 +38,7 @@ struct RelationshipChunksTests {
     return """
       <?xml version="1.0" encoding="UTF-8"?>
       <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">
-      <entity name="Folder"><attribute name="name" attributeType="String"/>\(color)\(items)</entity>
+      <entity name="Folder"><attribute name="name" attributeType="String"/>\(color)\(items)\(folderLabels)</entity>\(label)
       <entity name="Item"><attribute name="title" optional="YES" attributeType="String"/>\
       <attribute name="n" attributeType="Integer 64" defaultValueString="0"/>\(extra)\(folder)\
       <relationship name="owner" optional="YES" maxCount="1" destinationEntity="Person"/></entity>
@@ -41,10 +51,11 @@ struct RelationshipChunksTests {
   /// A bundle of V1 and `to`, and an SQLite store at V1 of 20,000 items in 40 folders (every
   /// 11th in none), every 3rd owned by one of 7 people, edited with python3's sqlite3: items
   /// deleted (gaps in `Z_PK`), some `Z_OPT` raised. Returns the store's path.
-  static func store(_ dir: URL, to: Int, ordered: Bool = false) throws -> String {
+  static func store(_ dir: URL, to: Int, ordered: Bool = false, labels: Bool = false) throws -> String {
     let bundle = try ModelBundles.bundle(
-      versions: [("V1", version(1, ordered: ordered)), ("V\(to)", version(to, ordered: ordered))], named: "R", in: dir,
-      current: "V\(to)")
+      versions: [
+        ("V1", version(1, ordered: ordered, labels: labels)), ("V\(to)", version(to, ordered: ordered, labels: labels)),
+      ], named: "R", in: dir, current: "V\(to)")
     let metadata = try ModelBundles.storeMetadata(bundle, version: "V1")
     let items = (1...20_000).map { n -> [String: Any] in
       var item: [String: Any] = ["id": "Item/\(n)", "title": "item \(n), some text to fill its row", "n": n]
@@ -140,11 +151,13 @@ struct RelationshipChunksTests {
 
   /// Dropping the relationship loses its links on both sides: the refusal counts them as the
   /// run in memory does (Item.folder and Folder.items: 20,000 − ⌊20,000/11⌋ − the deleted items
-  /// that had a folder), and with consent the bytes are the same.
-  @Test func droppedLinksAreCountedAsInMemory() throws {
+  /// that had a folder), and with consent the bytes are the same; whether Folder goes in chunks
+  /// (its own chunks count its items) or, with a many-to-many relationship, is read whole (the
+  /// stubs of folders in Item's chunks count them: `StreamingPlanStubsTests`).
+  @Test(arguments: [false, true]) func droppedLinksAreCountedAsInMemory(folderReadWhole: Bool) throws {
     let dir = try FileManagerTemp.folder("relationship-chunks-loss")
     defer { FileManagerTemp.remove(dir.path) }
-    let store = try Self.store(dir, to: 3)
+    let store = try Self.store(dir, to: 3, labels: folderReadWhole)
     // Items with a folder: not every 11th; minus those deleted (every 13th) that had one.
     let linked = (1...20_000).filter { $0 % 11 != 0 && $0 % 13 != 0 }.count
     let a = migrate(dir, store, dir.appendingPathComponent("whole.sqlite").path, to: 3, ["--quiet"])
@@ -238,5 +251,69 @@ struct RelationshipChunksTests {
     #expect(b.exitCode == 2)
     #expect(b.stderr.contains("Item: its relationship tags is many-to-many (a join table)"), "\(b.stderr)")
     #expect(!FileManager.default.fileExists(atPath: out))
+  }
+
+  /// A one-to-one relationship: each side's row holds the other's key. 5,000 people, 4,000 of
+  /// them with a passport, go in chunks at 64K with the bytes in memory, every key read by
+  /// python3 as in the source; when a passport's row names another person than the person's
+  /// row names, a chunk cannot read it as memory does, and the run is refused saying so.
+  @Test func aOneToOneRelationshipGoesInChunksWhenItsSidesAgree() throws {
+    let dir = try FileManagerTemp.folder("relationship-chunks-one")
+    defer { FileManagerTemp.remove(dir.path) }
+    func version(_ v: Int) -> String {
+      let extra = v >= 2 ? #"<attribute name="extra" optional="YES" attributeType="String"/>"# : ""
+      return """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">
+        <entity name="Passport"><attribute name="number" optional="YES" attributeType="String"/>\
+        <relationship name="person" optional="YES" maxCount="1" destinationEntity="Person" inverseName="passport" inverseEntity="Person"/></entity>
+        <entity name="Person"><attribute name="name" optional="YES" attributeType="String"/>\(extra)\
+        <relationship name="passport" optional="YES" maxCount="1" destinationEntity="Passport" inverseName="person" inverseEntity="Passport"/></entity>
+        </model>
+
+        """
+    }
+    let bundle = try ModelBundles.bundle(
+      versions: [("V1", version(1)), ("V2", version(2))], named: "R", in: dir, current: "V2")
+    let metadata = try ModelBundles.storeMetadata(bundle, version: "V1")
+    let people = (1...5000).map { n -> [String: Any] in
+      var p: [String: Any] = ["id": "Person/\(n)", "name": "person \(n) with a name to fill the row"]
+      if n % 5 != 0 { p["passport"] = "Passport/\(n - n / 5)" }
+      return p
+    }
+    let passports = (1...5000).filter { $0 % 5 != 0 }.map { n in
+      ["id": "Passport/\(n - n / 5)", "number": "P-\(n)", "person": "Person/\(n)"] as [String: Any]
+    }
+    let json = dir.appendingPathComponent("s.json")
+    try JSONSerialization.data(withJSONObject: [
+      "metadata": metadata, "objects": ["Person": people, "Passport": passports],
+    ]).write(to: json)
+    let store = dir.appendingPathComponent("s.sqlite").path
+    let imported = runMapc(["store", "import", json.path, "--model", bundle.path, "-o", store])
+    try #require(imported.exitCode == 0, "\(imported.stderr)")
+    let whole = dir.appendingPathComponent("whole.sqlite").path
+    let a = migrate(dir, store, whole, to: 2, ["--quiet"])
+    try #require(a.exitCode == 0, "\(a.stderr)")
+    let chunked = dir.appendingPathComponent("chunks.sqlite").path
+    let b = migrate(dir, store, chunked, to: 2, ["--memory-limit", "64K"])
+    try #require(b.exitCode == 0, "\(b.stderr)")
+    let chunks = b.stderr.firstMatch(of: /objects in (\d+) chunks/).flatMap { Int($0.1) } ?? 0
+    #expect(chunks > 2, "\(b.stderr)")
+    #expect(try Data(contentsOf: URL(fileURLWithPath: chunked)) == Data(contentsOf: URL(fileURLWithPath: whole)))
+    let keys =
+      "import sqlite3, sys\nc = sqlite3.connect(sys.argv[1])\n"
+      + "print(c.execute('SELECT Z_PK, ZPASSPORT, ZNAME FROM ZPERSON ORDER BY Z_PK').fetchall())\n"
+      + "print(c.execute('SELECT Z_PK, ZPERSON, ZNUMBER FROM ZPASSPORT ORDER BY Z_PK').fetchall())\n"
+    let inSource = runTool(python3!, ["-c", keys, store]).stdout
+    #expect(inSource.contains("(7, 6, 'person 7 with a name to fill the row')"), "\(inSource.prefix(200))")
+    let same = runTool(python3!, ["-c", keys, chunked]).stdout == inSource
+    #expect(same, "python3 reads other keys in the store written in chunks")
+
+    try Self.edit(store, "UPDATE ZPASSPORT SET ZPERSON = 9 WHERE Z_PK = 6")
+    let refused = dir.appendingPathComponent("refused.sqlite").path
+    let c = migrate(dir, store, refused, to: 2, ["--quiet", "--memory-limit", "64K"])
+    #expect(c.exitCode == 2)
+    #expect(c.stderr.contains("the two sides of a one-to-one relationship disagree"), "\(c.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: refused))
   }
 }
