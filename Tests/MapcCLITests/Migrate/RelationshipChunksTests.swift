@@ -56,7 +56,6 @@ struct RelationshipChunksTests {
       versions: [
         ("V1", version(1, ordered: ordered, labels: labels)), ("V\(to)", version(to, ordered: ordered, labels: labels)),
       ], named: "R", in: dir, current: "V\(to)")
-    let metadata = try ModelBundles.storeMetadata(bundle, version: "V1")
     let items = (1...20_000).map { n -> [String: Any] in
       var item: [String: Any] = ["id": "Item/\(n)", "title": "item \(n), some text to fill its row", "n": n]
       if n % 11 != 0 { item["folder"] = "Folder/\(1 + n % 40)" }
@@ -69,13 +68,7 @@ struct RelationshipChunksTests {
       ["id": "Folder/\($0)", "name": "folder \($0)", "items": members[$0]!] as [String: Any]
     }
     let people = (1...7).map { ["id": "Person/\($0)", "name": "person \($0)"] as [String: Any] }
-    let json = dir.appendingPathComponent("s.json")
-    try JSONSerialization.data(withJSONObject: [
-      "metadata": metadata, "objects": ["Folder": folders, "Item": items, "Person": people],
-    ]).write(to: json)
-    let store = dir.appendingPathComponent("s.sqlite").path
-    let imported = runMapc(["store", "import", json.path, "--model", bundle.path, "-o", store])
-    try #require(imported.exitCode == 0, "\(imported.stderr)")
+    let store = try Self.imported(dir, bundle, ["Folder": folders, "Item": items, "Person": people])
     try edit(store, "DELETE FROM ZITEM WHERE Z_PK % 13 = 0", "UPDATE ZITEM SET Z_OPT = 4 WHERE Z_PK % 5 = 0")
     return store
   }
@@ -100,6 +93,33 @@ struct RelationshipChunksTests {
     return runTool(python3!, ["-c", script, path]).stdout
   }
 
+  /// A JSON store of `objects` (entity → objects) at V1 of `bundle`, imported as SQLite by mapc.
+  static func imported(_ dir: URL, _ bundle: URL, _ objects: [String: Any]) throws -> String {
+    let json = dir.appendingPathComponent("s.json")
+    let metadata = try ModelBundles.storeMetadata(bundle, version: "V1")
+    try JSONSerialization.data(withJSONObject: ["metadata": metadata, "objects": objects]).write(to: json)
+    let store = dir.appendingPathComponent("s.sqlite").path
+    let r = runMapc(["store", "import", json.path, "--model", bundle.path, "-o", store])
+    try #require(r.exitCode == 0, "\(r.stderr)")
+    return store
+  }
+
+  /// Migrates `store` to V`to` in memory and with `--memory-limit limit`: both succeed, the run
+  /// in chunks takes more than two, and the files are the same bytes. Returns the one written
+  /// in chunks.
+  func expectTheBytesInMemory(_ dir: URL, _ store: String, to: Int, limit: String) throws -> String {
+    let whole = dir.appendingPathComponent("whole.sqlite").path
+    let a = migrate(dir, store, whole, to: to, ["--quiet"])
+    try #require(a.exitCode == 0, "\(a.stderr)")
+    let chunked = dir.appendingPathComponent("chunks.sqlite").path
+    let b = migrate(dir, store, chunked, to: to, ["--memory-limit", limit])
+    try #require(b.exitCode == 0, "\(b.stderr)")
+    let chunks = b.stderr.firstMatch(of: /objects in (\d+) chunks/).flatMap { Int($0.1) } ?? 0
+    #expect(chunks > 2, "\(b.stderr)")
+    #expect(try Data(contentsOf: URL(fileURLWithPath: chunked)) == Data(contentsOf: URL(fileURLWithPath: whole)))
+    return chunked
+  }
+
   func migrate(_ dir: URL, _ store: String, _ out: String, to: Int, _ extra: [String]) -> MapcResult {
     runMapc(
       [
@@ -115,16 +135,7 @@ struct RelationshipChunksTests {
     defer { FileManagerTemp.remove(dir.path) }
     let store = try Self.store(dir, to: 2)
     let before = try Data(contentsOf: URL(fileURLWithPath: store))
-    let whole = dir.appendingPathComponent("whole.sqlite").path
-    let a = migrate(dir, store, whole, to: 2, ["--quiet"])
-    try #require(a.exitCode == 0, "\(a.stderr)")
-    let chunked = dir.appendingPathComponent("chunks.sqlite").path
-    let b = migrate(dir, store, chunked, to: 2, ["--memory-limit", limit])
-    try #require(b.exitCode == 0, "\(b.stderr)")
-    // It went in chunks: the step line says how many.
-    let chunks = b.stderr.firstMatch(of: /objects in (\d+) chunks/).flatMap { Int($0.1) } ?? 0
-    #expect(chunks > 2, "\(b.stderr)")
-    #expect(try Data(contentsOf: URL(fileURLWithPath: chunked)) == Data(contentsOf: URL(fileURLWithPath: whole)))
+    let chunked = try expectTheBytesInMemory(dir, store, to: 2, limit: limit)
     // Every item kept its number, version, folder, owner and values (read by python3).
     let source = Self.rows(store)
     #expect(source.contains("(5, 4, 6, None, 'item 5, some text to fill its row', 5)"), "\(source.prefix(300))")
@@ -184,15 +195,7 @@ struct RelationshipChunksTests {
     let dir = try FileManagerTemp.folder("relationship-chunks-ordered")
     defer { FileManagerTemp.remove(dir.path) }
     let store = try Self.store(dir, to: 2, ordered: true)
-    let whole = dir.appendingPathComponent("whole.sqlite").path
-    let a = migrate(dir, store, whole, to: 2, ["--quiet"])
-    try #require(a.exitCode == 0, "\(a.stderr)")
-    let chunked = dir.appendingPathComponent("chunks.sqlite").path
-    let b = migrate(dir, store, chunked, to: 2, ["--memory-limit", "4M"])
-    try #require(b.exitCode == 0, "\(b.stderr)")
-    let chunks = b.stderr.firstMatch(of: /objects in (\d+) chunks/).flatMap { Int($0.1) } ?? 0
-    #expect(chunks > 2, "\(b.stderr)")
-    #expect(try Data(contentsOf: URL(fileURLWithPath: chunked)) == Data(contentsOf: URL(fileURLWithPath: whole)))
+    let chunked = try expectTheBytesInMemory(dir, store, to: 2, limit: "4M")
     let order =
       "import sqlite3, sys\nc = sqlite3.connect(sys.argv[1])\n"
       + "print(c.execute('SELECT ZFOLDER, Z_PK FROM ZITEM WHERE ZFOLDER IS NOT NULL ORDER BY ZFOLDER, Z_FOK_FOLDER, Z_PK').fetchall())\n"
@@ -231,7 +234,6 @@ struct RelationshipChunksTests {
         #"<attribute name="title" optional="YES" attributeType="String"/><attribute name="extra" optional="YES" attributeType="String"/>"#
     )
     let bundle = try ModelBundles.bundle(versions: [("V1", v1), ("V2", v2)], named: "R", in: dir, current: "V2")
-    let metadata = try ModelBundles.storeMetadata(bundle, version: "V1")
     let items = (1...3000).map {
       ["id": "Item/\($0)", "title": "item \($0)", "tags": ["Tag/\(1 + $0 % 5)"]] as [String: Any]
     }
@@ -239,13 +241,7 @@ struct RelationshipChunksTests {
       ["id": "Tag/\(t)", "name": "tag \(t)", "items": (1...3000).filter { 1 + $0 % 5 == t }.map { "Item/\($0)" }]
         as [String: Any]
     }
-    let json = dir.appendingPathComponent("s.json")
-    try JSONSerialization.data(withJSONObject: [
-      "metadata": metadata, "objects": ["Item": items, "Tag": tags],
-    ]).write(to: json)
-    let store = dir.appendingPathComponent("s.sqlite").path
-    let imported = runMapc(["store", "import", json.path, "--model", bundle.path, "-o", store])
-    try #require(imported.exitCode == 0, "\(imported.stderr)")
+    let store = try Self.imported(dir, bundle, ["Item": items, "Tag": tags])
     let out = dir.appendingPathComponent("chunks.sqlite").path
     let b = migrate(dir, store, out, to: 2, ["--quiet", "--memory-limit", "64K"])
     #expect(b.exitCode == 2)
@@ -275,7 +271,6 @@ struct RelationshipChunksTests {
     }
     let bundle = try ModelBundles.bundle(
       versions: [("V1", version(1)), ("V2", version(2))], named: "R", in: dir, current: "V2")
-    let metadata = try ModelBundles.storeMetadata(bundle, version: "V1")
     let people = (1...5000).map { n -> [String: Any] in
       var p: [String: Any] = ["id": "Person/\(n)", "name": "person \(n) with a name to fill the row"]
       if n % 5 != 0 { p["passport"] = "Passport/\(n - n / 5)" }
@@ -284,22 +279,8 @@ struct RelationshipChunksTests {
     let passports = (1...5000).filter { $0 % 5 != 0 }.map { n in
       ["id": "Passport/\(n - n / 5)", "number": "P-\(n)", "person": "Person/\(n)"] as [String: Any]
     }
-    let json = dir.appendingPathComponent("s.json")
-    try JSONSerialization.data(withJSONObject: [
-      "metadata": metadata, "objects": ["Person": people, "Passport": passports],
-    ]).write(to: json)
-    let store = dir.appendingPathComponent("s.sqlite").path
-    let imported = runMapc(["store", "import", json.path, "--model", bundle.path, "-o", store])
-    try #require(imported.exitCode == 0, "\(imported.stderr)")
-    let whole = dir.appendingPathComponent("whole.sqlite").path
-    let a = migrate(dir, store, whole, to: 2, ["--quiet"])
-    try #require(a.exitCode == 0, "\(a.stderr)")
-    let chunked = dir.appendingPathComponent("chunks.sqlite").path
-    let b = migrate(dir, store, chunked, to: 2, ["--memory-limit", "64K"])
-    try #require(b.exitCode == 0, "\(b.stderr)")
-    let chunks = b.stderr.firstMatch(of: /objects in (\d+) chunks/).flatMap { Int($0.1) } ?? 0
-    #expect(chunks > 2, "\(b.stderr)")
-    #expect(try Data(contentsOf: URL(fileURLWithPath: chunked)) == Data(contentsOf: URL(fileURLWithPath: whole)))
+    let store = try Self.imported(dir, bundle, ["Person": people, "Passport": passports])
+    let chunked = try expectTheBytesInMemory(dir, store, to: 2, limit: "64K")
     let keys =
       "import sqlite3, sys\nc = sqlite3.connect(sys.argv[1])\n"
       + "print(c.execute('SELECT Z_PK, ZPASSPORT, ZNAME FROM ZPERSON ORDER BY Z_PK').fetchall())\n"
