@@ -59,8 +59,21 @@ final class CoreDataChunkReader: StoreChunkReader {
           "table \(table) has no INTEGER PRIMARY KEY Z_PK (Core Data's layout), so it cannot be read a chunk at a time")
       }
     }
-    // Everything not streamed is read whole: it must fit its share of the limit.
-    let streamedTables = Set(roots.map { schema.entities[$0].table })
+    // Everything not streamed is read whole: it must fit its share of the limit. (The join
+    // tables of streamed entities, whose both sides stream, are read with their chunks.)
+    var streamedTables = Set(roots.map { schema.entities[$0].table })
+    var mapped = CoreDataReader(store: store, layout: layout, maxErrors: maxErrors)
+    mapped.tables = tables
+    try mapped.mapEntities(primaryKeys)
+    for root in roots {
+      guard let entity = layout.model.entity(named: schema.entities[root].name) else { continue }
+      for r in entity.relationships where mapped.isManyToMany(r) {
+        let inv = r.inverseName ?? ""
+        let other = schema.declaring(inv, of: r.destinationEntity)?.name ?? r.destinationEntity
+        streamedTables.insert("Z_\(mapped.number(entity.name))\(CoreDataSchema.upper(r.name))")
+        streamedTables.insert("Z_\(mapped.number(other))\(CoreDataSchema.upper(inv))")
+      }
+    }
     var held = 0
     // Z_MODELCACHE is not read by a run.
     for name in tables.keys.sorted() where !streamedTables.contains(name) && name != "Z_MODELCACHE" {

@@ -19,6 +19,8 @@ final class CoreDataChunkWriter: StoreChunkWriter {
   /// Per destination entity (layout index): whether its rows go through a scratch file.
   private let standsAlone: [Bool]
   private var rows: [Int: ScratchRows] = [:]
+  /// Join rows per `Entity.relationship` (many-to-many), rendered from each side's chunks.
+  private var joins: [String: ScratchRows] = [:]
   private var errors: [Int: [String]] = [:]
   private var held: (graph: ObjectGraph, source: ObjectGraph)?
 
@@ -31,7 +33,6 @@ final class CoreDataChunkWriter: StoreChunkWriter {
     standsAlone = layout.entities.map { e in
       guard let d = model.entity(named: e.name) else { return false }
       return d.parentName == nil && !model.entities.contains { $0.parentName == e.name }
-        && Self.manyToMany(d, model) == nil
     }
   }
 
@@ -48,9 +49,9 @@ final class CoreDataChunkWriter: StoreChunkWriter {
   /// `StreamingPlan`'s rules (no parent, no sub-entities); nil when it can.
   static func cannotWrite(_ name: String, in model: ObjectModel) -> String? {
     guard let e = model.entity(named: name) else { return "it is not in the destination model" }
-    if let r = manyToMany(e, model) {
+    if let r = manyToMany(e, model), r.inverseName == r.name {
       return
-        "its relationship \(r.name) is many-to-many (a join table), which a run in chunks cannot write to SQLite yet"
+        "its relationship \(r.name) is its own inverse (a join table's REFLEXIVE column), which a run in chunks cannot write yet"
     }
     if let a = e.attributes.first(where: { $0.allowsExternalBinaryDataStorage }) {
       return "its attribute \(a.name) may be stored in an external file, which a run in chunks cannot write yet"
@@ -86,7 +87,22 @@ final class CoreDataChunkWriter: StoreChunkWriter {
       try rows[e]!.flush(force: true)
       // A whole run reports the first 20 (`CoreDataWriter.write`).
       if errors[e, default: []].count < 20 { errors[e, default: []] += writer.errors.prefix(20) }
+      // Join rows of its many-to-many relationships, from its side (the store's metadata, known
+      // at the end, says which side's rows the join table takes).
+      for (p, property) in layout.entities[e].properties.enumerated() {
+        guard let r = property.relationship, isManyToMany(r) else { continue }
+        let id = "\(layout.entities[e].name).\(r.name)"
+        if joins[id] == nil { joins[id] = try ScratchRows(path: "\(scratch)/\(e)-\(p).joins") }
+        try writer.renderJoinRows(of: e, property: p, into: joins[id]!)
+      }
     }
+  }
+
+  /// Whether `r` of the destination model is many-to-many.
+  private func isManyToMany(_ r: RelationshipDescription) -> Bool {
+    guard r.isToMany, !r.isTransient, let inv = r.inverseName, let d = layout.model.entity(named: r.destinationEntity)
+    else { return false }
+    return layout.model.allRelationships(of: d).contains { $0.name == inv && $0.isToMany }
   }
 
   func commit(
@@ -111,6 +127,7 @@ final class CoreDataChunkWriter: StoreChunkWriter {
       externalFiles: held?.source.storeAttachment as? ExternalFilesRead)
     writer.writesModelCache = writesModelCache
     writer.takeStreamed(rows, errors: errors)
+    writer.streamedJoins = joins
     // A dry run writes into the scratch folder (not into memory: the store may be larger).
     try SQLiteStoreFormat.write(
       &writer, to: target, dryRun: "\(scratch)/dry-run.sqlite", backup: backup, durable: durable)
@@ -118,6 +135,7 @@ final class CoreDataChunkWriter: StoreChunkWriter {
 
   func discard() {
     rows = [:]
+    joins = [:]
     held = nil
   }
 }

@@ -74,10 +74,21 @@ extension CoreDataReader {
     return result
   }
 
-  /// Reads the join table of `entity.r` and its inverse (reference §5.1): the table is named
-  /// after one side (`Z_<ent><REL>`), each column after the relationship whose destination it
-  /// holds (`Z_<destination ent><REL>`), ordered sides have a `Z_FOK_` column.
-  mutating func readJoinTable(_ entity: String, _ r: RelationshipDescription) throws(Stop) {
+  /// Where the join table of `entity.r` and its inverse keeps them, seen from `entity`'s side
+  /// (reference §5.1): the table is named after one side (`Z_<ent><REL>`), each column after
+  /// the relationship whose destination it holds (`Z_<destination ent><REL>`), ordered sides
+  /// have a `Z_FOK_` column. Nil (reported) when the store lacks it.
+  struct JoinLayout {
+    var table: String
+    /// The column of `entity`'s objects, and of their members.
+    var ownerColumn: String
+    var memberColumn: String
+    /// The members' positions in `entity.r` and the owners' in the inverse, where ordered.
+    var memberOrder: String?
+    var ownerOrder: String?
+  }
+
+  mutating func joinLayout(_ entity: String, _ r: RelationshipDescription) throws(Stop) -> JoinLayout? {
     let inv = r.inverseName!
     let invDeclaring = schema.declaring(inv, of: r.destinationEntity)?.name ?? r.destinationEntity
     let candidates = [
@@ -88,7 +99,7 @@ extension CoreDataReader {
         "sqlite-layout",
         "the store has no join table \(candidates[0]) (or \(candidates[1])) for \(entity).\(r.name) and its inverse \(r.destinationEntity).\(inv)"
       )
-      return
+      return nil
     }
     // The key columns the model gives (Specs/sqlite-store.md §4.3). Where the store numbered a
     // suffix otherwise (`Z_22USERS2` where the rule gives `Z_22USERS1`), a missing column is the
@@ -116,24 +127,36 @@ extension CoreDataReader {
       try report(
         "sqlite-layout",
         "join table \(table) has no column \(c) for \(entity).\(r.name) ↔ \(r.destinationEntity).\(inv)")
-      return
+      return nil
     }
     func order(_ key: String) -> String { "Z_FOK_" + (key == "REFLEXIVE" ? key : String(key.dropFirst(2))) }
-    let (memberOrder, ownerOrder) = (order(memberColumn), order(ownerColumn))
     let inverse = layout.model.allRelationships(of: layout.model.entity(named: r.destinationEntity)!).first {
       $0.name == inv
     }!
-    var select = [ownerColumn, memberColumn]
+    var result = JoinLayout(table: table, ownerColumn: ownerColumn, memberColumn: memberColumn)
     for (ordered, c, what) in [
-      (r.isOrdered, memberOrder, "\(entity).\(r.name)"),
-      (inverse.isOrdered, ownerOrder, "\(r.destinationEntity).\(inv)"),
+      (r.isOrdered, order(memberColumn), "\(entity).\(r.name)"),
+      (inverse.isOrdered, order(ownerColumn), "\(r.destinationEntity).\(inv)"),
     ] where ordered {
       guard columns.contains(c) else {
         try report("sqlite-layout", "join table \(table) has no column \(c) for the order of \(what)")
-        return
+        return nil
       }
-      select.append(c)
+      if c == order(memberColumn) && r.isOrdered { result.memberOrder = c } else { result.ownerOrder = c }
     }
+    return result
+  }
+
+  /// Reads the join table of `entity.r` and its inverse (`joinLayout`).
+  mutating func readJoinTable(_ entity: String, _ r: RelationshipDescription) throws(Stop) {
+    guard let join = try joinLayout(entity, r) else { return }
+    let inv = r.inverseName!
+    let table = join.table
+    let (ownerColumn, memberColumn) = (join.ownerColumn, join.memberColumn)
+    let inverse = layout.model.allRelationships(of: layout.model.entity(named: r.destinationEntity)!).first {
+      $0.name == inv
+    }!
+    let select = [ownerColumn, memberColumn] + [join.memberOrder, join.ownerOrder].compactMap { $0 }
     let sql = "SELECT \(select.map(SQLiteDatabase.quote).joined(separator: ", ")) FROM \(SQLiteDatabase.quote(table))"
     let rows: [[SQLiteValue]]
     do {

@@ -52,13 +52,30 @@ extension CoreDataReader {
       }
     }
     var seen: Set<[UInt64]> = []
-    for (owner, p) in whole where seen.insert([owner.packed, UInt64(p)]).inserted {
-      try stubs.readMembers(of: owner, property: p, in: &self)
+    var next = 0
+    while next < whole.count {
+      let (owner, p) = whole[next]
+      next += 1
+      guard seen.insert([owner.packed, UInt64(p)]).inserted else { continue }
+      if let r = layout.entities[Int(owner.entity)].properties[p].relationship, isManyToMany(r) {
+        // A stub member whose side is ordered: its whole side, for the positions of the rows.
+        whole += try stubs.readJoinMembers(of: owner, property: p, in: &self)
+      } else {
+        try stubs.readMembers(of: owner, property: p, in: &self)
+      }
     }
     for (e, table) in graph.tables.enumerated() where table.count > stubs.before[e] {
       table.stubsFrom = stubs.before[e]
     }
     addLinks()
+  }
+
+  /// Whether `r` is many-to-many (its inverse is to-many too).
+  func isManyToMany(_ r: RelationshipDescription) -> Bool {
+    guard r.isToMany, let inv = r.inverseName, let d = layout.model.entity(named: r.destinationEntity) else {
+      return false
+    }
+    return layout.model.allRelationships(of: d).contains { $0.name == inv && $0.isToMany }
   }
 
   /// What the members of the to-many relationships of row `key` (schema entity `k`) of `table`
@@ -68,10 +85,15 @@ extension CoreDataReader {
     guard let chunk, let entity = layout.model.entity(named: schema.entities[k].name) else { return 0 }
     var bytes = 0
     for r in layout.model.allRelationships(of: entity) where r.isToMany && !r.isTransient {
-      guard let inv = r.inverseName, let member = schema.entity(named: r.destinationEntity),
-        let column = schema.column(inv, of: r.destinationEntity)
-      else { continue }
-      let memberTable = schema.entities[member.root].table
+      guard let inv = r.inverseName, let member = schema.entity(named: r.destinationEntity) else { continue }
+      // Its members' rows hold the key, or (many-to-many) its join table's rows do.
+      var memberTable = schema.entities[member.root].table
+      var column = schema.column(inv, of: r.destinationEntity)
+      if isManyToMany(r) {
+        guard let join = try joinLayout(schema.entities[k].name, r) else { continue }
+        (memberTable, column) = (join.table, join.ownerColumn)
+      }
+      guard let column else { continue }
       var count = 0
       do throws(SQLiteDatabase.Failure) {
         let id = memberTable + "." + column
@@ -113,26 +135,9 @@ extension CoreDataReader {
     /// such row.
     mutating func referredTo(_ t: PendingToOne, in reader: inout CoreDataReader) throws(Stop) -> ObjectRef? {
       let table = reader.schema.entities[t.targetRoot].table
-      var number: Int?
-      do throws(SQLiteDatabase.Failure) {
-        if lookups[t.targetRoot] == nil {
-          lookups[t.targetRoot] = try reader.store.database.prepare(
-            "SELECT Z_ENT FROM \(SQLiteDatabase.quote(table)) WHERE Z_PK = ?")
-        }
-        let lookup = lookups[t.targetRoot]!
-        lookup.reset()
-        try lookup.bindInteger(0, t.key)
-        if try lookup.step(), !lookup.isNull(0) { number = Int(lookup.int64(0)) }
-      } catch {
-        try reader.report("sqlite-unreadable", "cannot read table \(table): \(error.message)")
-        return nil
-      }
-      guard let number else {
-        try reader.report(
-          "sqlite-dangling", "\(t.table).\(t.column) row Z_PK=\(t.ownerKey): \(t.key) is no Z_PK of \(table)")
-        return nil
-      }
-      return try stub(root: t.targetRoot, key: t.key, number: number, in: &reader)
+      return try object(
+        root: t.targetRoot, key: t.key, in: &reader,
+        missing: "\(t.table).\(t.column) row Z_PK=\(t.ownerKey): \(t.key) is no Z_PK of \(table)")
     }
 
     /// Whether the row `t` refers to names `t`'s row in its side of their one-to-one
@@ -179,6 +184,101 @@ extension CoreDataReader {
       reader.graph.tables[Int(stub.entity)].setObjectKey(Int(stub.row), key)
       reader.objects[root, default: [:]][key] = stub
       return stub
+    }
+
+    /// The object of `root`'s table with `Z_PK` `key`: the chunk's, or a stub, its `Z_ENT` looked
+    /// up; nil when there is no such row (`missing` says so).
+    mutating func object(root: Int, key: Int64, in reader: inout CoreDataReader, missing: String) throws(Stop)
+      -> ObjectRef?
+    {
+      if let known = reader.objects[root]?[key] { return known }
+      let table = reader.schema.entities[root].table
+      var number: Int?
+      do throws(SQLiteDatabase.Failure) {
+        if lookups[root] == nil {
+          lookups[root] = try reader.store.database.prepare(
+            "SELECT Z_ENT FROM \(SQLiteDatabase.quote(table)) WHERE Z_PK = ?")
+        }
+        let lookup = lookups[root]!
+        lookup.reset()
+        try lookup.bindInteger(0, key)
+        if try lookup.step(), !lookup.isNull(0) { number = Int(lookup.int64(0)) }
+      } catch {
+        try reader.report("sqlite-unreadable", "cannot read table \(table): \(error.message)")
+        return nil
+      }
+      guard let number else {
+        try reader.report("sqlite-dangling", missing)
+        return nil
+      }
+      return try stub(root: root, key: key, number: number, in: &reader)
+    }
+
+    /// Adds every member of `owner`'s many-to-many relationship at `property`, from its join
+    /// table's rows that name it, in the whole-store reader's order, and `owner` to each
+    /// member's side (its members outside the chunk as stubs). Returns the sides of stub
+    /// members to read whole: those that are ordered (their positions are in the join rows).
+    mutating func readJoinMembers(of owner: ObjectRef, property p: Int, in reader: inout CoreDataReader) throws(Stop)
+      -> [(owner: ObjectRef, property: Int)]
+    {
+      let ownerLayout = reader.layout.entities[Int(owner.entity)]
+      guard let r = ownerLayout.properties[p].relationship, let inv = r.inverseName,
+        let member = reader.schema.entity(named: r.destinationEntity),
+        let memberEntity = reader.layout.entityIndex(r.destinationEntity),
+        let q = reader.layout.entities[memberEntity].propertyIndex(inv),
+        let inverse = reader.layout.entities[memberEntity].properties[q].relationship,
+        let join = try reader.joinLayout(ownerLayout.name, r)
+      else { return [] }
+      let key = reader.graph.tables[Int(owner.entity)].objectKey(Int(owner.row))
+      let rows: [(key: Int64, memberRank: Int64, ownerRank: Int64)]
+      do throws(SQLiteDatabase.Failure) {
+        let id = [Int(owner.entity), p, -1]
+        if members[id] == nil {
+          let columns = [join.memberColumn] + [join.memberOrder, join.ownerOrder].compactMap { $0 }
+          members[id] = try reader.store.database.prepare(
+            "SELECT \(columns.map(SQLiteDatabase.quote).joined(separator: ", ")) FROM \(SQLiteDatabase.quote(join.table)) WHERE \(SQLiteDatabase.quote(join.ownerColumn)) = ?"
+          )
+        }
+        let statement = members[id]!
+        statement.reset()
+        try statement.bindInteger(0, key)
+        var found: [(key: Int64, memberRank: Int64, ownerRank: Int64)] = []
+        while try statement.step() {
+          var k = 1
+          let memberRank = join.memberOrder != nil ? statement.int64(k) : 0
+          if join.memberOrder != nil { k += 1 }
+          let ownerRank = join.ownerOrder != nil ? statement.int64(k) : 0
+          found.append((statement.int64(0), memberRank, ownerRank))
+        }
+        rows = found
+      } catch {
+        try reader.report("sqlite-unreadable", "cannot read join table \(join.table): \(error.message)")
+        return []
+      }
+      if Int(owner.row) >= before[Int(owner.entity)] { memberCount += rows.count }
+      if let chunk = reader.chunk, memberCount * 32 > chunk.largest {
+        let ownerTable =
+          reader.schema.entity(named: ownerLayout.name).map { reader.schema.entities[$0.root].table } ?? ""
+        try reader.report(
+          "run-memory-limit",
+          "\(ownerTable) row Z_PK=\(key): its ordered relationship \(r.name), which a chunk that refers to it reads whole, brings the chunk's objects to \(memberCount), more than a quarter of the --memory-limit (\(chunk.largest) bytes) allows"
+        )
+        return []
+      }
+      var sides: [(owner: ObjectRef, property: Int)] = []
+      for row in rows {
+        guard
+          let m = try object(
+            root: member.root, key: row.key, in: &reader,
+            missing:
+              "\(join.table).\(join.memberColumn) = \(row.key) is no Z_PK of \(reader.schema.entities[member.root].table)"
+          )
+        else { continue }
+        reader.links.append(Link(owner: owner, property: p, order: row.memberRank, key: row.key, member: m))
+        reader.links.append(Link(owner: m, property: q, order: row.ownerRank, key: key, member: owner))
+        if inverse.isOrdered && Int(m.row) >= before[Int(m.entity)] { sides.append((m, q)) }
+      }
+      return sides
     }
 
     /// Adds every member of `owner`'s to-many relationship at `property` (a one-to-many: its

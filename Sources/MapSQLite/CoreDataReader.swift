@@ -132,7 +132,10 @@ struct CoreDataReader {
       readingRoot = -1
       progress?(rowsRead, max(rowsRead, rowsTotal))
       try resolveReferences()
-      for (e, r) in manyToManyPairs() { try readJoinTable(e, r) }
+      // (A join table of entities read a chunk at a time is read with their chunks.)
+      for (e, r) in manyToManyPairs() where !isSkipped(e) && !isSkipped(r.destinationEntity) {
+        try readJoinTable(e, r)
+      }
     } catch {}
     if !errors.isEmpty { throw MigrationFailure(errors, truncated: errors.count >= maxErrors) }
     addLinks()
@@ -148,6 +151,11 @@ struct CoreDataReader {
     }
     for l in links { graph.addToMany(l.owner, property: l.property, l.member) }
     links = []
+  }
+
+  /// Whether `entity`'s hierarchy is one `readMapped` leaves out (`skippedRoots`).
+  func isSkipped(_ entity: String) -> Bool {
+    schema.entity(named: entity).map { skippedRoots.contains($0.root) } ?? false
   }
 
   /// The rows of `table` (0 when it cannot be counted: reading it reports why).
@@ -465,11 +473,12 @@ struct CoreDataReader {
       }
       if let chunk {
         // With stubs, a row's to-many relationships are read whole with it: their members count.
-        let bytes = statement.storedBytes() + (countsMembers ? try memberBytes(k, pk, table) : 0)
-        if bytes > chunk.largest {
+        let rowBytes = statement.storedBytes()
+        let bytes = rowBytes + (countsMembers ? try memberBytes(k, pk, table) : 0)
+        if rowBytes > chunk.largest {
           try report(
             "run-memory-limit",
-            "\(table) row Z_PK=\(pk) holds \(bytes) bytes, more than a quarter of the --memory-limit (\(chunk.largest) bytes) allows one object"
+            "\(table) row Z_PK=\(pk) holds \(rowBytes) bytes, more than a quarter of the --memory-limit (\(chunk.largest) bytes) allows one object"
           )
         }
         chunkBytes += bytes

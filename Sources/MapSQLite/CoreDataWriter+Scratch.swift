@@ -86,4 +86,47 @@ extension CoreDataWriter {
       if (row + 1) % RowSource.chunkRows == 0 || row + 1 == count { progress?(written) }
     }
   }
+
+  /// Inserts join rows rendered from chunks (`renderJoinRows`) with the statement the graph's
+  /// would go through, in the order they were rendered.
+  func insertStreamedJoins(_ rows: ScratchRows, _ insert: SQLiteStatement, columns: Int) throws {
+    try rows.flush(force: true)
+    var reader = ScratchRows.Reader(rows)
+    for _ in 0..<rows.count {
+      insert.reset()
+      try insert.bindInteger(0, try reader.integer())
+      _ = try reader.integer()
+      for c in 1..<columns { try reader.bindCell(insert, c) }
+      _ = try insert.step()
+    }
+  }
+
+  /// Renders the join rows of the objects of table `e` (not its stubs) for their many-to-many
+  /// relationship at `p`, as `writeJoinRows` binds them when `e`'s side names the join table:
+  /// owner, member, the owner's position in the member's side where that is ordered, the
+  /// member's in the owner's where that is.
+  func renderJoinRows(of e: Int, property p: Int, into rows: ScratchRows) throws(MigrationFailure) {
+    let table = graph.tables[e]
+    guard let r = table.layout.properties[p].relationship, let inv = r.inverseName,
+      let many = table.columns[p] as? ToManyColumn
+    else { return }
+    let inverse = graph.layout.model.entity(named: r.destinationEntity).flatMap { d in
+      graph.layout.model.allRelationships(of: d).first { $0.name == inv }
+    }
+    let inverseOrdered = inverse?.isOrdered ?? false
+    for row in 0..<table.realCount {
+      let owner = ObjectRef(entity: e, row: row)
+      for (i, m) in many.targets(row).enumerated() {
+        rows.beginRow(key: table.objectKey(row), version: 0)
+        rows.putInteger(graph.table(m).objectKey(Int(m.row)))
+        if inverseOrdered {
+          let side = graph.table(m).layout.propertyIndex(inv).flatMap { graph.table(m).columns[$0] as? ToManyColumn }
+          let position = side?.targets(Int(m.row)).firstIndex(of: owner)
+          if let position { rows.putInteger(2048 + 1024 * Int64(position)) } else { rows.putNull() }
+        }
+        if r.isOrdered { rows.putInteger(2048 + 1024 * Int64(i)) }
+      }
+    }
+    try rows.flush()
+  }
 }

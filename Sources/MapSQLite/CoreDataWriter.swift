@@ -35,6 +35,9 @@ struct CoreDataWriter {
   /// they were rendered.
   var streamed: [Int: ScratchRows] = [:]
   var streamedErrors: [Int: [String]] = [:]
+  /// Join rows rendered from chunks, per `Entity.relationship` of the side that owns them
+  /// (`CoreDataChunkWriter`): taken in place of the graph's for a join table named after it.
+  var streamedJoins: [String: ScratchRows] = [:]
 
   init(
     graph: ObjectGraph, input: InputBytes?, codec: (any TransformableCodec.Type)?, metadata: CoreDataMetadataOut,
@@ -179,6 +182,10 @@ struct CoreDataWriter {
       let insert = try db.prepare(
         "INSERT INTO \(j.name) (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))"
       )
+      if let rows = streamedJoins["\(j.owner).\(j.relationship.name)"] {
+        try insertStreamedJoins(rows, insert, columns: columns.count)
+        continue
+      }
       for owner in objects(ofKind: j.owner) {
         guard let p = graph.layout.entities[Int(owner.entity)].propertyIndex(j.relationship.name) else { continue }
         for member in members(owner, p) {

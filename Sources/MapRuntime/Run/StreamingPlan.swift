@@ -20,9 +20,10 @@
 ///
 /// With `stubs` (the objects keep their numbers, and the format reads references out of a chunk
 /// as stubs: `ChunkedStoreFormat.readsReferencesAsStubs`), an entity may also have
-/// relationships (`refersOut`): to-one ones (a one-to-one's two sides must agree) and one-to-many ones,
-/// to entities outside any inheritance tree, nothing else pointing at it, no entity read whole
-/// referring to it; the same in the destination model. A chunk then holds stubs of the objects
+/// relationships (`refersOut`): to-one (a one-to-one's two sides must agree), one-to-many and
+/// many-to-many ones (not one that is its own inverse), to entities outside any inheritance
+/// tree, no to-many without an inverse pointing at it, no entity read whole referring to it;
+/// the same in the destination model. A chunk then holds stubs of the objects
 /// its objects refer to (and its objects' to-many relationships whole), the mappings over their
 /// entities (`stubbed`) run over the stubs too, and expressions may ask for the destination
 /// objects of `$source.<relationship>`. A destination object's foreign key is its target's
@@ -154,8 +155,9 @@ package struct StreamingPlan: Sendable {
   }
 
   /// Why relationship `r` cannot be read with stubs (a chunk's objects referring out), nil
-  /// when it can: a to-one (its row holds the key), or a to-many whose inverse is a to-one (its
-  /// members' rows hold the owner's key), to an entity outside any inheritance tree.
+  /// when it can: a to-one (its row holds the key), a to-many whose inverse is a to-one (its
+  /// members' rows hold the owner's key), or a many-to-many (a join table; its other side must
+  /// stream too: `dropReferredFromWhole`), to an entity outside any inheritance tree.
   static func outwardProblem(_ r: RelationshipDescription, in model: ObjectModel) -> String? {
     if r.isTransient { return "is transient" }
     guard let d = model.entity(named: r.destinationEntity) else { return "has no destination entity" }
@@ -165,35 +167,39 @@ package struct StreamingPlan: Sendable {
     let inverse = r.inverseName.flatMap { inv in d.relationships.first { $0.name == inv } }
     if r.isToMany {
       guard let inverse else { return "is to-many without an inverse (a key column in \(d.name)'s table)" }
-      if inverse.isToMany { return "is many-to-many (a join table)" }
+      if inverse.isToMany && inverse.name == r.name && d.name == r.inverseEntity {
+        return "is many-to-many with itself as its inverse (a join table's REFLEXIVE column)"
+      }
       return nil
     }
     return nil
   }
 
   /// Nil when every to-many relationship that points at `name` is the inverse of one of its
-  /// to-one relationships (its rows hold the owners' keys); else why not: a to-many without
-  /// that inverse keeps a key column in its table, or a join table. (A to-one that points at it
-  /// is held in the other entity's rows: `dropReferredFromWhole`.)
+  /// own (its rows, or a join table's, hold the owners' keys); else why not: a to-many without
+  /// an inverse keeps a key column in its table. (A to-one that points at it is held in the
+  /// other entity's rows, a many-to-many in join rows: `dropReferredFromWhole`.)
   static func pointedAt(_ name: String, in model: ObjectModel) -> String? {
     guard let e = model.entity(named: name) else { return nil }
     for other in model.entities {
       for q in other.relationships where q.destinationEntity == name && q.isToMany {
-        let inverseOfOwn = e.relationships.contains {
-          $0.name == q.inverseName && $0.inverseName == q.name && !$0.isToMany
-        }
+        let inverseOfOwn = e.relationships.contains { $0.name == q.inverseName && $0.inverseName == q.name }
         if !inverseOfOwn { return "a to-many relationship of \(other.name) points at it (\(q.name))" }
       }
     }
     return nil
   }
 
-  /// Entities of `model` with a to-one relationship to `name` (their rows hold its keys).
+  /// Entities of `model` whose rows, or join rows, hold keys of `name`'s objects: through a
+  /// to-one relationship to it, or a many-to-many one with it.
   static func referrers(of name: String, in model: ObjectModel) -> [(entity: String, relationship: String)] {
     model.entities.flatMap { e in
-      e.relationships.filter { !$0.isToMany && !$0.isTransient && $0.destinationEntity == name }.map {
-        (e.name, $0.name)
-      }
+      e.relationships.filter { r in
+        guard !r.isTransient, r.destinationEntity == name else { return false }
+        guard r.isToMany else { return true }
+        let inverse = r.inverseName.flatMap { inv in model.entity(named: name)?.relationships.first { $0.name == inv } }
+        return inverse?.isToMany == true
+      }.map { (e.name, $0.name) }
     }
   }
 
