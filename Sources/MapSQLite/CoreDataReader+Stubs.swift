@@ -214,6 +214,24 @@ extension CoreDataReader {
       return try stub(root: root, key: key, number: number, in: &reader)
     }
 
+    /// Counts `n` members read whole for `owner` (key `key`), relationship `relationship`. The
+    /// chunk's own rows counted theirs (`memberBytes`); the ordered relationships of the objects
+    /// they refer to (stubs) come on top, within a quarter of the limit: false (reported) past it.
+    mutating func counts(
+      _ n: Int, of owner: ObjectRef, _ relationship: String, key: Int64, in reader: inout CoreDataReader
+    ) throws(Stop) -> Bool {
+      guard Int(owner.row) >= before[Int(owner.entity)] else { return true }
+      memberCount += n
+      guard let chunk = reader.chunk, memberCount * 32 > chunk.largest else { return true }
+      let name = reader.layout.entities[Int(owner.entity)].name
+      let table = reader.schema.entity(named: name).map { reader.schema.entities[$0.root].table } ?? name
+      try reader.report(
+        "run-memory-limit",
+        "\(table) row Z_PK=\(key): its ordered relationship \(relationship), which a chunk that refers to it reads whole, brings the chunk's objects to \(memberCount), more than a quarter of the --memory-limit (\(chunk.largest) bytes) allows"
+      )
+      return false
+    }
+
     /// Adds every member of `owner`'s many-to-many relationship at `property`, from its join
     /// table's rows that name it, in the whole-store reader's order, and `owner` to each
     /// member's side (its members outside the chunk as stubs). Returns the sides of stub
@@ -255,16 +273,7 @@ extension CoreDataReader {
         try reader.report("sqlite-unreadable", "cannot read join table \(join.table): \(error.message)")
         return []
       }
-      if Int(owner.row) >= before[Int(owner.entity)] { memberCount += rows.count }
-      if let chunk = reader.chunk, memberCount * 32 > chunk.largest {
-        let ownerTable =
-          reader.schema.entity(named: ownerLayout.name).map { reader.schema.entities[$0.root].table } ?? ""
-        try reader.report(
-          "run-memory-limit",
-          "\(ownerTable) row Z_PK=\(key): its ordered relationship \(r.name), which a chunk that refers to it reads whole, brings the chunk's objects to \(memberCount), more than a quarter of the --memory-limit (\(chunk.largest) bytes) allows"
-        )
-        return []
-      }
+      guard try counts(rows.count, of: owner, r.name, key: key, in: &reader) else { return [] }
       var sides: [(owner: ObjectRef, property: Int)] = []
       for row in rows {
         guard
@@ -314,18 +323,7 @@ extension CoreDataReader {
         try reader.report("sqlite-unreadable", "cannot read table \(table): \(error.message)")
         return
       }
-      // The chunk's own rows counted theirs (`memberBytes`); the ordered relationships of the
-      // objects they refer to come on top.
-      if Int(owner.row) >= before[Int(owner.entity)] { memberCount += rows.count }
-      if let chunk = reader.chunk, memberCount * 32 > chunk.largest {
-        let ownerTable =
-          reader.schema.entity(named: ownerLayout.name).map { reader.schema.entities[$0.root].table } ?? ""
-        try reader.report(
-          "run-memory-limit",
-          "\(ownerTable) row Z_PK=\(key): its ordered relationship \(r.name), which a chunk that refers to it reads whole, brings the chunk's objects to \(memberCount), more than a quarter of the --memory-limit (\(chunk.largest) bytes) allows"
-        )
-        return
-      }
+      guard try counts(rows.count, of: owner, r.name, key: key, in: &reader) else { return }
       for row in rows {
         guard let m = try stub(root: member.root, key: row.key, number: row.number, in: &reader) else { continue }
         if Int(m.row) >= before[Int(m.entity)], reader.layout.entities[Int(m.entity)].propertyIndex(inv) == q {

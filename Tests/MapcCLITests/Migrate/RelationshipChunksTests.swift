@@ -120,6 +120,18 @@ struct RelationshipChunksTests {
     return chunked
   }
 
+  /// python3 running `script` on `chunked` prints what it prints on `store`, which holds
+  /// `sourceHas` (so that the script read something).
+  static func expectPythonReadsTheSame(
+    _ script: String, in chunked: String, as store: String, sourceHas: String,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) {
+    let inSource = runTool(python3!, ["-c", script, store]).stdout
+    #expect(inSource.contains(sourceHas), "\(inSource.prefix(300))", sourceLocation: sourceLocation)
+    let same = runTool(python3!, ["-c", script, chunked]).stdout == inSource
+    #expect(same, "python3 reads other rows in the store written in chunks", sourceLocation: sourceLocation)
+  }
+
   func migrate(_ dir: URL, _ store: String, _ out: String, to: Int, _ extra: [String]) -> MapcResult {
     runMapc(
       [
@@ -250,10 +262,7 @@ struct RelationshipChunksTests {
       "import sqlite3, sys\nc = sqlite3.connect(sys.argv[1])\n"
       + "t = [r[0] for r in c.execute(\"SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'Z\\\\_%' ESCAPE '\\\\' AND name NOT IN ('Z_PRIMARYKEY', 'Z_METADATA', 'Z_MODELCACHE')\")]\n"
       + "print(t, c.execute('SELECT * FROM ' + t[0] + ' ORDER BY 1, 2').fetchall())\n"
-    let inSource = runTool(python3!, ["-c", join, store]).stdout
-    #expect(inSource.contains("(1, "), "\(inSource.prefix(300))")
-    let same = runTool(python3!, ["-c", join, chunked]).stdout == inSource
-    #expect(same, "python3 reads other join rows in the store written in chunks")
+    Self.expectPythonReadsTheSame(join, in: chunked, as: store, sourceHas: "(1, ")
   }
 
   /// A one-to-one relationship: each side's row holds the other's key. 5,000 people, 4,000 of
@@ -292,10 +301,8 @@ struct RelationshipChunksTests {
       "import sqlite3, sys\nc = sqlite3.connect(sys.argv[1])\n"
       + "print(c.execute('SELECT Z_PK, ZPASSPORT, ZNAME FROM ZPERSON ORDER BY Z_PK').fetchall())\n"
       + "print(c.execute('SELECT Z_PK, ZPERSON, ZNUMBER FROM ZPASSPORT ORDER BY Z_PK').fetchall())\n"
-    let inSource = runTool(python3!, ["-c", keys, store]).stdout
-    #expect(inSource.contains("(7, 6, 'person 7 with a name to fill the row')"), "\(inSource.prefix(200))")
-    let same = runTool(python3!, ["-c", keys, chunked]).stdout == inSource
-    #expect(same, "python3 reads other keys in the store written in chunks")
+    Self.expectPythonReadsTheSame(
+      keys, in: chunked, as: store, sourceHas: "(7, 6, 'person 7 with a name to fill the row')")
 
     try Self.edit(store, "UPDATE ZPASSPORT SET ZPERSON = 9 WHERE Z_PK = 6")
     let refused = dir.appendingPathComponent("refused.sqlite").path
