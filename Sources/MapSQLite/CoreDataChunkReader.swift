@@ -67,11 +67,8 @@ final class CoreDataChunkReader: StoreChunkReader {
     try mapped.mapEntities(primaryKeys)
     for root in roots {
       guard let entity = layout.model.entity(named: schema.entities[root].name) else { continue }
-      for r in entity.relationships where mapped.isManyToMany(r) {
-        let inv = r.inverseName ?? ""
-        let other = schema.declaring(inv, of: r.destinationEntity)?.name ?? r.destinationEntity
-        streamedTables.insert("Z_\(mapped.number(entity.name))\(CoreDataSchema.upper(r.name))")
-        streamedTables.insert("Z_\(mapped.number(other))\(CoreDataSchema.upper(inv))")
+      for r in entity.relationships where layout.model.isManyToMany(r) {
+        streamedTables.formUnion(mapped.joinTableNames(entity.name, r))
       }
     }
     var held = 0
@@ -93,11 +90,9 @@ final class CoreDataChunkReader: StoreChunkReader {
     }
     // For progress: the rows of the tables read whole, and for a streamed table its highest
     // Z_PK (counting its rows would read the whole table once more).
-    var counter = CoreDataReader(store: store, layout: layout, maxErrors: maxErrors)
-    counter.tables = tables
     totalRows = schema.roots.reduce(0) { total, root in
       let table = schema.entities[root].table
-      guard roots.contains(root) else { return total + counter.rowCount(table) }
+      guard roots.contains(root) else { return total + mapped.rowCount(table) }
       let high = try? store.query("SELECT max(Z_PK) FROM \(SQLiteDatabase.quote(table))", what: table).first?.first?
         .integer
       return total + Int(clamping: max(0, high ?? 0))

@@ -36,20 +36,13 @@ final class CoreDataChunkWriter: StoreChunkWriter {
     }
   }
 
-  /// A to-many relationship of `e` whose inverse is to-many too (a join table's), if any.
-  private static func manyToMany(_ e: EntityDescription, _ model: ObjectModel) -> RelationshipDescription? {
-    e.relationships.first { r in
-      guard r.isToMany, !r.isTransient, let inv = r.inverseName, let d = model.entity(named: r.destinationEntity)
-      else { return false }
-      return model.allRelationships(of: d).contains { $0.name == inv && $0.isToMany }
-    }
-  }
-
   /// Why entity `name` of the destination model cannot be written from chunks, beyond
   /// `StreamingPlan`'s rules (no parent, no sub-entities); nil when it can.
   static func cannotWrite(_ name: String, in model: ObjectModel) -> String? {
     guard let e = model.entity(named: name) else { return "it is not in the destination model" }
-    if let r = manyToMany(e, model), r.inverseName == r.name {
+    if let r = e.relationships.first(where: {
+      model.isManyToMany($0) && $0.inverseName == $0.name && $0.destinationEntity == name
+    }) {
       return
         "its relationship \(r.name) is its own inverse (a join table's REFLEXIVE column), which a run in chunks cannot write yet"
     }
@@ -90,19 +83,12 @@ final class CoreDataChunkWriter: StoreChunkWriter {
       // Join rows of its many-to-many relationships, from its side (the store's metadata, known
       // at the end, says which side's rows the join table takes).
       for (p, property) in layout.entities[e].properties.enumerated() {
-        guard let r = property.relationship, isManyToMany(r) else { continue }
+        guard let r = property.relationship, layout.model.isManyToMany(r) else { continue }
         let id = "\(layout.entities[e].name).\(r.name)"
         if joins[id] == nil { joins[id] = try ScratchRows(path: "\(scratch)/\(e)-\(p).joins") }
         try writer.renderJoinRows(of: e, property: p, into: joins[id]!)
       }
     }
-  }
-
-  /// Whether `r` of the destination model is many-to-many.
-  private func isManyToMany(_ r: RelationshipDescription) -> Bool {
-    guard r.isToMany, !r.isTransient, let inv = r.inverseName, let d = layout.model.entity(named: r.destinationEntity)
-    else { return false }
-    return layout.model.allRelationships(of: d).contains { $0.name == inv && $0.isToMany }
   }
 
   func commit(

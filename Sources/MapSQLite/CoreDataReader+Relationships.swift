@@ -88,12 +88,29 @@ extension CoreDataReader {
     var ownerOrder: String?
   }
 
-  mutating func joinLayout(_ entity: String, _ r: RelationshipDescription) throws(Stop) -> JoinLayout? {
-    let inv = r.inverseName!
+  /// The two names the join table of `entity.r` may have: after either side (`Z_<ent><REL>`,
+  /// with the store's entity numbers), `entity`'s first.
+  func joinTableNames(_ entity: String, _ r: RelationshipDescription) -> [String] {
+    let inv = r.inverseName ?? ""
     let invDeclaring = schema.declaring(inv, of: r.destinationEntity)?.name ?? r.destinationEntity
-    let candidates = [
+    return [
       "Z_\(number(entity))\(CoreDataSchema.upper(r.name))", "Z_\(number(invDeclaring))\(CoreDataSchema.upper(inv))",
     ]
+  }
+
+  mutating func joinLayout(_ entity: String, _ r: RelationshipDescription) throws(Stop) -> JoinLayout? {
+    // Once per relationship (a chunk asks for each of its rows), a failure reported once.
+    let id = entity + "." + r.name
+    if let known = joinLayouts[id] { return known }
+    let found = try findJoinLayout(entity, r)
+    joinLayouts[id] = .some(found)
+    return found
+  }
+
+  private mutating func findJoinLayout(_ entity: String, _ r: RelationshipDescription) throws(Stop) -> JoinLayout? {
+    let inv = r.inverseName!
+    let invDeclaring = schema.declaring(inv, of: r.destinationEntity)?.name ?? r.destinationEntity
+    let candidates = joinTableNames(entity, r)
     guard let table = candidates.first(where: { tables[$0] != nil }) else {
       try report(
         "sqlite-layout",
@@ -130,19 +147,16 @@ extension CoreDataReader {
       return nil
     }
     func order(_ key: String) -> String { "Z_FOK_" + (key == "REFLEXIVE" ? key : String(key.dropFirst(2))) }
-    let inverse = layout.model.allRelationships(of: layout.model.entity(named: r.destinationEntity)!).first {
-      $0.name == inv
-    }!
     var result = JoinLayout(table: table, ownerColumn: ownerColumn, memberColumn: memberColumn)
-    for (ordered, c, what) in [
-      (r.isOrdered, order(memberColumn), "\(entity).\(r.name)"),
-      (inverse.isOrdered, order(ownerColumn), "\(r.destinationEntity).\(inv)"),
+    for (ordered, key, what, slot) in [
+      (r.isOrdered, memberColumn, "\(entity).\(r.name)", \JoinLayout.memberOrder),
+      (layout.model.inverse(of: r)?.isOrdered == true, ownerColumn, "\(r.destinationEntity).\(inv)", \.ownerOrder),
     ] where ordered {
-      guard columns.contains(c) else {
-        try report("sqlite-layout", "join table \(table) has no column \(c) for the order of \(what)")
+      guard columns.contains(order(key)) else {
+        try report("sqlite-layout", "join table \(table) has no column \(order(key)) for the order of \(what)")
         return nil
       }
-      if c == order(memberColumn) && r.isOrdered { result.memberOrder = c } else { result.ownerOrder = c }
+      result[keyPath: slot] = order(key)
     }
     return result
   }
@@ -153,9 +167,6 @@ extension CoreDataReader {
     let inv = r.inverseName!
     let table = join.table
     let (ownerColumn, memberColumn) = (join.ownerColumn, join.memberColumn)
-    let inverse = layout.model.allRelationships(of: layout.model.entity(named: r.destinationEntity)!).first {
-      $0.name == inv
-    }!
     let select = [ownerColumn, memberColumn] + [join.memberOrder, join.ownerOrder].compactMap { $0 }
     let sql = "SELECT \(select.map(SQLiteDatabase.quote).joined(separator: ", ")) FROM \(SQLiteDatabase.quote(table))"
     let rows: [[SQLiteValue]]
@@ -194,10 +205,9 @@ extension CoreDataReader {
       guard try fits(member, ownerLayout.properties[p], "join table \(table) row (\(ok), \(mk))"),
         try fits(owner, memberLayout.properties[q], "join table \(table) row (\(ok), \(mk))")
       else { continue }
-      var k = 2
-      let memberRank = r.isOrdered ? row[k].integer ?? 0 : 0
-      if r.isOrdered { k += 1 }
-      let ownerRank = inverse.isOrdered ? row[k].integer ?? 0 : 0
+      // The positions follow the keys in `select`, where the sides are ordered.
+      let memberRank = join.memberOrder != nil ? row[2].integer ?? 0 : 0
+      let ownerRank = join.ownerOrder != nil ? row[join.memberOrder != nil ? 3 : 2].integer ?? 0 : 0
       links.append(Link(owner: owner, property: p, order: memberRank, key: mk, member: member))
       links.append(Link(owner: member, property: q, order: ownerRank, key: ok, member: owner))
     }

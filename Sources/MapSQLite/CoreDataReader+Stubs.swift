@@ -23,12 +23,12 @@ extension CoreDataReader {
       }
     }
     for t in toOnes {
-      var target = objects[t.targetRoot]?[t.key]
-      if target == nil {
-        guard let stub = try stubs.referredTo(t, in: &self) else { continue }
-        target = stub
-      }
-      guard let target else { continue }
+      let table = schema.entities[t.targetRoot].table
+      guard
+        let target = try stubs.object(
+          root: t.targetRoot, key: t.key, in: &self,
+          missing: "\(t.table).\(t.column) row Z_PK=\(t.ownerKey): \(t.key) is no Z_PK of \(table)")
+      else { continue }
       let property = layout.entities[Int(t.owner.entity)].properties[t.property]
       guard let r = property.relationship, try fits(target, property, "\(t.table).\(t.column) row Z_PK=\(t.ownerKey)")
       else { continue }
@@ -57,7 +57,7 @@ extension CoreDataReader {
       let (owner, p) = whole[next]
       next += 1
       guard seen.insert([owner.packed, UInt64(p)]).inserted else { continue }
-      if let r = layout.entities[Int(owner.entity)].properties[p].relationship, isManyToMany(r) {
+      if let r = layout.entities[Int(owner.entity)].properties[p].relationship, layout.model.isManyToMany(r) {
         // A stub member whose side is ordered: its whole side, for the positions of the rows.
         whole += try stubs.readJoinMembers(of: owner, property: p, in: &self)
       } else {
@@ -68,14 +68,6 @@ extension CoreDataReader {
       table.stubsFrom = stubs.before[e]
     }
     addLinks()
-  }
-
-  /// Whether `r` is many-to-many (its inverse is to-many too).
-  func isManyToMany(_ r: RelationshipDescription) -> Bool {
-    guard r.isToMany, let inv = r.inverseName, let d = layout.model.entity(named: r.destinationEntity) else {
-      return false
-    }
-    return layout.model.allRelationships(of: d).contains { $0.name == inv && $0.isToMany }
   }
 
   /// What the members of the to-many relationships of row `key` (schema entity `k`) of `table`
@@ -89,7 +81,7 @@ extension CoreDataReader {
       // Its members' rows hold the key, or (many-to-many) its join table's rows do.
       var memberTable = schema.entities[member.root].table
       var column = schema.column(inv, of: r.destinationEntity)
-      if isManyToMany(r) {
+      if layout.model.isManyToMany(r) {
         guard let join = try joinLayout(schema.entities[k].name, r) else { continue }
         (memberTable, column) = (join.table, join.ownerColumn)
       }
@@ -128,17 +120,10 @@ extension CoreDataReader {
     var lookups: [Int: SQLiteStatement] = [:]
     /// Per (entity, to-many property): its members' keys, entities and positions by owner.
     var members: [[Int]: SQLiteStatement] = [:]
+    /// Per `table.column`: the other side's key of a one-to-one, by `Z_PK` (`agrees`).
+    var sides: [String: SQLiteStatement] = [:]
     /// Members read whole so far (a chunk holds them in memory, within a quarter of the limit).
     var memberCount = 0
-
-    /// The stub of the row `t` refers to, made on first use; nil (reported) when there is no
-    /// such row.
-    mutating func referredTo(_ t: PendingToOne, in reader: inout CoreDataReader) throws(Stop) -> ObjectRef? {
-      let table = reader.schema.entities[t.targetRoot].table
-      return try object(
-        root: t.targetRoot, key: t.key, in: &reader,
-        missing: "\(t.table).\(t.column) row Z_PK=\(t.ownerKey): \(t.key) is no Z_PK of \(table)")
-    }
 
     /// Whether the row `t` refers to names `t`'s row in its side of their one-to-one
     /// relationship (`inverse`), as a consistent store's does; reported when not (a run in
@@ -150,8 +135,13 @@ extension CoreDataReader {
       else { return false }
       var other: Int64?
       do throws(SQLiteDatabase.Failure) {
-        let statement = try reader.store.database.prepare(
-          "SELECT \(SQLiteDatabase.quote(column)) FROM \(SQLiteDatabase.quote(table)) WHERE Z_PK = ?")
+        let id = table + "." + column
+        if sides[id] == nil {
+          sides[id] = try reader.store.database.prepare(
+            "SELECT \(SQLiteDatabase.quote(column)) FROM \(SQLiteDatabase.quote(table)) WHERE Z_PK = ?")
+        }
+        let statement = sides[id]!
+        statement.reset()
         try statement.bindInteger(0, t.key)
         if try statement.step(), !statement.isNull(0) { other = statement.int64(0) }
       } catch {
@@ -188,9 +178,9 @@ extension CoreDataReader {
 
     /// The object of `root`'s table with `Z_PK` `key`: the chunk's, or a stub, its `Z_ENT` looked
     /// up; nil when there is no such row (`missing` says so).
-    mutating func object(root: Int, key: Int64, in reader: inout CoreDataReader, missing: String) throws(Stop)
-      -> ObjectRef?
-    {
+    mutating func object(
+      root: Int, key: Int64, in reader: inout CoreDataReader, missing: @autoclosure () -> String
+    ) throws(Stop) -> ObjectRef? {
       if let known = reader.objects[root]?[key] { return known }
       let table = reader.schema.entities[root].table
       var number: Int?
@@ -208,7 +198,7 @@ extension CoreDataReader {
         return nil
       }
       guard let number else {
-        try reader.report("sqlite-dangling", missing)
+        try reader.report("sqlite-dangling", missing())
         return nil
       }
       return try stub(root: root, key: key, number: number, in: &reader)
@@ -275,13 +265,12 @@ extension CoreDataReader {
       }
       guard try counts(rows.count, of: owner, r.name, key: key, in: &reader) else { return [] }
       var sides: [(owner: ObjectRef, property: Int)] = []
+      let memberTable = reader.schema.entities[member.root].table
       for row in rows {
         guard
           let m = try object(
             root: member.root, key: row.key, in: &reader,
-            missing:
-              "\(join.table).\(join.memberColumn) = \(row.key) is no Z_PK of \(reader.schema.entities[member.root].table)"
-          )
+            missing: "\(join.table).\(join.memberColumn) = \(row.key) is no Z_PK of \(memberTable)")
         else { continue }
         reader.links.append(Link(owner: owner, property: p, order: row.memberRank, key: row.key, member: m))
         reader.links.append(Link(owner: m, property: q, order: row.ownerRank, key: key, member: owner))

@@ -49,6 +49,8 @@ struct CoreDataReader {
   /// with stubs reads whole (`resolveReferencesWithStubs`), and the statements that count them.
   var countsMembers = false
   var memberCounters: [String: SQLiteStatement] = [:]
+  /// Join tables' layouts found so far, per `Entity.relationship` (`joinLayout`; nil: missing).
+  var joinLayouts: [String: JoinLayout?] = [:]
   /// Members found through hidden foreign keys, resolved once every table is read.
   var hiddenLinks: [(member: ObjectRef, owner: Int64, order: Int64, key: Int64, hidden: HiddenKey, table: String)] = []
 

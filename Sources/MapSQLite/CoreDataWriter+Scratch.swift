@@ -110,21 +110,28 @@ extension CoreDataWriter {
     guard let r = table.layout.properties[p].relationship, let inv = r.inverseName,
       let many = table.columns[p] as? ToManyColumn
     else { return }
-    let inverse = graph.layout.model.entity(named: r.destinationEntity).flatMap { d in
-      graph.layout.model.allRelationships(of: d).first { $0.name == inv }
+    let inverseOrdered = graph.layout.model.inverse(of: r)?.isOrdered ?? false
+    // Each member's ordered side, as owner → position, made once per member (as
+    // `positionsByOwner` makes them for the whole graph).
+    var sides: [ObjectRef: [ObjectRef: Int]] = [:]
+    func position(of owner: ObjectRef, in m: ObjectRef) -> Int? {
+      if sides[m] == nil {
+        let side = graph.table(m).layout.propertyIndex(inv).flatMap { graph.table(m).columns[$0] as? ToManyColumn }
+        var positions: [ObjectRef: Int] = [:]
+        for (i, o) in (side?.targets(Int(m.row)) ?? []).enumerated() { positions[o] = i }
+        sides[m] = positions
+      }
+      return sides[m]?[owner]
     }
-    let inverseOrdered = inverse?.isOrdered ?? false
     for row in 0..<table.realCount {
       let owner = ObjectRef(entity: e, row: row)
       for (i, m) in many.targets(row).enumerated() {
         rows.beginRow(key: table.objectKey(row), version: 0)
         rows.putInteger(graph.table(m).objectKey(Int(m.row)))
         if inverseOrdered {
-          let side = graph.table(m).layout.propertyIndex(inv).flatMap { graph.table(m).columns[$0] as? ToManyColumn }
-          let position = side?.targets(Int(m.row)).firstIndex(of: owner)
-          if let position { rows.putInteger(2048 + 1024 * Int64(position)) } else { rows.putNull() }
+          if let p = position(of: owner, in: m) { rows.putInteger(Self.position(at: p)) } else { rows.putNull() }
         }
-        if r.isOrdered { rows.putInteger(2048 + 1024 * Int64(i)) }
+        if r.isOrdered { rows.putInteger(Self.position(at: i)) }
       }
     }
     try rows.flush()

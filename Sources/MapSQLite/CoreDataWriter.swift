@@ -176,8 +176,6 @@ struct CoreDataWriter {
 
   private func writeJoinRows(_ db: SQLiteDatabase) throws {
     for j in schema.joinTables(frameworkVersion: metadata.frameworkVersion) {
-      let secondOrder = j.secondOrder != nil ? positionsByOwner(j.owner, j.relationship.name) : [:]
-      let firstOrder = j.firstOrder != nil ? positionsByOwner(j.relationship.destinationEntity, j.inverse.name) : [:]
       let columns = [j.firstColumn, j.secondColumn] + [j.firstOrder, j.secondOrder].compactMap { $0 }
       let insert = try db.prepare(
         "INSERT INTO \(j.name) (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))"
@@ -186,6 +184,8 @@ struct CoreDataWriter {
         try insertStreamedJoins(rows, insert, columns: columns.count)
         continue
       }
+      let secondOrder = j.secondOrder != nil ? positionsByOwner(j.owner, j.relationship.name) : [:]
+      let firstOrder = j.firstOrder != nil ? positionsByOwner(j.relationship.destinationEntity, j.inverse.name) : [:]
       for owner in objects(ofKind: j.owner) {
         guard let p = graph.layout.entities[Int(owner.entity)].propertyIndex(j.relationship.name) else { continue }
         for member in members(owner, p) {
@@ -204,12 +204,15 @@ struct CoreDataWriter {
     }
   }
 
-  /// `[owner: [member: position]]` of an ordered to-many (2048 + 1024 × index).
+  /// Core Data's position (`Z_FOK_`) of the member at `index` of an ordered relationship.
+  static func position(at index: Int) -> Int64 { 2048 + 1024 * Int64(index) }
+
+  /// `[owner: [member: position]]` of an ordered to-many (`position(at:)`).
   private func positionsByOwner(_ entity: String, _ relationship: String) -> [ObjectRef: [ObjectRef: Int64]] {
     var result: [ObjectRef: [ObjectRef: Int64]] = [:]
     for owner in objects(ofKind: entity) {
       guard let p = graph.layout.entities[Int(owner.entity)].propertyIndex(relationship) else { continue }
-      for (i, m) in members(owner, p).enumerated() { result[owner, default: [:]][m] = 2048 + 1024 * Int64(i) }
+      for (i, m) in members(owner, p).enumerated() { result[owner, default: [:]][m] = Self.position(at: i) }
     }
     return result
   }

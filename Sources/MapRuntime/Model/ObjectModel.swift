@@ -126,6 +126,18 @@ public struct ObjectModel: Sendable, Hashable, Codable {
     return InheritedProperties.relationships(of: entity, in: self)
   }
 
+  /// The inverse of `r` (a relationship of this model): its destination entity's relationship
+  /// (declared or inherited) named by `r.inverseName`.
+  public func inverse(of r: RelationshipDescription) -> RelationshipDescription? {
+    guard let name = r.inverseName, let d = entity(named: r.destinationEntity) else { return nil }
+    return allRelationships(of: d).first { $0.name == name }
+  }
+
+  /// Whether `r` is stored in a join table: to-many, not transient, with a to-many inverse.
+  public func isManyToMany(_ r: RelationshipDescription) -> Bool {
+    r.isToMany && !r.isTransient && inverse(of: r)?.isToMany == true
+  }
+
   /// The index of `entity` when it is this model's entity of its name, as the model holds it
   /// (an entity changed since, or of another model, is not).
   private func ownIndex(of entity: EntityDescription) -> Int? {

@@ -8,6 +8,20 @@ struct MappingRules {
   /// Per destination entity, how many mappings fill it.
   let fillers: [String: Int]
   let destinationCheck: (String) -> String?
+  /// Each mapping's source entity, by the mapping's name.
+  let mappingSources: [String: String?]
+
+  init(
+    plan: MigrationPlan, usesDefaultPolicy: [Bool], stubs: Bool, fillers: [String: Int],
+    destinationCheck: @escaping (String) -> String?
+  ) {
+    self.plan = plan
+    self.usesDefaultPolicy = usesDefaultPolicy
+    self.stubs = stubs
+    self.fillers = fillers
+    self.destinationCheck = destinationCheck
+    mappingSources = Dictionary(plan.entityMappings.map { ($0.name, $0.sourceEntity) }, uniquingKeysWith: { a, _ in a })
+  }
 
   /// Why the mappings over source entity `entity` cannot run a chunk at a time, nil when they
   /// can. `asStub`: they run over stubs of its objects (`StreamingPlan.stubbed`), whose
@@ -32,12 +46,7 @@ struct MappingRules {
       if why == nil && !asStub { why = destinationCheck(d) }
       // What a chunk's objects refer to must be all their rows say (foreign keys), in the
       // destination model too.
-      if why == nil && stubs && !asStub, let e = destination.entity(named: d) {
-        for r in e.relationships where why == nil {
-          why = StreamingPlan.outwardProblem(r, in: destination).map { "its relationship \(r.name) \($0)" }
-        }
-        if why == nil { why = StreamingPlan.pointedAt(d, in: destination) }
-      }
+      if why == nil && stubs && !asStub { why = StreamingPlan.relationshipProblem(d, in: destination) }
       if let why { return "destination \(d) of \(n): \(why)" }
       if fillers[d, default: 0] > 1 { return "destination \(d) of \(n) is filled by more than one mapping" }
     }
@@ -47,9 +56,7 @@ struct MappingRules {
     let entity = m.sourceEntity.flatMap { plan.sourceModel.entity(named: $0) }
     var local = Locality(
       overNames: overNames, relationships: stubs ? (entity?.relationships ?? []) : nil,
-      mappingSources: Dictionary(
-        plan.entityMappings.map { ($0.name, $0.sourceEntity) }, uniquingKeysWith: { a, _ in a })
-    )
+      mappingSources: mappingSources)
     if let f = m.forEach { local.check(f.expression) }
     for p in m.attributeMappings + m.relationshipMappings {
       if let e = p.valueExpression { local.check(e.expression) }

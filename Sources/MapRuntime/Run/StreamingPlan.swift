@@ -57,15 +57,15 @@ package struct StreamingPlan: Sendable {
     let rules = MappingRules(
       plan: plan, usesDefaultPolicy: usesDefaultPolicy, stubs: stubs, fillers: destinationFillers,
       destinationCheck: destinationCheck)
-    var stubbed: Set<String> = []
     for entity in source.entities {
       let s = entity.name
-      var targets: [String] = []
-      let alone = stubs ? Self.refersOut(s, in: source, targets: &targets) : Self.standsAlone(s, in: source)
+      let alone = stubs ? Self.refersOut(s, in: source) : Self.standsAlone(s, in: source)
       if let why = alone ?? sourceCheck(s) {
         reasons[s] = why
         continue
       }
+      // (None without stubs: an entity that stands alone has no relationship.)
+      let targets = Self.targets(of: s, in: source)
       var why: String?
       if mentions.dynamic {
         why = "a mapping names another mapping or entity by a computed value"
@@ -86,23 +86,13 @@ package struct StreamingPlan: Sendable {
           if why != nil { break }
         }
       }
-      if let why {
-        reasons[s] = why
-      } else {
-        streamed.insert(s)
-        stubbed.formUnion(targets)
-      }
+      if let why { reasons[s] = why } else { streamed.insert(s) }
     }
     // A row read whole cannot refer to an object that streams (only a chunk holds stubs):
     // an entity that one refers to, in the source model or (through the mappings) in the
     // destination model, is read whole too, and so on.
     if stubs { dropReferredFromWhole(plan) }
-    self.stubbed = Set(
-      stubbed.filter { name in
-        streamed.contains { s in
-          plan.sourceModel.entity(named: s)?.relationships.contains { $0.destinationEntity == name } == true
-        }
-      })
+    stubbed = Set(streamed.flatMap { Self.targets(of: $0, in: source) })
   }
 
   /// Removes from `streamed`, until none is left, each entity some entity read whole refers to
@@ -139,19 +129,38 @@ package struct StreamingPlan: Sendable {
     }
   }
 
-  /// Nil when `name` can stream with stubs of the objects it refers to (see the type's notes),
-  /// with those objects' entities in `targets`; else why not.
-  private static func refersOut(_ name: String, in model: ObjectModel, targets: inout [String]) -> String? {
+  /// Nil when `name` can stream with stubs of the objects it refers to (see the type's notes);
+  /// else why not.
+  private static func refersOut(_ name: String, in model: ObjectModel) -> String? {
+    hierarchyProblem(name, in: model) ?? relationshipProblem(name, in: model)
+  }
+
+  /// The entities `name`'s relationships point at, each once, in the model's order.
+  static func targets(of name: String, in model: ObjectModel) -> [String] {
+    var targets: [String] = []
+    for r in model.entity(named: name)?.relationships ?? [] where !targets.contains(r.destinationEntity) {
+      targets.append(r.destinationEntity)
+    }
+    return targets
+  }
+
+  /// Why `name` is not an entity alone in its table (abstract, a parent or sub-entities); nil
+  /// when it is.
+  private static func hierarchyProblem(_ name: String, in model: ObjectModel) -> String? {
     guard let e = model.entity(named: name) else { return "the model has no entity \(name)" }
     if e.isAbstract { return "it is abstract" }
     if e.parentName != nil { return "it has a parent entity" }
     if model.entities.contains(where: { $0.parentName == name }) { return "it has sub-entities" }
-    for r in e.relationships {
-      if let why = Self.outwardProblem(r, in: model) { return "its relationship \(r.name) \(why)" }
-      if !targets.contains(r.destinationEntity) { targets.append(r.destinationEntity) }
-    }
-    if let why = pointedAt(name, in: model) { return why }
     return nil
+  }
+
+  /// Why `name`'s relationships, or those pointing at it, cannot be read or written with stubs
+  /// (`outwardProblem`, `pointedAt`); nil when they can.
+  static func relationshipProblem(_ name: String, in model: ObjectModel) -> String? {
+    for r in model.entity(named: name)?.relationships ?? [] {
+      if let why = outwardProblem(r, in: model) { return "its relationship \(r.name) \(why)" }
+    }
+    return pointedAt(name, in: model)
   }
 
   /// Why relationship `r` cannot be read with stubs (a chunk's objects referring out), nil
@@ -164,7 +173,7 @@ package struct StreamingPlan: Sendable {
     if d.isAbstract || d.parentName != nil || model.entities.contains(where: { $0.parentName == d.name }) {
       return "points at \(d.name), which is part of an inheritance tree"
     }
-    let inverse = r.inverseName.flatMap { inv in d.relationships.first { $0.name == inv } }
+    let inverse = model.inverse(of: r)
     if r.isToMany {
       guard let inverse else { return "is to-many without an inverse (a key column in \(d.name)'s table)" }
       if inverse.isToMany && inverse.name == r.name && d.name == r.inverseEntity {
@@ -195,10 +204,7 @@ package struct StreamingPlan: Sendable {
   static func referrers(of name: String, in model: ObjectModel) -> [(entity: String, relationship: String)] {
     model.entities.flatMap { e in
       e.relationships.filter { r in
-        guard !r.isTransient, r.destinationEntity == name else { return false }
-        guard r.isToMany else { return true }
-        let inverse = r.inverseName.flatMap { inv in model.entity(named: name)?.relationships.first { $0.name == inv } }
-        return inverse?.isToMany == true
+        r.destinationEntity == name && !r.isTransient && (!r.isToMany || model.isManyToMany(r))
       }.map { (e.name, $0.name) }
     }
   }
@@ -206,11 +212,8 @@ package struct StreamingPlan: Sendable {
   /// Nil when `name` has no parent, sub-entity or relationship and no relationship points at
   /// it; else why not.
   private static func standsAlone(_ name: String, in model: ObjectModel) -> String? {
-    guard let e = model.entity(named: name) else { return "the model has no entity \(name)" }
-    if e.isAbstract { return "it is abstract" }
-    if e.parentName != nil { return "it has a parent entity" }
-    if model.entities.contains(where: { $0.parentName == name }) { return "it has sub-entities" }
-    if let r = e.relationships.first { return "it has a relationship (\(r.name))" }
+    if let why = hierarchyProblem(name, in: model) { return why }
+    if let r = model.entity(named: name)?.relationships.first { return "it has a relationship (\(r.name))" }
     if let other = model.entities.first(where: { o in o.relationships.contains { $0.destinationEntity == name } }) {
       return "a relationship of \(other.name) points at it"
     }

@@ -35,17 +35,33 @@ struct RelationshipChunksTests {
       v < 3
       ? #"<relationship name="folder" optional="YES" maxCount="1" destinationEntity="Folder" inverseName="items" inverseEntity="Folder"/>"#
       : ""
-    return """
-      <?xml version="1.0" encoding="UTF-8"?>
-      <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">
+    return model(
+      """
       <entity name="Folder"><attribute name="name" attributeType="String"/>\(color)\(items)\(folderLabels)</entity>\(label)
       <entity name="Item"><attribute name="title" optional="YES" attributeType="String"/>\
       <attribute name="n" attributeType="Integer 64" defaultValueString="0"/>\(extra)\(folder)\
       <relationship name="owner" optional="YES" maxCount="1" destinationEntity="Person"/></entity>
       <entity name="Person"><attribute name="name" attributeType="String"/></entity>
-      </model>
+      """)
+  }
 
-      """
+  /// A model document holding `entities` (their XML).
+  static func model(_ entities: String) -> String {
+    """
+    <?xml version="1.0" encoding="UTF-8"?>
+    <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">
+    \(entities)
+    </model>
+
+    """
+  }
+
+  /// A bundle `R` of V1 and V2 (current) of the entities `entities(extra)` gives: V2 with an
+  /// attribute `extra` where they put it.
+  static func twoVersions(_ dir: URL, _ entities: (_ extra: String) -> String) throws -> URL {
+    let extra = #"<attribute name="extra" optional="YES" attributeType="String"/>"#
+    return try ModelBundles.bundle(
+      versions: [("V1", model(entities(""))), ("V2", model(entities(extra)))], named: "R", in: dir, current: "V2")
   }
 
   /// A bundle of V1 and `to`, and an SQLite store at V1 of 20,000 items in 40 folders (every
@@ -233,21 +249,14 @@ struct RelationshipChunksTests {
   @Test(arguments: [false, true]) func aManyToManyRelationshipGoesInChunks(ordered: Bool) throws {
     let dir = try FileManagerTemp.folder("relationship-chunks-many")
     defer { FileManagerTemp.remove(dir.path) }
-    func version(_ v: Int) -> String {
-      let extra = v >= 2 ? #"<attribute name="extra" optional="YES" attributeType="String"/>"# : ""
-      return """
-        <?xml version="1.0" encoding="UTF-8"?>
-        <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">
-        <entity name="Item"><attribute name="title" optional="YES" attributeType="String"/>\(extra)\
-        <relationship name="tags" optional="YES" toMany="YES" ordered="\(ordered ? "YES" : "NO")" destinationEntity="Tag" inverseName="items" inverseEntity="Tag"/></entity>
-        <entity name="Tag"><attribute name="name" optional="YES" attributeType="String"/>\
-        <relationship name="items" optional="YES" toMany="YES" destinationEntity="Item" inverseName="tags" inverseEntity="Item"/></entity>
-        </model>
-
-        """
+    let bundle = try Self.twoVersions(dir) { extra in
+      """
+      <entity name="Item"><attribute name="title" optional="YES" attributeType="String"/>\(extra)\
+      <relationship name="tags" optional="YES" toMany="YES" ordered="\(ordered ? "YES" : "NO")" destinationEntity="Tag" inverseName="items" inverseEntity="Tag"/></entity>
+      <entity name="Tag"><attribute name="name" optional="YES" attributeType="String"/>\
+      <relationship name="items" optional="YES" toMany="YES" destinationEntity="Item" inverseName="tags" inverseEntity="Item"/></entity>
+      """
     }
-    let bundle = try ModelBundles.bundle(
-      versions: [("V1", version(1)), ("V2", version(2))], named: "R", in: dir, current: "V2")
     func tags(_ n: Int) -> [Int] { n % 7 == 0 ? [] : [1 + (n * 7 + 1) % 60, 1 + n % 60] }
     let items = (1...3000).map { n in
       ["id": "Item/\(n)", "title": "item \(n)", "tags": tags(n).map { "Tag/\($0)" }] as [String: Any]
@@ -272,21 +281,14 @@ struct RelationshipChunksTests {
   @Test func aOneToOneRelationshipGoesInChunksWhenItsSidesAgree() throws {
     let dir = try FileManagerTemp.folder("relationship-chunks-one")
     defer { FileManagerTemp.remove(dir.path) }
-    func version(_ v: Int) -> String {
-      let extra = v >= 2 ? #"<attribute name="extra" optional="YES" attributeType="String"/>"# : ""
-      return """
-        <?xml version="1.0" encoding="UTF-8"?>
-        <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">
-        <entity name="Passport"><attribute name="number" optional="YES" attributeType="String"/>\
-        <relationship name="person" optional="YES" maxCount="1" destinationEntity="Person" inverseName="passport" inverseEntity="Person"/></entity>
-        <entity name="Person"><attribute name="name" optional="YES" attributeType="String"/>\(extra)\
-        <relationship name="passport" optional="YES" maxCount="1" destinationEntity="Passport" inverseName="person" inverseEntity="Passport"/></entity>
-        </model>
-
-        """
+    let bundle = try Self.twoVersions(dir) { extra in
+      """
+      <entity name="Passport"><attribute name="number" optional="YES" attributeType="String"/>\
+      <relationship name="person" optional="YES" maxCount="1" destinationEntity="Person" inverseName="passport" inverseEntity="Person"/></entity>
+      <entity name="Person"><attribute name="name" optional="YES" attributeType="String"/>\(extra)\
+      <relationship name="passport" optional="YES" maxCount="1" destinationEntity="Passport" inverseName="person" inverseEntity="Passport"/></entity>
+      """
     }
-    let bundle = try ModelBundles.bundle(
-      versions: [("V1", version(1)), ("V2", version(2))], named: "R", in: dir, current: "V2")
     let people = (1...5000).map { n -> [String: Any] in
       var p: [String: Any] = ["id": "Person/\(n)", "name": "person \(n) with a name to fill the row"]
       if n % 5 != 0 { p["passport"] = "Passport/\(n - n / 5)" }
