@@ -46,15 +46,20 @@ struct AssociationLookup {
       throw MigrationError(
         "run-unknown-key", "destinationInstancesForSourceRelationshipNamed: must be used in a relationship mapping")
     }
+    let mappings = run.plan.entityMappings.indices.filter { i in
+      let other = run.plan.entityMappings[i]
+      guard let s = other.sourceEntity, let d = other.destinationEntity else { return false }
+      return run.plan.sourceModel.isKind(s, of: srcRel.destinationEntity)
+        && run.plan.destinationModel.isKind(d, of: destRel.destinationEntity)
+    }
+    // Source by source, in the sources' order (an ordered relationship keeps it when its
+    // members are of several entities, each made by another mapping), each source's instances
+    // in the mappings' order.
     var out: [Value] = []
-    let refs = try run.elements(sources)
-    for (i, other) in run.plan.entityMappings.enumerated() {
-      guard let s = other.sourceEntity, let d = other.destinationEntity,
-        run.plan.sourceModel.isKind(s, of: srcRel.destinationEntity),
-        run.plan.destinationModel.isKind(d, of: destRel.destinationEntity)
-      else { continue }
-      for case .sourceObject(let ref) in refs {
-        run.associations[i].forEachDestination(forSourceKey: run.sourceKey(ref)) { out.append(.destinationObject($0)) }
+    for case .sourceObject(let ref) in try run.elements(sources) {
+      let key = run.sourceKey(ref)
+      for i in mappings {
+        run.associations[i].forEachDestination(forSourceKey: key) { out.append(.destinationObject($0)) }
       }
     }
     return .array(KeyValueCoding(run).distinct(out))
