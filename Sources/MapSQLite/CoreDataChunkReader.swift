@@ -4,8 +4,9 @@ import MapRuntime
 /// Reads a Core Data SQLite store a chunk of rows at a time (`ChunkedStoreFormat`,
 /// `Specs/limits.md` "Memory").
 ///
-/// Each streamed entity is its hierarchy's only entity (`StreamingPlan`): its table holds its
-/// rows only. Without `stubs` no other table's rows refer to them; with `stubs`, the objects a
+/// Without `stubs` each streamed entity is its hierarchy's only entity (`StreamingPlan`): its
+/// table holds its rows only, and no other table's rows refer to them. With `stubs` the
+/// entities of an inheritance tree stream together, a chunk of their table at a time; the objects a
 /// chunk's rows refer to, and the members of their to-many relationships, are read as stubs
 /// (`CoreDataReader.resolveReferencesWithStubs`), and the members count toward the chunk. Its rows are read in `Z_PK` order, a chunk at a
 /// time, by the whole-store reader's own code (`CoreDataReader.readHierarchy`), each chunk the
@@ -22,14 +23,15 @@ final class CoreDataChunkReader: StoreChunkReader {
   private let stubs: Bool
   private let tables: [String: [String]]
   private let primaryKeys: [CoreDataStoreFile.PrimaryKeyRow]
-  /// Schema indexes of the streamed entities (each its own hierarchy's root), in table order.
+  /// Schema indexes of the roots of the streamed hierarchies (every entity of each streams), in
+  /// table order.
   private let streamedRoots: [Int]
   private var current = 0
   /// The last `Z_PK` of the current entity's rows given so far (nil: none yet).
   private var after: Int64?
   private var heldGiven = false
-  /// Rows of the current streamed entity given in chunks so far.
-  private var given = 0
+  /// Rows of each entity (layout index) of the current streamed hierarchy given in chunks so far.
+  private var given: [Int: Int] = [:]
   private let totalRows: Int
 
   init(path: String, layout: StoreLayout, streamed: Set<Int>, stubs: Bool, budget: MemoryBudget, maxErrors: Int)
@@ -46,7 +48,9 @@ final class CoreDataChunkReader: StoreChunkReader {
     self.maxErrors = maxErrors
     self.tables = tables
     primaryKeys = try store.primaryKeys(tables: tables)
-    let roots = schema.roots.filter { streamed.contains(schema.entities[$0].index) }
+    let roots = schema.roots.filter { root in
+      schema.entities.contains { $0.root == root && streamed.contains($0.index) }
+    }
     streamedRoots = roots
     for root in roots {
       let table = schema.entities[root].table
@@ -66,9 +70,11 @@ final class CoreDataChunkReader: StoreChunkReader {
     mapped.tables = tables
     try mapped.mapEntities(primaryKeys)
     for root in roots {
-      guard let entity = layout.model.entity(named: schema.entities[root].name) else { continue }
-      for r in entity.relationships where layout.model.isManyToMany(r) {
-        streamedTables.formUnion(mapped.joinTableNames(entity.name, r))
+      for e in schema.hierarchy(root) {
+        guard let entity = layout.model.entity(named: e.name) else { continue }
+        for r in entity.relationships where layout.model.isManyToMany(r) {
+          streamedTables.formUnion(mapped.joinTableNames(entity.name, r))
+        }
       }
     }
     var held = 0
@@ -164,17 +170,21 @@ final class CoreDataChunkReader: StoreChunkReader {
       } catch {}
       if !reader.errors.isEmpty { streamedErrors[root, default: []] += reader.errors }
       let graph = reader.graph
-      let table = graph.tables[schema.entities[root].index]
-      table.rowOffset = given
-      given += table.realCount
+      var rows = 0
+      for e in schema.hierarchy(root) {
+        let table = graph.tables[e.index]
+        table.rowOffset = given[e.index, default: 0]
+        given[e.index, default: 0] += table.realCount
+        rows += table.realCount
+      }
       if let last = reader.chunkLast, found + reader.errors.count < maxErrors {
         after = last
       } else {
         current += 1
         after = nil
-        given = 0
+        given = [:]
       }
-      guard streamedErrors.isEmpty, table.realCount > 0 else { continue }
+      guard streamedErrors.isEmpty, rows > 0 else { continue }
       graph.finishBuilding(
         input: reader.transformables.bytes.take(path: store.path), transformableCodec: ArchivedBlobCodec.self)
       graph.isStreamedChunk = true

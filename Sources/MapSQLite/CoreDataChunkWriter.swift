@@ -2,13 +2,14 @@ import MapRuntime
 
 /// Writes a Core Data SQLite store from chunks of destination objects (`ChunkedStoreFormat`).
 ///
-/// A chunk whose objects are all of entities without parent or sub-entities and without
-/// many-to-many relationships is rendered as it comes, each entity's rows into a scratch file
-/// of that entity (`ScratchRows`): their keys are their numbers in the whole run, and the
-/// objects a chunk's objects refer to are in the same chunk (`StreamingPlan`), so their foreign
-/// keys, entity columns and `Z_FOK_` positions are those of the whole run. Any other chunk (the
-/// part of the store read whole, or one with values read from external files) is kept as it is,
-/// and only one may come. `commit` writes the
+/// A chunk of streamed objects (or one whose objects are all of entities without parent or
+/// sub-entities) is rendered as it comes, each entity's rows into a scratch file of that
+/// entity (`ScratchRows`): their keys are their numbers in the whole run, and the objects a
+/// chunk's objects refer to are in the same chunk or its stubs (`StreamingPlan`), so their
+/// foreign keys, entity columns and `Z_FOK_` positions are those of the whole run; an
+/// inheritance tree's entities stream only when each of them is filled from one source tree,
+/// whose numbers the objects keep. Any other chunk (the part of the store read whole, or one
+/// with values read from external files) is kept as it is, and only one may come. `commit` writes the
 /// store as the whole-store writer does, taking the scratch files' rows in their entities'
 /// places: the file's bytes are those of the run over the whole store.
 final class CoreDataChunkWriter: StoreChunkWriter {
@@ -57,7 +58,7 @@ final class CoreDataChunkWriter: StoreChunkWriter {
     let filled = chunk.tables.indices.filter { chunk.tables[$0].realCount > 0 }
     // Values read from external files are written as references by the whole-store writer,
     // which gets the files read with the graph: such a part is kept whole.
-    guard filled.allSatisfy({ standsAlone[$0] }), source.storeAttachment == nil else {
+    guard source.isStreamedChunk || filled.allSatisfy({ standsAlone[$0] }), source.storeAttachment == nil else {
       guard held == nil else {
         throw MigrationFailure([
           MigrationError(

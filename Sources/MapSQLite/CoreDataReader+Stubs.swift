@@ -40,7 +40,7 @@ extension CoreDataReader {
       if !inverse.isToMany {
         // One-to-one: a stub's side is the chunk's object, as its row says.
         if Int(target.row) >= stubs.before[Int(target.entity)] {
-          guard try stubs.agrees(t, inverse: inv, in: &self) else { continue }
+          guard try stubs.agrees(t, target: target, inverse: inv, in: &self) else { continue }
           graph.setToOne(target, property: p, t.owner)
         }
         continue
@@ -128,11 +128,14 @@ extension CoreDataReader {
     /// Whether the row `t` refers to names `t`'s row in its side of their one-to-one
     /// relationship (`inverse`), as a consistent store's does; reported when not (a run in
     /// memory reads both sides as they are, which a chunk cannot).
-    mutating func agrees(_ t: PendingToOne, inverse: String, in reader: inout CoreDataReader) throws(Stop) -> Bool {
+    mutating func agrees(_ t: PendingToOne, target: ObjectRef, inverse: String, in reader: inout CoreDataReader)
+      throws(Stop) -> Bool
+    {
       let table = reader.schema.entities[t.targetRoot].table
-      guard let target = reader.layout.model.entity(named: reader.schema.entities[t.targetRoot].name),
-        let column = reader.schema.column(inverse, of: target.name)
-      else { return false }
+      // The column of the target's own entity (which may inherit the inverse).
+      guard let column = reader.schema.column(inverse, of: reader.layout.entities[Int(target.entity)].name) else {
+        return false
+      }
       var other: Int64?
       do throws(SQLiteDatabase.Failure) {
         let id = table + "." + column
@@ -286,8 +289,6 @@ extension CoreDataReader {
       let ownerLayout = reader.layout.entities[Int(owner.entity)]
       guard let r = ownerLayout.properties[p].relationship, let inv = r.inverseName,
         let member = reader.schema.entity(named: r.destinationEntity),
-        let memberEntity = reader.layout.entityIndex(r.destinationEntity),
-        let q = reader.layout.entities[memberEntity].propertyIndex(inv),
         let column = reader.schema.column(inv, of: r.destinationEntity)
       else { return }
       let key = reader.graph.tables[Int(owner.entity)].objectKey(Int(owner.row))
@@ -315,7 +316,8 @@ extension CoreDataReader {
       guard try counts(rows.count, of: owner, r.name, key: key, in: &reader) else { return }
       for row in rows {
         guard let m = try stub(root: member.root, key: row.key, number: row.number, in: &reader) else { continue }
-        if Int(m.row) >= before[Int(m.entity)], reader.layout.entities[Int(m.entity)].propertyIndex(inv) == q {
+        // (A member of an entity that inherits the inverse has it at its own index.)
+        if Int(m.row) >= before[Int(m.entity)], let q = reader.layout.entities[Int(m.entity)].propertyIndex(inv) {
           reader.graph.setToOne(m, property: q, owner)
         }
         reader.links.append(Link(owner: owner, property: p, order: row.order, key: row.key, member: m))

@@ -42,7 +42,7 @@ struct MappingRules {
     if !isDefault { return "mapping \(n) has a custom policy" }
     if let d = m.destinationEntity, m.type != .remove {
       let destination = plan.destinationModel
-      var why = StreamingPlan.standsAloneAsDestination(d, destination)
+      var why = StreamingPlan.standsAloneAsDestination(d, destination, inTree: stubs)
       if why == nil && !asStub { why = destinationCheck(d) }
       // What a chunk's objects refer to must be all their rows say (foreign keys), in the
       // destination model too.
@@ -55,7 +55,7 @@ struct MappingRules {
     }
     let entity = m.sourceEntity.flatMap { plan.sourceModel.entity(named: $0) }
     var local = Locality(
-      overNames: overNames, relationships: stubs ? (entity?.relationships ?? []) : nil,
+      overNames: overNames, relationships: stubs ? (entity.map(plan.sourceModel.allRelationships) ?? []) : nil,
       mappingSources: mappingSources)
     if let f = m.forEach { local.check(f.expression) }
     for p in m.attributeMappings + m.relationshipMappings {

@@ -21,9 +21,12 @@
 /// With `stubs` (the objects keep their numbers, and the format reads references out of a chunk
 /// as stubs: `ChunkedStoreFormat.readsReferencesAsStubs`), an entity may also have
 /// relationships (`refersOut`): to-one (a one-to-one's two sides must agree), one-to-many and
-/// many-to-many ones (not one that is its own inverse), to entities outside any inheritance
-/// tree, no to-many without an inverse pointing at it, no entity read whole referring to it;
-/// the same in the destination model. A chunk then holds stubs of the objects
+/// many-to-many ones (not one that is its own inverse, nor one with an entity of an inheritance
+/// tree on either side), no to-many without an inverse pointing at it, no entity read whole
+/// referring to it; the same in the destination model. It may be part of an inheritance tree
+/// (one table): the tree's entities then stream together, a chunk of the table at a time, and
+/// the entities of each destination tree they fill are filled from that source tree only
+/// (`dropReferredFromWhole`). A chunk then holds stubs of the objects
 /// its objects refer to (and its objects' to-many relationships whole), the mappings over their
 /// entities (`stubbed`) run over the stubs too, and expressions may ask for the destination
 /// objects of `$source.<relationship>`. A destination object's foreign key is its target's
@@ -59,7 +62,7 @@ package struct StreamingPlan: Sendable {
       destinationCheck: destinationCheck)
     for entity in source.entities {
       let s = entity.name
-      let alone = stubs ? Self.refersOut(s, in: source) : Self.standsAlone(s, in: source)
+      let alone = stubs ? Self.relationshipProblem(s, in: source) : Self.standsAlone(s, in: source)
       if let why = alone ?? sourceCheck(s) {
         reasons[s] = why
         continue
@@ -96,18 +99,25 @@ package struct StreamingPlan: Sendable {
   }
 
   /// Removes from `streamed`, until none is left, each entity some entity read whole refers to
-  /// through a to-one relationship, in the source model or (its destination entities) in the
-  /// destination model.
+  /// through a to-one or many-to-many relationship, in the source model or (its destination
+  /// entities) in the destination model; and each entity of an inheritance tree (one table)
+  /// another entity of which is read whole, or whose destination entities' tree is filled from
+  /// another source tree too (their numbers then come from two tables).
   private mutating func dropReferredFromWhole(_ plan: MigrationPlan) {
+    let source = plan.sourceModel
     var changed = true
     while changed {
       changed = false
       for s in streamed.sorted() {
         var why: String?
-        for (other, r) in Self.referrers(of: s, in: plan.sourceModel) where !streamed.contains(other) {
+        for (other, r) in Self.referrers(of: s, in: source) where !streamed.contains(other) {
           why = "\(other).\(r) refers to it, and \(other) is read whole"
           break
         }
+        if why == nil, let other = Self.tree(of: s, in: source).first(where: { !streamed.contains($0) }) {
+          why = "\(other), of its inheritance tree (the same table), is read whole"
+        }
+        if why == nil { why = Self.destinationTreeProblem(s, plan) }
         if why == nil {
           let destinations = plan.entityMappings.filter { $0.sourceEntity == s }.compactMap(\.destinationEntity)
           for d in destinations where why == nil {
@@ -129,17 +139,44 @@ package struct StreamingPlan: Sendable {
     }
   }
 
-  /// Nil when `name` can stream with stubs of the objects it refers to (see the type's notes);
-  /// else why not.
-  private static func refersOut(_ name: String, in model: ObjectModel) -> String? {
-    hierarchyProblem(name, in: model) ?? relationshipProblem(name, in: model)
+  /// The entities of `name`'s inheritance tree (its root's and every entity that inherits from
+  /// it: one table), `name` among them, in the model's order.
+  static func tree(of name: String, in model: ObjectModel) -> [String] {
+    guard let e = model.entity(named: name) else { return [name] }
+    let root = model.ancestors(of: e).last?.name ?? name
+    return model.entities.filter { model.isKind($0.name, of: root) }.map(\.name)
   }
 
-  /// The entities `name`'s relationships point at, each once, in the model's order.
+  /// Why the destination entities of the mappings over streamed `name` cannot be written from
+  /// its chunks when they are part of an inheritance tree: each entity of that tree must be
+  /// filled from `name`'s source tree only (its objects' numbers, unique in one table, stay
+  /// unique); nil when they can.
+  private static func destinationTreeProblem(_ name: String, _ plan: MigrationPlan) -> String? {
+    let sources = Set(tree(of: name, in: plan.sourceModel))
+    let destination = plan.destinationModel
+    let made = plan.entityMappings.filter { $0.sourceEntity == name && $0.type != .remove }
+    for d in Set(made.compactMap(\.destinationEntity)).sorted() {
+      for other in tree(of: d, in: destination) {
+        let fillers = plan.entityMappings.filter { $0.destinationEntity == other && $0.type != .remove }
+        if let m = fillers.first(where: { !sources.contains($0.sourceEntity ?? "") }) {
+          return
+            "destination \(d) shares its table with \(other), which mapping \(m.name) fills from outside \(name)'s inheritance tree"
+        }
+      }
+    }
+    return nil
+  }
+
+  /// The entities whose objects `name`'s relationships (its own and inherited) may point at,
+  /// each once: each relationship's destination and the entities that inherit from it.
   static func targets(of name: String, in model: ObjectModel) -> [String] {
+    guard let e = model.entity(named: name) else { return [] }
     var targets: [String] = []
-    for r in model.entity(named: name)?.relationships ?? [] where !targets.contains(r.destinationEntity) {
-      targets.append(r.destinationEntity)
+    for r in model.allRelationships(of: e) {
+      for d in [r.destinationEntity] + model.subentities(of: r.destinationEntity).map(\.name)
+      where !targets.contains(d) {
+        targets.append(d)
+      }
     }
     return targets
   }
@@ -157,31 +194,46 @@ package struct StreamingPlan: Sendable {
   /// Why `name`'s relationships, or those pointing at it, cannot be read or written with stubs
   /// (`outwardProblem`, `pointedAt`); nil when they can.
   static func relationshipProblem(_ name: String, in model: ObjectModel) -> String? {
-    for r in model.entity(named: name)?.relationships ?? [] {
-      if let why = outwardProblem(r, in: model) { return "its relationship \(r.name) \(why)" }
+    guard let e = model.entity(named: name) else { return "the model has no entity \(name)" }
+    for r in model.allRelationships(of: e) {
+      if let why = outwardProblem(r, of: name, in: model) { return "its relationship \(r.name) \(why)" }
     }
     return pointedAt(name, in: model)
   }
 
-  /// Why relationship `r` cannot be read with stubs (a chunk's objects referring out), nil
-  /// when it can: a to-one (its row holds the key), a to-many whose inverse is a to-one (its
-  /// members' rows hold the owner's key), or a many-to-many (a join table; its other side must
-  /// stream too: `dropReferredFromWhole`), to an entity outside any inheritance tree.
-  static func outwardProblem(_ r: RelationshipDescription, in model: ObjectModel) -> String? {
+  /// Why relationship `r` of entity `owner` (its own or inherited) cannot be read with stubs (a
+  /// chunk's objects referring out), nil when it can: a to-one (its row holds the key, and the
+  /// target's `Z_ENT` says its entity), a to-many whose inverse is a to-one (its members' rows
+  /// hold the owner's key), or a many-to-many (a join table; its other side must stream too:
+  /// `dropReferredFromWhole`) between entities outside any inheritance tree.
+  static func outwardProblem(_ r: RelationshipDescription, of owner: String, in model: ObjectModel) -> String? {
     if r.isTransient { return "is transient" }
-    guard let d = model.entity(named: r.destinationEntity) else { return "has no destination entity" }
-    if d.isAbstract || d.parentName != nil || model.entities.contains(where: { $0.parentName == d.name }) {
-      return "points at \(d.name), which is part of an inheritance tree"
+    guard model.entity(named: r.destinationEntity) != nil else { return "has no destination entity" }
+    guard r.isToMany else { return nil }
+    guard let inverse = model.inverse(of: r) else {
+      return "is to-many without an inverse (a key column in \(r.destinationEntity)'s table)"
     }
-    let inverse = model.inverse(of: r)
-    if r.isToMany {
-      guard let inverse else { return "is to-many without an inverse (a key column in \(d.name)'s table)" }
-      if inverse.isToMany && inverse.name == r.name && d.name == r.inverseEntity {
-        return "is many-to-many with itself as its inverse (a join table's REFLEXIVE column)"
-      }
-      return nil
+    guard inverse.isToMany else { return nil }
+    if isSelfInverse(r, of: owner, in: model) {
+      return "is many-to-many with itself as its inverse (a join table's REFLEXIVE column)"
+    }
+    if let inTree = [owner, r.destinationEntity].first(where: { tree(of: $0, in: model).count > 1 }) {
+      return
+        "is many-to-many, and \(inTree) is part of an inheritance tree (whose join rows a run in chunks cannot name yet)"
     }
     return nil
+  }
+
+  /// Whether `r`, a relationship of `owner` (its own or inherited), is its own inverse: the
+  /// inverse its destination names is the relationship of the same name declared by the entity
+  /// that declares `r`.
+  static func isSelfInverse(_ r: RelationshipDescription, of owner: String, in model: ObjectModel) -> Bool {
+    func declaring(_ name: String, of entity: String) -> String? {
+      guard let e = model.entity(named: entity) else { return nil }
+      return ([e] + model.ancestors(of: e)).first { $0.relationships.contains { $0.name == name } }?.name
+    }
+    guard r.inverseName == r.name else { return false }
+    return declaring(r.name, of: r.destinationEntity) == declaring(r.name, of: owner)
   }
 
   /// Nil when every to-many relationship that points at `name` is the inverse of one of its
@@ -190,9 +242,10 @@ package struct StreamingPlan: Sendable {
   /// other entity's rows, a many-to-many in join rows: `dropReferredFromWhole`.)
   static func pointedAt(_ name: String, in model: ObjectModel) -> String? {
     guard let e = model.entity(named: name) else { return nil }
+    let own = model.allRelationships(of: e)
     for other in model.entities {
-      for q in other.relationships where q.destinationEntity == name && q.isToMany {
-        let inverseOfOwn = e.relationships.contains { $0.name == q.inverseName && $0.inverseName == q.name }
+      for q in other.relationships where q.isToMany && model.isKind(name, of: q.destinationEntity) {
+        let inverseOfOwn = own.contains { $0.name == q.inverseName && $0.inverseName == q.name }
         if !inverseOfOwn { return "a to-many relationship of \(other.name) points at it (\(q.name))" }
       }
     }
@@ -200,11 +253,12 @@ package struct StreamingPlan: Sendable {
   }
 
   /// Entities of `model` whose rows, or join rows, hold keys of `name`'s objects: through a
-  /// to-one relationship to it, or a many-to-many one with it.
+  /// to-one relationship (own or inherited) to it or an entity it inherits from, or a
+  /// many-to-many one with it.
   static func referrers(of name: String, in model: ObjectModel) -> [(entity: String, relationship: String)] {
     model.entities.flatMap { e in
-      e.relationships.filter { r in
-        r.destinationEntity == name && !r.isTransient && (!r.isToMany || model.isManyToMany(r))
+      model.allRelationships(of: e).filter { r in
+        model.isKind(name, of: r.destinationEntity) && !r.isTransient && (!r.isToMany || model.isManyToMany(r))
       }.map { (e.name, $0.name) }
     }
   }
@@ -220,9 +274,12 @@ package struct StreamingPlan: Sendable {
     return nil
   }
 
-  static func standsAloneAsDestination(_ name: String, _ model: ObjectModel) -> String? {
+  /// Nil when destination entity `name` can be written from chunks; else why not. With
+  /// `inTree`, it may be part of an inheritance tree (`destinationTreeProblem` holds its
+  /// tree's sources to one source tree).
+  static func standsAloneAsDestination(_ name: String, _ model: ObjectModel, inTree: Bool = false) -> String? {
     guard let e = model.entity(named: name) else { return "not in the destination model" }
-    if e.parentName != nil || model.entities.contains(where: { $0.parentName == name }) {
+    if !inTree && (e.parentName != nil || model.entities.contains(where: { $0.parentName == name })) {
       return "it is part of an inheritance tree"
     }
     if !e.uniquenessConstraints.isEmpty { return "it has uniqueness constraints" }

@@ -52,9 +52,17 @@ enum StreamingRun {
       plan, usesDefaultPolicy: policies.policies.map { $0 is DefaultEntityMigrationPolicy }, stubs: stubs,
       sourceCheck: { chunked.cannotStream(source: $0, in: plan.sourceModel) },
       destinationCheck: { chunked.cannotStream(destination: $0, in: plan.destinationModel) })
-    guard !streaming.streamed.isEmpty else {
+    // With no entity that streams, the whole store is the part read whole: it goes when it fits
+    // that part's share of the limit (the format's reader refuses it otherwise), and the
+    // refusal says why no entity streams.
+    func nothingStreams(_ failure: MigrationFailure) -> MigrationFailure {
+      guard streaming.streamed.isEmpty, failure.errors.count == 1, failure.errors[0].code == "run-memory-limit" else {
+        return failure
+      }
       let reasons = streaming.reasons.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }
-      throw refuse("no entity can be read a chunk at a time (\(reasons.joined(separator: "; ")))")
+      return refuse(
+        "no entity can be read a chunk at a time (\(reasons.joined(separator: "; "))), so it is read whole, and \(failure.errors[0].message)"
+      )
     }
     // An object made by a fan-out (`forEach`) shares its source's number with its siblings:
     // the run in memory then numbers them all anew, which only the whole entity can say.
@@ -67,9 +75,13 @@ enum StreamingRun {
         "the mapping \(m.name) makes several objects of each source object (forEach) in a step that keeps the objects' numbers"
       )
     }
-    return try run(
-      plan: plan, storePath: storePath, options: options, format: chunked, streaming: streaming,
-      budget: MemoryBudget(limit: limit), phases: phases)
+    do throws(MigrationFailure) {
+      return try run(
+        plan: plan, storePath: storePath, options: options, format: chunked, streaming: streaming,
+        budget: MemoryBudget(limit: limit), phases: phases)
+    } catch {
+      throw nothingStreams(error)
+    }
   }
 
   private static func run(

@@ -131,19 +131,37 @@ struct MemoryLimitTests {
     #expect(!FileManager.default.fileExists(atPath: out))
   }
 
-  /// A plan whose source entity has relationships cannot go a chunk at a time: refused, with
-  /// why, nothing written; the same plan within the limit runs as before.
+  /// A plan that lets no entity go a chunk at a time: the whole store is the part read whole.
+  /// Within a quarter of the limit it runs with the bytes of the run in memory; a store 40
+  /// times larger (its songs copied by python3 under new ids) is refused, saying why no entity
+  /// streams, nothing written; within the limit it runs as before.
   @Test func aPlanThatCannotStreamIsRefused() throws {
     let fixtures = try #require(SharedPaths.fixtures)
     let folder = fixtures.appendingPathComponent("songbook")
     let plan = folder.appendingPathComponent("SongbookLegacyToModern.xml").path
-    let store = folder.appendingPathComponent("store-legacy.json").path
+    let small = folder.appendingPathComponent("store-legacy.json").path
     let work = try FileManagerTemp.folder("memlimit-r")
     defer { FileManagerTemp.remove(work.path) }
+    let whole = work.appendingPathComponent("whole.json").path
+    #expect(runMapc(["run", plan, "--store", small, "--output", whole, "--quiet"]).exitCode == 0)
+    let fitted = work.appendingPathComponent("fitted.json").path
+    let f = runMapc(["run", plan, "--store", small, "--output", fitted, "--quiet", "--memory-limit", "16K"])
+    #expect(f.exitCode == 0, "\(f.stderr)")
+    #expect(FileManager.default.contents(atPath: fitted) == FileManager.default.contents(atPath: whole))
+    let store = work.appendingPathComponent("large.json").path
+    let script = """
+      import json, sys
+      d = json.load(open(sys.argv[1]))
+      songs = d["objects"]["OldSong"]
+      d["objects"]["OldSong"] = [dict(s, id="OldSong/%d" % (k * len(songs) + i + 1)) for k in range(40) for i, s in enumerate(songs)]
+      json.dump(d, open(sys.argv[2], "w"), indent=2)
+      """
+    #expect(runTool(python3!, ["-c", script, small, store]).exitCode == 0)
     let out = work.appendingPathComponent("out.json").path
     let refused = runMapc(["run", plan, "--store", store, "--output", out, "--memory-limit", "16K"])
     #expect(refused.exitCode == 2, "\(refused.stderr)")
     #expect(refused.stderr.contains("[run-memory-limit]"), "\(refused.stderr)")
+    #expect(refused.stderr.contains("no entity can be read a chunk at a time (OldSong: "), "\(refused.stderr)")
     #expect(!FileManager.default.fileExists(atPath: out))
     let fits = runMapc(["run", plan, "--store", store, "--output", out, "--memory-limit", "1G"])
     #expect(fits.exitCode == 0, "\(fits.stderr)")
