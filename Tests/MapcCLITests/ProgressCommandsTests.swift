@@ -2,7 +2,7 @@ import Foundation
 import MapTestSupport
 import Testing
 
-/// Progress of `mapc migrate` and `mapc store convert` on a Core Data SQLite store of 200,050
+/// Progress of `mapc migrate` and `mapc store convert` on a Core Data SQLite store of 80,050
 /// rows (the tasks example grown by python3, imported by mapc), on a pseudo-terminal (one
 /// line redrawn) and through a pipe (`--progress plain`): every phase named (each step of a
 /// chain with its number and versions), ended once and in order, percentages that never go
@@ -23,13 +23,13 @@ struct ProgressCommandsTests {
     name: "progress-commands", example: tasks.appendingPathComponent("store-v1.json"), model: model,
     generator: generator)
 
-  /// 200,000 tasks in 50 lists (some in none), with every kind of value.
+  /// 80,000 tasks in 50 lists (some in none), with every kind of value.
   static let generator = """
     import json, sys
     d = json.load(open(sys.argv[1]))
     lists = [{"id": "l-%d" % i, "name": "List %d" % i, "tasks": []} for i in range(50)]
     tasks = []
-    for i in range(200000):
+    for i in range(80000):
         l = lists[i % 50] if i % 13 else None
         t = {"id": "t-%d" % i, "done": [False, True, None][i % 3], "list": l["id"] if l else None,
              "note": ("note %d" % i) if i % 4 else None, "priority": i % 5 if i % 6 else None,
