@@ -78,11 +78,13 @@ extension CoreDataReader {
     var bytes = 0
     for r in layout.model.allRelationships(of: entity) where r.isToMany && !r.isTransient {
       guard let inv = r.inverseName, let member = schema.entity(named: r.destinationEntity) else { continue }
-      // Its members' rows hold the key, or (many-to-many) its join table's rows do.
+      // Its members' rows hold the key, or (many-to-many) its join table's rows do, named after
+      // the entity that declares the relationship.
       var memberTable = schema.entities[member.root].table
       var column = schema.column(inv, of: r.destinationEntity)
       if layout.model.isManyToMany(r) {
-        guard let join = try joinLayout(schema.entities[k].name, r) else { continue }
+        let declaring = schema.declaring(r.name, of: schema.entities[k].name)?.name ?? schema.entities[k].name
+        guard let join = try joinLayout(declaring, r) else { continue }
         (memberTable, column) = (join.table, join.ownerColumn)
       }
       guard let column else { continue }
@@ -233,12 +235,12 @@ extension CoreDataReader {
       -> [(owner: ObjectRef, property: Int)]
     {
       let ownerLayout = reader.layout.entities[Int(owner.entity)]
+      // (The join table is named after the entity that declares the relationship.)
+      let declaring = reader.schema.declaring(ownerLayout.properties[p].name, of: ownerLayout.name)?.name
       guard let r = ownerLayout.properties[p].relationship, let inv = r.inverseName,
         let member = reader.schema.entity(named: r.destinationEntity),
-        let memberEntity = reader.layout.entityIndex(r.destinationEntity),
-        let q = reader.layout.entities[memberEntity].propertyIndex(inv),
-        let inverse = reader.layout.entities[memberEntity].properties[q].relationship,
-        let join = try reader.joinLayout(ownerLayout.name, r)
+        let inverse = reader.layout.model.inverse(of: r),
+        let join = try reader.joinLayout(declaring ?? ownerLayout.name, r)
       else { return [] }
       let key = reader.graph.tables[Int(owner.entity)].objectKey(Int(owner.row))
       let rows: [(key: Int64, memberRank: Int64, ownerRank: Int64)]
@@ -276,6 +278,8 @@ extension CoreDataReader {
             missing: "\(join.table).\(join.memberColumn) = \(row.key) is no Z_PK of \(memberTable)")
         else { continue }
         reader.links.append(Link(owner: owner, property: p, order: row.memberRank, key: row.key, member: m))
+        // (A member of an entity that inherits the inverse has it at its own index.)
+        guard let q = reader.layout.entities[Int(m.entity)].propertyIndex(inv) else { continue }
         reader.links.append(Link(owner: m, property: q, order: row.ownerRank, key: key, member: owner))
         if inverse.isOrdered && Int(m.row) >= before[Int(m.entity)] { sides.append((m, q)) }
       }

@@ -180,8 +180,20 @@ struct CoreDataWriter {
       let insert = try db.prepare(
         "INSERT INTO \(j.name) (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))"
       )
-      if let rows = streamedJoins["\(j.owner).\(j.relationship.name)"] {
-        try insertStreamedJoins(rows, insert, columns: columns.count)
+      // From chunks: the files of the owner's entity and of each entity that inherits the
+      // relationship, in the order `objects(ofKind:)` takes them.
+      let kinds = graph.layout.entityIndex(j.owner).map { graph.layout.entities[$0].kindIndexes } ?? []
+      let files = kinds.compactMap { streamedJoins["\(graph.layout.entities[$0].name).\(j.relationship.name)"] }
+      if !files.isEmpty {
+        if let k = kinds.first(where: {
+          streamedJoins["\(graph.layout.entities[$0].name).\(j.relationship.name)"] == nil && graph.tables[$0].count > 0
+        }) {
+          throw Failure(
+            message:
+              "cannot write join table \(j.name) from chunks: \(graph.layout.entities[k].name)'s objects were not written in chunks"
+          )
+        }
+        for rows in files { try insertStreamedJoins(rows, insert, columns: columns.count) }
         continue
       }
       let secondOrder = j.secondOrder != nil ? positionsByOwner(j.owner, j.relationship.name) : [:]

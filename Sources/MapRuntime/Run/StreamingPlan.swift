@@ -21,8 +21,8 @@
 /// With `stubs` (the objects keep their numbers, and the format reads references out of a chunk
 /// as stubs: `ChunkedStoreFormat.readsReferencesAsStubs`), an entity may also have
 /// relationships (`refersOut`): to-one (a one-to-one's two sides must agree), one-to-many and
-/// many-to-many ones (not one that is its own inverse, nor one with an entity of an inheritance
-/// tree on either side), no to-many without an inverse pointing at it, no entity read whole
+/// many-to-many ones (not one that is its own inverse), no to-many without an inverse pointing
+/// at it, no entity read whole
 /// referring to it; the same in the destination model. It may be part of an inheritance tree
 /// (one table): the tree's entities then stream together, a chunk of the table at a time, and
 /// the entities of each destination tree they fill are filled from that source tree only
@@ -204,8 +204,9 @@ package struct StreamingPlan: Sendable {
   /// Why relationship `r` of entity `owner` (its own or inherited) cannot be read with stubs (a
   /// chunk's objects referring out), nil when it can: a to-one (its row holds the key, and the
   /// target's `Z_ENT` says its entity), a to-many whose inverse is a to-one (its members' rows
-  /// hold the owner's key), or a many-to-many (a join table; its other side must stream too:
-  /// `dropReferredFromWhole`) between entities outside any inheritance tree.
+  /// hold the owner's key), or a many-to-many (a join table, named after the entity that declares
+  /// each side; its other side must stream too: `dropReferredFromWhole`) that is not its own
+  /// inverse.
   static func outwardProblem(_ r: RelationshipDescription, of owner: String, in model: ObjectModel) -> String? {
     if r.isTransient { return "is transient" }
     guard model.entity(named: r.destinationEntity) != nil else { return "has no destination entity" }
@@ -216,10 +217,6 @@ package struct StreamingPlan: Sendable {
     guard inverse.isToMany else { return nil }
     if isSelfInverse(r, of: owner, in: model) {
       return "is many-to-many with itself as its inverse (a join table's REFLEXIVE column)"
-    }
-    if let inTree = [owner, r.destinationEntity].first(where: { tree(of: $0, in: model).count > 1 }) {
-      return
-        "is many-to-many, and \(inTree) is part of an inheritance tree (whose join rows a run in chunks cannot name yet)"
     }
     return nil
   }

@@ -14,13 +14,23 @@ import Testing
   .enabled(if: python3 != nil, "python3 is needed to edit the stores and read them"))
 struct InheritanceChunksTests {
   /// V2 adds an attribute to `Text` (so to the tree's table). `ordered`: `Person.messages` is
-  /// ordered (positions in the messages' rows).
-  static func bundle(_ dir: URL, ordered: Bool) throws -> URL {
-    try RelationshipChunksTests.twoVersions(dir) { extra in
+  /// ordered (positions in the messages' rows). `tags`: `Message.tags`, declared by the abstract
+  /// entity and ordered, is many-to-many with `Tag.messages` (a join table named after
+  /// `Message`, its positions in the join rows).
+  static func bundle(_ dir: URL, ordered: Bool, tags: Bool = false) throws -> URL {
+    let messageTags =
+      tags
+      ? #"<relationship name="tags" optional="YES" toMany="YES" ordered="YES" destinationEntity="Tag" inverseName="messages" inverseEntity="Tag"/>"#
+      : ""
+    let tag =
+      tags
+      ? #"<entity name="Tag"><attribute name="name" optional="YES" attributeType="String"/><relationship name="messages" optional="YES" toMany="YES" destinationEntity="Message" inverseName="tags" inverseEntity="Message"/></entity>"#
+      : ""
+    return try RelationshipChunksTests.twoVersions(dir) { extra in
       """
       <entity name="Message" isAbstract="YES"><attribute name="text" optional="YES" attributeType="String"/>\
       <relationship name="sender" optional="YES" maxCount="1" destinationEntity="Person" inverseName="messages" inverseEntity="Person"/>\
-      <relationship name="attachments" optional="YES" toMany="YES" destinationEntity="Attachment" inverseName="message" inverseEntity="Attachment"/></entity>
+      <relationship name="attachments" optional="YES" toMany="YES" destinationEntity="Attachment" inverseName="message" inverseEntity="Attachment"/>\(messageTags)</entity>\(tag)
       <entity name="Text" parentEntity="Message"><attribute name="body" optional="YES" attributeType="String"/>\(extra)</entity>
       <entity name="Image" parentEntity="Message"><attribute name="width" attributeType="Integer 32" defaultValueString="0"/></entity>
       <entity name="Reply" parentEntity="Text">\
@@ -37,9 +47,16 @@ struct InheritanceChunksTests {
   /// one of 50 people; a reply answers message ⌊n/2⌋ (of any kind); 2,000 attachments, each
   /// of message 1 + 5i mod 12,000. Imported by mapc, then edited with python3's sqlite3: rows
   /// deleted (gaps in `Z_PK`, dangling nothing: the deleted are never referred to) and some
-  /// `Z_OPT` raised.
-  static func store(_ dir: URL, ordered: Bool) throws -> String {
-    let bundle = try bundle(dir, ordered: ordered)
+  /// `Z_OPT` raised. With `tags`, message n (but every 5th) has tags 1 + n mod 40 and
+  /// 1 + (7n + 3) mod 40, in that order.
+  static func store(_ dir: URL, ordered: Bool, tags: Bool = false) throws -> String {
+    let bundle = try bundle(dir, ordered: ordered, tags: tags)
+    func tagsOf(_ n: Int) -> [Int] {
+      guard tags, n % 5 != 0 else { return [] }
+      let (a, b) = (1 + n % 40, 1 + (7 * n + 3) % 40)
+      return a == b ? [a] : [a, b]
+    }
+    var tagged: [Int: [String]] = [:]
     let kinds = ["Text", "Image", "Reply"]
     func id(_ n: Int) -> String { "\(kinds[n % 3])/\(n / 3 + 1)" }
     var objects: [String: [[String: Any]]] = [:]
@@ -55,18 +72,27 @@ struct InheritanceChunksTests {
       }
       if n % 3 == 2 { m["replyTo"] = id(max(1, n / 2)) }
       m["attachments"] = attached[n] ?? []
+      if tags {
+        m["tags"] = tagsOf(n).map { "Tag/\($0)" }
+        for t in tagsOf(n) { tagged[t, default: []].append(id(n)) }
+      }
       objects[kinds[n % 3], default: []].append(m)
+    }
+    if tags {
+      objects["Tag"] = (1...40).map { ["id": "Tag/\($0)", "name": "tag \($0)", "messages": tagged[$0] ?? []] }
     }
     objects["Person"] = (1...50).map { ["id": "Person/\($0)", "name": "person \($0)", "messages": sent[$0] ?? []] }
     objects["Attachment"] = (1...2000).map {
       ["id": "Attachment/\($0)", "name": "attachment \($0)", "message": id(1 + (5 * $0) % 12_000)]
     }
     let store = try RelationshipChunksTests.imported(dir, bundle, objects)
-    // Messages no reply, attachment or person refers to: n ≡ 1 (mod 3) with n % 4 ≠ 0 and no
-    // attachment, every 7th of those.
+    // Messages no reply, attachment, person or tag refers to: n ≡ 1 (mod 3) with n % 4 ≠ 0 and
+    // no attachment or tag, every 7th of those.
     let referred = Set((1...2000).map { 1 + (5 * $0) % 12_000 } + (1...12_000).map { max(1, $0 / 2) })
-    let deleted = (1...12_000).filter { $0 % 3 == 1 && $0 % 4 != 0 && !referred.contains($0) && $0 % 7 == 0 }
-    #expect(deleted.count > 100)
+    let deleted = (1...12_000).filter {
+      $0 % 3 == 1 && $0 % 4 != 0 && !referred.contains($0) && $0 % 7 == 0 && tagsOf($0).isEmpty
+    }
+    #expect(deleted.count > 40)
     let keys = try #require(try Self.keys(store, of: deleted.map(id)))
     try RelationshipChunksTests.edit(
       store, "DELETE FROM ZMESSAGE WHERE Z_PK IN (\(keys.map(String.init).joined(separator: ", ")))",
@@ -98,16 +124,17 @@ struct InheritanceChunksTests {
     + "  cols = [r[1] for r in s.execute('PRAGMA table_info(\"%s\")' % t)]\n"
     + "  print(t, cols, c.execute('SELECT %s FROM \"%s\" ORDER BY 1, 2' % (', '.join('\"%s\"' % x for x in cols), t)).fetchall())\n"
 
-  @Test(arguments: [(false, "64K"), (true, "1M")]) func aTreeGoesInChunksWithTheBytesOfTheRunInMemory(
-    _ ordered: Bool, _ limit: String
-  ) throws {
+  @Test(arguments: [(false, false, "64K"), (true, false, "1M"), (false, true, "1M")])
+  func aTreeGoesInChunksWithTheBytesOfTheRunInMemory(_ ordered: Bool, _ tags: Bool, _ limit: String) throws {
     let dir = try FileManagerTemp.folder("inheritance-chunks")
     defer { FileManagerTemp.remove(dir.path) }
-    let store = try Self.store(dir, ordered: ordered)
+    let store = try Self.store(dir, ordered: ordered, tags: tags)
     let before = try Data(contentsOf: URL(fileURLWithPath: store))
     let chunked = try RelationshipChunksTests().expectTheBytesInMemory(dir, store, to: 2, limit: limit)
     let source = runTool(python3!, ["-c", Self.everyColumn, store]).stdout
     #expect(source.contains("'message 12000, with words to fill its row'"), "\(source.prefix(300))")
+    // The join table (Message is entity 2), read by python3.
+    if tags { #expect(source.contains("Z_2TAGS ['Z_2MESSAGES'"), "\(source.prefix(300))") }
     let read = runTool(python3!, ["-c", Self.everyColumn, chunked, store]).stdout
     #expect(read == source, "python3 reads other rows in the store written in chunks")
     #expect(try Data(contentsOf: URL(fileURLWithPath: store)) == before)

@@ -7,9 +7,9 @@ import Testing
 /// bytes of the run in memory or is refused with `run-memory-limit`, nothing written and the
 /// store as it was. Entities with relationships (to-one, one-to-one, one-to-many and
 /// many-to-many, ordered or not) go a chunk at a time, with stubs of the objects they refer to,
-/// and an inheritance tree's entities together (a many-to-many relationship with a tree on
-/// either side keeps them whole); a store none of whose entities can stream goes when it fits
-/// a quarter of the limit. The steps in `inChunks` must go through at 64K (at 16K a row of
+/// and an inheritance tree's entities together (apptentive's messages, with a many-to-many
+/// relationship declared by their abstract entity); a store none of whose entities can stream
+/// goes when it fits a quarter of the limit. The steps in `inChunks` must go through at 64K (at 16K a row of
 /// some is larger than a quarter of the limit allows one object); each of them streams.
 @Suite(
   .enabled(if: mapcExecutableProblem == nil && SharedPaths.stores != nil, "needs the built mapc and ../shared/stores"))
@@ -18,7 +18,7 @@ struct RealStoreMemoryLimitTests {
   static let inChunks: Set<String> = [
     "Bookmarks_V1.sqlite", "Bookmarks_V2.sqlite", "Bookmarks_V3.sqlite", "Bookmarks_V4.sqlite", "Bookmarks_V5.sqlite",
     "CoreDataMigration_Example_1.sqlite", "CoreDataMigration_Example_2.sqlite", "CoreDataMigration_Example_3.sqlite",
-    "ATDataModelv5.sqlite", "store2-80-0.wiredatabase",
+    "ATDataModelv2.sqlite", "ATDataModelv3.sqlite", "ATDataModelv5.sqlite", "store2-80-0.wiredatabase",
   ]
 
   /// `InferredStepKeepsRowsTests.steps`, and each store no later store of its app follows
