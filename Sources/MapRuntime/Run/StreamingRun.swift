@@ -52,17 +52,23 @@ enum StreamingRun {
       plan, usesDefaultPolicy: policies.policies.map { $0 is DefaultEntityMigrationPolicy }, stubs: stubs,
       sourceCheck: { chunked.cannotStream(source: $0, in: plan.sourceModel) },
       destinationCheck: { chunked.cannotStream(destination: $0, in: plan.destinationModel) })
-    // With no entity that streams, the whole store is the part read whole: it goes when it fits
-    // that part's share of the limit (the format's reader refuses it otherwise), and the
-    // refusal says why no entity streams.
+    // With no entity that streams, the whole store is the part read whole: it goes when its file
+    // fits that part's share of the limit (and the format's reader finds its tables within it),
+    // else the refusal says why no entity streams. (The file's size bounds what a JSON store
+    // holds, and a SQLite store's tables; a larger file is refused before anything is read.)
+    let budget = MemoryBudget(limit: limit)
+    let reasons = streaming.reasons.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }
+    let noneStreams = "no entity can be read a chunk at a time (\(reasons.joined(separator: "; ")))"
+    if streaming.streamed.isEmpty && size > budget.held {
+      throw refuse(
+        "\(noneStreams), and the store is larger than the quarter of the limit the part read whole may take (\(budget.held) bytes)"
+      )
+    }
     func nothingStreams(_ failure: MigrationFailure) -> MigrationFailure {
       guard streaming.streamed.isEmpty, failure.errors.count == 1, failure.errors[0].code == "run-memory-limit" else {
         return failure
       }
-      let reasons = streaming.reasons.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }
-      return refuse(
-        "no entity can be read a chunk at a time (\(reasons.joined(separator: "; "))), so it is read whole, and \(failure.errors[0].message)"
-      )
+      return refuse("\(noneStreams), so it is read whole, and \(failure.errors[0].message)")
     }
     // An object made by a fan-out (`forEach`) shares its source's number with its siblings:
     // the run in memory then numbers them all anew, which only the whole entity can say.
@@ -78,7 +84,7 @@ enum StreamingRun {
     do throws(MigrationFailure) {
       return try run(
         plan: plan, storePath: storePath, options: options, format: chunked, streaming: streaming,
-        budget: MemoryBudget(limit: limit), phases: phases)
+        budget: budget, phases: phases)
     } catch {
       throw nothingStreams(error)
     }
