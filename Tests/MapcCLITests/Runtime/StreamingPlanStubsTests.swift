@@ -42,10 +42,17 @@ struct StreamingPlanStubsTests {
 
   /// Each entity mapped onto itself, every property by the compiler's implicit expression.
   func analysed(featured: Bool, stubs: Bool = true) throws -> StreamingPlan {
-    let work = try FileManagerTemp.folder("streaming-plan-stubs")
+    let plan = try Self.identityPlan(
+      Self.model(featured: featured), ["Archive", "Folder", "Item", "Label", "Note", "Person", "Shelf"])
+    return StreamingPlan(plan, usesDefaultPolicy: plan.entityMappings.map { _ in true }, stubs: stubs)
+  }
+
+  /// The plan of a text mapping of `model` onto itself with one mapping per entity of
+  /// `entities`, `<Entity>To<Entity>`, every property by the compiler's implicit expression.
+  static func identityPlan(_ model: String, _ entities: [String]) throws -> MigrationPlan {
+    let work = try FileManagerTemp.folder("streaming-plan")
     defer { FileManagerTemp.remove(work.path) }
-    _ = try ModelBundles.bundle(Self.model(featured: featured), named: "M", in: work)
-    let entities = ["Archive", "Folder", "Item", "Label", "Note", "Person", "Shelf"]
+    _ = try ModelBundles.bundle(model, named: "M", in: work)
     let mappings = entities.map {
       #"<entityMapping name="\#($0)To\#($0)" type="transform" source="\#($0)" destination="\#($0)"/>"#
     }
@@ -61,8 +68,7 @@ struct StreamingPlanStubsTests {
     let path = work.appendingPathComponent("m.xml")
     try text.write(to: path, atomically: false, encoding: .utf8)
     let compiled = MappingCompilation.compile(mappingPath: path.path)
-    let plan = try #require(compiled.plan, "\(compiled.diagnostics)")
-    return StreamingPlan(plan, usesDefaultPolicy: plan.entityMappings.map { _ in true }, stubs: stubs)
+    return try #require(compiled.plan, "\(compiled.diagnostics)")
   }
 
   @Test func everyKindOfRelationshipStreamsButOneThatIsItsOwnInverse() throws {

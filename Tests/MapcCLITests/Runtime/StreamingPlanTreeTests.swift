@@ -47,28 +47,9 @@ struct StreamingPlanTreeTests {
   /// Each concrete entity mapped onto itself, every property by the compiler's implicit
   /// expression; the mapping over `custom` (if any) has a custom policy.
   func analysed(custom: String? = nil) throws -> StreamingPlan {
-    let work = try FileManagerTemp.folder("streaming-plan-tree")
-    defer { FileManagerTemp.remove(work.path) }
-    _ = try ModelBundles.bundle(Self.model, named: "M", in: work)
-    let entities = [
-      "Text", "Image", "Reply", "Person", "Attachment", "Post", "Story", "Tag", "Item", "Shelf", "Event", "Click",
-    ]
-    let mappings = entities.map {
-      #"<entityMapping name="\#($0)To\#($0)" type="transform" source="\#($0)" destination="\#($0)"/>"#
-    }
-    let text = """
-      <?xml version="1.0" encoding="UTF-8"?>
-      <mappingModel name="M" formatVersion="1">
-      <sourceModel path="M.xcdatamodeld/M.xcdatamodel"/>
-      <destinationModel path="M.xcdatamodeld/M.xcdatamodel"/>
-      \(mappings.joined(separator: "\n"))
-      </mappingModel>
-
-      """
-    let path = work.appendingPathComponent("m.xml")
-    try text.write(to: path, atomically: false, encoding: .utf8)
-    let compiled = MappingCompilation.compile(mappingPath: path.path)
-    let plan = try #require(compiled.plan, "\(compiled.diagnostics)")
+    let plan = try StreamingPlanStubsTests.identityPlan(
+      Self.model,
+      ["Text", "Image", "Reply", "Person", "Attachment", "Post", "Story", "Tag", "Item", "Shelf", "Event", "Click"])
     return StreamingPlan(
       plan, usesDefaultPolicy: plan.entityMappings.map { $0.sourceEntity != custom }, stubs: true)
   }
