@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Checks that a Linux `mapc` runs without the Swift toolchain (scripts/build-release.sh runs it;
-# so does .ci/run, on the release build):
+# so does `.ci/run release`, on the release build):
 # 1. `ldd` names no Swift library (libswift*, libFoundation*, lib_Foundation*, libdispatch,
 #    libBlocksRuntime) and nothing inside the toolchain, and finds every library it needs;
 # 2. the binary, copied out of the build folder, compiles and runs a worked example with an

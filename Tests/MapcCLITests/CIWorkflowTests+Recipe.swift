@@ -133,5 +133,8 @@ extension CIWorkflowTests {
     #expect(macScript.contains("swift build && swift test"))
     let linuxScript = try String(contentsOf: Self.root.appendingPathComponent(".ci/run"), encoding: .utf8)
     #expect(linuxScript.contains("scripts/check-static-binary.sh"))
+    // The static release binary: its own job, `.ci/run release`.
+    #expect(try Self.steps(w, job: "release").contains { ($0["run"] as? String) == "bash .ci/run release" })
+    #expect(linuxScript.contains("scripts/build-release.sh --scratch-path .build-release"))
   }
 }
