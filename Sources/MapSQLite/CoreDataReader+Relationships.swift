@@ -98,7 +98,10 @@ extension CoreDataReader {
     ]
   }
 
+  /// The join table of `entity`'s many-to-many `r` (its own or inherited: the table is named
+  /// after the entity that declares it).
   mutating func joinLayout(_ entity: String, _ r: RelationshipDescription) throws(Stop) -> JoinLayout? {
+    let entity = schema.declaring(r.name, of: entity)?.name ?? entity
     // Once per relationship (a chunk asks for each of its rows), a failure reported once.
     let id = entity + "." + r.name
     if let known = joinLayouts[id] { return known }

@@ -78,13 +78,11 @@ extension CoreDataReader {
     var bytes = 0
     for r in layout.model.allRelationships(of: entity) where r.isToMany && !r.isTransient {
       guard let inv = r.inverseName, let member = schema.entity(named: r.destinationEntity) else { continue }
-      // Its members' rows hold the key, or (many-to-many) its join table's rows do, named after
-      // the entity that declares the relationship.
+      // Its members' rows hold the key, or (many-to-many) its join table's rows do.
       var memberTable = schema.entities[member.root].table
       var column = schema.column(inv, of: r.destinationEntity)
       if layout.model.isManyToMany(r) {
-        let declaring = schema.declaring(r.name, of: schema.entities[k].name)?.name ?? schema.entities[k].name
-        guard let join = try joinLayout(declaring, r) else { continue }
+        guard let join = try joinLayout(schema.entities[k].name, r) else { continue }
         (memberTable, column) = (join.table, join.ownerColumn)
       }
       guard let column else { continue }
@@ -235,12 +233,10 @@ extension CoreDataReader {
       -> [(owner: ObjectRef, property: Int)]
     {
       let ownerLayout = reader.layout.entities[Int(owner.entity)]
-      // (The join table is named after the entity that declares the relationship.)
-      let declaring = reader.schema.declaring(ownerLayout.properties[p].name, of: ownerLayout.name)?.name
       guard let r = ownerLayout.properties[p].relationship, let inv = r.inverseName,
         let member = reader.schema.entity(named: r.destinationEntity),
         let inverse = reader.layout.model.inverse(of: r),
-        let join = try reader.joinLayout(declaring ?? ownerLayout.name, r)
+        let join = try reader.joinLayout(ownerLayout.name, r)
       else { return [] }
       let key = reader.graph.tables[Int(owner.entity)].objectKey(Int(owner.row))
       let rows: [(key: Int64, memberRank: Int64, ownerRank: Int64)]

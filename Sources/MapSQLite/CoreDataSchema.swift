@@ -128,9 +128,9 @@ struct CoreDataSchema {
   /// `relationship` (declared on `entity`), or nil.
   func joinKey(_ relationship: String, of entity: String) -> String? { joinKeys["\(entity).\(relationship)"] }
 
-  /// Whether `r` of `entity` is its own inverse.
+  /// Whether `r` of `entity` is its own inverse (`ObjectModel.isSelfInverse`).
   func isSelfInverse(_ r: RelationshipDescription, of entity: String) -> Bool {
-    r.inverseName == r.name && declaring(r.name, of: r.destinationEntity)?.name == entity
+    model.isSelfInverse(r, of: entity)
   }
 
   /// Column names per hierarchy: each entity in `Z_ENT` order, its attributes by name (a
@@ -197,17 +197,7 @@ struct CoreDataSchema {
 
   /// The entity that declares `property` (itself or an ancestor).
   func declaring(_ property: String, of entity: String) -> Entity? {
-    var name: String? = entity
-    var seen: Set<String> = []
-    while let n = name, seen.insert(n).inserted, let d = model.entity(named: n) {
-      if d.attributes.contains(where: { $0.name == property })
-        || d.relationships.contains(where: { $0.name == property })
-      {
-        return self.entity(named: n)
-      }
-      name = d.parentName
-    }
-    return nil
+    model.declaring(property, of: entity).flatMap { self.entity(named: $0.name) }
   }
 
   /// `base`, or `base` with `1`, `2`, … appended when that name is taken; recorded as taken.

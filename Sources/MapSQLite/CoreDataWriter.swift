@@ -183,11 +183,12 @@ struct CoreDataWriter {
       // From chunks: the files of the owner's entity and of each entity that inherits the
       // relationship, in the order `objects(ofKind:)` takes them.
       let kinds = graph.layout.entityIndex(j.owner).map { graph.layout.entities[$0].kindIndexes } ?? []
-      let files = kinds.compactMap { streamedJoins["\(graph.layout.entities[$0].name).\(j.relationship.name)"] }
+      let byKind = kinds.map {
+        (k: $0, rows: streamedJoins["\(graph.layout.entities[$0].name).\(j.relationship.name)"])
+      }
+      let files = byKind.compactMap(\.rows)
       if !files.isEmpty {
-        if let k = kinds.first(where: {
-          streamedJoins["\(graph.layout.entities[$0].name).\(j.relationship.name)"] == nil && graph.tables[$0].count > 0
-        }) {
+        if let k = byKind.first(where: { $0.rows == nil && graph.tables[$0.k].count > 0 })?.k {
           throw Failure(
             message:
               "cannot write join table \(j.name) from chunks: \(graph.layout.entities[k].name)'s objects were not written in chunks"

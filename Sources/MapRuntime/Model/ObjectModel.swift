@@ -133,6 +133,23 @@ public struct ObjectModel: Sendable, Hashable, Codable {
     return allRelationships(of: d).first { $0.name == name }
   }
 
+  /// The entity that declares property `name` for `entity`: itself, or its nearest ancestor
+  /// with an attribute or relationship of that name; nil when none has one.
+  public func declaring(_ name: String, of entity: String) -> EntityDescription? {
+    guard let e = self.entity(named: entity) else { return nil }
+    return ([e] + ancestors(of: e)).first { d in
+      d.attributes.contains { $0.name == name } || d.relationships.contains { $0.name == name }
+    }
+  }
+
+  /// Whether `r`, a relationship of `owner` (its own or inherited), is its own inverse (Core
+  /// Data's `REFLEXIVE` join column): the inverse its destination names is the relationship of
+  /// the same name declared by the entity that declares `r`.
+  public func isSelfInverse(_ r: RelationshipDescription, of owner: String) -> Bool {
+    guard r.inverseName == r.name, let declarer = declaring(r.name, of: owner) else { return false }
+    return declaring(r.name, of: r.destinationEntity)?.name == declarer.name
+  }
+
   /// Whether `r` is stored in a join table: to-many, not transient, with a to-many inverse.
   public func isManyToMany(_ r: RelationshipDescription) -> Bool {
     r.isToMany && !r.isTransient && inverse(of: r)?.isToMany == true

@@ -215,22 +215,10 @@ package struct StreamingPlan: Sendable {
       return "is to-many without an inverse (a key column in \(r.destinationEntity)'s table)"
     }
     guard inverse.isToMany else { return nil }
-    if isSelfInverse(r, of: owner, in: model) {
+    if model.isSelfInverse(r, of: owner) {
       return "is many-to-many with itself as its inverse (a join table's REFLEXIVE column)"
     }
     return nil
-  }
-
-  /// Whether `r`, a relationship of `owner` (its own or inherited), is its own inverse: the
-  /// inverse its destination names is the relationship of the same name declared by the entity
-  /// that declares `r`.
-  static func isSelfInverse(_ r: RelationshipDescription, of owner: String, in model: ObjectModel) -> Bool {
-    func declaring(_ name: String, of entity: String) -> String? {
-      guard let e = model.entity(named: entity) else { return nil }
-      return ([e] + model.ancestors(of: e)).first { $0.relationships.contains { $0.name == name } }?.name
-    }
-    guard r.inverseName == r.name else { return false }
-    return declaring(r.name, of: r.destinationEntity) == declaring(r.name, of: owner)
   }
 
   /// Nil when every to-many relationship that points at `name` is the inverse of one of its
