@@ -70,9 +70,10 @@ extension CoreDataReader {
     addLinks()
   }
 
-  /// What the members of the to-many relationships of row `key` (schema entity `k`) of `table`
-  /// take in a chunk, 32 bytes each; a row whose members take more than a quarter of the limit
-  /// is reported, as a row too large is.
+  /// What a chunk reads whole for row `key` (schema entity `k`) of `table`: the members of its
+  /// to-many relationships, `bytesPerMember` each; a row whose members take more than a quarter
+  /// of the limit is reported, as a row too large is. (The ordered sides of the objects the
+  /// chunk refers to count against a quarter of the limit, `Stubs.counts`.)
   mutating func memberBytes(_ k: Int, _ key: Int64, _ table: String) throws(Stop) -> Int {
     guard let chunk, let entity = layout.model.entity(named: schema.entities[k].name) else { return 0 }
     var bytes = 0
@@ -86,30 +87,34 @@ extension CoreDataReader {
         (memberTable, column) = (join.table, join.ownerColumn)
       }
       guard let column else { continue }
-      var count = 0
-      do throws(SQLiteDatabase.Failure) {
-        let id = memberTable + "." + column
-        if memberCounters[id] == nil {
-          memberCounters[id] = try store.database.prepare(
-            "SELECT count(*) FROM \(SQLiteDatabase.quote(memberTable)) WHERE \(SQLiteDatabase.quote(column)) = ?")
-        }
-        let counter = memberCounters[id]!
-        counter.reset()
-        try counter.bindInteger(0, key)
-        if try counter.step() { count = Int(counter.int64(0)) }
-      } catch {
-        try report("sqlite-unreadable", "cannot read table \(memberTable): \(error.message)")
-        continue
-      }
-      if count * 32 > chunk.largest {
+      let count = try countRows(memberTable, column, key)
+      if count * Self.bytesPerMember > chunk.largest {
         try report(
           "run-memory-limit",
           "\(table) row Z_PK=\(key): its relationship \(r.name) holds \(count) objects, which a chunk reads with it: more than a quarter of the --memory-limit (\(chunk.largest) bytes) allows one object"
         )
       }
-      bytes += count * 32
+      bytes += count * Self.bytesPerMember
     }
     return bytes
+  }
+
+  /// `SELECT count(*) FROM table WHERE column = key`, its statement kept.
+  private mutating func countRows(_ table: String, _ column: String, _ key: Int64) throws(Stop) -> Int {
+    do throws(SQLiteDatabase.Failure) {
+      let id = table + "." + column
+      if memberCounters[id] == nil {
+        memberCounters[id] = try store.database.prepare(
+          "SELECT count(*) FROM \(SQLiteDatabase.quote(table)) WHERE \(SQLiteDatabase.quote(column)) = ?")
+      }
+      let counter = memberCounters[id]!
+      counter.reset()
+      try counter.bindInteger(0, key)
+      return try counter.step() ? Int(counter.int64(0)) : 0
+    } catch {
+      try report("sqlite-unreadable", "cannot read table \(table): \(error.message)")
+      return 0
+    }
   }
 
   /// The stubs of one chunk and the statements that find them.
@@ -215,7 +220,7 @@ extension CoreDataReader {
     ) throws(Stop) -> Bool {
       guard Int(owner.row) >= before[Int(owner.entity)] else { return true }
       memberCount += n
-      guard let chunk = reader.chunk, memberCount * 32 > chunk.largest else { return true }
+      guard let chunk = reader.chunk, memberCount * CoreDataReader.bytesPerMember > chunk.largest else { return true }
       let name = reader.layout.entities[Int(owner.entity)].name
       let table = reader.schema.entity(named: name).map { reader.schema.entities[$0.root].table } ?? name
       try reader.report(
@@ -277,7 +282,10 @@ extension CoreDataReader {
         // (A member of an entity that inherits the inverse has it at its own index.)
         guard let q = reader.layout.entities[Int(m.entity)].propertyIndex(inv) else { continue }
         reader.links.append(Link(owner: m, property: q, order: row.ownerRank, key: key, member: owner))
-        if inverse.isOrdered && Int(m.row) >= before[Int(m.entity)] { sides.append((m, q)) }
+        // (Only for the chunk's own objects: a stub's join rows are not rendered.)
+        if inverse.isOrdered && Int(m.row) >= before[Int(m.entity)] && Int(owner.row) < before[Int(owner.entity)] {
+          sides.append((m, q))
+        }
       }
       return sides
     }

@@ -49,6 +49,12 @@ struct CoreDataReader {
   /// with stubs reads whole (`resolveReferencesWithStubs`), and the statements that count them.
   var countsMembers = false
   var memberCounters: [String: SQLiteStatement] = [:]
+  /// What a member read whole counts: toward its chunk's window for the members of the chunk's
+  /// own rows (input bytes, which a chunk takes about six times in memory, `MemoryBudget.window`),
+  /// and against a quarter of the limit for the ordered sides of the objects the chunk refers to
+  /// (`Stubs.counts`). In memory a stub of another row, its links both ways and the
+  /// destination's counterparts take about 300–400 bytes (the tree benchmark's many-to-many).
+  static let bytesPerMember = 64
   /// Join tables' layouts found so far, per `Entity.relationship` (`joinLayout`; nil: missing).
   var joinLayouts: [String: JoinLayout?] = [:]
   /// Members found through hidden foreign keys, resolved once every table is read.

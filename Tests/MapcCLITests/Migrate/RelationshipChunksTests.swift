@@ -156,7 +156,9 @@ struct RelationshipChunksTests {
       ] + extra)
   }
 
-  @Test(arguments: ["64K", "256K"]) func toOneRelationshipsGoInChunksWithTheBytesOfTheRunInMemory(
+  /// At 128K a folder's members (up to 455, 64 bytes each: `CoreDataReader.bytesPerMember`)
+  /// fit the quarter of the limit one row may take; at 64K they do not.
+  @Test(arguments: ["128K", "256K"]) func toOneRelationshipsGoInChunksWithTheBytesOfTheRunInMemory(
     _ limit: String
   ) throws {
     let dir = try FileManagerTemp.folder("relationship-chunks")
@@ -180,7 +182,7 @@ struct RelationshipChunksTests {
     try Self.edit(store, "UPDATE ZITEM SET ZFOLDER = 999 WHERE Z_PK = 12000")
     let a = migrate(dir, store, dir.appendingPathComponent("whole.sqlite").path, to: 2, ["--quiet"])
     let b = migrate(
-      dir, store, dir.appendingPathComponent("chunks.sqlite").path, to: 2, ["--quiet", "--memory-limit", "64K"])
+      dir, store, dir.appendingPathComponent("chunks.sqlite").path, to: 2, ["--quiet", "--memory-limit", "128K"])
     #expect(a.exitCode != 0)
     #expect(a.stderr.contains("ZITEM.ZFOLDER row Z_PK=12000: 999 is no Z_PK of ZFOLDER"), "\(a.stderr)")
     #expect(b.exitCode == a.exitCode)
@@ -201,7 +203,7 @@ struct RelationshipChunksTests {
     let linked = (1...20_000).filter { $0 % 11 != 0 && $0 % 13 != 0 }.count
     let a = migrate(dir, store, dir.appendingPathComponent("whole.sqlite").path, to: 3, ["--quiet"])
     let b = migrate(
-      dir, store, dir.appendingPathComponent("chunks.sqlite").path, to: 3, ["--quiet", "--memory-limit", "64K"])
+      dir, store, dir.appendingPathComponent("chunks.sqlite").path, to: 3, ["--quiet", "--memory-limit", "128K"])
     #expect(a.exitCode == 2)
     #expect(a.stderr.contains("Item.folder: \(linked) "), "\(a.stderr)")
     #expect(a.stderr.contains("Folder.items: \(linked) "), "\(a.stderr)")
@@ -209,21 +211,22 @@ struct RelationshipChunksTests {
     let whole = dir.appendingPathComponent("whole2.sqlite").path
     let chunked = dir.appendingPathComponent("chunks2.sqlite").path
     #expect(migrate(dir, store, whole, to: 3, ["--quiet", "--allow-data-loss"]).exitCode == 0)
-    let c = migrate(dir, store, chunked, to: 3, ["--quiet", "--allow-data-loss", "--memory-limit", "64K"])
+    let c = migrate(dir, store, chunked, to: 3, ["--quiet", "--allow-data-loss", "--memory-limit", "128K"])
     #expect(c.exitCode == 0, "\(c.stderr)")
     #expect(try Data(contentsOf: URL(fileURLWithPath: chunked)) == Data(contentsOf: URL(fileURLWithPath: whole)))
   }
 
   /// An ordered inverse puts each member's position in its row (`Z_FOK_FOLDER`), which only the
   /// whole owner says: a chunk reads the whole ordered relationship of each folder it refers to.
-  /// At 4M that fits, and the store is the run in memory's; python3 reads each folder's items in
-  /// the same order as in the source. At 64K the 40 folders' 18,000 members do not fit a chunk,
-  /// and the refusal names the folder where they stop fitting.
+  /// At 8M that fits (a chunk refers to every folder: 18,000 members, 64 bytes each, within a
+  /// quarter of the limit), and the store is the run in memory's; python3 reads each folder's items in
+  /// the same order as in the source. At 64K one folder's 454 or so members, 64 bytes each, come
+  /// to more than a quarter of the limit, and the refusal names the folder.
   @Test func anOrderedInverseGoesInChunksWhenItsOwnersFit() throws {
     let dir = try FileManagerTemp.folder("relationship-chunks-ordered")
     defer { FileManagerTemp.remove(dir.path) }
     let store = try Self.store(dir, to: 2, ordered: true)
-    let chunked = try expectTheBytesInMemory(dir, store, to: 2, limit: "4M")
+    let chunked = try expectTheBytesInMemory(dir, store, to: 2, limit: "8M")
     let order =
       "import sqlite3, sys\nc = sqlite3.connect(sys.argv[1])\n"
       + "print(c.execute('SELECT ZFOLDER, Z_PK FROM ZITEM WHERE ZFOLDER IS NOT NULL ORDER BY ZFOLDER, Z_FOK_FOLDER, Z_PK').fetchall())\n"
