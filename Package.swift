@@ -258,6 +258,11 @@ let package = Package(
       name: "MapSwiftSchemaTests",
       dependencies: ["MapSwiftSchema", "MapRuntime", "MapCompiler", "MapTestSupport"]
     ),
+    // The fuzz targets' bodies replayed on their regressions, seeds and mutations.
+    .testTarget(
+      name: "MapFuzzingTests",
+      dependencies: ["MapFuzzing", "MapTestSupport"]
+    ),
     .testTarget(
       name: "MapcKitTests",
       dependencies: ["MapcKit", "MapCompiler", "MapTools", "MapRuntime", "MapTestSupport"]

@@ -136,5 +136,9 @@ extension CIWorkflowTests {
     // The static release binary: its own job, `.ci/run release`.
     #expect(try Self.steps(w, job: "release").contains { ($0["run"] as? String) == "bash .ci/run release" })
     #expect(linuxScript.contains("scripts/build-release.sh --scratch-path .build-release"))
+    // The libFuzzer runs of every target: their own job, `.ci/run fuzz`, which builds and runs
+    // them all (the test job replays their bodies: FuzzReplayTests).
+    #expect(try Self.steps(w, job: "fuzz").contains { ($0["run"] as? String) == "bash .ci/run fuzz" })
+    #expect(linuxScript.contains("Fuzz/run.sh --build") && linuxScript.contains("Fuzz/run.sh all"))
   }
 }
