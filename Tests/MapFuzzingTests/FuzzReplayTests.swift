@@ -164,26 +164,30 @@ import Testing
   }
 
   /// Core Data stores of `../shared` up to 256 KB and their model caches (the stores' models
-  /// give the reader its layouts, as `Fuzz/run.sh` gives them); with no `../shared`, the typed
-  /// fallback layout over an empty input and its mutations.
-  @Test func coreDataStoresAndModelCaches() throws {
-    var stores: [[UInt8]] = []
-    if let folder = SharedPaths.stores {
-      let bundles = (FileManager.default.enumerator(atPath: folder.path)?.allObjects as? [String] ?? [])
-        .filter { $0.hasSuffix(".xcdatamodeld") }.sorted().map { folder.appendingPathComponent($0).path }
-      setenv("FUZZ_SQLITE_MODELS", bundles.joined(separator: "\n"), 1)
-      stores = Self.files([folder], limit: 6) { $0.hasSuffix(".sqlite") }
-    }
-    Self.replay("sqlite-store", seeds: stores.isEmpty ? [[]] : stores, mutations: 3) { FuzzEntries.sqliteStore($0) }
+  /// give the reader its layouts, as `Fuzz/run.sh` gives them), and the first model caches of
+  /// the stores and SwiftData stores (python3's sqlite3 reads them).
+  @Test(.needsShared, .enabled(if: TestTools.python3 != nil, "python3 reads the stores' model caches"))
+  func coreDataStoresAndModelCaches() throws {
+    let folder = try #require(SharedPaths.stores)
+    let bundles = (FileManager.default.enumerator(atPath: folder.path)?.allObjects as? [String] ?? [])
+      .filter { $0.hasSuffix(".xcdatamodeld") }.sorted().map { folder.appendingPathComponent($0).path }
+    setenv("FUZZ_SQLITE_MODELS", bundles.joined(separator: "\n"), 1)
+    let stores = Self.files([folder], limit: 6) { $0.hasSuffix(".sqlite") }
+    Self.replay("sqlite-store", seeds: stores, mutations: 3) { FuzzEntries.sqliteStore($0) }
     try? FileManager.default.removeItem(atPath: NSTemporaryDirectory() + "fuzz-\(getpid()).sqlite")
     // A model cache: python3's sqlite3 reads the Z_MODELCACHE rows of those stores.
     var caches: [[UInt8]] = []
-    if let folder = SharedPaths.stores, let python3 = TestTools.python3 {
+    do {
+      let python3 = try #require(TestTools.python3)
       let script =
-        "import sqlite3, sys, glob\nfor p in sorted(glob.glob(sys.argv[1] + '/**/*.sqlite', recursive=True))[:4]:\n"
-        + "  try:\n    for (b,) in sqlite3.connect('file:' + p + '?mode=ro', uri=True).execute('SELECT Z_CONTENT FROM Z_MODELCACHE'): print(b.hex())\n"
-        + "  except Exception: pass\n"
-      let r = runExecutable(python3, ["-c", script, folder.path])
+        "import sqlite3, sys, glob\nfound = 0\n"
+        + "for p in sorted(glob.glob(sys.argv[1] + '/**/*.sqlite', recursive=True) + glob.glob(sys.argv[2] + '/**/*.store', recursive=True)):\n"
+        + "  try:\n    rows = sqlite3.connect('file:' + p + '?mode=ro&immutable=1', uri=True).execute('SELECT Z_CONTENT FROM Z_MODELCACHE').fetchall()\n"
+        + "  except Exception: continue\n"
+        + "  for (b,) in rows[:1]:\n    print(b.hex()); found += 1\n"
+        + "  if found == 4: break\n"
+      let r = runExecutable(python3, ["-c", script, folder.path, SharedPaths.swiftdata?.path ?? folder.path])
+      #expect(r.exitCode == 0, "\(r.stderr)")
       caches = r.stdout.split(separator: "\n").compactMap { line in
         var bytes: [UInt8] = []
         var i = line.startIndex
@@ -195,7 +199,7 @@ import Testing
         return bytes
       }
     }
-    Self.replay("model-cache", seeds: caches.isEmpty ? [[0x78, 0x9C]] : caches, mutations: 6) {
+    Self.replay("model-cache", seeds: caches, mutations: 6) {
       FuzzEntries.modelCache($0)
     }
     #expect(Self.leftovers() == [])
