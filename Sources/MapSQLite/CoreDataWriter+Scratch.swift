@@ -133,7 +133,8 @@ extension CoreDataWriter {
         }
         if r.isOrdered { rows.putInteger(Self.position(at: i)) }
       }
+      // Written out as they come (every 1 MB), not held for the whole chunk.
+      try rows.flush()
     }
-    try rows.flush()
   }
 }
