@@ -89,8 +89,7 @@ case $target in
     list=$(find "$root/Mappings" "$shared/fixtures" -name "*.xml" -size -256k 2>/dev/null | sort | head -200)
     FUZZ_PLAN_SEEDS=$list FUZZ_PLAN_CORPUS=$corpus "$bin" >/dev/null 2>&1 \
       || echo "Fuzz/run.sh: plan: seed plans could not be compiled; seeding from regressions only" >&2 ;;
-  json-store) seed "$root/Mappings" "$shared/stores" "$shared/fixtures" -name '*.json'
-    printf '{"objects":{"A":[{"id":"a","b":"AAEC","bo":true,"d":"2001-01-01T00:00:00Z","de":"1.5","do":2.5,"i":3,"l":-9,"s":"x","t":{"k":[1]},"u":"6BA7B810-9DAD-11D1-80B4-00C04FD430C8","many":["b"]}],"B":[{"id":"b","one":"a"}]}}' >"$corpus/typed" ;;
+  json-store) seed "$root/Mappings" "$shared/stores" "$shared/fixtures" -name '*.json' ;;
   expression)
     grep -rhoE '<(attribute|relationship|source|filter|forEach)[^>]*>[^<]{1,400}<' "$root/Mappings" "$shared/fixtures" 2>/dev/null \
       | sed -E 's/^<[^>]*>//; s/<$//' | sort -u | head -2000 | while IFS= read -r line; do
@@ -123,15 +122,8 @@ PY
     done
     FUZZ_SQLITE_MODELS=$(find "$shared/stores" -name '*.xcdatamodeld' -type d 2>/dev/null | sort)
     export FUZZ_SQLITE_MODELS ;;
-  swift-schema) seed "$root/Examples" -name '*.swift'
-    printf 'import SwiftData\n@Model final class A { var s: String = ""; var n: [[Int]]? ; @Relationship(inverse: \\B.a) var b: [B] = []; init() {} }\n@Model final class B { var a: A?; init() {} }\n' >"$corpus/two-models" ;;
+  swift-schema) seed "$root/Examples" -name '*.swift' ;;
   fixture-file) seed "$root/Mappings" "$shared/fixtures" -name fixture.json ;;
-  text-plist)
-    # An Xcode project file as Xcode writes one (no Xcode here: written here).
-    printf '// !$*UTF8*$!\n{\n\tarchiveVersion = 1;\n\tobjects = {\n\t\tA1 /* A.swift */ = {isa = PBXFileReference; path = "A \\"1\\".swift"; sourceTree = "<group>"; };\n\t\tT1 = {isa = PBXNativeTarget; buildPhases = (P1, ); name = App; data = <0fab>; };\n\t};\n\trootObject = R1;\n}\n' >"$corpus/pbxproj" ;;
-  lock-file)
-    # A lock as `mapc lock` writes it (no mapc needed: written here), with a step.
-    printf '{"format": "mapc-model-lock", "formatVersion": 1, "model": "M.xcdatamodeld", "versions": [{"name": "M", "versionChecksum": "x", "entities": [{"name": "E", "versionHash": "h", "parent": "P", "abstract": true, "uniquenessConstraints": ["a,b"], "properties": [{"name": "a", "versionHash": "p", "summary": "attribute String"}]}]}], "steps": [{"from": "M", "to": "M 2", "drops": ["E.a"]}]}\n' >"$corpus/lock" ;;
   model-cache)
     # The Z_MODELCACHE rows of the shared stores (python3's sqlite3, on copies with their -wal).
     find "$shared/stores" "$shared/swiftdata" \( -name '*.sqlite' -o -name '*.store' -o -name '*.wiredatabase' \) 2>/dev/null | while read -r db; do
@@ -149,6 +141,10 @@ for (blob,) in sqlite3.connect(copy).execute("SELECT Z_CONTENT FROM Z_MODELCACHE
 PY
     done ;;
 esac
+# Seeds written here for the targets whose inputs no shared file has (a JSON store of every
+# attribute type, SwiftData classes, an Xcode project file, a lock): Fuzz/seeds/TARGET, which
+# FuzzReplayTests replays too.
+if [ -d "$here/seeds/$target" ]; then cp "$here/seeds/$target"/* "$corpus/"; fi
 echo "Fuzz/run.sh: $target: $(ls "$corpus" | wc -l) seeds; fuzzing for $seconds s"
 # Longest input: SQLite stores are whole databases (pages of 4 KiB); every other reader's
 # interesting inputs are small.

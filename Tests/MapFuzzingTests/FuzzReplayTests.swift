@@ -5,7 +5,8 @@ import Testing
 
 /// Every fuzz target's body (`FuzzEntries`, what `Fuzz/`'s libFuzzer executables run) fed, in
 /// the ordinary test build, its regression inputs (`Fuzz/regressions/TARGET`), seeds of the
-/// kinds it reads (the repository's files, and `../shared`'s when it is beside it), and
+/// kinds it reads (the repository's files, the hand-written ones of `Fuzz/seeds/TARGET` that
+/// `Fuzz/run.sh` uses too, and `../shared`'s when it is beside it), and
 /// deterministic mutations of each seed (bytes flipped, inserted, deleted, repeated, cut off).
 /// A crash fails the test run; a file a reader leaves in the temporary folder fails the test.
 /// This is the per-commit replay; the coverage-guided runs with the sanitizers are
@@ -49,9 +50,13 @@ import Testing
     return result
   }
 
-  /// Feeds `target`'s regression inputs, `seeds` and their mutations to `body`.
-  static func replay(_ target: String, seeds: [[UInt8]], mutations count: Int = 12, _ body: ([UInt8]) -> Void) {
+  /// Feeds `target`'s regression inputs, `seeds` and its hand-written seeds (`Fuzz/seeds/TARGET`,
+  /// which `Fuzz/run.sh` uses too), and their mutations, to `body`.
+  static func replay(
+    _ target: String, seeds: [[UInt8]] = [], mutations count: Int = 12, _ body: ([UInt8]) -> Void
+  ) {
     let regressions = files([root.appendingPathComponent("Fuzz/regressions/\(target)")], limit: 100) { _ in true }
+    let seeds = seeds + files([root.appendingPathComponent("Fuzz/seeds/\(target)")], limit: 100) { _ in true }
     #expect(!(seeds + regressions).isEmpty, "\(target): no input to replay")
     var rng = SplitMix64(seed: UInt64(truncatingIfNeeded: target.utf8.reduce(5381) { $0 &* 33 &+ Int($1) }))
     for input in regressions { body(input) }
@@ -128,17 +133,13 @@ import Testing
     archives = Array(archives.prefix(40))
     Self.replay("bplist", seeds: archives, mutations: 6) { FuzzEntries.binaryPlist($0) }
     Self.replay("keyed-archive", seeds: archives, mutations: 6) { FuzzEntries.keyedArchive($0) }
-    let pbxproj =
-      "// !$*UTF8*$!\n{\n\tarchiveVersion = 1;\n\tobjects = {\n\t\tA1 /* A.swift */ = {isa = PBXFileReference; path = \"A \\\"1\\\".swift\"; sourceTree = \"<group>\"; };\n\t\tT1 = {isa = PBXNativeTarget; buildPhases = (P1, ); name = App; data = <0fab>; };\n\t};\n\trootObject = R1;\n}\n"
-    Self.replay("text-plist", seeds: [Array(pbxproj.utf8)], mutations: 200) { FuzzEntries.textPlist($0) }
+    Self.replay("text-plist", mutations: 200) { FuzzEntries.textPlist($0) }
     #expect(Self.leftovers() == [])
   }
 
   @Test func storesAndSettingsFiles() throws {
-    let typed =
-      #"{"objects":{"A":[{"id":"a","b":"AAEC","bo":true,"d":"2001-01-01T00:00:00Z","de":"1.5","do":2.5,"i":3,"l":-9,"s":"x","t":{"k":[1]},"u":"6BA7B810-9DAD-11D1-80B4-00C04FD430C8","many":["b"]}],"B":[{"id":"b","one":"a"}]}}"#
     Self.replay(
-      "json-store", seeds: [Array(typed.utf8)] + Self.files([Self.mappings], limit: 10) { $0.hasSuffix(".json") }
+      "json-store", seeds: Self.files([Self.mappings], limit: 10) { $0.hasSuffix(".json") }
     ) {
       FuzzEntries.jsonStore($0)
     }
@@ -148,17 +149,10 @@ import Testing
         $0 == "fixture.json"
       }
     ) { FuzzEntries.fixtureFile($0) }
-    let lock =
-      #"{"format": "mapc-model-lock", "formatVersion": 1, "model": "M.xcdatamodeld", "versions": [{"name": "M", "versionChecksum": "x", "entities": [{"name": "E", "versionHash": "h", "parent": "P", "abstract": true, "uniquenessConstraints": ["a,b"], "properties": [{"name": "a", "versionHash": "p", "summary": "attribute String"}]}]}], "steps": [{"from": "M", "to": "M 2", "drops": ["E.a"]}]}"#
-    Self.replay("lock-file", seeds: [Array(lock.utf8)], mutations: 100) { FuzzEntries.lockFile($0) }
-    let twoModels =
-      "import SwiftData\n@Model final class A { var s: String = \"\"; var n: [[Int]]? ; @Relationship(inverse: \\B.a) var b: [B] = []; init() {} }\n@Model final class B { var a: A?; init() {} }\n"
+    Self.replay("lock-file", mutations: 100) { FuzzEntries.lockFile($0) }
     Self.replay(
       "swift-schema",
-      seeds: [Array(twoModels.utf8)]
-        + Self.files([Self.examples], limit: 6) {
-          $0.hasSuffix(".swift")
-        }
+      seeds: Self.files([Self.examples], limit: 6) { $0.hasSuffix(".swift") }
     ) { FuzzEntries.swiftSchema($0) }
     #expect(Self.leftovers() == [])
   }

@@ -251,7 +251,8 @@ struct RelationshipChunksTests {
   /// members: a stub's join rows are not rendered), and renders the join rows of its objects;
   /// the store is the run in memory's, and python3 reads the same join rows (keys and
   /// positions) as in the source. At 64K; with both sides ordered at 2M, since a chunk of items
-  /// then reads the whole side of every tag (60 of about 86 items, 64 bytes each, within a quarter).
+  /// then reads the whole side of every tag (60 sides of about 86 items, 64 bytes each, within a
+  /// quarter of the limit).
   @Test(arguments: [(false, false), (true, false), (true, true)])
   func aManyToManyRelationshipGoesInChunks(ordered: Bool, bothOrdered: Bool) throws {
     let dir = try FileManagerTemp.folder("relationship-chunks-many")
