@@ -48,7 +48,8 @@ final class ChunkWriter: StoreChunkWriter {
     let writer = StoreWriter(graph: chunk, input: source.input, codec: source.transformableCodec)
     let cells = writer.makeCells()
     defer { cells.release() }
-    for (e, t) in chunk.tables.enumerated() where t.count > 0 {
+    // Stubs (a chunk read with them: `EntityTable.stubsFrom`) are written by their own part.
+    for (e, t) in chunk.tables.enumerated() where t.realCount > 0 {
       let bytes: RenderedBytes
       do {
         bytes = try writer.renderObjects(of: e, continuing: continuation, isFirst: sizes[e] == 0, cells)
@@ -72,7 +73,7 @@ final class ChunkWriter: StoreChunkWriter {
 
   func commit(
     metadata: StoreWriteMetadata, keyHighWater: [String: Int64], backup: String?, durable: Bool,
-    written: (@Sendable (Int) -> Void)?
+    bookkeepingFrom: String?, written: (@Sendable (Int) -> Void)?
   ) throws(MigrationFailure) {
     guard let target else { return }
     do {
@@ -158,7 +159,8 @@ extension JSONStoreFormat: ChunkedStoreFormat {
     _ path: String, layout: StoreLayout, streamed: Set<Int>, stubs: Bool, budget: MemoryBudget, maxErrors: Int,
     scratch: String
   ) throws(MigrationFailure) -> any StoreChunkReader {
-    // (No stubs: `readsReferencesAsStubs` is false, so `StreamingPlan` never asks for them.)
+    // (No stubs: `readsReferencesAsStubs` is false, so `StreamingPlan` never asks for them.
+    // The chunk writer takes them: a Core Data SQLite store converted to JSON in chunks.)
     try ChunkReader(
       path: path, layout: layout, streamed: streamed, budget: budget, maxErrors: maxErrors, scratch: scratch)
   }

@@ -134,28 +134,29 @@ public struct StoreWriter {
     }
   }
 
-  /// The objects of table `e` as the elements of an array that `state` stands in (`isFirst`:
-  /// no element before them), rendered in memory.
+  /// The objects of table `e` but its stubs (`EntityTable.realCount`) as the elements of an
+  /// array that `state` stands in (`isFirst`: no element before them), rendered in memory.
   func renderObjects(
     of e: Int, continuing state: JSONOutput.Continuation, isFirst: Bool, _ cells: Cells
   ) throws(StoreWriteError) -> RenderedBytes {
     let table = graph.tables[e]
-    var part = JSONOutput(continuing: state, isFirst: isFirst, reusing: nil, initialCapacity: table.count * 128)
-    try writeObjects(table, e, cells.idKey, cells.cells, after: 0, to: &part)
+    var part = JSONOutput(continuing: state, isFirst: isFirst, reusing: nil, initialCapacity: table.realCount * 128)
+    try writeObjects(table, e, cells.idKey, cells.cells, after: 0, count: table.realCount, to: &part)
     return part.takeBytes()
   }
 
-  /// Writes every object of one table: `id` first, then each property in layout order.
+  /// Writes the first `count` objects of one table (default: all): `id` first, then each
+  /// property in layout order.
   /// Large tables are cut into chunks of rows that helper threads render ahead of the writer
   /// (see `RenderPipeline`); the chunks are written in order, so the bytes are the same as one
   /// thread would write.
   func writeObjects(
     _ table: EntityTable, _ e: Int, _ idKey: PreparedKey, _ cells: CellWriting, after written: Int,
-    to out: inout JSONOutput
+    count: Int? = nil, to out: inout JSONOutput
   ) throws(StoreWriteError) {
     let rows = RowWriter(table: table, entity: e, idKey: idKey, cells: cells)
     defer { rows.release() }
-    let n = table.count
+    let n = count ?? table.count
     let chunk = StoreWriter.rowsPerChunk
     let workers = Cores.workers
     guard workers > 1, n >= 2 * chunk else {

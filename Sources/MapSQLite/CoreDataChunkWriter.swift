@@ -94,7 +94,7 @@ final class CoreDataChunkWriter: StoreChunkWriter {
 
   func commit(
     metadata: StoreWriteMetadata, keyHighWater: [String: Int64], backup: String?, durable: Bool,
-    written: (@Sendable (Int) -> Void)?
+    bookkeepingFrom: String?, written: (@Sendable (Int) -> Void)?
   ) throws(MigrationFailure) {
     let graph = held?.graph ?? ObjectGraph(layout: layout, input: nil, isSource: false)
     for (root, high) in keyHighWater where layout.entityIndex(root) != nil {
@@ -113,6 +113,7 @@ final class CoreDataChunkWriter: StoreChunkWriter {
       metadata: CoreDataMetadataOut(metadata: metadata),
       externalFiles: held?.source.storeAttachment as? ExternalFilesRead)
     writer.writesModelCache = writesModelCache
+    writer.ancillarySource = bookkeepingFrom
     writer.takeStreamed(rows, errors: errors)
     writer.streamedJoins = joins
     // A dry run writes into the scratch folder (not into memory: the store may be larger).
@@ -160,4 +161,8 @@ extension SQLiteStoreFormat: ChunkedStoreFormat {
 
   /// A chunk's reference to a row outside it is read as a stub, its `Z_PK` looked up by rowid.
   package var readsReferencesAsStubs: Bool { true }
+
+  /// A one-to-many is kept in its members' rows (their foreign keys and `Z_FOK_` positions);
+  /// a many-to-many in its join table.
+  package var listsToManyMembers: Bool { false }
 }

@@ -27,6 +27,11 @@ public struct StoreConverter: Sendable {
     public var formats: [any StoreFormat]
     /// Called as the read and write phases advance (objects done, objects in all when known).
     public var ioProgress: (@Sendable (MigrationRun.IOPhase, Int, Int?) -> Void)?
+    /// The memory the conversion may take (`--memory-limit`, in bytes): a store whose read in
+    /// memory is expected to take more is converted a chunk at a time (`StreamingConversion`)
+    /// or refused (`run-memory-limit`, nothing written). Default: `StoreIO.memoryLimit`, the
+    /// process's (nil: no limit).
+    public var memoryLimit: Int? = StoreIO.memoryLimit
 
     /// Options to convert `store` to `output` in `destination`'s format, with `versions` of the
     /// model named `modelName`.
@@ -48,6 +53,8 @@ public struct StoreConverter: Sendable {
   public struct Report: Sendable, Hashable {
     /// How many objects were read and written.
     public var objectCount: Int
+    /// The chunks the store was read in (`memoryLimit`), or nil when it was read whole.
+    public var chunks: Int?
     /// The version of the model the store was at.
     public var version: String
     /// Notes on what the new store leaves out or keeps as it is (external Binary files that are
@@ -80,6 +87,7 @@ public struct StoreConverter: Sendable {
     let sameFormat = type(of: source) == type(of: destination)
     var external: String?
     var version = ""
+    var chunks: Int?
     let result = Result { () throws(MigrationFailure) -> Int in
       let found = try Self.version(
         of: try source.peekMetadata(store), in: options.versions, modelName: options.modelName, path: store)
@@ -87,21 +95,32 @@ public struct StoreConverter: Sendable {
       if destination.keepsMissingExternalFiles {
         external = ExternalDataNote.note(store: store, format: source, model: found.model, into: output)
       }
-      let (graph, metadata) = try StoreIO.read(
-        source, store, layout: StoreLayout(model: found.model), report: options.ioProgress)
-      let out = StoreWriteMetadata(
-        modelVersionIdentifiers: metadata.modelVersionIdentifiers ?? found.model.versionIdentifiers,
-        entityHashes: found.hashes, extra: metadata.extra)
+      let layout = StoreLayout(model: found.model)
+      func written(_ metadata: StoreMetadata) -> StoreWriteMetadata {
+        StoreWriteMetadata(
+          modelVersionIdentifiers: metadata.modelVersionIdentifiers ?? found.model.versionIdentifiers,
+          entityHashes: found.hashes, extra: metadata.extra)
+      }
+      if let limit = options.memoryLimit {
+        let request = StreamingConversion.Request(
+          store: store, output: output, source: source, destination: destination, layout: layout, limit: limit,
+          metadata: written, bookkeepingFrom: sameFormat ? store : nil, report: options.ioProgress)
+        if let done = try StreamingConversion.convertIfNeeded(request) {
+          chunks = done.chunks
+          return done.objects
+        }
+      }
+      let (graph, metadata) = try StoreIO.read(source, store, layout: layout, report: options.ioProgress)
       try StoreIO.write(
-        destination, graph, source: nil, metadata: out, to: output, backup: nil, report: options.ioProgress,
-        bookkeepingFrom: sameFormat ? store : nil)
+        destination, graph, source: nil, metadata: written(metadata), to: output, backup: nil,
+        report: options.ioProgress, bookkeepingFrom: sameFormat ? store : nil)
       return graph.objectCount
     }
     switch result {
     case .success(let count):
       var notes = external.map { [$0] } ?? []
       if !sameFormat { notes += AncillaryTables.notes(store: store, format: source, into: output) }
-      return Report(objectCount: count, version: version, notes: notes)
+      return Report(objectCount: count, chunks: chunks, version: version, notes: notes)
     case .failure(let failure):
       throw .run(failure, notes: ["nothing was written"])
     }

@@ -10,7 +10,8 @@ public enum StoreIO {
 
   /// The command's `--memory-limit` (nil: none): a store whose whole read is expected to take
   /// more (`StreamingRun.expectedPeak`) is refused before it is read (`run-memory-limit`).
-  /// `mapc run` goes a chunk at a time instead where it can (`MigrationRun.Options.memoryLimit`).
+  /// `mapc run` goes a chunk at a time instead where it can (`MigrationRun.Options.memoryLimit`),
+  /// and so does `store convert` (`StreamingConversion`).
   public static var memoryLimit: Int? {
     get { limitLock.withLock { limit } }
     set { limitLock.withLock { limit = newValue } }
@@ -27,7 +28,7 @@ public enum StoreIO {
     throw MigrationFailure([
       MigrationError(
         "run-memory-limit",
-        "the store (\(size) bytes) needs about \(need) bytes in memory, more than the --memory-limit of \(limit) bytes; this command reads a store whole (mapc run and mapc migrate go a chunk at a time, on JSON and Core Data SQLite stores)",
+        "the store (\(size) bytes) needs about \(need) bytes in memory, more than the --memory-limit of \(limit) bytes; this command reads a store whole (mapc run and mapc migrate go a chunk at a time, on JSON and Core Data SQLite stores, and store convert and export on Core Data SQLite stores)",
         file: path)
     ])
   }

@@ -41,6 +41,12 @@ package struct StreamingPlan: Sendable {
   /// of them, and the mappings over them run in every chunk too.
   package var stubbed: Set<String> = []
 
+  /// Why no entity streams, per entity (for `run-memory-limit`'s message).
+  var noneStreams: String {
+    let reasons = reasons.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }
+    return "no entity can be read a chunk at a time (\(reasons.joined(separator: "; ")))"
+  }
+
   /// Analyses `plan`; `usesDefaultPolicy` is per entity mapping, in plan order.
   /// `sourceCheck` and `destinationCheck`: why the store format cannot read (write) an entity of
   /// the source (destination) model in chunks, besides these rules (`ChunkedStoreFormat`).
@@ -94,8 +100,37 @@ package struct StreamingPlan: Sendable {
     // A row read whole cannot refer to an object that streams (only a chunk holds stubs):
     // an entity that one refers to, in the source model or (through the mappings) in the
     // destination model, is read whole too, and so on.
-    if stubs { dropReferredFromWhole(plan) }
+    if stubs { dropReferredFromWhole(source, plan) }
     stubbed = Set(streamed.flatMap { Self.targets(of: $0, in: source) })
+  }
+
+  /// Which entities of `model` a store conversion (`StreamingConversion`: every object copied
+  /// as it is, into a store of the same model) can read and write a chunk at a time: the
+  /// model's rules above with each entity mapped to itself. No mapping runs, so those rules
+  /// hold of every entity; what is left is the model's: an entity stands alone, or with `stubs`
+  /// its relationships can be read with stubs and no entity read whole refers to it. An
+  /// abstract entity of a tree that streams streams too (it has no objects). `listsMembers`:
+  /// the destination format writes a to-many relationship's members with their owner (JSON),
+  /// not only in the members' rows (Core Data SQLite's one-to-many), so an entity read whole
+  /// must not have a to-many relationship to one that streams either (the part read whole
+  /// holds none of the chunks' objects).
+  package init(
+    copying model: ObjectModel, stubs: Bool, listsMembers: Bool, sourceCheck: (String) -> String? = { _ in nil },
+    destinationCheck: (String) -> String? = { _ in nil }
+  ) {
+    for entity in model.entities {
+      let s = entity.name
+      // (A transient relationship is neither read nor written: `StoreLayout` leaves it out.)
+      let alone =
+        stubs ? Self.relationshipProblem(s, in: model, storedOnly: true) : Self.standsAlone(s, in: model)
+      if let why = alone ?? sourceCheck(s) ?? destinationCheck(s) {
+        reasons[s] = why
+      } else {
+        streamed.insert(s)
+      }
+    }
+    if stubs { dropReferredFromWhole(model, nil, listsMembers: listsMembers) }
+    stubbed = Set(streamed.flatMap { Self.targets(of: $0, in: model) })
   }
 
   /// Removes from `streamed`, until none is left, each entity some entity read whole refers to
@@ -103,22 +138,24 @@ package struct StreamingPlan: Sendable {
   /// entities) in the destination model; and each entity of an inheritance tree (one table)
   /// another entity of which is read whole, or whose destination entities' tree is filled from
   /// another source tree too (their numbers then come from two tables).
-  private mutating func dropReferredFromWhole(_ plan: MigrationPlan) {
-    let source = plan.sourceModel
+  /// Without a plan (a conversion) each entity is its own destination, so the source model's
+  /// rules are all there is.
+  private mutating func dropReferredFromWhole(_ source: ObjectModel, _ plan: MigrationPlan?, listsMembers: Bool = false)
+  {
     var changed = true
     while changed {
       changed = false
       for s in streamed.sorted() {
         var why: String?
-        for (other, r) in Self.referrers(of: s, in: source) where !streamed.contains(other) {
+        for (other, r) in Self.referrers(of: s, in: source, toMany: listsMembers) where !streamed.contains(other) {
           why = "\(other).\(r) refers to it, and \(other) is read whole"
           break
         }
         if why == nil, let other = Self.tree(of: s, in: source).first(where: { !streamed.contains($0) }) {
           why = "\(other), of its inheritance tree (the same table), is read whole"
         }
-        if why == nil { why = Self.destinationTreeProblem(s, plan) }
-        if why == nil {
+        if why == nil, let plan { why = Self.destinationTreeProblem(s, plan) }
+        if why == nil, let plan {
           let destinations = plan.entityMappings.filter { $0.sourceEntity == s }.compactMap(\.destinationEntity)
           for d in destinations where why == nil {
             for (other, r) in Self.referrers(of: d, in: plan.destinationModel) {
@@ -193,12 +230,14 @@ package struct StreamingPlan: Sendable {
 
   /// Why `name`'s relationships, or those pointing at it, cannot be read or written with stubs
   /// (`outwardProblem`, `pointedAt`); nil when they can.
-  static func relationshipProblem(_ name: String, in model: ObjectModel) -> String? {
+  /// `storedOnly`: transient relationships are left out (a conversion, which copies what is
+  /// stored only).
+  static func relationshipProblem(_ name: String, in model: ObjectModel, storedOnly: Bool = false) -> String? {
     guard let e = model.entity(named: name) else { return "the model has no entity \(name)" }
-    for r in model.allRelationships(of: e) {
+    for r in model.allRelationships(of: e) where !(storedOnly && r.isTransient) {
       if let why = outwardProblem(r, of: name, in: model) { return "its relationship \(r.name) \(why)" }
     }
-    return pointedAt(name, in: model)
+    return pointedAt(name, in: model, storedOnly: storedOnly)
   }
 
   /// Why relationship `r` of entity `owner` (its own or inherited) cannot be read with stubs (a
@@ -225,11 +264,12 @@ package struct StreamingPlan: Sendable {
   /// own (its rows, or a join table's, hold the owners' keys); else why not: a to-many without
   /// an inverse keeps a key column in its table. (A to-one that points at it is held in the
   /// other entity's rows, a many-to-many in join rows: `dropReferredFromWhole`.)
-  static func pointedAt(_ name: String, in model: ObjectModel) -> String? {
+  static func pointedAt(_ name: String, in model: ObjectModel, storedOnly: Bool = false) -> String? {
     guard let e = model.entity(named: name) else { return nil }
     let own = model.allRelationships(of: e)
     for other in model.entities {
-      for q in other.relationships where q.isToMany && model.isKind(name, of: q.destinationEntity) {
+      for q in other.relationships
+      where q.isToMany && model.isKind(name, of: q.destinationEntity) && !(storedOnly && q.isTransient) {
         let inverseOfOwn = own.contains { $0.name == q.inverseName && $0.inverseName == q.name }
         if !inverseOfOwn { return "a to-many relationship of \(other.name) points at it (\(q.name))" }
       }
@@ -239,11 +279,15 @@ package struct StreamingPlan: Sendable {
 
   /// Entities of `model` whose rows, or join rows, hold keys of `name`'s objects: through a
   /// to-one relationship (own or inherited) to it or an entity it inherits from, or a
-  /// many-to-many one with it.
-  static func referrers(of name: String, in model: ObjectModel) -> [(entity: String, relationship: String)] {
+  /// many-to-many one with it; with `toMany`, through any to-many relationship too (a format
+  /// that lists the members with their owner).
+  static func referrers(of name: String, in model: ObjectModel, toMany: Bool = false)
+    -> [(entity: String, relationship: String)]
+  {
     model.entities.flatMap { e in
       model.allRelationships(of: e).filter { r in
-        model.isKind(name, of: r.destinationEntity) && !r.isTransient && (!r.isToMany || model.isManyToMany(r))
+        model.isKind(name, of: r.destinationEntity) && !r.isTransient
+          && (!r.isToMany || toMany || model.isManyToMany(r))
       }.map { (e.name, $0.name) }
     }
   }

@@ -24,14 +24,7 @@ enum StreamingRun {
     guard options.handedIn == nil, let size = MigrationRun.fileSize(storePath), expectedPeak(storeBytes: size) > limit
     else { return nil }
     let format = options.storeFormat
-    func refuse(_ why: String) -> MigrationFailure {
-      MigrationFailure([
-        MigrationError(
-          "run-memory-limit",
-          "the store (\(size) bytes) needs about \(expectedPeak(storeBytes: size)) bytes in memory, more than the --memory-limit of \(limit) bytes, and \(why)",
-          file: storePath)
-      ])
-    }
+    func refuse(_ why: String) -> MigrationFailure { tooLarge(size, limit: limit, storePath, why) }
     guard let chunked = format as? any ChunkedStoreFormat else {
       throw refuse("the \(format.name) format cannot be read a chunk at a time yet")
     }
@@ -57,8 +50,7 @@ enum StreamingRun {
     // else the refusal says why no entity streams. (The file's size bounds what a JSON store
     // holds, and a SQLite store's tables; a larger file is refused before anything is read.)
     let budget = MemoryBudget(limit: limit)
-    let reasons = streaming.reasons.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }
-    let noneStreams = "no entity can be read a chunk at a time (\(reasons.joined(separator: "; ")))"
+    let noneStreams = streaming.noneStreams
     if streaming.streamed.isEmpty && size > budget.held {
       throw refuse(
         "\(noneStreams), and the store is larger than the quarter of the limit the part read whole may take (\(budget.held) bytes)"
@@ -209,6 +201,7 @@ enum StreamingRun {
     do throws(MigrationFailure) {
       try writer.commit(
         metadata: writerMetadata, keyHighWater: keyHighWater, backup: backup, durable: options.durable,
+        bookkeepingFrom: nil,
         written: options.ioProgress.map { report in { @Sendable n in report(.write, n, nil) } })
       if let report = options.ioProgress, let target, let size = MigrationRun.fileSize(target) {
         report(.write, size, size)
@@ -229,6 +222,17 @@ enum StreamingRun {
       parallelMappings: parallel, splitEntities: [], writtenTo: target, mappings: mappingCounts)
     summary.chunks = chunks
     return summary
+  }
+
+  /// `run-memory-limit` for the store at `path`, of `size` bytes, which does not fit `limit` in
+  /// memory, and `why` it cannot go a chunk at a time either.
+  static func tooLarge(_ size: Int, limit: Int, _ path: String, _ why: String) -> MigrationFailure {
+    MigrationFailure([
+      MigrationError(
+        "run-memory-limit",
+        "the store (\(size) bytes) needs about \(expectedPeak(storeBytes: size)) bytes in memory, more than the --memory-limit of \(limit) bytes, and \(why)",
+        file: path)
+    ])
   }
 
   private static func mismatch(_ entities: [String], _ storePath: String) -> MigrationFailure {

@@ -31,6 +31,11 @@ package protocol ChunkedStoreFormat: StoreFormat {
   /// whole run's. Default: false.
   var keepsObjectKeysInChunks: Bool { get }
 
+  /// Whether a store of this format lists the members of a to-many relationship with their
+  /// owner (a JSON store's arrays of ids), not only in the members' rows (a Core Data SQLite
+  /// store's one-to-many: its members' foreign keys). Default: true.
+  var listsToManyMembers: Bool { get }
+
   /// Whether a chunk can refer to objects outside it as stubs, objects with only their number
   /// (`EntityTable.stubsFrom`), so that an entity with to-one relationships can stream
   /// (`StreamingPlan`, when the objects keep their numbers). Default: false.
@@ -42,6 +47,7 @@ extension ChunkedStoreFormat {
   package func cannotStream(destination name: String, in model: ObjectModel) -> String? { nil }
   package var keepsObjectKeysInChunks: Bool { false }
   package var readsReferencesAsStubs: Bool { false }
+  package var listsToManyMembers: Bool { true }
 }
 
 /// The chunks of a store, in order (`ChunkedStoreFormat.openChunks`).
@@ -76,9 +82,11 @@ package protocol StoreChunkWriter: AnyObject {
   func append(_ chunk: ObjectGraph, source: ObjectGraph) throws(MigrationFailure)
   /// Writes the store: metadata and every object added, atomically (nothing at `target`
   /// changes before this); `written` is told the bytes written so far as they go.
+  /// `bookkeepingFrom`: a store of this format whose bookkeeping (`StoreBookkeeping`) the new
+  /// store keeps, as `StoreWriteOptions.bookkeepingFrom` says (a conversion within a format).
   func commit(
     metadata: StoreWriteMetadata, keyHighWater: [String: Int64], backup: String?, durable: Bool,
-    written: (@Sendable (Int) -> Void)?
+    bookkeepingFrom: String?, written: (@Sendable (Int) -> Void)?
   ) throws(MigrationFailure)
   /// Deletes what was written so far (a failed run).
   func discard()

@@ -94,7 +94,10 @@ package enum StoreConversion {
       throw Console.failure(error)
     }
     progress?.finish()
-    if !quiet { Console.say("mapc: \(verb) \(report.objectCount) objects from \(store); wrote \(output)") }
+    if !quiet {
+      let chunks = MapcCommand.Run.chunksText(report.chunks ?? 0)
+      Console.say("mapc: \(verb) \(report.objectCount) objects\(chunks) from \(store); wrote \(output)")
+    }
     for line in report.notes { Console.note(line) }
   }
 }

@@ -21,10 +21,14 @@ import Testing
     return Set(try JSONDecoder().decode([String].self, from: Data(r.stdout.utf8)))
   }
 
-  func convertsEverything(_ store: String, in dir: URL) throws {
+  /// `extra`: more options (`--memory-limit`); `said`: checks what mapc printed.
+  func convertsEverything(
+    _ store: String, in dir: URL, extra: [String] = [], said: (String) -> Void = { _ in }
+  ) throws {
     let out = dir.appendingPathComponent("converted.sqlite").path
-    let r = runMapc(["store", "convert", store, "-o", out])
+    let r = runMapc(["store", "convert", store, "-o", out] + extra)
     try #require(r.exitCode == 0, "\(r.stderr)")
+    said(r.stderr)
     #expect(!r.stderr.contains("persistent history"), "\(r.stderr)")
     let script = SharedPaths.packageRoot.appendingPathComponent("Tests/MapcCLITests/SQLite/same_rows.py")
     let same = runExecutable(URL(fileURLWithPath: "/usr/bin/env"), ["python3", script.path, store, out])

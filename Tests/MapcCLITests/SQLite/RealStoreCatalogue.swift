@@ -74,10 +74,13 @@ struct RealStore: CustomTestStringConvertible, Sendable {
   }
 
   /// The bytes of the store and of each sibling file it has.
-  func files() -> [String: Data] {
+  func files() -> [String: Data] { Self.siblings(store.path) }
+
+  /// The bytes of the store at `path` and of each sibling file it has, by suffix.
+  static func siblings(_ path: String) -> [String: Data] {
     var result: [String: Data] = [:]
     for suffix in ["", "-wal", "-shm", "-journal"] {
-      if let d = FileManager.default.contents(atPath: store.path + suffix) { result[suffix] = d }
+      if let d = FileManager.default.contents(atPath: path + suffix) { result[suffix] = d }
     }
     return result
   }

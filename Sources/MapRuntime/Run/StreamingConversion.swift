@@ -1,0 +1,137 @@
+/// `mapc store convert` (and `store export`, `store import`) with `--memory-limit`, for a store
+/// larger than the limit allows in memory: the store is read a chunk of objects at a time
+/// (`ChunkedStoreFormat`) and each chunk is handed to the destination format's chunk writer as
+/// it is, no mapping running; the writer renders it and lets it go before the next is read.
+/// The entities that go this way are `StreamingPlan(copying:)`'s; the rest of the store is
+/// read whole, within a quarter of the limit. The file written is byte for byte the one the
+/// conversion in memory writes (`Specs/limits.md` "Memory").
+package enum StreamingConversion {
+  /// What to convert.
+  package struct Request {
+    package var store: String
+    /// The file to write (replaced atomically).
+    package var output: String
+    package var source: any StoreFormat
+    package var destination: any StoreFormat
+    /// The layout of the store's model version, read and written.
+    package var layout: StoreLayout
+    package var limit: Int
+    /// The metadata to write, from the metadata the store holds.
+    package var metadata: (StoreMetadata) -> StoreWriteMetadata
+    /// The store whose bookkeeping (persistent history, CloudKit tables) the new store keeps.
+    package var bookkeepingFrom: String?
+    package var report: StoreIO.Report?
+
+    package init(
+      store: String, output: String, source: any StoreFormat, destination: any StoreFormat, layout: StoreLayout,
+      limit: Int, metadata: @escaping (StoreMetadata) -> StoreWriteMetadata, bookkeepingFrom: String?,
+      report: StoreIO.Report?
+    ) {
+      self.store = store
+      self.output = output
+      self.source = source
+      self.destination = destination
+      self.layout = layout
+      self.limit = limit
+      self.metadata = metadata
+      self.bookkeepingFrom = bookkeepingFrom
+      self.report = report
+    }
+  }
+
+  /// What a conversion in chunks did.
+  package struct Done: Sendable {
+    /// Objects read and written.
+    package var objects: Int
+    package var chunks: Int
+  }
+
+  /// The conversion in chunks, or nil when the store fits the limit in memory (the conversion
+  /// in memory then goes on). Throws `run-memory-limit` (nothing written) when it fits neither
+  /// way.
+  package static func convertIfNeeded(_ request: Request) throws(MigrationFailure) -> Done? {
+    let path = request.store
+    guard let size = MigrationRun.fileSize(path), StreamingRun.expectedPeak(storeBytes: size) > request.limit else {
+      return nil
+    }
+    func refuse(_ why: String) -> MigrationFailure { StreamingRun.tooLarge(size, limit: request.limit, path, why) }
+    guard let source = request.source as? any ChunkedStoreFormat else {
+      throw refuse("the \(request.source.name) format cannot be read a chunk at a time yet")
+    }
+    guard let destination = request.destination as? any ChunkedStoreFormat else {
+      throw refuse("the \(request.destination.name) format cannot be written a chunk at a time yet")
+    }
+    // Each object keeps the number it has in the store: only a format whose chunks carry the
+    // whole store's numbers can be converted a chunk at a time (a JSON store's ids give its
+    // objects' numbers only when every id of the entity has the form Entity/number, which
+    // the last chunk can deny).
+    guard source.keepsObjectKeysInChunks else {
+      throw refuse(
+        "a \(source.name) store is converted whole (its objects' numbers are known only once it is all read)")
+    }
+    let model = request.layout.model
+    let stubs = source.readsReferencesAsStubs
+    let streaming = StreamingPlan(
+      copying: model, stubs: stubs, listsMembers: destination.listsToManyMembers,
+      sourceCheck: { source.cannotStream(source: $0, in: model) },
+      destinationCheck: { destination.cannotStream(destination: $0, in: model) })
+    let budget = MemoryBudget(limit: request.limit)
+    let noneStreams = streaming.noneStreams
+    if streaming.streamed.isEmpty && size > budget.held {
+      throw refuse(
+        "\(noneStreams), and the store is larger than the quarter of the limit the part read whole may take (\(budget.held) bytes)"
+      )
+    }
+    do throws(MigrationFailure) {
+      return try convert(request, source: source, destination: destination, streaming: streaming, budget: budget)
+    } catch {
+      guard streaming.streamed.isEmpty, error.errors.count == 1, error.errors[0].code == "run-memory-limit" else {
+        throw error
+      }
+      throw refuse("\(noneStreams), so it is read whole, and \(error.errors[0].message)")
+    }
+  }
+
+  private static func convert(
+    _ request: Request, source: any ChunkedStoreFormat, destination: any ChunkedStoreFormat,
+    streaming: StreamingPlan, budget: MemoryBudget
+  ) throws(MigrationFailure) -> Done {
+    let layout = request.layout
+    let streamed = Set(layout.entities.filter { streaming.streamed.contains($0.name) }.map(\.index))
+    // The chunks' files and the reader's spills, removed however the conversion ends.
+    let scratch = try ScratchFolder(name: "mapc-chunks")
+    defer { scratch.remove() }
+    let reader = try source.openChunks(
+      request.store, layout: layout, streamed: streamed, stubs: !streaming.stubbed.isEmpty, budget: budget,
+      maxErrors: 50, scratch: scratch.path)
+    let writer = try destination.openChunkWriter(layout: layout, target: request.output, scratch: scratch.path)
+    var committed = false
+    defer { if !committed { writer.discard() } }
+    let total = reader.progressTotal
+    let phase: MigrationRun.IOPhase = reader.countsRows ? .readRows : .read
+    request.report?(phase, 0, total)
+    var consumed = 0
+    var objects = 0
+    var chunks = 0
+    var keyHighWater: [String: Int64] = [:]
+    let prefetch = ChunkPrefetch(reader)
+    defer { prefetch.stop() }
+    while let chunk = try prefetch.next() {
+      chunks += 1
+      objects += chunk.tables.reduce(0) { $0 + $1.realCount }
+      for (root, high) in chunk.keyHighWater { keyHighWater[root] = max(keyHighWater[root] ?? 0, high) }
+      try writer.append(chunk, source: chunk)
+      consumed += reader.weight(of: chunk)
+      request.report?(phase, min(consumed, total), total)
+    }
+    request.report?(phase, total, total)
+    let metadata = try reader.finish()
+    try writer.commit(
+      metadata: request.metadata(metadata), keyHighWater: keyHighWater, backup: nil, durable: true,
+      bookkeepingFrom: request.bookkeepingFrom,
+      written: request.report.map { report in { @Sendable n in report(.write, n, nil) } })
+    committed = true
+    if let report = request.report, let size = MigrationRun.fileSize(request.output) { report(.write, size, size) }
+    return Done(objects: objects, chunks: chunks)
+  }
+}

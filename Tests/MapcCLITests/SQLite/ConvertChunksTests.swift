@@ -1,0 +1,153 @@
+import Foundation
+import MapTestSupport
+import Testing
+
+/// `mapc store convert` with `--memory-limit` (issue 41): a store larger than the limit allows
+/// in memory is read a chunk at a time and written as it goes, or refused with
+/// `run-memory-limit` (exit 2, nothing written). Either way the store is as it was, and a
+/// conversion that goes gives the bytes of the conversion in memory, to JSON and to SQLite.
+@Suite(.enabled(if: mapcExecutableProblem == nil, "needs the built mapc"))
+struct ConvertChunksTests {
+  /// Stores (file names) that go in two chunks or more at 64K, to either format.
+  static let inChunks: Set<String> = [
+    "Bookmarks_V1.sqlite", "Bookmarks_V2.sqlite", "Bookmarks_V3.sqlite", "Bookmarks_V4.sqlite", "Bookmarks_V5.sqlite",
+    "CoreDataMigration_Example_1.sqlite", "CoreDataMigration_Example_2.sqlite", "CoreDataMigration_Example_3.sqlite",
+    "SurfJournalModel.sqlite", "XCServerCoreData_1.2.0.sqlite", "store2-80-0.wiredatabase",
+  ]
+
+  struct Case: CustomTestStringConvertible, Sendable {
+    var store: String
+    /// The model bundle, nil for the model the store carries.
+    var bundle: String?
+    var to: String
+    var limit: String
+    var testDescription: String { "\((store as NSString).lastPathComponent) → \(to) at \(limit)" }
+  }
+
+  /// Every real store of `../shared/stores` (the corrupt one aside: its errors come in the
+  /// order the chunks are read) and of `../shared/swiftdata`, to both formats, at 16K and 64K.
+  static let cases: [Case] = {
+    let stores =
+      RealStore.all.filter { !$0.store.path.contains("/v2CorruptDatabase/") }.map { ($0.store.path, $0.bundle.path) }
+      + SwiftDataStoreTests.swiftDataStores.map { ($0, nil as String?) }
+    return stores.flatMap { store, bundle in
+      ["json", "sqlite"].flatMap { to in ["16K", "64K"].map { Case(store: store, bundle: bundle, to: to, limit: $0) } }
+    }
+  }()
+
+  /// `mapc: converted N objects[ in K chunks (--memory-limit)] from …`: N and K (0: read whole).
+  static func counts(_ stderr: String) -> (objects: Int, chunks: Int)? {
+    guard let m = stderr.firstMatch(of: /converted (\d+) objects( in (\d+) chunks?)?/) else { return nil }
+    return (Int(m.1) ?? -1, m.3.flatMap { Int($0) } ?? 0)
+  }
+
+  @Test(
+    .enabled(if: SharedPaths.stores != nil, "needs ../shared/stores"), arguments: cases)
+  func realStoreGivesTheBytesInMemoryOrARefusal(_ c: Case) throws {
+    let dir = try FileManagerTemp.folder("convert-chunks")
+    defer { FileManagerTemp.remove(dir.path) }
+    let before = RealStore.siblings(c.store)
+    func convert(_ out: String, _ extra: [String]) -> MapcResult {
+      runMapc(
+        ["store", "convert", c.store, "-o", out, "--to", c.to] + (c.bundle.map { ["--model", $0] } ?? []) + extra)
+    }
+    let whole = dir.appendingPathComponent("whole.\(c.to)").path
+    let a = convert(whole, [])
+    try #require(a.exitCode == 0, "\(a.stderr)")
+    let chunked = dir.appendingPathComponent("chunks.\(c.to)").path
+    let b = convert(chunked, ["--memory-limit", c.limit])
+    if b.exitCode == 2 && b.stderr.contains("[run-memory-limit]") {
+      #expect(!FileManager.default.fileExists(atPath: chunked))
+      #expect(c.limit == "16K" || !Self.inChunks.contains((c.store as NSString).lastPathComponent), "\(b.stderr)")
+    } else {
+      try #require(b.exitCode == 0, "\(b.stderr)")
+      let (objects, chunks) = try #require(Self.counts(b.stderr), "\(b.stderr)")
+      #expect(objects == Self.counts(a.stderr)?.objects)
+      if c.limit == "64K" && Self.inChunks.contains((c.store as NSString).lastPathComponent) {
+        #expect(chunks >= 2, "\(b.stderr)")
+      }
+      #expect(try Data(contentsOf: URL(fileURLWithPath: chunked)) == Data(contentsOf: URL(fileURLWithPath: whole)))
+    }
+    #expect(RealStore.siblings(c.store) == before)
+  }
+
+  /// A tree of messages (`InheritanceChunksTests.store`: an abstract `Message` and three
+  /// sub-entities in one table, gaps in `Z_PK`, raised `Z_OPT`), whose people's messages are
+  /// ordered, and whose messages have ordered tags (a many-to-many), converted to JSON at 1M:
+  /// more than two chunks, the bytes of the export in memory, and each person's `messages`,
+  /// each message's `tags` and each tag's `messages` are, in order, what python3's sqlite3
+  /// reads from the store (`Z_FOK_` columns, the join table's).
+  @Test(.enabled(if: python3 != nil, "python3 is needed to make and read the store"))
+  func aTreeExportedInChunksListsEachRelationshipAsTheStoreHasIt() throws {
+    let dir = try FileManagerTemp.folder("convert-chunks-tree")
+    defer { FileManagerTemp.remove(dir.path) }
+    let store = try InheritanceChunksTests.store(dir, ordered: true, tags: true)
+    let bundle = dir.appendingPathComponent("R.xcdatamodeld").path
+    let before = try Data(contentsOf: URL(fileURLWithPath: store))
+    /// Converted to `to` in memory and at 1M: more than two chunks, the same bytes.
+    func inChunks(_ to: String) throws -> String {
+      let convert = ["store", "convert", store, "--model", bundle, "--to", to, "-o"]
+      let whole = dir.appendingPathComponent("whole.\(to)").path
+      let a = runMapc(convert + [whole, "--quiet"])
+      try #require(a.exitCode == 0, "\(a.stderr)")
+      let chunked = dir.appendingPathComponent("chunks.\(to)").path
+      let b = runMapc(convert + [chunked, "--memory-limit", "1M"])
+      try #require(b.exitCode == 0, "\(b.stderr)")
+      #expect((Self.counts(b.stderr)?.chunks ?? 0) > 2, "\(b.stderr)")
+      #expect(try Data(contentsOf: URL(fileURLWithPath: chunked)) == Data(contentsOf: URL(fileURLWithPath: whole)))
+      return chunked
+    }
+    let chunked = try inChunks("json")
+    let check = runTool(python3!, ["-c", Self.relationshipsAsStored, store, chunked])
+    #expect(check.exitCode == 0, "\(check.stderr)")
+    #expect(check.stdout.contains("people 50, messages"), "\(check.stdout)")
+    #expect(try Data(contentsOf: URL(fileURLWithPath: store)) == before)
+
+    // To SQLite in chunks: the same bytes as in memory, and every row of every table as the
+    // store has it.
+    let chunkedSQLite = try inChunks("sqlite")
+    let source = runTool(python3!, ["-c", InheritanceChunksTests.everyColumn, store]).stdout
+    #expect(source.contains("Z_2TAGS ['Z_2MESSAGES'"), "\(source.prefix(300))")
+    #expect(runTool(python3!, ["-c", InheritanceChunksTests.everyColumn, chunkedSQLite, store]).stdout == source)
+  }
+
+  /// Reads the store (argv[1]) with sqlite3 and the JSON export (argv[2]) with json; exits 1
+  /// naming the first relationship whose members differ.
+  static let relationshipsAsStored = """
+    import sqlite3, sys, json
+    db = sqlite3.connect(sys.argv[1])
+    doc = json.load(open(sys.argv[2]))["objects"]
+    ent = dict(db.execute("SELECT Z_ENT, Z_NAME FROM Z_PRIMARYKEY").fetchall())
+    def ident(e, pk): return "%s/%d" % (ent[e], pk)
+    people = {o["id"]: o["messages"] for o in doc["Person"]}
+    for (pk,) in db.execute("SELECT Z_PK FROM ZPERSON"):
+        want = [ident(e, m) for e, m in db.execute("SELECT Z_ENT, Z_PK FROM ZMESSAGE WHERE ZSENDER = ? ORDER BY Z_FOK_SENDER, Z_PK", (pk,))]
+        if people["Person/%d" % pk] != want: sys.exit("Person/%d messages %r, the store %r" % (pk, people["Person/%d" % pk], want))
+    messages = {o["id"]: o for kind in ("Text", "Image", "Reply") for o in doc[kind]}
+    cols = [r[1] for r in db.execute("PRAGMA table_info(Z_2TAGS)")]
+    order = [c for c in cols if c.startswith("Z_FOK_")]
+    tag = [c for c in cols if c != "Z_2MESSAGES" and not c.startswith("Z_FOK_")]
+    if len(order) != 1 or len(tag) != 1 or "Z_2MESSAGES" not in cols: sys.exit("join table columns %r" % cols)
+    for e, pk in db.execute("SELECT Z_ENT, Z_PK FROM ZMESSAGE"):
+        want = ["Tag/%d" % t for (t,) in db.execute('SELECT "%s" FROM Z_2TAGS WHERE Z_2MESSAGES = ? ORDER BY "%s"' % (tag[0], order[0]), (pk,))]
+        if messages[ident(e, pk)]["tags"] != want: sys.exit("%s tags %r, the store %r" % (ident(e, pk), messages[ident(e, pk)]["tags"], want))
+    for o in doc["Tag"]:
+        pk = int(o["id"].split("/")[1])
+        want = sorted(ident(e, m) for e, m in db.execute('SELECT Z_ENT, Z_PK FROM ZMESSAGE WHERE Z_PK IN (SELECT Z_2MESSAGES FROM Z_2TAGS WHERE "%s" = ?)' % tag[0], (pk,)))
+        if sorted(o["messages"]) != want: sys.exit("%s messages differ" % o["id"])
+    print("people %d, messages %d" % (len(people), len(messages)))
+    """
+
+  /// A store converted SQLite → SQLite in chunks keeps its persistent-history tables, every row
+  /// (`ConvertKeepsHistoryTests`, through python3's sqlite3), in more than one chunk.
+  @Test(.enabled(if: python3 != nil, "python3 is needed to make and read the store"))
+  func historyIsKeptInChunks() throws {
+    let dir = try FileManagerTemp.folder("convert-chunks-history")
+    defer { FileManagerTemp.remove(dir.path) }
+    let store = dir.appendingPathComponent("Trips.sqlite").path
+    _ = try SwiftDataStoreTests.python("swiftdata_store.py", [store])
+    try ConvertKeepsHistoryTests().convertsEverything(store, in: dir, extra: ["--memory-limit", "16K"]) { stderr in
+      #expect((Self.counts(stderr)?.chunks ?? 0) >= 2, "\(stderr)")
+    }
+  }
+}
