@@ -201,6 +201,9 @@ final class ChunkReader: StoreChunkReader {
     let graph = walk.reader.graph
     if !stopped && errors.isEmpty && graph.tables.contains(where: { $0.count > 0 }) {
       graph.finalize()
+      // The numbers in the chunk's ids, where all of a table's have them (a conversion in
+      // chunks asks: `StreamingConversion`).
+      graph.pendingObjectKeys = { ObjectKeysJSON.readNumbers($0) }
       return .chunk(graph)
     }
     return stopped || ended ? .ended : .moved

@@ -28,7 +28,7 @@ public enum StoreIO {
     throw MigrationFailure([
       MigrationError(
         "run-memory-limit",
-        "the store (\(size) bytes) needs about \(need) bytes in memory, more than the --memory-limit of \(limit) bytes; this command reads a store whole (mapc run and mapc migrate go a chunk at a time, on JSON and Core Data SQLite stores, and store convert and export on Core Data SQLite stores)",
+        "the store (\(size) bytes) needs about \(need) bytes in memory, more than the --memory-limit of \(limit) bytes; this command reads a store whole (mapc run, migrate and store convert, export and import go a chunk at a time, on JSON and Core Data SQLite stores)",
         file: path)
     ])
   }

@@ -150,4 +150,70 @@ struct ConvertChunksTests {
       #expect((Self.counts(stderr)?.chunks ?? 0) >= 2, "\(stderr)")
     }
   }
+
+  /// How a JSON store's notes are named: `Note/<number>` with gaps (their numbers kept),
+  /// other ids (numbered from 1), numbers but for one id near the end (the conversion starts
+  /// over, numbering from 1), or other ids and a recorded highest number (refused in chunks:
+  /// the writers would number after it, which the last part read says).
+  enum Ids: String, CaseIterable, Sendable {
+    case numbered, other, oneOtherLate, otherWithHighest
+  }
+
+  /// A JSON store of 3,000 notes (an entity that stands alone) converted to SQLite and to JSON
+  /// at 64K: the bytes of the conversion in memory, more than two chunks, and python3's sqlite3
+  /// finds each note's values under the `Z_PK` its id gives (or its place, from 1), `Z_MAX` the
+  /// highest; or, for `otherWithHighest`, refused with nothing written.
+  @Test(arguments: Ids.allCases) func aJSONStoreGoesInChunks(_ ids: Ids) throws {
+    let dir = try FileManagerTemp.folder("convert-chunks-json")
+    defer { FileManagerTemp.remove(dir.path) }
+    let bundle = try ModelBundles.bundle(
+      RelationshipChunksTests.model(
+        #"<entity name="Note"><attribute name="title" optional="YES" attributeType="String"/><attribute name="n" attributeType="Integer 64" defaultValueString="0"/><attribute name="weight" optional="YES" attributeType="Double"/></entity>"#
+      ), named: "N", in: dir)
+    var metadata = try ModelBundles.storeMetadata(bundle)
+    metadata["NSStoreUUID"] = "0F1E2D3C-4B5A-6978-8796-A5B4C3D2E1F0"
+    if ids == .otherWithHighest { metadata["mapcObjectKeyMax"] = ["Note": 50] }
+    let notes = (1...3000).map { i -> [String: Any] in
+      let id: String
+      switch ids {
+      case .numbered, .oneOtherLate: id = ids == .oneOtherLate && i == 2900 ? "note-2900" : "Note/\(3 * i + 7)"
+      case .other, .otherWithHighest: id = "n\(i)"
+      }
+      return ["id": id, "title": "note \(i), with a few words to fill its row", "n": i * i, "weight": Double(i) / 8]
+    }
+    let store = dir.appendingPathComponent("notes.json").path
+    try JSONSerialization.data(withJSONObject: ["metadata": metadata, "objects": ["Note": notes]])
+      .write(to: URL(fileURLWithPath: store))
+    let before = try Data(contentsOf: URL(fileURLWithPath: store))
+    for to in ["sqlite", "json"] {
+      let convert = ["store", "convert", store, "--model", bundle.path, "--to", to, "-o"]
+      let whole = dir.appendingPathComponent("whole.\(to)").path
+      let a = runMapc(convert + [whole, "--quiet"])
+      try #require(a.exitCode == 0, "\(a.stderr)")
+      let chunked = dir.appendingPathComponent("chunks.\(to)").path
+      let b = runMapc(convert + [chunked, "--memory-limit", "64K"])
+      if ids == .otherWithHighest {
+        #expect(b.exitCode == 2 && b.stderr.contains("[run-memory-limit]"), "\(b.stderr)")
+        #expect(b.stderr.contains("records 50 as its highest number"), "\(b.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: chunked))
+        continue
+      }
+      try #require(b.exitCode == 0, "\(b.stderr)")
+      #expect((Self.counts(b.stderr)?.chunks ?? 0) > 2, "\(b.stderr)")
+      #expect(try Data(contentsOf: URL(fileURLWithPath: chunked)) == Data(contentsOf: URL(fileURLWithPath: whole)))
+      guard to == "sqlite" else { continue }
+      let numbered = ids == .numbered
+      let script = """
+        import sqlite3, sys
+        db = sqlite3.connect(sys.argv[1])
+        rows = db.execute("SELECT Z_PK, ZTITLE, ZN, ZWEIGHT FROM ZNOTE ORDER BY Z_PK").fetchall()
+        want = [((3 * i + 7) if \(numbered ? "True" : "False") else i, "note %d, with a few words to fill its row" % i, i * i, i / 8) for i in range(1, 3001)]
+        high = db.execute("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_NAME = 'Note'").fetchone()[0]
+        print("rows equal" if rows == want else "rows differ: %r" % (rows[:2],), high == want[-1][0])
+        """
+      let read = runTool(python3!, ["-c", script, chunked])
+      #expect(read.stdout == "rows equal True\n", "\(read.stdout)\(read.stderr)")
+    }
+    #expect(try Data(contentsOf: URL(fileURLWithPath: store)) == before)
+  }
 }
