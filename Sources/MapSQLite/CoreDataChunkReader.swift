@@ -165,7 +165,8 @@ final class CoreDataChunkReader: StoreChunkReader {
       reader.readingRoot = root
       reader.countsMembers = stubs
       do throws(CoreDataReader.Stop) {
-        try reader.readHierarchy(root, hidden: [])
+        // (With stubs, a row's key of the owner of a to-many without an inverse is read too.)
+        try reader.readHierarchy(root, hidden: stubs ? (reader.hiddenKeys()[root] ?? []) : [])
         if stubs { try reader.resolveReferencesWithStubs() }
       } catch {}
       if !reader.errors.isEmpty { streamedErrors[root, default: []] += reader.errors }

@@ -29,19 +29,27 @@ extension CoreDataReader {
         )
         continue
       }
-      let ownerLayout = layout.entities[Int(owner.entity)]
-      guard let p = ownerLayout.propertyIndex(h.hidden.relationship) else {
-        try report(
-          "sqlite-layout",
-          "\(h.table).\(h.hidden.column) row Z_PK=\(h.key): the row it names is a \(ownerLayout.name), which has no relationship \(h.hidden.relationship)"
-        )
-        continue
-      }
-      guard try fits(h.member, ownerLayout.properties[p], "\(h.table).\(h.hidden.column) row Z_PK=\(h.key)") else {
-        continue
-      }
+      guard let p = try hiddenProperty(h, of: owner) else { continue }
       links.append(Link(owner: owner, property: p, order: h.order, key: h.key, member: h.member))
     }
+  }
+
+  /// The property of `owner`, the object a row's hidden key `h` names, that lists the row: its
+  /// to-many relationship without an inverse; nil (reported) when it has none, or the row is
+  /// not of its destination entity.
+  mutating func hiddenProperty(_ h: HiddenLink, of owner: ObjectRef) throws(Stop) -> Int? {
+    let ownerLayout = layout.entities[Int(owner.entity)]
+    guard let p = ownerLayout.propertyIndex(h.hidden.relationship) else {
+      try report(
+        "sqlite-layout",
+        "\(h.table).\(h.hidden.column) row Z_PK=\(h.key): the row it names is a \(ownerLayout.name), which has no relationship \(h.hidden.relationship)"
+      )
+      return nil
+    }
+    guard try fits(h.member, ownerLayout.properties[p], "\(h.table).\(h.hidden.column) row Z_PK=\(h.key)") else {
+      return nil
+    }
+    return p
   }
 
   /// Whether `target` is of the relationship's destination entity (or inherits from it).

@@ -51,6 +51,26 @@ extension CoreDataReader {
         links.append(Link(owner: target, property: p, order: t.order, key: t.ownerKey, member: t.owner))
       }
     }
+    // A row that holds the key of the owner of a to-many relationship without an inverse: the
+    // owner (the chunk's object, or a stub) lists it; an ordered one's whole side is read (the
+    // positions are in the rows).
+    let hidden = hiddenLinks
+    hiddenLinks = []
+    for h in hidden {
+      guard let ownerEntity = schema.entity(named: h.hidden.ownerEntity) else { continue }
+      let ownerTable = schema.entities[ownerEntity.root].table
+      guard
+        let owner = try stubs.object(
+          root: ownerEntity.root, key: h.owner, in: &self,
+          missing: "\(h.table).\(h.hidden.column) row Z_PK=\(h.key): \(h.owner) is no Z_PK of \(ownerTable)")
+      else { continue }
+      guard let p = try hiddenProperty(h, of: owner) else { continue }
+      if h.hidden.orderColumn != nil {
+        whole.append((owner, p))
+      } else {
+        links.append(Link(owner: owner, property: p, order: h.order, key: h.key, member: h.member))
+      }
+    }
     var seen: Set<[UInt64]> = []
     var next = 0
     while next < whole.count {
@@ -78,10 +98,10 @@ extension CoreDataReader {
     guard let chunk, let entity = layout.model.entity(named: schema.entities[k].name) else { return 0 }
     var bytes = 0
     for r in layout.model.allRelationships(of: entity) where r.isToMany && !r.isTransient {
-      guard let inv = r.inverseName, let member = schema.entity(named: r.destinationEntity) else { continue }
+      guard let member = schema.entity(named: r.destinationEntity) else { continue }
       // Its members' rows hold the key, or (many-to-many) its join table's rows do.
       var memberTable = schema.entities[member.root].table
-      var column = schema.column(inv, of: r.destinationEntity)
+      var column = memberKeyColumn(of: schema.entities[k].name, r)
       if layout.model.isManyToMany(r) {
         guard let join = try joinLayout(schema.entities[k].name, r) else { continue }
         (memberTable, column) = (join.table, join.ownerColumn)
@@ -97,6 +117,15 @@ extension CoreDataReader {
       bytes += count * Self.bytesPerMember
     }
     return bytes
+  }
+
+  /// The column of the members' table of `owner`'s one-to-many `r` that holds the owner's key:
+  /// its inverse's, or, without an inverse, the one Core Data adds for it (`Z<ent><REL>`, the
+  /// entity that declares `r`: `hiddenKeys`); nil when the schema has none (a many-to-many).
+  func memberKeyColumn(of owner: String, _ r: RelationshipDescription) -> String? {
+    if let inv = r.inverseName { return schema.column(inv, of: r.destinationEntity) }
+    let declaring = schema.declaring(r.name, of: owner)?.name ?? owner
+    return "Z\(number(declaring))\(CoreDataSchema.upper(r.name))"
   }
 
   /// `SELECT count(*) FROM table WHERE column = key`, its statement kept.
@@ -290,15 +319,17 @@ extension CoreDataReader {
       return sides
     }
 
-    /// Adds every member of `owner`'s to-many relationship at `property` (a one-to-many: its
-    /// members' rows hold the owner's key, and their positions where it is ordered), in the
-    /// whole-store reader's order; a stub member gets `owner` as its to-one inverse.
+    /// Adds every member of `owner`'s to-many relationship at `property` (a one-to-many, or one
+    /// without an inverse: its members' rows hold the owner's key, and their positions where it
+    /// is ordered), in the whole-store reader's order; a stub member gets `owner` as its to-one
+    /// inverse.
     mutating func readMembers(of owner: ObjectRef, property p: Int, in reader: inout CoreDataReader) throws(Stop) {
       let ownerLayout = reader.layout.entities[Int(owner.entity)]
-      guard let r = ownerLayout.properties[p].relationship, let inv = r.inverseName,
+      guard let r = ownerLayout.properties[p].relationship,
         let member = reader.schema.entity(named: r.destinationEntity),
-        let column = reader.schema.column(inv, of: r.destinationEntity)
+        let column = reader.memberKeyColumn(of: ownerLayout.name, r)
       else { return }
+      let inv = r.inverseName
       let key = reader.graph.tables[Int(owner.entity)].objectKey(Int(owner.row))
       let table = reader.schema.entities[member.root].table
       let rows: [(key: Int64, number: Int, order: Int64)]
@@ -325,7 +356,9 @@ extension CoreDataReader {
       for row in rows {
         guard let m = try stub(root: member.root, key: row.key, number: row.number, in: &reader) else { continue }
         // (A member of an entity that inherits the inverse has it at its own index.)
-        if Int(m.row) >= before[Int(m.entity)], let q = reader.layout.entities[Int(m.entity)].propertyIndex(inv) {
+        if Int(m.row) >= before[Int(m.entity)], let inv,
+          let q = reader.layout.entities[Int(m.entity)].propertyIndex(inv)
+        {
           reader.graph.setToOne(m, property: q, owner)
         }
         reader.links.append(Link(owner: owner, property: p, order: row.order, key: row.key, member: m))

@@ -58,7 +58,8 @@ struct CoreDataReader {
   /// Join tables' layouts found so far, per `Entity.relationship` (`joinLayout`; nil: missing).
   var joinLayouts: [String: JoinLayout?] = [:]
   /// Members found through hidden foreign keys, resolved once every table is read.
-  var hiddenLinks: [(member: ObjectRef, owner: Int64, order: Int64, key: Int64, hidden: HiddenKey, table: String)] = []
+  var hiddenLinks: [HiddenLink] = []
+  typealias HiddenLink = (member: ObjectRef, owner: Int64, order: Int64, key: Int64, hidden: HiddenKey, table: String)
 
   struct Stop: Error {}
 

@@ -20,10 +20,10 @@
 ///
 /// With `stubs` (the objects keep their numbers, and the format reads references out of a chunk
 /// as stubs: `ChunkedStoreFormat.readsReferencesAsStubs`), an entity may also have
-/// relationships (`refersOut`): to-one (a one-to-one's two sides must agree), one-to-many and
-/// many-to-many ones (not one that is its own inverse), no to-many without an inverse pointing
-/// at it, no entity read whole
-/// referring to it; the same in the destination model. It may be part of an inheritance tree
+/// relationships (`refersOut`): to-one (a one-to-one's two sides must agree), one-to-many,
+/// many-to-many (not one that is its own inverse) and to-many ones without an inverse, no
+/// entity read whole referring to it (or holding its key for such a to-many); the same in the
+/// destination model. It may be part of an inheritance tree
 /// (one table): the tree's entities then stream together, a chunk of the table at a time, and
 /// the entities of each destination tree they fill are filled from that source tree only
 /// (`dropReferredFromWhole`). A chunk then holds stubs of the objects
@@ -147,8 +147,8 @@ package struct StreamingPlan: Sendable {
       changed = false
       for s in streamed.sorted() {
         var why: String?
-        for (other, r) in Self.referrers(of: s, in: source, toMany: listsMembers) where !streamed.contains(other) {
-          why = "\(other).\(r) refers to it, and \(other) is read whole"
+        for (other, how) in Self.referrers(of: s, in: source, toMany: listsMembers) where !streamed.contains(other) {
+          why = "\(how), and \(other) is read whole"
           break
         }
         if why == nil, let other = Self.tree(of: s, in: source).first(where: { !streamed.contains($0) }) {
@@ -158,10 +158,10 @@ package struct StreamingPlan: Sendable {
         if why == nil, let plan {
           let destinations = plan.entityMappings.filter { $0.sourceEntity == s }.compactMap(\.destinationEntity)
           for d in destinations where why == nil {
-            for (other, r) in Self.referrers(of: d, in: plan.destinationModel) {
+            for (other, how) in Self.referrers(of: d, in: plan.destinationModel) {
               let fillers = plan.entityMappings.filter { $0.destinationEntity == other }
               if fillers.contains(where: { !streamed.contains($0.sourceEntity ?? "") }) {
-                why = "destination \(d): \(other).\(r) refers to it, and \(other) is made from objects read whole"
+                why = "destination \(d): \(how), and \(other) is made from objects read whole"
                 break
               }
             }
@@ -243,15 +243,16 @@ package struct StreamingPlan: Sendable {
   /// Why relationship `r` of entity `owner` (its own or inherited) cannot be read with stubs (a
   /// chunk's objects referring out), nil when it can: a to-one (its row holds the key, and the
   /// target's `Z_ENT` says its entity), a to-many whose inverse is a to-one (its members' rows
-  /// hold the owner's key), or a many-to-many (a join table, named after the entity that declares
-  /// each side; its other side must stream too: `dropReferredFromWhole`) that is not its own
-  /// inverse.
+  /// hold the owner's key), one without an inverse (its members' rows hold the owner's key in a
+  /// column of their table's own, `Z<ent><REL>`, which Core Data indexes too), or a
+  /// many-to-many (a join table, named after the entity that declares each side; its other side
+  /// must stream too: `dropReferredFromWhole`) that is not its own inverse.
   static func outwardProblem(_ r: RelationshipDescription, of owner: String, in model: ObjectModel) -> String? {
     if r.isTransient { return "is transient" }
     guard model.entity(named: r.destinationEntity) != nil else { return "has no destination entity" }
     guard r.isToMany else { return nil }
     guard let inverse = model.inverse(of: r) else {
-      return "is to-many without an inverse (a key column in \(r.destinationEntity)'s table)"
+      return r.inverseName == nil ? nil : "names an inverse, \(r.inverseName!), that its destination lacks"
     }
     guard inverse.isToMany else { return nil }
     if model.isSelfInverse(r, of: owner) {
@@ -261,15 +262,17 @@ package struct StreamingPlan: Sendable {
   }
 
   /// Nil when every to-many relationship that points at `name` is the inverse of one of its
-  /// own (its rows, or a join table's, hold the owners' keys); else why not: a to-many without
-  /// an inverse keeps a key column in its table. (A to-one that points at it is held in the
-  /// other entity's rows, a many-to-many in join rows: `dropReferredFromWhole`.)
+  /// own (its rows, or a join table's, hold the owners' keys) or has no inverse (its rows hold
+  /// the owner's key in a column of their own, read with them: `referrers` keeps such an
+  /// owner with them); else why not. (A to-one that points at it is held in the other
+  /// entity's rows, a many-to-many in join rows: `dropReferredFromWhole`.)
   static func pointedAt(_ name: String, in model: ObjectModel, storedOnly: Bool = false) -> String? {
     guard let e = model.entity(named: name) else { return nil }
     let own = model.allRelationships(of: e)
     for other in model.entities {
       for q in other.relationships
       where q.isToMany && model.isKind(name, of: q.destinationEntity) && !(storedOnly && q.isTransient) {
+        guard q.inverseName != nil else { continue }
         let inverseOfOwn = own.contains { $0.name == q.inverseName && $0.inverseName == q.name }
         if !inverseOfOwn { return "a to-many relationship of \(other.name) points at it (\(q.name))" }
       }
@@ -277,19 +280,27 @@ package struct StreamingPlan: Sendable {
     return nil
   }
 
-  /// Entities of `model` whose rows, or join rows, hold keys of `name`'s objects: through a
-  /// to-one relationship (own or inherited) to it or an entity it inherits from, or a
-  /// many-to-many one with it; with `toMany`, through any to-many relationship too (a format
-  /// that lists the members with their owner).
+  /// Entities of `model` whose rows, or join rows, hold keys of `name`'s objects, and how (for
+  /// messages): through a to-one relationship (own or inherited) to it or an entity it inherits
+  /// from, or a many-to-many one with it; the members of a to-many relationship of `name`'s
+  /// without an inverse (their rows hold its key in a column of their own); with `toMany`,
+  /// through any to-many relationship too (a format that lists the members with their owner).
   static func referrers(of name: String, in model: ObjectModel, toMany: Bool = false)
-    -> [(entity: String, relationship: String)]
+    -> [(entity: String, how: String)]
   {
-    model.entities.flatMap { e in
+    var found: [(entity: String, how: String)] = model.entities.flatMap { e in
       model.allRelationships(of: e).filter { r in
         model.isKind(name, of: r.destinationEntity) && !r.isTransient
           && (!r.isToMany || toMany || model.isManyToMany(r))
-      }.map { (e.name, $0.name) }
+      }.map { (e.name, "\(e.name).\($0.name) refers to it") }
     }
+    guard let entity = model.entity(named: name) else { return found }
+    for r in model.allRelationships(of: entity) where r.isToMany && !r.isTransient && r.inverseName == nil {
+      for d in [r.destinationEntity] + model.subentities(of: r.destinationEntity).map(\.name) {
+        found.append((d, "the rows of \(d) hold its keys for \(name).\(r.name), which has no inverse"))
+      }
+    }
+    return found
   }
 
   /// Nil when `name` has no parent, sub-entity or relationship and no relationship points at

@@ -71,6 +71,26 @@ struct ConvertChunksTests {
     #expect(RealStore.siblings(c.store) == before)
   }
 
+  /// The real SwiftData stores at 256K, where their history tables (read whole) fit a quarter
+  /// of the limit: each goes in two chunks or more, with the bytes in memory, MetaCocktails'
+  /// `Cocktail.spec` (a to-many relationship without an inverse: its members' rows hold the
+  /// owner's key) included.
+  @Test(
+    .enabled(if: SharedPaths.swiftdata != nil, "needs ../shared/swiftdata"),
+    arguments: SwiftDataStoreTests.swiftDataStores, ["json", "sqlite"])
+  func swiftDataStoreGoesInChunks(_ store: String, _ to: String) throws {
+    let dir = try FileManagerTemp.folder("convert-chunks-swiftdata")
+    defer { FileManagerTemp.remove(dir.path) }
+    let whole = dir.appendingPathComponent("whole.\(to)").path
+    let a = runMapc(["store", "convert", store, "-o", whole, "--to", to, "--quiet"])
+    try #require(a.exitCode == 0, "\(a.stderr)")
+    let chunked = dir.appendingPathComponent("chunks.\(to)").path
+    let b = runMapc(["store", "convert", store, "-o", chunked, "--to", to, "--memory-limit", "256K"])
+    try #require(b.exitCode == 0, "\(b.stderr)")
+    #expect((Self.counts(b.stderr)?.chunks ?? 0) >= 2, "\(b.stderr)")
+    #expect(try Data(contentsOf: URL(fileURLWithPath: chunked)) == Data(contentsOf: URL(fileURLWithPath: whole)))
+  }
+
   /// A tree of messages (`InheritanceChunksTests.store`: an abstract `Message` and three
   /// sub-entities in one table, gaps in `Z_PK`, raised `Z_OPT`), whose people's messages are
   /// ordered, and whose messages have ordered tags (a many-to-many), converted to JSON at 1M:

@@ -1,0 +1,112 @@
+import Foundation
+import MapTestSupport
+import Testing
+
+/// To-many relationships without an inverse in chunks (issue 41): Core Data keeps the owner's
+/// key (and, ordered, the member's position) in a column of the members' table of its own
+/// (`Z<ent><REL>`, `Z_FOK_<ent><REL>`). `Shelf.books` (ordered) and `Shelf.loose` point at
+/// books, `Book.related` at other books, none with an inverse. An inferred step over the store
+/// at 2M, and its conversions to JSON and SQLite, go in chunks with the bytes of the same
+/// commands in memory; python3's sqlite3 finds each shelf's books, in order, and each book's
+/// loose shelf and related books in the store written in chunks as the JSON store imported
+/// lists them.
+@Suite(
+  .enabled(if: mapcExecutableProblem == nil, "needs the built mapc"),
+  .enabled(if: python3 != nil, "python3 is needed to read the stores"))
+struct NoInverseChunksTests {
+  static let books = 6000
+  static let shelves = 30
+
+  /// Shelf `s` holds, in this order, the books n ≡ s - 1 (mod 30) but every 4th, from the
+  /// highest down; book n (n ≡ 0 mod 7) lies loose on shelf 1 + 7n mod 30; book n (n ≡ 0 mod
+  /// 5) is related to books n + 1 and n + 2 (each book has at most one owner of each).
+  static func shelfBooks(_ s: Int) -> [Int] {
+    (1...books).filter { $0 % shelves == s - 1 && $0 % 4 != 0 }.reversed()
+  }
+  static func looseOn(_ s: Int) -> [Int] { (1...books).filter { $0 % 7 == 0 && 1 + (7 * $0) % shelves == s } }
+  static func related(_ n: Int) -> [Int] { n % 5 == 0 ? [n + 1, n + 2].filter { $0 <= books } : [] }
+
+  static func store(_ dir: URL) throws -> String {
+    let bundle = try RelationshipChunksTests.twoVersions(dir) { extra in
+      """
+      <entity name="Book"><attribute name="title" optional="YES" attributeType="String"/>\(extra)\
+      <relationship name="related" optional="YES" toMany="YES" destinationEntity="Book"/></entity>
+      <entity name="Shelf"><attribute name="name" optional="YES" attributeType="String"/>\
+      <relationship name="books" optional="YES" toMany="YES" ordered="YES" destinationEntity="Book"/>\
+      <relationship name="loose" optional="YES" toMany="YES" destinationEntity="Book"/></entity>
+      """
+    }
+    let books = (1...Self.books).map { n -> [String: Any] in
+      [
+        "id": "Book/\(n)", "title": "book \(n), a title long enough to fill its row",
+        "related": related(n).map { "Book/\($0)" },
+      ]
+    }
+    let shelves = (1...Self.shelves).map { s -> [String: Any] in
+      [
+        "id": "Shelf/\(s)", "name": "shelf \(s)", "books": shelfBooks(s).map { "Book/\($0)" },
+        "loose": looseOn(s).map { "Book/\($0)" },
+      ]
+    }
+    return try RelationshipChunksTests.imported(dir, bundle, ["Book": books, "Shelf": shelves])
+  }
+
+  /// Prints `shelves ok` when every shelf's books (by `Z_FOK_`), loose books and every book's
+  /// related books in the store at argv[1] are argv[2]'s (JSON: shelf → books, shelf → loose,
+  /// book → related), the columns found by their names' ends.
+  static let check = """
+    import sqlite3, sys, json
+    db = sqlite3.connect(sys.argv[1])
+    want = json.loads(sys.argv[2])
+    cols = [r[1] for r in db.execute("PRAGMA table_info(ZBOOK)")]
+    def col(end, fok=False): return [c for c in cols if c.endswith(end) and c.startswith("Z_FOK_") == fok and c != "Z_PK"][0]
+    books, order, loose, related = col("BOOKS"), col("BOOKS", True), col("LOOSE"), col("RELATED")
+    for s in range(1, 31):
+        got = [pk for (pk,) in db.execute('SELECT Z_PK FROM ZBOOK WHERE "%s" = ? ORDER BY "%s"' % (books, order), (s,))]
+        if got != want["books"][str(s)]: sys.exit("shelf %d books %r" % (s, got[:5]))
+        got = [pk for (pk,) in db.execute('SELECT Z_PK FROM ZBOOK WHERE "%s" = ? ORDER BY Z_PK' % loose, (s,))]
+        if got != want["loose"][str(s)]: sys.exit("shelf %d loose %r" % (s, got[:5]))
+    for n, members in want["related"].items():
+        got = [pk for (pk,) in db.execute('SELECT Z_PK FROM ZBOOK WHERE "%s" = ? ORDER BY Z_PK' % related, (int(n),))]
+        if got != members: sys.exit("book %s related %r" % (n, got))
+    print("shelves ok")
+    """
+
+  @Test func anInferredStepAndConversionsGoInChunks() throws {
+    let dir = try FileManagerTemp.folder("no-inverse-chunks")
+    defer { FileManagerTemp.remove(dir.path) }
+    let store = try Self.store(dir)
+    let before = try Data(contentsOf: URL(fileURLWithPath: store))
+    var want: [String: [String: [Int]]] = ["books": [:], "loose": [:], "related": [:]]
+    for s in 1...Self.shelves {
+      want["books"]![String(s)] = Self.shelfBooks(s)
+      want["loose"]![String(s)] = Self.looseOn(s)
+    }
+    for n in 1...Self.books where !Self.related(n).isEmpty { want["related"]![String(n)] = Self.related(n) }
+    let expected = String(decoding: try JSONSerialization.data(withJSONObject: want), as: UTF8.self)
+    // The store imported in memory holds them (the oracle reads what it should).
+    #expect(runTool(python3!, ["-c", Self.check, store, expected]).stdout == "shelves ok\n")
+
+    let migrated = try RelationshipChunksTests().expectTheBytesInMemory(dir, store, to: 2, limit: "2M")
+    let read = runTool(python3!, ["-c", Self.check, migrated, expected])
+    #expect(read.stdout == "shelves ok\n", "\(read.stdout)\(read.stderr)")
+
+    for to in ["json", "sqlite"] {
+      let convert = [
+        "store", "convert", store, "--model", dir.appendingPathComponent("R.xcdatamodeld").path, "--to", to, "-o",
+      ]
+      let whole = dir.appendingPathComponent("converted.\(to)").path
+      let a = runMapc(convert + [whole, "--quiet"])
+      try #require(a.exitCode == 0, "\(a.stderr)")
+      let chunked = dir.appendingPathComponent("converted-chunks.\(to)").path
+      let b = runMapc(convert + [chunked, "--memory-limit", "2M"])
+      try #require(b.exitCode == 0, "\(b.stderr)")
+      #expect((ConvertChunksTests.counts(b.stderr)?.chunks ?? 0) > 2, "\(b.stderr)")
+      #expect(try Data(contentsOf: URL(fileURLWithPath: chunked)) == Data(contentsOf: URL(fileURLWithPath: whole)))
+      if to == "sqlite" {
+        #expect(runTool(python3!, ["-c", Self.check, chunked, expected]).stdout == "shelves ok\n")
+      }
+    }
+    #expect(try Data(contentsOf: URL(fileURLWithPath: store)) == before)
+  }
+}
