@@ -109,12 +109,20 @@ extension CoreDataReader {
   /// The join table of `entity`'s many-to-many `r` (its own or inherited: the table is named
   /// after the entity that declares it).
   mutating func joinLayout(_ entity: String, _ r: RelationshipDescription) throws(Stop) -> JoinLayout? {
-    let entity = schema.declaring(r.name, of: entity)?.name ?? entity
-    // Once per relationship (a chunk asks for each of its rows), a failure reported once.
-    let id = entity + "." + r.name
-    if let known = joinLayouts[id] { return known }
-    let found = try findJoinLayout(entity, r)
-    joinLayouts[id] = .some(found)
+    // Once per entity asking (a chunk asks for each of its rows and members) and once per
+    // relationship, a failure reported once.
+    let asked = entity + "." + r.name
+    if let known = joinLayouts[asked] { return known }
+    let declaring = schema.declaring(r.name, of: entity)?.name ?? entity
+    let id = declaring + "." + r.name
+    let found: JoinLayout?
+    if let known = joinLayouts[id] {
+      found = known
+    } else {
+      found = try findJoinLayout(declaring, r)
+      joinLayouts[id] = .some(found)
+    }
+    joinLayouts[asked] = .some(found)
     return found
   }
 

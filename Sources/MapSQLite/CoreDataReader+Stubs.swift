@@ -71,12 +71,12 @@ extension CoreDataReader {
         links.append(Link(owner: owner, property: p, order: h.order, key: h.key, member: h.member))
       }
     }
-    var seen: Set<[UInt64]> = []
+    var seen: Set<OwnerSide> = []
     var next = 0
     while next < whole.count {
       let (owner, p) = whole[next]
       next += 1
-      guard seen.insert([owner.packed, UInt64(p)]).inserted else { continue }
+      guard seen.insert(OwnerSide(owner: owner.packed, property: p)).inserted else { continue }
       if let r = layout.entities[Int(owner.entity)].properties[p].relationship, layout.model.isManyToMany(r) {
         // A stub member whose side is ordered: its whole side, for the positions of the rows.
         whole += try stubs.readJoinMembers(of: owner, property: p, in: &self)
@@ -95,28 +95,42 @@ extension CoreDataReader {
   /// of the limit is reported, as a row too large is. (The ordered sides of the objects the
   /// chunk refers to count against a quarter of the limit, `Stubs.counts`.)
   mutating func memberBytes(_ k: Int, _ key: Int64, _ table: String) throws(Stop) -> Int {
-    guard let chunk, let entity = layout.model.entity(named: schema.entities[k].name) else { return 0 }
+    guard let chunk else { return 0 }
     var bytes = 0
-    for r in layout.model.allRelationships(of: entity) where r.isToMany && !r.isTransient {
-      guard let member = schema.entity(named: r.destinationEntity) else { continue }
-      // Its members' rows hold the key, or (many-to-many) its join table's rows do.
-      var memberTable = schema.entities[member.root].table
-      var column = memberKeyColumn(of: schema.entities[k].name, r)
-      if layout.model.isManyToMany(r) {
-        guard let join = try joinLayout(schema.entities[k].name, r) else { continue }
-        (memberTable, column) = (join.table, join.ownerColumn)
-      }
-      guard let column else { continue }
-      let count = try countRows(memberTable, column, key)
+    for m in try memberKeys(of: k) {
+      let count = try countRows(m.table, m.column, key)
       if count * Self.bytesPerMember > chunk.largest {
         try report(
           "run-memory-limit",
-          "\(table) row Z_PK=\(key): its relationship \(r.name) holds \(count) objects, which a chunk reads with it: more than a quarter of the --memory-limit (\(chunk.largest) bytes) allows one object"
+          "\(table) row Z_PK=\(key): its relationship \(m.relationship) holds \(count) objects, which a chunk reads with it: more than a quarter of the --memory-limit (\(chunk.largest) bytes) allows one object"
         )
       }
       bytes += count * Self.bytesPerMember
     }
     return bytes
+  }
+
+  /// Where the members of each stored to-many relationship of schema entity `k` (its own and
+  /// inherited) hold its objects' keys: their rows (a column of their table), or (many-to-many)
+  /// its join table's rows; found once per entity.
+  mutating func memberKeys(of k: Int) throws(Stop) -> [(relationship: String, table: String, column: String)] {
+    if let known = memberKeyColumns[k] { return known }
+    var found: [(relationship: String, table: String, column: String)] = []
+    let name = schema.entities[k].name
+    if let entity = layout.model.entity(named: name) {
+      for r in layout.model.allRelationships(of: entity) where r.isToMany && !r.isTransient {
+        guard let member = schema.entity(named: r.destinationEntity) else { continue }
+        var memberTable = schema.entities[member.root].table
+        var column = memberKeyColumn(of: name, r)
+        if layout.model.isManyToMany(r) {
+          guard let join = try joinLayout(name, r) else { continue }
+          (memberTable, column) = (join.table, join.ownerColumn)
+        }
+        if let column { found.append((r.name, memberTable, column)) }
+      }
+    }
+    memberKeyColumns[k] = found
+    return found
   }
 
   /// The column of the members' table of `owner`'s one-to-many `r` that holds the owner's key:
@@ -269,7 +283,6 @@ extension CoreDataReader {
       let ownerLayout = reader.layout.entities[Int(owner.entity)]
       guard let r = ownerLayout.properties[p].relationship, let inv = r.inverseName,
         let member = reader.schema.entity(named: r.destinationEntity),
-        let inverse = reader.layout.model.inverse(of: r),
         let join = try reader.joinLayout(ownerLayout.name, r)
       else { return [] }
       let key = reader.graph.tables[Int(owner.entity)].objectKey(Int(owner.row))
@@ -312,7 +325,10 @@ extension CoreDataReader {
         guard let q = reader.layout.entities[Int(m.entity)].propertyIndex(inv) else { continue }
         reader.links.append(Link(owner: m, property: q, order: row.ownerRank, key: key, member: owner))
         // (Only for the chunk's own objects: a stub's join rows are not rendered.)
-        if inverse.isOrdered && Int(m.row) >= before[Int(m.entity)] && Int(owner.row) < before[Int(owner.entity)] {
+        let memberSide = reader.layout.entities[Int(m.entity)].properties[q].relationship
+        if memberSide?.isOrdered == true && Int(m.row) >= before[Int(m.entity)]
+          && Int(owner.row) < before[Int(owner.entity)]
+        {
           sides.append((m, q))
         }
       }
@@ -365,4 +381,10 @@ extension CoreDataReader {
       }
     }
   }
+}
+
+/// A relationship of one object (`resolveReferencesWithStubs` reads each once).
+private struct OwnerSide: Hashable {
+  let owner: UInt64
+  let property: Int
 }

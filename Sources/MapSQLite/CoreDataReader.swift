@@ -57,6 +57,8 @@ struct CoreDataReader {
   static let bytesPerMember = 64
   /// Join tables' layouts found so far, per `Entity.relationship` (`joinLayout`; nil: missing).
   var joinLayouts: [String: JoinLayout?] = [:]
+  /// Per schema entity, where its to-many relationships' members hold its keys (`memberKeys`).
+  var memberKeyColumns: [Int: [(relationship: String, table: String, column: String)]] = [:]
   /// Members found through hidden foreign keys, resolved once every table is read.
   var hiddenLinks: [HiddenLink] = []
   typealias HiddenLink = (member: ObjectRef, owner: Int64, order: Int64, key: Int64, hidden: HiddenKey, table: String)
