@@ -10,7 +10,7 @@ import MapRuntime
 
 /// Writes a JSON store from chunks of destination objects (`ChunkedStoreFormat`): each
 /// entity's objects are rendered as they come, by the store writer's own code, into a scratch
-/// file of that entity (`mapc-chunks-<random>` in the temporary folder, removed however the
+/// file of that entity (`mapc-chunks-<pid>-<random>` in the temporary folder, removed however the
 /// run ends); `commit` writes the metadata and copies the entities' files in, in name order,
 /// through `AtomicFileWriter`. The bytes are those `StoreWriter` writes for the whole graph.
 final class ChunkWriter: StoreChunkWriter {

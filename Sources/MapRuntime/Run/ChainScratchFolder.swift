@@ -1,17 +1,45 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 import Foundation
 
-/// The private folder of a fused chain's scratch stores (`ChainRun`): `mapc-chain-<random>` in
-/// the temporary folder (`TMPDIR`), one subfolder per intermediate store so that whatever files
-/// a format keeps beside a store (SQLite's external data folder) are removed with it. SIGINT,
-/// SIGTERM and SIGHUP remove it whole; the run removes it when it ends, however it ends.
+/// The private folder of a fused chain's scratch stores (`ChainRun`): `mapc-chain-<pid>-<random>`
+/// in the temporary folder (`TMPDIR`), one subfolder per intermediate store so that whatever
+/// files a format keeps beside a store (SQLite's external data folder) are removed with it.
+/// SIGINT, SIGTERM and SIGHUP remove it whole; the run removes it when it ends, however it ends.
+/// SIGKILL leaves it: the next scratch folder of the same name made removes it, once the process
+/// its name gives has ended (`removeStale`).
 package struct ScratchFolder: Sendable {
   package let path: String
 
-  /// `name`: the folder's name before its random part (`mapc-chunks` for a run in chunks).
+  /// `name`: the folder's name before its process id and random part (`mapc-chunks` for a run
+  /// in chunks).
   package init(name: String = "mapc-chain") throws(MigrationFailure) {
-    path = FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(UUID().uuidString)").path
+    let temporary = FileManager.default.temporaryDirectory
+    Self.removeStale(in: temporary.path, name: name)
+    path = temporary.appendingPathComponent("\(name)-\(getpid())-\(UUID().uuidString)").path
     try Self.make(path)
     TemporaryFiles.registerFolder(path)
+  }
+
+  /// Removes the folders `<name>-<pid>-<random>` of `folder` that this user owns and whose
+  /// process has ended (a run killed with SIGKILL); a folder whose process is alive, or whose
+  /// process id was given again to another, is kept.
+  static func removeStale(in folder: String, name: String) {
+    let prefix = name + "-"
+    for entry in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where entry.hasPrefix(prefix) {
+      let parts = entry.dropFirst(prefix.count).split(separator: "-", maxSplits: 1)
+      guard parts.count == 2, let pid = pid_t(parts[0]), pid > 0, pid != getpid() else { continue }
+      if kill(pid, 0) == 0 || errno != ESRCH { continue }
+      let path = folder + "/" + entry
+      var info = stat()
+      guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR, info.st_uid == getuid() else { continue }
+      try? FileManager.default.removeItem(atPath: path)
+    }
   }
 
   /// Where intermediate store `k` (the input of step `k`) is written; its subfolder is made.
