@@ -213,11 +213,20 @@ package enum StreamingConversion {
       }
     }
 
+    /// Why entity `e`, numbered by its first chunk's ids, cannot be in a run that cannot start
+    /// over (`StreamingRun`).
+    func deniedByALaterId(_ e: Int) -> MigrationFailure {
+      let name = layout.entities[e].name
+      return refused(
+        "some ids of \(name) after the first \(given[e] ?? 0) are not of the form \(name)/number, so its objects are numbered anew, which the objects written before cannot be"
+      )
+    }
+
     private func refused(_ why: String) -> MigrationFailure {
       MigrationFailure([
         MigrationError(
           "run-memory-limit",
-          "the store cannot be converted a chunk at a time: \(why); convert it in memory (a larger --memory-limit)",
+          "the store cannot go a chunk at a time: \(why); give a --memory-limit that holds it whole",
           file: path)
       ])
     }

@@ -33,10 +33,6 @@ enum StreamingRun {
     if options.checkSource != nil && (options.checkSourcePart == nil || options.checkSourceParts == nil) {
       throw refuse("this run's data-loss check cannot add up chunks")
     }
-    if options.keepObjectKeys && !chunked.keepsObjectKeysInChunks {
-      throw refuse(
-        "an inferred step over a \(format.name) store (its objects keep their numbers) cannot go a chunk at a time yet")
-    }
     var problems: [MigrationError] = []
     let policies = MappingPolicies.make(plan, &problems)
     // Objects that keep their numbers can refer out of their chunk, to stubs.
@@ -122,6 +118,13 @@ enum StreamingRun {
     var parallel: [String] = []
     var mappingCounts: [MigrationManager.MappingCount] = []
     var keyHighWater: [String: Int64] = [:]
+    // An inferred step's objects keep their numbers: where the chunks do not carry the whole
+    // store's (a JSON store's ids), each streamed entity is numbered as a conversion numbers it,
+    // and a later id that denies its first chunk refuses the run (it cannot start over: the
+    // data-loss check has counted the chunks).
+    let numbersFromIds = options.keepObjectKeys && !format.keepsObjectKeysInChunks
+    var numbers = StreamingConversion.Numbering(layout: sourceLayout, path: storePath, anew: [])
+    var sourceHighWater: [String: Int64] = [:]
     var chunks = 0
     // Progress: the read phase in bytes (or rows) of the store, as chunks are taken (the passes of each
     // chunk are not reported: they would start over for every chunk).
@@ -146,6 +149,10 @@ enum StreamingRun {
     func migrate(_ chunk: ObjectGraph) throws(MigrationFailure) {
       chunks += 1
       try options.checkSourcePart?(chunk)
+      if numbersFromIds {
+        if let e = numbers.number(chunk) { throw numbers.deniedByALaterId(e) }
+        for (root, high) in chunk.keyHighWater { sourceHighWater[root] = max(sourceHighWater[root] ?? 0, high) }
+      }
       var managerOptions = MigrationManager.Options(
         maxErrors: options.maxErrors, now: options.now, parallelMinimum: options.parallelMinimum,
         destinationLayout: destinationLayout)
@@ -194,6 +201,7 @@ enum StreamingRun {
     let differing = metadata.entitiesWithDifferentHashes(plan.sourceEntityHashes)
     if !differing.isEmpty { throw mismatch(differing, storePath) }
     try options.checkSourceParts?()
+    if numbersFromIds { try numbers.check(sourceHighWater) }
     phases.mark("read, migrate and write chunks")
     let writerMetadata = StoreWriteMetadata(
       modelVersionIdentifiers: plan.destinationModel.versionIdentifiers,

@@ -179,7 +179,10 @@ struct MigrateMemoryLimitTests {
       "a work folder or temporary file was left")
   }
 
-  @Test func aJSONStoreOverTheLimitIsRefused() throws {
+  /// The inferred step over the JSON store: its items stream (their ids give their numbers),
+  /// its notes and tags (related) are read whole, which at 16K pass a quarter of the limit (the
+  /// step is refused, nothing written) and at 256K do not (the bytes of the step in memory).
+  @Test func aJSONStoreGoesInChunksWhereItsPartReadWholeFits() throws {
     let dir = try FileManagerTemp.folder("migrate-memory-limit-refused")
     defer { FileManagerTemp.remove(dir.path) }
     _ = try Self.store(dir, versions: 2)
@@ -188,8 +191,15 @@ struct MigrateMemoryLimitTests {
     let one = migrate(dir, json, outJSON, ["--memory-limit", "16K"])
     #expect(one.exitCode == 2, "\(one.stderr)")
     #expect(one.stderr.contains("[run-memory-limit]"), "\(one.stderr)")
-    #expect(one.stderr.contains("an inferred step over a json store"), "\(one.stderr)")
+    #expect(one.stderr.contains("cannot be read a chunk at a time take more than a quarter"), "\(one.stderr)")
     #expect(!FileManager.default.fileExists(atPath: outJSON))
+    let whole = dir.appendingPathComponent("whole.json").path
+    let a = migrate(dir, json, whole, ["--quiet"])
+    try #require(a.exitCode == 0, "\(a.stderr)")
+    let b = migrate(dir, json, outJSON, ["--memory-limit", "256K"])
+    try #require(b.exitCode == 0, "\(b.stderr)")
+    #expect(b.stderr.contains("chunks (--memory-limit)"), "\(b.stderr)")
+    #expect(try Data(contentsOf: URL(fileURLWithPath: outJSON)) == Data(contentsOf: URL(fileURLWithPath: whole)))
   }
 
   @Test func sigtermWhileAChainWritesChunksLeavesNothing() throws {
