@@ -140,7 +140,7 @@ final class StepLog: @unchecked Sendable {
     let entry = RunReport.step(result)
     lock.withLock { done.append(entry) }
     guard !quiet else { return }
-    let chunks = MapcCommand.Run.chunksText(result.summary.chunks)
+    let chunks = MemoryLimitOption.chunksText(result.summary.chunks)
     Console.say(
       "mapc: step \(k + 1)/\(migration.chain.steps.count) \(migration.describe(k)): \(entry.objectsRead) objects\(chunks) in \(String(format: "%.2f", result.summary.seconds)) s"
     )

@@ -145,12 +145,7 @@ extension MapcCommand {
       let time = String(format: "%.2f", s.seconds)
       let target = s.writtenTo.map { "; wrote \($0)" } ?? "; dry run, nothing written"
       return
-        "mapc: migrated \(read) objects\(chunksText(s.chunks)) in \(time) s; created \(created.isEmpty ? "nothing" : created)\(target)"
-    }
-
-    /// ` in N chunks (--memory-limit)` for a run that went a chunk at a time, else nothing.
-    static func chunksText(_ n: Int) -> String {
-      n > 0 ? " in \(n) chunk\(n == 1 ? "" : "s") (--memory-limit)" : ""
+        "mapc: migrated \(read) objects\(MemoryLimitOption.chunksText(s.chunks)) in \(time) s; created \(created.isEmpty ? "nothing" : created)\(target)"
     }
   }
 }

@@ -27,4 +27,10 @@ struct MemoryLimitOption: ParsableArguments {
 
   /// Sets the limit of this process's whole-store reads (`StoreIO.memoryLimit`).
   func apply() { StoreIO.memoryLimit = bytes }
+
+  /// ` in N chunks (--memory-limit)` for a run or conversion that went a chunk at a time (`n`
+  /// chunks), else nothing: what summary lines add.
+  static func chunksText(_ n: Int) -> String {
+    n > 0 ? " in \(n) chunk\(n == 1 ? "" : "s") (--memory-limit)" : ""
+  }
 }

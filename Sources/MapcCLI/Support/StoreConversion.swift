@@ -95,7 +95,7 @@ package enum StoreConversion {
     }
     progress?.finish()
     if !quiet {
-      let chunks = MapcCommand.Run.chunksText(report.chunks ?? 0)
+      let chunks = MemoryLimitOption.chunksText(report.chunks ?? 0)
       Console.say("mapc: \(verb) \(report.objectCount) objects\(chunks) from \(store); wrote \(output)")
     }
     for line in report.notes { Console.note(line) }
