@@ -134,12 +134,11 @@ extension CoreDataReader {
   }
 
   /// The column of the members' table of `owner`'s one-to-many `r` that holds the owner's key:
-  /// its inverse's, or, without an inverse, the one Core Data adds for it (`Z<ent><REL>`, the
-  /// entity that declares `r`: `hiddenKeys`); nil when the schema has none (a many-to-many).
+  /// its inverse's, or, without an inverse, the one Core Data adds for it
+  /// (`hiddenKeyColumn`); nil when the schema has none (a many-to-many).
   func memberKeyColumn(of owner: String, _ r: RelationshipDescription) -> String? {
     if let inv = r.inverseName { return schema.column(inv, of: r.destinationEntity) }
-    let declaring = schema.declaring(r.name, of: owner)?.name ?? owner
-    return "Z\(number(declaring))\(CoreDataSchema.upper(r.name))"
+    return hiddenKeyColumn(declaredBy: schema.declaring(r.name, of: owner)?.name ?? owner, r.name)
   }
 
   /// `SELECT count(*) FROM table WHERE column = key`, its statement kept.

@@ -230,14 +230,21 @@ struct CoreDataReader {
     for e in layout.model.entities {
       for r in e.relationships where r.isToMany && !r.isTransient && r.inverseName == nil {
         guard let d = schema.entity(named: r.destinationEntity) else { continue }
-        let name = "\(number(e.name))\(CoreDataSchema.upper(r.name))"
+        let column = hiddenKeyColumn(declaredBy: e.name, r.name)
         result[d.root, default: []].append(
           HiddenKey(
-            column: "Z" + name, orderColumn: r.isOrdered ? "Z_FOK_" + name : nil, ownerEntity: e.name,
+            column: column, orderColumn: r.isOrdered ? "Z_FOK_" + column.dropFirst() : nil, ownerEntity: e.name,
             relationship: r.name, destination: r.destinationEntity))
       }
     }
     return result
+  }
+
+  /// The column of the members' table that holds the owner's key for `relationship`, a to-many
+  /// without an inverse that entity `declaring` declares: `Z<ent><REL>` (its order column, when
+  /// ordered, `Z_FOK_<ent><REL>`).
+  func hiddenKeyColumn(declaredBy declaring: String, _ relationship: String) -> String {
+    "Z\(number(declaring))\(CoreDataSchema.upper(relationship))"
   }
 
   mutating func readHierarchy(_ root: Int, hidden: [HiddenKey]) throws(Stop) {

@@ -33,11 +33,8 @@ package struct ScratchFolder: Sendable {
     let prefix = name + "-"
     for entry in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where entry.hasPrefix(prefix) {
       let parts = entry.dropFirst(prefix.count).split(separator: "-", maxSplits: 1)
-      guard parts.count == 2, let pid = pid_t(parts[0]), pid > 0, pid != getpid() else { continue }
-      if kill(pid, 0) == 0 || errno != ESRCH { continue }
       let path = folder + "/" + entry
-      var info = stat()
-      guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR, info.st_uid == getuid() else { continue }
+      guard parts.count == 2, TemporaryFiles.isLeft(path, byProcess: parts[0], type: S_IFDIR) else { continue }
       try? FileManager.default.removeItem(atPath: path)
     }
   }

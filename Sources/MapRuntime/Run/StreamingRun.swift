@@ -41,23 +41,8 @@ enum StreamingRun {
       plan, usesDefaultPolicy: policies.policies.map { $0 is DefaultEntityMigrationPolicy }, stubs: stubs,
       sourceCheck: { chunked.cannotStream(source: $0, in: plan.sourceModel) },
       destinationCheck: { chunked.cannotStream(destination: $0, in: plan.destinationModel) })
-    // With no entity that streams, the whole store is the part read whole: it goes when its file
-    // fits that part's share of the limit (and the format's reader finds its tables within it),
-    // else the refusal says why no entity streams. (The file's size bounds what a JSON store
-    // holds, and a SQLite store's tables; a larger file is refused before anything is read.)
     let budget = MemoryBudget(limit: limit)
-    let noneStreams = streaming.noneStreams
-    if streaming.streamed.isEmpty && size > budget.held {
-      throw refuse(
-        "\(noneStreams), and the store is larger than the quarter of the limit the part read whole may take (\(budget.held) bytes)"
-      )
-    }
-    func nothingStreams(_ failure: MigrationFailure) -> MigrationFailure {
-      guard streaming.streamed.isEmpty, failure.errors.count == 1, failure.errors[0].code == "run-memory-limit" else {
-        return failure
-      }
-      return refuse("\(noneStreams), so it is read whole, and \(failure.errors[0].message)")
-    }
+    try refuseIfNothingFits(streaming, size: size, limit: limit, storePath)
     // An object made by a fan-out (`forEach`) shares its source's number with its siblings:
     // the run in memory then numbers them all anew, which only the whole entity can say.
     if options.keepObjectKeys,
@@ -74,7 +59,7 @@ enum StreamingRun {
         plan: plan, storePath: storePath, options: options, format: chunked, streaming: streaming,
         budget: budget, phases: phases)
     } catch {
-      throw nothingStreams(error)
+      throw explained(error, streaming, size: size, limit: limit, storePath)
     }
   }
 
@@ -123,7 +108,7 @@ enum StreamingRun {
     // and a later id that denies its first chunk refuses the run (it cannot start over: the
     // data-loss check has counted the chunks).
     let numbersFromIds = options.keepObjectKeys && !format.keepsObjectKeysInChunks
-    var numbers = StreamingConversion.Numbering(layout: sourceLayout, path: storePath, anew: [])
+    var numbers = ChunkNumbering(layout: sourceLayout, path: storePath, anew: [])
     var sourceHighWater: [String: Int64] = [:]
     var chunks = 0
     // Progress: the read phase in bytes (or rows) of the store, as chunks are taken (the passes of each
@@ -151,7 +136,7 @@ enum StreamingRun {
       try options.checkSourcePart?(chunk)
       if numbersFromIds {
         if let e = numbers.number(chunk) { throw numbers.deniedByALaterId(e) }
-        for (root, high) in chunk.keyHighWater { sourceHighWater[root] = max(sourceHighWater[root] ?? 0, high) }
+        sourceHighWater.merge(chunk.keyHighWater, uniquingKeysWith: max)
       }
       var managerOptions = MigrationManager.Options(
         maxErrors: options.maxErrors, now: options.now, parallelMinimum: options.parallelMinimum,
@@ -173,7 +158,7 @@ enum StreamingRun {
         numbered[e] += t.realCount
         made[t.layout.name, default: 0] += t.realCount
       }
-      for (root, high) in destination.keyHighWater { keyHighWater[root] = max(keyHighWater[root] ?? 0, high) }
+      keyHighWater.merge(destination.keyHighWater, uniquingKeysWith: max)
       for t in chunk.tables where t.realCount > 0 { read[t.layout.name, default: 0] += t.realCount }
       parallel += manager.parallelMappings.filter { !parallel.contains($0) }
       mappingCounts = merged(mappingCounts, manager.mappingCounts)
@@ -230,6 +215,33 @@ enum StreamingRun {
       parallelMappings: parallel, splitEntities: [], writtenTo: target, mappings: mappingCounts)
     summary.chunks = chunks
     return summary
+  }
+
+  /// With no entity that streams, the whole store is the part read whole: it goes when its file
+  /// fits that part's share of the limit (and the format's reader finds its tables within it),
+  /// else the refusal says why no entity streams. (The file's size bounds what a JSON store
+  /// holds, and a SQLite store's tables; a larger file is refused before anything is read.)
+  static func refuseIfNothingFits(_ streaming: StreamingPlan, size: Int, limit: Int, _ path: String)
+    throws(MigrationFailure)
+  {
+    let held = MemoryBudget(limit: limit).held
+    guard streaming.streamed.isEmpty && size > held else { return }
+    throw tooLarge(
+      size, limit: limit, path,
+      "\(streaming.noneStreams), and the store is larger than the quarter of the limit the part read whole may take (\(held) bytes)"
+    )
+  }
+
+  /// `failure` of a run (or conversion) in chunks; where no entity streams and it is the part
+  /// read whole passing its share, said with why no entity streams.
+  static func explained(
+    _ failure: MigrationFailure, _ streaming: StreamingPlan, size: Int, limit: Int, _ path: String
+  ) -> MigrationFailure {
+    guard streaming.streamed.isEmpty, failure.errors.count == 1, failure.errors[0].code == "run-memory-limit" else {
+      return failure
+    }
+    return tooLarge(
+      size, limit: limit, path, "\(streaming.noneStreams), so it is read whole, and \(failure.errors[0].message)")
   }
 
   /// `run-memory-limit` for the store at `path`, of `size` bytes, which does not fit `limit` in

@@ -214,14 +214,21 @@ public enum TemporaryFiles {
       else { continue }
       let middle = entryName[marker.upperBound...].dropLast(suffix.count)
       let parts = middle.split(separator: "-")
-      guard parts.count == 2, let pid = pid_t(parts[0]), pid > 0, pid != getpid() else { continue }
-      if kill(pid, 0) == 0 || errno != ESRCH { continue }
       let path = folder + "/" + entryName
-      var info = stat()
-      guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_uid == getuid() else { continue }
+      guard parts.count == 2, isLeft(path, byProcess: parts[0], type: S_IFREG) else { continue }
       if unlink(path) == 0 { removed += 1 }
     }
     return removed
+  }
+
+  /// Whether `path`, of file type `type` (`S_IFREG`, `S_IFDIR`), owned by this user, was left by
+  /// the process `pid` names (a decimal process id) and that process has ended: not this one,
+  /// and no process has that id (one that has it again keeps the file).
+  static func isLeft(_ path: String, byProcess pid: Substring, type: mode_t) -> Bool {
+    guard let pid = pid_t(pid), pid > 0, pid != getpid() else { return false }
+    if kill(pid, 0) == 0 || errno != ESRCH { return false }
+    var info = stat()
+    return lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == type && info.st_uid == getuid()
   }
 }
 

@@ -4,7 +4,7 @@ import Testing
 
 /// An inferred step over a JSON store in chunks (issue 41): its objects keep their numbers, which
 /// a JSON store's ids give only when every id of the entity has the form `Entity/number`. Each
-/// streamed entity is numbered as its first chunk says (`StreamingConversion.Numbering`); a run
+/// streamed entity is numbered as its first chunk says (`ChunkNumbering`); a run
 /// with ids of both kinds, the later chunk denying the first, cannot start over and is refused
 /// with nothing written, as is one whose metadata records a highest number for ids without
 /// numbers. Otherwise the result is the bytes of the step in memory, and its ids are python3's
