@@ -156,10 +156,10 @@ final class ChunkWriter: StoreChunkWriter {
 
 extension JSONStoreFormat: ChunkedStoreFormat {
   package func openChunks(
-    _ path: String, layout: StoreLayout, streamed: Set<Int>, stubs: Bool, budget: MemoryBudget, maxErrors: Int,
-    scratch: String
+    _ path: String, layout: StoreLayout, streamed: Set<Int>, stubs: Bool, positionsOnly: Set<String>,
+    budget: MemoryBudget, maxErrors: Int, scratch: String
   ) throws(MigrationFailure) -> any StoreChunkReader {
-    // (No stubs: `readsReferencesAsStubs` is false, so `StreamingPlan` never asks for them.
+    // (No stubs, so no positions either: `readsReferencesAsStubs` is false, so `StreamingPlan` never asks for them.
     // The chunk writer takes them: a Core Data SQLite store converted to JSON in chunks.)
     try ChunkReader(
       path: path, layout: layout, streamed: streamed, budget: budget, maxErrors: maxErrors, scratch: scratch)

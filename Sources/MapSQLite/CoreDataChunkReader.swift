@@ -21,6 +21,9 @@ final class CoreDataChunkReader: StoreChunkReader {
   /// Whether a chunk's references to objects outside it are read as stubs
   /// (`CoreDataReader.resolveReferencesWithStubs`).
   private let stubs: Bool
+  /// The ordered relationships whose members in a chunk get their index in the whole
+  /// relationship when the owner is a stub (`CoreDataReader.positionsOnly`).
+  private let positionsOnly: Set<String>
   private let tables: [String: [String]]
   private let primaryKeys: [CoreDataStoreFile.PrimaryKeyRow]
   /// Schema indexes of the roots of the streamed hierarchies (every entity of each streams), in
@@ -34,10 +37,12 @@ final class CoreDataChunkReader: StoreChunkReader {
   private var given: [Int: Int] = [:]
   private let totalRows: Int
 
-  init(path: String, layout: StoreLayout, streamed: Set<Int>, stubs: Bool, budget: MemoryBudget, maxErrors: Int)
-    throws(MigrationFailure)
-  {
+  init(
+    path: String, layout: StoreLayout, streamed: Set<Int>, stubs: Bool, positionsOnly: Set<String>,
+    budget: MemoryBudget, maxErrors: Int
+  ) throws(MigrationFailure) {
     self.stubs = stubs
+    self.positionsOnly = positionsOnly
     let store = try CoreDataStoreFile(path: path)
     let schema = CoreDataSchema.of(layout)
     let tables = try store.tables()
@@ -164,6 +169,7 @@ final class CoreDataChunkReader: StoreChunkReader {
       reader.chunk = (after, budget.window, budget.largestValue)
       reader.readingRoot = root
       reader.countsMembers = stubs
+      reader.positionsOnly = positionsOnly
       do throws(CoreDataReader.Stop) {
         // (With stubs, a row's key of the owner of a to-many without an inverse is read too.)
         try reader.readHierarchy(root, hidden: stubs ? (reader.hiddenKeys()[root] ?? []) : [])

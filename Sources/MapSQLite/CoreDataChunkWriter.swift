@@ -130,11 +130,12 @@ final class CoreDataChunkWriter: StoreChunkWriter {
 
 extension SQLiteStoreFormat: ChunkedStoreFormat {
   package func openChunks(
-    _ path: String, layout: StoreLayout, streamed: Set<Int>, stubs: Bool, budget: MemoryBudget, maxErrors: Int,
-    scratch: String
+    _ path: String, layout: StoreLayout, streamed: Set<Int>, stubs: Bool, positionsOnly: Set<String>,
+    budget: MemoryBudget, maxErrors: Int, scratch: String
   ) throws(MigrationFailure) -> any StoreChunkReader {
     try CoreDataChunkReader(
-      path: path, layout: layout, streamed: streamed, stubs: stubs, budget: budget, maxErrors: maxErrors)
+      path: path, layout: layout, streamed: streamed, stubs: stubs, positionsOnly: positionsOnly, budget: budget,
+      maxErrors: maxErrors)
   }
 
   package func openChunkWriter(layout: StoreLayout, target: String?, scratch: String) throws(MigrationFailure)

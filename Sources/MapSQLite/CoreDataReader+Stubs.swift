@@ -6,9 +6,10 @@ extension CoreDataReader {
   /// else to a stub, an object with only its `Z_PK` (`EntityTable.stubsFrom`), one per row
   /// referred to; the row must exist in its table, as the whole-store reader checks. Reads
   /// every to-many relationship of the chunk's rows whole, from its members' foreign keys (as
-  /// stubs where they are not in the chunk), and so the ordered to-many of each object the chunk
-  /// refers to (its members' positions are in the chunk's rows). An unordered one of an object
-  /// outside the chunk gets only the chunk's objects that refer to it. A stub member's to-one
+  /// stubs where they are not in the chunk). A to-many of an object outside the chunk gets only
+  /// the chunk's objects that refer to it; where it is ordered (their positions are in the
+  /// chunk's rows), each gets its index in the whole relationship (`Stubs.rank`), or, for a
+  /// relationship not in `positionsOnly`, the relationship is read whole. A stub member's to-one
   /// inverse is its owner. `StreamingPlan` says which relationships a streamed entity may have.
   mutating func resolveReferencesWithStubs() throws(Stop) {
     var stubs = Stubs(before: graph.tables.map(\.count))
@@ -45,9 +46,12 @@ extension CoreDataReader {
         }
         continue
       }
-      if inverse.isOrdered {
+      if inverse.isOrdered && !ranksOnly(target, p, stubs) {
         whole.append((target, p))
       } else {
+        if inverse.isOrdered {
+          stubs.ranked.append(.init(owner: target, property: p, order: t.order, key: t.ownerKey, member: t.owner))
+        }
         links.append(Link(owner: target, property: p, order: t.order, key: t.ownerKey, member: t.owner))
       }
     }
@@ -65,9 +69,12 @@ extension CoreDataReader {
           missing: "\(h.table).\(h.hidden.column) row Z_PK=\(h.key): \(h.owner) is no Z_PK of \(ownerTable)")
       else { continue }
       guard let p = try hiddenProperty(h, of: owner) else { continue }
-      if h.hidden.orderColumn != nil {
+      if h.hidden.orderColumn != nil && !ranksOnly(owner, p, stubs) {
         whole.append((owner, p))
       } else {
+        if h.hidden.orderColumn != nil {
+          stubs.ranked.append(.init(owner: owner, property: p, order: h.order, key: h.key, member: h.member))
+        }
         links.append(Link(owner: owner, property: p, order: h.order, key: h.key, member: h.member))
       }
     }
@@ -84,10 +91,20 @@ extension CoreDataReader {
         try stubs.readMembers(of: owner, property: p, in: &self)
       }
     }
+    try stubs.rank(in: &self)
     for (e, table) in graph.tables.enumerated() where table.count > stubs.before[e] {
       table.stubsFrom = stubs.before[e]
     }
     addLinks()
+  }
+
+  /// Whether a chunk gives the index of its members in the ordered relationship at `p` of
+  /// `owner`, a stub, rather than read the relationship whole (`positionsOnly`).
+  func ranksOnly(_ owner: ObjectRef, _ p: Int, _ stubs: Stubs) -> Bool {
+    guard Int(owner.row) >= stubs.before[Int(owner.entity)], !positionsOnly.isEmpty else { return false }
+    let entity = layout.entities[Int(owner.entity)]
+    guard let r = entity.properties[p].relationship else { return false }
+    return positionsOnly.contains(entity.name + "." + r.name)
   }
 
   /// What a chunk reads whole for row `key` (schema entity `k`) of `table`: the members of its
@@ -171,6 +188,9 @@ extension CoreDataReader {
     var sides: [String: SQLiteStatement] = [:]
     /// Members read whole so far (a chunk holds them in memory, within a quarter of the limit).
     var memberCount = 0
+    /// The chunk's members of ordered relationships of stubs that get their index in the whole
+    /// relationship (`ranksOnly`, `rank`).
+    var ranked: [Ranked] = []
 
     /// Whether the row `t` refers to names `t`'s row in its side of their one-to-one
     /// relationship (`inverse`), as a consistent store's does; reported when not (a run in
@@ -328,7 +348,11 @@ extension CoreDataReader {
         if memberSide?.isOrdered == true && Int(m.row) >= before[Int(m.entity)]
           && Int(owner.row) < before[Int(owner.entity)]
         {
-          sides.append((m, q))
+          if reader.ranksOnly(m, q, self) {
+            ranked.append(.init(owner: m, property: q, order: row.ownerRank, key: key, member: owner))
+          } else {
+            sides.append((m, q))
+          }
         }
       }
       return sides

@@ -48,11 +48,16 @@ struct CoreDataReader {
   /// Whether a chunk's rows count the members of their to-many relationships, which a chunk
   /// with stubs reads whole (`resolveReferencesWithStubs`), and the statements that count them.
   var countsMembers = false
+  /// The ordered to-many relationships (`Entity.relationship`, the owner's entity as it is, not
+  /// the one declaring it) whose members in a chunk get their index in the whole relationship
+  /// (`ObjectGraph.orderedPositions`) when the owner is outside the chunk, instead of the whole
+  /// relationship read as stubs (`Stubs.rank`).
+  var positionsOnly: Set<String> = []
   var memberCounters: [String: SQLiteStatement] = [:]
   /// What a member read whole counts: toward its chunk's window for the members of the chunk's
   /// own rows (input bytes, which a chunk takes about six times in memory, `MemoryBudget.window`),
   /// and against a quarter of the limit for the ordered sides of the objects the chunk refers to
-  /// (`Stubs.counts`). In memory a stub of another row, its links both ways and the
+  /// where they are read whole (`Stubs.counts`; not those in `positionsOnly`). In memory a stub of another row, its links both ways and the
   /// destination's counterparts take about 300–400 bytes (the tree benchmark's many-to-many).
   static let bytesPerMember = 64
   /// Join tables' layouts found so far, per `Entity.relationship` (`joinLayout`; nil: missing).

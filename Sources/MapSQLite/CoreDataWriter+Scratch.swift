@@ -116,9 +116,14 @@ extension CoreDataWriter {
     var sides: [ObjectRef: [ObjectRef: Int]] = [:]
     func position(of owner: ObjectRef, in m: ObjectRef) -> Int? {
       if sides[m] == nil {
-        let side = graph.table(m).layout.propertyIndex(inv).flatMap { graph.table(m).columns[$0] as? ToManyColumn }
+        let q = graph.table(m).layout.propertyIndex(inv)
+        let side = q.flatMap { graph.table(m).columns[$0] as? ToManyColumn }
         var positions: [ObjectRef: Int] = [:]
-        for (i, o) in (side?.targets(Int(m.row)) ?? []).enumerated() { positions[o] = i }
+        for (i, o) in (side?.targets(Int(m.row)) ?? []).enumerated() {
+          // (A stub's side may hold the chunk's objects only, with their index in the whole.)
+          let given = q.flatMap { graph.orderedPositions[OrderedMember(owner: m, property: $0, member: o)] }
+          positions[o] = given ?? i
+        }
         sides[m] = positions
       }
       return sides[m]?[owner]

@@ -125,12 +125,19 @@ struct CoreDataWriter {
     for k in graph.layout.entities[e].kindIndexes {
       guard let p = graph.layout.entities[k].propertyIndex(relationship) else { continue }
       let table = graph.tables[k]
+      let given = graph.orderedPositions
       for row in 0..<table.count {
         guard case .array(let items) = table.value(row, p) else { continue }
         var position: Int64 = 2048
         for item in items {
           guard let m = Self.ref(item) else { continue }
-          result[Int(m.entity)][Int(m.row)] = position
+          // (A chunk's member of an object outside it has its index in the whole relationship.)
+          if !given.isEmpty, let i = given[OrderedMember(owner: ObjectRef(entity: k, row: row), property: p, member: m)]
+          {
+            result[Int(m.entity)][Int(m.row)] = Self.position(at: i)
+          } else {
+            result[Int(m.entity)][Int(m.row)] = position
+          }
           position += 1024
         }
       }
@@ -225,7 +232,10 @@ struct CoreDataWriter {
     var result: [ObjectRef: [ObjectRef: Int64]] = [:]
     for owner in objects(ofKind: entity) {
       guard let p = graph.layout.entities[Int(owner.entity)].propertyIndex(relationship) else { continue }
-      for (i, m) in members(owner, p).enumerated() { result[owner, default: [:]][m] = Self.position(at: i) }
+      for (i, m) in members(owner, p).enumerated() {
+        let given = graph.orderedPositions[OrderedMember(owner: owner, property: p, member: m)]
+        result[owner, default: [:]][m] = Self.position(at: given ?? i)
+      }
     }
     return result
   }

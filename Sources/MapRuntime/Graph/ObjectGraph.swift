@@ -27,6 +27,11 @@ public final class ObjectGraph: @unchecked Sendable {
   /// What the format that read the graph keeps beside its values for a writer of the same
   /// format (Core Data's SQLite store: which Binary values came from which external files).
   package var storeAttachment: (any Sendable)?
+  /// A chunk's members of ordered relationships of objects outside it, by their index in the
+  /// whole relationship: the chunk holds the member, not the members around it
+  /// (`OrderedMember`, `Specs/limits.md` "Memory"). A writer takes a position from here before
+  /// counting one; empty for a store read whole.
+  package var orderedPositions: [OrderedMember: Int] = [:]
 
   package init(
     layout: StoreLayout, input: InputBytes?, isSource: Bool, transformableCodec: (any TransformableCodec.Type)? = nil

@@ -102,8 +102,8 @@ package enum StreamingConversion {
     let scratch = try ScratchFolder(name: "mapc-chunks")
     defer { scratch.remove() }
     let reader = try source.openChunks(
-      request.store, layout: layout, streamed: streamed, stubs: !streaming.stubbed.isEmpty, budget: budget,
-      maxErrors: 50, scratch: scratch.path)
+      request.store, layout: layout, streamed: streamed, stubs: !streaming.stubbed.isEmpty,
+      positionsOnly: streaming.positionsOnly, budget: budget, maxErrors: 50, scratch: scratch.path)
     let writer = try destination.openChunkWriter(layout: layout, target: request.output, scratch: scratch.path)
     var committed = false
     defer { if !committed { writer.discard() } }

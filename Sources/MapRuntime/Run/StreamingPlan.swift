@@ -31,7 +31,8 @@
 /// entities (`stubbed`) run over the stubs too, and expressions may ask for the destination
 /// objects of `$source.<relationship>`. A destination object's foreign key is its target's
 /// number, which the stub carries, and its position in an ordered relationship comes from the
-/// whole relationship, which the chunk reads (`Specs/limits.md`, "Memory").
+/// whole relationship: the chunk reads it whole, or counts the rows before each of its members
+/// where the index carries over to the destination (`positions`; `Specs/limits.md`, "Memory").
 package struct StreamingPlan: Sendable {
   /// Source entities (their names) that stream.
   package var streamed: Set<String> = []
@@ -40,6 +41,10 @@ package struct StreamingPlan: Sendable {
   /// Source entities whose objects a streamed entity's objects refer to: a chunk holds stubs
   /// of them, and the mappings over them run in every chunk too.
   package var stubbed: Set<String> = []
+  /// With stubs: per source entity, its ordered relationships whose members a chunk places by
+  /// their index in the whole relationship, and the destination relationship each index
+  /// carries over to (`StreamingPlan+Positions.swift`).
+  package var positions: [String: [String: String]] = [:]
 
   /// Why no entity streams, per entity (for `run-memory-limit`'s message).
   var noneStreams: String {
@@ -100,7 +105,10 @@ package struct StreamingPlan: Sendable {
     // A row read whole cannot refer to an object that streams (only a chunk holds stubs):
     // an entity that one refers to, in the source model or (through the mappings) in the
     // destination model, is read whole too, and so on.
-    if stubs { dropReferredFromWhole(source, plan) }
+    if stubs {
+      dropReferredFromWhole(source, plan)
+      positions = Self.carriedPositions(plan)
+    }
     stubbed = Set(streamed.flatMap { Self.targets(of: $0, in: source) })
   }
 
@@ -129,7 +137,10 @@ package struct StreamingPlan: Sendable {
         streamed.insert(s)
       }
     }
-    if stubs { dropReferredFromWhole(model, nil, listsMembers: listsMembers) }
+    if stubs {
+      dropReferredFromWhole(model, nil, listsMembers: listsMembers)
+      positions = Self.copiedPositions(model)
+    }
     stubbed = Set(streamed.flatMap { Self.targets(of: $0, in: model) })
   }
 

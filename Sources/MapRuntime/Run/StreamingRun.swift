@@ -83,8 +83,8 @@ enum StreamingRun {
     let scratch = try ScratchFolder(name: "mapc-chunks")
     defer { scratch.remove() }
     let reader = try format.openChunks(
-      storePath, layout: sourceLayout, streamed: streamed, stubs: !streaming.stubbed.isEmpty, budget: budget,
-      maxErrors: options.maxErrors, scratch: scratch.path)
+      storePath, layout: sourceLayout, streamed: streamed, stubs: !streaming.stubbed.isEmpty,
+      positionsOnly: streaming.positionsOnly, budget: budget, maxErrors: options.maxErrors, scratch: scratch.path)
     let target: String?
     let backup: String?
     switch options.output {
@@ -153,6 +153,7 @@ enum StreamingRun {
         manager.destination.removeElement(d.path, of: d.attribute, entity: d.entity, source: chunk)
       }
       let destination = manager.destination
+      carryPositions(of: chunk, to: manager, plan, streaming.positions)
       for (e, t) in destination.tables.enumerated() where t.realCount > 0 {
         if !options.keepObjectKeys { t.objectKeys = (0..<t.count).map { Int64(numbered[e] + $0 + 1) } }
         numbered[e] += t.realCount
@@ -215,6 +216,35 @@ enum StreamingRun {
       parallelMappings: parallel, splitEntities: [], writtenTo: target, mappings: mappingCounts)
     summary.chunks = chunks
     return summary
+  }
+
+  /// The indexes `chunk` gives its members of ordered relationships of stubs
+  /// (`ObjectGraph.orderedPositions`), for their destinations in the destination relationships
+  /// they carry over to (`StreamingPlan.positions`): each object's destination is the one the
+  /// one mapping over its entity made of it. An owner or member with no destination object has
+  /// no row to place.
+  static func carryPositions(
+    of chunk: ObjectGraph, to manager: MigrationManager, _ plan: MigrationPlan,
+    _ positions: [String: [String: String]]
+  ) {
+    guard !chunk.orderedPositions.isEmpty else { return }
+    let destination = manager.destination
+    var over: [String: String] = [:]
+    for m in plan.entityMappings where m.type != .remove {
+      if let s = m.sourceEntity { over[s] = over[s] == nil ? m.name : "" }
+    }
+    func made(_ ref: ObjectRef) -> ObjectRef? {
+      guard let name = over[chunk.layout.entities[Int(ref.entity)].name], !name.isEmpty else { return nil }
+      return (try? manager.destinationInstances(forEntityMappingNamed: name, sourceInstances: [ref]))?.first
+    }
+    for (k, index) in chunk.orderedPositions {
+      let owner = chunk.layout.entities[Int(k.owner.entity)]
+      guard let r = owner.properties[k.property].relationship, let carried = positions[owner.name]?[r.name],
+        let o = made(k.owner), let m = made(k.member),
+        let p = destination.layout.entities[Int(o.entity)].propertyIndex(carried)
+      else { continue }
+      destination.orderedPositions[OrderedMember(owner: o, property: p, member: m)] = index
+    }
   }
 
   /// With no entity that streams, the whole store is the part read whole: it goes when its file

@@ -6,11 +6,13 @@ package protocol ChunkedStoreFormat: StoreFormat {
   /// come a chunk at a time, each chunk read with about `budget.window` bytes of memory; every
   /// other entity is read whole, within `budget.held` bytes. With `stubs`, a chunk's to-one
   /// relationships to objects outside it are set to stubs (`EntityTable.stubsFrom`,
-  /// `readsReferencesAsStubs`). What the reader keeps on disk goes in the folder `scratch`,
-  /// which the run removes.
+  /// `readsReferencesAsStubs`); the members a chunk holds of the ordered relationships in
+  /// `positionsOnly` (`Entity.relationship`) of a stub get their index in the whole
+  /// relationship (`ObjectGraph.orderedPositions`) instead of the relationship read whole.
+  /// What the reader keeps on disk goes in the folder `scratch`, which the run removes.
   func openChunks(
-    _ path: String, layout: StoreLayout, streamed: Set<Int>, stubs: Bool, budget: MemoryBudget, maxErrors: Int,
-    scratch: String
+    _ path: String, layout: StoreLayout, streamed: Set<Int>, stubs: Bool, positionsOnly: Set<String>,
+    budget: MemoryBudget, maxErrors: Int, scratch: String
   ) throws(MigrationFailure) -> any StoreChunkReader
 
   /// Starts a store at `target` (nil: a dry run, nothing is kept) written from chunks of
