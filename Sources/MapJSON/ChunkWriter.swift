@@ -165,8 +165,8 @@ extension JSONStoreFormat: ChunkedStoreFormat {
       path: path, layout: layout, streamed: streamed, budget: budget, maxErrors: maxErrors, scratch: scratch)
   }
 
-  package func openChunkWriter(layout: StoreLayout, target: String?, scratch: String) throws(MigrationFailure)
-    -> any StoreChunkWriter
+  package func openChunkWriter(layout: StoreLayout, target: String?, scratch: String, budget: MemoryBudget)
+    throws(MigrationFailure) -> any StoreChunkWriter
   {
     ChunkWriter(layout: layout, target: target, style: style, scratch: scratch)
   }

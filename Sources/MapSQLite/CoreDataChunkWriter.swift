@@ -24,8 +24,11 @@ final class CoreDataChunkWriter: StoreChunkWriter {
   private var joins: [String: ScratchRows] = [:]
   private var errors: [Int: [String]] = [:]
   private var held: (graph: ObjectGraph, source: ObjectGraph)?
+  /// The run's memory: the store's page cache is sized from it (`CoreDataWriter.cacheKiB`).
+  private let budget: MemoryBudget
 
-  init(layout: StoreLayout, target: String?, scratch: String, writesModelCache: Bool) {
+  init(layout: StoreLayout, target: String?, scratch: String, writesModelCache: Bool, budget: MemoryBudget) {
+    self.budget = budget
     self.layout = layout
     self.target = target
     self.scratch = scratch
@@ -113,6 +116,7 @@ final class CoreDataChunkWriter: StoreChunkWriter {
       metadata: CoreDataMetadataOut(metadata: metadata),
       externalFiles: held?.source.storeAttachment as? ExternalFilesRead)
     writer.writesModelCache = writesModelCache
+    writer.cacheKiB = CoreDataWriter.cacheKiB(limit: budget.limit)
     writer.ancillarySource = bookkeepingFrom
     writer.takeStreamed(rows, errors: errors)
     writer.streamedJoins = joins
@@ -138,10 +142,11 @@ extension SQLiteStoreFormat: ChunkedStoreFormat {
       maxErrors: maxErrors)
   }
 
-  package func openChunkWriter(layout: StoreLayout, target: String?, scratch: String) throws(MigrationFailure)
-    -> any StoreChunkWriter
+  package func openChunkWriter(layout: StoreLayout, target: String?, scratch: String, budget: MemoryBudget)
+    throws(MigrationFailure) -> any StoreChunkWriter
   {
-    CoreDataChunkWriter(layout: layout, target: target, scratch: scratch, writesModelCache: writesModelCache)
+    CoreDataChunkWriter(
+      layout: layout, target: target, scratch: scratch, writesModelCache: writesModelCache, budget: budget)
   }
 
   package func cannotStream(source name: String, in model: ObjectModel) -> String? {

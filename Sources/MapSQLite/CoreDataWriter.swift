@@ -30,6 +30,13 @@ struct CoreDataWriter {
   var external: ExternalFilesWritten
   /// Whether `Z_MODELCACHE` gets its row (`SQLiteStoreFormat.writesModelCache`).
   var writesModelCache = true
+  /// SQLite's page cache while the store is written, in KiB (its sorter, building the indexes,
+  /// takes as much again): 16 MiB, or less under a `--memory-limit` (`cacheKiB(limit:)`).
+  var cacheKiB = 16_384
+
+  /// The page cache for a store written under `limit` bytes of memory: an eighth of it, at
+  /// least 1 MiB and at most the usual 16 MiB. The pages written do not depend on it.
+  static func cacheKiB(limit: Int) -> Int { min(max(limit / 8 / 1024, 1024), 16_384) }
   /// Rows of entities (layout index) rendered from chunks of a run in chunks, written in
   /// their place instead of the graph's (`CoreDataChunkWriter`), and the errors found while
   /// they were rendered.
@@ -153,12 +160,12 @@ struct CoreDataWriter {
     let db: SQLiteDatabase
     do {
       db = try SQLiteDatabase(path: path, writable: true, create: true)
-      // A 16 MB page cache (SQLite's sorter for the indexes uses as much again): rows go in
+      // A 16 MB page cache at most (SQLite's sorter for the indexes uses as much again): rows go in
       // in key order, so a larger one saves little time and costs peak memory (the 300,000-record
       // diary: 64 MB gave a peak of 418 MB, 16 MB 344 MB, 1.6% slower; Benchmarks/README.md).
       try db.execute(
         "PRAGMA page_size = 4096; PRAGMA auto_vacuum = 2; PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; "
-          + "PRAGMA cache_size = -16384;")
+          + "PRAGMA cache_size = -\(cacheKiB);")
       try db.execute("BEGIN")
       // Indexes come after every table in Core Data's schema, so they can be built once the
       // rows are in (one sort each, rather than an index insert per row) and still be in the

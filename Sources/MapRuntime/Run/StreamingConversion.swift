@@ -104,7 +104,8 @@ package enum StreamingConversion {
     let reader = try source.openChunks(
       request.store, layout: layout, streamed: streamed, stubs: !streaming.stubbed.isEmpty,
       positionsOnly: streaming.positionsOnly, budget: budget, maxErrors: 50, scratch: scratch.path)
-    let writer = try destination.openChunkWriter(layout: layout, target: request.output, scratch: scratch.path)
+    let writer = try destination.openChunkWriter(
+      layout: layout, target: request.output, scratch: scratch.path, budget: budget)
     var committed = false
     defer { if !committed { writer.discard() } }
     let total = reader.progressTotal

@@ -93,7 +93,8 @@ enum StreamingRun {
     case .none: (target, backup) = (nil, nil)
     case .replace(let t, let b): (target, backup) = (t, b)
     }
-    let writer = try format.openChunkWriter(layout: destinationLayout, target: target, scratch: scratch.path)
+    let writer = try format.openChunkWriter(
+      layout: destinationLayout, target: target, scratch: scratch.path, budget: budget)
     var committed = false
     defer { if !committed { writer.discard() } }
 

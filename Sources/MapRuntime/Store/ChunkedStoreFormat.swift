@@ -16,9 +16,10 @@ package protocol ChunkedStoreFormat: StoreFormat {
   ) throws(MigrationFailure) -> any StoreChunkReader
 
   /// Starts a store at `target` (nil: a dry run, nothing is kept) written from chunks of
-  /// destination objects, keeping what it needs in the folder `scratch`.
-  func openChunkWriter(layout: StoreLayout, target: String?, scratch: String) throws(MigrationFailure)
-    -> any StoreChunkWriter
+  /// destination objects, keeping what it needs in the folder `scratch`, within `budget`'s
+  /// limit (what the format's own library takes to write it included).
+  func openChunkWriter(layout: StoreLayout, target: String?, scratch: String, budget: MemoryBudget)
+    throws(MigrationFailure) -> any StoreChunkWriter
 
   /// Why this format cannot read entity `name` of the source model a chunk at a time, beyond
   /// `StreamingPlan`'s rules; nil when it can.
