@@ -99,10 +99,12 @@ public enum FuzzEntries {
     }
   }
 
-  /// `sqlite-store`: `store info`, the metadata peek and a full read of a Core Data SQLite store
+  /// `sqlite-store`: `store info`, the metadata peek, a full read of a Core Data SQLite store
   /// written to `TMPDIR`, with the layout of the model version (of the bundles named, one a line,
-  /// in `FUZZ_SQLITE_MODELS`) whose hashes the store holds, or the closest one. Reading must
-  /// never write beside the store (its journal, `-wal` or `-shm`): that is a crash.
+  /// in `FUZZ_SQLITE_MODELS`) whose hashes the store holds, or the closest one, and a read in
+  /// chunks as `store convert --memory-limit 64K` reads it (stubs, ordered relationships counted,
+  /// at most 10,000 chunks). Reading must never write beside the store (its journal, `-wal` or
+  /// `-shm`): that is a crash.
   public static func sqliteStore(_ bytes: [UInt8]) {
     guard FileManager.default.createFile(atPath: sqlitePath, contents: Data(bytes)) else {
       fatalError("cannot write \(sqlitePath)")
@@ -110,7 +112,20 @@ public enum FuzzEntries {
     let format = SQLiteStoreFormat()
     _ = try? SQLiteStoreFormat.info(sqlitePath)
     let hashes = (try? format.peekMetadata(sqlitePath))?.entityVersionHashes
-    _ = try? format.read(sqlitePath, layout: sqliteLayout(for: hashes), options: StoreReadOptions(maxErrors: 20))
+    let layout = sqliteLayout(for: hashes)
+    _ = try? format.read(sqlitePath, layout: layout, options: StoreReadOptions(maxErrors: 20))
+    let plan = StreamingPlan(
+      copying: layout.model, stubs: true, listsMembers: false,
+      sourceCheck: { format.cannotStream(source: $0, in: layout.model) })
+    let streamed = Set(layout.entities.filter { plan.streamed.contains($0.name) }.map(\.index))
+    if let chunks = try? format.openChunks(
+      sqlitePath, layout: layout, streamed: streamed, stubs: true, positionsOnly: plan.positionsOnly,
+      budget: MemoryBudget(limit: 64 << 10), maxErrors: 20, scratch: NSTemporaryDirectory())
+    {
+      var taken = 0
+      while taken < 10_000, (try? chunks.next()).flatMap({ $0 }) != nil { taken += 1 }
+      _ = try? chunks.finish()
+    }
     for suffix in ["-journal", "-wal", "-shm"] where FileManager.default.fileExists(atPath: sqlitePath + suffix) {
       fatalError("reading the store created \(sqlitePath)\(suffix)")
     }
