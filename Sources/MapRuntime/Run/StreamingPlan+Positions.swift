@@ -88,12 +88,7 @@ extension StreamingPlan {
 
   /// A fetch of every object of `entity` (`TRUEPREDICATE`, or no predicate).
   static func fetchesAll(_ e: Expression, of entity: String) -> Bool {
-    guard case .fetch(let request, _, let countOnly) = e.kind, !countOnly,
-      case .selector(let target, "fetchRequestForSourceEntityNamed:predicateString:", let args) = request.kind,
-      case .variable("manager") = target.kind, args.count == 2,
-      case .constant(.string(let name)) = args[0].kind, name == entity,
-      case .constant(.string(let predicate)) = args[1].kind
-    else { return false }
+    guard let predicate = fetchPredicate(e, of: entity) else { return false }
     return predicate.isEmpty || predicate == "TRUEPREDICATE"
   }
 }

@@ -341,14 +341,21 @@ package struct StreamingPlan: Sendable {
   /// predicate), $manager.sourceContext, NO)` with constant strings, the predicate one that
   /// names no variable, function, fetch or subquery.
   static func isWholeFetch(_ e: Expression, of entity: String) -> Bool {
+    guard let predicate = fetchPredicate(e, of: entity) else { return false }
+    let upper = predicate.uppercased()
+    return !predicate.contains("$") && !["FUNCTION", "FETCH", "SUBQUERY"].contains { upper.contains($0) }
+  }
+
+  /// The predicate string of a fetch of `entity`'s objects (as `isWholeFetch` says), nil for
+  /// any other expression.
+  static func fetchPredicate(_ e: Expression, of entity: String) -> String? {
     guard case .fetch(let request, _, let countOnly) = e.kind, !countOnly,
       case .selector(let target, "fetchRequestForSourceEntityNamed:predicateString:", let args) = request.kind,
       case .variable("manager") = target.kind, args.count == 2,
       case .constant(.string(let name)) = args[0].kind, name == entity,
       case .constant(.string(let predicate)) = args[1].kind
-    else { return false }
-    let upper = predicate.uppercased()
-    return !predicate.contains("$") && !["FUNCTION", "FETCH", "SUBQUERY"].contains { upper.contains($0) }
+    else { return nil }
+    return predicate
   }
 }
 

@@ -12,28 +12,11 @@ struct StreamingPlanPositionsTests {
   /// `StreamingPlanTreeTests.model`'s entities mapped onto themselves, each with the mapping
   /// element's extra children (`extra`, by entity), except those in `unmapped`.
   func analysed(unmapped: Set<String> = [], extra: [String: String] = [:]) throws -> StreamingPlan {
-    let work = try FileManagerTemp.folder("streaming-plan-positions")
-    defer { FileManagerTemp.remove(work.path) }
-    _ = try ModelBundles.bundle(StreamingPlanTreeTests.model, named: "M", in: work)
     let entities = [
       "Text", "Image", "Reply", "Person", "Attachment", "Post", "Story", "Tag", "Item", "Shelf", "Event", "Click",
     ]
-    let mappings = entities.filter { !unmapped.contains($0) }.map {
-      #"<entityMapping name="\#($0)To\#($0)" type="transform" source="\#($0)" destination="\#($0)">\#(extra[$0] ?? "")</entityMapping>"#
-    }
-    let text = """
-      <?xml version="1.0" encoding="UTF-8"?>
-      <mappingModel name="M" formatVersion="1">
-      <sourceModel path="M.xcdatamodeld/M.xcdatamodel"/>
-      <destinationModel path="M.xcdatamodeld/M.xcdatamodel"/>
-      \(mappings.joined(separator: "\n"))
-      </mappingModel>
-
-      """
-    let path = work.appendingPathComponent("m.xml")
-    try text.write(to: path, atomically: false, encoding: .utf8)
-    let compiled = MappingCompilation.compile(mappingPath: path.path)
-    let plan = try #require(compiled.plan, "\(compiled.diagnostics)")
+    let plan = try StreamingPlanStubsTests.identityPlan(
+      StreamingPlanTreeTests.model, entities.filter { !unmapped.contains($0) }, extra: extra)
     return StreamingPlan(plan, usesDefaultPolicy: plan.entityMappings.map { _ in true }, stubs: true)
   }
 
@@ -69,8 +52,6 @@ struct StreamingPlanPositionsTests {
 
   /// A conversion copies every ordered relationship into itself.
   @Test func aConversionCarriesEveryOrderedRelationship() throws {
-    let work = try FileManagerTemp.folder("streaming-plan-positions-copy")
-    defer { FileManagerTemp.remove(work.path) }
     let plan = try StreamingPlanStubsTests.identityPlan(StreamingPlanTreeTests.model, ["Person"])
     let s = StreamingPlan(copying: plan.sourceModel, stubs: true, listsMembers: false)
     #expect(s.positions == ["Person": ["messages": "messages"]])

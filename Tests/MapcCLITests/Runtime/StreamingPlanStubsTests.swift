@@ -49,12 +49,15 @@ struct StreamingPlanStubsTests {
 
   /// The plan of a text mapping of `model` onto itself with one mapping per entity of
   /// `entities`, `<Entity>To<Entity>`, every property by the compiler's implicit expression.
-  static func identityPlan(_ model: String, _ entities: [String]) throws -> MigrationPlan {
+  static func identityPlan(_ model: String, _ entities: [String], extra: [String: String] = [:]) throws
+    -> MigrationPlan
+  {
     let work = try FileManagerTemp.folder("streaming-plan")
     defer { FileManagerTemp.remove(work.path) }
     _ = try ModelBundles.bundle(model, named: "M", in: work)
+    // (`extra`: children of an entity's mapping element.)
     let mappings = entities.map {
-      #"<entityMapping name="\#($0)To\#($0)" type="transform" source="\#($0)" destination="\#($0)"/>"#
+      #"<entityMapping name="\#($0)To\#($0)" type="transform" source="\#($0)" destination="\#($0)">\#(extra[$0] ?? "")</entityMapping>"#
     }
     let text = """
       <?xml version="1.0" encoding="UTF-8"?>
