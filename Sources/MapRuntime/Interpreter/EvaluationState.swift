@@ -25,6 +25,15 @@ struct EvaluationState {
   var datePatterns: [String: DatePattern] = [:]
   /// SplitMix64's state for `random`, `randomn:` and `random:`.
   var randomState: UInt64 = 0
+  /// `AssociationLookup.destinationsForSourceRelationship`'s mappings, per mapping, source
+  /// relationship and destination property.
+  var relationshipMappings: [RelationshipMappings: [Int]] = [:]
+
+  struct RelationshipMappings: Hashable {
+    let mapping: Int
+    let relationship: String
+    let property: String
+  }
 }
 
 /// The errors of a run so far: at most `limit` are kept, and `truncated` says more were found.

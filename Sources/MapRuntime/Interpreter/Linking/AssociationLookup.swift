@@ -33,25 +33,7 @@ struct AssociationLookup {
   /// destination relationship's entity.
   func destinationsForSourceRelationship(_ name: String, _ sources: Value, frame: Frame) throws(MigrationError) -> Value
   {
-    let em = run.plan.entityMappings[frame.mapping]
-    guard let srcEntity = em.sourceEntity, let se = run.source.layout.entity(srcEntity),
-      let sp = se.propertyIndex(name), let srcRel = se.properties[sp].relationship
-    else {
-      throw MigrationError("run-unknown-key", "the source entity of \(em.name) has no relationship \(name)")
-    }
-    guard let prop = run.propertyName(frame), let destEntity = em.destinationEntity,
-      let de = run.destination.layout.entity(destEntity), let dp = de.propertyIndex(prop),
-      let destRel = de.properties[dp].relationship
-    else {
-      throw MigrationError(
-        "run-unknown-key", "destinationInstancesForSourceRelationshipNamed: must be used in a relationship mapping")
-    }
-    let mappings = run.plan.entityMappings.indices.filter { i in
-      let other = run.plan.entityMappings[i]
-      guard let s = other.sourceEntity, let d = other.destinationEntity else { return false }
-      return run.plan.sourceModel.isKind(s, of: srcRel.destinationEntity)
-        && run.plan.destinationModel.isKind(d, of: destRel.destinationEntity)
-    }
+    let mappings = try mappings(forSourceRelationship: name, frame: frame)
     // Source by source, in the sources' order (an ordered relationship keeps it when its
     // members are of several entities, each made by another mapping), each source's instances
     // in the mappings' order.
@@ -63,5 +45,37 @@ struct AssociationLookup {
       }
     }
     return .array(KeyValueCoding(run).distinct(out))
+  }
+
+  /// The mappings whose destinations `destinationsForSourceRelationship` gives for the
+  /// members of source relationship `name` of the frame's mapping, filling the frame's
+  /// property: those from an entity of the relationship's destination to one of the
+  /// destination relationship's. Worked out once per mapping, relationship and property (each
+  /// object asks again).
+  private func mappings(forSourceRelationship name: String, frame: Frame) throws(MigrationError) -> [Int] {
+    let prop = run.propertyName(frame)
+    let key = prop.map { EvaluationState.RelationshipMappings(mapping: frame.mapping, relationship: name, property: $0) }
+    if let key, let known = run.state.relationshipMappings[key] { return known }
+    let em = run.plan.entityMappings[frame.mapping]
+    guard let srcEntity = em.sourceEntity, let se = run.source.layout.entity(srcEntity),
+      let sp = se.propertyIndex(name), let srcRel = se.properties[sp].relationship
+    else {
+      throw MigrationError("run-unknown-key", "the source entity of \(em.name) has no relationship \(name)")
+    }
+    guard let key, let destEntity = em.destinationEntity,
+      let de = run.destination.layout.entity(destEntity), let dp = de.propertyIndex(key.property),
+      let destRel = de.properties[dp].relationship
+    else {
+      throw MigrationError(
+        "run-unknown-key", "destinationInstancesForSourceRelationshipNamed: must be used in a relationship mapping")
+    }
+    let mappings = run.plan.entityMappings.indices.filter { i in
+      let other = run.plan.entityMappings[i]
+      guard let s = other.sourceEntity, let d = other.destinationEntity else { return false }
+      return run.plan.sourceModel.isKind(s, of: srcRel.destinationEntity)
+        && run.plan.destinationModel.isKind(d, of: destRel.destinationEntity)
+    }
+    run.state.relationshipMappings[key] = mappings
+    return mappings
   }
 }
