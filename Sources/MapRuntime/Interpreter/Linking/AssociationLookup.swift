@@ -54,7 +54,9 @@ struct AssociationLookup {
   /// object asks again).
   private func mappings(forSourceRelationship name: String, frame: Frame) throws(MigrationError) -> [Int] {
     let prop = run.propertyName(frame)
-    let key = prop.map { EvaluationState.RelationshipMappings(mapping: frame.mapping, relationship: name, property: $0) }
+    let key = prop.map {
+      EvaluationState.RelationshipMappings(mapping: frame.mapping, relationship: name, property: $0)
+    }
     if let key, let known = run.state.relationshipMappings[key] { return known }
     let em = run.plan.entityMappings[frame.mapping]
     guard let srcEntity = em.sourceEntity, let se = run.source.layout.entity(srcEntity),
