@@ -12,29 +12,18 @@ import Foundation
 /// files a format keeps beside a store (SQLite's external data folder) are removed with it.
 /// SIGINT, SIGTERM and SIGHUP remove it whole; the run removes it when it ends, however it ends.
 /// SIGKILL leaves it: the next scratch folder of the same name made removes it, once the process
-/// its name gives has ended (`removeStale`). The signal handler removes one folder: one made
-/// while another scratch folder is registered (a step in chunks of a fused chain, in the
-/// chain's folder) goes inside that one, which is removed with it; until 2026-11-30 it took
-/// the other's place, so a signal after it was removed left the chain's folder.
+/// its name gives has ended (`removeStale`).
 package struct ScratchFolder: Sendable {
   package let path: String
-  /// Whether this folder is the one the signal handler removes (not one inside it).
-  private let registered: Bool
 
   /// `name`: the folder's name before its process id and random part (`mapc-chunks` for a run
   /// in chunks).
   package init(name: String = "mapc-chain") throws(MigrationFailure) {
-    let temporary = FileManager.default.temporaryDirectory.path
-    // (Only another scratch folder: a chain's work folder beside the store stays its own.)
-    let outer = TemporaryFiles.registeredFolder().flatMap {
-      $0.hasPrefix(temporary + "/mapc-") && !$0.dropFirst(temporary.count + 1).contains("/") ? $0 : nil
-    }
-    let parent = outer ?? temporary
-    if outer == nil { Self.removeStale(in: parent, name: name) }
-    path = parent + "/\(name)-\(getpid())-\(UUID().uuidString)"
+    let temporary = FileManager.default.temporaryDirectory
+    Self.removeStale(in: temporary.path, name: name)
+    path = temporary.appendingPathComponent("\(name)-\(getpid())-\(UUID().uuidString)").path
     try Self.make(path)
-    registered = outer == nil
-    if registered { TemporaryFiles.registerFolder(path) }
+    TemporaryFiles.registerFolder(path)
   }
 
   /// Removes the folders `<name>-<pid>-<random>` of `folder` that this user owns and whose
@@ -72,7 +61,7 @@ package struct ScratchFolder: Sendable {
   func removeStore(_ k: Int) { try? FileManager.default.removeItem(atPath: "\(path)/\(k)") }
 
   package func remove() {
-    if registered { TemporaryFiles.unregisterFolder() }
+    TemporaryFiles.unregisterFolder()
     try? FileManager.default.removeItem(atPath: path)
   }
 }

@@ -121,11 +121,6 @@ public enum TemporaryFiles {
 
   public static func unregisterFolder() { lock.withLock { hasFolder = 0 } }
 
-  /// The folder registered now (`registerFolder`), if any.
-  static func registeredFolder() -> String? {
-    lock.withLock { hasFolder == 0 ? nil : String(cString: folder) }
-  }
-
   /// Records `path` until `unregister(_:)`; returns its slot (nil when all slots are taken or
   /// the path is too long: the file is then only removed by the writer itself).
   static func register(_ path: String) -> Int? {
