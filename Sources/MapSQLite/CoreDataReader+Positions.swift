@@ -72,7 +72,7 @@ extension CoreDataReader.Stubs {
           "SELECT \(SQLiteDatabase.quote($0)), \(SQLiteDatabase.quote(join.memberColumn)) FROM \(SQLiteDatabase.quote(table)) WHERE \(SQLiteDatabase.quote(join.ownerColumn)) = ?"
         }
       } else if member != nil, let column = reader.memberKeyColumn(of: ownerLayout.name, r) {
-        let order = SQLiteDatabase.quote("Z_FOK_" + column.dropFirst())
+        let order = SQLiteDatabase.quote(CoreDataSchema.orderColumn(ofKey: column))
         sql = "SELECT \(order), Z_PK FROM \(SQLiteDatabase.quote(table)) WHERE \(SQLiteDatabase.quote(column)) = ?"
       }
       guard sql != nil else {

@@ -375,7 +375,7 @@ extension CoreDataReader {
       do throws(SQLiteDatabase.Failure) {
         let id = [Int(owner.entity), p]
         if members[id] == nil {
-          let order = r.isOrdered ? ", " + SQLiteDatabase.quote("Z_FOK_" + column.dropFirst()) : ""
+          let order = r.isOrdered ? ", " + SQLiteDatabase.quote(CoreDataSchema.orderColumn(ofKey: column)) : ""
           members[id] = try reader.store.database.prepare(
             "SELECT Z_PK, Z_ENT\(order) FROM \(SQLiteDatabase.quote(table)) WHERE \(SQLiteDatabase.quote(column)) = ?")
         }

@@ -238,7 +238,8 @@ struct CoreDataReader {
         let column = hiddenKeyColumn(declaredBy: e.name, r.name)
         result[d.root, default: []].append(
           HiddenKey(
-            column: column, orderColumn: r.isOrdered ? "Z_FOK_" + column.dropFirst() : nil, ownerEntity: e.name,
+            column: column, orderColumn: r.isOrdered ? CoreDataSchema.orderColumn(ofKey: column) : nil,
+            ownerEntity: e.name,
             relationship: r.name, destination: r.destinationEntity))
       }
     }
@@ -319,7 +320,7 @@ struct CoreDataReader {
             let inverse = layout.model.allRelationships(of: d).first(where: { $0.name == inv }), inverse.isToMany,
             inverse.isOrdered
           {
-            let fok = "Z_FOK_" + c.dropFirst()
+            let fok = CoreDataSchema.orderColumn(ofKey: c)
             if present.contains(fok) {
               order = select(fok)
             } else {

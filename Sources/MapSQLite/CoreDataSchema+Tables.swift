@@ -141,7 +141,8 @@ extension CoreDataSchema {
           {
             orders.append(
               Column(
-                name: "Z_FOK_" + fk.dropFirst(), kind: .integer, type: "INTEGER", role: .order(entity: e.name, r),
+                name: CoreDataSchema.orderColumn(ofKey: fk), kind: .integer, type: "INTEGER",
+                role: .order(entity: e.name, r),
                 indexed: false))
           }
         }

@@ -213,6 +213,10 @@ struct CoreDataSchema {
     return name
   }
 
+  /// The column of an ordered relationship's positions (`Z_FOK_…`) beside the foreign key
+  /// `column` (`Z…`) that holds the owner's key in the members' rows.
+  static func orderColumn(ofKey column: some StringProtocol) -> String { "Z_FOK_" + column.dropFirst() }
+
   /// ASCII upper-casing, as Core Data names tables and columns.
   static func upper(_ s: String) -> String {
     String(decoding: s.utf8.map { $0 >= 0x61 && $0 <= 0x7A ? $0 - 0x20 : $0 }, as: UTF8.self)

@@ -114,6 +114,7 @@ extension CoreDataWriter {
     // Each member's ordered side, as owner → position, made once per member (as
     // `positionsByOwner` makes them for the whole graph).
     var sides: [ObjectRef: [ObjectRef: Int]] = [:]
+    let given = graph.orderedPositions
     func position(of owner: ObjectRef, in m: ObjectRef) -> Int? {
       if sides[m] == nil {
         let q = graph.table(m).layout.propertyIndex(inv)
@@ -121,8 +122,8 @@ extension CoreDataWriter {
         var positions: [ObjectRef: Int] = [:]
         for (i, o) in (side?.targets(Int(m.row)) ?? []).enumerated() {
           // (A stub's side may hold the chunk's objects only, with their index in the whole.)
-          let given = q.flatMap { graph.orderedPositions[OrderedMember(owner: m, property: $0, member: o)] }
-          positions[o] = given ?? i
+          let whole = given.isEmpty ? nil : q.flatMap { given[OrderedMember(owner: m, property: $0, member: o)] }
+          positions[o] = whole ?? i
         }
         sides[m] = positions
       }

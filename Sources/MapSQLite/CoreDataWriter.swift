@@ -236,12 +236,13 @@ struct CoreDataWriter {
 
   /// `[owner: [member: position]]` of an ordered to-many (`position(at:)`).
   private func positionsByOwner(_ entity: String, _ relationship: String) -> [ObjectRef: [ObjectRef: Int64]] {
+    let given = graph.orderedPositions
     var result: [ObjectRef: [ObjectRef: Int64]] = [:]
     for owner in objects(ofKind: entity) {
       guard let p = graph.layout.entities[Int(owner.entity)].propertyIndex(relationship) else { continue }
       for (i, m) in members(owner, p).enumerated() {
-        let given = graph.orderedPositions[OrderedMember(owner: owner, property: p, member: m)]
-        result[owner, default: [:]][m] = Self.position(at: given ?? i)
+        let whole = given.isEmpty ? nil : given[OrderedMember(owner: owner, property: p, member: m)]
+        result[owner, default: [:]][m] = Self.position(at: whole ?? i)
       }
     }
     return result

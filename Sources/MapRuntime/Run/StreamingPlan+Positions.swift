@@ -35,21 +35,16 @@ extension StreamingPlan {
   package static func carriedPositions(_ plan: MigrationPlan) -> [String: [String: String]] {
     let source = plan.sourceModel
     let destination = plan.destinationModel
-    var over: [String: [EntityMapping]] = [:]
-    for m in plan.entityMappings where m.type != .remove {
-      if let s = m.sourceEntity { over[s, default: []].append(m) }
-    }
+    let sole = soleMappings(plan)
     /// The destination entity each object of `entity` makes exactly one object of, if so.
     func oneEach(_ entity: String) -> String? {
-      guard let ms = over[entity], ms.count == 1, let m = ms.first, m.forEach == nil, let d = m.destinationEntity
-      else { return nil }
+      guard let m = sole[entity], m.forEach == nil, let d = m.destinationEntity else { return nil }
       if let e = m.sourceExpression, !fetchesAll(e.expression, of: entity) { return nil }
       return d
     }
     var result: [String: [String: String]] = [:]
     for entity in source.entities {
-      guard let ms = over[entity.name], ms.count == 1, let m = ms.first, let d = m.destinationEntity,
-        let dEntity = destination.entity(named: d)
+      guard let m = sole[entity.name], let d = m.destinationEntity, let dEntity = destination.entity(named: d)
       else { continue }
       for r in source.allRelationships(of: entity) where r.isToMany && r.isOrdered && !r.isTransient {
         let filling = m.relationshipMappings.filter {
@@ -71,6 +66,16 @@ extension StreamingPlan {
       }
     }
     return result
+  }
+
+  /// The mapping over each source entity that has exactly one (a mapping that removes its
+  /// objects not counted): the one that made each destination object of its objects.
+  package static func soleMappings(_ plan: MigrationPlan) -> [String: EntityMapping] {
+    var over: [String: [EntityMapping]] = [:]
+    for m in plan.entityMappings where m.type != .remove {
+      if let s = m.sourceEntity { over[s, default: []].append(m) }
+    }
+    return over.compactMapValues { $0.count == 1 ? $0[0] : nil }
   }
 
   /// `$manager`'s `destinationInstancesForSourceRelationshipNamed:sourceInstances:` for

@@ -130,6 +130,8 @@ enum StreamingRun {
       plan.entityMappings.indices.filter {
         plan.entityMappings[$0].sourceEntity.map(streaming.stubbed.contains) ?? false
       })
+    // (The mapping that made each destination object, for the positions a chunk gives.)
+    let soleMappings = streaming.positions.isEmpty ? [:] : StreamingPlan.soleMappings(plan).mapValues(\.name)
     let prefetch = ChunkPrefetch(reader)
     defer { prefetch.stop() }
     func migrate(_ chunk: ObjectGraph) throws(MigrationFailure) {
@@ -154,7 +156,7 @@ enum StreamingRun {
         manager.destination.removeElement(d.path, of: d.attribute, entity: d.entity, source: chunk)
       }
       let destination = manager.destination
-      carryPositions(of: chunk, to: manager, plan, streaming.positions)
+      carryPositions(of: chunk, to: manager, soleMappings, streaming.positions)
       for (e, t) in destination.tables.enumerated() where t.realCount > 0 {
         if !options.keepObjectKeys { t.objectKeys = (0..<t.count).map { Int64(numbered[e] + $0 + 1) } }
         numbered[e] += t.realCount
@@ -222,20 +224,16 @@ enum StreamingRun {
   /// The indexes `chunk` gives its members of ordered relationships of stubs
   /// (`ObjectGraph.orderedPositions`), for their destinations in the destination relationships
   /// they carry over to (`StreamingPlan.positions`): each object's destination is the one the
-  /// one mapping over its entity made of it. An owner or member with no destination object has
-  /// no row to place.
+  /// one mapping over its entity (`soleMappings`, by source entity) made of it. An owner or
+  /// member with no destination object has no row to place.
   static func carryPositions(
-    of chunk: ObjectGraph, to manager: MigrationManager, _ plan: MigrationPlan,
+    of chunk: ObjectGraph, to manager: MigrationManager, _ soleMappings: [String: String],
     _ positions: [String: [String: String]]
   ) {
     guard !chunk.orderedPositions.isEmpty else { return }
     let destination = manager.destination
-    var over: [String: String] = [:]
-    for m in plan.entityMappings where m.type != .remove {
-      if let s = m.sourceEntity { over[s] = over[s] == nil ? m.name : "" }
-    }
     func made(_ ref: ObjectRef) -> ObjectRef? {
-      guard let name = over[chunk.layout.entities[Int(ref.entity)].name], !name.isEmpty else { return nil }
+      guard let name = soleMappings[chunk.layout.entities[Int(ref.entity)].name] else { return nil }
       return (try? manager.destinationInstances(forEntityMappingNamed: name, sourceInstances: [ref]))?.first
     }
     for (k, index) in chunk.orderedPositions {
