@@ -54,7 +54,7 @@ public struct FixtureRunner: Sendable {
     TemporaryFiles.registerFolder(root)
     defer {
       try? FileManager.default.removeItem(atPath: root)
-      TemporaryFiles.unregisterFolder()
+      TemporaryFiles.unregisterFolder(root)
     }
     return try body(root)
   }

@@ -61,7 +61,7 @@ package struct ScratchFolder: Sendable {
   func removeStore(_ k: Int) { try? FileManager.default.removeItem(atPath: "\(path)/\(k)") }
 
   package func remove() {
-    TemporaryFiles.unregisterFolder()
+    TemporaryFiles.unregisterFolder(path)
     try? FileManager.default.removeItem(atPath: path)
   }
 }

@@ -60,7 +60,7 @@ struct ChainWorkFolder {
       throw failure("record the digest of the intermediate store", error)
     }
     // A complete intermediate store: a run stopped from now on leaves the folder to resume from.
-    TemporaryFiles.unregisterFolder()
+    TemporaryFiles.unregisterFolder(path)
   }
 
   /// The SHA-256 of a file's bytes, in hex; nil when it cannot be read.
@@ -121,7 +121,7 @@ struct ChainWorkFolder {
 
   /// Removes the folder once the store holds the final result.
   func remove() {
-    TemporaryFiles.unregisterFolder()
+    TemporaryFiles.unregisterFolder(path)
     try? FileManager.default.removeItem(atPath: path)
     _ = WriteCalls.syncFolder(of: path)  // best effort: the migrated store is already in place
   }

@@ -42,18 +42,24 @@ public enum TemporaryFiles {
     return buffer
   }()
 
-  /// A folder removed whole (`rm -rf`, in a process of its own) after the child has ended:
-  /// `mapc test`'s work folder, which holds the child's files too. Its path, then the argument
-  /// vector for execve, made before any signal can come.
-  nonisolated(unsafe) static let folder = UnsafeMutablePointer<CChar>.allocate(capacity: slotSize)
-  nonisolated(unsafe) static var hasFolder: Int32 = 0
+  /// The folders removed whole (`rm -rf`, in a process of its own) after the child has ended:
+  /// `mapc test`'s work folder, which holds the child's files too; a fused chain's scratch folder
+  /// and the chunks folder of the step it is running. One path per slot, `hasFolder` saying
+  /// which slots are taken, then the argument vector for execve (`rm -rf --`, then the taken
+  /// slots, which the handler fills in), all made before any signal can come.
+  static let folderSlots = 8
+  nonisolated(unsafe) static let folders = UnsafeMutablePointer<CChar>.allocate(capacity: folderSlots * slotSize)
+  nonisolated(unsafe) static let hasFolder: UnsafeMutablePointer<Int32> = {
+    let pointer = UnsafeMutablePointer<Int32>.allocate(capacity: folderSlots)
+    pointer.initialize(repeating: 0, count: folderSlots)
+    return pointer
+  }()
   nonisolated(unsafe) static let removeArguments: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?> = {
-    let argv = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: 5)
+    let argv = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: 4 + folderSlots)
     argv[0] = strdup("/bin/rm")
     argv[1] = strdup("-rf")
     argv[2] = strdup("--")
-    argv[3] = TemporaryFiles.folder
-    argv[4] = nil
+    argv.advanced(by: 3).initialize(repeating: nil, count: 1 + folderSlots)
     return argv
   }()
   nonisolated(unsafe) static let emptyEnvironment: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?> = {
@@ -105,21 +111,40 @@ public enum TemporaryFiles {
   }
 
   /// Removes `path` whole when this process is interrupted (after its child has ended), until
-  /// `unregisterFolder()`. One folder at a time; false when the path is too long.
+  /// `unregisterFolder(path)`. Several folders at once, each in a slot of its own (a chain's
+  /// scratch folder and the chunks folder of its step); false when every slot is taken or the
+  /// path is too long: the folder is then removed only by the run itself, or by the next one
+  /// (`ScratchFolder.removeStale`).
   @discardableResult
   public static func registerFolder(_ path: String) -> Bool {
     _ = (removeArguments, emptyEnvironment)
     let bytes = Array(path.utf8)
     guard bytes.count < slotSize, !bytes.contains(0) else { return false }
-    lock.withLock {
-      for (i, b) in bytes.enumerated() { folder[i] = CChar(bitPattern: b) }
-      folder[bytes.count] = 0
-      hasFolder = 1
+    return lock.withLock {
+      guard let slot = (0..<folderSlots).first(where: { hasFolder[$0] == 0 }) else { return false }
+      let base = folders + slot * slotSize
+      for (i, b) in bytes.enumerated() { base[i] = CChar(bitPattern: b) }
+      base[bytes.count] = 0
+      hasFolder[slot] = 1
+      return true
     }
-    return true
   }
 
-  public static func unregisterFolder() { lock.withLock { hasFolder = 0 } }
+  /// Forgets the folder `path` (every slot that holds it): it is no longer removed on a signal.
+  public static func unregisterFolder(_ path: String) {
+    lock.withLock {
+      for slot in 0..<folderSlots where hasFolder[slot] != 0 && String(cString: folders + slot * slotSize) == path {
+        hasFolder[slot] = 0
+      }
+    }
+  }
+
+  /// The folders registered now, in slot order (for tests).
+  static var registeredFolders: [String] {
+    lock.withLock {
+      (0..<folderSlots).filter { hasFolder[$0] != 0 }.map { String(cString: folders + $0 * slotSize) }
+    }
+  }
 
   /// Records `path` until `unregister(_:)`; returns its slot (nil when all slots are taken or
   /// the path is too long: the file is then only removed by the writer itself).
@@ -154,7 +179,7 @@ public enum TemporaryFiles {
       }
     }
     // Initialised here, not lazily in the handler.
-    _ = (paths, scratch, journalSuffixes, folder, removeArguments, emptyEnvironment, children)
+    _ = (paths, scratch, journalSuffixes, folders, hasFolder, removeArguments, emptyEnvironment, children)
     var set = sigset_t()
     sigemptyset(&set)
     for s in [SIGINT, SIGTERM, SIGHUP] {
@@ -291,7 +316,19 @@ private let removeOnSignal: @convention(c) (Int32) -> Void = { sig in
   // _Fork, execve, waitpid and _exit are safe in a signal handler; rm removes the folder whole.
   // Not fork(): glibc's takes malloc's locks, which the interrupted thread may hold (a process
   // that never ends, seen when SIGTERM came during a malloc).
-  if TemporaryFiles.hasFolder != 0 {
+  let hasFolder = TemporaryFiles.hasFolder
+  let arguments = TemporaryFiles.removeArguments
+  var taken = 0
+  slot = 0
+  while slot < TemporaryFiles.folderSlots {
+    if hasFolder[slot] != 0 {
+      arguments[3 + taken] = TemporaryFiles.folders + slot * slotSize
+      taken += 1
+    }
+    slot += 1
+  }
+  arguments[3 + taken] = nil
+  if taken > 0 {
     let remover = csignalsafe_fork()
     if remover == 0 {
       _ = execve("/bin/rm", TemporaryFiles.removeArguments, TemporaryFiles.emptyEnvironment)

@@ -35,4 +35,22 @@ struct ScratchFolderTests {
         "mapc-chunks-\(parent)-B", "mapc-chain-\(dead)-C", "mapc-chunks-\(alive)-D", "mapc-chunks-\(dead)-file",
       ])
   }
+
+  /// A chain's scratch folder stays registered for removal on a signal while its step's chunks
+  /// folder comes and goes (one registered folder at a time let the step's removal forget the
+  /// chain's); removed, neither is registered.
+  @Test func aStepsFolderDoesNotUnregisterTheChains() throws {
+    let chain = try ScratchFolder()
+    let chunks = try ScratchFolder(name: "mapc-chunks")
+    #expect(Set(TemporaryFiles.registeredFolders).isSuperset(of: [chain.path, chunks.path]))
+    chunks.remove()
+    #expect(TemporaryFiles.registeredFolders.contains(chain.path))
+    #expect(!TemporaryFiles.registeredFolders.contains(chunks.path))
+    let next = try ScratchFolder(name: "mapc-chunks")
+    #expect(Set(TemporaryFiles.registeredFolders).isSuperset(of: [chain.path, next.path]))
+    next.remove()
+    chain.remove()
+    #expect(!TemporaryFiles.registeredFolders.contains(chain.path))
+    #expect(!FileManager.default.fileExists(atPath: chain.path))
+  }
 }

@@ -29,10 +29,18 @@ func expectSIGTERMWhileChunksAreWrittenLeavesNothing(
 }
 
 /// `expectSIGTERMWhileChunksAreWrittenLeavesNothing` for any command that writes `output` a
-/// chunk at a time (`arguments`, with its `--memory-limit`).
+/// chunk at a time (`arguments`, with its `--memory-limit`). The signal comes once `ready` holds
+/// for the run's `TMPDIR` (by default: a folder in it is not empty).
 func expectSIGTERMWhileChunksAreWrittenLeavesNothing(
-  _ arguments: [String], output: URL, tmp: URL, sourceLocation: SourceLocation = #_sourceLocation
+  _ arguments: [String], output: URL, tmp: URL, ready: ((URL) throws -> Bool)? = nil,
+  sourceLocation: SourceLocation = #_sourceLocation
 ) throws {
+  let ready =
+    ready ?? { tmp in
+      try FileManager.default.contentsOfDirectory(atPath: tmp.path).contains { f in
+        try !FileManager.default.contentsOfDirectory(atPath: tmp.appendingPathComponent(f).path).isEmpty
+      }
+    }
   var caught = 0
   for _ in 0..<5 where caught == 0 {
     let process = Process()
@@ -45,10 +53,7 @@ func expectSIGTERMWhileChunksAreWrittenLeavesNothing(
     var sawScratch = false
     let deadline = Date().addingTimeInterval(300)
     while process.isRunning && Date() < deadline && !sawScratch {
-      let folders = try FileManager.default.contentsOfDirectory(atPath: tmp.path)
-      sawScratch = try folders.contains { f in
-        try !FileManager.default.contentsOfDirectory(atPath: tmp.appendingPathComponent(f).path).isEmpty
-      }
+      sawScratch = (try? ready(tmp)) ?? false
       if !sawScratch { usleep(500) }
     }
     if sawScratch { kill(process.processIdentifier, SIGTERM) }
