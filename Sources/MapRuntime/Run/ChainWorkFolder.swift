@@ -121,8 +121,8 @@ struct ChainWorkFolder {
 
   /// Removes the folder once the store holds the final result.
   func remove() {
-    TemporaryFiles.unregisterFolder(path)
     try? FileManager.default.removeItem(atPath: path)
+    TemporaryFiles.unregisterFolder(path)
     _ = WriteCalls.syncFolder(of: path)  // best effort: the migrated store is already in place
   }
 
