@@ -118,9 +118,13 @@ public enum FuzzEntries {
       copying: layout.model, stubs: true, listsMembers: false,
       sourceCheck: { format.cannotStream(source: $0, in: layout.model) })
     let streamed = Set(layout.entities.filter { plan.streamed.contains($0.name) }.map(\.index))
+    // (The reader's spill goes in a folder of its own, removed after.)
+    let scratch = NSTemporaryDirectory() + "/fuzz-chunks"
+    try? FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: scratch) }
     if let chunks = try? format.openChunks(
       sqlitePath, layout: layout, streamed: streamed, stubs: true, positionsOnly: plan.positionsOnly,
-      budget: MemoryBudget(limit: 64 << 10), maxErrors: 20, scratch: NSTemporaryDirectory())
+      budget: MemoryBudget(limit: 64 << 10), maxErrors: 20, scratch: scratch)
     {
       var taken = 0
       while taken < 10_000, (try? chunks.next()).flatMap({ $0 }) != nil { taken += 1 }

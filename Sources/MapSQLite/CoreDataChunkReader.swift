@@ -24,6 +24,8 @@ final class CoreDataChunkReader: StoreChunkReader {
   /// The ordered relationships whose members in a chunk get their index in the whole
   /// relationship when the owner is a stub (`CoreDataReader.positionsOnly`).
   private let positionsOnly: Set<String>
+  /// The positions of those relationships, spilled once counting them costs too much.
+  private let positionSpill: PositionSpill
   private let tables: [String: [String]]
   private let primaryKeys: [CoreDataStoreFile.PrimaryKeyRow]
   /// Schema indexes of the roots of the streamed hierarchies (every entity of each streams), in
@@ -39,10 +41,11 @@ final class CoreDataChunkReader: StoreChunkReader {
 
   init(
     path: String, layout: StoreLayout, streamed: Set<Int>, stubs: Bool, positionsOnly: Set<String>,
-    budget: MemoryBudget, maxErrors: Int
+    budget: MemoryBudget, maxErrors: Int, scratch: String
   ) throws(MigrationFailure) {
     self.stubs = stubs
     self.positionsOnly = positionsOnly
+    positionSpill = PositionSpill(folder: scratch, cacheKiB: CoreDataWriter.cacheKiB(limit: budget.limit))
     let store = try CoreDataStoreFile(path: path)
     let schema = CoreDataSchema.of(layout)
     let tables = try store.tables()
@@ -170,6 +173,7 @@ final class CoreDataChunkReader: StoreChunkReader {
       reader.readingRoot = root
       reader.countsMembers = stubs
       reader.positionsOnly = positionsOnly
+      reader.positionSpill = positionSpill
       do throws(CoreDataReader.Stop) {
         // (With stubs, a row's key of the owner of a to-many without an inverse is read too.)
         try reader.readHierarchy(root, hidden: stubs ? (reader.hiddenKeys()[root] ?? []) : [])

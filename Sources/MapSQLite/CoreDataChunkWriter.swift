@@ -139,7 +139,7 @@ extension SQLiteStoreFormat: ChunkedStoreFormat {
   ) throws(MigrationFailure) -> any StoreChunkReader {
     try CoreDataChunkReader(
       path: path, layout: layout, streamed: streamed, stubs: stubs, positionsOnly: positionsOnly, budget: budget,
-      maxErrors: maxErrors)
+      maxErrors: maxErrors, scratch: scratch)
   }
 
   package func openChunkWriter(layout: StoreLayout, target: String?, scratch: String, budget: MemoryBudget)

@@ -53,6 +53,9 @@ struct CoreDataReader {
   /// (`ObjectGraph.orderedPositions`) when the owner is outside the chunk, instead of the whole
   /// relationship read as stubs (`Stubs.rank`).
   var positionsOnly: Set<String> = []
+  /// Where those positions are spilled once counting them chunk by chunk reads too much
+  /// (`PositionSpill`); the chunk reader's, shared by its chunks. Nil: always counted.
+  var positionSpill: PositionSpill?
   var memberCounters: [String: SQLiteStatement] = [:]
   /// What a member read whole counts: toward its chunk's window for the members of the chunk's
   /// own rows (input bytes, which a chunk takes about six times in memory, `MemoryBudget.window`),
