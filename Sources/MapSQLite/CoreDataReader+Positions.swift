@@ -122,8 +122,21 @@ extension CoreDataReader.Stubs {
   /// the member's ordering value and its key. `each` reads one owner's (through the index Core
   /// Data makes on the owner's column), `all` every owner's; `id` names the relationship's rows
   /// (one table and owner column), whichever entity asks.
+  /// Worked out once per run for each entity and property (`PositionSpill.sides`): a chunk asks
+  /// for every owner it holds members of.
   private func side(of owner: ObjectRef, property p: Int, in reader: inout CoreDataReader) throws(CoreDataReader.Stop)
-    -> (id: String, table: String, each: String, all: String)?
+    -> PositionSpill.Side?
+  {
+    let id = [Int(owner.entity), p]
+    if let known = reader.positionSpill?.sides[id] { return known }
+    // (Not kept when there is none: each chunk that asks reports it.)
+    guard let found = try findSide(of: owner, property: p, in: &reader) else { return nil }
+    reader.positionSpill?.sides[id] = found
+    return found
+  }
+
+  private func findSide(of owner: ObjectRef, property p: Int, in reader: inout CoreDataReader)
+    throws(CoreDataReader.Stop) -> PositionSpill.Side?
   {
     let ownerLayout = reader.layout.entities[Int(owner.entity)]
     guard let r = ownerLayout.properties[p].relationship else { return nil }
@@ -149,9 +162,8 @@ extension CoreDataReader.Stubs {
       SQLiteDatabase.quote(columns.owner), SQLiteDatabase.quote(columns.order), SQLiteDatabase.quote(columns.key)
     )
     let t = SQLiteDatabase.quote(table)
-    return (
-      table + "." + o, table, "SELECT \(order), \(key) FROM \(t) WHERE \(o) = ?",
-      "SELECT \(o), \(order), \(key) FROM \(t) WHERE \(o) IS NOT NULL"
-    )
+    return PositionSpill.Side(
+      id: table + "." + o, table: table, each: "SELECT \(order), \(key) FROM \(t) WHERE \(o) = ?",
+      all: "SELECT \(o), \(order), \(key) FROM \(t) WHERE \(o) IS NOT NULL")
   }
 }

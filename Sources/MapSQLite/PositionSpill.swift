@@ -18,6 +18,19 @@ final class PositionSpill {
   /// Per relationship spilled: the look-up of a member's index by owner, ordering value and key.
   private var lookups: [String: SQLiteStatement] = [:]
 
+  /// Where the rows of an ordered relationship are: `id` names its table and owner column
+  /// (whichever entity asks), `each` reads one owner's rows (ordering value, key), `all` every
+  /// owner's (owner, ordering value, key).
+  struct Side {
+    var id: String
+    var table: String
+    var each: String
+    var all: String
+  }
+
+  /// The side of each (owner entity, property) asked for so far in the run.
+  var sides: [[Int]: Side] = [:]
+
   init(folder: String, cacheKiB: Int) {
     self.folder = folder
     self.cacheKiB = cacheKiB
@@ -46,7 +59,10 @@ final class PositionSpill {
     } else {
       db = try SQLiteDatabase(path: folder + "/positions.sqlite", writable: true, create: true)
       try db.execute(
-        "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA temp_store = FILE; PRAGMA cache_size = -\(cacheKiB);"
+        "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA temp_store = FILE; PRAGMA cache_size = -\(cacheKiB); "
+          // Private to the run: locked once, not at every look-up (each took and gave back a
+          // file lock, looked for a hot journal and read the header again).
+          + "PRAGMA locking_mode = EXCLUSIVE;"
       )
       database = db
     }
