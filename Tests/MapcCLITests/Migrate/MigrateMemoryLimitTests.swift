@@ -203,27 +203,33 @@ struct MigrateMemoryLimitTests {
   }
 
   @Test func sigtermWhileAChainWritesChunksLeavesNothing() throws {
-    let dir = try FileManagerTemp.folder("migrate-memory-limit-sigterm")
-    defer { FileManagerTemp.remove(dir.path) }
-    let store = try Self.store(dir, versions: 3, count: 60000)
-    let tmp = dir.appendingPathComponent("tmp")
-    try FileManager.default.createDirectory(at: tmp, withIntermediateDirectories: true)
-    let out = dir.appendingPathComponent("out.sqlite")
-    try expectSIGTERMWhileChunksAreWrittenLeavesNothing(
-      [
-        "migrate", "--model", dir.appendingPathComponent("C.xcdatamodeld").path, "--store", store, "--output",
-        out.path, "--quiet", "--allow-data-loss", "--memory-limit", "64K",
-      ], output: out, tmp: tmp)
-    #expect(
-      try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasPrefix(".") }.isEmpty,
-      "a temporary file was left beside the store")
+    try expectSIGTERMDuringAChainLeavesNothing("migrate-memory-limit-sigterm")
   }
 
   /// The same, with the signal while the second step writes its chunks: the first step's chunks
   /// folder is gone by then, and the chain's scratch folder (the first step's result, which the
   /// second reads) must go too.
   @Test func sigtermWhileTheSecondStepWritesChunksLeavesNothing() throws {
-    let dir = try FileManagerTemp.folder("migrate-memory-limit-sigterm-second")
+    try expectSIGTERMDuringAChainLeavesNothing("migrate-memory-limit-sigterm-second") { tmp in
+      let entries = try FileManager.default.contentsOfDirectory(atPath: tmp.path)
+      let firstDone = entries.contains { e in
+        e.hasPrefix("mapc-chain-")
+          && FileManager.default.fileExists(atPath: tmp.appendingPathComponent("\(e)/1/step-1.json").path)
+      }
+      return try firstDone
+        && entries.contains { e in
+          try e.hasPrefix("mapc-chunks-")
+            && !FileManager.default.contentsOfDirectory(atPath: tmp.appendingPathComponent(e).path).isEmpty
+        }
+    }
+  }
+
+  /// A two-step chain of 60,000 objects in chunks (64K), ended with SIGTERM once `ready` holds
+  /// for its `TMPDIR`: nothing is left there, nor beside the store.
+  private func expectSIGTERMDuringAChainLeavesNothing(
+    _ name: String, ready: ((URL) throws -> Bool)? = nil, sourceLocation: SourceLocation = #_sourceLocation
+  ) throws {
+    let dir = try FileManagerTemp.folder(name)
     defer { FileManagerTemp.remove(dir.path) }
     let store = try Self.store(dir, versions: 3, count: 60000)
     let tmp = dir.appendingPathComponent("tmp")
@@ -233,18 +239,9 @@ struct MigrateMemoryLimitTests {
       [
         "migrate", "--model", dir.appendingPathComponent("C.xcdatamodeld").path, "--store", store, "--output",
         out.path, "--quiet", "--allow-data-loss", "--memory-limit", "64K",
-      ], output: out, tmp: tmp,
-      ready: { tmp in
-        let entries = try FileManager.default.contentsOfDirectory(atPath: tmp.path)
-        let firstDone = entries.contains { e in
-          e.hasPrefix("mapc-chain-")
-            && FileManager.default.fileExists(atPath: tmp.appendingPathComponent("\(e)/1/step-1.json").path)
-        }
-        return try firstDone
-          && entries.contains { e in
-            try e.hasPrefix("mapc-chunks-")
-              && !FileManager.default.contentsOfDirectory(atPath: tmp.appendingPathComponent(e).path).isEmpty
-          }
-      })
+      ], output: out, tmp: tmp, ready: ready, sourceLocation: sourceLocation)
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasPrefix(".") }.isEmpty,
+      "a temporary file was left beside the store", sourceLocation: sourceLocation)
   }
 }
