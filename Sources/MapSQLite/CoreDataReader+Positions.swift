@@ -117,13 +117,9 @@ extension CoreDataReader.Stubs {
     return prepared
   }
 
-  /// Where the rows of `owner`'s ordered relationship at `p` are: its members' rows (one-to-many,
-  /// or without an inverse) or its join table's rows (many-to-many), each with the owner's key,
-  /// the member's ordering value and its key. `each` reads one owner's (through the index Core
-  /// Data makes on the owner's column), `all` every owner's; `id` names the relationship's rows
-  /// (one table and owner column), whichever entity asks.
-  /// Worked out once per run for each entity and property (`PositionSpill.sides`): a chunk asks
-  /// for every owner it holds members of.
+  /// Where the rows of `owner`'s ordered relationship at `p` are (`findSide`), worked out once
+  /// per run for each entity and property (`PositionSpill.sides`): a chunk asks for every owner
+  /// it holds members of.
   private func side(of owner: ObjectRef, property p: Int, in reader: inout CoreDataReader) throws(CoreDataReader.Stop)
     -> PositionSpill.Side?
   {
@@ -135,6 +131,11 @@ extension CoreDataReader.Stubs {
     return found
   }
 
+  /// The rows of `owner`'s ordered relationship at `p`: its members' rows (one-to-many, or
+  /// without an inverse) or its join table's rows (many-to-many), each with the owner's key, the
+  /// member's ordering value and its key. `each` reads one owner's (through the index Core Data
+  /// makes on the owner's column), `all` every owner's; `id` names the relationship's rows (one
+  /// table and owner column), whichever entity asks.
   private func findSide(of owner: ObjectRef, property p: Int, in reader: inout CoreDataReader)
     throws(CoreDataReader.Stop) -> PositionSpill.Side?
   {

@@ -52,10 +52,7 @@ public struct FixtureRunner: Sendable {
     ).path
     try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
     TemporaryFiles.registerFolder(root)
-    defer {
-      try? FileManager.default.removeItem(atPath: root)
-      TemporaryFiles.unregisterFolder(root)
-    }
+    defer { TemporaryFiles.removeFolder(root) }
     return try body(root)
   }
 

@@ -60,10 +60,5 @@ package struct ScratchFolder: Sendable {
   /// Removes intermediate store `k`, once the step that reads it has run.
   func removeStore(_ k: Int) { try? FileManager.default.removeItem(atPath: "\(path)/\(k)") }
 
-  /// Removes the folder, then forgets it: a signal that comes while it is being removed removes
-  /// the rest (forgotten first, a signal in between would leave it whole).
-  package func remove() {
-    try? FileManager.default.removeItem(atPath: path)
-    TemporaryFiles.unregisterFolder(path)
-  }
+  package func remove() { TemporaryFiles.removeFolder(path) }
 }

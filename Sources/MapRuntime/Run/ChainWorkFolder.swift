@@ -121,8 +121,7 @@ struct ChainWorkFolder {
 
   /// Removes the folder once the store holds the final result.
   func remove() {
-    try? FileManager.default.removeItem(atPath: path)
-    TemporaryFiles.unregisterFolder(path)
+    TemporaryFiles.removeFolder(path)
     _ = WriteCalls.syncFolder(of: path)  // best effort: the migrated store is already in place
   }
 

@@ -139,6 +139,13 @@ public enum TemporaryFiles {
     }
   }
 
+  /// Removes the registered folder `path`, then forgets it: a signal that comes while it is
+  /// being removed removes the rest (forgotten first, a signal in between would leave it).
+  public static func removeFolder(_ path: String) {
+    try? FileManager.default.removeItem(atPath: path)
+    unregisterFolder(path)
+  }
+
   /// The folders registered now, in slot order (for tests).
   static var registeredFolders: [String] {
     lock.withLock {
