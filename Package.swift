@@ -252,7 +252,7 @@ let package = Package(
       name: "MapSQLiteTests",
       dependencies: ["MapSQLite", "MapRuntime", "MapTestSupport"],
       // The independent python3 reader the tests compare with.
-      exclude: ["store_facts.py"]
+      exclude: ["store_facts.py", "touch_texts.py"]
     ),
     .testTarget(
       name: "MapSwiftSchemaTests",

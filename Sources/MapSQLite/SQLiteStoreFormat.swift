@@ -45,7 +45,11 @@ public struct SQLiteStoreFormat: StoreFormat {
     var hashes: [String: String] = [:]
     for h in metadata.hashes { hashes[h.entity] = Base64Codec.encode(h.hash) }
     let steps = metadata.plist.first { $0.key == StoreMetadataPeek.migrationsKey }?.value.arrayValue ?? []
-    return .found(hashes: hashes, migrations: steps.map(CoreDataMetadataValues.value))
+    var peek = StoreMetadataPeek.found(hashes: hashes, migrations: steps.map(CoreDataMetadataValues.value))
+    peek.writtenBy = metadata.plist.filter { $0.key == "NSPersistenceFrameworkVersion" }.map {
+      ($0.key, CoreDataMetadataValues.value($0.value))
+    }
+    return peek
   }
 
   public func write(

@@ -114,7 +114,8 @@ extension MapcCommand {
       let results = try FixtureRunner.withWorkRoot { root in
         let runner = FixtureRunner(
           executable: FixtureRunner.currentExecutable(), shared: shared, update: update, workRoot: root,
-          modelMessages: ModelInput.print)
+          // Each lane's case, its run and then its comparison, takes an equal share.
+          memoryLimit: memoryLimitOption.bytes / lanes, modelMessages: ModelInput.print)
         return FixtureSchedule.run(selected, jobs: lanes, runner: runner) { done, result in
           let text = Self.lines(result, quiet: quiet)
           // Written between two drawings of the bar (standard output may be the same terminal).

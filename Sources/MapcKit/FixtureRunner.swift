@@ -32,15 +32,23 @@ public struct FixtureRunner: Sendable {
   /// What reading a chain fixture's model says (the notes and warnings of a SwiftData schema).
   public var modelMessages: ModelSource.Messages
 
-  /// A runner of cases by `executable` in `workRoot`.
+  /// The memory one case may take, in bytes: its run (the child's `--memory-limit`, unless the
+  /// case gives one) and then the comparison of its result, which goes a chunk at a time
+  /// (`StreamingComparison`) when the two stores do not fit it in memory. `mapc test` gives
+  /// each of its lanes an equal share of its `--memory-limit`.
+  public var memoryLimit: Int
+
+  /// A runner of cases by `executable` in `workRoot`, each within `memoryLimit` bytes (default:
+  /// `--memory-limit`'s default).
   public init(
     executable: String, shared: String, update: Bool = false, workRoot: String,
-    modelMessages: @escaping ModelSource.Messages = { _ in }
+    memoryLimit: Int? = nil, modelMessages: @escaping ModelSource.Messages = { _ in }
   ) {
     self.executable = executable
     self.shared = shared
     self.update = update
     self.workRoot = workRoot
+    self.memoryLimit = max(memoryLimit ?? Limits.defaultMemoryLimit, Limits.smallestMemoryLimit)
     self.modelMessages = modelMessages
   }
 
@@ -84,7 +92,8 @@ public struct FixtureRunner: Sendable {
   ) -> FixtureResult.Outcome {
     let out = work + "/out" + Self.suffix(store)
     let before = Self.contents(store)
-    let child = launch(["run", mapping, "--store", store, "--output", out, "--quiet"] + c.arguments, work: work)
+    let child = launch(
+      ["run", mapping, "--store", store, "--output", out, "--quiet"] + c.arguments + memoryArguments(c), work: work)
     var problems: [String] = []
     if Self.contents(store) != before { problems.append("the input store \(store) changed") }
     guard let expected = c.expected else {
@@ -95,7 +104,7 @@ public struct FixtureRunner: Sendable {
     let compiled = Self.destinationModel(of: mapping)
     guard let model = compiled.model else { return .failed(problems + compiled.problems) }
     return compare(
-      out, expected: fixture.resolve(expected), model: model, schema: nil, problems: problems,
+      out, expected: fixture.resolve(expected), model: model, schema: nil, problems: problems, work: work,
       inputs: Inputs(
         fixture: fixture,
         paths: [(store, .store), (mapping, .file)] + Self.modelPaths(ofMapping: mapping).map { ($0, .file) }))
@@ -118,7 +127,7 @@ public struct FixtureRunner: Sendable {
     var arguments = ["migrate", "--model", model, "--store", copy, "--quiet"]
     if let mappings { arguments += ["--mappings", mappings] }
     if let to = c.to { arguments += ["--to", to] }
-    let child = launch(arguments + c.arguments, work: work)
+    let child = launch(arguments + c.arguments + memoryArguments(c), work: work)
     guard let expected = c.expected else {
       var problems = failure(child, c, wrote: nil)
       if Self.contents(copy) != before { problems.append("the failed migration changed the store") }
@@ -134,9 +143,15 @@ public struct FixtureRunner: Sendable {
     let target = c.to.flatMap { versions.index(named: $0) } ?? versions.current
     return compare(
       copy, expected: fixture.resolve(expected), model: versions.versions[target].model,
-      schema: versions.versions[target], problems: [], coreData: c.coreDataStore.map(fixture.resolve),
+      schema: versions.versions[target], problems: [], coreData: c.coreDataStore.map(fixture.resolve), work: work,
       inputs: Inputs(
         fixture: fixture, paths: [(store, .store), (model, .file)] + (mappings.map { [($0, .file)] } ?? [])))
+  }
+
+  /// `--memory-limit` with the case's share (`memoryLimit`), unless the case gives its own.
+  func memoryArguments(_ c: FixtureFile.Case) -> [String] {
+    let given = c.arguments.contains { $0 == "--memory-limit" || $0.hasPrefix("--memory-limit=") }
+    return given ? [] : ["--memory-limit", String(memoryLimit)]
   }
 
   /// What is wrong with a case that must fail: its exit status, the texts its standard error
@@ -159,7 +174,7 @@ public struct FixtureRunner: Sendable {
   /// different expected store is replaced by `got`.
   private func compare(
     _ got: String, expected: String, model: ObjectModel, schema version: ModelVersion?, problems: [String],
-    coreData: String? = nil, inputs: Inputs
+    coreData: String? = nil, work: String, inputs: Inputs
   ) -> FixtureResult.Outcome {
     var problems = problems
     if let coreData {
@@ -168,6 +183,55 @@ public struct FixtureRunner: Sendable {
       problems += Self.schemaProblems(got, version: version)
     }
     let layout = StoreLayout(model: model)
+    let exists = FileManager.default.fileExists(atPath: expected)
+    let sizes = [got] + (exists ? [expected] : [])
+    let comparison: Comparison
+    if StreamingComparison.isNeeded(sizes: sizes.map { MigrationRun.fileSize($0) ?? 0 }, limit: memoryLimit) {
+      comparison = compareInChunks(got, expected: exists ? expected : nil, layout: layout, work: work)
+    } else {
+      comparison = compareInMemory(got, expected: exists ? expected : nil, layout: layout)
+    }
+    var differences: [String] = []
+    switch comparison {
+    case .unreadable(let lines): return .failed(problems + lines)
+    case .unreadableExpected(let lines):
+      if !update { return .failed(problems + lines) }
+      differences = ["unreadable"]
+    case .compared(let result):
+      if !exists {
+        if !update {
+          return .failed(problems + ["the expected store \(expected) does not exist (--update writes it)"])
+        }
+        differences = ["missing"]
+      } else {
+        differences = result.differences.map(\.description)
+        if result.truncated { differences.append("(more differences not shown)") }
+      }
+    }
+    if update && !differences.isEmpty && problems.isEmpty {
+      if let refusal = Self.updateRefusal(expected, inputs: inputs) { return .failed([refusal]) }
+      do {
+        try Self.writeExpected(got, to: expected, model: model, limit: memoryLimit)
+        return .updated(expected)
+      } catch {
+        return .failed(["cannot write \(expected):"] + error.errors.map { "  " + $0.description })
+      }
+    }
+    return .failed(problems + differences).orPassed
+  }
+
+  /// How a comparison went.
+  enum Comparison {
+    /// The result cannot be read (the lines say why).
+    case unreadable([String])
+    /// The expected store cannot be read.
+    case unreadableExpected([String])
+    /// The differences (none when there is no expected store).
+    case compared((differences: [GraphComparison.Difference], truncated: Bool))
+  }
+
+  /// Both stores read whole, then compared (`GraphComparison`).
+  private func compareInMemory(_ got: String, expected: String?, layout: StoreLayout) -> Comparison {
     let read = { (path: String) throws(MigrationFailure) -> ObjectGraph in
       try StoreFormatChoice.detect(path).read(path, layout: layout, options: StoreReadOptions()).0
     }
@@ -175,36 +239,54 @@ public struct FixtureRunner: Sendable {
     do {
       gotGraph = try read(got)
     } catch {
-      return .failed(problems + ["the migrated store cannot be read:"] + error.errors.map { "  " + $0.description })
+      return .unreadable(Self.unreadable(got: error))
     }
-    var differences: [String] = []
-    if FileManager.default.fileExists(atPath: expected) {
-      do {
-        let result = GraphComparison.differences(expected: try read(expected), got: gotGraph)
-        differences = result.differences.map(\.description)
-        if result.truncated { differences.append("(more differences not shown)") }
-      } catch {
-        if !update {
-          return .failed(
-            problems + ["the expected store \(expected) cannot be read:"] + error.errors.map { "  " + $0.description })
-        }
-        differences = ["unreadable"]
-      }
-    } else if !update {
-      return .failed(problems + ["the expected store \(expected) does not exist (--update writes it)"])
-    } else {
-      differences = ["missing"]
+    guard let expected else { return .compared(([], false)) }
+    do {
+      return .compared(GraphComparison.differences(expected: try read(expected), got: gotGraph))
+    } catch {
+      return .unreadableExpected(Self.unreadable(expected, error))
     }
-    if update && !differences.isEmpty && problems.isEmpty {
-      if let refusal = Self.updateRefusal(expected, inputs: inputs) { return .failed([refusal]) }
-      do {
-        try Self.writeExpected(got, to: expected, model: model)
-        return .updated(expected)
-      } catch {
-        return .failed(["cannot write \(expected):"] + error.errors.map { "  " + $0.description })
-      }
+  }
+
+  /// Both stores read a chunk at a time into a spill in the case's folder, then compared
+  /// through it (`StreamingComparison`): the same differences, within `memoryLimit`.
+  private func compareInChunks(_ got: String, expected: String?, layout: StoreLayout, work: String) -> Comparison {
+    let scratch = work + "/compare"
+    let comparison: StreamingComparison
+    do {
+      try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+      let spill = try ComparisonSpillDatabase(folder: scratch, cacheKiB: min(max(memoryLimit / 16 / 1024, 512), 65_536))
+      comparison = StreamingComparison(layout: layout, limit: memoryLimit, scratch: scratch, spill: spill)
+    } catch let error as MigrationFailure {
+      return .unreadable(["cannot compare the migrated store:"] + error.errors.map { "  " + $0.description })
+    } catch {
+      return .unreadable(["cannot make a temporary folder: \(SystemErrorText.describe(error))"])
     }
-    return .failed(problems + differences).orPassed
+    do {
+      try comparison.add(.got, path: got, format: StoreFormatChoice.detect(got))
+    } catch {
+      return .unreadable(Self.unreadable(got: error))
+    }
+    guard let expected else { return .compared(([], false)) }
+    do {
+      try comparison.add(.expected, path: expected, format: StoreFormatChoice.detect(expected))
+    } catch {
+      return .unreadableExpected(Self.unreadable(expected, error))
+    }
+    do {
+      return .compared(try comparison.differences())
+    } catch {
+      return .unreadable(["cannot compare the migrated store:"] + error.errors.map { "  " + $0.description })
+    }
+  }
+
+  static func unreadable(got error: MigrationFailure) -> [String] {
+    ["the migrated store cannot be read:"] + error.errors.map { "  " + $0.description }
+  }
+
+  static func unreadable(_ expected: String, _ error: MigrationFailure) -> [String] {
+    ["the expected store \(expected) cannot be read:"] + error.errors.map { "  " + $0.description }
   }
 
   /// What a case reads: the fixture file, and its store, mapping or model and mappings.
@@ -234,7 +316,10 @@ public struct FixtureRunner: Sendable {
   /// The result written as the expected store, in the format its name says (`.json`: JSON;
   /// `.sqlite`, `.sqlite3`, `.db`, `.store`: Core Data SQLite; otherwise the existing file's,
   /// else the result's), replaced atomically (a link keeps pointing where it did).
-  static func writeExpected(_ got: String, to expected: String, model: ObjectModel) throws(MigrationFailure) {
+  /// A result larger than `limit` allows in memory is copied or converted a chunk at a time.
+  static func writeExpected(_ got: String, to expected: String, model: ObjectModel, limit: Int)
+    throws(MigrationFailure)
+  {
     let formats = StoreFormatChoice.formats
     let source = StoreFormatChoice.detect(got)
     let ext = (expected as NSString).pathExtension.lowercased()
@@ -248,23 +333,26 @@ public struct FixtureRunner: Sendable {
     // A JSON result is copied byte for byte (it is what a user's run writes).
     if same, source.isCopiedAsBytes {
       do {
-        try AtomicFileWriter.replaceContents(
-          of: expected, with: [UInt8](try Data(contentsOf: URL(fileURLWithPath: got))))
-      } catch let error as StoreIOError {
-        throw MigrationFailure(error, file: expected)
+        try AtomicFileWriter.replaceContents(of: expected, withFile: got)
       } catch {
-        throw MigrationFailure([
-          MigrationError("io-system-error", "cannot read the result: \(SystemErrorText.describe(error))", file: got)
-        ])
+        throw MigrationFailure(error, file: expected)
       }
       return
     }
-    let (graph, metadata) = try StoreIO.read(source, got, layout: StoreLayout(model: model), report: nil)
-    let out = StoreWriteMetadata(
-      modelVersionIdentifiers: metadata.modelVersionIdentifiers ?? model.versionIdentifiers,
-      entityHashes: VersionHasher.entityHashes(of: model), extra: metadata.extra)
+    let layout = StoreLayout(model: model)
+    func metadataOut(_ metadata: StoreMetadata) -> StoreWriteMetadata {
+      StoreWriteMetadata(
+        modelVersionIdentifiers: metadata.modelVersionIdentifiers ?? model.versionIdentifiers,
+        entityHashes: VersionHasher.entityHashes(of: model), extra: metadata.extra)
+    }
+    let chunked = try StreamingConversion.convertIfNeeded(
+      .init(
+        store: got, output: expected, source: source, destination: destination, layout: layout, limit: limit,
+        metadata: metadataOut, bookkeepingFrom: same ? got : nil, report: nil))
+    if chunked != nil { return }
+    let (graph, metadata) = try StoreIO.read(source, got, layout: layout, report: nil)
     try StoreIO.write(
-      destination, graph, source: nil, metadata: out, to: expected, backup: nil, report: nil,
+      destination, graph, source: nil, metadata: metadataOut(metadata), to: expected, backup: nil, report: nil,
       bookkeepingFrom: same ? got : nil)
   }
 
@@ -308,12 +396,14 @@ public struct FixtureRunner: Sendable {
   }
 
   /// A chain's result must have the schema of a new store of its version: the version's entity
-  /// hashes, and for SQLite the tables, columns and indexes an empty store of it has.
+  /// hashes, and for SQLite the tables, columns and indexes an empty store of it has, written
+  /// as the Core Data its metadata records writes it.
   static func schemaProblems(_ path: String, version: ModelVersion) -> [String] {
     let format = StoreFormatChoice.detect(path)
     var problems: [String] = []
     do {
-      let hashes = try format.peekMetadata(path).entityVersionHashes ?? [:]
+      let metadata = try format.peekMetadata(path)
+      let hashes = metadata.entityVersionHashes ?? [:]
       if hashes != version.base64Hashes {
         let names = Set(hashes.keys).union(version.base64Hashes.keys).filter { hashes[$0] != version.base64Hashes[$0] }
         problems.append(
@@ -326,7 +416,10 @@ public struct FixtureRunner: Sendable {
       try format.write(
         graph, source: nil,
         metadata: StoreWriteMetadata(
-          modelVersionIdentifiers: version.model.versionIdentifiers, entityHashes: version.hashes),
+          modelVersionIdentifiers: version.model.versionIdentifiers, entityHashes: version.hashes,
+          // A fresh install by the Core Data the result records (a store migrated from one an
+          // older Core Data wrote keeps that layout, Specs/sqlite-store.md).
+          extra: metadata.writtenBy),
         to: fresh, backup: nil, options: StoreWriteOptions())
       let differences = got.differences(from: try format.schema(fresh) ?? StoreSchema(lines: []))
       if !differences.isEmpty {

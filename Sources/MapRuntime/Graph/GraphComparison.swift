@@ -20,23 +20,25 @@ package enum GraphComparison {
       if let property { place += "." + property }
       return "\(place): expected \(expected), got \(got)"
     }
+
+    /// Object `id` of `entity` is in the expected store only.
+    package static func missing(_ entity: String, _ id: String) -> Difference {
+      Difference(entity: entity, object: id, property: nil, expected: "the object", got: "no such object")
+    }
+
+    /// Object `id` of `entity` is in the store only.
+    package static func unexpected(_ entity: String, _ id: String) -> Difference {
+      Difference(entity: entity, object: id, property: nil, expected: "no such object", got: "the object")
+    }
   }
 
   /// The differences of `got` from `expected`, at most `limit` of them, in entity order (the
   /// model's), then in the expected store's object order; and whether there were more.
+  /// (`StreamingComparison` finds the same ones for stores larger than memory.)
   package static func differences(expected: ObjectGraph, got: ObjectGraph, limit: Int = 20)
     -> (differences: [Difference], truncated: Bool)
   {
-    var found: [Difference] = []
-    var truncated = false
-    func add(_ d: Difference) -> Bool {
-      if found.count >= limit {
-        truncated = true
-        return false
-      }
-      found.append(d)
-      return true
-    }
+    var found = Collector(limit: limit)
     let expectedIDs = ObjectIDs(expected)
     let gotIDs = ObjectIDs(got)
     entities: for (e, table) in expected.tables.enumerated() {
@@ -49,9 +51,7 @@ package enum GraphComparison {
       for row in 0..<table.count {
         let id = expectedIDs.id(ObjectRef(entity: e, row: row))
         guard let otherRow = rowsByID[id] else {
-          if !add(Difference(entity: name, object: id, property: nil, expected: "the object", got: "no such object")) {
-            break entities
-          }
+          if !found.add(.missing(name, id)) { break entities }
           continue
         }
         matched.insert(otherRow)
@@ -60,31 +60,57 @@ package enum GraphComparison {
           let want = describe(table.value(row, p), in: expected, ids: expectedIDs, property)
           let have = describe(other.value(otherRow, q), in: got, ids: gotIDs, property)
           if want != have {
-            if !add(Difference(entity: name, object: id, property: property.name, expected: want, got: have)) {
+            if !found.add(Difference(entity: name, object: id, property: property.name, expected: want, got: have)) {
               break entities
             }
           }
         }
       }
       for row in 0..<other.count where !matched.contains(row) {
-        let id = gotIDs.id(ObjectRef(entity: g, row: row))
-        if !add(Difference(entity: name, object: id, property: nil, expected: "no such object", got: "the object")) {
-          break entities
-        }
+        if !found.add(.unexpected(name, gotIDs.id(ObjectRef(entity: g, row: row)))) { break entities }
       }
     }
-    return (found, truncated)
+    return (found.found, found.truncated)
+  }
+
+  /// The differences found so far, up to a limit.
+  package struct Collector {
+    package let limit: Int
+    package private(set) var found: [Difference] = []
+    /// Whether a difference came past the limit.
+    package private(set) var truncated = false
+
+    package init(limit: Int) { self.limit = limit }
+
+    /// Adds `d`, or notes that there are more; false once the limit is reached (stop looking).
+    package mutating func add(_ d: Difference) -> Bool {
+      if found.count >= limit {
+        truncated = true
+        return false
+      }
+      found.append(d)
+      return true
+    }
+  }
+
+  /// The texts that stand for each property of the object at `row` of `table` (entity `e` of
+  /// `graph`), in the layout's property order: what the comparison compares.
+  package static func texts(of row: Int, _ e: Int, in graph: ObjectGraph, ids: ObjectIDs) -> [String] {
+    let table = graph.tables[e]
+    return table.layout.properties.enumerated().map { p, property in
+      describe(table.value(row, p), in: graph, ids: ids, property)
+    }
   }
 
   /// Every object's id, computed once per graph.
-  struct ObjectIDs {
+  package struct ObjectIDs {
     let graph: ObjectGraph
 
-    init(_ graph: ObjectGraph) { self.graph = graph }
+    package init(_ graph: ObjectGraph) { self.graph = graph }
 
     /// The id the store gave (JSON), else `Entity/number` with the store's number (SQLite's
     /// `Z_PK`), else `Entity/row+1`.
-    func id(_ ref: ObjectRef) -> String {
+    package func id(_ ref: ObjectRef) -> String {
       let t = graph.tables[Int(ref.entity)]
       if let ids = t.ids, case .string(let text) = ids.get(Int(ref.row)) {
         return string(text, graph)

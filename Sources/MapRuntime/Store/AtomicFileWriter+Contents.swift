@@ -29,4 +29,32 @@ extension AtomicFileWriter {
   public static func replaceContents(of path: String, with text: String) throws(StoreIOError) {
     try replaceContents(of: path, with: Array(text.utf8))
   }
+
+  /// `replaceContents(of:with:)` with the contents of the file at `source`, copied a MiB at a
+  /// time (memory stays flat whatever its size).
+  public static func replaceContents(of path: String, withFile source: String) throws(StoreIOError) {
+    let input = open(source, O_RDONLY | O_CLOEXEC)
+    if input < 0 { throw StoreIOError.system(errno, path: source, operation: "read") }
+    defer { _ = close(input) }
+    let writer = try AtomicFileWriter(target: path)
+    let size = 1 << 20
+    let buffer = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 16)
+    defer { buffer.deallocate() }
+    while true {
+      let n = read(input, buffer, size)
+      if n == 0 { break }
+      if n < 0 && errno == EINTR { continue }
+      if n < 0 {
+        let code = errno
+        writer.abandon()
+        throw StoreIOError.system(code, path: source, operation: "read")
+      }
+      let failed = WriteCalls.writeAll(writer.fileDescriptor, buffer, n).error
+      if failed != 0 {
+        writer.abandon()
+        throw StoreIOError.system(failed, path: path, operation: "write")
+      }
+    }
+    try writer.commit()
+  }
 }

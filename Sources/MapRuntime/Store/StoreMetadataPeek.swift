@@ -5,6 +5,9 @@ public struct StoreMetadataPeek: Sendable {
   package var entityVersionHashes: [String: String]?
   /// `mapcMigrations`: the steps earlier `mapc migrate` runs applied (empty when absent).
   package var migrations: [MetadataValue] = []
+  /// The metadata keys that say which version of the store's library wrote it, and so the
+  /// layout a store written like it takes (a Core Data store's `NSPersistenceFrameworkVersion`).
+  package var writtenBy: [(key: String, value: MetadataValue)] = []
 
   package init(entityVersionHashes: [String: String]? = nil, migrations: [MetadataValue] = []) {
     self.entityVersionHashes = entityVersionHashes

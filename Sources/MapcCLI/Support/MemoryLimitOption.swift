@@ -4,11 +4,12 @@ import MapRuntime
 /// `--memory-limit SIZE`: the memory a command that reads a store may take (`Specs/limits.md`
 /// "Memory"). `mapc run` and `mapc migrate` (step by step) read, migrate and write a store that
 /// does not fit it a chunk at a time where they can, and so does `store convert` (`export`,
-/// `import`); every command refuses a store it cannot bound (`run-memory-limit`).
+/// `import`), and `mapc test` in its cases' runs and comparisons (`StreamingComparison`); every
+/// command refuses a store it cannot bound (`run-memory-limit`).
 struct MemoryLimitOption: ParsableArguments {
   @Option(
     help: ArgumentHelp(
-      "Memory a store may take, in bytes or with K, M, G or T (default: half the machine's memory); a larger store is refused, or gone through a chunk at a time by run, migrate and store convert/export/import.",
+      "Memory a store may take, in bytes or with K, M, G or T (default: half the machine's memory); a larger store is refused, or gone through a chunk at a time by run, migrate, test and store convert/export/import (test: shared among its --jobs).",
       valueName: "SIZE"))
   var memoryLimit: String?
 
