@@ -184,9 +184,11 @@ public struct FixtureRunner: Sendable {
     }
     let layout = StoreLayout(model: model)
     let exists = FileManager.default.fileExists(atPath: expected)
-    let sizes = [got] + (exists ? [expected] : [])
+    let stores = ([got] + (exists ? [expected] : [])).map {
+      (bytes: MigrationRun.fileSize($0) ?? 0, format: StoreFormatChoice.detect($0))
+    }
     let comparison: Comparison
-    if StreamingComparison.isNeeded(sizes: sizes.map { MigrationRun.fileSize($0) ?? 0 }, limit: memoryLimit) {
+    if StreamingComparison.isNeeded(stores, limit: memoryLimit) {
       comparison = compareInChunks(got, expected: exists ? expected : nil, layout: layout, work: work)
     } else {
       comparison = compareInMemory(got, expected: exists ? expected : nil, layout: layout)
