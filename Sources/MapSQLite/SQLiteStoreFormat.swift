@@ -39,6 +39,25 @@ public struct SQLiteStoreFormat: StoreFormat {
     return result
   }
 
+  /// The rows of the tables of the entities `Z_PRIMARYKEY` names without a parent (each holds
+  /// its sub-entities' objects too), counted by SQLite (`count(*)` goes through the smallest
+  /// index); the main file as it is: rows only a `-wal` holds are not counted. (`Z_MAX` is no
+  /// bound to go by: it counts every object ever made, deleted ones too.)
+  public func objectCountBound(_ path: String) -> Int? {
+    guard let db = try? SQLiteDatabase(.uri(SQLiteDatabase.immutableURI(path))),
+      let tables = try? db.rows(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name IN (SELECT 'Z' || upper(Z_NAME) FROM Z_PRIMARYKEY WHERE Z_SUPER = 0)"
+      )
+    else { return nil }
+    var total = 0
+    for case .text(let table)? in tables.map(\.first) {
+      guard let n = (try? db.rows("SELECT count(*) FROM \(SQLiteDatabase.quote(table))"))?.first?.first?.integer
+      else { return nil }
+      total = total.addingReportingOverflow(Int(clamping: n)).partialValue
+    }
+    return total
+  }
+
   public func peekMetadata(_ path: String) throws(MigrationFailure) -> StoreMetadataPeek {
     let store = try CoreDataStoreFile(path: path)
     let metadata = try CoreDataMetadata.read(store)

@@ -34,4 +34,14 @@ struct RealStoreReadingTests {
     let hashes = try #require(metadata.entityVersionHashes)
     #expect(Dictionary(uniqueKeysWithValues: hashes.map { ($0.entity, $0.hash) }) == facts.hashes)
   }
+
+  /// The object count the memory estimate goes by (`objectCountBound`) is the rows python3's
+  /// sqlite3 counts per entity, added up.
+  @Test(arguments: RealStoreFile.all)
+  func theObjectCountIsPythonsRows(_ store: RealStoreFile) throws {
+    let facts = try store.facts()
+    // (Rows only a `-wal` holds are not counted: python3 reads them, the bound does not.)
+    guard !FileManager.default.fileExists(atPath: store.path + "-wal") else { return }
+    #expect(SQLiteStoreFormat().objectCountBound(store.path) == facts.rows.values.reduce(0, +), "\(store)")
+  }
 }

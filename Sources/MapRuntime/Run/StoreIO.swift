@@ -21,9 +21,10 @@ public enum StoreIO {
 
   /// Throws `run-memory-limit` when reading the store at `path` whole would take more than
   /// `memoryLimit`.
-  public static func checkFits(_ path: String) throws(MigrationFailure) {
-    guard let limit = memoryLimit, let size = MigrationRun.fileSize(path) else { return }
-    let need = StreamingRun.expectedPeak(storeBytes: size)
+  public static func checkFits(_ path: String, format: (any StoreFormat)? = nil) throws(MigrationFailure) {
+    guard let limit = memoryLimit, let store = StoreFootprint.of(path, format: format) else { return }
+    let size = store.bytes
+    let need = store.expectedPeak
     guard need > limit else { return }
     throw MigrationFailure([
       MigrationError(
@@ -36,7 +37,7 @@ public enum StoreIO {
   public static func read(
     _ format: any StoreFormat, _ path: String, layout: StoreLayout, maxErrors: Int = 50, report: Report?
   ) throws(MigrationFailure) -> (ObjectGraph, StoreMetadata) {
-    try checkFits(path)
+    try checkFits(path, format: format)
     var options = StoreReadOptions(maxErrors: maxErrors)
     guard let report, let storeBytes = MigrationRun.fileSize(path) else {
       return try format.read(path, layout: layout, options: options)

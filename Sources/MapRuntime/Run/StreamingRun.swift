@@ -10,9 +10,9 @@ enum StreamingRun {
   /// Memory a run takes besides its store: the program, its tables, buffers.
   static let baseline = 48 << 20
 
-  /// What a run over the whole store in memory is expected to take at most: twice the store's
-  /// size (measured: 1.8x for the JSON diary, 1.3x for its SQLite store) and the baseline.
-  static func expectedPeak(storeBytes: Int) -> Int { baseline + 2 * storeBytes }
+  /// What a run over the whole store in memory is expected to take at most, for a store of
+  /// these bytes and no count of its objects (`StoreFootprint.expectedPeak`).
+  static func expectedPeak(storeBytes: Int) -> Int { StoreFootprint(bytes: storeBytes).expectedPeak }
 
   /// The summary of a run in chunks, or nil when the store fits the limit in memory (the usual
   /// run then goes on). Throws `run-memory-limit` when it fits neither way.
@@ -21,9 +21,9 @@ enum StreamingRun {
   ) throws(MigrationFailure) -> MigrationRun.Summary? {
     // A store handed on in memory by a chain's previous step is in memory already (only a
     // graph without objects is handed on: `StoreFormat.readBack`).
-    guard options.handedIn == nil, let size = MigrationRun.fileSize(storePath), expectedPeak(storeBytes: size) > limit
-    else { return nil }
     let format = options.storeFormat
+    guard options.handedIn == nil, let size = StoreFootprint.of(storePath, format: format), size.expectedPeak > limit
+    else { return nil }
     func refuse(_ why: String) -> MigrationFailure { tooLarge(size, limit: limit, storePath, why) }
     guard let chunked = format as? any ChunkedStoreFormat else {
       throw refuse("the \(format.name) format cannot be read a chunk at a time yet")
@@ -250,11 +250,11 @@ enum StreamingRun {
   /// fits that part's share of the limit (and the format's reader finds its tables within it),
   /// else the refusal says why no entity streams. (The file's size bounds what a JSON store
   /// holds, and a SQLite store's tables; a larger file is refused before anything is read.)
-  static func refuseIfNothingFits(_ streaming: StreamingPlan, size: Int, limit: Int, _ path: String)
+  static func refuseIfNothingFits(_ streaming: StreamingPlan, size: StoreFootprint, limit: Int, _ path: String)
     throws(MigrationFailure)
   {
     let held = MemoryBudget(limit: limit).held
-    guard streaming.streamed.isEmpty && size > held else { return }
+    guard streaming.streamed.isEmpty && size.bytes > held else { return }
     throw tooLarge(
       size, limit: limit, path,
       "\(streaming.noneStreams), and the store is larger than the quarter of the limit the part read whole may take (\(held) bytes)"
@@ -264,7 +264,7 @@ enum StreamingRun {
   /// `failure` of a run (or conversion) in chunks; where no entity streams and it is the part
   /// read whole passing its share, said with why no entity streams.
   static func explained(
-    _ failure: MigrationFailure, _ streaming: StreamingPlan, size: Int, limit: Int, _ path: String
+    _ failure: MigrationFailure, _ streaming: StreamingPlan, size: StoreFootprint, limit: Int, _ path: String
   ) -> MigrationFailure {
     guard streaming.streamed.isEmpty, failure.errors.count == 1, failure.errors[0].code == "run-memory-limit" else {
       return failure
@@ -273,13 +273,13 @@ enum StreamingRun {
       size, limit: limit, path, "\(streaming.noneStreams), so it is read whole, and \(failure.errors[0].message)")
   }
 
-  /// `run-memory-limit` for the store at `path`, of `size` bytes, which does not fit `limit` in
+  /// `run-memory-limit` for the store at `path`, of `size`, which does not fit `limit` in
   /// memory, and `why` it cannot go a chunk at a time either.
-  static func tooLarge(_ size: Int, limit: Int, _ path: String, _ why: String) -> MigrationFailure {
+  static func tooLarge(_ size: StoreFootprint, limit: Int, _ path: String, _ why: String) -> MigrationFailure {
     MigrationFailure([
       MigrationError(
         "run-memory-limit",
-        "the store (\(size) bytes) needs about \(expectedPeak(storeBytes: size)) bytes in memory, more than the --memory-limit of \(limit) bytes, and \(why)",
+        "the store (\(size.bytes) bytes) needs about \(size.expectedPeak) bytes in memory, more than the --memory-limit of \(limit) bytes, and \(why)",
         file: path)
     ])
   }

@@ -97,6 +97,11 @@ public protocol StoreFormat: Sendable {
   /// read or written (a chain lays out its later versions on another core while it runs the
   /// earlier steps). Default: nothing.
   func prepareLayout(_ layout: StoreLayout)
+
+  /// At most how many objects the store at `path` holds, when the format can tell without
+  /// reading it (what the memory a whole read takes is estimated with, `StoreFootprint`); nil
+  /// when it cannot. Default: nil.
+  func objectCountBound(_ path: String) -> Int?
 }
 
 extension StoreFormat {
@@ -111,6 +116,8 @@ extension StoreFormat {
   public var hasCompanionFiles: Bool { false }
 
   public func prepareLayout(_ layout: StoreLayout) {}
+
+  public func objectCountBound(_ path: String) -> Int? { nil }
 }
 
 /// How to read a store.

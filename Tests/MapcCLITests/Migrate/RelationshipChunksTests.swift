@@ -216,6 +216,26 @@ struct RelationshipChunksTests {
     #expect(try Data(contentsOf: URL(fileURLWithPath: chunked)) == Data(contentsOf: URL(fileURLWithPath: whole)))
   }
 
+  /// A store of many small objects needs more memory than twice its bytes (`StoreFootprint`:
+  /// 300 bytes an object besides): at a limit above the baseline and twice the file's bytes
+  /// but below that with 150 bytes for each row python3's sqlite3 counts, the run goes a chunk
+  /// at a time (before 2026-11-30 it went in memory and passed the limit), with the bytes of
+  /// the run in memory.
+  @Test func manySmallObjectsCountAgainstTheLimit() throws {
+    let dir = try FileManagerTemp.folder("relationship-chunks-footprint")
+    defer { FileManagerTemp.remove(dir.path) }
+    let store = try Self.store(dir, to: 2)
+    let count =
+      "import sqlite3, sys\nc = sqlite3.connect(sys.argv[1])\n"
+      + "print(sum(c.execute('SELECT count(*) FROM ' + t).fetchone()[0] for t in ('ZITEM', 'ZFOLDER', 'ZPERSON')))\n"
+    let rows = try #require(
+      Int(runTool(python3!, ["-c", count, store]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)))
+    #expect(rows > 18_000)
+    let bytes = try #require(try FileManager.default.attributesOfItem(atPath: store)[.size] as? Int)
+    let limit = (48 << 20) + 2 * bytes + 150 * rows
+    _ = try expectTheBytesInMemory(dir, store, to: 2, limit: String(limit))
+  }
+
   /// An ordered inverse puts each member's position in its row (`Z_FOK_FOLDER`), counted in the
   /// whole relationship of its folder. A chunk of items counts, for each folder it refers to
   /// (a stub), the folder's items before each of its own, through the index on `ZFOLDER`, and
