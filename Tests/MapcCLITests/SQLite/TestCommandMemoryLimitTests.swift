@@ -15,6 +15,19 @@ import Testing
 @Suite(
   .enabled(if: mapcExecutableProblem == nil && SharedPaths.stores != nil, "needs the built mapc and ../shared/stores"))
 struct TestCommandMemoryLimitTests {
+  /// `mapc test` of the fixture in `dir` without a limit and with `limit`: both exit with
+  /// `exitCode` and print the same lines (the cases' times aside). Returns the run with it.
+  @discardableResult
+  static func expectTheSameOutcome(_ dir: URL, limit: String, exitCode: Int32) -> MapcResult {
+    func lines(_ r: MapcResult) -> String { r.stdout.replacing(/\ \(\d+\.\d+ s\)/, with: "") }
+    let whole = runMapc(["test", dir.path, "--jobs", "1"])
+    let chunked = runMapc(["test", dir.path, "--jobs", "1", "--memory-limit", limit])
+    #expect(whole.exitCode == exitCode, "\(whole.stdout)")
+    #expect(chunked.exitCode == exitCode, "\(chunked.stdout)")
+    #expect(lines(chunked) == lines(whole))
+    return chunked
+  }
+
   static let stores = [
     "Bookmarks_V1.sqlite", "CoreDataMigration_Example_3.sqlite", "ATDataModelv2.sqlite",
   ]
@@ -38,14 +51,7 @@ struct TestCommandMemoryLimitTests {
       ],
     ]
     try JSONSerialization.data(withJSONObject: fixture).write(to: dir.appendingPathComponent("fixture.json"))
-
-    /// Standard output without the cases' times, which differ between runs.
-    func lines(_ r: MapcResult) -> String { r.stdout.replacing(/\ \(\d+\.\d+ s\)/, with: "") }
-    let whole = runMapc(["test", dir.path, "--jobs", "1"])
-    let chunked = runMapc(["test", dir.path, "--jobs", "1", "--memory-limit", "64K"])
-    #expect(whole.exitCode == 0, "\(whole.stdout)")
-    #expect(chunked.exitCode == 0, "\(chunked.stdout)")
-    #expect(lines(chunked) == lines(whole))
+    Self.expectTheSameOutcome(dir, limit: "64K", exitCode: 0)
 
     // --update writes a missing expected store, a chunk at a time under the limit: the same
     // bytes as written whole.
@@ -65,11 +71,7 @@ struct TestCommandMemoryLimitTests {
     try #require(touched.exitCode == 0, "\(touched.stderr)")
     let changes = try #require(JSONSerialization.jsonObject(with: Data(touched.stdout.utf8)) as? [[String: Any]])
     try #require(!changes.isEmpty)
-    let wholeAfter = runMapc(["test", dir.path, "--jobs", "1"])
-    let chunkedAfter = runMapc(["test", dir.path, "--jobs", "1", "--memory-limit", "64K"])
-    #expect(wholeAfter.exitCode == 1, "\(wholeAfter.stdout)")
-    #expect(chunkedAfter.exitCode == 1)
-    #expect(lines(chunkedAfter) == lines(wholeAfter))
+    let chunkedAfter = Self.expectTheSameOutcome(dir, limit: "64K", exitCode: 1)
     for change in changes {
       let id = "\(change["entity"] as? String ?? "")/\(change["pk"] as? Int ?? 0)"
       if change["kind"] as? String == "deleted" {
@@ -102,18 +104,10 @@ struct TestCommandMemoryLimitTests {
       "model": "R.xcdatamodeld", "cases": [["store": "s.sqlite", "to": "V2", "expected": "expected.sqlite"]],
     ]
     try JSONSerialization.data(withJSONObject: fixture).write(to: dir.appendingPathComponent("fixture.json"))
-    func lines(_ r: MapcResult) -> String { r.stdout.replacing(/\ \(\d+\.\d+ s\)/, with: "") }
-    let whole = runMapc(["test", dir.path, "--jobs", "1"])
-    let chunked = runMapc(["test", dir.path, "--jobs", "1", "--memory-limit", "256K"])
-    #expect(whole.exitCode == 0, "\(whole.stdout)")
-    #expect(chunked.exitCode == 0, "\(chunked.stdout)")
-    #expect(lines(chunked) == lines(whole))
+    Self.expectTheSameOutcome(dir, limit: "256K", exitCode: 0)
     try RelationshipChunksTests.edit(
       expected, "UPDATE ZITEM SET ZTITLE = \"changed\" WHERE Z_PK = 2", "DELETE FROM ZITEM WHERE Z_PK = 3")
-    let wholeAfter = runMapc(["test", dir.path, "--jobs", "1"])
-    let chunkedAfter = runMapc(["test", dir.path, "--jobs", "1", "--memory-limit", "256K"])
-    #expect(chunkedAfter.exitCode == 1)
-    #expect(lines(chunkedAfter) == lines(wholeAfter))
+    let chunkedAfter = Self.expectTheSameOutcome(dir, limit: "256K", exitCode: 1)
     #expect(
       chunkedAfter.stdout.contains("Item/2.title: expected \"changed\", got \"item 2, some text"),
       "\(chunkedAfter.stdout)")
