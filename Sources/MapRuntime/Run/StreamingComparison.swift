@@ -30,8 +30,15 @@ package final class StreamingComparison {
   /// so 5x an SQLite store's bytes (or another format's), twice a JSON store's, and the
   /// program's baseline.
   package static func isNeeded(_ stores: [(bytes: Int, format: any StoreFormat)], limit: Int) -> Bool {
-    let held = stores.reduce(0) { $0 + $1.bytes * ($1.format.name == "json" ? 2 : 5) }
-    return StreamingRun.baseline + held > limit
+    var held = StreamingRun.baseline
+    for store in stores {
+      // Saturating: a sparse file of exabytes is simply too large.
+      let (bytes, o1) = store.bytes.multipliedReportingOverflow(by: store.format.name == "json" ? 2 : 5)
+      let (sum, o2) = held.addingReportingOverflow(bytes)
+      if o1 || o2 { return true }
+      held = sum
+    }
+    return held > limit
   }
 
   /// Reads the store at `path` into the spill as `side`; returns the chunks it was read in.
