@@ -46,7 +46,8 @@ package struct ScratchFolder: Sendable {
     return "\(folder)/step-\(k).json"
   }
 
-  private static func make(_ folder: String) throws(MigrationFailure) {
+  /// Makes `folder` and the folders above it that are missing (`run-write` when it cannot).
+  static func make(_ folder: String) throws(MigrationFailure) {
     do {
       try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
     } catch {

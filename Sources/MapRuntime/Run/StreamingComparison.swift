@@ -1,5 +1,3 @@
-import Foundation
-
 /// `mapc test`'s comparison of a result with its expected store (`GraphComparison`) when the
 /// two do not fit `--memory-limit` in memory: each store is read a chunk at a time
 /// (`ChunkedStoreFormat`, the entities `StreamingPlan(copying:)` lets stream), each object's
@@ -62,14 +60,7 @@ package final class StreamingComparison {
       // Each store's reader keeps its spills in a folder of its own (two readers' files in
       // one folder would be one file).
       let folder = scratch + "/" + (side == .got ? "got" : "expected")
-      do {
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-      } catch {
-        throw MigrationFailure([
-          MigrationError(
-            "io-system-error", "cannot make a temporary folder: \(SystemErrorText.describe(error))", file: folder)
-        ])
-      }
+      try ScratchFolder.make(folder)
       let reader = try chunked.openChunks(
         path, layout: layout, streamed: streamed, stubs: !streaming.stubbed.isEmpty,
         positionsOnly: streaming.positionsOnly, budget: MemoryBudget(limit: limit), maxErrors: 50,

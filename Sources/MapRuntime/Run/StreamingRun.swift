@@ -10,10 +10,6 @@ enum StreamingRun {
   /// Memory a run takes besides its store: the program, its tables, buffers.
   static let baseline = 48 << 20
 
-  /// What a run over the whole store in memory is expected to take at most, for a store of
-  /// these bytes and no count of its objects (`StoreFootprint.expectedPeak`).
-  static func expectedPeak(storeBytes: Int) -> Int { StoreFootprint(bytes: storeBytes).expectedPeak }
-
   /// The summary of a run in chunks, or nil when the store fits the limit in memory (the usual
   /// run then goes on). Throws `run-memory-limit` when it fits neither way.
   static func runIfNeeded(

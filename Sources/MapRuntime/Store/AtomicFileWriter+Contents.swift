@@ -37,23 +37,9 @@ extension AtomicFileWriter {
     if input < 0 { throw StoreIOError.system(errno, path: source, operation: "read") }
     defer { _ = close(input) }
     let writer = try AtomicFileWriter(target: path)
-    let size = 1 << 20
-    let buffer = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 16)
-    defer { buffer.deallocate() }
-    while true {
-      let n = read(input, buffer, size)
-      if n == 0 { break }
-      if n < 0 && errno == EINTR { continue }
-      if n < 0 {
-        let code = errno
-        writer.abandon()
-        throw StoreIOError.system(code, path: source, operation: "read")
-      }
-      let failed = WriteCalls.writeAll(writer.fileDescriptor, buffer, n).error
-      if failed != 0 {
-        writer.abandon()
-        throw StoreIOError.system(failed, path: path, operation: "write")
-      }
+    if let (code, reading) = copyAllBytes(from: input, to: writer.fileDescriptor) {
+      writer.abandon()
+      throw StoreIOError.system(code, path: reading ? source : path, operation: reading ? "read" : "write")
     }
     try writer.commit()
   }

@@ -290,22 +290,11 @@ public enum FileBackup {
       throw StoreIOError.system(errno, path: destination, operation: "create the backup")
     }
     var failure: StoreIOError? = nil
-    let chunk = 1 << 20
-    let buffer = UnsafeMutableRawPointer.allocate(byteCount: chunk, alignment: 16)
-    defer { buffer.deallocate() }
-    copying: while true {
-      let n = read(input, buffer, chunk)
-      if n == 0 { break }
-      if n < 0 {
-        if errno == EINTR { continue }
-        failure = StoreIOError.system(errno, path: source, operation: "back up")
-        break
-      }
-      let failed = WriteCalls.writeAll(output, buffer, n).error
-      if failed != 0 {
-        failure = StoreIOError.system(failed, path: destination, operation: "write the backup")
-        break copying
-      }
+    if let (code, reading) = copyAllBytes(from: input, to: output) {
+      failure =
+        reading
+        ? StoreIOError.system(code, path: source, operation: "back up")
+        : StoreIOError.system(code, path: destination, operation: "write the backup")
     }
     if failure == nil && WriteCalls.fsync(output) != 0 {
       failure = StoreIOError.system(errno, path: destination, operation: "write the backup")
@@ -317,6 +306,26 @@ public enum FileBackup {
       _ = unlink(destination)
       throw failure
     }
+  }
+}
+
+/// Copies what `input` reads, from where it stands to its end, to `output`, a MiB at a time
+/// (memory flat whatever the size): `AtomicFileWriter`'s backups and file copies. Returns the
+/// `errno` of the first read or write that failed, and whether it was the read; nil when every
+/// byte went.
+func copyAllBytes(from input: Int32, to output: Int32) -> (code: Int32, reading: Bool)? {
+  let chunk = 1 << 20
+  let buffer = UnsafeMutableRawPointer.allocate(byteCount: chunk, alignment: 16)
+  defer { buffer.deallocate() }
+  while true {
+    let n = read(input, buffer, chunk)
+    if n == 0 { return nil }
+    if n < 0 {
+      if errno == EINTR { continue }
+      return (errno, true)
+    }
+    let failed = WriteCalls.writeAll(output, buffer, n).error
+    if failed != 0 { return (failed, false) }
   }
 }
 
