@@ -51,6 +51,8 @@ final class ChunkReader: StoreChunkReader {
   /// Id hash and file offset of every object read (`IDSpill`).
   private let ids: IDSpill
   private var metadata = StoreMetadata()
+  /// With stubs: the links the chunks' objects write, both sides counted (`ChunkLinks`).
+  private var links: ChunkLinks?
 
   /// A place between values where a window can start.
   enum Resume: Equatable {
@@ -75,9 +77,11 @@ final class ChunkReader: StoreChunkReader {
   }
 
   init(
-    path: String, layout: StoreLayout, streamed: Set<Int>, budget: MemoryBudget, maxErrors: Int, scratch: String
+    path: String, layout: StoreLayout, streamed: Set<Int>, stubs: Bool, budget: MemoryBudget, maxErrors: Int,
+    scratch: String
   ) throws(MigrationFailure) {
     self.path = path
+    self.links = stubs ? ChunkLinks(layout: layout) : nil
     self.layout = layout
     self.streamed = streamed
     self.budget = budget
@@ -134,6 +138,11 @@ final class ChunkReader: StoreChunkReader {
 
   func finish() throws(MigrationFailure) -> StoreMetadata {
     try checkUniqueIDs()
+    if let links, !links.bothSidesAgree {
+      throw refusal(
+        "the two sides of some relationship between objects read in different chunks do not name each other (the store writes one side only, which a store read whole fills in, or names an object it lacks), which a run in chunks cannot fill in or check; give a --memory-limit that holds it whole"
+      )
+    }
     return metadata
   }
 
@@ -180,9 +189,14 @@ final class ChunkReader: StoreChunkReader {
       }
       // The document's top-level object ended in this window; the held document gets the rest.
       ended = true
-    } catch let e as JSONSyntaxError where !isLast && lastSyntaxError != walk.base + e.byteOffset {
+    } catch let e as JSONSyntaxError
+      where !isLast && (lastSyntaxError != walk.base + e.byteOffset || Self.runsToTheEnd(e))
+    {
       // The window ends inside a value, or the value is wrong: read again from the last whole
-      // value, with the bytes after it. An error found again at the same place is the store's.
+      // value, with the bytes after it. An error found again at the same place is the store's,
+      // but for a string or document cut by the window's end (its place is the string's start,
+      // the same in a larger window that still ends inside it): that one is the store's only
+      // in the file's last window.
       lastSyntaxError = walk.base + e.byteOffset
       walk.rollBack()
       if position == start { return .needsMore }
@@ -196,6 +210,14 @@ final class ChunkReader: StoreChunkReader {
       // Too many errors.
       stopped = true
     }
+    if links != nil && !stopped && !walk.reader.pending.isEmpty {
+      // The chunk's references: to its own objects, or to stubs of the others.
+      do {
+        try links!.resolve(&walk.reader)
+      } catch {
+        stopped = true
+      }
+    }
     take(walk)
     if errors.count >= maxErrors { stopped = true }
     let graph = walk.reader.graph
@@ -207,6 +229,11 @@ final class ChunkReader: StoreChunkReader {
       return .chunk(graph)
     }
     return stopped || ended ? .ended : .moved
+  }
+
+  /// Whether `e` is what a window's end gives a value it cuts whatever the window's size.
+  private static func runsToTheEnd(_ e: JSONSyntaxError) -> Bool {
+    e.code == .unterminatedString || e.code == .unexpectedEndOfInput
   }
 
   /// Takes over what a window found: errors, id hashes, the bytes of the held document.

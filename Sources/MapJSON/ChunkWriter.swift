@@ -159,10 +159,29 @@ extension JSONStoreFormat: ChunkedStoreFormat {
     _ path: String, layout: StoreLayout, streamed: Set<Int>, stubs: Bool, positionsOnly: Set<String>,
     budget: MemoryBudget, maxErrors: Int, scratch: String
   ) throws(MigrationFailure) -> any StoreChunkReader {
-    // (No stubs, so no positions either: `readsReferencesAsStubs` is false, so `StreamingPlan` never asks for them.
-    // The chunk writer takes them: a Core Data SQLite store converted to JSON in chunks.)
+    // (No positions: `givesOrderedPositions` is false. The chunk writer takes them: a Core Data
+    // SQLite store converted to JSON in chunks.)
     try ChunkReader(
-      path: path, layout: layout, streamed: streamed, budget: budget, maxErrors: maxErrors, scratch: scratch)
+      path: path, layout: layout, streamed: streamed, stubs: stubs, budget: budget, maxErrors: maxErrors,
+      scratch: scratch)
+  }
+
+  /// A chunk's references out of it are stubs made from the ids (`ChunkLinks`): an id
+  /// `Entity/n` names its entity and number.
+  package var readsReferencesAsStubs: Bool { true }
+  /// A JSON store's ordered relationships are listed whole with their owner only: a member
+  /// does not know its index in an owner outside its chunk.
+  package var givesOrderedPositions: Bool { false }
+
+  /// A relationship without an inverse keeps its entity whole: nothing in a chunk says that
+  /// the ids it names out of the chunk are objects of the store (`ChunkLinks` checks the links
+  /// both sides write).
+  package func cannotStream(source name: String, in model: ObjectModel) -> String? {
+    guard let e = model.entity(named: name) else { return nil }
+    for r in model.allRelationships(of: e) where !r.isTransient && model.inverse(of: r) == nil {
+      return "its relationship \(r.name) has no inverse, which a JSON store's chunk cannot check"
+    }
+    return nil
   }
 
   package func openChunkWriter(layout: StoreLayout, target: String?, scratch: String, budget: MemoryBudget)

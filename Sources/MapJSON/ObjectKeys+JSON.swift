@@ -47,6 +47,9 @@ enum ObjectKeysJSON {
     }
   }
 
+  /// The number in `id` when it is `<entity>/<digits>` (as `readNumbers` takes it), else nil.
+  static func number(_ id: [UInt8], entity: String) -> Int64? { parse(id, Array((entity + "/").utf8)) }
+
   private static func parse<C: Collection>(_ bytes: C, _ prefix: [UInt8]) -> Int64? where C.Element == UInt8 {
     guard bytes.count > prefix.count, bytes.count <= prefix.count + 19, bytes.starts(with: prefix) else { return nil }
     let digits = bytes.dropFirst(prefix.count)

@@ -20,6 +20,7 @@ struct WindowWalk {
   private var safeRows: [Int] = []
   private var safeErrors = 0
   private var safeHashes = 0
+  private var safePending = 0
   private var safeOffset = 0
 
   init(input: InputBytes, base: Int, layout: StoreLayout, streamed: Set<Int>, maxErrors: Int) {
@@ -126,6 +127,7 @@ struct WindowWalk {
     for (e, t) in reader.graph.tables.enumerated() { safeRows[e] = t.count }
     safeErrors = reader.errors.count
     safeHashes = reader.idHashes.count
+    safePending = reader.pending.count
     safeOffset = offset
     safe(base + offset, place)
   }
@@ -141,6 +143,7 @@ struct WindowWalk {
     if reader.errorOffsets.count > safeErrors { reader.errorOffsets.removeLast(reader.errorOffsets.count - safeErrors) }
     reader.idHashes.removeLast(reader.idHashes.count - safeHashes)
     reader.idOffsets.removeLast(reader.idOffsets.count - safeHashes)
+    reader.pending.removeLast(reader.pending.count - safePending)
     closeOpenContent()
   }
 

@@ -27,25 +27,43 @@ struct ChunkNumbering {
   }
 
   /// Numbers the chunk's objects; returns an entity that must be numbered anew from its
-  /// first object (nothing of the chunk numbered then).
-  mutating func number(_ chunk: ObjectGraph) -> Int? {
+  /// first object (nothing of the chunk numbered then). A chunk's stubs (`EntityTable
+  /// .stubsFrom`) carry the numbers their ids give (`ChunkLinks`), so an entity that has had
+  /// stubs keeps its ids' numbers or refuses the run (`run-memory-limit`): the chunks that
+  /// referred to its objects were numbered so.
+  mutating func number(_ chunk: ObjectGraph) throws(MigrationFailure) -> Int? {
     // (The part read whole is numbered by the writer, as in memory.)
     guard chunk.isStreamedChunk else { return nil }
     chunk.resolveObjectKeys()
     for (e, t) in chunk.tables.enumerated() where t.count > 0 {
       let hasNumbers = t.objectKeys.count >= t.count
+      if t.stubsFrom != nil { stubbed.insert(e) }
       let kept = !anew.contains(e) && (keyed[e] ?? hasNumbers)
       keyed[e] = kept
       let before = given[e, default: 0]
       if kept {
-        guard hasNumbers else { return e }
+        guard hasNumbers else {
+          if stubbed.contains(e) { throw stubsDenied(e) }
+          return e
+        }
         highest[e] = max(highest[e] ?? 0, t.objectKeys[0..<t.count].max() ?? 0)
       } else {
+        if stubbed.contains(e) { throw stubsDenied(e) }
         t.objectKeys = (0..<t.count).map { Int64(before + $0 + 1) }
       }
-      given[e] = before + t.count
+      given[e] = before + t.realCount
     }
     return nil
+  }
+
+  /// Entities (layout indexes) some chunk has held stubs of.
+  private var stubbed: Set<Int> = []
+
+  private func stubsDenied(_ e: Int) -> MigrationFailure {
+    let name = layout.entities[e].name
+    return refused(
+      "objects of other chunks refer to \(name) objects by the numbers in their ids, but not every id of \(name) is of the form \(name)/number, so its objects are numbered anew"
+    )
   }
 
   /// Once the store's highest numbers (`mapcObjectKeyMax`) are known: objects numbered anew

@@ -62,7 +62,10 @@ package enum StreamingConversion {
       throw refuse("the \(request.destination.name) format cannot be written a chunk at a time yet")
     }
     let model = request.layout.model
-    let stubs = source.readsReferencesAsStubs
+    // (A writer that keeps an ordered relationship's order in its members' rows needs each
+    // member's index, which a format that lists members with their owner cannot give a chunk.)
+    let stubs =
+      source.readsReferencesAsStubs && (source.givesOrderedPositions || destination.listsToManyMembers)
     let streaming = StreamingPlan(
       copying: model, stubs: stubs, listsMembers: destination.listsToManyMembers,
       sourceCheck: { source.cannotStream(source: $0, in: model) },
@@ -120,7 +123,7 @@ package enum StreamingConversion {
     defer { prefetch.stop() }
     while let chunk = try prefetch.next() {
       chunks += 1
-      if !source.keepsObjectKeysInChunks, let e = numbers.number(chunk) { return .numberAnew(e) }
+      if !source.keepsObjectKeysInChunks, let e = try numbers.number(chunk) { return .numberAnew(e) }
       objects += chunk.tables.reduce(0) { $0 + $1.realCount }
       keyHighWater.merge(chunk.keyHighWater, uniquingKeysWith: max)
       try writer.append(chunk, source: chunk)

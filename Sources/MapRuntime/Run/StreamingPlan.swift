@@ -56,7 +56,7 @@ package struct StreamingPlan: Sendable {
   /// `sourceCheck` and `destinationCheck`: why the store format cannot read (write) an entity of
   /// the source (destination) model in chunks, besides these rules (`ChunkedStoreFormat`).
   package init(
-    _ plan: MigrationPlan, usesDefaultPolicy: [Bool], stubs: Bool = false,
+    _ plan: MigrationPlan, usesDefaultPolicy: [Bool], stubs: Bool = false, listsMembers: Bool = false,
     sourceCheck: (String) -> String? = { _ in nil },
     destinationCheck: @escaping (String) -> String? = { _ in nil }
   ) {
@@ -106,7 +106,7 @@ package struct StreamingPlan: Sendable {
     // an entity that one refers to, in the source model or (through the mappings) in the
     // destination model, is read whole too, and so on.
     if stubs {
-      dropReferredFromWhole(source, plan)
+      dropReferredFromWhole(source, plan, listsMembers: listsMembers)
       positions = Self.carriedPositions(plan)
     }
     stubbed = Set(streamed.flatMap { Self.targets(of: $0, in: source) })
@@ -169,7 +169,7 @@ package struct StreamingPlan: Sendable {
         if why == nil, let plan {
           let destinations = plan.entityMappings.filter { $0.sourceEntity == s }.compactMap(\.destinationEntity)
           for d in destinations where why == nil {
-            for (other, how) in Self.referrers(of: d, in: plan.destinationModel) {
+            for (other, how) in Self.referrers(of: d, in: plan.destinationModel, toMany: listsMembers) {
               let fillers = plan.entityMappings.filter { $0.destinationEntity == other }
               if fillers.contains(where: { !streamed.contains($0.sourceEntity ?? "") }) {
                 why = "destination \(d): \(how), and \(other) is made from objects read whole"

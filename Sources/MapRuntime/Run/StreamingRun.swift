@@ -32,9 +32,11 @@ enum StreamingRun {
     var problems: [MigrationError] = []
     let policies = MappingPolicies.make(plan, &problems)
     // Objects that keep their numbers can refer out of their chunk, to stubs.
-    let stubs = options.keepObjectKeys && chunked.keepsObjectKeysInChunks && chunked.readsReferencesAsStubs
+    // (Numbers a format's chunks do not carry, a JSON store's ids give: `ChunkNumbering`.)
+    let stubs = options.keepObjectKeys && chunked.readsReferencesAsStubs
     let streaming = StreamingPlan(
       plan, usesDefaultPolicy: policies.policies.map { $0 is DefaultEntityMigrationPolicy }, stubs: stubs,
+      listsMembers: chunked.listsToManyMembers,
       sourceCheck: { chunked.cannotStream(source: $0, in: plan.sourceModel) },
       destinationCheck: { chunked.cannotStream(destination: $0, in: plan.destinationModel) })
     let budget = MemoryBudget(limit: limit)
@@ -134,7 +136,7 @@ enum StreamingRun {
       chunks += 1
       try options.checkSourcePart?(chunk)
       if numbersFromIds {
-        if let e = numbers.number(chunk) { throw numbers.deniedByALaterId(e) }
+        if let e = try numbers.number(chunk) { throw numbers.deniedByALaterId(e) }
         sourceHighWater.merge(chunk.keyHighWater, uniquingKeysWith: max)
       }
       var managerOptions = MigrationManager.Options(

@@ -43,6 +43,13 @@ package protocol ChunkedStoreFormat: StoreFormat {
   /// (`EntityTable.stubsFrom`), so that an entity with to-one relationships can stream
   /// (`StreamingPlan`, when the objects keep their numbers). Default: false.
   var readsReferencesAsStubs: Bool { get }
+
+  /// Whether a chunk read with stubs gives its members of an ordered relationship of an object
+  /// outside it their index in the whole relationship (`positionsOnly`, or the relationship read
+  /// whole), which a writer that keeps the order in the members' rows needs (Core Data SQLite).
+  /// Default: true. A JSON store lists the members with their owner only, so a conversion from
+  /// it into such a format reads without stubs (`StreamingConversion`).
+  var givesOrderedPositions: Bool { get }
 }
 
 extension ChunkedStoreFormat {
@@ -51,6 +58,7 @@ extension ChunkedStoreFormat {
   package var keepsObjectKeysInChunks: Bool { false }
   package var readsReferencesAsStubs: Bool { false }
   package var listsToManyMembers: Bool { true }
+  package var givesOrderedPositions: Bool { true }
 }
 
 /// The chunks of a store, in order (`ChunkedStoreFormat.openChunks`).

@@ -6,7 +6,7 @@ import Testing
 /// chunk at a time and writes the bytes of the run in memory, its objects keeping their `Z_PK`,
 /// `Z_OPT` and the store's `Z_MAX` (checked against the source with python3's sqlite3); losses
 /// are refused the same way; a chain of two steps goes a chunk at a time step by step; a JSON
-/// store is refused over the limit with nothing written.
+/// store goes a chunk at a time too.
 @Suite(
   .enabled(if: mapcExecutableProblem == nil, "needs the built mapc"),
   .enabled(if: python3 != nil, "python3 is needed to edit the stores and read them"))
@@ -179,27 +179,24 @@ struct MigrateMemoryLimitTests {
       "a work folder or temporary file was left")
   }
 
-  /// The inferred step over the JSON store: its items stream (their ids give their numbers),
-  /// its notes and tags (related) are read whole, which at 16K pass a quarter of the limit (the
-  /// step is refused, nothing written) and at 256K do not (the bytes of the step in memory).
-  @Test func aJSONStoreGoesInChunksWhereItsPartReadWholeFits() throws {
-    let dir = try FileManagerTemp.folder("migrate-memory-limit-refused")
+  /// The inferred step over the JSON store: its items stream (their ids give their numbers), and
+  /// so do its notes and tags, related to each other, with stubs (`JSONStubChunksTests`): at 16K
+  /// and at 256K the bytes of the step in memory.
+  @Test func aJSONStoreGoesInChunks() throws {
+    let dir = try FileManagerTemp.folder("migrate-memory-limit-json")
     defer { FileManagerTemp.remove(dir.path) }
     _ = try Self.store(dir, versions: 2)
     let json = dir.appendingPathComponent("s.json").path
-    let outJSON = dir.appendingPathComponent("out.json").path
-    let one = migrate(dir, json, outJSON, ["--memory-limit", "16K"])
-    #expect(one.exitCode == 2, "\(one.stderr)")
-    #expect(one.stderr.contains("[run-memory-limit]"), "\(one.stderr)")
-    #expect(one.stderr.contains("cannot be read a chunk at a time take more than a quarter"), "\(one.stderr)")
-    #expect(!FileManager.default.fileExists(atPath: outJSON))
     let whole = dir.appendingPathComponent("whole.json").path
     let a = migrate(dir, json, whole, ["--quiet"])
     try #require(a.exitCode == 0, "\(a.stderr)")
-    let b = migrate(dir, json, outJSON, ["--memory-limit", "256K"])
-    try #require(b.exitCode == 0, "\(b.stderr)")
-    #expect(b.stderr.contains("chunks (--memory-limit)"), "\(b.stderr)")
-    #expect(try Data(contentsOf: URL(fileURLWithPath: outJSON)) == Data(contentsOf: URL(fileURLWithPath: whole)))
+    for limit in ["16K", "256K"] {
+      let out = dir.appendingPathComponent("out-\(limit).json").path
+      let b = migrate(dir, json, out, ["--memory-limit", limit])
+      try #require(b.exitCode == 0, "\(b.stderr)")
+      #expect(b.stderr.contains("chunks (--memory-limit)"), "\(b.stderr)")
+      #expect(try Data(contentsOf: URL(fileURLWithPath: out)) == Data(contentsOf: URL(fileURLWithPath: whole)))
+    }
   }
 
   @Test func sigtermWhileAChainWritesChunksLeavesNothing() throws {

@@ -185,11 +185,13 @@ func generateDiaryStore(in work: URL, records: String, seed: String) throws -> S
 }
 
 /// A store that could not be read within `--memory-limit` by the estimate (here: any store, with
-/// 1M, under the 48 MB a run is counted at besides its store) whose entities cannot go a chunk
-/// at a time (the tasks' have relationships) but whose tables fit a quarter of the limit is
-/// migrated (a chain of three inferred steps) and converted as the part read whole of a run in
-/// chunks, one chunk a step: the migration gives the bytes of the one within the limit, the
-/// store is only read (`ConvertChunksTests` compares conversions with the ones in memory).
+/// 1M, under the 48 MB a run is counted at besides its store) is migrated (a chain of three
+/// inferred steps: its tasks, related to each other, go in a chunk with stubs, the rest as the
+/// part read whole) and converted to SQLite as the part read whole of a run in chunks (a JSON
+/// store's chunks give no positions in ordered relationships, which SQLite's rows need, so its
+/// related entities are read whole), one chunk: the migration gives the bytes of the one within
+/// the limit, the store is only read (`ConvertChunksTests` compares conversions with the ones in
+/// memory).
 @Suite struct WholeStoreMemoryLimitTests {
   static let tasks = SharedPaths.packageRoot.appendingPathComponent("Mappings/tasks")
 
@@ -204,7 +206,7 @@ func generateDiaryStore(in work: URL, records: String, seed: String) throws -> S
     let small = work.appendingPathComponent("small.json").path
     let a = runMapc(migrate + [small, "--memory-limit", "1M"])
     #expect(a.exitCode == 0, "\(a.stderr)")
-    #expect(a.stderr.contains("8 objects in 1 chunk (--memory-limit)"), "\(a.stderr)")
+    #expect(a.stderr.contains("8 objects in 2 chunks (--memory-limit)"), "\(a.stderr)")
     let large = work.appendingPathComponent("large.json").path
     let b = runMapc(migrate + [large, "--memory-limit", "1G"])
     #expect(b.exitCode == 0, "\(b.stderr)")
