@@ -282,4 +282,34 @@ struct JSONStubChunksTests {
     for id in ids { #expect(failed.stdout.contains(id), "\(failed.stdout)") }
     #expect(failed.stdout.contains("changed") && failed.stdout.contains("renamed"), "\(failed.stdout)")
   }
+
+  /// A string longer than two windows (here 40,000 characters; a window is 8 KiB at 256K): the
+  /// window that cuts it grows until the string fits (until 2026-11-30 a string cut by two
+  /// windows in turn was reported as unterminated, the store's error), and the conversion gives
+  /// the bytes in memory; at 64K it is larger than a quarter of the limit and refused.
+  @Test func aLongStringGrowsTheWindow() throws {
+    let dir = try FileManagerTemp.folder("json-long-string")
+    defer { FileManagerTemp.remove(dir.path) }
+    let bundle = try RelationshipChunksTests.twoVersions(dir) { extra in
+      #"<entity name="Note"><attribute name="text" optional="YES" attributeType="String"/>\#(extra)</entity>"#
+    }
+    let notes = (1...300).map { n in
+      ["id": "Note/\(n)", "text": n == 150 ? String(repeating: "long ", count: 8000) : "note \(n)"]
+    }
+    let store = dir.appendingPathComponent("s.json").path
+    try JSONSerialization.data(withJSONObject: [
+      "metadata": try ModelBundles.storeMetadata(bundle, version: "V1"), "objects": ["Note": notes],
+    ]).write(to: URL(fileURLWithPath: store))
+    let convert = ["store", "convert", store, "--model", bundle.path, "--to", "json", "-o"]
+    let whole = dir.appendingPathComponent("whole.json").path
+    try #require(runMapc(convert + [whole]).exitCode == 0)
+    let chunked = dir.appendingPathComponent("chunks.json").path
+    let b = runMapc(convert + [chunked, "--memory-limit", "256K"])
+    try #require(b.exitCode == 0, "\(b.stderr)")
+    #expect(try Data(contentsOf: URL(fileURLWithPath: chunked)) == Data(contentsOf: URL(fileURLWithPath: whole)))
+    let refused = dir.appendingPathComponent("refused.json").path
+    let c = runMapc(convert + [refused, "--memory-limit", "64K"])
+    #expect(c.exitCode == 2 && c.stderr.contains("is larger than a quarter of --memory-limit"), "\(c.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: refused))
+  }
 }
