@@ -44,6 +44,8 @@ final class ChunkReader: StoreChunkReader {
   /// Errors so far, with the file offsets they are at (line and column are found at the end).
   private var errors: [(error: MigrationError, offset: Int)] = []
   private var stopped = false
+  /// Whether the last window that needed more was filled by its object's references.
+  private var fullByReferences = false
   /// The file offset of the last syntax error met at a window's end (see `readWindow`).
   private var lastSyntaxError = -1
   /// The top-level object was read to its end (what follows goes to the held document).
@@ -110,6 +112,7 @@ final class ChunkReader: StoreChunkReader {
 
   func next() throws(MigrationFailure) -> ObjectGraph? {
     var window = budget.window
+    fullByReferences = false
     while !stopped && !ended {
       switch try readWindow(size: window) {
       case .chunk(let graph):
@@ -117,10 +120,13 @@ final class ChunkReader: StoreChunkReader {
         return graph
       case .moved:
         window = budget.window
+        fullByReferences = false
       case .needsMore:
         guard window < budget.largestValue else {
+          let references =
+            fullByReferences ? ", with the ids it refers to (\(WindowWalk.bytesPerReference) bytes each)," : ","
           throw refusal(
-            "a single value of the store, at byte \(position), is larger than a quarter of --memory-limit \(budget.limit) (\(budget.largestValue) bytes)"
+            "a single value of the store, at byte \(position)\(references) is larger than a quarter of --memory-limit \(budget.limit) (\(budget.largestValue) bytes)"
           )
         }
         window = min(window * 2, budget.largestValue)
@@ -178,7 +184,8 @@ final class ChunkReader: StoreChunkReader {
     (buffer + prefix.count + length).initializeMemory(as: UInt8.self, repeating: 0, count: InputBytes.paddingCount)
     let input = InputBytes(adopting: buffer, allocated: allocated, count: prefix.count + length, path: path)
     var walk = WindowWalk(
-      input: input, base: position - prefix.count, layout: layout, streamed: streamed, maxErrors: maxErrors)
+      input: input, base: position - prefix.count, layout: layout, streamed: streamed, maxErrors: maxErrors,
+      capacity: prefix.count + size)
     let start = position
     do {
       for _ in 0..<prefixTokens { _ = try walk.reader.scanner.next() }
@@ -189,6 +196,14 @@ final class ChunkReader: StoreChunkReader {
       }
       // The document's top-level object ended in this window; the held document gets the rest.
       ended = true
+    } catch is WindowWalk.Full {
+      // The objects' references fill the window before its bytes do: the chunk ends at the
+      // last whole value; an object that fills it alone needs a larger window.
+      walk.rollBack()
+      if position == start {
+        fullByReferences = true
+        return .needsMore
+      }
     } catch let e as JSONSyntaxError
       where !isLast && (lastSyntaxError != walk.base + e.byteOffset || Self.runsToTheEnd(e))
     {

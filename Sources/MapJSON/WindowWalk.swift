@@ -23,7 +23,20 @@ struct WindowWalk {
   private var safePending = 0
   private var safeOffset = 0
 
-  init(input: InputBytes, base: Int, layout: StoreLayout, streamed: Set<Int>, maxErrors: Int) {
+  /// What the window may hold: its bytes, and `bytesPerReference` for each id its objects refer
+  /// to (each becomes a link, or a stub, in memory: `ChunkLinks`).
+  let capacity: Int
+  /// What an id an object refers to counts against the window besides its text: a stub, its
+  /// links and their destination counterparts take about 300–400 bytes in memory, six times
+  /// this, as a window's bytes are counted (`MemoryBudget.window`; Core Data SQLite counts a
+  /// member so too, `CoreDataReader.bytesPerMember`).
+  static let bytesPerReference = 64
+
+  /// Thrown after an object that takes the window past its `capacity`: the chunk ends before it.
+  struct Full: Error {}
+
+  init(input: InputBytes, base: Int, layout: StoreLayout, streamed: Set<Int>, maxErrors: Int, capacity: Int = .max) {
+    self.capacity = capacity
     reader = StoreReader(input: input, layout: layout, maxErrors: maxErrors, splitMinimum: .max, expectedIDs: 0)
     reader.indexesIDs = false
     reader.locatesErrors = false
@@ -113,6 +126,11 @@ struct WindowWalk {
       }
       if t.kind == .beginObject {
         try reader.readObject(reading, open: t)
+        if reader.pending.count > 0
+          && reader.scanner.position + reader.pending.count * Self.bytesPerReference > capacity
+        {
+          throw Full()
+        }
       } else {
         try reader.report(
           "store-structure", "each element of objects.\(name) must be an object", at: reader.quoteStart(t))

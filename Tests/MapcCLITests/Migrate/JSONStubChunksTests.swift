@@ -121,7 +121,7 @@ struct JSONStubChunksTests {
     let whole = dir.appendingPathComponent("whole.json").path
     let a = runMapc(migrate + [whole, "--quiet"])
     let chunked = dir.appendingPathComponent("chunks.json").path
-    let b = runMapc(migrate + [chunked, "--memory-limit", "64K"])
+    let b = runMapc(migrate + [chunked, "--memory-limit", "256K"])
     #expect(try Data(contentsOf: URL(fileURLWithPath: store)) == before)
     switch flaw {
     case .none:
@@ -147,7 +147,7 @@ struct JSONStubChunksTests {
     }
   }
 
-  /// `store convert` JSON → JSON at 64K: the bytes of the conversion in memory, in many chunks.
+  /// `store convert` JSON → JSON at 256K: the bytes of the conversion in memory, in many chunks.
   @Test func aConversionGoesInChunks() throws {
     let dir = try FileManagerTemp.folder("json-stub-convert")
     defer { FileManagerTemp.remove(dir.path) }
@@ -158,7 +158,7 @@ struct JSONStubChunksTests {
     let a = runMapc(convert + [whole])
     try #require(a.exitCode == 0, "\(a.stderr)")
     let chunked = dir.appendingPathComponent("chunks.json").path
-    let b = runMapc(convert + [chunked, "--memory-limit", "64K"])
+    let b = runMapc(convert + [chunked, "--memory-limit", "256K"])
     try #require(b.exitCode == 0, "\(b.stderr)")
     #expect((ConvertChunksTests.counts(b.stderr)?.chunks ?? 0) > 10, "\(b.stderr)")
     #expect(try Data(contentsOf: URL(fileURLWithPath: chunked)) == Data(contentsOf: URL(fileURLWithPath: whole)))
@@ -248,7 +248,7 @@ struct JSONStubChunksTests {
   ]
 
   /// `mapc test` of a case over the store, whose expected store is the step's result: compared
-  /// a chunk at a time at 64K (`StreamingComparison`, the JSON chunks with stubs) and whole, the
+  /// a chunk at a time at 256K (`StreamingComparison`, the JSON chunks with stubs) and whole, the
   /// same lines: a pass, then, once python3's json has changed an item's title and a folder's
   /// name in the expected store, a failure that names both.
   @Test func aComparisonGoesInChunksWithTheSameOutcome() throws {
@@ -266,7 +266,7 @@ struct JSONStubChunksTests {
       "model": bundle.path, "cases": [["store": "s.json", "to": "V2", "expected": "expected.json"]],
     ]
     try JSONSerialization.data(withJSONObject: fixture).write(to: dir.appendingPathComponent("fixture.json"))
-    TestCommandMemoryLimitTests.expectTheSameOutcome(dir, limit: "64K", exitCode: 0)
+    TestCommandMemoryLimitTests.expectTheSameOutcome(dir, limit: "256K", exitCode: 0)
     let edit = """
       import json, sys
       store = json.load(open(sys.argv[1]))
@@ -278,7 +278,7 @@ struct JSONStubChunksTests {
     let edited = runTool(python3!, ["-c", edit, expected])
     try #require(edited.exitCode == 0, "\(edited.stderr)")
     let ids = edited.stdout.split(separator: " ").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
-    let failed = TestCommandMemoryLimitTests.expectTheSameOutcome(dir, limit: "64K", exitCode: 1)
+    let failed = TestCommandMemoryLimitTests.expectTheSameOutcome(dir, limit: "256K", exitCode: 1)
     for id in ids { #expect(failed.stdout.contains(id), "\(failed.stdout)") }
     #expect(failed.stdout.contains("changed") && failed.stdout.contains("renamed"), "\(failed.stdout)")
   }
