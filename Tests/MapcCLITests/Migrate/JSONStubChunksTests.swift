@@ -312,4 +312,32 @@ struct JSONStubChunksTests {
     #expect(c.exitCode == 2 && c.stderr.contains("is larger than a quarter of --memory-limit"), "\(c.stderr)")
     #expect(!FileManager.default.fileExists(atPath: refused))
   }
+
+  /// One folder listing 1,000 items: its text (about 10 KB) is within a quarter of 64K, but
+  /// its ids, 64 bytes each besides their text (what they become in memory), are not: refused,
+  /// naming them; at 1M the conversion goes, with the bytes in memory.
+  @Test func anObjectsIdsCountAgainstTheLimit() throws {
+    let dir = try FileManagerTemp.folder("json-stub-ids")
+    defer { FileManagerTemp.remove(dir.path) }
+    let bundle = try Self.bundle(dir)
+    let items = (1...1000).map { ["id": "Item/\($0)", "n": $0, "folder": "Folder/1"] as [String: Any] }
+    let folder: [String: Any] = ["id": "Folder/1", "items": (1...1000).map { "Item/\($0)" }]
+    let store = dir.appendingPathComponent("s.json").path
+    try JSONSerialization.data(withJSONObject: [
+      "metadata": try ModelBundles.storeMetadata(bundle, version: "V1"),
+      "objects": ["Item": items, "Folder": [folder]],
+    ]).write(to: URL(fileURLWithPath: store))
+    let convert = ["store", "convert", store, "--model", bundle.path, "--to", "json", "-o"]
+    let whole = dir.appendingPathComponent("whole.json").path
+    try #require(runMapc(convert + [whole]).exitCode == 0)
+    let refused = dir.appendingPathComponent("refused.json").path
+    let a = runMapc(convert + [refused, "--memory-limit", "64K"])
+    #expect(a.exitCode == 2 && a.stderr.contains("with the ids it refers to (64 bytes each)"), "\(a.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: refused))
+    let chunked = dir.appendingPathComponent("chunks.json").path
+    let b = runMapc(convert + [chunked, "--memory-limit", "1M"])
+    try #require(b.exitCode == 0, "\(b.stderr)")
+    #expect((ConvertChunksTests.counts(b.stderr)?.chunks ?? 0) >= 2, "\(b.stderr)")
+    #expect(try Data(contentsOf: URL(fileURLWithPath: chunked)) == Data(contentsOf: URL(fileURLWithPath: whole)))
+  }
 }
