@@ -56,10 +56,30 @@ public enum FuzzEntries {
     return PlanWriter.encode(plan, relativeTo: PlanReader.folder(of: path))
   }
 
-  /// `json-store`: the JSON store reader against a model with every attribute type.
+  /// `json-store`: the JSON store reader against a model with every attribute type (and two
+  /// related entities), whole, and a chunk at a time as `store convert --memory-limit 16K`
+  /// reads it (both entities streamed, references out of a chunk as stubs: `ChunkLinks`; at
+  /// most 10,000 chunks).
   public static func jsonStore(_ bytes: [UInt8]) {
     let input = InputBytes(bytes, path: "s.json")
     _ = try? StoreReader.read(input, layout: typedLayout, maxErrors: 20, splitMinimum: .max)
+    let path = scratchFile("chunks.json", bytes)
+    let scratch = path + ".d"
+    try? FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+    defer {
+      try? FileManager.default.removeItem(atPath: scratch)
+      try? FileManager.default.removeItem(atPath: path)
+    }
+    let format = JSONStoreFormat()
+    let streamed = Set(typedLayout.entities.map(\.index))
+    if let chunks = try? format.openChunks(
+      path, layout: typedLayout, streamed: streamed, stubs: true, positionsOnly: [],
+      budget: MemoryBudget(limit: 16 << 10), maxErrors: 20, scratch: scratch)
+    {
+      var taken = 0
+      while taken < 10_000, (try? chunks.next()).flatMap({ $0 }) != nil { taken += 1 }
+      _ = try? chunks.finish()
+    }
   }
 
   /// `xcmappingmodel`: XML reader and Xcode mapping model reader.
