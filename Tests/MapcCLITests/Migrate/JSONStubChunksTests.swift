@@ -181,11 +181,7 @@ struct JSONStubChunksTests {
     }
     let items = (1...3000).map { ["id": "Item/\($0)", "title": "item \($0)", "folder": "Folder/\(1 + $0 % 40)"] }
     let folders = (1...40).map { ["id": "Folder/\($0)", "name": "folder \($0)"] }
-    let store = dir.appendingPathComponent("s.json").path
-    try JSONSerialization.data(withJSONObject: [
-      "metadata": try ModelBundles.storeMetadata(bundle, version: "V1"),
-      "objects": ["Item": items, "Folder": folders],
-    ]).write(to: URL(fileURLWithPath: store))
+    let store = try Self.write(["Item": items, "Folder": folders], of: bundle, in: dir)
     let migrate = ["migrate", "--model", bundle.path, "--store", store, "--to", "V2", "--output"]
     let whole = dir.appendingPathComponent("whole.json").path
     let a = runMapc(migrate + [whole, "--quiet"])
@@ -296,21 +292,9 @@ struct JSONStubChunksTests {
     let notes = (1...300).map { n in
       ["id": "Note/\(n)", "text": n == 150 ? String(repeating: "long ", count: 8000) : "note \(n)"]
     }
-    let store = dir.appendingPathComponent("s.json").path
-    try JSONSerialization.data(withJSONObject: [
-      "metadata": try ModelBundles.storeMetadata(bundle, version: "V1"), "objects": ["Note": notes],
-    ]).write(to: URL(fileURLWithPath: store))
-    let convert = ["store", "convert", store, "--model", bundle.path, "--to", "json", "-o"]
-    let whole = dir.appendingPathComponent("whole.json").path
-    try #require(runMapc(convert + [whole]).exitCode == 0)
-    let chunked = dir.appendingPathComponent("chunks.json").path
-    let b = runMapc(convert + [chunked, "--memory-limit", "256K"])
-    try #require(b.exitCode == 0, "\(b.stderr)")
-    #expect(try Data(contentsOf: URL(fileURLWithPath: chunked)) == Data(contentsOf: URL(fileURLWithPath: whole)))
-    let refused = dir.appendingPathComponent("refused.json").path
-    let c = runMapc(convert + [refused, "--memory-limit", "64K"])
-    #expect(c.exitCode == 2 && c.stderr.contains("is larger than a quarter of --memory-limit"), "\(c.stderr)")
-    #expect(!FileManager.default.fileExists(atPath: refused))
+    let store = try Self.write(["Note": notes], of: bundle, in: dir)
+    try Self.expectRefusedThenTheBytesInMemory(
+      store, bundle, dir, refusedAt: "64K", saying: "is larger than a quarter of --memory-limit", goesAt: "256K")
   }
 
   /// One folder listing 1,000 items: its text (about 10 KB) is within a quarter of 64K, but
@@ -322,22 +306,38 @@ struct JSONStubChunksTests {
     let bundle = try Self.bundle(dir)
     let items = (1...1000).map { ["id": "Item/\($0)", "n": $0, "folder": "Folder/1"] as [String: Any] }
     let folder: [String: Any] = ["id": "Folder/1", "items": (1...1000).map { "Item/\($0)" }]
+    let store = try Self.write(["Item": items, "Folder": [folder]], of: bundle, in: dir)
+    let b = try Self.expectRefusedThenTheBytesInMemory(
+      store, bundle, dir, refusedAt: "64K", saying: "with the ids it refers to (64 bytes each)", goesAt: "1M")
+    #expect((ConvertChunksTests.counts(b.stderr)?.chunks ?? 0) >= 2, "\(b.stderr)")
+  }
+
+  /// A JSON store at V1 of `bundle` holding `objects` (entity → objects), `s.json` in `dir`.
+  static func write(_ objects: [String: Any], of bundle: URL, in dir: URL) throws -> String {
     let store = dir.appendingPathComponent("s.json").path
     try JSONSerialization.data(withJSONObject: [
-      "metadata": try ModelBundles.storeMetadata(bundle, version: "V1"),
-      "objects": ["Item": items, "Folder": [folder]],
+      "metadata": try ModelBundles.storeMetadata(bundle, version: "V1"), "objects": objects,
     ]).write(to: URL(fileURLWithPath: store))
+    return store
+  }
+
+  /// `store convert` of `store` to JSON at `refusedAt` (refused, `saying` why, nothing written)
+  /// and at `goesAt` (the bytes of the conversion in memory); returns the run at `goesAt`.
+  @discardableResult
+  static func expectRefusedThenTheBytesInMemory(
+    _ store: String, _ bundle: URL, _ dir: URL, refusedAt: String, saying why: String, goesAt: String
+  ) throws -> MapcResult {
     let convert = ["store", "convert", store, "--model", bundle.path, "--to", "json", "-o"]
     let whole = dir.appendingPathComponent("whole.json").path
     try #require(runMapc(convert + [whole]).exitCode == 0)
     let refused = dir.appendingPathComponent("refused.json").path
-    let a = runMapc(convert + [refused, "--memory-limit", "64K"])
-    #expect(a.exitCode == 2 && a.stderr.contains("with the ids it refers to (64 bytes each)"), "\(a.stderr)")
+    let a = runMapc(convert + [refused, "--memory-limit", refusedAt])
+    #expect(a.exitCode == 2 && a.stderr.contains(why), "\(a.stderr)")
     #expect(!FileManager.default.fileExists(atPath: refused))
     let chunked = dir.appendingPathComponent("chunks.json").path
-    let b = runMapc(convert + [chunked, "--memory-limit", "1M"])
+    let b = runMapc(convert + [chunked, "--memory-limit", goesAt])
     try #require(b.exitCode == 0, "\(b.stderr)")
-    #expect((ConvertChunksTests.counts(b.stderr)?.chunks ?? 0) >= 2, "\(b.stderr)")
     #expect(try Data(contentsOf: URL(fileURLWithPath: chunked)) == Data(contentsOf: URL(fileURLWithPath: whole)))
+    return b
   }
 }
