@@ -43,7 +43,7 @@ public struct SQLiteStoreFormat: StoreFormat {
   /// its sub-entities' objects too), counted by SQLite (`count(*)` goes through the smallest
   /// index); the main file as it is: rows only a `-wal` holds are not counted. (`Z_MAX` is no
   /// bound to go by: it counts every object ever made, deleted ones too.)
-  public func objectCountBound(_ path: String) -> Int? {
+  public func objectCountBound(_ path: String, cap: Int) -> Int? {
     guard let db = try? SQLiteDatabase(.uri(SQLiteDatabase.immutableURI(path))),
       let tables = try? db.rows(
         "SELECT name FROM sqlite_master WHERE type = 'table' AND name IN (SELECT 'Z' || upper(Z_NAME) FROM Z_PRIMARYKEY WHERE Z_SUPER = 0)"

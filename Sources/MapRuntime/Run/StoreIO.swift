@@ -22,7 +22,7 @@ public enum StoreIO {
   /// Throws `run-memory-limit` when reading the store at `path` whole would take more than
   /// `memoryLimit`.
   public static func checkFits(_ path: String, format: (any StoreFormat)? = nil) throws(MigrationFailure) {
-    guard let limit = memoryLimit, let store = StoreFootprint.of(path, format: format) else { return }
+    guard let limit = memoryLimit, let store = StoreFootprint.of(path, format: format, limit: limit) else { return }
     let size = store.bytes
     let need = store.expectedPeak
     guard need > limit else { return }

@@ -44,7 +44,7 @@ package final class StreamingComparison {
   /// the limit.
   @discardableResult
   package func add(_ side: Side, path: String, format: any StoreFormat) throws(MigrationFailure) -> Int {
-    let size = StoreFootprint.of(path, format: format) ?? StoreFootprint(bytes: 0)
+    let size = StoreFootprint.of(path, format: format, limit: limit) ?? StoreFootprint(bytes: 0)
     guard let chunked = format as? any ChunkedStoreFormat else {
       throw StreamingRun.tooLarge(
         size, limit: limit, path, "the \(format.name) format cannot be read a chunk at a time yet")

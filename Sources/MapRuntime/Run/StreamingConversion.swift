@@ -51,7 +51,9 @@ package enum StreamingConversion {
   /// way.
   package static func convertIfNeeded(_ request: Request) throws(MigrationFailure) -> Done? {
     let path = request.store
-    guard let size = StoreFootprint.of(path, format: request.source), size.expectedPeak > request.limit else {
+    guard let size = StoreFootprint.of(path, format: request.source, limit: request.limit),
+      size.expectedPeak > request.limit
+    else {
       return nil
     }
     func refuse(_ why: String) -> MigrationFailure { StreamingRun.tooLarge(size, limit: request.limit, path, why) }

@@ -18,7 +18,8 @@ enum StreamingRun {
     // A store handed on in memory by a chain's previous step is in memory already (only a
     // graph without objects is handed on: `StoreFormat.readBack`).
     let format = options.storeFormat
-    guard options.handedIn == nil, let size = StoreFootprint.of(storePath, format: format), size.expectedPeak > limit
+    guard options.handedIn == nil, let size = StoreFootprint.of(storePath, format: format, limit: limit),
+      size.expectedPeak > limit
     else { return nil }
     func refuse(_ why: String) -> MigrationFailure { tooLarge(size, limit: limit, storePath, why) }
     guard let chunked = format as? any ChunkedStoreFormat else {

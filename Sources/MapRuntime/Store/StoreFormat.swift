@@ -100,8 +100,12 @@ public protocol StoreFormat: Sendable {
 
   /// At most how many objects the store at `path` holds, when the format can tell without
   /// reading it (what the memory a whole read takes is estimated with, `StoreFootprint`); nil
-  /// when it cannot. Default: nil.
-  func objectCountBound(_ path: String) -> Int?
+  /// when it cannot. A format that counts by reading the file may stop once the count passes
+  /// `cap` (the answer is then above `cap`). Default: nil.
+  func objectCountBound(_ path: String, cap: Int) -> Int?
+  /// Memory an object of this format's stores takes in a run beyond twice its bytes
+  /// (`StoreFootprint`). Default: `StoreFootprint.bytesPerObject`.
+  var memoryPerObject: Int { get }
 }
 
 extension StoreFormat {
@@ -117,7 +121,8 @@ extension StoreFormat {
 
   public func prepareLayout(_ layout: StoreLayout) {}
 
-  public func objectCountBound(_ path: String) -> Int? { nil }
+  public func objectCountBound(_ path: String, cap: Int) -> Int? { nil }
+  public var memoryPerObject: Int { StoreFootprint.bytesPerObject }
 }
 
 /// How to read a store.

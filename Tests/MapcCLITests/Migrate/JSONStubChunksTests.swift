@@ -340,4 +340,38 @@ struct JSONStubChunksTests {
     #expect(try Data(contentsOf: URL(fileURLWithPath: chunked)) == Data(contentsOf: URL(fileURLWithPath: whole)))
     return b
   }
+
+  /// 60,000 small related objects (items of about 60 bytes and the folders listing them): a
+  /// run in memory takes more than twice their bytes. The limit is placed above what the bytes
+  /// alone say (48 MB and twice the file) and below what 100 bytes for each object python3's
+  /// json reads add (the estimate since 2026-11-30, `JSONStoreFormat.memoryPerObject`), so the
+  /// conversion must go in chunks, with the bytes in memory (until then it ran in memory: 2,002,000
+  /// such objects, 202 MB, peaked at 602 MB with `--memory-limit 512M`).
+  @Test func manySmallObjectsCountAgainstTheLimit() throws {
+    let dir = try FileManagerTemp.folder("json-small-objects")
+    defer { FileManagerTemp.remove(dir.path) }
+    let bundle = try Self.bundle(dir)
+    let items = (1...60_000).map { ["id": "Item/\($0)", "n": $0, "folder": "Folder/\(1 + $0 % 600)"] as [String: Any] }
+    let folders = (1...600).map { f in
+      ["id": "Folder/\(f)", "items": stride(from: f == 1 ? 600 : f - 1, through: 60_000, by: 600).map { "Item/\($0)" }]
+        as [String: Any]
+    }
+    let store = try Self.write(["Item": items, "Folder": folders], of: bundle, in: dir)
+    let script = """
+      import json, sys
+      print(sum(len(v) for v in json.load(open(sys.argv[1]))["objects"].values()))
+      """
+    let objects = try #require(
+      Int(runTool(python3!, ["-c", script, store]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)))
+    let bytes = try #require(try FileManager.default.attributesOfItem(atPath: store)[.size] as? Int)
+    let limit = (48 << 20) + 2 * bytes + 50 * objects
+    let convert = ["store", "convert", store, "--model", bundle.path, "--to", "json", "-o"]
+    let whole = dir.appendingPathComponent("whole.json").path
+    try #require(runMapc(convert + [whole]).exitCode == 0)
+    let chunked = dir.appendingPathComponent("chunks.json").path
+    let b = runMapc(convert + [chunked, "--memory-limit", "\(limit)"])
+    try #require(b.exitCode == 0, "\(b.stderr)")
+    #expect((ConvertChunksTests.counts(b.stderr)?.chunks ?? 0) >= 2, "\(b.stderr)")
+    #expect(try Data(contentsOf: URL(fileURLWithPath: chunked)) == Data(contentsOf: URL(fileURLWithPath: whole)))
+  }
 }
