@@ -9,16 +9,11 @@ package struct StoreFootprint: Sendable {
   /// What each object counts (`StoreFormat.memoryPerObject`).
   package var perObject: Int
 
-  package init(bytes: Int, objects: Int = 0, perObject: Int = bytesPerObject) {
+  package init(bytes: Int, objects: Int = 0, perObject: Int = defaultMemoryPerObject) {
     self.bytes = bytes
     self.objects = objects
     self.perObject = perObject
   }
-
-  /// Memory an object of a Core Data SQLite store takes beyond twice its bytes, counted for
-  /// the estimate: measured 276 bytes (648 MB − 48 MB − 2 × 116 MB over 2,002,000 objects),
-  /// taken as 300.
-  package static let bytesPerObject = 300
 
   /// What a run over the whole store in memory is expected to take at most: the baseline,
   /// twice the bytes (1.8x measured for the JSON diary, 1.3x for its SQLite store) and
@@ -37,7 +32,7 @@ package struct StoreFootprint: Sendable {
   /// it is not counted, and a count may stop once it passes it); nil when there is no file.
   package static func of(_ path: String, format: (any StoreFormat)?, limit: Int) -> StoreFootprint? {
     guard let bytes = MigrationRun.fileSize(path) else { return nil }
-    let perObject = format?.memoryPerObject ?? bytesPerObject
+    let perObject = format?.memoryPerObject ?? defaultMemoryPerObject
     let alone = StoreFootprint(bytes: bytes, perObject: perObject)
     guard let format, alone.expectedPeak <= limit else { return alone }
     let cap = (limit - alone.expectedPeak) / max(perObject, 1) + 1
