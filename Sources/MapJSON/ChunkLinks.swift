@@ -50,12 +50,12 @@ struct ChunkLinks {
   mutating func resolve(_ reader: inout StoreReader) throws {
     let graph = reader.graph
     let before = graph.tables.map(\.count)
+    // Each object's id, decoded once: looked up here, and named by each link it writes.
+    let ids = graph.tables.enumerated().map { e, t in (0..<t.count).map { graph.idText(ObjectRef(entity: e, row: $0)) }
+    }
     var found: [String: ObjectRef] = [:]
-    for (e, t) in graph.tables.enumerated() {
-      for row in 0..<t.count {
-        let ref = ObjectRef(entity: e, row: row)
-        found[graph.idText(ref)] = ref
-      }
+    for (e, texts) in ids.enumerated() {
+      for (row, id) in texts.enumerated() { found[id] = ObjectRef(entity: e, row: row) }
     }
     let pending = reader.pending
     var targets: [ObjectRef?] = []
@@ -74,7 +74,7 @@ struct ChunkLinks {
       guard let stub = Self.stub(key, accepted: inverses.entry(ref.owner.entity, Int(ref.column)), in: graph) else {
         try reader.report(
           "run-memory-limit",
-          "\(graph.idText(ref.owner)).\(name) refers to \(key), outside its chunk, whose id does not give an entity this relationship holds and a number (Entity/number): the store cannot go a chunk at a time; give a --memory-limit that holds it whole",
+          "\(ids[Int(ref.owner.entity)][Int(ref.owner.row)]).\(name) refers to \(key), outside its chunk, whose id does not give an entity this relationship holds and a number (Entity/number): the store cannot go a chunk at a time; give a --memory-limit that holds it whole",
           at: ref.target.start - 1)
         // (Once: the run is refused whatever else the chunk holds.)
         throw StoreReader.Stop()
@@ -88,38 +88,23 @@ struct ChunkLinks {
     graph.finalize()
     for (i, ref) in pending.enumerated() {
       guard let target = targets[i] else { continue }
-      try link(ref, to: target, key: keys[i], stubsFrom: before, &reader)
+      let ownerID = ids[Int(ref.owner.entity)][Int(ref.owner.row)]
+      try link(ref, to: target, key: keys[i], ownerID: ownerID, stubsFrom: before, &reader)
     }
   }
 
-  /// Sets the reference `ref` to `target` (named `key`), as the whole-store reader does; a
-  /// stub's side of the relationship gets the chunk's object. Counts the link.
+  /// Sets the reference `ref` to `target` (named `key`), as the whole-store reader does
+  /// (`StoreReader.setReference`); a stub's side of the relationship gets the chunk's object.
+  /// Counts the link.
   private mutating func link(
-    _ ref: StoreReader.PendingReference, to target: ObjectRef, key: String, stubsFrom before: [Int],
-    _ reader: inout StoreReader
+    _ ref: StoreReader.PendingReference, to target: ObjectRef, key: String, ownerID: String,
+    stubsFrom before: [Int], _ reader: inout StoreReader
   ) throws {
+    guard try reader.setReference(ref, to: target, key: key, ownerID: ownerID, inverses),
+      let entry = inverses.entry(ref.owner.entity, Int(ref.column))
+    else { return }
     let graph = reader.graph
     let column = Int(ref.column)
-    let owner = graph.tables[Int(ref.owner.entity)]
-    let prop = owner.layout.properties[column]
-    let ownerID = graph.idText(ref.owner)
-    guard let entry = inverses.entry(ref.owner.entity, column), entry.destinationKinds.contains(Int(target.entity))
-    else {
-      try reader.report(
-        "store-wrong-entity",
-        "\(ownerID).\(prop.name) refers to \(key), a \(graph.tables[Int(target.entity)].layout.name), but holds \(prop.relationship?.destinationEntity ?? "?") objects",
-        at: ref.target.start - 1)
-      return
-    }
-    if let many = owner.columns[column] as? ToManyColumn {
-      guard many.add(Int(ref.owner.row), target) else {
-        try reader.report(
-          "store-duplicate-reference", "\(ownerID).\(prop.name) lists \(key) twice", at: ref.target.start - 1)
-        return
-      }
-    } else {
-      (owner.columns[column] as! ToOneColumn).setTarget(Int(ref.owner.row), target)
-    }
     let ic = entry.inverseColumn[Int(target.entity)]
     if Int(target.row) >= before[Int(target.entity)] && ic >= 0 {
       let inverse = graph.tables[Int(target.entity)].columns[ic]
@@ -133,7 +118,7 @@ struct ChunkLinks {
       // (`JSONStoreFormat.cannotStream` keeps such an entity whole: never reached.)
       try reader.report(
         "run-memory-limit",
-        "\(ownerID).\(prop.name) has no inverse, so a chunk cannot check that \(key) is in the store; give a --memory-limit that holds it whole",
+        "\(ownerID).\(graph.tables[Int(ref.owner.entity)].layout.properties[column].name) has no inverse, so a chunk cannot check that \(key) is in the store; give a --memory-limit that holds it whole",
         at: ref.target.start - 1)
       throw StoreReader.Stop()
     }

@@ -44,8 +44,6 @@ final class ChunkReader: StoreChunkReader {
   /// Errors so far, with the file offsets they are at (line and column are found at the end).
   private var errors: [(error: MigrationError, offset: Int)] = []
   private var stopped = false
-  /// Whether the last window that needed more was filled by its object's references.
-  private var fullByReferences = false
   /// The file offset of the last syntax error met at a window's end (see `readWindow`).
   private var lastSyntaxError = -1
   /// The top-level object was read to its end (what follows goes to the held document).
@@ -112,7 +110,6 @@ final class ChunkReader: StoreChunkReader {
 
   func next() throws(MigrationFailure) -> ObjectGraph? {
     var window = budget.window
-    fullByReferences = false
     while !stopped && !ended {
       switch try readWindow(size: window) {
       case .chunk(let graph):
@@ -120,11 +117,10 @@ final class ChunkReader: StoreChunkReader {
         return graph
       case .moved:
         window = budget.window
-        fullByReferences = false
-      case .needsMore:
+      case .needsMore(let byReferences):
         guard window < budget.largestValue else {
           let references =
-            fullByReferences ? ", with the ids it refers to (\(WindowWalk.bytesPerReference) bytes each)," : ","
+            byReferences ? ", with the ids it refers to (\(WindowWalk.bytesPerReference) bytes each)," : ","
           throw refusal(
             "a single value of the store, at byte \(position)\(references) is larger than a quarter of --memory-limit \(budget.limit) (\(budget.largestValue) bytes)"
           )
@@ -159,7 +155,8 @@ final class ChunkReader: StoreChunkReader {
     /// Read on, nothing to hand over yet.
     case moved
     /// Not one whole value fitted: read a larger window.
-    case needsMore
+    /// (`byReferences`: its ids, counted as `WindowWalk.bytesPerReference`, filled it.)
+    case needsMore(byReferences: Bool)
     /// The document ended (or a syntax error stopped it).
     case ended
   }
@@ -200,10 +197,7 @@ final class ChunkReader: StoreChunkReader {
       // The objects' references fill the window before its bytes do: the chunk ends at the
       // last whole value; an object that fills it alone needs a larger window.
       walk.rollBack()
-      if position == start {
-        fullByReferences = true
-        return .needsMore
-      }
+      if position == start { return .needsMore(byReferences: true) }
     } catch let e as JSONSyntaxError
       where !isLast && (lastSyntaxError != walk.base + e.byteOffset || Self.runsToTheEnd(e))
     {
@@ -214,7 +208,7 @@ final class ChunkReader: StoreChunkReader {
       // in the file's last window.
       lastSyntaxError = walk.base + e.byteOffset
       walk.rollBack()
-      if position == start { return .needsMore }
+      if position == start { return .needsMore(byReferences: false) }
     } catch let e as JSONSyntaxError {
       walk.rollBack()
       walk.reader.errors.append(

@@ -332,27 +332,41 @@ extension StoreReader {
             at: ref.target.start - 1)
           continue
         }
-        guard let entry = inverses.entries[Int(ref.owner.entity)][column],
-          entry.destinationKinds.contains(Int(target.entity))
-        else {
-          try report(
-            "store-wrong-entity",
-            "\(ownerID).\(prop.name) refers to \(key), a \(graph.tables[Int(target.entity)].layout.name), but holds \(prop.relationship?.destinationEntity ?? "?") objects",
-            at: ref.target.start - 1)
-          continue
-        }
-        let c = owner.columns[column]
-        if let many = c as? ToManyColumn {
-          if !many.add(Int(ref.owner.row), target) {
-            try report(
-              "store-duplicate-reference", "\(ownerID).\(prop.name) lists \(key) twice", at: ref.target.start - 1)
-          }
-        } else {
-          (c as! ToOneColumn).setTarget(Int(ref.owner.row), target)
-        }
+        try setReference(ref, to: target, key: key, ownerID: ownerID, inverses)
       }
       try completeInverses(inverses)
     } catch {}
+  }
+
+  /// Sets the reference `ref` (to `key`, from the object `ownerID`) to `target`, which must be
+  /// an object the relationship holds (`store-wrong-entity`) and, in a to-many, not one it
+  /// lists already (`store-duplicate-reference`); returns whether it was set. (The whole-store
+  /// reader, and a chunk's `ChunkLinks`.)
+  @discardableResult
+  mutating func setReference(
+    _ ref: PendingReference, to target: ObjectRef, key: String, ownerID: String, _ inverses: InverseTable
+  ) throws -> Bool {
+    let owner = graph.tables[Int(ref.owner.entity)]
+    let column = Int(ref.column)
+    let prop = owner.layout.properties[column]
+    guard let entry = inverses.entry(ref.owner.entity, column), entry.destinationKinds.contains(Int(target.entity))
+    else {
+      try report(
+        "store-wrong-entity",
+        "\(ownerID).\(prop.name) refers to \(key), a \(graph.tables[Int(target.entity)].layout.name), but holds \(prop.relationship?.destinationEntity ?? "?") objects",
+        at: ref.target.start - 1)
+      return false
+    }
+    if let many = owner.columns[column] as? ToManyColumn {
+      guard many.add(Int(ref.owner.row), target) else {
+        try report(
+          "store-duplicate-reference", "\(ownerID).\(prop.name) lists \(key) twice", at: ref.target.start - 1)
+        return false
+      }
+    } else {
+      (owner.columns[column] as! ToOneColumn).setTarget(Int(ref.owner.row), target)
+    }
+    return true
   }
 
   /// A store may write only one side of a relationship; the other side is filled in. Two sides

@@ -35,7 +35,7 @@ struct WindowWalk {
   /// Thrown after an object that takes the window past its `capacity`: the chunk ends before it.
   struct Full: Error {}
 
-  init(input: InputBytes, base: Int, layout: StoreLayout, streamed: Set<Int>, maxErrors: Int, capacity: Int = .max) {
+  init(input: InputBytes, base: Int, layout: StoreLayout, streamed: Set<Int>, maxErrors: Int, capacity: Int) {
     self.capacity = capacity
     reader = StoreReader(input: input, layout: layout, maxErrors: maxErrors, splitMinimum: .max, expectedIDs: 0)
     reader.indexesIDs = false
