@@ -22,6 +22,8 @@ final class ChunkWriter: StoreChunkWriter {
   /// Per entity: its scratch file (-1 before its first object) and the bytes in it.
   private var files: [Int32]
   private var sizes: [Int]
+  /// A dry run's `/dev/null` (-1 until it renders).
+  private var devNull: Int32 = -1
   /// Where an entity's objects stand in the document: inside `{"objects": {"E": [`.
   private let continuation: JSONOutput.Continuation
 
@@ -50,25 +52,42 @@ final class ChunkWriter: StoreChunkWriter {
     defer { cells.release() }
     // Stubs (a chunk read with them: `EntityTable.stubsFrom`) are written by their own part.
     for (e, t) in chunk.tables.enumerated() where t.realCount > 0 {
-      let bytes: RenderedBytes
+      // A dry run renders to nowhere: the errors a write would meet, nothing kept.
+      let fd = try scratch.map { scratch throws(MigrationFailure) in try file(e, scratch) } ?? nowhere()
+      let path = scratch.map { "\($0)/\(e).json" } ?? "/dev/null"
+      // Rendered straight into the entity's file: a chunk's bytes are never all in memory.
+      var out = JSONOutput(
+        fileDescriptor: fd, path: path, continuing: continuation, isFirst: sizes[e] == 0, bufferCapacity: 1 << 20)
       do {
-        bytes = try writer.renderObjects(of: e, continuing: continuation, isFirst: sizes[e] == 0, cells)
+        try writer.writeObjects(of: e, cells, to: &out)
       } catch {
         throw MigrationFailure([
           MigrationError("run-write", "cannot write the migrated store: \(error)", file: target ?? "")
         ])
       }
-      defer { bytes.free() }
-      guard let scratch, let p = bytes.pointer else { continue }
-      if files[e] < 0 {
-        let path = "\(scratch)/\(e).json"
-        files[e] = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        if files[e] < 0 { throw failure(errno, path, "write") }
+      do {
+        try out.flushAndCheck()
+      } catch {
+        throw MigrationFailure(error, file: path)
       }
-      let done = WriteCalls.write(files[e], p, bytes.count)
-      if done != bytes.count { throw failure(errno, "\(scratch)/\(e).json", "write") }
-      sizes[e] += bytes.count
+      sizes[e] += out.bytesFlushed
     }
+  }
+
+  /// `/dev/null`, opened once, for a dry run's rendering.
+  private func nowhere() -> Int32 {
+    if devNull < 0 { devNull = open("/dev/null", O_WRONLY | O_CLOEXEC) }
+    return devNull
+  }
+
+  /// The scratch file of entity `e`, made at its first object.
+  private func file(_ e: Int, _ scratch: String) throws(MigrationFailure) -> Int32 {
+    if files[e] < 0 {
+      let path = "\(scratch)/\(e).json"
+      files[e] = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+      if files[e] < 0 { throw failure(errno, path, "write") }
+    }
+    return files[e]
   }
 
   func commit(
@@ -142,6 +161,10 @@ final class ChunkWriter: StoreChunkWriter {
   }
 
   func discard() {
+    if devNull >= 0 {
+      _ = close(devNull)
+      devNull = -1
+    }
     for (e, fd) in files.enumerated() where fd >= 0 {
       _ = close(fd)
       files[e] = -1

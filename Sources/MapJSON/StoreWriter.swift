@@ -134,15 +134,11 @@ public struct StoreWriter {
     }
   }
 
-  /// The objects of table `e` but its stubs (`EntityTable.realCount`) as the elements of an
-  /// array that `state` stands in (`isFirst`: no element before them), rendered in memory.
-  func renderObjects(
-    of e: Int, continuing state: JSONOutput.Continuation, isFirst: Bool, _ cells: Cells
-  ) throws(StoreWriteError) -> RenderedBytes {
+  /// The objects of table `e` but its stubs, written to `out` (a writer continuing the array
+  /// they are elements of: `JSONOutput.init(fileDescriptor:path:continuing:isFirst:bufferCapacity:)`).
+  func writeObjects(of e: Int, _ cells: Cells, to out: inout JSONOutput) throws(StoreWriteError) {
     let table = graph.tables[e]
-    var part = JSONOutput(continuing: state, isFirst: isFirst, reusing: nil, initialCapacity: table.realCount * 128)
-    try writeObjects(table, e, cells.idKey, cells.cells, after: 0, count: table.realCount, to: &part)
-    return part.takeBytes()
+    try writeObjects(table, e, cells.idKey, cells.cells, after: 0, count: table.realCount, to: &out)
   }
 
   /// Writes the first `count` objects of one table (default: all): `id` first, then each

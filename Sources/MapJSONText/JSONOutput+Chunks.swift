@@ -32,6 +32,17 @@ extension JSONOutput {
     containerIsEmpty = isFirst ? state.containerIsEmpty : false
   }
 
+  /// A file writer that writes the next elements of another writer's innermost container to
+  /// `fileDescriptor` (at its current offset), as `init(continuing:isFirst:reusing:initialCapacity:)`
+  /// renders them in memory: the same bytes, without holding them all.
+  package init(
+    fileDescriptor: Int32, path: String, continuing state: Continuation, isFirst: Bool, bufferCapacity: Int
+  ) {
+    self.init(fileDescriptor: fileDescriptor, path: path, style: state.style, bufferCapacity: bufferCapacity)
+    depth = state.depth
+    containerIsEmpty = isFirst ? state.containerIsEmpty : false
+  }
+
   /// Hands over the bytes written so far and their memory (memory writers only); the writer
   /// is left empty.
   package mutating func takeBytes() -> RenderedBytes {
