@@ -109,6 +109,9 @@ final class ChunkWriter: StoreChunkWriter {
           try out.flushAndCheck()
           try copy(files[e], sizes[e], to: out.descriptor, path: target)
           out.wroteDirectly(sizes[e])
+          // Its pages go now, not after every other entity's copy: the page cache holds the
+          // store being written, not the store twice.
+          remove(e)
         }
         out.endArray()
       }
@@ -165,11 +168,15 @@ final class ChunkWriter: StoreChunkWriter {
       _ = close(devNull)
       devNull = -1
     }
-    for (e, fd) in files.enumerated() where fd >= 0 {
-      _ = close(fd)
-      files[e] = -1
-      if let scratch { unlink("\(scratch)/\(e).json") }
-    }
+    for e in files.indices { remove(e) }
+  }
+
+  /// Closes and removes entity `e`'s scratch file, if it has one.
+  private func remove(_ e: Int) {
+    guard files[e] >= 0 else { return }
+    _ = close(files[e])
+    files[e] = -1
+    if let scratch { unlink("\(scratch)/\(e).json") }
   }
 
   private func failure(_ code: Int32, _ path: String, _ operation: String) -> MigrationFailure {
