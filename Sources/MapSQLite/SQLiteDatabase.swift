@@ -63,13 +63,27 @@ final class SQLiteDatabase {
   /// Rows the last INSERT, UPDATE or DELETE changed.
   var changes: Int { Int(sqlite3_changes64(handle)) }
 
-  var lastError: String { handle.map { String(cString: sqlite3_errmsg($0)) } ?? "closed" }
+  var lastError: String {
+    guard let handle else { return "closed" }
+    return withSystemReason(String(cString: sqlite3_errmsg(handle)))
+  }
+
+  /// SQLite says "disk I/O error" or "database or disk is full" whatever the system said: its
+  /// reason (`file too large`, `no space left on device`, …) is added when the last failure was
+  /// a read or a write.
+  private func withSystemReason(_ text: String) -> String {
+    guard let handle else { return text }
+    let primary = sqlite3_extended_errcode(handle) & 0xff
+    let err = sqlite3_system_errno(handle)
+    guard primary == SQLITE_IOERR || primary == SQLITE_FULL, err != 0 else { return text }
+    return "\(text) (\(systemErrorText(err)))"
+  }
 
   /// Runs statements that return no rows.
   func execute(_ sql: String) throws(Failure) {
     var message: UnsafeMutablePointer<CChar>?
     if sqlite3_exec(handle, sql, nil, nil, &message) != SQLITE_OK {
-      let text = message.map { String(cString: $0) } ?? lastError
+      let text = message.map { withSystemReason(String(cString: $0)) } ?? lastError
       sqlite3_free(message)
       throw Failure(message: text)
     }

@@ -65,7 +65,7 @@ public struct StoreIOError: CodedError, Hashable {
 
 /// The operating system's text for an `errno` value, lower-cased the way mapc prints it
 /// (`No such file or directory` becomes `no such file or directory`).
-func systemErrorText(_ err: Int32) -> String {
+package func systemErrorText(_ err: Int32) -> String {
   guard let text = strerror(err) else { return "error \(err)" }
   var message = String(cString: text)
   if let first = message.first, first.isUppercase,

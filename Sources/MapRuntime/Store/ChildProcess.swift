@@ -98,7 +98,7 @@ package enum ChildProcess {
     posix_spawnattr_setsigmask(&attributes, &none)
     var handled = sigset_t()
     sigemptyset(&handled)
-    for s in [SIGINT, SIGTERM, SIGHUP, SIGPIPE] { sigaddset(&handled, s) }
+    for s in [SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGXFSZ] { sigaddset(&handled, s) }
     posix_spawnattr_setsigdefault(&attributes, &handled)
     posix_spawnattr_setpgroup(&attributes, 0)
     posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))

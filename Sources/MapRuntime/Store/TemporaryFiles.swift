@@ -177,7 +177,7 @@ public enum TemporaryFiles {
   }
 
   /// Removes the registered files on SIGINT, SIGTERM and SIGHUP, then ends the process with
-  /// the signal.
+  /// the signal; ignores SIGXFSZ (a write past `ulimit -f` is an error of that write).
   public static func installSignalHandlers() {
     lock.withLock {
       if !initialised {
@@ -196,6 +196,9 @@ public enum TemporaryFiles {
     // A parent may have blocked them (the mask is inherited across exec): a run must answer
     // Ctrl-C and `kill` all the same.
     _ = pthread_sigmask(SIG_UNBLOCK, &set, nil)
+    // A write past the file size limit (`ulimit -f`) fails with EFBIG instead of ending the
+    // process: the write's own error names the file, and the run removes what it wrote.
+    _ = signal(SIGXFSZ, SIG_IGN)
   }
 
   /// The environment variable `mapc test` sets for the children it starts: the parent's process
