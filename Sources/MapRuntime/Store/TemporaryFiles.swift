@@ -176,7 +176,7 @@ public enum TemporaryFiles {
     lock.withLock { used[slot] = 0 }
   }
 
-  /// Removes the registered files on SIGINT, SIGTERM and SIGHUP, then ends the process with
+  /// Removes the registered files on SIGINT, SIGTERM, SIGHUP and SIGPIPE, then ends the process with
   /// the signal; ignores SIGXFSZ (a write past `ulimit -f` is an error of that write).
   public static func installSignalHandlers() {
     lock.withLock {
@@ -189,7 +189,9 @@ public enum TemporaryFiles {
     _ = (paths, scratch, journalSuffixes, folders, hasFolder, removeArguments, emptyEnvironment, children)
     var set = sigset_t()
     sigemptyset(&set)
-    for s in [SIGINT, SIGTERM, SIGHUP] {
+    // SIGPIPE too: a reader of the progress that went away (`mapc run … 2>&1 | head`) ended
+    // mapc part-way through its write, the temporary file left behind.
+    for s in [SIGINT, SIGTERM, SIGHUP, SIGPIPE] {
       _ = signal(s, removeOnSignal)
       sigaddset(&set, s)
     }

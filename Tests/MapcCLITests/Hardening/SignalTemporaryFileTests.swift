@@ -2,7 +2,7 @@ import Foundation
 import MapTestSupport
 import Testing
 
-/// Every command that writes removes its temporary file when SIGTERM or SIGINT stops it, as
+/// Every command that writes removes its temporary file when SIGTERM, SIGINT or SIGPIPE stops it, as
 /// `run` does: the signal is sent while the temporary file beside the output exists (a large
 /// store, generated here, keeps it there long enough), and afterwards the folder holds no
 /// `.NAME.mapc-*` file (nor SQLite's journals of one) and no output.
@@ -70,6 +70,9 @@ struct SignalTemporaryFileTests {
       ("out.json", ["store", "export", sqlite.path, "--model", bundle.path, "-o"], SIGTERM),
       ("out.json", ["store", "export", sqlite.path, "--model", bundle.path, "-o"], SIGINT),
       ("out.sqlite", ["store", "import", json.path, "--model", bundle.path, "-o"], SIGTERM),
+      // A closed pipe on standard error (`2>&1 | head`) raises SIGPIPE at the next line.
+      ("out.json", ["store", "export", sqlite.path, "--model", bundle.path, "-o"], SIGPIPE),
+      ("out.sqlite", ["store", "import", json.path, "--model", bundle.path, "-o"], SIGPIPE),
       ("fixed.sqlite", ["store", "repair", sqlite.path, "--model", bundle.path, "-o"], SIGTERM),
     ]
     var interrupted = 0
