@@ -53,8 +53,9 @@ final class ChunkWriter: StoreChunkWriter {
     // Stubs (a chunk read with them: `EntityTable.stubsFrom`) are written by their own part.
     for (e, t) in chunk.tables.enumerated() where t.realCount > 0 {
       // A dry run renders to nowhere: the errors a write would meet, nothing kept.
-      let fd = try scratch.map { scratch throws(MigrationFailure) in try file(e, scratch) } ?? nowhere()
-      let path = scratch.map { "\($0)/\(e).json" } ?? "/dev/null"
+      let (fd, path) =
+        try scratchPath(e).map { path throws(MigrationFailure) in (try file(e, path), path) }
+        ?? (nowhere(), "/dev/null")
       // Rendered straight into the entity's file: a chunk's bytes are never all in memory.
       var out = JSONOutput(
         fileDescriptor: fd, path: path, continuing: continuation, isFirst: sizes[e] == 0, bufferCapacity: 1 << 20)
@@ -80,10 +81,12 @@ final class ChunkWriter: StoreChunkWriter {
     return devNull
   }
 
-  /// The scratch file of entity `e`, made at its first object.
-  private func file(_ e: Int, _ scratch: String) throws(MigrationFailure) -> Int32 {
+  /// Where entity `e`'s objects are kept until the commit (nil for a dry run).
+  private func scratchPath(_ e: Int) -> String? { scratch.map { "\($0)/\(e).json" } }
+
+  /// The scratch file of entity `e` at `path`, made at its first object.
+  private func file(_ e: Int, _ path: String) throws(MigrationFailure) -> Int32 {
     if files[e] < 0 {
-      let path = "\(scratch)/\(e).json"
       files[e] = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
       if files[e] < 0 { throw failure(errno, path, "write") }
     }
@@ -176,7 +179,7 @@ final class ChunkWriter: StoreChunkWriter {
     guard files[e] >= 0 else { return }
     _ = close(files[e])
     files[e] = -1
-    if let scratch { unlink("\(scratch)/\(e).json") }
+    if let path = scratchPath(e) { unlink(path) }
   }
 
   private func failure(_ code: Int32, _ path: String, _ operation: String) -> MigrationFailure {

@@ -28,8 +28,7 @@ extension JSONOutput {
       buffer = p
       capacity = reusing.capacity
     }
-    depth = state.depth
-    containerIsEmpty = isFirst ? state.containerIsEmpty : false
+    take(state, isFirst: isFirst)
   }
 
   /// A file writer that writes the next elements of another writer's innermost container to
@@ -39,6 +38,11 @@ extension JSONOutput {
     fileDescriptor: Int32, path: String, continuing state: Continuation, isFirst: Bool, bufferCapacity: Int
   ) {
     self.init(fileDescriptor: fileDescriptor, path: path, style: state.style, bufferCapacity: bufferCapacity)
+    take(state, isFirst: isFirst)
+  }
+
+  /// Stands where `state` stands; `isFirst`: no element written after it yet.
+  private mutating func take(_ state: Continuation, isFirst: Bool) {
     depth = state.depth
     containerIsEmpty = isFirst ? state.containerIsEmpty : false
   }
