@@ -8,24 +8,33 @@
 import MapJSONText
 import MapRuntime
 
-/// Writes a JSON store from chunks of destination objects (`ChunkedStoreFormat`): each
-/// entity's objects are rendered as they come, by the store writer's own code, into a scratch
-/// file of that entity (`mapc-chunks-<pid>-<random>` in the temporary folder, removed however the
-/// run ends); `commit` writes the metadata and copies the entities' files in, in name order,
-/// through `AtomicFileWriter`. The bytes are those `StoreWriter` writes for the whole graph.
+/// Writes a JSON store from chunks of destination objects (`ChunkedStoreFormat`), with the
+/// bytes `StoreWriter` writes for the whole graph. Each entity's objects are rendered as they
+/// come, by the store writer's own code:
+/// - told the metadata to expect (`expect`), straight into the store's temporary file
+///   (`EarlyStoreFile`) for the entity being written, and into a scratch file of their entity
+///   (`mapc-chunks-<pid>-<random>` in the temporary folder, removed however the run ends) for
+///   those after it, which go in when the writing reaches them;
+/// - otherwise, or when the guesses of `EarlyStoreFile` fail, into the scratch files, which
+///   `commit` copies in, in name order, after the metadata, through `AtomicFileWriter`.
 final class ChunkWriter: StoreChunkWriter {
   private let layout: StoreLayout
   private let target: String?
   private let style: JSONOutput.Style
   /// Where the entities' files go (nil for a dry run: nothing is kept).
   private let scratch: String?
-  /// Per entity: its scratch file (-1 before its first object) and the bytes in it.
+  /// Per entity: its scratch file (-1 when it has none) and the bytes in it.
   private var files: [Int32]
+  private var inScratch: [Int]
+  /// Per entity: the bytes of its objects written so far, wherever they went.
   private var sizes: [Int]
   /// A dry run's `/dev/null` (-1 until it renders).
   private var devNull: Int32 = -1
   /// Where an entity's objects stand in the document: inside `{"objects": {"E": [`.
   private let continuation: JSONOutput.Continuation
+  /// What `expect` said, until the first chunk opens the early store with it.
+  private var expected: (metadata: StoreWriteMetadata, keyHighWater: [String: Int64], durable: Bool)?
+  private var early: EarlyStoreFile?
 
   init(layout: StoreLayout, target: String?, style: JSONOutput.Style, scratch: String) {
     self.layout = layout
@@ -33,6 +42,7 @@ final class ChunkWriter: StoreChunkWriter {
     self.style = style
     self.scratch = target == nil ? nil : scratch
     files = [Int32](repeating: -1, count: layout.entities.count)
+    inScratch = [Int](repeating: 0, count: layout.entities.count)
     sizes = [Int](repeating: 0, count: layout.entities.count)
     var out = JSONOutput(style: style)
     out.beginObject()
@@ -45,13 +55,30 @@ final class ChunkWriter: StoreChunkWriter {
 
   deinit { discard() }
 
+  /// The entities in the order a store lists them: by name.
+  static func storeOrder(_ layout: StoreLayout) -> [Int] {
+    layout.entities.indices.sorted(by: { layout.entities[$0].name < layout.entities[$1].name })
+  }
+
+  func expect(_ metadata: StoreWriteMetadata, keyHighWater: [String: Int64], durable: Bool) {
+    if target != nil { expected = (metadata, keyHighWater, durable) }
+  }
+
   func append(_ chunk: ObjectGraph, source: ObjectGraph) throws(MigrationFailure) {
     chunk.finalize()
     let writer = StoreWriter(graph: chunk, input: source.input, codec: source.transformableCodec)
     let cells = writer.makeCells()
     defer { cells.release() }
     // Stubs (a chunk read with them: `EntityTable.stubsFrom`) are written by their own part.
-    for (e, t) in chunk.tables.enumerated() where t.realCount > 0 {
+    let present = chunk.tables.indices.filter { chunk.tables[$0].realCount > 0 }
+    let direct = try earlyEntity(for: present)
+    for e in present {
+      if e == direct, let early {
+        let before = early.out.bytesFlushed
+        try render(writer, e, cells, to: &early.out, path: target ?? "")
+        sizes[e] += early.out.bytesFlushed - before
+        continue
+      }
       // A dry run renders to nowhere: the errors a write would meet, nothing kept.
       let (fd, path) =
         try scratchPath(e).map { path throws(MigrationFailure) in (try file(e, path), path) }
@@ -59,20 +86,53 @@ final class ChunkWriter: StoreChunkWriter {
       // Rendered straight into the entity's file: a chunk's bytes are never all in memory.
       var out = JSONOutput(
         fileDescriptor: fd, path: path, continuing: continuation, isFirst: sizes[e] == 0, bufferCapacity: 1 << 20)
-      do {
-        try writer.writeObjects(of: e, cells, to: &out)
-      } catch {
-        throw MigrationFailure([
-          MigrationError("run-write", "cannot write the migrated store: \(error)", file: target ?? "")
-        ])
-      }
-      do {
-        try out.flushAndCheck()
-      } catch {
-        throw MigrationFailure(error, file: path)
-      }
+      try render(writer, e, cells, to: &out, path: path)
       sizes[e] += out.bytesFlushed
+      inScratch[e] += out.bytesFlushed
     }
+  }
+
+  /// Renders the chunk's objects of entity `e` to `out`, flushed.
+  private func render(
+    _ writer: StoreWriter, _ e: Int, _ cells: StoreWriter.Cells, to out: inout JSONOutput, path: String
+  ) throws(MigrationFailure) {
+    do {
+      try writer.writeObjects(of: e, cells, to: &out)
+    } catch {
+      throw MigrationFailure([
+        MigrationError("run-write", "cannot write the migrated store: \(error)", file: target ?? "")
+      ])
+    }
+    do {
+      try out.flushAndCheck()
+    } catch {
+      throw MigrationFailure(error, file: path)
+    }
+  }
+
+  /// The entity of `present` whose objects go straight into the early store (made at the
+  /// first chunk with objects, when the writer was told what to expect), or nil.
+  private func earlyEntity(for present: [Int]) throws(MigrationFailure) -> Int? {
+    if early == nil, let (metadata, keyHighWater, durable) = expected, let target, !present.isEmpty {
+      expected = nil
+      early = EarlyStoreFile(
+        target: target, style: style, header: metadata, layout: layout, keyHighWater: keyHighWater,
+        durable: durable)
+    }
+    guard let early else { return nil }
+    do {
+      return try early.entity(for: present, scratchParts)
+    } catch {
+      throw MigrationFailure(error, file: target ?? "")
+    }
+  }
+
+  /// The scratch files as `EarlyStoreFile` takes them.
+  private var scratchParts: EarlyStoreFile.Scratch {
+    (
+      { [unowned self] e in self.files[e] < 0 ? nil : (self.files[e], self.inScratch[e]) },
+      { [unowned self] e in self.remove(e) }
+    )
   }
 
   /// `/dev/null`, opened once, for a dry run's rendering.
@@ -98,75 +158,55 @@ final class ChunkWriter: StoreChunkWriter {
     bookkeepingFrom: String?, written: (@Sendable (Int) -> Void)?
   ) throws(MigrationFailure) {
     guard let target else { return }
-    do {
+    do throws(StoreIOError) {
+      if let early {
+        if !early.broken
+          && early.header == EarlyStoreFile.header(metadata, layout: layout, keyHighWater: keyHighWater, style: style)
+        {
+          try early.finish(scratchParts, backup: backup, durable: durable, written: written)
+          self.early = nil
+          return
+        }
+        try early.stop()
+      }
+      // The store anew: the metadata, then each entity's parts, those of the early store first.
+      let parts = early.map { open($0.temporaryPath, O_RDONLY | O_CLOEXEC) } ?? -1
+      defer { if parts >= 0 { _ = close(parts) } }
+      if early != nil && parts < 0 { throw StoreIOError.system(errno, path: target, operation: "read back") }
       let file = try AtomicFileWriter(target: target)
       var out = JSONOutput(fileDescriptor: file.fileDescriptor, path: target, style: style, startsWriteback: durable)
       out.onFlush = written
-      StoreWriter.writeHeader(metadata, layout: layout, keyHighWater: keyHighWater, to: &out)
-      out.writeKey(PreparedKey("objects"))
-      out.beginObject()
-      for e in layout.entities.indices.sorted(by: { layout.entities[$0].name < layout.entities[$1].name }) {
+      EarlyStoreFile.writeHeader(metadata, layout: layout, keyHighWater: keyHighWater, to: &out)
+      for e in Self.storeOrder(layout) {
         out.writeKey(layout.entities[e].name)
         out.beginArray()
-        if sizes[e] > 0 {
+        if let span = early?.spans[e], !span.isEmpty {
           try out.flushAndCheck()
-          try copy(files[e], sizes[e], to: out.descriptor, path: target)
-          out.wroteDirectly(sizes[e])
-          // Its pages go now, not after every other entity's copy: the page cache holds the
-          // store being written, not the store twice.
-          remove(e)
+          try FileCopy.copy(parts, span, to: out.descriptor, path: target)
+          out.wroteDirectly(span.count)
         }
+        if inScratch[e] > 0 {
+          try out.flushAndCheck()
+          try FileCopy.copy(files[e], 0..<inScratch[e], to: out.descriptor, path: target)
+          out.wroteDirectly(inScratch[e])
+        }
+        // Its pages go now, not after every other entity's copy: the page cache holds the
+        // store being written, not the store twice.
+        remove(e)
         out.endArray()
       }
       out.endObject()
       out.endObject()
       try out.finishDocument()
       try file.commit(backupPath: backup, durable: durable)
+      self.early = nil
     } catch {
       throw MigrationFailure(error, file: target)
     }
   }
 
-  /// Copies the first `count` bytes of `source` to `fd`.
-  private func copy(_ source: Int32, _ count: Int, to fd: Int32, path: String) throws(StoreIOError) {
-    #if os(Linux)
-      // In the kernel, without the bytes coming up to this process and going down again; a
-      // file system or kernel that cannot (EXDEV, ENOSYS, EINVAL…) gets the loop below.
-      var from: Int64 = 0
-      var copied = 0
-      while copied < count {
-        let n = copyFileRange(source, &from, fd, nil, count - copied, 0)
-        if n < 0 && errno == EINTR { continue }
-        guard n > 0 else { break }
-        copied += n
-      }
-      if copied == count { return }
-      if copied > 0 {
-        // Part went over: the rest the ordinary way, from where it stopped.
-        try copyByReading(source, from: copied, count, to: fd, path: path)
-        return
-      }
-    #endif
-    try copyByReading(source, from: 0, count, to: fd, path: path)
-  }
-
-  private func copyByReading(_ source: Int32, from start: Int, _ count: Int, to fd: Int32, path: String)
-    throws(StoreIOError)
-  {
-    let size = 8 << 20
-    let buffer = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 16)
-    defer { buffer.deallocate() }
-    var at = start
-    while at < count {
-      let n = pread(source, buffer, min(size, count - at), off_t(at))
-      if n < 0 && errno == EINTR { continue }
-      guard n > 0 else { throw StoreIOError.system(n < 0 ? errno : EIO, path: path, operation: "write") }
-      if WriteCalls.write(fd, buffer, n) != n { throw StoreIOError.system(errno, path: path, operation: "write") }
-      at += n
-    }
-  }
-
   func discard() {
+    early = nil
     if devNull >= 0 {
       _ = close(devNull)
       devNull = -1
@@ -176,6 +216,7 @@ final class ChunkWriter: StoreChunkWriter {
 
   /// Closes and removes entity `e`'s scratch file, if it has one.
   private func remove(_ e: Int) {
+    inScratch[e] = 0
     guard files[e] >= 0 else { return }
     _ = close(files[e])
     files[e] = -1
@@ -217,19 +258,15 @@ extension JSONStoreFormat: ChunkedStoreFormat {
     return nil
   }
 
+  package func metadataForecast(_ path: String, layout: StoreLayout) -> (
+    StoreMetadata, keyHighWater: [String: Int64]
+  )? {
+    StoreReader.leadingMetadata(path, layout: layout)
+  }
+
   package func openChunkWriter(layout: StoreLayout, target: String?, scratch: String, budget: MemoryBudget)
     throws(MigrationFailure) -> any StoreChunkWriter
   {
     ChunkWriter(layout: layout, target: target, style: style, scratch: scratch)
   }
 }
-
-#if os(Linux)
-  /// `copy_file_range(2)` (glibc 2.27, musl 1.1.24), which Swift's Glibc module does not
-  /// declare without `_GNU_SOURCE`.
-  @_silgen_name("copy_file_range")
-  private func copyFileRange(
-    _ input: Int32, _ inputOffset: UnsafeMutablePointer<Int64>?, _ output: Int32,
-    _ outputOffset: UnsafeMutablePointer<Int64>?, _ length: Int, _ flags: UInt32
-  ) -> Int
-#endif

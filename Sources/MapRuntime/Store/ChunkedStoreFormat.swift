@@ -24,6 +24,12 @@ package protocol ChunkedStoreFormat: StoreFormat {
   /// Why this format cannot read entity `name` of the source model a chunk at a time, beyond
   /// `StreamingPlan`'s rules; nil when it can.
   func cannotStream(source name: String, in model: ObjectModel) -> String?
+  /// The metadata `StoreChunkReader.finish` will give for the store at `path` and the highest
+  /// object numbers it records (`ObjectGraph.keyHighWater`), when the format can tell them from
+  /// the store's first bytes (a JSON store mapc writes has its metadata first); nil when it
+  /// cannot. A forecast only: a writer told it (`StoreChunkWriter.expect`) checks it against
+  /// what it is given at the commit. Default: nil.
+  func metadataForecast(_ path: String, layout: StoreLayout) -> (StoreMetadata, keyHighWater: [String: Int64])?
   /// Why this format cannot write entity `name` of the destination model from chunks, beyond
   /// `StreamingPlan`'s rules; nil when it can.
   func cannotStream(destination name: String, in model: ObjectModel) -> String?
@@ -55,6 +61,9 @@ package protocol ChunkedStoreFormat: StoreFormat {
 extension ChunkedStoreFormat {
   package func cannotStream(source name: String, in model: ObjectModel) -> String? { nil }
   package func cannotStream(destination name: String, in model: ObjectModel) -> String? { nil }
+  package func metadataForecast(_ path: String, layout: StoreLayout) -> (
+    StoreMetadata, keyHighWater: [String: Int64]
+  )? { nil }
   package var keepsObjectKeysInChunks: Bool { false }
   package var readsReferencesAsStubs: Bool { false }
   package var listsToManyMembers: Bool { true }
@@ -101,6 +110,15 @@ package protocol StoreChunkWriter: AnyObject {
   ) throws(MigrationFailure)
   /// Deletes what was written so far (a failed run).
   func discard()
+  /// Tells the writer, before the first chunk, the metadata and highest numbers `commit` will
+  /// most likely be given (from `ChunkedStoreFormat.metadataForecast`) and whether it will be
+  /// durable, so that it may write the store's beginning early. A forecast that proves wrong at
+  /// the commit costs time, never bytes. Default: ignored.
+  func expect(_ metadata: StoreWriteMetadata, keyHighWater: [String: Int64], durable: Bool)
+}
+
+extension StoreChunkWriter {
+  package func expect(_ metadata: StoreWriteMetadata, keyHighWater: [String: Int64], durable: Bool) {}
 }
 
 /// How a run with `--memory-limit` shares its memory (`Specs/limits.md` "Memory").
