@@ -15,6 +15,10 @@ import MapRuntime
 /// an id that names no object and two sides that disagree leave them different (but with a
 /// chance of 2^-128), and the run is refused before anything is written (`check`). The hashes
 /// are `Hasher`'s, seeded anew by each process, so no store can be made to collide.
+///
+/// A relationship without an inverse has no other side to count: the ids its links name out
+/// of the chunk are kept (`outside`) for the reader, which checks at the end that each names an
+/// object of the store (`ChunkReader.checkReferences`).
 struct ChunkLinks {
   /// Per entity and property: the relationship pair's number and which side the property is
   /// (nil for attributes and relationships without an inverse, which do not stream); -1 for a
@@ -24,6 +28,17 @@ struct ChunkLinks {
   private let inverses: InverseTable
   /// Per side: the sums of the two hashes and the number of links.
   private var sums: [(UInt64, UInt64, Int)] = [(0, 0, 0), (0, 0, 0)]
+  /// The links of relationships without an inverse to objects out of the chunk: the target
+  /// id's hash (`IDIndex.hash`), where its quote is in the chunk's window, and the owner and
+  /// property (for the message of an id that names no object). The reader takes them.
+  var outside: [OutsideLink] = []
+
+  struct OutsideLink {
+    var hash: UInt64
+    var offset: Int
+    var owner: String
+    var property: String
+  }
 
   init(layout: StoreLayout) {
     let model = layout.model
@@ -115,12 +130,14 @@ struct ChunkLinks {
       }
     }
     guard let (pair, side) = sides[Int(ref.owner.entity)][column] else {
-      // (`JSONStoreFormat.cannotStream` keeps such an entity whole: never reached.)
-      try reader.report(
-        "run-memory-limit",
-        "\(ownerID).\(graph.tables[Int(ref.owner.entity)].layout.properties[column].name) has no inverse, so a chunk cannot check that \(key) is in the store; give a --memory-limit that holds it whole",
-        at: ref.target.start - 1)
-      throw StoreReader.Stop()
+      // No inverse: no other side to count; a target out of the chunk is checked at the end.
+      if Int(target.row) >= before[Int(target.entity)] {
+        outside.append(
+          OutsideLink(
+            hash: Array(key.utf8).withUnsafeBytes { IDIndex.hash($0) }, offset: ref.target.start - 1,
+            owner: ownerID, property: graph.tables[Int(ref.owner.entity)].layout.properties[column].name))
+      }
+      return
     }
     if side >= 0 {
       count(pair, side, side == 0 ? (ownerID, key) : (key, ownerID))

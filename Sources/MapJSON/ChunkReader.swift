@@ -53,6 +53,9 @@ final class ChunkReader: StoreChunkReader {
   private var metadata = StoreMetadata()
   /// With stubs: the links the chunks' objects write, both sides counted (`ChunkLinks`).
   private var links: ChunkLinks?
+  /// The owners of the links out of chunks that have no other side (`ChunkLinks.outside`),
+  /// whose ids are in `ids` too, checked at the end (`checkIDs`).
+  private let outsideLinks: OutsideLinkFile
 
   /// A place between values where a window can start.
   enum Resume: Equatable {
@@ -104,6 +107,7 @@ final class ChunkReader: StoreChunkReader {
     // of small objects (a few hundred bytes each) needs, so that the list does not grow by
     // copying (which holds the old and the new list at once).
     ids = IDSpill(capacity: budget.limit / 64, folder: scratch, expected: fileSize / 256)
+    outsideLinks = OutsideLinkFile(folder: scratch)
   }
 
   deinit { _ = close(fd) }
@@ -139,7 +143,7 @@ final class ChunkReader: StoreChunkReader {
   var progressTotal: Int { fileSize }
 
   func finish() throws(MigrationFailure) -> StoreMetadata {
-    try checkUniqueIDs()
+    try checkIDs()
     if let links, !links.bothSidesAgree {
       throw refusal(
         "the two sides of some relationship between objects read in different chunks do not name each other (the store writes one side only, which a store read whole fills in, or names an object it lacks), which a run in chunks cannot fill in or check; give a --memory-limit that holds it whole"
@@ -226,6 +230,7 @@ final class ChunkReader: StoreChunkReader {
       } catch {
         stopped = true
       }
+      keepOutsideLinks(base: walk.base)
     }
     take(walk)
     if errors.count >= maxErrors { stopped = true }
@@ -240,6 +245,23 @@ final class ChunkReader: StoreChunkReader {
     return stopped || ended ? .ended : .moved
   }
 
+  /// Takes the chunk's links out of it that have no other side into `ids` (marked) and
+  /// `outsideLinks`, for `checkIDs`.
+  private func keepOutsideLinks(base: Int) {
+    guard let list = links?.outside, !list.isEmpty else { return }
+    links!.outside.removeAll(keepingCapacity: true)
+    do throws(StoreIOError) {
+      for link in list where !stopped {
+        let offset = link.offset + base
+        try outsideLinks.append(offset: offset, owner: link.owner, property: link.property)
+        if try !ids.append((link.hash, offset | IDSpill.referenceFlag)) { tooManyIDs() }
+      }
+    } catch {
+      stopped = true
+      errors.append((MigrationError(error.code.rawValue, error.description, file: path), position))
+    }
+  }
+
   /// Whether `e` is what a window's end gives a value it cuts whatever the window's size.
   private static func runsToTheEnd(_ e: JSONSyntaxError) -> Bool {
     e.code == .unterminatedString || e.code == .unexpectedEndOfInput
@@ -252,16 +274,7 @@ final class ChunkReader: StoreChunkReader {
     }
     do throws(StoreIOError) {
       for (hash, offset) in zip(walk.reader.idHashes, walk.idOffsets) where !stopped {
-        if try !ids.append((hash, offset + walk.base)) {
-          stopped = true
-          errors.append(
-            (
-              MigrationError(
-                "run-memory-limit",
-                "the store has more than \(IDSpill.maxRuns) times \(budget.limit / 64) objects, more than the check that ids are unique takes with --memory-limit \(budget.limit)",
-                file: path), position
-            ))
-        }
+        if try !ids.append((hash, offset + walk.base)) { tooManyIDs() }
       }
     } catch {
       stopped = true
@@ -272,6 +285,17 @@ final class ChunkReader: StoreChunkReader {
       heldCursor = gap.upperBound + walk.base
     }
     copyHeld(upTo: position, from: walk)
+  }
+
+  private func tooManyIDs() {
+    stopped = true
+    errors.append(
+      (
+        MigrationError(
+          "run-memory-limit",
+          "the store has more than \(IDSpill.maxRuns) times \(budget.limit / 64) objects and links out of chunks, more than the check that ids are unique and name objects takes with --memory-limit \(budget.limit)",
+          file: path), position
+      ))
   }
 
   /// Copies the file's bytes from `heldCursor` to `end` (inside the window) into the held
@@ -367,22 +391,49 @@ final class ChunkReader: StoreChunkReader {
 
   // MARK: - Ids across the store
 
-  private func checkUniqueIDs() throws(MigrationFailure) {
+  /// The checks of the ids across chunks: no two objects have the same id, and each id a link
+  /// out of a chunk names (`outsideLinks`) is an object's. Equal hashes are compared by the
+  /// ids' text.
+  private func checkIDs() throws(MigrationFailure) {
     var found: [(MigrationError, Int)] = []
+    var dangling: [(offset: Int, id: String)] = []
+    let flag = IDSpill.referenceFlag
     do {
-      try ids.equalHashes { group in
-        let texts = group.map { idText(at: $0.offset) }
-        for a in 1..<group.count {
+      try ids.equalHashes(singles: outsideLinks.count > 0) { group in
+        if group.count == 1 && group[0].offset & flag == 0 { return true }
+        let objects = group.filter { $0.offset & flag == 0 }
+        let named = group.filter { $0.offset & flag != 0 }
+        // (An object's id alone under its hash, or one named by links only, is read no further.)
+        guard objects.count > 1 || !named.isEmpty else { return true }
+        let texts = objects.map { idText(at: $0.offset) }
+        for a in texts.indices.dropFirst() {
           guard let t = texts[a], let first = (0..<a).first(where: { texts[$0] == t }) else { continue }
           found.append(
             (
               MigrationError(
                 "store-duplicate-id",
-                "duplicate id \(t): an object uses the id of an earlier object (at byte \(group[first].offset)); ids must be unique in a store",
-                file: path), group[a].offset
+                "duplicate id \(t): an object uses the id of an earlier object (at byte \(objects[first].offset)); ids must be unique in a store",
+                file: path), objects[a].offset
             ))
         }
-        return found.count < maxErrors
+        for link in named {
+          let offset = link.offset & ~flag
+          if let t = idText(at: offset), !texts.contains(t) { dangling.append((offset, t)) }
+        }
+        return found.count + dangling.count < maxErrors
+      }
+      if !dangling.isEmpty {
+        let named = try outsideLinks.links(at: Set(dangling.map(\.offset)))
+        for (offset, id) in dangling {
+          let link = named[offset]
+          found.append(
+            (
+              MigrationError(
+                "store-dangling-id",
+                "\(link?.owner ?? "an object").\(link?.property ?? "?") refers to \(id), which is not in the store",
+                file: path), offset
+            ))
+        }
       }
     } catch {
       throw MigrationFailure(error, file: path)
@@ -390,17 +441,22 @@ final class ChunkReader: StoreChunkReader {
     if !found.isEmpty { throw located(found.sorted { $0.1 < $1.1 }) }
   }
 
-  /// The id whose string starts (its quote) at `offset` of the file.
+  /// The id whose string starts (its quote) at `offset` of the file: read 4 KiB at a time up to
+  /// the largest value the limit allows.
   private func idText(at offset: Int) -> String? {
-    guard offset >= 0 else { return nil }
-    let n = min(budget.largestValue, fileSize - offset)
-    var bytes = [UInt8](repeating: 0, count: n + InputBytes.paddingCount)
-    let got = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress!, n, off_t(offset)) }
-    guard got > 0 else { return nil }
-    return bytes.withUnsafeBytes { raw -> String? in
-      var scanner = JSONScanner(UnsafeRawBufferPointer(rebasing: raw[0..<got]))
-      guard let t = try? scanner.next(), t.kind == .string else { return nil }
-      return scanner.decodeString(t)
+    guard offset >= 0 && offset < fileSize else { return nil }
+    var n = min(4096, fileSize - offset)
+    while true {
+      var bytes = [UInt8](repeating: 0, count: n + InputBytes.paddingCount)
+      let got = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress!, n, off_t(offset)) }
+      guard got > 0 else { return nil }
+      let text = bytes.withUnsafeBytes { raw -> String? in
+        var scanner = JSONScanner(UnsafeRawBufferPointer(rebasing: raw[0..<got]))
+        guard let t = try? scanner.next(), t.kind == .string else { return nil }
+        return scanner.decodeString(t)
+      }
+      if text != nil || got < n || n >= min(budget.largestValue, fileSize - offset) { return text }
+      n = min(n * 8, budget.largestValue, fileSize - offset)
     }
   }
 

@@ -247,17 +247,6 @@ extension JSONStoreFormat: ChunkedStoreFormat {
   /// does not know its index in an owner outside its chunk.
   package var givesOrderedPositions: Bool { false }
 
-  /// A relationship without an inverse keeps its entity whole: nothing in a chunk says that
-  /// the ids it names out of the chunk are objects of the store (`ChunkLinks` checks the links
-  /// both sides write).
-  package func cannotStream(source name: String, in model: ObjectModel) -> String? {
-    guard let e = model.entity(named: name) else { return nil }
-    for r in model.allRelationships(of: e) where !r.isTransient && model.inverse(of: r) == nil {
-      return "its relationship \(r.name) has no inverse, which a JSON store's chunk cannot check"
-    }
-    return nil
-  }
-
   package func metadataForecast(_ path: String, layout: StoreLayout) -> (
     StoreMetadata, keyHighWater: [String: Int64]
   )? {

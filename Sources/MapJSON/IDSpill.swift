@@ -11,9 +11,15 @@ import MapRuntime
 /// in memory up to `capacity` of them, beyond that in sorted runs of `capacity` in files of
 /// the run's scratch folder, merged at the end. Memory stays within `capacity` entries and a
 /// read buffer per run; at most `maxRuns` runs (`Specs/limits.md` "Memory").
+///
+/// Besides the objects' ids, the spill takes the ids that links out of a chunk name
+/// (`ChunkLinks.outside`), their offsets marked with `referenceFlag`, so that one merge finds
+/// both the ids used twice and the ids named that no object has.
 final class IDSpill {
   typealias Entry = (hash: UInt64, offset: Int)
   static let maxRuns = 4096
+  /// Marks an entry as an id a link names (at that offset), not an object's.
+  static let referenceFlag = 1 << 62
 
   private let capacity: Int
   private let folder: String
@@ -59,16 +65,17 @@ final class IDSpill {
     current.removeAll(keepingCapacity: true)
   }
 
-  /// Calls `group` with each set of two or more ids of equal hash, in hash order, each set in
-  /// file order, until it returns false.
-  func equalHashes(_ group: ([Entry]) -> Bool) throws(StoreIOError) {
+  /// Calls `group` with each set of two or more ids of equal hash (with `singles`, of one or
+  /// more), in hash order, each set in offset order, until it returns false.
+  func equalHashes(singles: Bool = false, _ group: ([Entry]) -> Bool) throws(StoreIOError) {
+    let least = singles ? 1 : 2
     current.sort { $0.hash != $1.hash ? $0.hash < $1.hash : $0.offset < $1.offset }
     if runs.isEmpty {
       var k = 0
       while k < current.count {
         var j = k + 1
         while j < current.count && current[j].hash == current[k].hash { j += 1 }
-        if j - k > 1 && !group(Array(current[k..<j])) { return }
+        if j - k >= least && !group(Array(current[k..<j])) { return }
         k = j
       }
       return
@@ -124,12 +131,12 @@ final class IDSpill {
         if memory < current.count { push((current[memory], -1)) }
       }
       if let first = same.first, first.hash != e.hash {
-        if same.count > 1 && !group(same) { return }
+        if same.count >= least && !group(same) { return }
         same.removeAll(keepingCapacity: true)
       }
       same.append(e)
     }
-    if same.count > 1 { _ = group(same) }
+    if same.count >= least { _ = group(same) }
   }
 
   /// Reads one run back in order, a buffer at a time.

@@ -6,9 +6,9 @@ import Testing
 /// objects of other chunks as stubs made from their ids (`ChunkLinks`), so `mapc migrate` (an
 /// inferred step) and `mapc store convert` go a chunk at a time and write the bytes of the run
 /// in memory, and python3's json reads every relationship of the result as the input has it. A
-/// store a chunk cannot check (one side of a relationship left out, an id that names no object,
-/// ids without numbers that other chunks refer to) is refused with nothing written, where the
-/// run in memory fills it in, reports it or numbers it.
+/// store a chunk cannot check (one side of a relationship left out, an id that names no object
+/// where the relationship has an inverse, ids without numbers that other chunks refer to) is
+/// refused with nothing written, where the run in memory fills it in, reports it or numbers it.
 @Suite(
   .enabled(if: mapcExecutableProblem == nil, "needs the built mapc"),
   .enabled(if: python3 != nil, "python3 is needed to read the stores"))
@@ -165,44 +165,69 @@ struct JSONStubChunksTests {
     #expect(Self.relationships(chunked) == Self.relationships(store))
   }
 
-  /// `Item.folder` without an inverse: nothing in a chunk says that the folder it names is in
-  /// the store, so items are read whole, and folders with them (items refer to them). At 16K
-  /// the store passes the quarter of the limit the part read whole may take (refused, naming
-  /// why, nothing written); at 4M it fits, and the step gives the bytes in memory.
-  @Test func aRelationshipWithoutAnInverseKeepsItsEntitiesWhole() throws {
+  /// `Item.folder` and `Item.others` without an inverse: the ids their links name out of a
+  /// chunk are checked at the end against the store's ids (`ChunkReader.checkIDs`). At 16K the
+  /// step goes in chunks with the bytes in memory, and python3's json finds each item's folder
+  /// and others as the input has them. An item naming a folder the store lacks fails with the
+  /// run in memory's error (code, words, line and column), nothing written.
+  @Test func aRelationshipWithoutAnInverseGoesInChunks() throws {
     let dir = try FileManagerTemp.folder("json-stub-no-inverse")
     defer { FileManagerTemp.remove(dir.path) }
     let bundle = try RelationshipChunksTests.twoVersions(dir) { extra in
       #"""
       <entity name="Folder"><attribute name="name" optional="YES" attributeType="String"/></entity>
       <entity name="Item"><attribute name="title" optional="YES" attributeType="String"/>\#(extra)\#
-      <relationship name="folder" optional="YES" maxCount="1" destinationEntity="Folder"/></entity>
+      <relationship name="folder" optional="YES" maxCount="1" destinationEntity="Folder"/>\#
+      <relationship name="others" optional="YES" toMany="YES" destinationEntity="Item"/></entity>
       """#
     }
-    let items = (1...3000).map { ["id": "Item/\($0)", "title": "item \($0)", "folder": "Folder/\(1 + $0 % 40)"] }
+    func items(dangling: Bool) -> [[String: Any]] {
+      (1...3000).map { n -> [String: Any] in
+        [
+          "id": "Item/\(n)", "title": "item \(n)",
+          "folder": dangling && n == 2345 ? "Folder/41" : "Folder/\(1 + n % 40)",
+          "others": n % 3 == 0 ? ["Item/\(1 + (n * 7) % 3000)", "Item/\(1 + (n * 7 + 1) % 3000)"] : [],
+        ]
+      }
+    }
     let folders = (1...40).map { ["id": "Folder/\($0)", "name": "folder \($0)"] }
-    let store = try Self.write(["Item": items, "Folder": folders], of: bundle, in: dir)
+    let store = try Self.write(["Item": items(dangling: false), "Folder": folders], of: bundle, in: dir)
     let migrate = ["migrate", "--model", bundle.path, "--store", store, "--to", "V2", "--output"]
     let whole = dir.appendingPathComponent("whole.json").path
     let a = runMapc(migrate + [whole, "--quiet"])
     try #require(a.exitCode == 0, "\(a.stderr)")
-    let refused = dir.appendingPathComponent("refused.json").path
-    let b = runMapc(migrate + [refused, "--memory-limit", "16K"])
-    #expect(b.exitCode == 2 && b.stderr.contains("[run-memory-limit]"), "\(b.stderr)")
-    #expect(b.stderr.contains("its relationship folder has no inverse, which a JSON store's chunk cannot check"))
-    #expect(!FileManager.default.fileExists(atPath: refused))
     let chunked = dir.appendingPathComponent("chunks.json").path
-    let c = runMapc(migrate + [chunked, "--memory-limit", "4M"])
-    try #require(c.exitCode == 0, "\(c.stderr)")
-    #expect(c.stderr.contains("in 1 chunk (--memory-limit)"), "\(c.stderr)")
+    let b = runMapc(migrate + [chunked, "--memory-limit", "16K"])
+    try #require(b.exitCode == 0, "\(b.stderr)")
+    #expect((b.stderr.firstMatch(of: /objects in (\d+) chunks/).flatMap { Int($0.1) } ?? 0) > 10, "\(b.stderr)")
     #expect(try Data(contentsOf: URL(fileURLWithPath: chunked)) == Data(contentsOf: URL(fileURLWithPath: whole)))
+    let read = """
+      import json, sys
+      def links(path):
+          items = json.load(open(path))["objects"]["Item"]
+          return sorted((o["id"], o.get("folder"), sorted(o.get("others", []))) for o in items)
+      print("same" if links(sys.argv[1]) == links(sys.argv[2]) else "differ")
+      """
+    #expect(runTool(python3!, ["-c", read, store, chunked]).stdout == "same\n")
+
+    let bad = try Self.write(["Item": items(dangling: true), "Folder": folders], of: bundle, in: dir)
+    let badMigrate = ["migrate", "--model", bundle.path, "--store", bad, "--to", "V2", "--output"]
+    let c = runMapc(badMigrate + [dir.appendingPathComponent("c.json").path])
+    let d = runMapc(badMigrate + [dir.appendingPathComponent("d.json").path, "--memory-limit", "16K"])
+    #expect(c.exitCode == 2 && d.exitCode == 2, "\(c.stderr)\n\(d.stderr)")
+    let error = c.stderr.split(separator: "\n").first { $0.contains("[store-dangling-id]") }
+    #expect(error?.contains("Item/2345.folder refers to Folder/41, which is not in the store") == true, "\(c.stderr)")
+    #expect(error.map { d.stderr.contains($0) } == true, "\(d.stderr)")
+    for f in ["c.json", "d.json"] {
+      #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent(f).path))
+    }
   }
 
   /// Every real store of `../shared/stores` (the corrupt one aside; SwiftData's carry their model
   /// in SQLite only), exported to JSON in memory, then converted JSON → JSON at 64K and 256K: the bytes of the
   /// conversion in memory, or a refusal with nothing written (a value or a part read whole
-  /// larger than its share; a relationship without an inverse keeps its entities whole). At
-  /// 256K the stores whose related entities stream go in two chunks or more.
+  /// larger than its share). At 256K the stores whose related entities stream go in two chunks
+  /// or more.
   @Test(
     .enabled(if: SharedPaths.stores != nil, "needs ../shared/stores"),
     arguments: ConvertChunksTests.cases.filter { $0.to == "json" && $0.limit == "64K" && $0.bundle != nil })
