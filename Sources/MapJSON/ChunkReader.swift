@@ -441,11 +441,11 @@ final class ChunkReader: StoreChunkReader {
     if !found.isEmpty { throw located(found.sorted { $0.1 < $1.1 }) }
   }
 
-  /// The id whose string starts (its quote) at `offset` of the file: read 4 KiB at a time up to
-  /// the largest value the limit allows.
+  /// The id whose string starts (its quote) at `offset` of the file: its first 256 bytes read,
+  /// eight times more while the string goes on, up to the largest value the limit allows.
   private func idText(at offset: Int) -> String? {
     guard offset >= 0 && offset < fileSize else { return nil }
-    var n = min(4096, fileSize - offset)
+    var n = min(256, fileSize - offset)
     while true {
       var bytes = [UInt8](repeating: 0, count: n + InputBytes.paddingCount)
       let got = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress!, n, off_t(offset)) }
