@@ -51,6 +51,25 @@ struct EarlyStoreTests {
     print("same")
     """
 
+  /// Runs `command` with `--output`/`-o` (its last word) as it is and with `--memory-limit 16K`
+  /// (the temporary folder one of its own): both succeed with the same bytes, and nothing is
+  /// left beside the outputs or in the temporary folder. Returns the file written in chunks.
+  static func expectTheBytesInMemory(_ command: [String], in dir: URL) throws -> String {
+    let out = dir.appendingPathComponent("out")
+    let tmp = dir.appendingPathComponent("tmp")
+    for folder in [out, tmp] { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
+    let whole = out.appendingPathComponent("whole.json").path
+    let chunked = out.appendingPathComponent("chunked.json").path
+    let a = runMapc(command + [whole])
+    try #require(a.exitCode == 0, "\(a.stderr)")
+    let b = runMapc(command + [chunked, "--memory-limit", "16K"], environment: ["TMPDIR": tmp.path])
+    try #require(b.exitCode == 0, "\(b.stderr)")
+    #expect(try Data(contentsOf: URL(fileURLWithPath: chunked)) == Data(contentsOf: URL(fileURLWithPath: whole)))
+    #expect(try FileManager.default.contentsOfDirectory(atPath: out.path).sorted() == ["chunked.json", "whole.json"])
+    #expect(try FileManager.default.contentsOfDirectory(atPath: tmp.path) == [])
+    return chunked
+  }
+
   @Test(arguments: Arrangement.allCases)
   func aConversionInChunksGivesTheBytesInMemory(_ arrangement: Arrangement) throws {
     let dir = try FileManagerTemp.folder("early-store")
@@ -58,21 +77,10 @@ struct EarlyStoreTests {
     let bundle = try ModelBundles.bundle(RelationshipChunksTests.model(Self.entities), named: "E", in: dir)
     let store = dir.appendingPathComponent("s.json")
     try Self.source(bundle, arrangement).write(to: store, atomically: true, encoding: .utf8)
-    let out = dir.appendingPathComponent("out")
-    let tmp = dir.appendingPathComponent("tmp")
-    for folder in [out, tmp] { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
-    let whole = out.appendingPathComponent("whole.json").path
-    let chunked = out.appendingPathComponent("chunked.json").path
-    let convert = ["store", "convert", store.path, "--model", bundle.path, "--to", "json", "--quiet", "-o"]
-    let a = runMapc(convert + [whole])
-    try #require(a.exitCode == 0, "\(a.stderr)")
-    let b = runMapc(convert + [chunked, "--memory-limit", "16K"], environment: ["TMPDIR": tmp.path])
-    try #require(b.exitCode == 0, "\(b.stderr)")
-    #expect(try Data(contentsOf: URL(fileURLWithPath: chunked)) == Data(contentsOf: URL(fileURLWithPath: whole)))
+    let chunked = try Self.expectTheBytesInMemory(
+      ["store", "convert", store.path, "--model", bundle.path, "--to", "json", "--quiet", "-o"], in: dir)
     let read = runTool(python3!, ["-c", Self.check, store.path, chunked])
     #expect(read.stdout == "same\n", "\(read.stderr)")
-    #expect(try FileManager.default.contentsOfDirectory(atPath: out.path).sorted() == ["chunked.json", "whole.json"])
-    #expect(try FileManager.default.contentsOfDirectory(atPath: tmp.path) == [])
   }
 }
 
@@ -89,18 +97,7 @@ extension EarlyStoreTests {
       named: "R", in: dir, current: "V2")
     let store = dir.appendingPathComponent("s.json")
     try Self.source(bundle, arrangement, version: "V1").write(to: store, atomically: true, encoding: .utf8)
-    let out = dir.appendingPathComponent("out")
-    let tmp = dir.appendingPathComponent("tmp")
-    for folder in [out, tmp] { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
-    let whole = out.appendingPathComponent("whole.json").path
-    let chunked = out.appendingPathComponent("chunked.json").path
-    let migrate = ["migrate", "--model", bundle.path, "--store", store.path, "--to", "V2", "--quiet", "--output"]
-    let a = runMapc(migrate + [whole])
-    try #require(a.exitCode == 0, "\(a.stderr)")
-    let b = runMapc(migrate + [chunked, "--memory-limit", "16K"], environment: ["TMPDIR": tmp.path])
-    try #require(b.exitCode == 0, "\(b.stderr)")
-    #expect(try Data(contentsOf: URL(fileURLWithPath: chunked)) == Data(contentsOf: URL(fileURLWithPath: whole)))
-    #expect(try FileManager.default.contentsOfDirectory(atPath: out.path).sorted() == ["chunked.json", "whole.json"])
-    #expect(try FileManager.default.contentsOfDirectory(atPath: tmp.path) == [])
+    _ = try Self.expectTheBytesInMemory(
+      ["migrate", "--model", bundle.path, "--store", store.path, "--to", "V2", "--quiet", "--output"], in: dir)
   }
 }
