@@ -133,6 +133,19 @@ final class CoreDataChunkWriter: StoreChunkWriter {
 }
 
 extension SQLiteStoreFormat: ChunkedStoreFormat {
+  /// The store's metadata (`Z_METADATA`, as `CoreDataChunkReader.finish` reads it) and the
+  /// highest numbers `Z_PRIMARYKEY` records for its root entities (as the reader carries them).
+  package func metadataForecast(_ path: String, layout: StoreLayout) -> (
+    StoreMetadata, keyHighWater: [String: Int64]
+  )? {
+    guard let store = try? CoreDataStoreFile(path: path), let tables = try? store.tables(),
+      let keys = try? store.primaryKeys(tables: tables), let metadata = try? CoreDataMetadata.read(store)
+    else { return nil }
+    var high: [String: Int64] = [:]
+    for k in keys where k.superNumber == 0 && k.max > 0 { high[k.name] = k.max }
+    return (Self.storeMetadata(metadata), high)
+  }
+
   package func openChunks(
     _ path: String, layout: StoreLayout, streamed: Set<Int>, stubs: Bool, positionsOnly: Set<String>,
     budget: MemoryBudget, maxErrors: Int, scratch: String
