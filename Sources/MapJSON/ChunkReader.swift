@@ -400,6 +400,7 @@ final class ChunkReader: StoreChunkReader {
     let flag = IDSpill.referenceFlag
     do {
       try ids.equalHashes(singles: outsideLinks.count > 0) { group in
+        // (Most groups are one object's id: answered before the lists below are made.)
         if group.count == 1 && group[0].offset & flag == 0 { return true }
         let objects = group.filter { $0.offset & flag == 0 }
         let named = group.filter { $0.offset & flag != 0 }
@@ -429,8 +430,7 @@ final class ChunkReader: StoreChunkReader {
           found.append(
             (
               MigrationError(
-                "store-dangling-id",
-                "\(link?.owner ?? "an object").\(link?.property ?? "?") refers to \(id), which is not in the store",
+                "store-dangling-id", StoreReader.dangling(link?.owner ?? "an object", link?.property ?? "?", id),
                 file: path), offset
             ))
         }

@@ -26,14 +26,15 @@ final class ChunkWriter: StoreChunkWriter {
   /// Per entity: its scratch file (-1 when it has none) and the bytes in it.
   private var files: [Int32]
   private var inScratch: [Int]
-  /// Per entity: the bytes of its objects written so far, wherever they went.
-  private var sizes: [Int]
+  /// Per entity: whether some of its objects were written, wherever they went (the next ones
+  /// then start with a separator).
+  private var hasObjects: [Bool]
   /// A dry run's `/dev/null` (-1 until it renders).
   private var devNull: Int32 = -1
   /// Where an entity's objects stand in the document: inside `{"objects": {"E": [`.
   private let continuation: JSONOutput.Continuation
   /// What `expect` said, until the first chunk opens the early store with it.
-  private var expected: (metadata: StoreWriteMetadata, keyHighWater: [String: Int64], durable: Bool)?
+  private var expected: (forecast: StoreWriteForecast, durable: Bool)?
   private var early: EarlyStoreFile?
 
   init(layout: StoreLayout, target: String?, style: JSONOutput.Style, scratch: String) {
@@ -43,7 +44,7 @@ final class ChunkWriter: StoreChunkWriter {
     self.scratch = target == nil ? nil : scratch
     files = [Int32](repeating: -1, count: layout.entities.count)
     inScratch = [Int](repeating: 0, count: layout.entities.count)
-    sizes = [Int](repeating: 0, count: layout.entities.count)
+    hasObjects = [Bool](repeating: false, count: layout.entities.count)
     var out = JSONOutput(style: style)
     out.beginObject()
     out.writeKey("objects")
@@ -55,13 +56,9 @@ final class ChunkWriter: StoreChunkWriter {
 
   deinit { discard() }
 
-  /// The entities in the order a store lists them: by name.
-  static func storeOrder(_ layout: StoreLayout) -> [Int] {
-    layout.entities.indices.sorted(by: { layout.entities[$0].name < layout.entities[$1].name })
-  }
-
-  func expect(_ metadata: StoreWriteMetadata, keyHighWater: [String: Int64], durable: Bool) {
-    if target != nil { expected = (metadata, keyHighWater, durable) }
+  func expect(_ forecast: () -> StoreWriteForecast?, durable: Bool) {
+    // (A dry run writes nothing early: it does not read the forecast.)
+    if target != nil, let f = forecast() { expected = (f, durable) }
   }
 
   func append(_ chunk: ObjectGraph, source: ObjectGraph) throws(MigrationFailure) {
@@ -73,10 +70,9 @@ final class ChunkWriter: StoreChunkWriter {
     let present = chunk.tables.indices.filter { chunk.tables[$0].realCount > 0 }
     let direct = try earlyEntity(for: present)
     for e in present {
+      defer { hasObjects[e] = true }
       if e == direct, let early {
-        let before = early.out.bytesFlushed
         try render(writer, e, cells, to: &early.out, path: target ?? "")
-        sizes[e] += early.out.bytesFlushed - before
         continue
       }
       // A dry run renders to nowhere: the errors a write would meet, nothing kept.
@@ -85,9 +81,8 @@ final class ChunkWriter: StoreChunkWriter {
         ?? (nowhere(), "/dev/null")
       // Rendered straight into the entity's file: a chunk's bytes are never all in memory.
       var out = JSONOutput(
-        fileDescriptor: fd, path: path, continuing: continuation, isFirst: sizes[e] == 0, bufferCapacity: 1 << 20)
+        fileDescriptor: fd, path: path, continuing: continuation, isFirst: !hasObjects[e], bufferCapacity: 1 << 20)
       try render(writer, e, cells, to: &out, path: path)
-      sizes[e] += out.bytesFlushed
       inScratch[e] += out.bytesFlushed
     }
   }
@@ -113,10 +108,10 @@ final class ChunkWriter: StoreChunkWriter {
   /// The entity of `present` whose objects go straight into the early store (made at the
   /// first chunk with objects, when the writer was told what to expect), or nil.
   private func earlyEntity(for present: [Int]) throws(MigrationFailure) -> Int? {
-    if early == nil, let (metadata, keyHighWater, durable) = expected, let target, !present.isEmpty {
+    if early == nil, let (forecast, durable) = expected, let target, !present.isEmpty {
       expected = nil
       early = EarlyStoreFile(
-        target: target, style: style, header: metadata, layout: layout, keyHighWater: keyHighWater,
+        target: target, style: style, header: forecast.metadata, layout: layout, keyHighWater: forecast.keyHighWater,
         durable: durable)
     }
     guard let early else { return nil }
@@ -176,20 +171,12 @@ final class ChunkWriter: StoreChunkWriter {
       let file = try AtomicFileWriter(target: target)
       var out = JSONOutput(fileDescriptor: file.fileDescriptor, path: target, style: style, startsWriteback: durable)
       out.onFlush = written
-      EarlyStoreFile.writeHeader(metadata, layout: layout, keyHighWater: keyHighWater, to: &out)
-      for e in Self.storeOrder(layout) {
+      StoreWriter.writeHeader(metadata, layout: layout, keyHighWater: keyHighWater, to: &out)
+      for e in StoreWriter.entityOrder(layout) {
         out.writeKey(layout.entities[e].name)
         out.beginArray()
-        if let span = early?.spans[e], !span.isEmpty {
-          try out.flushAndCheck()
-          try FileCopy.copy(parts, span, to: out.descriptor, path: target)
-          out.wroteDirectly(span.count)
-        }
-        if inScratch[e] > 0 {
-          try out.flushAndCheck()
-          try FileCopy.copy(files[e], 0..<inScratch[e], to: out.descriptor, path: target)
-          out.wroteDirectly(inScratch[e])
-        }
+        if let span = early?.spans[e] { try out.appendFile(parts, span) }
+        if inScratch[e] > 0 { try out.appendFile(files[e], 0..<inScratch[e]) }
         // Its pages go now, not after every other entity's copy: the page cache holds the
         // store being written, not the store twice.
         remove(e)

@@ -56,33 +56,24 @@ final class EarlyStoreFile {
     }
     header = Self.header(metadata, layout: layout, keyHighWater: keyHighWater, style: style)
     out = JSONOutput(fileDescriptor: opened.fileDescriptor, path: target, style: style, startsWriteback: durable)
-    Self.writeHeader(metadata, layout: layout, keyHighWater: keyHighWater, to: &out)
+    StoreWriter.writeHeader(metadata, layout: layout, keyHighWater: keyHighWater, to: &out)
     temporaryPath = opened.temporaryPath
     file = consume opened
     names = layout.entities.map(\.name)
-    order = ChunkWriter.storeOrder(layout)
+    order = StoreWriter.entityOrder(layout)
     var rank = [Int](repeating: 0, count: order.count)
     for (r, e) in order.enumerated() { rank[e] = r }
     self.rank = rank
     spans = [Range<Int>](repeating: 0..<0, count: order.count)
   }
 
-  /// The header's bytes, as `writeHeader` writes them.
+  /// The header's bytes, as `StoreWriter.writeHeader` writes them.
   static func header(
     _ metadata: StoreWriteMetadata, layout: StoreLayout, keyHighWater: [String: Int64], style: JSONOutput.Style
   ) -> [UInt8] {
     var out = JSONOutput(style: style)
-    writeHeader(metadata, layout: layout, keyHighWater: keyHighWater, to: &out)
-    return out.bytes
-  }
-
-  /// The store's text up to its first entity's key: the metadata, and `"objects": {`.
-  static func writeHeader(
-    _ metadata: StoreWriteMetadata, layout: StoreLayout, keyHighWater: [String: Int64], to out: inout JSONOutput
-  ) {
     StoreWriter.writeHeader(metadata, layout: layout, keyHighWater: keyHighWater, to: &out)
-    out.writeKey(PreparedKey("objects"))
-    out.beginObject()
+    return out.bytes
   }
 
   /// The entity whose objects of the next chunk go straight into the file, given the entities
@@ -118,8 +109,7 @@ final class EarlyStoreFile {
       try out.flushAndCheck()
       start = out.bytesFlushed
       if let (fd, count) = scratch.scratch(e), count > 0 {
-        try FileCopy.copy(fd, 0..<count, to: out.descriptor, path: out.path)
-        out.wroteDirectly(count)
+        try out.appendFile(fd, 0..<count)
         scratch.taken(e)
       }
     }
@@ -155,50 +145,3 @@ final class EarlyStoreFile {
     try file.commit(backupPath: backup, durable: durable)
   }
 }
-
-/// Copies between files, in the kernel where it can.
-enum FileCopy {
-  /// Copies the bytes `range` of `source` to `fd`, at its offset.
-  static func copy(_ source: Int32, _ range: Range<Int>, to fd: Int32, path: String) throws(StoreIOError) {
-    #if os(Linux)
-      // In the kernel, without the bytes coming up to this process and going down again; a
-      // file system or kernel that cannot (EXDEV, ENOSYS, EINVAL…) gets the loop below.
-      var from = Int64(range.lowerBound)
-      while from < range.upperBound {
-        let n = copyFileRange(source, &from, fd, nil, range.upperBound - Int(from), 0)
-        if n < 0 && errno == EINTR { continue }
-        guard n > 0 else { break }
-      }
-      if from == range.upperBound { return }
-      try copyByReading(source, Int(from)..<range.upperBound, to: fd, path: path)
-    #else
-      try copyByReading(source, range, to: fd, path: path)
-    #endif
-  }
-
-  private static func copyByReading(_ source: Int32, _ range: Range<Int>, to fd: Int32, path: String)
-    throws(StoreIOError)
-  {
-    let size = 8 << 20
-    let buffer = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 16)
-    defer { buffer.deallocate() }
-    var at = range.lowerBound
-    while at < range.upperBound {
-      let n = pread(source, buffer, min(size, range.upperBound - at), off_t(at))
-      if n < 0 && errno == EINTR { continue }
-      guard n > 0 else { throw StoreIOError.system(n < 0 ? errno : EIO, path: path, operation: "write") }
-      if WriteCalls.write(fd, buffer, n) != n { throw StoreIOError.system(errno, path: path, operation: "write") }
-      at += n
-    }
-  }
-}
-
-#if os(Linux)
-  /// `copy_file_range(2)` (glibc 2.27, musl 1.1.24), which Swift's Glibc module does not
-  /// declare without `_GNU_SOURCE`.
-  @_silgen_name("copy_file_range")
-  private func copyFileRange(
-    _ input: Int32, _ inputOffset: UnsafeMutablePointer<Int64>?, _ output: Int32,
-    _ outputOffset: UnsafeMutablePointer<Int64>?, _ length: Int, _ flags: UInt32
-  ) -> Int
-#endif

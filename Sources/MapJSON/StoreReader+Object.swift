@@ -310,6 +310,12 @@ extension StoreReader {
 
   // MARK: - References
 
+  /// The message of `store-dangling-id`: `owner`'s `property` names `id`, which no object has
+  /// (also `ChunkReader.checkIDs`, for links out of a chunk).
+  static func dangling(_ owner: String, _ property: String, _ id: String) -> String {
+    "\(owner).\(property) refers to \(id), which is not in the store"
+  }
+
   /// Points every relationship at its target and fills in inverses the store left out.
   mutating func resolveReferences() {
     guard errors.isEmpty else { return }
@@ -327,9 +333,7 @@ extension StoreReader {
           ? Array(key.utf8).withUnsafeBytes { k in ids.find(k, in: graph) }
           : ids.find(input.buffer(ref.target), in: graph)
         guard let target else {
-          try report(
-            "store-dangling-id", "\(ownerID).\(prop.name) refers to \(key), which is not in the store",
-            at: ref.target.start - 1)
+          try report("store-dangling-id", Self.dangling(ownerID, prop.name, key), at: ref.target.start - 1)
           continue
         }
         try setReference(ref, to: target, key: key, ownerID: ownerID, inverses)

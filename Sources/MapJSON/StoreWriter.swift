@@ -28,9 +28,7 @@ public struct StoreWriter {
   package mutating func write(metadata: Metadata, to out: inout JSONOutput) throws(StoreWriteError) {
     graph.finalize()
     Self.writeHeader(metadata, layout: graph.layout, keyHighWater: graph.keyHighWater, to: &out)
-    out.writeKey(PreparedKey("objects"))
-    out.beginObject()
-    let order = graph.tables.indices.sorted { graph.tables[$0].layout.name < graph.tables[$1].layout.name }
+    let order = Self.entityOrder(graph.layout)
     let cells = makeCells()
     defer { cells.release() }
     var written = 0
@@ -51,7 +49,13 @@ public struct StoreWriter {
     }
   }
 
-  /// Opens the document and writes its metadata: `{"metadata": {…}`, the `objects` key next.
+  /// The entities in the order a store lists them: by name.
+  static func entityOrder(_ layout: StoreLayout) -> [Int] {
+    layout.entities.indices.sorted { layout.entities[$0].name < layout.entities[$1].name }
+  }
+
+  /// Opens the document, writes its metadata and opens `objects`: `{"metadata": {…}, "objects":
+  /// {`, the first entity's key next.
   static func writeHeader(
     _ metadata: Metadata, layout: StoreLayout, keyHighWater: [String: Int64], to out: inout JSONOutput
   ) {
@@ -84,6 +88,8 @@ public struct StoreWriter {
       MetadataJSON.write(value, to: &out)
     }
     out.endObject()
+    out.writeKey(PreparedKey("objects"))
+    out.beginObject()
   }
 
   /// What rendering the graph's cells takes: the entities' id prefixes, the objects' numbers

@@ -111,9 +111,9 @@ package enum StreamingConversion {
       positionsOnly: streaming.positionsOnly, budget: budget, maxErrors: 50, scratch: scratch.path)
     let writer = try destination.openChunkWriter(
       layout: layout, target: request.output, scratch: scratch.path, budget: budget)
-    if let (forecast, keys) = source.metadataForecast(request.store, layout: layout) {
-      writer.expect(request.metadata(forecast), keyHighWater: keys, durable: true)
-    }
+    writer.expect(
+      { source.metadataForecast(request.store, layout: layout).map { (request.metadata($0.0), $0.keyHighWater) } },
+      durable: true)
     var committed = false
     defer { if !committed { writer.discard() } }
     let total = reader.progressTotal

@@ -94,14 +94,15 @@ enum StreamingRun {
     }
     let writer = try format.openChunkWriter(
       layout: destinationLayout, target: target, scratch: scratch.path, budget: budget)
-    // (The objects' highest numbers go on with them when they keep them.)
-    if let (forecast, keys) = format.metadataForecast(storePath, layout: sourceLayout) {
-      writer.expect(
-        StoreWriteMetadata(
+    writer.expect(
+      {
+        guard let (forecast, keys) = format.metadataForecast(storePath, layout: sourceLayout) else { return nil }
+        let metadata = StoreWriteMetadata(
           modelVersionIdentifiers: plan.destinationModel.versionIdentifiers,
-          entityHashes: plan.destinationEntityHashes, extra: forecast.extra, generated: options.generatedMetadata),
-        keyHighWater: options.keepObjectKeys ? keys : [:], durable: options.durable)
-    }
+          entityHashes: plan.destinationEntityHashes, extra: forecast.extra, generated: options.generatedMetadata)
+        // (The objects' highest numbers go on with them when they keep them.)
+        return (metadata, options.keepObjectKeys ? keys : [:])
+      }, durable: options.durable)
     var committed = false
     defer { if !committed { writer.discard() } }
 

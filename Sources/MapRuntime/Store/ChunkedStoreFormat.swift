@@ -110,15 +110,19 @@ package protocol StoreChunkWriter: AnyObject {
   ) throws(MigrationFailure)
   /// Deletes what was written so far (a failed run).
   func discard()
-  /// Tells the writer, before the first chunk, the metadata and highest numbers `commit` will
-  /// most likely be given (from `ChunkedStoreFormat.metadataForecast`) and whether it will be
-  /// durable, so that it may write the store's beginning early. A forecast that proves wrong at
-  /// the commit costs time, never bytes. Default: ignored.
-  func expect(_ metadata: StoreWriteMetadata, keyHighWater: [String: Int64], durable: Bool)
+  /// Offers the writer, before the first chunk, the metadata and highest numbers `commit` will
+  /// most likely be given (`forecast`, from `ChunkedStoreFormat.metadataForecast`; asked only
+  /// by a writer that uses it) and whether it will be durable, so that it may write the store's
+  /// beginning early. A forecast that proves wrong at the commit costs time, never bytes.
+  /// Default: ignored.
+  func expect(_ forecast: () -> StoreWriteForecast?, durable: Bool)
 }
 
+/// What a chunk writer is told to expect (`StoreChunkWriter.expect`).
+package typealias StoreWriteForecast = (metadata: StoreWriteMetadata, keyHighWater: [String: Int64])
+
 extension StoreChunkWriter {
-  package func expect(_ metadata: StoreWriteMetadata, keyHighWater: [String: Int64], durable: Bool) {}
+  package func expect(_ forecast: () -> StoreWriteForecast?, durable: Bool) {}
 }
 
 /// How a run with `--memory-limit` shares its memory (`Specs/limits.md` "Memory").
