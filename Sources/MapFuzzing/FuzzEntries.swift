@@ -58,7 +58,8 @@ public enum FuzzEntries {
 
   /// `json-store`: the JSON store reader against a model with every attribute type (and two
   /// related entities), whole, and a chunk at a time as `store convert --memory-limit 16K`
-  /// reads it (both entities streamed, references out of a chunk as stubs: `ChunkLinks`; at
+  /// reads it into SQLite (both entities streamed, references out of a chunk as stubs:
+  /// `ChunkLinks`; the ordered `A.many`'s indexes from a first pass, `OrderedPositionTable`; at
   /// most 10,000 chunks).
   public static func jsonStore(_ bytes: [UInt8]) {
     let input = InputBytes(bytes, path: "s.json")
@@ -73,7 +74,7 @@ public enum FuzzEntries {
     let format = JSONStoreFormat()
     let streamed = Set(typedLayout.entities.map(\.index))
     if let chunks = try? format.openChunks(
-      path, layout: typedLayout, streamed: streamed, stubs: true, positionsOnly: [],
+      path, layout: typedLayout, streamed: streamed, stubs: true, positionsOnly: ["A.many"],
       budget: MemoryBudget(limit: 16 << 10), maxErrors: 20, scratch: scratch)
     {
       var taken = 0
@@ -214,8 +215,8 @@ public enum FuzzEntries {
     <attribute name="s" optional="YES" attributeType="String"/>
     <attribute name="t" optional="YES" attributeType="Transformable"/>
     <attribute name="u" optional="YES" attributeType="UUID"/>
-    <relationship name="many" optional="YES" toMany="YES" destinationEntity="B" inverseName="one" \
-    inverseEntity="B"/></entity>
+    <relationship name="many" optional="YES" toMany="YES" ordered="YES" destinationEntity="B" \
+    inverseName="one" inverseEntity="B"/></entity>
     <entity name="B"><attribute name="s" optional="YES" attributeType="String"/>
     <relationship name="one" optional="YES" maxCount="1" destinationEntity="A" inverseName="many" \
     inverseEntity="A"/></entity>

@@ -56,6 +56,12 @@ final class ChunkReader: StoreChunkReader {
   /// The owners of the links out of chunks that have no other side (`ChunkLinks.outside`),
   /// whose ids are in `ids` too, checked at the end (`checkIDs`).
   private let outsideLinks: OutsideLinkFile
+  /// The first pass of `orderedPositions`: the chunks only, for the indexes their ordered
+  /// relationships give their stubs; no ids kept, nothing held, no part read whole.
+  private let collecting: Bool
+  /// The indexes of members of ordered relationships of objects in other chunks: kept by the
+  /// first pass (`collecting`), given to the chunks by the second (`OrderedPositionTable`).
+  var positions: OrderedPositionTable?
 
   /// A place between values where a window can start.
   enum Resume: Equatable {
@@ -81,9 +87,10 @@ final class ChunkReader: StoreChunkReader {
 
   init(
     path: String, layout: StoreLayout, streamed: Set<Int>, stubs: Bool, budget: MemoryBudget, maxErrors: Int,
-    scratch: String
+    scratch: String, collecting: Bool = false
   ) throws(MigrationFailure) {
     self.path = path
+    self.collecting = collecting
     self.links = stubs ? ChunkLinks(layout: layout) : nil
     self.layout = layout
     self.streamed = streamed
@@ -106,7 +113,7 @@ final class ChunkReader: StoreChunkReader {
     // A quarter of the limit for the ids in memory (16 bytes each), reserved up to what a store
     // of small objects (a few hundred bytes each) needs, so that the list does not grow by
     // copying (which holds the old and the new list at once).
-    ids = IDSpill(capacity: budget.limit / 64, folder: scratch, expected: fileSize / 256)
+    ids = IDSpill(capacity: budget.limit / 64, folder: scratch, expected: collecting ? 0 : fileSize / 256)
     outsideLinks = OutsideLinkFile(folder: scratch)
   }
 
@@ -135,7 +142,7 @@ final class ChunkReader: StoreChunkReader {
       }
     }
     if !errors.isEmpty { throw located(errors) }
-    guard !heldGiven else { return nil }
+    guard !heldGiven && !collecting else { return nil }
     heldGiven = true
     return try readHeld()
   }
@@ -227,6 +234,11 @@ final class ChunkReader: StoreChunkReader {
       // The chunk's references: to its own objects, or to stubs of the others.
       do {
         try links!.resolve(&walk.reader)
+        if collecting {
+          if positions?.collect(walk.reader.graph) == false { tooManyPositions() }
+        } else {
+          positions?.place(walk.reader.graph)
+        }
       } catch {
         stopped = true
       }
@@ -248,7 +260,7 @@ final class ChunkReader: StoreChunkReader {
   /// Takes the chunk's links out of it that have no other side into `ids` (marked) and
   /// `outsideLinks`, for `checkIDs`.
   private func keepOutsideLinks(base: Int) {
-    guard let list = links?.outside, !list.isEmpty else { return }
+    guard !collecting, let list = links?.outside, !list.isEmpty else { return }
     links!.outside.removeAll(keepingCapacity: true)
     do throws(StoreIOError) {
       for link in list where !stopped {
@@ -272,6 +284,7 @@ final class ChunkReader: StoreChunkReader {
     for (e, offset) in zip(walk.reader.errors, walk.reader.errorOffsets) {
       errors.append((e, offset + walk.base))
     }
+    guard !collecting else { return }
     do throws(StoreIOError) {
       for (hash, offset) in zip(walk.reader.idHashes, walk.idOffsets) where !stopped {
         if try !ids.append((hash, offset + walk.base)) { tooManyIDs() }
@@ -285,6 +298,17 @@ final class ChunkReader: StoreChunkReader {
       heldCursor = gap.upperBound + walk.base
     }
     copyHeld(upTo: position, from: walk)
+  }
+
+  private func tooManyPositions() {
+    stopped = true
+    errors.append(
+      (
+        MigrationError(
+          "run-memory-limit",
+          "the store's ordered relationships list more than \(positions?.capacity ?? 0) members in other chunks than their owners', more than the indexes a run in chunks keeps for them take with --memory-limit \(budget.limit) (\(OrderedPositionTable.bytesPerEntry) bytes each, at most an eighth of the limit)",
+          file: path), position
+      ))
   }
 
   private func tooManyIDs() {

@@ -220,19 +220,26 @@ extension JSONStoreFormat: ChunkedStoreFormat {
     _ path: String, layout: StoreLayout, streamed: Set<Int>, stubs: Bool, positionsOnly: Set<String>,
     budget: MemoryBudget, maxErrors: Int, scratch: String
   ) throws(MigrationFailure) -> any StoreChunkReader {
-    // (No positions: `givesOrderedPositions` is false. The chunk writer takes them: a Core Data
-    // SQLite store converted to JSON in chunks.)
-    try ChunkReader(
+    // Members of ordered relationships of objects in other chunks get their indexes from a
+    // first pass over the store (`OrderedPositionTable`), asked only where a writer needs them.
+    let positions =
+      stubs && !positionsOnly.isEmpty
+      ? try ChunkReader.orderedPositions(
+        path: path, layout: layout, streamed: streamed, names: positionsOnly, budget: budget, maxErrors: maxErrors,
+        scratch: scratch) : nil
+    let reader = try ChunkReader(
       path: path, layout: layout, streamed: streamed, stubs: stubs, budget: budget, maxErrors: maxErrors,
       scratch: scratch)
+    reader.positions = positions
+    return reader
   }
 
   /// A chunk's references out of it are stubs made from the ids (`ChunkLinks`): an id
   /// `Entity/n` names its entity and number.
   package var readsReferencesAsStubs: Bool { true }
-  /// A JSON store's ordered relationships are listed whole with their owner only: a member
-  /// does not know its index in an owner outside its chunk.
-  package var givesOrderedPositions: Bool { false }
+  /// A JSON store's ordered relationships are listed whole with their owner only: a member's
+  /// index in an owner outside its chunk takes a first pass over the store.
+  package var positionsTakeAPass: Bool { true }
 
   package func metadataForecast(_ path: String, layout: StoreLayout) -> (
     StoreMetadata, keyHighWater: [String: Int64]

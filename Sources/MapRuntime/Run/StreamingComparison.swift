@@ -63,7 +63,8 @@ package final class StreamingComparison {
       try ScratchFolder.make(folder)
       let reader = try chunked.openChunks(
         path, layout: layout, streamed: streamed, stubs: !streaming.stubbed.isEmpty,
-        positionsOnly: streaming.positionsOnly, budget: MemoryBudget(limit: limit), maxErrors: 50,
+        positionsOnly: chunked.positions(streaming.positionsOnly, forWriterListingMembers: true),
+        budget: MemoryBudget(limit: limit), maxErrors: 50,
         scratch: folder)
       var positions = [Int](repeating: 0, count: layout.entities.count)
       var chunks = 0

@@ -64,13 +64,17 @@ package enum StreamingConversion {
       throw refuse("the \(request.destination.name) format cannot be written a chunk at a time yet")
     }
     let model = request.layout.model
-    // (A writer that keeps an ordered relationship's order in its members' rows needs each
-    // member's index, which a format that lists members with their owner cannot give a chunk.)
-    let stubs =
-      source.readsReferencesAsStubs && (source.givesOrderedPositions || destination.listsToManyMembers)
+    // A source that lists members with their owner (JSON) holds none of the chunks' objects in
+    // the part it reads whole, so that part must not refer to them through a to-many either.
+    // Into a writer that keeps a to-many's members in their rows (Core Data SQLite), a member
+    // of a to-many without an inverse must know its owner, which only the owner lists there.
+    let listsMembers = source.listsToManyMembers || destination.listsToManyMembers
+    let ownerOnly = source.listsToManyMembers && !destination.listsToManyMembers
     let streaming = StreamingPlan(
-      copying: model, stubs: stubs, listsMembers: destination.listsToManyMembers,
-      sourceCheck: { source.cannotStream(source: $0, in: model) },
+      copying: model, stubs: source.readsReferencesAsStubs, listsMembers: listsMembers,
+      sourceCheck: {
+        source.cannotStream(source: $0, in: model) ?? (ownerOnly ? Self.listedOwnerOnly($0, in: model) : nil)
+      },
       destinationCheck: { destination.cannotStream(destination: $0, in: model) })
     let budget = MemoryBudget(limit: request.limit)
     try StreamingRun.refuseIfNothingFits(streaming, size: size, limit: request.limit, path)
@@ -91,6 +95,20 @@ package enum StreamingConversion {
     }
   }
 
+  /// Why `name`'s objects cannot go a chunk at a time from a store that lists a to-many's
+  /// members with their owner only into one that keeps them in the members' rows: it has a
+  /// stored to-many relationship without an inverse, whose members' rows hold its objects'
+  /// keys, and a chunk of its members would not know their owners. Nil otherwise.
+  static func listedOwnerOnly(_ name: String, in model: ObjectModel) -> String? {
+    guard let entity = model.entity(named: name),
+      let r = model.allRelationships(of: entity).first(where: {
+        $0.isToMany && $0.inverseName == nil && !$0.isTransient
+      })
+    else { return nil }
+    return
+      "its to-many relationship \(r.name) has no inverse: the rows of its members hold its objects' keys, which only the owners list in this store"
+  }
+
   private enum Outcome {
     case done(Done)
     /// Start over, numbering this entity's objects anew (`ChunkNumbering`).
@@ -108,7 +126,8 @@ package enum StreamingConversion {
     defer { scratch.remove() }
     let reader = try source.openChunks(
       request.store, layout: layout, streamed: streamed, stubs: !streaming.stubbed.isEmpty,
-      positionsOnly: streaming.positionsOnly, budget: budget, maxErrors: 50, scratch: scratch.path)
+      positionsOnly: source.positions(streaming.positionsOnly, forWriterListingMembers: destination.listsToManyMembers),
+      budget: budget, maxErrors: 50, scratch: scratch.path)
     let writer = try destination.openChunkWriter(
       layout: layout, target: request.output, scratch: scratch.path, budget: budget)
     writer.expect(

@@ -83,7 +83,8 @@ enum StreamingRun {
     defer { scratch.remove() }
     let reader = try format.openChunks(
       storePath, layout: sourceLayout, streamed: streamed, stubs: !streaming.stubbed.isEmpty,
-      positionsOnly: streaming.positionsOnly, budget: budget, maxErrors: options.maxErrors, scratch: scratch.path)
+      positionsOnly: format.positions(streaming.positionsOnly, forWriterListingMembers: format.listsToManyMembers),
+      budget: budget, maxErrors: options.maxErrors, scratch: scratch.path)
     let target: String?
     let backup: String?
     switch options.output {

@@ -50,12 +50,12 @@ package protocol ChunkedStoreFormat: StoreFormat {
   /// (`StreamingPlan`, when the objects keep their numbers). Default: false.
   var readsReferencesAsStubs: Bool { get }
 
-  /// Whether a chunk read with stubs gives its members of an ordered relationship of an object
-  /// outside it their index in the whole relationship (`positionsOnly`, or the relationship read
-  /// whole), which a writer that keeps the order in the members' rows needs (Core Data SQLite).
-  /// Default: true. A JSON store lists the members with their owner only, so a conversion from
-  /// it into such a format reads without stubs (`StreamingConversion`).
-  var givesOrderedPositions: Bool { get }
+  /// Whether giving a chunk's members of an ordered relationship of an object outside it their
+  /// index in the whole relationship (`positionsOnly`) takes a pass over the store of its own
+  /// (a JSON store lists the members with their owner only), so that a reader is asked for them
+  /// only where the writer keeps the order in the members' rows (Core Data SQLite's `Z_FOK_`):
+  /// `positions(_:forWriterListingMembers:)`. Default: false.
+  var positionsTakeAPass: Bool { get }
 }
 
 extension ChunkedStoreFormat {
@@ -67,7 +67,14 @@ extension ChunkedStoreFormat {
   package var keepsObjectKeysInChunks: Bool { false }
   package var readsReferencesAsStubs: Bool { false }
   package var listsToManyMembers: Bool { true }
-  package var givesOrderedPositions: Bool { true }
+  package var positionsTakeAPass: Bool { false }
+
+  /// The `positionsOnly` to open this format's chunks with for a writer that lists a to-many
+  /// relationship's members with their owner (`listsToManyMembers`) or not: a writer that lists
+  /// them needs no member's index, so a reader for which they take a pass is not asked for them.
+  package func positions(_ names: Set<String>, forWriterListingMembers lists: Bool) -> Set<String> {
+    positionsTakeAPass && lists ? [] : names
+  }
 }
 
 /// The chunks of a store, in order (`ChunkedStoreFormat.openChunks`).

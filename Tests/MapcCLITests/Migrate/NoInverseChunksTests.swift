@@ -109,4 +109,51 @@ struct NoInverseChunksTests {
     }
     #expect(try Data(contentsOf: URL(fileURLWithPath: store)) == before)
   }
+
+  /// The JSON store the SQLite one was imported from, converted to SQLite: a JSON store lists a
+  /// to-many's members with their owner only, and Core Data keeps the owner's key in the
+  /// members' rows, so a chunk of books would not know their shelf. The owners stay whole
+  /// (`StreamingConversion.listedOwnerOnly`), and with them the books they list: at 2M nothing
+  /// streams, and the conversion is refused naming why, with nothing written. At 16M the store
+  /// is read whole, with the bytes of the conversion in memory, in which python3's sqlite3 finds
+  /// every shelf's books in order.
+  @Test func aJSONStoreIntoSQLiteKeepsTheOwnersOfLinksWithoutAnInverseWhole() throws {
+    let dir = try FileManagerTemp.folder("no-inverse-json-sqlite")
+    defer { FileManagerTemp.remove(dir.path) }
+    _ = try Self.store(dir)
+    // (With a store UUID: one without gets a new one each time it is written.)
+    var document =
+      try JSONSerialization.jsonObject(with: Data(contentsOf: dir.appendingPathComponent("s.json")))
+      as! [String: Any]
+    var metadata = document["metadata"] as! [String: Any]
+    metadata["NSStoreUUID"] = "6B0C2F4E-1D3A-4B5C-9E8F-7A6B5C4D3E2F"
+    document["metadata"] = metadata
+    let json = dir.appendingPathComponent("u.json").path
+    try JSONSerialization.data(withJSONObject: document).write(to: URL(fileURLWithPath: json))
+    let before = try Data(contentsOf: URL(fileURLWithPath: json))
+    let convert = [
+      "store", "convert", json, "--model", dir.appendingPathComponent("R.xcdatamodeld").path, "--to", "sqlite", "-o",
+    ]
+    let chunked = dir.appendingPathComponent("chunks.sqlite").path
+    let b = runMapc(convert + [chunked, "--memory-limit", "2M"])
+    #expect(b.exitCode == 2 && b.stderr.contains("[run-memory-limit]"), "\(b.stderr)")
+    #expect(b.stderr.contains("its to-many relationship related has no inverse"), "\(b.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: chunked))
+    let whole = dir.appendingPathComponent("whole.sqlite").path
+    let a = runMapc(convert + [whole, "--quiet"])
+    try #require(a.exitCode == 0, "\(a.stderr)")
+    let held = dir.appendingPathComponent("held.sqlite").path
+    let c = runMapc(convert + [held, "--memory-limit", "16M"])
+    try #require(c.exitCode == 0, "\(c.stderr)")
+    #expect(try Data(contentsOf: URL(fileURLWithPath: held)) == Data(contentsOf: URL(fileURLWithPath: whole)))
+    var want: [String: [String: [Int]]] = ["books": [:], "loose": [:], "related": [:]]
+    for s in 1...Self.shelves {
+      want["books"]![String(s)] = Self.shelfBooks(s)
+      want["loose"]![String(s)] = Self.looseOn(s)
+    }
+    for n in 1...Self.books where !Self.related(n).isEmpty { want["related"]![String(n)] = Self.related(n) }
+    let expected = String(decoding: try JSONSerialization.data(withJSONObject: want), as: UTF8.self)
+    #expect(runTool(python3!, ["-c", Self.check, whole, expected]).stdout == "shelves ok\n")
+    #expect(try Data(contentsOf: URL(fileURLWithPath: json)) == before)
+  }
 }

@@ -187,11 +187,11 @@ func generateDiaryStore(in work: URL, records: String, seed: String) throws -> S
 /// A store that could not be read within `--memory-limit` by the estimate (here: any store, with
 /// 1M, under the 48 MB a run is counted at besides its store) is migrated (a chain of three
 /// inferred steps: its tasks, related to each other, go in a chunk with stubs, the rest as the
-/// part read whole) and converted to SQLite as the part read whole of a run in chunks (a JSON
-/// store's chunks give no positions in ordered relationships, which SQLite's rows need, so its
-/// related entities are read whole), one chunk: the migration gives the bytes of the one within
-/// the limit, the store is only read (`ConvertChunksTests` compares conversions with the ones in
-/// memory).
+/// part read whole) and converted to SQLite in chunks (its tasks and lists, related to each
+/// other, in one chunk with stubs, then the part read whole; until 2026-12-01 a JSON store's
+/// related entities were read whole into SQLite, one chunk): the migration gives the bytes of
+/// the one within the limit, the store is only read (`ConvertChunksTests` compares conversions
+/// with the ones in memory).
 @Suite struct WholeStoreMemoryLimitTests {
   static let tasks = SharedPaths.packageRoot.appendingPathComponent("Mappings/tasks")
 
@@ -216,7 +216,7 @@ func generateDiaryStore(in work: URL, records: String, seed: String) throws -> S
     let convert = ["store", "convert", store, "--to", "sqlite", "--model", bundle, "-o", sqlite]
     let c = runMapc(convert + ["--memory-limit", "1M"])
     #expect(c.exitCode == 0, "\(c.stderr)")
-    #expect(c.stderr.contains("converted 8 objects in 1 chunk (--memory-limit)"), "\(c.stderr)")
+    #expect(c.stderr.contains("converted 8 objects in 2 chunks (--memory-limit)"), "\(c.stderr)")
     let d = runMapc(convert + ["--memory-limit", "1G"])
     #expect(d.exitCode == 0, "\(d.stderr)")
     #expect(try Data(contentsOf: URL(fileURLWithPath: store)) == before)
