@@ -32,6 +32,10 @@ struct ChunkLinks {
   /// id's hash (`IDIndex.hash`), where its quote is in the chunk's window, and the owner and
   /// property (for the message of an id that names no object). The reader takes them.
   var outside: [OutsideLink] = []
+  /// Whether links are counted and kept for the checks at the end; not in the first pass of
+  /// `OrderedPositionTable`, which only needs the chunks' stubs and lists (the run's own pass
+  /// checks them).
+  var checks = true
 
   struct OutsideLink {
     var hash: UInt64
@@ -69,6 +73,7 @@ struct ChunkLinks {
     let ids = graph.tables.enumerated().map { e, t in (0..<t.count).map { graph.idText(ObjectRef(entity: e, row: $0)) }
     }
     var found: [String: ObjectRef] = [:]
+    found.reserveCapacity(ids.reduce(0) { $0 + $1.count } + reader.pending.count)
     for (e, texts) in ids.enumerated() {
       for (row, id) in texts.enumerated() { found[id] = ObjectRef(entity: e, row: row) }
     }
@@ -129,6 +134,7 @@ struct ChunkLinks {
         (inverse as! ToOneColumn).setTarget(Int(target.row), ref.owner)
       }
     }
+    guard checks else { return }
     guard let (pair, side) = sides[Int(ref.owner.entity)][column] else {
       // No inverse: no other side to count; a target out of the chunk is checked at the end.
       if Int(target.row) >= before[Int(target.entity)] {

@@ -56,12 +56,12 @@ final class ChunkReader: StoreChunkReader {
   /// The owners of the links out of chunks that have no other side (`ChunkLinks.outside`),
   /// whose ids are in `ids` too, checked at the end (`checkIDs`).
   private let outsideLinks: OutsideLinkFile
-  /// The first pass of `orderedPositions`: the chunks only, for the indexes their ordered
-  /// relationships give their stubs; no ids kept, nothing held, no part read whole.
+  /// The first pass of `memberPlaces`: the chunks only, for what their lists say of their
+  /// stubs; no ids kept, nothing held, no part read whole.
   private let collecting: Bool
-  /// The indexes of members of ordered relationships of objects in other chunks: kept by the
-  /// first pass (`collecting`), given to the chunks by the second (`OrderedPositionTable`).
-  var positions: OrderedPositionTable?
+  /// Where members of objects in other chunks stand in their owners' lists: kept by the first
+  /// pass (`collecting`), given to the chunks by the second (`MemberPlaces`).
+  var places: MemberPlaces?
 
   /// A place between values where a window can start.
   enum Resume: Equatable {
@@ -92,6 +92,7 @@ final class ChunkReader: StoreChunkReader {
     self.path = path
     self.collecting = collecting
     self.links = stubs ? ChunkLinks(layout: layout) : nil
+    links?.checks = !collecting
     self.layout = layout
     self.streamed = streamed
     self.budget = budget
@@ -234,15 +235,21 @@ final class ChunkReader: StoreChunkReader {
       // The chunk's references: to its own objects, or to stubs of the others.
       do {
         try links!.resolve(&walk.reader)
-        if collecting {
-          if positions?.collect(walk.reader.graph) == false { tooManyPositions() }
-        } else {
-          positions?.place(walk.reader.graph)
-        }
+        if collecting && places?.collect(walk.reader.graph) == false { tooManyPlaces() }
       } catch {
         stopped = true
       }
       keepOutsideLinks(base: walk.base)
+    }
+    if !collecting && !stopped, let bad = places?.place(walk.reader.graph) {
+      stopped = true
+      errors.append(
+        (
+          MigrationError(
+            "run-memory-limit",
+            "\(bad) lists objects of another chunk through a to-many relationship without an inverse, and its id does not give an entity and a number (Entity/number), which their rows need for its key: the store cannot go a chunk at a time; give a --memory-limit that holds it whole",
+            file: path), position
+        ))
     }
     take(walk)
     if errors.count >= maxErrors { stopped = true }
@@ -300,13 +307,13 @@ final class ChunkReader: StoreChunkReader {
     copyHeld(upTo: position, from: walk)
   }
 
-  private func tooManyPositions() {
+  private func tooManyPlaces() {
     stopped = true
     errors.append(
       (
         MigrationError(
           "run-memory-limit",
-          "the store's ordered relationships list more than \(positions?.capacity ?? 0) members in other chunks than their owners', more than the indexes a run in chunks keeps for them take with --memory-limit \(budget.limit) (\(OrderedPositionTable.bytesPerEntry) bytes each, at most an eighth of the limit)",
+          "the store's to-many relationships list more members outside their owners' chunks than their places take within an eighth of --memory-limit \(budget.limit) (\(places?.capacity ?? 0) bytes: \(MemberPlaces.bytesPerIndex) bytes for each index in an ordered relationship, \(MemberPlaces.bytesPerOwner) and the owner's id for each member of one without an inverse); give a larger --memory-limit",
           file: path), position
       ))
   }

@@ -220,17 +220,17 @@ extension JSONStoreFormat: ChunkedStoreFormat {
     _ path: String, layout: StoreLayout, streamed: Set<Int>, stubs: Bool, positionsOnly: Set<String>,
     budget: MemoryBudget, maxErrors: Int, scratch: String
   ) throws(MigrationFailure) -> any StoreChunkReader {
-    // Members of ordered relationships of objects in other chunks get their indexes from a
-    // first pass over the store (`OrderedPositionTable`), asked only where a writer needs them.
-    let positions =
+    // Members of objects in other chunks get their places in their owners' lists from a first
+    // pass over the store (`MemberPlaces`), asked only where a writer needs them.
+    let places =
       stubs && !positionsOnly.isEmpty
-      ? try ChunkReader.orderedPositions(
+      ? try ChunkReader.memberPlaces(
         path: path, layout: layout, streamed: streamed, names: positionsOnly, budget: budget, maxErrors: maxErrors,
         scratch: scratch) : nil
     let reader = try ChunkReader(
       path: path, layout: layout, streamed: streamed, stubs: stubs, budget: budget, maxErrors: maxErrors,
       scratch: scratch)
-    reader.positions = positions
+    reader.places = places
     return reader
   }
 

@@ -141,7 +141,7 @@ extension CoreDataWriter {
           for m in members(o, p) {
             if map[m] != nil {
               errors.append(
-                "\(layout.entities[Int(m.entity)].name)/\(m.row + 1) is a member of \(owner).\(r.name) of two objects; without an inverse Core Data stores one owner (column \(table.name).\(column.name))"
+                "\(graph.idText(m)) is a member of \(owner).\(r.name) of two objects; without an inverse Core Data stores one owner (column \(table.name).\(column.name))"
               )
             }
             map[m] = o

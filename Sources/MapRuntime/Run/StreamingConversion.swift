@@ -66,15 +66,10 @@ package enum StreamingConversion {
     let model = request.layout.model
     // A source that lists members with their owner (JSON) holds none of the chunks' objects in
     // the part it reads whole, so that part must not refer to them through a to-many either.
-    // Into a writer that keeps a to-many's members in their rows (Core Data SQLite), a member
-    // of a to-many without an inverse must know its owner, which only the owner lists there.
     let listsMembers = source.listsToManyMembers || destination.listsToManyMembers
-    let ownerOnly = source.listsToManyMembers && !destination.listsToManyMembers
     let streaming = StreamingPlan(
       copying: model, stubs: source.readsReferencesAsStubs, listsMembers: listsMembers,
-      sourceCheck: {
-        source.cannotStream(source: $0, in: model) ?? (ownerOnly ? Self.listedOwnerOnly($0, in: model) : nil)
-      },
+      sourceCheck: { source.cannotStream(source: $0, in: model) },
       destinationCheck: { destination.cannotStream(destination: $0, in: model) })
     let budget = MemoryBudget(limit: request.limit)
     try StreamingRun.refuseIfNothingFits(streaming, size: size, limit: request.limit, path)
@@ -95,18 +90,25 @@ package enum StreamingConversion {
     }
   }
 
-  /// Why `name`'s objects cannot go a chunk at a time from a store that lists a to-many's
-  /// members with their owner only into one that keeps them in the members' rows: it has a
-  /// stored to-many relationship without an inverse, whose members' rows hold its objects'
-  /// keys, and a chunk of its members would not know their owners. Nil otherwise.
-  static func listedOwnerOnly(_ name: String, in model: ObjectModel) -> String? {
-    guard let entity = model.entity(named: name),
-      let r = model.allRelationships(of: entity).first(where: {
-        $0.isToMany && $0.inverseName == nil && !$0.isTransient
-      })
-    else { return nil }
-    return
-      "its to-many relationship \(r.name) has no inverse: the rows of its members hold its objects' keys, which only the owners list in this store"
+  /// The relationships whose members a chunk places in their owners' whole lists
+  /// (`ChunkedStoreFormat.openChunks`' `positionsOnly`): the plan's ordered ones, where the
+  /// writer needs them; and, from a source that lists a to-many's members with their owner only
+  /// (JSON) into a writer that keeps them in the members' rows (Core Data SQLite), every stored
+  /// to-many relationship without an inverse, whose members' rows hold their owner's key, which
+  /// a chunk of members does not otherwise know.
+  private static func positions(
+    _ streaming: StreamingPlan, source: any ChunkedStoreFormat, destination: any ChunkedStoreFormat,
+    _ model: ObjectModel
+  ) -> Set<String> {
+    var names = source.positions(streaming.positionsOnly, forWriterListingMembers: destination.listsToManyMembers)
+    if source.listsToManyMembers && !destination.listsToManyMembers {
+      for entity in model.entities {
+        for r in model.allRelationships(of: entity) where r.isToMany && r.inverseName == nil && !r.isTransient {
+          names.insert(entity.name + "." + r.name)
+        }
+      }
+    }
+    return names
   }
 
   private enum Outcome {
@@ -126,7 +128,7 @@ package enum StreamingConversion {
     defer { scratch.remove() }
     let reader = try source.openChunks(
       request.store, layout: layout, streamed: streamed, stubs: !streaming.stubbed.isEmpty,
-      positionsOnly: source.positions(streaming.positionsOnly, forWriterListingMembers: destination.listsToManyMembers),
+      positionsOnly: positions(streaming, source: source, destination: destination, layout.model),
       budget: budget, maxErrors: 50, scratch: scratch.path)
     let writer = try destination.openChunkWriter(
       layout: layout, target: request.output, scratch: scratch.path, budget: budget)

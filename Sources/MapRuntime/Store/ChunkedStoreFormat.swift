@@ -8,7 +8,11 @@ package protocol ChunkedStoreFormat: StoreFormat {
   /// relationships to objects outside it are set to stubs (`EntityTable.stubsFrom`,
   /// `readsReferencesAsStubs`); the members a chunk holds of the ordered relationships in
   /// `positionsOnly` (`Entity.relationship`) of a stub get their index in the whole
-  /// relationship (`ObjectGraph.orderedPositions`) instead of the relationship read whole.
+  /// relationship (`ObjectGraph.orderedPositions`) instead of the relationship read whole. A
+  /// format whose positions take a pass (`positionsTakeAPass`, JSON) reads the to-many
+  /// relationships without an inverse in `positionsOnly` too: a chunk's member of one whose
+  /// owner is outside it gets a stub of the owner listing it (the owner's key goes in the
+  /// member's row in Core Data SQLite, `StreamingConversion`).
   /// What the reader keeps on disk goes in the folder `scratch`, which the run removes.
   func openChunks(
     _ path: String, layout: StoreLayout, streamed: Set<Int>, stubs: Bool, positionsOnly: Set<String>,

@@ -71,6 +71,85 @@ struct ConvertChunksTests {
     #expect(RealStore.siblings(c.store) == before)
   }
 
+  /// Stores (file names) whose JSON export goes into SQLite in two chunks or more at 256K: their
+  /// related entities with stubs, the ordered relationships' indexes and the owners of
+  /// relationships without an inverse (MetaCocktails' `Cocktail.spec`) from a first pass over
+  /// the JSON store (`MemberPlaces`).
+  static let jsonInChunks: Set<String> = [
+    "Bookmarks_V5.sqlite", "CoreDataMigration_Example_3.sqlite", "XCServerCoreData_2.0.1.sqlite",
+    "store2-80-0.wiredatabase", "default.store",
+  ]
+
+  /// Every real store of `../shared/stores` (the corrupt one aside) and of `../shared/swiftdata`,
+  /// once each, exported to JSON in memory.
+  static let exportCases: [Case] = cases.filter { $0.to == "sqlite" && $0.limit == "64K" }
+
+  /// Each real store exported to JSON in memory, then converted back to SQLite in memory and at
+  /// 64K and 256K: refused with nothing written, or the bytes of the conversion in memory
+  /// (`jsonInChunks` in two chunks or more at 256K), whose every row but `Z_OPT` (which a JSON
+  /// store does not keep) python3's sqlite3 finds in the original store, table by table.
+  @Test(
+    .enabled(if: SharedPaths.stores != nil, "needs ../shared/stores"),
+    .enabled(if: python3 != nil, "python3 is needed to read the stores"), arguments: exportCases)
+  func realStoreExportedToJSONGoesBackToSQLiteInChunks(_ c: Case) throws {
+    let dir = try FileManagerTemp.folder("convert-chunks-json-back")
+    defer { FileManagerTemp.remove(dir.path) }
+    let name = (c.store as NSString).lastPathComponent
+    // The model: the bundle, or the one the store carries (a JSON store carries none).
+    var model = c.bundle
+    if model == nil {
+      let carried = dir.appendingPathComponent("M.xcdatamodeld").path
+      let m = runMapc(["store", "model", c.store, "-o", carried])
+      try #require(m.exitCode == 0, "\(m.stderr)")
+      model = carried
+    }
+    let json = dir.appendingPathComponent("export.json").path
+    let e = runMapc(["store", "export", c.store, "--model", model!, "-o", json, "--quiet"])
+    guard e.exitCode == 0 else {
+      // (apptentive's older stores: their bundle has no version of their hashes.)
+      #expect(e.stderr.contains("[store-unknown-version]"), "\(e.stderr)")
+      return
+    }
+    let convert = ["store", "convert", json, "--model", model!, "--to", "sqlite", "-o"]
+    let whole = dir.appendingPathComponent("whole.sqlite").path
+    let a = runMapc(convert + [whole, "--quiet"])
+    try #require(a.exitCode == 0, "\(a.stderr)")
+    let rows = Self.everyRowButVersions(of: whole, from: c.store)
+    #expect(!rows.isEmpty)
+    #expect(Self.everyRowButVersions(of: whole, from: whole) == rows, "\(name)")
+    for limit in ["64K", "256K"] {
+      let chunked = dir.appendingPathComponent("chunks-\(limit).sqlite").path
+      let b = runMapc(convert + [chunked, "--memory-limit", limit])
+      if b.exitCode == 2 && b.stderr.contains("[run-memory-limit]") {
+        #expect(!FileManager.default.fileExists(atPath: chunked))
+        #expect(limit == "64K" || !Self.jsonInChunks.contains(name), "\(b.stderr)")
+        continue
+      }
+      try #require(b.exitCode == 0, "\(b.stderr)")
+      if limit == "256K" && Self.jsonInChunks.contains(name) {
+        #expect((Self.counts(b.stderr)?.chunks ?? 0) >= 2, "\(b.stderr)")
+      }
+      #expect(try Data(contentsOf: URL(fileURLWithPath: chunked)) == Data(contentsOf: URL(fileURLWithPath: whole)))
+    }
+  }
+
+  /// Every row of every table of the store at `converted` but `Z_METADATA` and `Z_MODELCACHE`,
+  /// without the `Z_OPT` column, as python3's sqlite3 reads them from the store at `store`
+  /// (the tables and columns `converted` has; `Z_PRIMARYKEY`'s rows of Core Data's own
+  /// entities, numbered from 16000, left out: a JSON store keeps no persistent history).
+  static func everyRowButVersions(of converted: String, from store: String) -> String {
+    let script = """
+      import sqlite3, sys
+      c = sqlite3.connect(sys.argv[1])
+      s = sqlite3.connect(sys.argv[2])
+      for (t,) in s.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT IN ('Z_METADATA', 'Z_MODELCACHE') ORDER BY name"):
+        cols = [r[1] for r in s.execute('PRAGMA table_info("%s")' % t) if r[1] != 'Z_OPT']
+        where = ' WHERE Z_ENT < 16000' if t == 'Z_PRIMARYKEY' else ''
+        print(t, cols, c.execute('SELECT %s FROM "%s"%s ORDER BY 1, 2' % (', '.join('"%s"' % x for x in cols), t, where)).fetchall())
+      """
+    return runTool(python3!, ["-c", script, store, converted]).stdout
+  }
+
   /// The real SwiftData stores at 256K, where their history tables (read whole) fit a quarter
   /// of the limit: each goes in two chunks or more, with the bytes in memory, MetaCocktails'
   /// `Cocktail.spec` (a to-many relationship without an inverse: its members' rows hold the
