@@ -235,22 +235,13 @@ final class ChunkReader: StoreChunkReader {
       // The chunk's references: to its own objects, or to stubs of the others.
       do {
         try links!.resolve(&walk.reader)
-        if collecting && places?.collect(walk.reader.graph) == false { tooManyPlaces() }
+        if collecting, let outcome = places?.collect(walk.reader.graph) { collected(outcome) }
       } catch {
         stopped = true
       }
       keepOutsideLinks(base: walk.base)
     }
-    if !collecting && !stopped, let bad = places?.place(walk.reader.graph) {
-      stopped = true
-      errors.append(
-        (
-          MigrationError(
-            "run-memory-limit",
-            "\(bad) lists objects of another chunk through a to-many relationship without an inverse, and its id does not give an entity and a number (Entity/number), which their rows need for its key: the store cannot go a chunk at a time; give a --memory-limit that holds it whole",
-            file: path), position
-        ))
-    }
+    if !collecting && !stopped { places?.place(walk.reader.graph) }
     take(walk)
     if errors.count >= maxErrors { stopped = true }
     let graph = walk.reader.graph
@@ -307,15 +298,20 @@ final class ChunkReader: StoreChunkReader {
     copyHeld(upTo: position, from: walk)
   }
 
-  private func tooManyPlaces() {
+  /// Stops the first pass where what it keeps does not fit or cannot be kept.
+  private func collected(_ outcome: MemberPlaces.Collected) {
+    let why: String
+    switch outcome {
+    case .kept: return
+    case .full:
+      why =
+        "the store's to-many relationships list more members outside their owners' chunks than their places take within an eighth of --memory-limit \(budget.limit) (\(places?.capacity ?? 0) bytes: \(MemberPlaces.bytesPerIndex) bytes for each index in an ordered relationship, \(MemberPlaces.bytesPerOwner) for each member of one without an inverse); give a larger --memory-limit"
+    case .unnumbered(let owner):
+      why =
+        "\(owner) lists objects of other chunks through a to-many relationship without an inverse, and its id does not give an entity and a number (Entity/number), which their rows need for its key: the store cannot go a chunk at a time; give a --memory-limit that holds it whole"
+    }
     stopped = true
-    errors.append(
-      (
-        MigrationError(
-          "run-memory-limit",
-          "the store's to-many relationships list more members outside their owners' chunks than their places take within an eighth of --memory-limit \(budget.limit) (\(places?.capacity ?? 0) bytes: \(MemberPlaces.bytesPerIndex) bytes for each index in an ordered relationship, \(MemberPlaces.bytesPerOwner) and the owner's id for each member of one without an inverse); give a larger --memory-limit",
-          file: path), position
-      ))
+    errors.append((MigrationError("run-memory-limit", why, file: path), position))
   }
 
   private func tooManyIDs() {

@@ -12,7 +12,7 @@ import MapRuntime
 /// first pass over the store (`collect`) reads the chunks as the run will, and keeps, for each
 /// member an owner's list names outside the owner's chunk (a stub there):
 /// - in an ordered relationship with an inverse, its index (`indexes`);
-/// - in a to-many without an inverse, its owner's id and index (`owners`).
+/// - in a to-many without an inverse, its owner (entity and number) and index (`owners`).
 /// The run's chunks then give each member its index (`ObjectGraph.orderedPositions`) and, for a
 /// relationship without an inverse, a stub of its owner listing it (`place`). Both passes cut the
 /// store into the same chunks (the windows depend on the bytes and the limit only), so each link
@@ -20,14 +20,14 @@ import MapRuntime
 ///
 /// Entries are keyed by two keyed hashes (`Hasher`, seeded anew by each process, so no store can
 /// be made to collide): 128 bits, a chance of 2^-128 per pair that two links share a key. They
-/// are held in memory, at most an eighth of the limit (at least 4 MiB): `bytesPerIndex` each, and
-/// `bytesPerOwner` and the owner's id for an owner; a store with more is refused
-/// (`run-memory-limit`).
+/// are held in memory, at most an eighth of the limit (at least 4 MiB), `bytesPerIndex` or
+/// `bytesPerOwner` each; a store with more is refused (`run-memory-limit`).
 struct MemberPlaces {
-  /// What an index is counted as: its two hashes and index, and the dictionary's room around them.
+  /// What an index is counted as: its key and index, and the dictionary's room around them
+  /// (its table three-quarters full at most).
   static let bytesPerIndex = 32
-  /// What an owner is counted as besides its id's bytes: the key, the list and the string.
-  static let bytesPerOwner = 80
+  /// What an owner is counted as: its key, entity, number and index, and the room around them.
+  static let bytesPerOwner = 48
 
   private struct Key: Hashable {
     var a: UInt64
@@ -42,13 +42,23 @@ struct MemberPlaces {
     case owner(ordered: Bool)
   }
 
+  /// An owner of a member of a to-many without an inverse: its entity (layout index) and number
+  /// (a stub's id is `Entity/number`), and the member's index in its list.
+  private struct Owner {
+    var entity: Int32
+    var index: Int32
+    var number: Int64
+  }
+
   private var indexes: [Key: Int32] = [:]
-  private var owners: [Key: [(owner: String, index: Int32)]] = [:]
+  private var owners: [Key: Owner] = [:]
+  /// Owners beyond the first of members two objects list (which the writer refuses).
+  private var moreOwners: [Key: [Owner]] = [:]
   /// Per entity (layout index) and property.
   private let roles: [[Role]]
   /// Per entity: the relationships without an inverse (owner's entity index, property) whose
   /// members it may be, by the relationship's declared name (`Entity.relationship`).
-  private let ownedBy: [[(declared: String, ordered: Bool)]]
+  private let ownedBy: [[(declared: String, name: String, ordered: Bool)]]
   private let layout: StoreLayout
   /// The bytes counted so far, and at most.
   private(set) var bytes = 0
@@ -67,7 +77,7 @@ struct MemberPlaces {
         return r.isOrdered ? .index : .none
       }
     }
-    var owned = [[(declared: String, ordered: Bool)]](repeating: [], count: layout.entities.count)
+    var owned = [[(declared: String, name: String, ordered: Bool)]](repeating: [], count: layout.entities.count)
     var seen: Set<String> = []
     for (e, entity) in layout.entities.enumerated() {
       for (p, role) in roles[e].enumerated() {
@@ -75,7 +85,7 @@ struct MemberPlaces {
         let name = declared(entity.name, r.name)
         guard seen.insert(name).inserted else { continue }
         for d in layout.entities where model.isKind(d.name, of: r.destinationEntity) {
-          owned[d.index].append((name, ordered))
+          owned[d.index].append((name, r.name, ordered))
         }
       }
     }
@@ -85,9 +95,17 @@ struct MemberPlaces {
 
   var isEmpty: Bool { indexes.isEmpty && owners.isEmpty }
 
-  /// Keeps what the chunk's own objects' lists say of their members that are stubs; false once
-  /// the entries take more than `capacity` bytes.
-  mutating func collect(_ graph: ObjectGraph) -> Bool {
+  enum Collected {
+    case kept
+    /// The entries take more than `capacity` bytes.
+    case full
+    /// An owner of a member out of its chunk, of a to-many without an inverse, whose id is not
+    /// `Entity/number`: a stub of it cannot be made (the id).
+    case unnumbered(String)
+  }
+
+  /// Keeps what the chunk's own objects' lists say of their members that are stubs.
+  mutating func collect(_ graph: ObjectGraph) -> Collected {
     for (e, table) in graph.tables.enumerated() {
       for (p, role) in roles[e].enumerated() {
         if case .none = role { continue }
@@ -104,16 +122,21 @@ struct MemberPlaces {
               indexes[Self.key(owner, name, graph.idText(m))] = index
               bytes += Self.bytesPerIndex
             case .owner:
-              owners[Self.key("", name, graph.idText(m)), default: []].append((owner, index))
-              bytes += Self.bytesPerOwner + owner.utf8.count
+              guard let number = ObjectKeysJSON.number(Array(owner.utf8), entity: table.layout.name) else {
+                return .unnumbered(owner)
+              }
+              let kept = Owner(entity: Int32(e), index: index, number: number)
+              let key = Self.key("", name, graph.idText(m))
+              if owners[key] == nil { owners[key] = kept } else { moreOwners[key, default: []].append(kept) }
+              bytes += Self.bytesPerOwner
             case .none: break
             }
           }
         }
-        if bytes > capacity { return false }
+        if bytes > capacity { return .full }
       }
     }
-    return true
+    return .kept
   }
 
   /// Gives the chunk's objects what `collect` kept of them: each member of an ordered
@@ -121,11 +144,10 @@ struct MemberPlaces {
   /// inverse whose owner is out of the chunk a stub of that owner listing it (and its index, where
   /// ordered). A member the table lacks (no list names it out of its chunk) is left as it is: of
   /// a relationship with an inverse, the two sides then disagree, which the reader's check of
-  /// both sides refuses (`ChunkLinks`). Returns the id of an owner that does not give an entity
-  /// and number (`Entity/n`), which a stub needs, if any (nothing of it placed).
-  func place(_ graph: ObjectGraph) -> String? {
-    if !owners.isEmpty, let bad = placeOwners(graph) { return bad }
-    guard !indexes.isEmpty else { return nil }
+  /// both sides refuses (`ChunkLinks`).
+  func place(_ graph: ObjectGraph) {
+    if !owners.isEmpty { placeOwners(graph) }
+    guard !indexes.isEmpty else { return }
     for (e, table) in graph.tables.enumerated() {
       guard let first = table.stubsFrom, first < table.count else { continue }
       for (p, role) in roles[e].enumerated() {
@@ -141,40 +163,49 @@ struct MemberPlaces {
         }
       }
     }
-    return nil
   }
 
   /// The stubs of owners of members without an inverse, as `place` says.
-  private func placeOwners(_ graph: ObjectGraph) -> String? {
+  private func placeOwners(_ graph: ObjectGraph) {
     let counts = graph.tables.map(\.count)
-    var stubs: [String: ObjectRef] = [:]
-    for (e, table) in graph.tables.enumerated() {
-      guard let first = table.stubsFrom else { continue }
-      for row in first..<table.count {
-        let stub = ObjectRef(entity: e, row: row)
-        stubs[graph.idText(stub)] = stub
+    // The chunk's stubs by id, made once a member has an owner out of the chunk.
+    var known: [String: ObjectRef]?
+    func stubs() -> [String: ObjectRef] {
+      var result: [String: ObjectRef] = [:]
+      for (e, table) in graph.tables.enumerated() {
+        guard let first = table.stubsFrom else { continue }
+        for row in first..<table.count {
+          let stub = ObjectRef(entity: e, row: row)
+          result[graph.idText(stub)] = stub
+        }
       }
+      return result
     }
     var added = false
     for (e, table) in graph.tables.enumerated() where !ownedBy[e].isEmpty {
       for row in 0..<table.realCount {
         let member = ObjectRef(entity: e, row: row)
         var memberID: String?
-        for (name, ordered) in ownedBy[e] {
+        for (name, relationship, ordered) in ownedBy[e] {
           let id = memberID ?? graph.idText(member)
           memberID = id
-          guard let list = owners[Self.key("", name, id)] else { continue }
-          for (ownerID, index) in list {
+          let key = Self.key("", name, id)
+          guard let first = owners[key] else { continue }
+          for kept in [first] + (moreOwners[key] ?? []) {
+            let table = graph.tables[Int(kept.entity)]
+            let ownerID = table.layout.name + "/" + String(kept.number)
+            if known == nil { known = stubs() }
             let owner: ObjectRef
-            if let known = stubs[ownerID] {
-              owner = known
+            if let stub = known![ownerID] {
+              owner = stub
             } else {
-              guard let made = Self.stub(ownerID, of: name, in: graph) else { return ownerID }
-              owner = made
-              stubs[ownerID] = made
+              let row = table.appendObject()
+              table.ids?.set(row, .string(.native(ownerID)))
+              owner = ObjectRef(entity: Int(kept.entity), row: row)
+              known![ownerID] = owner
               added = true
             }
-            let relationship = String(name[name.index(after: name.firstIndex(of: ".")!)...])
+            let index = kept.index
             guard let p = graph.table(owner).layout.propertyIndex(relationship),
               let many = graph.table(owner).columns[p] as? ToManyColumn
             else { continue }
@@ -192,22 +223,6 @@ struct MemberPlaces {
       }
       graph.finalize()
     }
-    return nil
-  }
-
-  /// A stub of the object `id` names, an owner through relationship `declared`: an object of the
-  /// entity the id names, which must be a kind of the relationship's entity, numbered as it says.
-  private static func stub(_ id: String, of declared: String, in graph: ObjectGraph) -> ObjectRef? {
-    let model = graph.layout.model
-    let ownerEntity = String(declared[..<declared.firstIndex(of: ".")!])
-    guard let slash = id.firstIndex(of: "/"), let e = graph.layout.entityIndex(String(id[..<slash])),
-      model.isKind(graph.layout.entities[e].name, of: ownerEntity),
-      ObjectKeysJSON.number(Array(id.utf8), entity: graph.layout.entities[e].name) != nil
-    else { return nil }
-    let table = graph.tables[e]
-    let row = table.appendObject()
-    table.ids?.set(row, .string(.native(id)))
-    return ObjectRef(entity: e, row: row)
   }
 
   /// `Entity.relationship`, the entity the one that declares it.

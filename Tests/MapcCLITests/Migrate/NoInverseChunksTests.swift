@@ -110,6 +110,61 @@ struct NoInverseChunksTests {
     #expect(try Data(contentsOf: URL(fileURLWithPath: store)) == before)
   }
 
+  enum Flaw: String, CaseIterable, Sendable {
+    /// Shelves named `shelf-N`: their books' chunks cannot name them by a number.
+    case shelvesWithoutNumbers
+    /// A book lies loose on two shelves, which Core Data's one owner column cannot hold.
+    case bookOnTwoShelves
+  }
+
+  /// The JSON store with a flaw, converted to SQLite in memory and at 256K in chunks. Shelves
+  /// without numbers: in memory they are numbered from 1; in chunks the run is refused naming
+  /// the first shelf whose books are in other chunks (`run-memory-limit`). A book on two
+  /// shelves: both refused with the same message, naming the book (`sqlite-write`). Nothing is
+  /// written where refused.
+  @Test(arguments: Flaw.allCases) func aFlawedJSONStoreIntoSQLiteIsRefusedInChunks(_ flaw: Flaw) throws {
+    let dir = try FileManagerTemp.folder("no-inverse-json-flaw")
+    defer { FileManagerTemp.remove(dir.path) }
+    _ = try Self.store(dir)
+    var document =
+      try JSONSerialization.jsonObject(with: Data(contentsOf: dir.appendingPathComponent("s.json")))
+      as! [String: Any]
+    var objects = document["objects"] as! [String: Any]
+    var shelves = objects["Shelf"] as! [[String: Any]]
+    switch flaw {
+    case .shelvesWithoutNumbers:
+      for i in shelves.indices { shelves[i]["id"] = "shelf-\(i + 1)" }
+    case .bookOnTwoShelves:
+      shelves[3]["loose"] = (shelves[3]["loose"] as! [String]) + [(shelves[20]["loose"] as! [String])[0]]
+    }
+    objects["Shelf"] = shelves
+    document["objects"] = objects
+    let json = dir.appendingPathComponent("flawed.json").path
+    try JSONSerialization.data(withJSONObject: document).write(to: URL(fileURLWithPath: json))
+    let convert = [
+      "store", "convert", json, "--model", dir.appendingPathComponent("R.xcdatamodeld").path, "--to", "sqlite", "-o",
+    ]
+    let whole = dir.appendingPathComponent("whole.sqlite").path
+    let a = runMapc(convert + [whole, "--quiet"])
+    let chunked = dir.appendingPathComponent("chunks.sqlite").path
+    let b = runMapc(convert + [chunked, "--memory-limit", "256K"])
+    #expect(b.exitCode == 2, "\(b.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: chunked))
+    switch flaw {
+    case .shelvesWithoutNumbers:
+      #expect(a.exitCode == 0, "\(a.stderr)")
+      #expect(
+        b.stderr.contains(
+          "shelf-1 lists objects of other chunks through a to-many relationship without an inverse, and its id does not give an entity and a number"
+        ) && b.stderr.contains("[run-memory-limit]"), "\(b.stderr)")
+    case .bookOnTwoShelves:
+      let message = try #require(a.stderr.firstMatch(of: /error: (.*\[sqlite-write\])/)?.1, "\(a.stderr)")
+      #expect(message.contains("is a member of Shelf.loose of two objects"))
+      #expect(b.stderr.contains(message), "\(b.stderr)")
+      #expect(!FileManager.default.fileExists(atPath: whole))
+    }
+  }
+
   /// The JSON store the SQLite one was imported from, converted to SQLite at 2M: a JSON store
   /// lists a to-many's members with their owner only, and Core Data keeps the owner's key (and
   /// the position) in the members' rows, so a chunk of books does not know its shelves. A first
