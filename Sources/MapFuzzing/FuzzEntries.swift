@@ -59,7 +59,7 @@ public enum FuzzEntries {
   /// `json-store`: the JSON store reader against a model with every attribute type (and two
   /// related entities), whole, and a chunk at a time as `store convert --memory-limit 16K`
   /// reads it into SQLite (both entities streamed, references out of a chunk as stubs:
-  /// `ChunkLinks`; the ordered `A.many`'s indexes from a first pass, `OrderedPositionTable`; at
+  /// `ChunkLinks`; the ordered `A.many`'s indexes from a first pass, `MemberPlaces`; at
   /// most 10,000 chunks).
   public static func jsonStore(_ bytes: [UInt8]) {
     let input = InputBytes(bytes, path: "s.json")

@@ -33,7 +33,7 @@ struct ChunkLinks {
   /// property (for the message of an id that names no object). The reader takes them.
   var outside: [OutsideLink] = []
   /// Whether links are counted and kept for the checks at the end; not in the first pass of
-  /// `OrderedPositionTable`, which only needs the chunks' stubs and lists (the run's own pass
+  /// `MemberPlaces`, which only needs the chunks' stubs and lists (the run's own pass
   /// checks them).
   var checks = true
 
@@ -178,11 +178,10 @@ struct ChunkLinks {
   }
 
   private static func hash(_ salt: UInt8, _ pair: Int, _ a: String, _ b: String) -> UInt64 {
-    var h = Hasher()
-    h.combine(salt)
-    h.combine(pair)
-    h.combine(a)
-    h.combine(b)
-    return UInt64(bitPattern: Int64(h.finalize()))
+    KeyedHash.of(salt) {
+      $0.combine(pair)
+      $0.combine(a)
+      $0.combine(b)
+    }
   }
 }

@@ -238,12 +238,11 @@ struct MemberPlaces {
 
   private static func key(_ owner: String, _ relationship: String, _ member: String) -> Key {
     func hash(_ salt: UInt8) -> UInt64 {
-      var h = Hasher()
-      h.combine(salt)
-      h.combine(owner)
-      h.combine(relationship)
-      h.combine(member)
-      return UInt64(bitPattern: Int64(h.finalize()))
+      KeyedHash.of(salt) {
+        $0.combine(owner)
+        $0.combine(relationship)
+        $0.combine(member)
+      }
     }
     return Key(a: hash(0), b: hash(1))
   }

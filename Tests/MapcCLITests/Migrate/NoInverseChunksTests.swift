@@ -72,18 +72,23 @@ struct NoInverseChunksTests {
     print("shelves ok")
     """
 
-  @Test func anInferredStepAndConversionsGoInChunks() throws {
-    let dir = try FileManagerTemp.folder("no-inverse-chunks")
-    defer { FileManagerTemp.remove(dir.path) }
-    let store = try Self.store(dir)
-    let before = try Data(contentsOf: URL(fileURLWithPath: store))
+  /// What `check` is given: every shelf's books and loose books, every book's related ones.
+  static func expected() throws -> String {
     var want: [String: [String: [Int]]] = ["books": [:], "loose": [:], "related": [:]]
     for s in 1...Self.shelves {
       want["books"]![String(s)] = Self.shelfBooks(s)
       want["loose"]![String(s)] = Self.looseOn(s)
     }
     for n in 1...Self.books where !Self.related(n).isEmpty { want["related"]![String(n)] = Self.related(n) }
-    let expected = String(decoding: try JSONSerialization.data(withJSONObject: want), as: UTF8.self)
+    return String(decoding: try JSONSerialization.data(withJSONObject: want), as: UTF8.self)
+  }
+
+  @Test func anInferredStepAndConversionsGoInChunks() throws {
+    let dir = try FileManagerTemp.folder("no-inverse-chunks")
+    defer { FileManagerTemp.remove(dir.path) }
+    let store = try Self.store(dir)
+    let before = try Data(contentsOf: URL(fileURLWithPath: store))
+    let expected = try Self.expected()
     // The store imported in memory holds them (the oracle reads what it should).
     #expect(runTool(python3!, ["-c", Self.check, store, expected]).stdout == "shelves ok\n")
 
@@ -197,13 +202,7 @@ struct NoInverseChunksTests {
     try #require(b.exitCode == 0, "\(b.stderr)")
     #expect((ConvertChunksTests.counts(b.stderr)?.chunks ?? 0) > 2, "\(b.stderr)")
     #expect(try Data(contentsOf: URL(fileURLWithPath: chunked)) == Data(contentsOf: URL(fileURLWithPath: whole)))
-    var want: [String: [String: [Int]]] = ["books": [:], "loose": [:], "related": [:]]
-    for s in 1...Self.shelves {
-      want["books"]![String(s)] = Self.shelfBooks(s)
-      want["loose"]![String(s)] = Self.looseOn(s)
-    }
-    for n in 1...Self.books where !Self.related(n).isEmpty { want["related"]![String(n)] = Self.related(n) }
-    let expected = String(decoding: try JSONSerialization.data(withJSONObject: want), as: UTF8.self)
+    let expected = try Self.expected()
     #expect(runTool(python3!, ["-c", Self.check, chunked, expected]).stdout == "shelves ok\n")
     #expect(try Data(contentsOf: URL(fileURLWithPath: json)) == before)
   }

@@ -213,7 +213,7 @@ struct ConvertChunksTests {
   /// The same tree, exported to JSON in memory, then converted back to SQLite: in memory, and
   /// at 1M and 256K in chunks with stubs. A JSON store lists an ordered relationship's members
   /// with their owner only, so the chunks' members of people and tags in other chunks take
-  /// their indexes from a first pass over the store (`OrderedPositionTable`): the bytes of the
+  /// their indexes from a first pass over the store (`MemberPlaces`): the bytes of the
   /// conversion in memory, and every row of every table (`Z_FOK_` positions, the join table's
   /// included) as python3's sqlite3 reads the original store, but for `Z_OPT`, which a JSON
   /// store does not keep.
