@@ -56,8 +56,9 @@ struct MemberPlaces {
   private var moreOwners: [Key: [Owner]] = [:]
   /// Per entity (layout index) and property.
   private let roles: [[Role]]
-  /// Per entity: the relationships without an inverse (owner's entity index, property) whose
-  /// members it may be, by the relationship's declared name (`Entity.relationship`).
+  /// Per entity: the relationships without an inverse whose members it may be: the declared
+  /// name (`Entity.relationship`, the entity the one that declares it), the relationship's name
+  /// and whether it is ordered.
   private let ownedBy: [[(declared: String, name: String, ordered: Bool)]]
   private let layout: StoreLayout
   /// The bytes counted so far, and at most.
@@ -113,6 +114,7 @@ struct MemberPlaces {
         let name = Self.declared(table, p, layout)
         for row in 0..<table.realCount where many.count(row) > 0 {
           var ownerID: String?
+          var number: Int64?
           for (i, m) in many.targets(row).enumerated() where Self.isStub(m, in: graph) {
             let owner = ownerID ?? graph.idText(ObjectRef(entity: e, row: row))
             ownerID = owner
@@ -122,9 +124,8 @@ struct MemberPlaces {
               indexes[Self.key(owner, name, graph.idText(m))] = index
               bytes += Self.bytesPerIndex
             case .owner:
-              guard let number = ObjectKeysJSON.number(Array(owner.utf8), entity: table.layout.name) else {
-                return .unnumbered(owner)
-              }
+              number = number ?? ObjectKeysJSON.number(Array(owner.utf8), entity: table.layout.name)
+              guard let number else { return .unnumbered(owner) }
               let kept = Owner(entity: Int32(e), index: index, number: number)
               let key = Self.key("", name, graph.idText(m))
               if owners[key] == nil { owners[key] = kept } else { moreOwners[key, default: []].append(kept) }

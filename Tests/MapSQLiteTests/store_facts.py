@@ -1,9 +1,14 @@
 # The facts MapSQLiteTests compares MapSQLite's reading with, read by python3's sqlite3 and
 # plistlib alone: per entity (Z_PRIMARYKEY) its rows in its root entity's table, whether the
 # store carries a model cache, and the entity version hashes of its metadata (base64).
-import base64, json, plistlib, sqlite3, sys
+import base64, json, os, plistlib, sys
 
-c = sqlite3.connect("file:" + sys.argv[1] + "?mode=ro", uri=True)
+# A private copy of the store (MapcCLITests/SQLite/store_copy.py): opened, even read-only, a store
+# in WAL mode gets a -shm and a -wal written beside it.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "MapcCLITests", "SQLite"))
+from store_copy import open_copy
+
+c = open_copy(sys.argv[1])
 tables = {r[0] for r in c.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
 entities = {ent: (name, parent) for ent, name, parent in c.execute("SELECT Z_ENT, Z_NAME, Z_SUPER FROM Z_PRIMARYKEY")}
 

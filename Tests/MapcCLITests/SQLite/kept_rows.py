@@ -10,13 +10,12 @@ Prints a JSON list of differences (empty when everything was kept) and the numbe
 usage: kept_rows.py SOURCE MIGRATED
 """
 import json
-import sqlite3
 import sys
-from urllib.parse import quote
+from store_copy import open_copy
 
 
 def open_store(path):
-    return sqlite3.connect("file:" + quote(path) + "?mode=ro", uri=True)
+    return open_copy(path)
 
 
 def entity_tables(db):

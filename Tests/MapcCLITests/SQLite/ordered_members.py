@@ -7,12 +7,11 @@ with other primary keys compare. Prints JSON {"<Z_FOK_ column>": {"<owner id>": 
 usage: ordered_members.py STORE TABLE IDCOLUMN
 """
 import json
-import sqlite3
 import sys
-from urllib.parse import quote
+from store_copy import open_copy
 
 store, table, idcolumn = sys.argv[1:4]
-db = sqlite3.connect("file:" + quote(store) + "?mode=ro", uri=True)
+db = open_copy(store)
 ids = dict(db.execute(f'SELECT Z_PK, "{idcolumn}" FROM "{table}"'))
 result = {}
 tables = [r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]

@@ -9,13 +9,12 @@ differences found, at most 20 per table, and the number of rows compared.
 usage: same_rows.py ORIGINAL WRITTEN [--z-opt-one]
 """
 import json
-import sqlite3
 import sys
-from urllib.parse import quote
+from store_copy import open_copy
 
 
 def open_store(path):
-    return sqlite3.connect("file:" + quote(path) + "?mode=ro", uri=True)
+    return open_copy(path)
 
 
 def tables(db):

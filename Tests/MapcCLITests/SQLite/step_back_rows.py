@@ -21,15 +21,14 @@ Prints a JSON object: {"tables": N, "rows": N, "problems": [...], "drops_in_sour
 usage: step_back_rows.py SOURCE BACK [--drop NAME]... [--lost NAME]...
 """
 import json
-import sqlite3
 import sys
-from urllib.parse import quote
+from store_copy import open_copy
 
 SKIPPED = {"Z_METADATA", "Z_MODELCACHE", "Z_PRIMARYKEY"}
 
 
 def open_store(path):
-    return sqlite3.connect("file:" + quote(path) + "?mode=ro", uri=True)
+    return open_copy(path)
 
 
 def tables(db):
