@@ -102,9 +102,6 @@ struct ChunkLinks {
       found[key] = stub
       targets.append(stub)
     }
-    for (e, t) in graph.tables.enumerated() where t.count > before[e] {
-      t.stubsFrom = before[e]
-    }
     graph.finalize()
     for (i, ref) in pending.enumerated() {
       guard let target = targets[i] else { continue }
@@ -171,10 +168,7 @@ struct ChunkLinks {
       let e = graph.layout.entityIndex(String(key[..<slash])), entry.destinationKinds.contains(e),
       ObjectKeysJSON.number(Array(key.utf8), entity: graph.layout.entities[e].name) != nil
     else { return nil }
-    let table = graph.tables[e]
-    let row = table.appendObject()
-    table.ids?.set(row, .string(.native(key)))
-    return ObjectRef(entity: e, row: row)
+    return graph.appendStub(entity: e, id: key)
   }
 
   private static func hash(_ salt: UInt8, _ pair: Int, _ a: String, _ b: String) -> UInt64 {

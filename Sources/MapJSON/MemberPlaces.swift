@@ -34,12 +34,14 @@ struct MemberPlaces {
     var b: UInt64
   }
 
+  /// What is kept of a property's members, with the relationship's declared name
+  /// (`Entity.relationship`, the entity the one that declares it), which the keys hold.
   private enum Role {
     case none
     /// An ordered to-many with an inverse: its members name their owner; their index is kept.
-    case index
+    case index(declared: String)
     /// A to-many without an inverse: its members' owners (and indexes) are kept.
-    case owner(ordered: Bool)
+    case owner(declared: String, ordered: Bool)
   }
 
   /// An owner of a member of a to-many without an inverse: its entity (layout index) and number
@@ -57,10 +59,8 @@ struct MemberPlaces {
   /// Per entity (layout index) and property.
   private let roles: [[Role]]
   /// Per entity: the relationships without an inverse whose members it may be: the declared
-  /// name (`Entity.relationship`, the entity the one that declares it), the relationship's name
-  /// and whether it is ordered.
+  /// name, the relationship's name and whether it is ordered.
   private let ownedBy: [[(declared: String, name: String, ordered: Bool)]]
-  private let layout: StoreLayout
   /// The bytes counted so far, and at most.
   private(set) var bytes = 0
   let capacity: Int
@@ -68,22 +68,20 @@ struct MemberPlaces {
   /// The relationships named in `names` (`Entity.relationship`): ordered ones with an inverse,
   /// and to-many ones without an inverse.
   init(layout: StoreLayout, names: Set<String>, budget: MemoryBudget) {
-    self.layout = layout
     let model = layout.model
-    func declared(_ e: String, _ r: String) -> String { (model.declaring(r, of: e)?.name ?? e) + "." + r }
     roles = layout.entities.map { e in
       e.properties.map { p in
         guard let r = p.relationship, r.isToMany, names.contains(e.name + "." + p.name) else { return .none }
-        if r.inverseName == nil { return .owner(ordered: r.isOrdered) }
-        return r.isOrdered ? .index : .none
+        let declared = (model.declaring(r.name, of: e.name)?.name ?? e.name) + "." + r.name
+        if r.inverseName == nil { return .owner(declared: declared, ordered: r.isOrdered) }
+        return r.isOrdered ? .index(declared: declared) : .none
       }
     }
     var owned = [[(declared: String, name: String, ordered: Bool)]](repeating: [], count: layout.entities.count)
     var seen: Set<String> = []
     for (e, entity) in layout.entities.enumerated() {
       for (p, role) in roles[e].enumerated() {
-        guard case .owner(let ordered) = role, let r = entity.properties[p].relationship else { continue }
-        let name = declared(entity.name, r.name)
+        guard case .owner(let name, let ordered) = role, let r = entity.properties[p].relationship else { continue }
         guard seen.insert(name).inserted else { continue }
         for d in layout.entities where model.isKind(d.name, of: r.destinationEntity) {
           owned[d.index].append((name, r.name, ordered))
@@ -111,7 +109,6 @@ struct MemberPlaces {
       for (p, role) in roles[e].enumerated() {
         if case .none = role { continue }
         guard let many = table.columns[p] as? ToManyColumn else { continue }
-        let name = Self.declared(table, p, layout)
         for row in 0..<table.realCount where many.count(row) > 0 {
           var ownerID: String?
           var number: Int64?
@@ -120,10 +117,10 @@ struct MemberPlaces {
             ownerID = owner
             let index = Int32(truncatingIfNeeded: i)
             switch role {
-            case .index:
+            case .index(let name):
               indexes[Self.key(owner, name, graph.idText(m))] = index
               bytes += Self.bytesPerIndex
-            case .owner:
+            case .owner(let name, _):
               number = number ?? ObjectKeysJSON.number(Array(owner.utf8), entity: table.layout.name)
               guard let number else { return .unnumbered(owner) }
               let kept = Owner(entity: Int32(e), index: index, number: number)
@@ -152,8 +149,7 @@ struct MemberPlaces {
     for (e, table) in graph.tables.enumerated() {
       guard let first = table.stubsFrom, first < table.count else { continue }
       for (p, role) in roles[e].enumerated() {
-        guard case .index = role, let many = table.columns[p] as? ToManyColumn else { continue }
-        let name = Self.declared(table, p, layout)
+        guard case .index(let name) = role, let many = table.columns[p] as? ToManyColumn else { continue }
         for row in first..<table.count where many.count(row) > 0 {
           let owner = ObjectRef(entity: e, row: row)
           let ownerID = graph.idText(owner)
@@ -168,7 +164,6 @@ struct MemberPlaces {
 
   /// The stubs of owners of members without an inverse, as `place` says.
   private func placeOwners(_ graph: ObjectGraph) {
-    let counts = graph.tables.map(\.count)
     // The chunk's stubs by id, made once a member has an owner out of the chunk.
     var known: [String: ObjectRef]?
     func stubs() -> [String: ObjectRef] {
@@ -193,16 +188,13 @@ struct MemberPlaces {
           let key = Self.key("", name, id)
           guard let first = owners[key] else { continue }
           for kept in [first] + (moreOwners[key] ?? []) {
-            let table = graph.tables[Int(kept.entity)]
-            let ownerID = table.layout.name + "/" + String(kept.number)
+            let ownerID = graph.tables[Int(kept.entity)].layout.name + "/" + String(kept.number)
             if known == nil { known = stubs() }
             let owner: ObjectRef
             if let stub = known![ownerID] {
               owner = stub
             } else {
-              let row = table.appendObject()
-              table.ids?.set(row, .string(.native(ownerID)))
-              owner = ObjectRef(entity: Int(kept.entity), row: row)
+              owner = graph.appendStub(entity: Int(kept.entity), id: ownerID)
               known![ownerID] = owner
               added = true
             }
@@ -218,18 +210,7 @@ struct MemberPlaces {
         }
       }
     }
-    if added {
-      for (e, table) in graph.tables.enumerated() where table.count > counts[e] && table.stubsFrom == nil {
-        table.stubsFrom = counts[e]
-      }
-      graph.finalize()
-    }
-  }
-
-  /// `Entity.relationship`, the entity the one that declares it.
-  private static func declared(_ table: EntityTable, _ p: Int, _ layout: StoreLayout) -> String {
-    let name = table.layout.properties[p].name
-    return (layout.model.declaring(name, of: table.layout.name)?.name ?? table.layout.name) + "." + name
+    if added { graph.finalize() }
   }
 
   private static func isStub(_ ref: ObjectRef, in graph: ObjectGraph) -> Bool {
