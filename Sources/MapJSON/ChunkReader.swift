@@ -62,6 +62,8 @@ final class ChunkReader: StoreChunkReader {
   /// Where members of objects in other chunks stand in their owners' lists: kept by the first
   /// pass (`collecting`), given to the chunks by the second (`MemberPlaces`).
   var places: MemberPlaces?
+  /// The first pass stopped where its places passed what memory holds for them.
+  private(set) var placesFull = false
 
   /// A place between values where a window can start.
   enum Resume: Equatable {
@@ -157,6 +159,11 @@ final class ChunkReader: StoreChunkReader {
         "the two sides of some relationship between objects read in different chunks do not name each other (the store writes one side only, which a store read whole fills in, or names an object it lacks), which a run in chunks cannot fill in or check; give a --memory-limit that holds it whole"
       )
     }
+    if let places, places.placed != places.kept {
+      throw refusal(
+        "the first pass kept the places of \(places.kept) members of to-many relationships in other chunks than their owners', and the chunks took \(places.placed) of them; nothing is written (a store read whole gives every member its place; give a --memory-limit that holds it whole)"
+      )
+    }
     return metadata
   }
 
@@ -235,13 +242,23 @@ final class ChunkReader: StoreChunkReader {
       // The chunk's references: to its own objects, or to stubs of the others.
       do {
         try links!.resolve(&walk.reader)
-        if collecting, let outcome = places?.collect(walk.reader.graph) { collected(outcome) }
       } catch {
         stopped = true
       }
       keepOutsideLinks(base: walk.base)
     }
-    if !collecting && !stopped { places?.place(walk.reader.graph) }
+    // Every window, links or not: on disk, the places keep what each chunk will look up.
+    if collecting && !stopped, let outcome = places?.collect(walk.reader.graph, window: walk.base) {
+      collected(outcome)
+    }
+    if !collecting && !stopped {
+      do throws(StoreIOError) {
+        try places?.place(walk.reader.graph, window: walk.base)
+      } catch {
+        stopped = true
+        errors.append((MigrationError(error.code.rawValue, error.description, file: path), position))
+      }
+    }
     take(walk)
     if errors.count >= maxErrors { stopped = true }
     let graph = walk.reader.graph
@@ -298,20 +315,33 @@ final class ChunkReader: StoreChunkReader {
     copyHeld(upTo: position, from: walk)
   }
 
-  /// Stops the first pass where what it keeps does not fit or cannot be kept.
+  /// Stops the first pass where what it keeps does not fit (in memory: it is taken again, on
+  /// disk, `placesFull`) or cannot be kept.
   private func collected(_ outcome: MemberPlaces.Collected) {
     let why: String
     switch outcome {
     case .kept: return
     case .full:
-      why =
-        "the store's to-many relationships list more members outside their owners' chunks than their places take within an eighth of --memory-limit \(budget.limit) (\(places?.capacity ?? 0) bytes: \(MemberPlaces.bytesPerIndex) bytes for each index in an ordered relationship, \(MemberPlaces.bytesPerOwner) for each member of one without an inverse); give a larger --memory-limit"
+      placesFull = true
+      stopped = true
+      return
+    case .tooMany(let most):
+      why = Self.tooManyPlaces(most, limit: budget.limit)
+    case .failed(let error):
+      stopped = true
+      errors.append((MigrationError(error.code.rawValue, error.description, file: path), position))
+      return
     case .unnumbered(let owner):
       why =
         "\(owner) lists objects of other chunks through a to-many relationship without an inverse, and its id does not give an entity and a number (Entity/number), which their rows need for its key: the store cannot go a chunk at a time; give a --memory-limit that holds it whole"
     }
     stopped = true
     errors.append((MigrationError("run-memory-limit", why, file: path), position))
+  }
+
+  /// Why a store is refused whose places on disk pass `most` records.
+  static func tooManyPlaces(_ most: Int, limit: Int) -> String {
+    "the store's to-many relationships list more members outside their owners' chunks than the first pass keeps on disk with --memory-limit \(limit) (\(most) places or look-ups of a list: \(PlaceSpill.maxRuns) sorted runs of \(most / PlaceSpill.maxRuns)); give a larger --memory-limit"
   }
 
   private func tooManyIDs() {

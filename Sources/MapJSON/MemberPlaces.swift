@@ -20,8 +20,9 @@ import MapRuntime
 ///
 /// Entries are keyed by two keyed hashes (`Hasher`, seeded anew by each process, so no store can
 /// be made to collide): 128 bits, a chance of 2^-128 per pair that two links share a key. They
-/// are held in memory, at most an eighth of the limit (at least 4 MiB), `bytesPerIndex` or
-/// `bytesPerOwner` each; a store with more is refused (`run-memory-limit`).
+/// are held in memory, at most an eighth of the limit, `bytesPerIndex` or
+/// `bytesPerOwner` each. A store with more (`collect` says `full`) takes the first pass again
+/// with the places on disk (`PlaceSpill`), in the same eighth of the limit.
 struct MemberPlaces {
   /// What an index is counted as: its key and index, and the dictionary's room around them
   /// (its table three-quarters full at most).
@@ -64,10 +65,17 @@ struct MemberPlaces {
   /// The bytes counted so far, and at most.
   private(set) var bytes = 0
   let capacity: Int
+  /// The places on disk, for a store whose places pass `capacity` (nil: in memory).
+  private let spill: PlaceSpill?
+  /// The places kept (each member's index or owner, once per key) and those the chunks took: a
+  /// store read whole takes every one, which the reader checks at its end (`ChunkReader.finish`),
+  /// so that a place lost on the way refuses the run instead of leaving a member out.
+  private(set) var kept = 0
+  private(set) var placed = 0
 
   /// The relationships named in `names` (`Entity.relationship`): ordered ones with an inverse,
-  /// and to-many ones without an inverse.
-  init(layout: StoreLayout, names: Set<String>, budget: MemoryBudget) {
+  /// and to-many ones without an inverse; with `spillingTo`, kept on disk in that folder.
+  init(layout: StoreLayout, names: Set<String>, budget: MemoryBudget, spillingTo folder: String? = nil) {
     let model = layout.model
     roles = layout.entities.map { e in
       e.properties.map { p in
@@ -89,10 +97,14 @@ struct MemberPlaces {
       }
     }
     ownedBy = owned
-    capacity = max(budget.limit / 8, 4 << 20)
+    capacity = budget.limit / 8
+    spill = folder.map { PlaceSpill(capacity: max(budget.limit / 8, 64 << 10), folder: $0) }
   }
 
-  var isEmpty: Bool { indexes.isEmpty && owners.isEmpty }
+  /// Whether nothing was kept (after `finish`).
+  var isEmpty: Bool { kept == 0 }
+  /// The entries and look-ups the places on disk hold at most (0 in memory).
+  var most: Int { spill?.most ?? 0 }
 
   enum Collected {
     case kept
@@ -101,10 +113,66 @@ struct MemberPlaces {
     /// An owner of a member out of its chunk, of a to-many without an inverse, whose id is not
     /// `Entity/number`: a stub of it cannot be made (the id).
     case unnumbered(String)
+    /// The places on disk need more runs than `PlaceSpill.maxRuns` (the most they hold).
+    case tooMany(Int)
+    case failed(StoreIOError)
+  }
+
+  /// Keeps what the chunk's own objects' lists say of their members that are stubs; on disk,
+  /// also the keys the chunk (at `window`, its first byte) will look up in the second pass.
+  mutating func collect(_ graph: ObjectGraph, window: Int) -> Collected {
+    do throws(StoreIOError) {
+      let outcome = try keep(graph)
+      if case .kept = outcome, let spill, try !request(graph, window: window, spill) { return .tooMany(spill.most) }
+      return outcome
+    } catch {
+      return .failed(error)
+    }
+  }
+
+  /// The keys `place` will look up in the chunk at `window`, kept on disk: those of the members
+  /// of its stubs' ordered lists, and of every object that may be the member of a to-many
+  /// without an inverse. False when the list is full.
+  private func request(_ graph: ObjectGraph, window: Int, _ spill: PlaceSpill) throws(StoreIOError) -> Bool {
+    for (e, table) in graph.tables.enumerated() {
+      if let first = table.stubsFrom, first < table.count {
+        for (p, role) in roles[e].enumerated() {
+          guard case .index(let name) = role, let many = table.columns[p] as? ToManyColumn else { continue }
+          for row in first..<table.count where many.count(row) > 0 {
+            let ownerID = graph.idText(ObjectRef(entity: e, row: row))
+            for m in many.targets(row) {
+              let key = Self.key(ownerID, name, graph.idText(m))
+              guard try spill.request(key.a, key.b, window: window) else { return false }
+            }
+          }
+        }
+      }
+      guard !ownedBy[e].isEmpty else { continue }
+      for row in 0..<table.realCount {
+        let id = graph.idText(ObjectRef(entity: e, row: row))
+        for (name, _, _) in ownedBy[e] {
+          let key = Self.key("", name, id)
+          guard try spill.request(key.a, key.b, window: window) else { return false }
+        }
+      }
+    }
+    return true
+  }
+
+  /// Ends the first pass: on disk, the entries are joined with the requests. False when the
+  /// places need more runs than they may have.
+  mutating func finish() throws(StoreIOError) -> Bool {
+    guard let spill else {
+      kept = indexes.count + owners.count + moreOwners.values.reduce(0) { $0 + $1.count }
+      return true
+    }
+    guard try spill.join() else { return false }
+    kept = spill.kept
+    return true
   }
 
   /// Keeps what the chunk's own objects' lists say of their members that are stubs.
-  mutating func collect(_ graph: ObjectGraph) -> Collected {
+  private mutating func keep(_ graph: ObjectGraph) throws(StoreIOError) -> Collected {
     for (e, table) in graph.tables.enumerated() {
       for (p, role) in roles[e].enumerated() {
         if case .none = role { continue }
@@ -118,20 +186,31 @@ struct MemberPlaces {
             let index = Int32(truncatingIfNeeded: i)
             switch role {
             case .index(let name):
-              indexes[Self.key(owner, name, graph.idText(m))] = index
+              let key = Self.key(owner, name, graph.idText(m))
+              if let spill {
+                guard try spill.keep(key.a, key.b, index: index, owner: nil) else { return .tooMany(spill.most) }
+                continue
+              }
+              indexes[key] = index
               bytes += Self.bytesPerIndex
             case .owner(let name, _):
               number = number ?? ObjectKeysJSON.number(Array(owner.utf8), entity: table.layout.name)
               guard let number else { return .unnumbered(owner) }
-              let kept = Owner(entity: Int32(e), index: index, number: number)
               let key = Self.key("", name, graph.idText(m))
+              if let spill {
+                guard try spill.keep(key.a, key.b, index: index, owner: (Int32(e), number)) else {
+                  return .tooMany(spill.most)
+                }
+                continue
+              }
+              let kept = Owner(entity: Int32(e), index: index, number: number)
               if owners[key] == nil { owners[key] = kept } else { moreOwners[key, default: []].append(kept) }
               bytes += Self.bytesPerOwner
             case .none: break
             }
           }
         }
-        if bytes > capacity { return .full }
+        if spill == nil && bytes > capacity { return .full }
       }
     }
     return .kept
@@ -142,9 +221,24 @@ struct MemberPlaces {
   /// inverse whose owner is out of the chunk a stub of that owner listing it (and its index, where
   /// ordered). A member the table lacks (no list names it out of its chunk) is left as it is: of
   /// a relationship with an inverse, the two sides then disagree, which the reader's check of
-  /// both sides refuses (`ChunkLinks`).
-  func place(_ graph: ObjectGraph) {
-    if !owners.isEmpty { placeOwners(graph) }
+  /// both sides refuses (`ChunkLinks`). On disk, the places of the chunk at `window` are read
+  /// first (the chunks come in order).
+  mutating func place(_ graph: ObjectGraph, window: Int) throws(StoreIOError) {
+    if let spill {
+      indexes.removeAll(keepingCapacity: true)
+      owners.removeAll(keepingCapacity: true)
+      moreOwners.removeAll(keepingCapacity: true)
+      for r in try spill.take(window: window) {
+        let key = Key(a: r.a, b: r.b)
+        guard r.entity >= 0 else {
+          indexes[key] = r.index
+          continue
+        }
+        let kept = Owner(entity: r.entity, index: r.index, number: r.number)
+        if owners[key] == nil { owners[key] = kept } else { moreOwners[key, default: []].append(kept) }
+      }
+    }
+    if !owners.isEmpty { placed += placeOwners(graph) }
     guard !indexes.isEmpty else { return }
     for (e, table) in graph.tables.enumerated() {
       guard let first = table.stubsFrom, first < table.count else { continue }
@@ -155,6 +249,7 @@ struct MemberPlaces {
           let ownerID = graph.idText(owner)
           for m in many.targets(row) {
             guard let i = indexes[Self.key(ownerID, name, graph.idText(m))] else { continue }
+            placed += 1
             graph.orderedPositions[OrderedMember(owner: owner, property: p, member: m)] = Int(i)
           }
         }
@@ -162,8 +257,9 @@ struct MemberPlaces {
     }
   }
 
-  /// The stubs of owners of members without an inverse, as `place` says.
-  private func placeOwners(_ graph: ObjectGraph) {
+  /// The stubs of owners of members without an inverse, as `place` says; the owners placed.
+  private func placeOwners(_ graph: ObjectGraph) -> Int {
+    var placed = 0
     // The chunk's stubs by id, made once a member has an owner out of the chunk.
     var known: [String: ObjectRef]?
     func stubs() -> [String: ObjectRef] {
@@ -203,6 +299,7 @@ struct MemberPlaces {
               let many = graph.table(owner).columns[p] as? ToManyColumn
             else { continue }
             _ = many.add(Int(owner.row), member)
+            placed += 1
             if ordered {
               graph.orderedPositions[OrderedMember(owner: owner, property: p, member: member)] = Int(index)
             }
@@ -211,6 +308,7 @@ struct MemberPlaces {
       }
     }
     if added { graph.finalize() }
+    return placed
   }
 
   private static func isStub(_ ref: ObjectRef, in graph: ObjectGraph) -> Bool {
