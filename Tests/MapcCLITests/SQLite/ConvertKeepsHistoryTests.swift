@@ -9,13 +9,15 @@ import Testing
 /// schema's entries compared as sets, whitespace runs as one space) on python's SwiftData-shaped store and on the real
 /// SwiftData stores, converted without `--model` (the model they carry).
 @Suite struct ConvertKeepsHistoryTests {
+  /// The schema's entries of the store at `path`, read from a private copy (`store_copy.py`:
+  /// opened even read-only, a store in WAL mode gets its -shm rewritten).
   static func schema(_ path: String) throws -> Set<String> {
     let r = runExecutable(
       URL(fileURLWithPath: "/usr/bin/env"),
       [
         "python3", "-c",
-        "import sqlite3,sys,json,urllib.parse; db=sqlite3.connect('file:'+urllib.parse.quote(sys.argv[1])+'?mode=ro',uri=True); print(json.dumps([t+' '+n+' '+' '.join((s or '').split()) for t,n,s in db.execute('SELECT type,name,sql FROM sqlite_master')]))",
-        path,
+        "import sys,json; sys.path.insert(0,sys.argv[2]); from store_copy import open_copy; db=open_copy(sys.argv[1]); print(json.dumps([t+' '+n+' '+' '.join((s or '').split()) for t,n,s in db.execute('SELECT type,name,sql FROM sqlite_master')]))",
+        path, SharedPaths.packageRoot.appendingPathComponent("Tests/MapcCLITests/SQLite").path,
       ])
     guard r.exitCode == 0 else { throw RealStore.PythonFailed(message: r.stderr) }
     return Set(try JSONDecoder().decode([String].self, from: Data(r.stdout.utf8)))
