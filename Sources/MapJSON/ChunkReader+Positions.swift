@@ -7,10 +7,11 @@ extension ChunkReader {
   /// relationship from one of a chunk's objects to a stub kept with its index (and, without an
   /// inverse, its owner). Nil when no chunk has one. The store's errors met in the chunks are
   /// thrown as the run would throw them, since it reads the same chunks. Places that pass what
-  /// memory holds for them take the pass again, kept on disk in `scratch`.
+  /// memory holds for them take the pass again, kept on disk in `scratch`. `progress` is told the
+  /// bytes read of the file's (taken again, from 0: the reporter's phase never goes back).
   static func memberPlaces(
     path: String, layout: StoreLayout, streamed: Set<Int>, names: Set<String>, budget: MemoryBudget, maxErrors: Int,
-    scratch: String
+    scratch: String, progress: (@Sendable (Int, Int) -> Void)? = nil
   ) throws(MigrationFailure) -> MemberPlaces? {
     var spill: String?
     while true {
@@ -18,7 +19,8 @@ extension ChunkReader {
         path: path, layout: layout, streamed: streamed, stubs: true, budget: budget, maxErrors: maxErrors,
         scratch: scratch, collecting: true)
       pass.places = MemberPlaces(layout: layout, names: names, budget: budget, spillingTo: spill)
-      while try pass.next() != nil {}
+      progress?(0, pass.progressTotal)
+      while try pass.next() != nil { progress?(pass.position, pass.progressTotal) }
       if pass.placesFull && spill == nil {
         spill = scratch
         continue

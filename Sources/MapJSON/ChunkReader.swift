@@ -33,7 +33,7 @@ final class ChunkReader: StoreChunkReader {
   private let maxErrors: Int
 
   /// Where the next window starts, and the place in the document there.
-  private var position = 0
+  private(set) var position = 0
   private var resume = Resume.start
   /// The store with the streamed arrays emptied, and where each of its pieces came from.
   private var held: [UInt8] = []

@@ -218,7 +218,7 @@ final class ChunkWriter: StoreChunkWriter {
 extension JSONStoreFormat: ChunkedStoreFormat {
   package func openChunks(
     _ path: String, layout: StoreLayout, streamed: Set<Int>, stubs: Bool, positionsOnly: Set<String>,
-    budget: MemoryBudget, maxErrors: Int, scratch: String
+    budget: MemoryBudget, maxErrors: Int, scratch: String, firstPass: (@Sendable (Int, Int) -> Void)?
   ) throws(MigrationFailure) -> any StoreChunkReader {
     // Members of objects in other chunks get their places in their owners' lists from a first
     // pass over the store (`MemberPlaces`), asked only where a writer needs them.
@@ -226,7 +226,7 @@ extension JSONStoreFormat: ChunkedStoreFormat {
       stubs && !positionsOnly.isEmpty
       ? try ChunkReader.memberPlaces(
         path: path, layout: layout, streamed: streamed, names: positionsOnly, budget: budget, maxErrors: maxErrors,
-        scratch: scratch) : nil
+        scratch: scratch, progress: firstPass) : nil
     let reader = try ChunkReader(
       path: path, layout: layout, streamed: streamed, stubs: stubs, budget: budget, maxErrors: maxErrors,
       scratch: scratch)

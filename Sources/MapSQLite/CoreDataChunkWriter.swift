@@ -148,7 +148,7 @@ extension SQLiteStoreFormat: ChunkedStoreFormat {
 
   package func openChunks(
     _ path: String, layout: StoreLayout, streamed: Set<Int>, stubs: Bool, positionsOnly: Set<String>,
-    budget: MemoryBudget, maxErrors: Int, scratch: String
+    budget: MemoryBudget, maxErrors: Int, scratch: String, firstPass: (@Sendable (Int, Int) -> Void)?
   ) throws(MigrationFailure) -> any StoreChunkReader {
     try CoreDataChunkReader(
       path: path, layout: layout, streamed: streamed, stubs: stubs, positionsOnly: positionsOnly, budget: budget,

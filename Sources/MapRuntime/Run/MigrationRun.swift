@@ -95,8 +95,10 @@ public enum MigrationRun {
   public enum IOPhase: String, Sendable {
     /// Reading, in bytes of the file, or in rows (`readRows`) for a format that reads rows;
     /// writing, in objects (`writeObjects`) as they go, then the bytes of the file (`write`);
-    /// a dry run's check that the store could be written, in objects (`checkWriteObjects`).
-    case read, readRows, writeObjects, write, checkWriteObjects
+    /// a dry run's check that the store could be written, in objects (`checkWriteObjects`);
+    /// the first pass over a JSON store read in chunks into a format that keeps a to-many's
+    /// members in their own rows (`places`, in bytes of the file).
+    case read, readRows, writeObjects, write, checkWriteObjects, places
   }
 
   public struct Summary: Sendable {

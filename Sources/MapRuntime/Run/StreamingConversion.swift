@@ -129,7 +129,8 @@ package enum StreamingConversion {
     let reader = try source.openChunks(
       request.store, layout: layout, streamed: streamed, stubs: !streaming.stubbed.isEmpty,
       positionsOnly: positions(streaming, source: source, destination: destination, layout.model),
-      budget: budget, maxErrors: 50, scratch: scratch.path)
+      budget: budget, maxErrors: 50, scratch: scratch.path,
+      firstPass: request.report.map { report in { @Sendable done, total in report(.places, done, total) } })
     let writer = try destination.openChunkWriter(
       layout: layout, target: request.output, scratch: scratch.path, budget: budget)
     writer.expect(

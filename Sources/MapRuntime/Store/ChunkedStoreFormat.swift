@@ -13,10 +13,12 @@ package protocol ChunkedStoreFormat: StoreFormat {
   /// relationships without an inverse in `positionsOnly` too: a chunk's member of one whose
   /// owner is outside it gets a stub of the owner listing it (the owner's key goes in the
   /// member's row in Core Data SQLite, `StreamingConversion`).
-  /// What the reader keeps on disk goes in the folder `scratch`, which the run removes.
+  /// What the reader keeps on disk goes in the folder `scratch`, which the run removes. A
+  /// format whose positions take a pass tells `firstPass` how far it has read (bytes of the
+  /// store, and of how many; `MigrationRun.IOPhase.places`).
   func openChunks(
     _ path: String, layout: StoreLayout, streamed: Set<Int>, stubs: Bool, positionsOnly: Set<String>,
-    budget: MemoryBudget, maxErrors: Int, scratch: String
+    budget: MemoryBudget, maxErrors: Int, scratch: String, firstPass: (@Sendable (Int, Int) -> Void)?
   ) throws(MigrationFailure) -> any StoreChunkReader
 
   /// Starts a store at `target` (nil: a dry run, nothing is kept) written from chunks of
@@ -97,6 +99,18 @@ package protocol StoreChunkReader: AnyObject {
   var countsRows: Bool { get }
   /// What `chunk`, one `next` gave, counts for progress.
   func weight(of chunk: ObjectGraph) -> Int
+}
+
+extension ChunkedStoreFormat {
+  /// `openChunks` whose first pass, if it takes one, reports nothing.
+  package func openChunks(
+    _ path: String, layout: StoreLayout, streamed: Set<Int>, stubs: Bool, positionsOnly: Set<String>,
+    budget: MemoryBudget, maxErrors: Int, scratch: String
+  ) throws(MigrationFailure) -> any StoreChunkReader {
+    try openChunks(
+      path, layout: layout, streamed: streamed, stubs: stubs, positionsOnly: positionsOnly, budget: budget,
+      maxErrors: maxErrors, scratch: scratch, firstPass: nil)
+  }
 }
 
 extension StoreChunkReader {

@@ -76,6 +76,7 @@ package final class ProgressReporter: @unchecked Sendable {
     case .writeObjects: update("write store", "objects", done, total)
     case .write: update("write store", "bytes", done, total)
     case .checkWriteObjects: update("check write (dry run)", "objects", done, total)
+    case .places: update("places (first pass)", "bytes", done, total)
     }
   }
 

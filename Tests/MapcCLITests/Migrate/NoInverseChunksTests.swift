@@ -72,6 +72,24 @@ struct NoInverseChunksTests {
     print("shelves ok")
     """
 
+  /// The first pass is a phase of its own before the read (`Specs/progress.md`), in bytes of the
+  /// store's file (its size from the file system), its percentages never going back, also where
+  /// its places went to disk and it read the store again.
+  static func firstPassIsReported(_ text: String, store: String) throws {
+    let lines = text.split(separator: "\n")
+    let ends = lines.filter { $0.hasPrefix("mapc: ") && $0.contains(": done, ") }.map {
+      $0.dropFirst(6).prefix { $0 != ":" }
+    }
+    #expect(ends == ["places (first pass)", "read store", "write store"], "\(text)")
+    let size = try #require(try FileManager.default.attributesOfItem(atPath: store)[.size] as? Int)
+    let total = ProgressTruthTests.megabytes(size)
+    #expect(lines.contains { $0.hasPrefix("mapc: places (first pass): done, \(total) in ") }, "\(text)")
+    let percents = lines.filter { $0.hasPrefix("mapc: places (first pass): ") && $0.contains("/\(total) (") }.map {
+      Int($0.split(separator: "(").last!.prefix { $0.isNumber })!
+    }
+    #expect(percents == percents.sorted() && !percents.contains(100), "\(text)")
+  }
+
   /// What `check` is given: every shelf's books and loose books, every book's related ones.
   static func expected() throws -> String {
     var want: [String: [String: [Int]]] = ["books": [:], "loose": [:], "related": [:]]
@@ -201,10 +219,13 @@ struct NoInverseChunksTests {
     let a = runMapc(convert + [whole, "--quiet"])
     try #require(a.exitCode == 0, "\(a.stderr)")
     let chunked = dir.appendingPathComponent("chunks.sqlite").path
-    let b = runMapc(convert + [chunked, "--memory-limit", limit])
+    let b = runMapc(
+      convert + [chunked, "--memory-limit", limit, "--progress", "plain"],
+      environment: ["MAPC_PROGRESS_INTERVAL": "0.01"])
     try #require(b.exitCode == 0, "\(b.stderr)")
     #expect((ConvertChunksTests.counts(b.stderr)?.chunks ?? 0) > 2, "\(b.stderr)")
     #expect(try Data(contentsOf: URL(fileURLWithPath: chunked)) == Data(contentsOf: URL(fileURLWithPath: whole)))
+    try Self.firstPassIsReported(b.stderr, store: json)
     let expected = try Self.expected()
     #expect(runTool(python3!, ["-c", Self.check, chunked, expected]).stdout == "shelves ok\n")
     #expect(try Data(contentsOf: URL(fileURLWithPath: json)) == before)
