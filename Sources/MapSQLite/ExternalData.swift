@@ -72,8 +72,13 @@ enum ExternalData {
   /// `dataFolder` that belong to that store. Read without a model, so a value of another
   /// attribute that happens to have the same 38 bytes counts too (a file kept that need not
   /// be: never one removed that is needed).
+  /// The store is opened as a store is read (`CoreDataStoreFile`: in place as immutable, or from
+  /// a private copy with its journal), or, if it is no Core Data store, as immutable: a plain
+  /// read-only connection to a store in WAL mode writes the `-shm` (and `-wal`) beside it.
   static func referencedFiles(_ path: String) -> Set<String>? {
-    guard let db = try? SQLiteDatabase(path: path),
+    let store = try? CoreDataStoreFile(path: path)
+    defer { withExtendedLifetime(store) {} }
+    guard let db = store?.database ?? (try? SQLiteDatabase(.uri(SQLiteDatabase.immutableURI(path)))),
       let tables = try? db.rows("SELECT name FROM sqlite_master WHERE type = 'table'")
     else { return nil }
     var names = Set<String>()

@@ -138,7 +138,16 @@ struct StoreCheckTests {
       let dir = try FileManagerTemp.folder("check-apptentive")
       defer { FileManagerTemp.remove(dir.path) }
       let out = dir.appendingPathComponent("fixed.sqlite").path
+      // The store is read, never written: not its -shm either, which a plain read-only SQLite
+      // connection to a store in WAL mode rewrites (same bytes, a new time).
+      func stamps() -> [Date?] {
+        ["", "-wal", "-shm"].map {
+          (try? FileManager.default.attributesOfItem(atPath: c.store + $0))?[.modificationDate] as? Date
+        }
+      }
+      let before = stamps()
       let r = runMapc(["store", "repair", c.store, "--model", c.bundle ?? "", "-o", out])
+      #expect(stamps() == before, "store repair wrote beside the store it read")
       #expect(r.exitCode == 0 && r.stderr.contains("added ZATRECORD.ZCUSTOMDATA"), "\(r.stderr)")
       #expect(r.stderr.contains("deleted the rows of Z_5DISPLAYTYPES that link to no row (1 row)"), "\(r.stderr)")
       #expect(try Self.check(out, ["--model", c.bundle ?? ""]).0 == 0)
