@@ -62,8 +62,9 @@ final class PlaceSpill {
   /// The records the lists may hold before they need more than `maxRuns` runs.
   var most: Int { places.capacity * Self.maxRuns }
 
-  /// The entries kept, as `MemberPlaces` counts them in memory: an index once per key, every
-  /// owner (known after `join`).
+  /// The entries kept (known after `join`): an index once per key; an owner once per owner of a
+  /// key some chunk looks up, two at most, and every owner of a key none does (which no chunk
+  /// places, so that the reader's check refuses the run, as it does in memory).
   private(set) var kept = 0
 
   /// Keeps an entry: an index (`owner` nil) or an owner. False when the list is full.
@@ -110,10 +111,23 @@ final class PlaceSpill {
         request = try r.next()
         continue
       }
+      // A key's entries, as many as the second pass needs: of an index, the last kept (as in
+      // memory, where a later one replaces it); of an owner, each owner once (its last, as in
+      // memory: the same owner again adds no link, its index replaces the one before) and two
+      // at most (a member with two owners is refused by the writer). So a store that lists one
+      // member over and over takes no more memory here; `kept` counts what is kept, as the
+      // second pass will count what it places.
       same.removeAll(keepingCapacity: true)
       while let n = entry, (n.a, n.b) == (y.a, y.b) {
-        count(n)
-        same.append(n)
+        if n.entity < 0 {
+          if same.isEmpty { kept += 1 }
+          same = [n]
+        } else if let i = same.firstIndex(where: { $0.entity == n.entity && $0.number == n.number }) {
+          same[i] = n  // (its later index, as in memory)
+        } else if same.count < 2 {
+          kept += 1
+          same.append(n)
+        }
         entry = try e.next()
       }
       while let q = request, (q.a, q.b) == (y.a, y.b) {
