@@ -130,29 +130,58 @@ struct MemberPlaces {
     }
   }
 
-  /// The keys `place` will look up in the chunk at `window`, kept on disk: those of the members
-  /// of its stubs' ordered lists, and of every object that may be the member of a to-many
-  /// without an inverse. False when the list is full.
+  /// The keys `place` will look up in the chunk at `window`, kept on disk (the same walks).
+  /// False when the list is full.
   private func request(_ graph: ObjectGraph, window: Int, _ spill: PlaceSpill) throws(StoreIOError) -> Bool {
+    guard
+      try eachIndexLookup(
+        graph,
+        { (_, _, _, key) throws(StoreIOError) -> Bool in
+          try spill.request(key.a, key.b, window: window)
+        })
+    else { return false }
+    return try eachOwnerLookup(graph) { (_, _, _, key) throws(StoreIOError) -> Bool in
+      try spill.request(key.a, key.b, window: window)
+    }
+  }
+
+  /// Calls `body` with each member of an ordered list (of a relationship with an inverse) of the
+  /// chunk's stubs, with the stub, the property and the key the member's index is kept by, until
+  /// it returns false (false then): the look-ups of `place`, and on disk of `request`.
+  private func eachIndexLookup<E: Error>(
+    _ graph: ObjectGraph,
+    _ body: (_ owner: ObjectRef, _ property: Int, _ member: ObjectRef, _ key: Key) throws(E) -> Bool
+  ) throws(E) -> Bool {
     for (e, table) in graph.tables.enumerated() {
-      if let first = table.stubsFrom, first < table.count {
-        for (p, role) in roles[e].enumerated() {
-          guard case .index(let name) = role, let many = table.columns[p] as? ToManyColumn else { continue }
-          for row in first..<table.count where many.count(row) > 0 {
-            let ownerID = graph.idText(ObjectRef(entity: e, row: row))
-            for m in many.targets(row) {
-              let key = Self.key(ownerID, name, graph.idText(m))
-              guard try spill.request(key.a, key.b, window: window) else { return false }
-            }
+      guard let first = table.stubsFrom, first < table.count else { continue }
+      for (p, role) in roles[e].enumerated() {
+        guard case .index(let name) = role, let many = table.columns[p] as? ToManyColumn else { continue }
+        for row in first..<table.count where many.count(row) > 0 {
+          let owner = ObjectRef(entity: e, row: row)
+          let ownerID = graph.idText(owner)
+          for m in many.targets(row) {
+            guard try body(owner, p, m, Self.key(ownerID, name, graph.idText(m))) else { return false }
           }
         }
       }
-      guard !ownedBy[e].isEmpty else { continue }
+    }
+    return true
+  }
+
+  /// Calls `body` with each of the chunk's objects that may be the member of a to-many without an
+  /// inverse, once per such relationship, with its name, whether it is ordered and the key the
+  /// member's owners are kept by, until it returns false (false then): the look-ups of
+  /// `placeOwners`, and on disk of `request`.
+  private func eachOwnerLookup<E: Error>(
+    _ graph: ObjectGraph,
+    _ body: (_ member: ObjectRef, _ relationship: String, _ ordered: Bool, _ key: Key) throws(E) -> Bool
+  ) throws(E) -> Bool {
+    for (e, table) in graph.tables.enumerated() where !ownedBy[e].isEmpty {
       for row in 0..<table.realCount {
-        let id = graph.idText(ObjectRef(entity: e, row: row))
-        for (name, _, _) in ownedBy[e] {
-          let key = Self.key("", name, id)
-          guard try spill.request(key.a, key.b, window: window) else { return false }
+        let member = ObjectRef(entity: e, row: row)
+        let id = graph.idText(member)
+        for (name, relationship, ordered) in ownedBy[e] {
+          guard try body(member, relationship, ordered, Self.key("", name, id)) else { return false }
         }
       }
     }
@@ -240,21 +269,15 @@ struct MemberPlaces {
     }
     if !owners.isEmpty { placed += placeOwners(graph) }
     guard !indexes.isEmpty else { return }
-    for (e, table) in graph.tables.enumerated() {
-      guard let first = table.stubsFrom, first < table.count else { continue }
-      for (p, role) in roles[e].enumerated() {
-        guard case .index(let name) = role, let many = table.columns[p] as? ToManyColumn else { continue }
-        for row in first..<table.count where many.count(row) > 0 {
-          let owner = ObjectRef(entity: e, row: row)
-          let ownerID = graph.idText(owner)
-          for m in many.targets(row) {
-            guard let i = indexes[Self.key(ownerID, name, graph.idText(m))] else { continue }
-            placed += 1
-            graph.orderedPositions[OrderedMember(owner: owner, property: p, member: m)] = Int(i)
-          }
-        }
+    var found = 0
+    _ = eachIndexLookup(graph) { owner, p, m, key in
+      if let i = indexes[key] {
+        found += 1
+        graph.orderedPositions[OrderedMember(owner: owner, property: p, member: m)] = Int(i)
       }
+      return true
     }
+    placed += found
   }
 
   /// The stubs of owners of members without an inverse, as `place` says; the owners placed.
@@ -274,38 +297,30 @@ struct MemberPlaces {
       return result
     }
     var added = false
-    for (e, table) in graph.tables.enumerated() where !ownedBy[e].isEmpty {
-      for row in 0..<table.realCount {
-        let member = ObjectRef(entity: e, row: row)
-        var memberID: String?
-        for (name, relationship, ordered) in ownedBy[e] {
-          let id = memberID ?? graph.idText(member)
-          memberID = id
-          let key = Self.key("", name, id)
-          guard let first = owners[key] else { continue }
-          for kept in [first] + (moreOwners[key] ?? []) {
-            let ownerID = graph.tables[Int(kept.entity)].layout.name + "/" + String(kept.number)
-            if known == nil { known = stubs() }
-            let owner: ObjectRef
-            if let stub = known![ownerID] {
-              owner = stub
-            } else {
-              owner = graph.appendStub(entity: Int(kept.entity), id: ownerID)
-              known![ownerID] = owner
-              added = true
-            }
-            let index = kept.index
-            guard let p = graph.table(owner).layout.propertyIndex(relationship),
-              let many = graph.table(owner).columns[p] as? ToManyColumn
-            else { continue }
-            _ = many.add(Int(owner.row), member)
-            placed += 1
-            if ordered {
-              graph.orderedPositions[OrderedMember(owner: owner, property: p, member: member)] = Int(index)
-            }
-          }
+    _ = eachOwnerLookup(graph) { member, relationship, ordered, key in
+      guard let first = owners[key] else { return true }
+      for kept in [first] + (moreOwners[key] ?? []) {
+        let ownerID = graph.tables[Int(kept.entity)].layout.name + "/" + String(kept.number)
+        if known == nil { known = stubs() }
+        let owner: ObjectRef
+        if let stub = known![ownerID] {
+          owner = stub
+        } else {
+          owner = graph.appendStub(entity: Int(kept.entity), id: ownerID)
+          known![ownerID] = owner
+          added = true
+        }
+        let index = kept.index
+        guard let p = graph.table(owner).layout.propertyIndex(relationship),
+          let many = graph.table(owner).columns[p] as? ToManyColumn
+        else { continue }
+        _ = many.add(Int(owner.row), member)
+        placed += 1
+        if ordered {
+          graph.orderedPositions[OrderedMember(owner: owner, property: p, member: member)] = Int(index)
         }
       }
+      return true
     }
     if added { graph.finalize() }
     return placed
