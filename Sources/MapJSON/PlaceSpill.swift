@@ -62,9 +62,9 @@ final class PlaceSpill {
   /// The records the lists may hold before they need more than `maxRuns` runs.
   var most: Int { places.capacity * Self.maxRuns }
 
-  /// The entries kept (known after `join`): an index once per key; an owner once per owner of a
-  /// key some chunk looks up, two at most, and every owner of a key none does (which no chunk
-  /// places, so that the reader's check refuses the run, as it does in memory).
+  /// The entries kept (known after `join`): an index once per key, an owner once per owner of a
+  /// key, two at most. Those of a key no chunk looks up are never placed, so that the reader's
+  /// check refuses the run, as it does in memory.
   private(set) var kept = 0
 
   /// Keeps an entry: an index (`owner` nil) or an owner. False when the list is full.
@@ -95,22 +95,7 @@ final class PlaceSpill {
     var entry = try e.next()
     var request = try r.next()
     var same: [Record] = []
-    var last: (UInt64, UInt64)?
-    /// Counts an entry as `kept` says.
-    func count(_ x: Record) {
-      if x.entity >= 0 || last.map({ $0 != (x.a, x.b) }) ?? true { kept += 1 }
-      last = (x.a, x.b)
-    }
-    while let x = entry, let y = request {
-      if (x.a, x.b) < (y.a, y.b) {
-        count(x)
-        entry = try e.next()
-        continue
-      }
-      if (y.a, y.b) < (x.a, x.b) {
-        request = try r.next()
-        continue
-      }
+    while let first = entry {
       // A key's entries, as many as the second pass needs: of an index, the last kept (as in
       // memory, where a later one replaces it); of an owner, each owner once (its last, as in
       // memory: the same owner again adds no link, its index replaces the one before) and two
@@ -118,29 +103,26 @@ final class PlaceSpill {
       // member over and over takes no more memory here; `kept` counts what is kept, as the
       // second pass will count what it places.
       same.removeAll(keepingCapacity: true)
-      while let n = entry, (n.a, n.b) == (y.a, y.b) {
+      while let n = entry, (n.a, n.b) == (first.a, first.b) {
         if n.entity < 0 {
-          if same.isEmpty { kept += 1 }
           same = [n]
         } else if let i = same.firstIndex(where: { $0.entity == n.entity && $0.number == n.number }) {
           same[i] = n  // (its later index, as in memory)
         } else if same.count < 2 {
-          kept += 1
           same.append(n)
         }
         entry = try e.next()
       }
-      while let q = request, (q.a, q.b) == (y.a, y.b) {
+      kept += same.count
+      // Every request of the key gets them: a key no chunk asks for is kept and never placed.
+      while let q = request, (q.a, q.b) < (first.a, first.b) { request = try r.next() }
+      while let q = request, (q.a, q.b) == (first.a, first.b) {
         for var place in same {
           place.window = q.window
           guard try places.append(place) else { return false }
         }
         request = try r.next()
       }
-    }
-    while let x = entry {
-      count(x)
-      entry = try e.next()
     }
     cursor = places.sorted()
     pending = try cursor!.next()
