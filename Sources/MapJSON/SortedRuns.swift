@@ -29,7 +29,6 @@ final class SortedRuns<Order: RunOrder> {
   private var current: [Record] = []
   /// Each run's first record in the file, and its records.
   private var runs: [(start: Int, count: Int)] = []
-  private var written = 0
   private(set) var count = 0
 
   /// `name` names the file (`name-N`, the first N free); `expected` records are reserved in
@@ -63,21 +62,11 @@ final class SortedRuns<Order: RunOrder> {
   private func spill() throws(StoreIOError) {
     current.sort(by: Order.precedes)
     if fd < 0 { try makeFile() }
+    // Runs follow one another in the file: each is written at its end.
     let bytes = current.count * MemoryLayout<Record>.stride
-    let offset = written * MemoryLayout<Record>.stride
-    let done = current.withUnsafeBytes { raw -> Bool in
-      var at = 0
-      while at < bytes {
-        let n = pwrite(fd, raw.baseAddress! + at, bytes - at, off_t(offset + at))
-        if n < 0 && errno == EINTR { continue }
-        guard n > 0 else { return false }
-        at += n
-      }
-      return true
-    }
-    guard done else { throw StoreIOError.system(errno, path: path, operation: "write") }
-    runs.append((written, current.count))
-    written += current.count
+    let failure = current.withUnsafeBytes { WriteCalls.writeAll(fd, $0.baseAddress!, bytes).error }
+    guard failure == 0 else { throw StoreIOError.system(failure, path: path, operation: "write") }
+    runs.append((runs.last.map { $0.start + $0.count } ?? 0, current.count))
     current.removeAll(keepingCapacity: true)
   }
 
