@@ -30,7 +30,7 @@ extension ChunkReader {
       do throws(StoreIOError) {
         joined = try places.finish()
       } catch {
-        throw MigrationFailure([MigrationError(error.code.rawValue, error.description, file: path)])
+        throw MigrationFailure(error, file: path)
       }
       guard joined else {
         throw MigrationFailure([

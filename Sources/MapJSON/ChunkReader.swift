@@ -256,7 +256,7 @@ final class ChunkReader: StoreChunkReader {
         try places?.place(walk.reader.graph, window: walk.base)
       } catch {
         stopped = true
-        errors.append((MigrationError(error.code.rawValue, error.description, file: path), position))
+        errors.append((MigrationError(error, file: path), position))
       }
     }
     take(walk)
@@ -285,7 +285,7 @@ final class ChunkReader: StoreChunkReader {
       }
     } catch {
       stopped = true
-      errors.append((MigrationError(error.code.rawValue, error.description, file: path), position))
+      errors.append((MigrationError(error, file: path), position))
     }
   }
 
@@ -306,7 +306,7 @@ final class ChunkReader: StoreChunkReader {
       }
     } catch {
       stopped = true
-      errors.append((MigrationError(error.code.rawValue, error.description, file: path), position))
+      errors.append((MigrationError(error, file: path), position))
     }
     for gap in walk.streamedContent {
       copyHeld(upTo: gap.lowerBound + walk.base, from: walk)
@@ -329,7 +329,7 @@ final class ChunkReader: StoreChunkReader {
       why = Self.tooManyPlaces(most, limit: budget.limit)
     case .failed(let error):
       stopped = true
-      errors.append((MigrationError(error.code.rawValue, error.description, file: path), position))
+      errors.append((MigrationError(error, file: path), position))
       return
     case .unnumbered(let owner):
       why =

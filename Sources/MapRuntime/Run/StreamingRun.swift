@@ -84,8 +84,7 @@ enum StreamingRun {
     let reader = try format.openChunks(
       storePath, layout: sourceLayout, streamed: streamed, stubs: !streaming.stubbed.isEmpty,
       positionsOnly: format.positions(streaming.positionsOnly, forWriterListingMembers: format.listsToManyMembers),
-      budget: budget, maxErrors: options.maxErrors, scratch: scratch.path,
-      firstPass: options.ioProgress.map { report in { @Sendable done, total in report(.places, done, total) } })
+      budget: budget, maxErrors: options.maxErrors, scratch: scratch.path)
     let target: String?
     let backup: String?
     switch options.output {
