@@ -55,12 +55,18 @@ extension CoreDataReader {
   /// Whether `target` is of the relationship's destination entity (or inherits from it).
   mutating func fits(_ target: ObjectRef, _ property: PropertyLayout, _ place: String) throws(Stop) -> Bool {
     guard let d = property.destinationIndex else { return false }
-    if layout.entities[Int(target.entity)].ancestorIndexes.contains(d) { return true }
+    if Self.fits(target, property, in: layout) { return true }
     try report(
       "sqlite-layout",
       "\(place): the row it names is a \(layout.entities[Int(target.entity)].name), not a \(layout.entities[d].name) (\(property.name))"
     )
     return false
+  }
+
+  /// Whether `target` is of `property`'s destination entity (or inherits from it).
+  static func fits(_ target: ObjectRef, _ property: PropertyLayout, in layout: StoreLayout) -> Bool {
+    guard let d = property.destinationIndex else { return false }
+    return layout.entities[Int(target.entity)].ancestorIndexes.contains(d)
   }
 
   /// Many-to-many pairs, each once: (entity, relationship) whose inverse is also to-many.

@@ -162,7 +162,11 @@ struct CoreDataReader {
   }
 
   /// Adds the to-many members found (`links`), by owner, then order, then key; none are left.
-  mutating func addLinks() {
+  mutating func addLinks() { Self.add(&links, to: graph) }
+
+  /// Adds `links` to `graph`'s to-many relationships by owner, then order, then key; none are
+  /// left (`HandedRows` adds what a read of a written store finds the same way).
+  static func add(_ links: inout [Link], to graph: ObjectGraph) {
     links.sort { a, b in
       (a.owner.entity, a.owner.row, a.property, a.order, a.key) < (
         b.owner.entity, b.owner.row, b.property, b.order, b.key

@@ -235,7 +235,7 @@ struct CoreDataWriter {
   static func position(at index: Int) -> Int64 { 2048 + 1024 * Int64(index) }
 
   /// `[owner: [member: position]]` of an ordered to-many (`position(at:)`).
-  private func positionsByOwner(_ entity: String, _ relationship: String) -> [ObjectRef: [ObjectRef: Int64]] {
+  func positionsByOwner(_ entity: String, _ relationship: String) -> [ObjectRef: [ObjectRef: Int64]] {
     let given = graph.orderedPositions
     var result: [ObjectRef: [ObjectRef: Int64]] = [:]
     for owner in objects(ofKind: entity) {

@@ -130,6 +130,7 @@ enum SQLiteValue: Equatable {
   case malformedText(byteCount: Int, offset: Int)
 
   var integer: Int64? { if case .integer(let i) = self { i } else { nil } }
+  var isNull: Bool { if case .null = self { true } else { false } }
   var text: String? { if case .text(let t) = self { t } else { nil } }
   var blob: [UInt8]? { if case .blob(let b) = self { b } else { nil } }
 

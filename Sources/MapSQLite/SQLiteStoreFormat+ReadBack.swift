@@ -2,17 +2,16 @@ import MapArchives
 import MapRuntime
 
 /// A store handed on in memory between the steps of a fused chain (`StoreFormat.readBack`):
-/// only a graph without objects, whose round trip through a file holds nothing but the
-/// metadata and each root's `Z_MAX`. The metadata goes through the writer's own property list
-/// and the reader's own parsing, so it is what a read of the file would give by construction;
-/// `Z_MAX` is what the writer numbers and the reader keeps. A graph with objects (values of
-/// every kind, their order by `Z_PK`, to-many members rebuilt from foreign keys and `Z_FOK_`
-/// columns, Transformable and external data) is written to a scratch store and read back.
+/// the graph and metadata a read of the store `write` would write gives, made without the
+/// file. The metadata goes through the writer's own property list and the reader's own
+/// parsing; the objects, their numbers, values and relationships through the writer's own
+/// cells read as the reader reads rows (`HandedRows`), which gives up (nil: the store is
+/// written and read back) wherever it cannot follow the round trip exactly.
 extension SQLiteStoreFormat {
   public func readBack(
     _ graph: ObjectGraph, source: ObjectGraph?, metadata: StoreWriteMetadata, layout: StoreLayout, path: String
   ) -> (ObjectGraph, StoreMetadata)? {
-    guard graph.objectCount == 0, layout.model == graph.layout.model else { return nil }
+    guard layout.model == graph.layout.model else { return nil }
     let schema = CoreDataSchema.of(layout)
     guard schema.nameProblem() == nil, Self.readsOwnEntities(schema, layout.model) else { return nil }
     let written = CoreDataMetadataOut(metadata: metadata)
@@ -25,15 +24,12 @@ extension SQLiteStoreFormat {
     } catch {
       return nil  // the read would fail: written and read, it says why
     }
-    let result = ObjectGraph(layout: layout, input: nil, isSource: true)
-    // Z_MAX of each root as the writer gives it to a hierarchy without objects, kept by the
-    // reader where it is above 0.
-    for root in schema.roots {
-      let name = schema.entities[root].name
-      if let high = graph.keyHighWater[name], high > 0 { result.keyHighWater[name] = high }
-    }
-    result.finishBuilding(
-      input: TransformableBlobs(expected: 0).bytes.take(path: path), transformableCodec: ArchivedBlobCodec.self)
+    // The writer as `write` makes it.
+    let writer = CoreDataWriter(
+      graph: graph, input: source?.input ?? graph.input, codec: source?.transformableCodec ?? graph.transformableCodec,
+      metadata: written, externalFiles: (source ?? graph).storeAttachment as? ExternalFilesRead)
+    var rows = HandedRows(writer: writer, layout: layout)
+    guard let result = rows.make(path: path) else { return nil }
     return (result, Self.storeMetadata(stored))
   }
 

@@ -7,9 +7,9 @@ import Testing
 
 /// The fused chain's in-memory hand-off (`StoreFormat.readBack`, `Specs/migrate.md` §4), seen
 /// through a format that counts what the chain asks of Core Data SQLite's: an empty store's
-/// steps hand their results on in memory (one read, one write, the rest handed on), a store
-/// with objects goes through scratch stores (read and written at every step), and either way
-/// the result is the same bytes as with checkpoints, which write and read every step's store.
+/// steps and a store with objects hand their results on in memory (one read, one write, the
+/// rest handed on), and the result is the same bytes as with checkpoints, which write and read
+/// every step's store. (What is not handed on: `ReadBackObjectsTests`.)
 @Suite struct ChainHandOffTests {
   /// What a chain asked of the format.
   // @unchecked: the counts are read and written only under `lock`.
@@ -97,10 +97,10 @@ import Testing
     #expect(checkpoints == ["read": 3, "write": 3])
   }
 
-  @Test func aStoreWithObjectsGoesThroughScratchStores() throws {
+  @Test func aStoreWithObjectsIsHandedOnInMemory() throws {
     let folder = try TemporaryFolder()
     let (fused, checkpoints) = try Self.run("\(MigratorTests.mappings)/tasks/store-v1.json", in: folder)
-    #expect(fused == ["read": 3, "not handed on": 2, "write": 3])
+    #expect(fused == ["read": 1, "handed on": 2, "write": 1])
     #expect(checkpoints == ["read": 3, "write": 3])
   }
 }
