@@ -26,9 +26,6 @@ struct HandedRows {
   var refs: [[ObjectRef]] = []
   /// Per hierarchy root (schema index): `Z_PK` → object of `result`, as the reader keeps them.
   var objects: [Int: [Int64: ObjectRef]] = [:]
-  var toOnes: [CoreDataReader.PendingToOne] = []
-  var hidden: [(member: ObjectRef, owner: Int64, order: Int64, key: Int64, relationship: String, ownerEntity: String)] =
-    []
   var links: [CoreDataReader.Link] = []
 
   init(writer: CoreDataWriter, layout: StoreLayout) {
@@ -47,7 +44,6 @@ struct HandedRows {
     do throws(NotSure) {
       makeObjects()
       for table in schema.tables() { try readTable(table) }
-      try resolveReferences()
       try readJoinRows()
     } catch {
       return nil
@@ -214,46 +210,46 @@ struct HandedRows {
         if bound[t.column].isNull { continue }
         throw NotSure()
       }
-      guard let root = schema.entity(named: t.destination)?.root else { throw NotSure() }
-      toOnes.append(
-        CoreDataReader.PendingToOne(
-          owner: object, property: t.property, targetRoot: root, key: target, order: try t.order.map(order) ?? 0,
-          table: "", column: "", ownerKey: key))
+      try toOne(object, t.property, target: target, root: t.destination, order: try t.order.map(order) ?? 0, key: key)
     }
     for h in hiddenColumns {
       guard case .integer(let owner) = bound[h.column] else {
         if bound[h.column].isNull { continue }
         throw NotSure()
       }
-      hidden.append((object, owner, try h.order.map(order) ?? 0, key, h.relationship, h.owner))
+      try member(object, of: owner, h.owner, h.relationship, order: try h.order.map(order) ?? 0, key: key)
     }
   }
 
-  /// To-one relationships from their keys, with the owners added to the inverse to-many
-  /// relationships, and the members found through hidden keys (`CoreDataReader
-  /// .resolveReferences`).
-  private mutating func resolveReferences() throws(NotSure) {
-    for t in toOnes {
-      guard let target = objects[t.targetRoot]?[t.key] else { throw NotSure() }
-      let property = layout.entities[Int(t.owner.entity)].properties[t.property]
-      guard let r = property.relationship, CoreDataReader.fits(target, property, in: layout) else { throw NotSure() }
-      result.setToOne(t.owner, property: t.property, target)
-      let targetLayout = layout.entities[Int(target.entity)]
-      guard let inv = r.inverseName, let p = targetLayout.propertyIndex(inv),
-        targetLayout.properties[p].relationship?.isToMany == true
-      else { continue }
-      links.append(.init(owner: target, property: p, order: t.order, key: t.ownerKey, member: t.owner))
+  /// A to-one relationship from its key, the owner added to the inverse to-many where there
+  /// is one (`CoreDataReader.resolveReferences`). The objects are all made before any row is
+  /// read, so a key is looked up at once.
+  private mutating func toOne(
+    _ owner: ObjectRef, _ p: Int, target key: Int64, root destination: String, order: Int64, key ownerKey: Int64
+  ) throws(NotSure) {
+    guard let root = schema.entity(named: destination)?.root, let target = objects[root]?[key] else {
+      throw NotSure()
     }
-    for h in hidden {
-      guard let root = schema.entity(named: h.ownerEntity)?.root, let owner = objects[root]?[h.owner] else {
-        throw NotSure()
-      }
-      let ownerLayout = layout.entities[Int(owner.entity)]
-      guard let p = ownerLayout.propertyIndex(h.relationship),
-        CoreDataReader.fits(h.member, ownerLayout.properties[p], in: layout)
-      else { throw NotSure() }
-      links.append(.init(owner: owner, property: p, order: h.order, key: h.key, member: h.member))
-    }
+    let property = layout.entities[Int(owner.entity)].properties[p]
+    guard let r = property.relationship, CoreDataReader.fits(target, property, in: layout) else { throw NotSure() }
+    result.setToOne(owner, property: p, target)
+    let targetLayout = layout.entities[Int(target.entity)]
+    guard let inv = r.inverseName, let q = targetLayout.propertyIndex(inv),
+      targetLayout.properties[q].relationship?.isToMany == true
+    else { return }
+    links.append(.init(owner: target, property: q, order: order, key: ownerKey, member: owner))
+  }
+
+  /// A member found through the hidden key of a to-many relationship without an inverse.
+  private mutating func member(
+    _ member: ObjectRef, of key: Int64, _ ownerEntity: String, _ relationship: String, order: Int64, key memberKey: Int64
+  ) throws(NotSure) {
+    guard let root = schema.entity(named: ownerEntity)?.root, let owner = objects[root]?[key] else { throw NotSure() }
+    let ownerLayout = layout.entities[Int(owner.entity)]
+    guard let p = ownerLayout.propertyIndex(relationship),
+      CoreDataReader.fits(member, ownerLayout.properties[p], in: layout)
+    else { throw NotSure() }
+    links.append(.init(owner: owner, property: p, order: order, key: memberKey, member: member))
   }
 
   /// The join rows the writer writes (`writeJoinRows`), each read as `CoreDataReader

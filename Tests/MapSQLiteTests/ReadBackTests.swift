@@ -10,8 +10,8 @@ import Testing
 /// the graph and metadata must be those of the round trip through the file; a graph it cannot
 /// be sure of (another model's layout, values of `ReadBackObjectsTests`) it does not hand on.
 struct ReadBackTests {
-  /// Inheritance three deep, an ordered to-many with its inverse, a to-many without inverse
-  /// (a hidden key), a many-to-many, a Transformable, a Binary kept in external files, and an
+  /// Inheritance three deep, an ordered to-many with its inverse, to-many relationships without
+  /// inverse (hidden keys, one ordered), many-to-many ones (each with one ordered side, one on each side of its join table), a Transformable, a Binary kept in external files, and an
   /// attribute of each other kind.
   static let model: ObjectModel = {
     let kinds: [AttributeType] = [
@@ -31,7 +31,10 @@ struct ReadBackTests {
           name: "list", destinationEntity: "List", inverseName: "items", inverseEntity: "List", isOptional: true),
         RelationshipDescription(
           name: "tags", destinationEntity: "Tag", inverseName: "items", inverseEntity: "Tag", isOptional: true,
-          isToMany: true, maxCount: 0),
+          isToMany: true, isOrdered: true, maxCount: 0),
+        RelationshipDescription(
+          name: "featuredIn", destinationEntity: "List", inverseName: "featured", inverseEntity: "List",
+          isOptional: true, isToMany: true, maxCount: 0),
       ])
     let task = EntityDescription(
       name: "Task", parentName: "Item", attributes: [AttributeDescription(name: "due", type: .date, isOptional: true)])
@@ -46,6 +49,11 @@ struct ReadBackTests {
           isToMany: true, isOrdered: true, maxCount: 0),
         RelationshipDescription(
           name: "pinned", destinationEntity: "Item", isOptional: true, isToMany: true, maxCount: 0),
+        RelationshipDescription(
+          name: "queue", destinationEntity: "Item", isOptional: true, isToMany: true, isOrdered: true, maxCount: 0),
+        RelationshipDescription(
+          name: "featured", destinationEntity: "Item", inverseName: "featuredIn", inverseEntity: "Item",
+          isOptional: true, isToMany: true, isOrdered: true, maxCount: 0),
       ])
     let tag = EntityDescription(
       name: "Tag",

@@ -174,7 +174,13 @@ public enum MigrationRun {
     let writerMetadata = StoreWriteMetadata(
       modelVersionIdentifiers: plan.destinationModel.versionIdentifiers,
       entityHashes: plan.destinationEntityHashes, extra: migrated.metadata.extra, generated: options.generatedMetadata)
-    let handed = options.handOffLayout.flatMap { layout in
+    // Under a memory limit, a result with more objects than the step read is written instead:
+    // the graph handed on is made beside the destination, and the next step takes it in
+    // memory without weighing it against the limit, so no step holds more than this one did.
+    let readCount = migrated.read.reduce(0) { $0 + $1.count }
+    let objects = migrated.destination.objectCount
+    let handOff = objects == 0 || options.memoryLimit == nil || objects <= readCount ? options.handOffLayout : nil
+    let handed = handOff.flatMap { layout in
       format.readBack(
         migrated.destination, source: migrated.source, metadata: writerMetadata, layout: layout, path: storePath)
     }.map { HandedStore(graph: $0.0, metadata: $0.1) }
@@ -232,9 +238,16 @@ public enum MigrationRun {
   private static func readAndMigrate(
     plan: MigrationPlan, storePath: String, options: Options, phases: PhaseTimer
   ) throws(MigrationFailure) -> Migrated {
+    let handedIn = options.handedIn.map { ($0.take(), $0.metadata) }
+    if let handedIn, handedIn.0 == nil {
+      // A chain hands each store to one step; a second taker would read no store at all.
+      throw MigrationFailure([
+        MigrationError("run-error", "internal error: the store handed on in memory was already taken by another step", file: storePath)
+      ])
+    }
     let (graph, metadata) =
-      if let handed = options.handedIn {
-        (handed.graph, handed.metadata)
+      if let handedIn, let taken = handedIn.0 {
+        (taken, handedIn.1)
       } else {
         try StoreIO.read(
           options.storeFormat, storePath, layout: .of(plan.sourceModel, reusing: options.layouts.source),
