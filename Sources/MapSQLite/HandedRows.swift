@@ -242,7 +242,8 @@ struct HandedRows {
 
   /// A member found through the hidden key of a to-many relationship without an inverse.
   private mutating func member(
-    _ member: ObjectRef, of key: Int64, _ ownerEntity: String, _ relationship: String, order: Int64, key memberKey: Int64
+    _ member: ObjectRef, of key: Int64, _ ownerEntity: String, _ relationship: String, order: Int64,
+    key memberKey: Int64
   ) throws(NotSure) {
     guard let root = schema.entity(named: ownerEntity)?.root, let owner = objects[root]?[key] else { throw NotSure() }
     let ownerLayout = layout.entities[Int(owner.entity)]

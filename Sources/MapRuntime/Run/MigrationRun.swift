@@ -242,7 +242,9 @@ public enum MigrationRun {
     if let handedIn, handedIn.0 == nil {
       // A chain hands each store to one step; a second taker would read no store at all.
       throw MigrationFailure([
-        MigrationError("run-error", "internal error: the store handed on in memory was already taken by another step", file: storePath)
+        MigrationError(
+          "run-error", "internal error: the store handed on in memory was already taken by another step",
+          file: storePath)
       ])
     }
     let (graph, metadata) =
