@@ -24,8 +24,9 @@ struct HandedRows {
   var blobs = TransformableBlobs()
   /// Per writer entity and row, the object of `result` its row is read as.
   var refs: [[ObjectRef]] = []
-  /// Per hierarchy root (schema index): `Z_PK` → object of `result`, as the reader keeps them.
-  var objects: [Int: [Int64: ObjectRef]] = [:]
+  /// Per hierarchy root (schema index; empty for other entities): `Z_PK` → object of
+  /// `result`, as the reader keeps them.
+  var objects: [[Int64: ObjectRef]] = []
   var links: [CoreDataReader.Link] = []
 
   init(writer: CoreDataWriter, layout: StoreLayout) {
@@ -65,6 +66,7 @@ struct HandedRows {
   private mutating func makeObjects() {
     let graph = writer.graph
     refs = graph.tables.map { [ObjectRef](repeating: ObjectRef(entity: 0, row: 0), count: $0.count) }
+    objects = Array(repeating: [:], count: schema.entities.count)
     for root in schema.roots {
       var rows: [(key: Int64, entity: Int, row: Int)] = []
       for e in schema.hierarchy(root) {
@@ -88,17 +90,49 @@ struct HandedRows {
     }
   }
 
-  /// What the reader takes from a row of one entity: per attribute its column and whether it is
-  /// an archive (`CoreDataReader.readHierarchy`'s plan).
+  /// What the reader takes from a row of one entity (`CoreDataReader.readHierarchy`'s plan),
+  /// worked out once per entity so that a row copies no description: per attribute its
+  /// property, column, whether it is an archive (1), a custom transformer's bytes (2) or neither
+  /// (0), and whether it is a Binary kept in external files; per to-one its property, column,
+  /// order column, the root its keys are of, and per entity a target may be of, whether it fits
+  /// and the index of the inverse to-many there (-1: none).
   private struct Plan {
-    var attributes: [(property: Int, column: Int, attribute: AttributeDescription, archive: UInt8)] = []
+    var properties: [Int] = []
+    var columns: [Int] = []
+    var archives: [UInt8] = []
+    var external: [Bool] = []
+    var attributes: [AttributeDescription] = []
     var composites: [[Int]] = []
-    var toOnes: [(property: Int, column: Int, order: Int?, destination: String)] = []
+    var toOnes: [ToOne] = []
+    var hidden: [Hidden] = []
+
+    struct ToOne {
+      var property: Int
+      var column: Int
+      var order: Int?
+      var root: Int
+      var fits: [Bool]
+      var inverse: [Int]
+    }
+
+    /// A hidden key in this entity's rows: the members' owner's root, and per entity an owner
+    /// may be of, the index of the relationship there (-1: none, or this entity's objects do
+    /// not fit it).
+    struct Hidden {
+      var column: Int
+      var order: Int?
+      var root: Int
+      var property: [Int]
+    }
   }
 
-  private func plan(_ e: CoreDataSchema.Entity, columns: [String: Int]) throws(NotSure) -> Plan {
+  private func plan(
+    _ e: CoreDataSchema.Entity, columns: [String: Int],
+    hidden: [(column: Int, order: Int?, owner: String, relationship: String, destination: String)]
+  ) throws(NotSure) -> Plan {
     var plan = Plan()
-    for (p, property) in layout.entities[e.index].properties.enumerated() {
+    let entities = layout.entities
+    for (p, property) in entities[e.index].properties.enumerated() {
       if let a = property.attribute, a.type == .composite {
         guard let leaves = schema.elementColumns(a.name, of: e.name) else { throw NotSure() }
         var found: [Int] = []
@@ -109,17 +143,41 @@ struct HandedRows {
         plan.composites.append(found)
       } else if let a = property.attribute {
         guard let name = schema.column(a.name, of: e.name), let c = columns[name] else { throw NotSure() }
-        let archive: UInt8 = a.type != .transformable ? 0 : CoreDataValues.isArchive(a) ? 1 : 2
-        plan.attributes.append((p, c, a, archive))
+        plan.properties.append(p)
+        plan.columns.append(c)
+        plan.archives.append(a.type != .transformable ? 0 : CoreDataValues.isArchive(a) ? 1 : 2)
+        plan.external.append(a.type == .binary && a.allowsExternalBinaryDataStorage)
+        plan.attributes.append(a)
       } else if let r = property.relationship, !r.isToMany {
-        guard let name = schema.column(r.name, of: e.name), let c = columns[name] else { throw NotSure() }
+        guard let name = schema.column(r.name, of: e.name), let c = columns[name],
+          let root = schema.entity(named: r.destinationEntity)?.root
+        else { throw NotSure() }
         var order: Int? = nil
         if let inverse = layout.model.inverse(of: r), inverse.isToMany, inverse.isOrdered {
           guard let o = columns[CoreDataSchema.orderColumn(ofKey: name)] else { throw NotSure() }
           order = o
         }
-        plan.toOnes.append((p, c, order, r.destinationEntity))
+        let fits = entities.indices.map { k in
+          CoreDataReader.fits(ObjectRef(entity: k, row: 0), property, in: layout)
+        }
+        let inverse = entities.map { target -> Int in
+          guard let inv = r.inverseName, let q = target.propertyIndex(inv),
+            target.properties[q].relationship?.isToMany == true
+          else { return -1 }
+          return q
+        }
+        plan.toOnes.append(.init(property: p, column: c, order: order, root: root, fits: fits, inverse: inverse))
       }
+    }
+    for h in hidden where layout.model.isKind(e.name, of: h.destination) {
+      guard let root = schema.entity(named: h.owner)?.root else { throw NotSure() }
+      let property = entities.map { owner -> Int in
+        guard let q = owner.propertyIndex(h.relationship),
+          CoreDataReader.fits(ObjectRef(entity: e.index, row: 0), owner.properties[q], in: layout)
+        else { return -1 }
+        return q
+      }
+      plan.hidden.append(.init(column: h.column, order: h.order, root: root, property: property))
     }
     return plan
   }
@@ -146,13 +204,14 @@ struct HandedRows {
     for e in schema.hierarchy(table.root) {
       let values = graph.tables[e.index]
       guard values.count > 0 else { continue }
-      let plan = try plan(e, columns: columns)
-      let mine = hiddenColumns.filter { layout.model.isKind(e.name, of: $0.destination) }
+      let plan = try plan(e, columns: columns, hidden: hiddenColumns)
       let cells = writer.cells(of: table, for: e, entity: graph.layout.entities[e.index])
       let source = CoreDataWriter.RowSource(
         table: values, cells: cells, slots: slots, keys: writer.keys, entityNumbers: entityNumbers, entity: e.index,
         input: writer.input)
       let name = graph.layout.entities[e.index].name
+      let keys = writer.keys[e.index]
+      let objects = refs[e.index]
       var bound = [SQLiteValue](repeating: .null, count: cells.count)
       for start in stride(from: 0, to: values.count, by: CoreDataWriter.RowSource.chunkRows) {
         let chunk = source.render(start..<min(start + CoreDataWriter.RowSource.chunkRows, values.count))
@@ -171,86 +230,63 @@ struct HandedRows {
             }
             i += 1
           }
-          try readRow(refs[e.index][row], bound, plan, affinities, hidden: mine)
+          try readRow(objects[row], key: keys[row], bound, plan, affinities)
         }
       }
     }
   }
 
-  /// One row, as `CoreDataReader.readHierarchy` reads it.
+  /// One row, as `CoreDataReader.readHierarchy` reads it, its relationships as
+  /// `CoreDataReader.resolveReferences` resolves them (every object is made before any row is
+  /// read, so a key is looked up at once).
   private mutating func readRow(
-    _ object: ObjectRef, _ bound: [SQLiteValue], _ plan: Plan, _ affinities: [ColumnAffinity],
-    hidden hiddenColumns: [(column: Int, order: Int?, owner: String, relationship: String, destination: String)]
+    _ object: ObjectRef, key: Int64, _ bound: [SQLiteValue], _ plan: Plan, _ affinities: [ColumnAffinity]
   ) throws(NotSure) {
     /// A position as the reader takes it (`int64` of the column: NULL is 0).
-    func order(_ column: Int) throws(NotSure) -> Int64 {
+    func order(_ column: Int?) throws(NotSure) -> Int64 {
+      guard let column else { return 0 }
       switch bound[column] {
-      case .null: 0
-      case .integer(let i): i
+      case .null: return 0
+      case .integer(let i): return i
       default: throw NotSure()
       }
     }
-    let key = result.tables[Int(object.entity)].objectKey(Int(object.row))
-    for (k, a) in plan.attributes.enumerated() {
-      let v = bound[a.column]
-      if case .blob(let b) = v, b.isEmpty { throw NotSure() }  // bound from no bytes, it may be NULL
-      if a.archive != 0, case .blob(let b) = v {
-        result.set(object, property: a.property, blobs.value(b, decoding: a.archive == 1, column: k))
-        continue
+    for k in plan.columns.indices {
+      let v = bound[plan.columns[k]]
+      if case .blob(let b) = v {
+        if b.isEmpty { throw NotSure() }  // bound from no bytes, it may be NULL
+        if plan.archives[k] != 0 {
+          result.set(object, property: plan.properties[k], blobs.value(b, decoding: plan.archives[k] == 1, column: k))
+          continue
+        }
+        if plan.external[k] { throw NotSure() }
       }
-      if a.attribute.type == .binary, a.attribute.allowsExternalBinaryDataStorage, case .blob = v { throw NotSure() }
-      guard let stored = affinities[a.column].stored(v),
-        let decoded = try? CoreDataValues.decode(stored, a.attribute, externalFolder: "")
+      guard let stored = affinities[plan.columns[k]].stored(v),
+        let decoded = try? CoreDataValues.decode(stored, plan.attributes[k], externalFolder: "")
       else { throw NotSure() }
-      if !decoded.isNull { result.set(object, property: a.property, decoded) }
+      if !decoded.isNull { result.set(object, property: plan.properties[k], decoded) }
     }
     for columns in plan.composites where columns.contains(where: { !bound[$0].isNull }) { throw NotSure() }
     for t in plan.toOnes {
-      guard case .integer(let target) = bound[t.column] else {
+      guard case .integer(let targetKey) = bound[t.column] else {
         if bound[t.column].isNull { continue }
         throw NotSure()
       }
-      try toOne(object, t.property, target: target, root: t.destination, order: try t.order.map(order) ?? 0, key: key)
+      guard let target = objects[t.root][targetKey], t.fits[Int(target.entity)] else { throw NotSure() }
+      result.setToOne(object, property: t.property, target)
+      let q = t.inverse[Int(target.entity)]
+      if q >= 0 { links.append(.init(owner: target, property: q, order: try order(t.order), key: key, member: object)) }
     }
-    for h in hiddenColumns {
-      guard case .integer(let owner) = bound[h.column] else {
+    for h in plan.hidden {
+      guard case .integer(let ownerKey) = bound[h.column] else {
         if bound[h.column].isNull { continue }
         throw NotSure()
       }
-      try member(object, of: owner, h.owner, h.relationship, order: try h.order.map(order) ?? 0, key: key)
+      guard let owner = objects[h.root][ownerKey] else { throw NotSure() }
+      let q = h.property[Int(owner.entity)]
+      guard q >= 0 else { throw NotSure() }
+      links.append(.init(owner: owner, property: q, order: try order(h.order), key: key, member: object))
     }
-  }
-
-  /// A to-one relationship from its key, the owner added to the inverse to-many where there
-  /// is one (`CoreDataReader.resolveReferences`). The objects are all made before any row is
-  /// read, so a key is looked up at once.
-  private mutating func toOne(
-    _ owner: ObjectRef, _ p: Int, target key: Int64, root destination: String, order: Int64, key ownerKey: Int64
-  ) throws(NotSure) {
-    guard let root = schema.entity(named: destination)?.root, let target = objects[root]?[key] else {
-      throw NotSure()
-    }
-    let property = layout.entities[Int(owner.entity)].properties[p]
-    guard let r = property.relationship, CoreDataReader.fits(target, property, in: layout) else { throw NotSure() }
-    result.setToOne(owner, property: p, target)
-    let targetLayout = layout.entities[Int(target.entity)]
-    guard let inv = r.inverseName, let q = targetLayout.propertyIndex(inv),
-      targetLayout.properties[q].relationship?.isToMany == true
-    else { return }
-    links.append(.init(owner: target, property: q, order: order, key: ownerKey, member: owner))
-  }
-
-  /// A member found through the hidden key of a to-many relationship without an inverse.
-  private mutating func member(
-    _ member: ObjectRef, of key: Int64, _ ownerEntity: String, _ relationship: String, order: Int64,
-    key memberKey: Int64
-  ) throws(NotSure) {
-    guard let root = schema.entity(named: ownerEntity)?.root, let owner = objects[root]?[key] else { throw NotSure() }
-    let ownerLayout = layout.entities[Int(owner.entity)]
-    guard let p = ownerLayout.propertyIndex(relationship),
-      CoreDataReader.fits(member, ownerLayout.properties[p], in: layout)
-    else { throw NotSure() }
-    links.append(.init(owner: owner, property: p, order: order, key: memberKey, member: member))
   }
 
   /// The join rows the writer writes (`writeJoinRows`), each read as `CoreDataReader
@@ -270,7 +306,7 @@ struct HandedRows {
         guard let p = graph.layout.entities[Int(owner.entity)].propertyIndex(j.relationship.name) else { continue }
         for member in writer.members(owner, p) {
           let (ok, mk) = (writer.key(owner), writer.key(member))
-          guard let o = objects[ownerRoot]?[ok], let m = objects[memberRoot]?[mk] else { throw NotSure() }
+          guard let o = objects[ownerRoot][ok], let m = objects[memberRoot][mk] else { throw NotSure() }
           let (ownerLayout, memberLayout) = (layout.entities[Int(o.entity)], layout.entities[Int(m.entity)])
           guard let q = ownerLayout.propertyIndex(j.relationship.name),
             let s = memberLayout.propertyIndex(j.inverse.name),
