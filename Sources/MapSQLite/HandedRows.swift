@@ -185,6 +185,7 @@ struct HandedRows {
   /// The rows of one table as the writer binds them, read as the reader reads them.
   private mutating func readTable(_ table: CoreDataSchema.Table) throws(NotSure) {
     let graph = writer.graph
+    guard schema.hierarchy(table.root).contains(where: { graph.tables[$0.index].count > 0 }) else { return }
     let slots = writer.slots(of: table)
     var columns: [String: Int] = [:]
     for (c, column) in table.columns.enumerated() { columns[column.name] = c }
