@@ -286,6 +286,8 @@ struct CoreDataReader {
           archives = attributes.map {
             $0.attribute.type != .transformable ? 0 : CoreDataValues.isArchive($0.attribute) ? 1 : 2
           }
+          types = attributes.map(\.attribute.type)
+          externals = attributes.map { $0.attribute.type == .binary && $0.attribute.allowsExternalBinaryDataStorage }
         }
       }
       /// Per attribute, without copying its description per row: property, selected column,
@@ -293,6 +295,9 @@ struct CoreDataReader {
       var properties: [Int] = []
       var columns: [Int] = []
       var archives: [UInt8] = []
+      /// Each attribute's type, and whether it is a Binary that allows external storage.
+      var types: [AttributeType] = []
+      var externals: [Bool] = []
       var toOnes: [(property: Int, column: Int, order: Int?, destination: String)] = []
       /// Composite attributes: property, the selected column of each element, description.
       var composites:
@@ -442,25 +447,28 @@ struct CoreDataReader {
           continue
         }
         let stored = statement.value(plan.columns[i])
-        let a = plan.attributes[i]
+        // (The description is copied only for a message: a row reads none.)
+        let property = plan.properties[i]
         do throws(CoreDataValues.Mismatch) {
-          if a.attribute.type == .binary, a.attribute.allowsExternalBinaryDataStorage, case .blob(let b) = stored {
+          if plan.externals[i], case .blob(let b) = stored {
             // Read from its file, or carried as a reference when the file is missing (§5).
             switch try CoreDataValues.external(b, folder: externalFolder) {
             case .inline(let bytes):
-              graph.set(object, property: a.property, .data(bytes))
+              graph.set(object, property: property, .data(bytes))
             case .file(let uuid, let bytes):
               externalFiles.add(uuid, bytes)
-              graph.set(object, property: a.property, .data(bytes))
+              graph.set(object, property: property, .data(bytes))
             case .missing:
-              externalFiles.missing["\(schema.entities[k].name).\(a.attribute.name)", default: 0] += 1
-              graph.set(object, property: a.property, transformables.missingExternal(b))
+              externalFiles.missing["\(schema.entities[k].name).\(plan.attributes[i].attribute.name)", default: 0] += 1
+              graph.set(object, property: property, transformables.missingExternal(b))
             }
             continue
           }
-          let v = try CoreDataValues.decode(stored, a.attribute, externalFolder: externalFolder)
-          if !v.isNull { graph.set(object, property: a.property, v) }
+          let v = try CoreDataValues.decode(
+            stored, type: plan.types[i], external: plan.externals[i], externalFolder: externalFolder)
+          if !v.isNull { graph.set(object, property: property, v) }
         } catch {
+          let a = plan.attributes[i]
           try report(
             "sqlite-value",
             "\(table).\(selected[a.column]) row Z_PK=\(pk) (\(schema.entities[k].name).\(a.attribute.name)): \(error.message)"

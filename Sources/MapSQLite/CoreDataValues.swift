@@ -14,33 +14,41 @@ enum CoreDataValues {
   static func decode(
     _ v: SQLiteValue, _ a: AttributeDescription, externalFolder: String
   ) throws(Mismatch) -> Value {
+    try decode(v, type: a.type, external: a.allowsExternalBinaryDataStorage, externalFolder: externalFolder)
+  }
+
+  /// `decode` of an attribute of `type` (`external`: a Binary that allows external storage),
+  /// for callers that keep only these of each attribute (a row copies no description).
+  static func decode(
+    _ v: SQLiteValue, type: AttributeType, external: Bool, externalFolder: String
+  ) throws(Mismatch) -> Value {
     if case .null = v { return .null }
-    switch a.type {
+    switch type {
     case .integer16, .integer32, .integer64:
       switch v {
       case .integer(let i):
-        if let range = a.type.integerRange, !range.contains(i) {
-          throw Mismatch(message: "\(i) does not fit \(a.type.rawValue)")
+        if let range = type.integerRange, !range.contains(i) {
+          throw Mismatch(message: "\(i) does not fit \(type.rawValue)")
         }
         return .int(i)
       case .real(let d) where d == d.rounded() && abs(d) < 9.2e18: return .int(Int64(d))
-      default: throw wrong(v, a)
+      default: throw wrong(v, type)
       }
     case .boolean:
-      guard case .integer(let i) = v else { throw wrong(v, a) }
+      guard case .integer(let i) = v else { throw wrong(v, type) }
       return .bool(i != 0)
     case .double, .float:
       switch v {
       case .real(let d): return .double(d)
       case .integer(let i): return .double(Double(i))
-      default: throw wrong(v, a)
+      default: throw wrong(v, type)
       }
     case .date:
       // Seconds since 2001-01-01; whole seconds come back as INTEGER (NUMERIC affinity).
       switch v {
       case .real(let d): return .date(d)
       case .integer(let i): return .date(Double(i))
-      default: throw wrong(v, a)
+      default: throw wrong(v, type)
       }
     case .decimal:
       let text: String
@@ -48,7 +56,7 @@ enum CoreDataValues {
       case .integer(let i): text = String(i)
       case .real(let d): text = d.isFinite ? "\(d)" : ""
       case .text(let t): text = t
-      default: throw wrong(v, a)
+      default: throw wrong(v, type)
       }
       do {
         return .decimal(try DecimalText.canonical(text))
@@ -56,7 +64,7 @@ enum CoreDataValues {
         throw Mismatch(message: "'\(text)' is not a decimal Core Data can hold: \(error.message)")
       }
     case .string, .uri:
-      guard case .text(let t) = v else { throw wrong(v, a) }
+      guard case .text(let t) = v else { throw wrong(v, type) }
       return .string(.native(t))
     case .uuid:
       switch v {
@@ -65,9 +73,9 @@ enum CoreDataValues {
       default: throw Mismatch(message: "a UUID attribute holds a 16-byte BLOB, not \(describe(v))")
       }
     case .binary:
-      guard case .blob(let b) = v else { throw wrong(v, a) }
-      guard a.allowsExternalBinaryDataStorage else { return .data(b) }
-      switch try external(b, folder: externalFolder) {
+      guard case .blob(let b) = v else { throw wrong(v, type) }
+      guard external else { return .data(b) }
+      switch try Self.external(b, folder: externalFolder) {
       case .inline(let bytes), .file(_, let bytes): return .data(bytes)
       case .missing(let uuid): throw Mismatch(message: ExternalData.missingMessage(folder: externalFolder, uuid))
       }
@@ -78,7 +86,7 @@ enum CoreDataValues {
       case .integer(let i): return .int(i)
       case .real(let d): return .double(d)
       case .null: return .null
-      case .malformedText: throw wrong(v, a)
+      case .malformedText: throw wrong(v, type)
       }
     }
   }
@@ -140,7 +148,7 @@ enum CoreDataValues {
     }
   }
 
-  static func wrong(_ v: SQLiteValue, _ a: AttributeDescription) -> Mismatch {
-    Mismatch(message: "an attribute of type \(a.type.rawValue) cannot hold \(describe(v))")
+  static func wrong(_ v: SQLiteValue, _ type: AttributeType) -> Mismatch {
+    Mismatch(message: "an attribute of type \(type.rawValue) cannot hold \(describe(v))")
   }
 }

@@ -101,7 +101,7 @@ struct HandedRows {
     var columns: [Int] = []
     var archives: [UInt8] = []
     var external: [Bool] = []
-    var attributes: [AttributeDescription] = []
+    var types: [AttributeType] = []
     var composites: [[Int]] = []
     var toOnes: [ToOne] = []
     var hidden: [Hidden] = []
@@ -147,7 +147,7 @@ struct HandedRows {
         plan.columns.append(c)
         plan.archives.append(a.type != .transformable ? 0 : CoreDataValues.isArchive(a) ? 1 : 2)
         plan.external.append(a.type == .binary && a.allowsExternalBinaryDataStorage)
-        plan.attributes.append(a)
+        plan.types.append(a.type)
       } else if let r = property.relationship, !r.isToMany {
         guard let name = schema.column(r.name, of: e.name), let c = columns[name],
           let root = schema.entity(named: r.destinationEntity)?.root
@@ -263,7 +263,8 @@ struct HandedRows {
         if plan.external[k] { throw NotSure() }
       }
       guard let stored = affinities[plan.columns[k]].stored(v),
-        let decoded = try? CoreDataValues.decode(stored, plan.attributes[k], externalFolder: "")
+        let decoded = try? CoreDataValues.decode(
+          stored, type: plan.types[k], external: plan.external[k], externalFolder: "")
       else { throw NotSure() }
       if !decoded.isNull { result.set(object, property: plan.properties[k], decoded) }
     }
