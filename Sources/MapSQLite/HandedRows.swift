@@ -12,7 +12,8 @@ import MapRuntime
 /// objects found by key, to-many members added as `CoreDataReader.addLinks` adds them. Wherever
 /// the two sides meet something this does not follow exactly (a value SQLite might convert in
 /// a way not modelled here, an empty BLOB, a Binary kept in external files, a Composite value,
-/// a reflexive many-to-many, anything the writer or the reader would refuse), it gives up
+/// a reflexive many-to-many, rows a uniqueness constraint's index would refuse, anything else
+/// the writer or the reader would refuse), it gives up
 /// (`NotSure`) and the caller writes the store and reads it back.
 struct HandedRows {
   struct NotSure: Error {}
@@ -190,6 +191,18 @@ struct HandedRows {
     var columns: [String: Int] = [:]
     for (c, column) in table.columns.enumerated() { columns[column.name] = c }
     let affinities = table.columns.map { ColumnAffinity(declared: $0.type) }
+    // The table's unique indexes (uniqueness constraints, `CoreDataSchema`'s rule), whose
+    // columns must hold no two equal rows, or the write fails; and the rows seen in each.
+    var uniques: [[Int]] = []
+    if writer.metadata.frameworkVersion >= CoreDataModelCache.firstFrameworkVersion {
+      for e in schema.hierarchy(table.root) {
+        for names in layout.model.entity(named: e.name)?.uniquenessConstraints ?? [] where !names.isEmpty {
+          let found = names.compactMap { schema.column($0, of: e.name).flatMap { columns[$0] } }
+          if found.count == names.count { uniques.append(found) }
+        }
+      }
+    }
+    var seen = [Set<String>](repeating: [], count: uniques.count)
     // The hidden keys of to-many relationships without an inverse, with their order columns.
     var hiddenColumns: [(column: Int, order: Int?, owner: String, relationship: String, destination: String)] = []
     for (c, column) in table.columns.enumerated() {
@@ -232,9 +245,34 @@ struct HandedRows {
             i += 1
           }
           try readRow(objects[row], key: keys[row], bound, plan, affinities)
+          for (u, index) in uniques.enumerated() {
+            guard let key = try Self.uniqueKey(index.map { bound[$0] }, index.map { affinities[$0] }) else { continue }
+            guard seen[u].insert(key).inserted else { throw NotSure() }
+          }
         }
       }
     }
+  }
+
+  /// A row's values in a unique index's columns as one text that is equal for two rows
+  /// exactly when SQLite takes them for the same entry (BINARY collation; within a column an
+  /// INTEGER and a REAL are never equal after its affinity, since a whole REAL becomes an
+  /// INTEGER where the affinity is not REAL and an INTEGER a REAL where it is); nil when a
+  /// value is NULL (never equal to another row's).
+  static func uniqueKey(_ values: [SQLiteValue], _ affinities: [ColumnAffinity]) throws(NotSure) -> String? {
+    var key = ""
+    for (v, affinity) in zip(values, affinities) {
+      guard let stored = affinity.stored(v) else { throw NotSure() }
+      switch stored {
+      case .null: return nil
+      case .integer(let i): key += "i\(i);"
+      case .real(let d): key += "r\(d.bitPattern);"
+      case .text(let t): key += "t\(t.utf8.count):" + t
+      case .blob(let b): key += "b\(b.count):" + b.map { String($0, radix: 16) }.joined(separator: ",")
+      case .malformedText: throw NotSure()
+      }
+    }
+    return key
   }
 
   /// One row, as `CoreDataReader.readHierarchy` reads it, its relationships as

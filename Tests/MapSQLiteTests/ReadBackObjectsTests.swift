@@ -229,6 +229,52 @@ struct ReadBackObjectsTests {
     #expect(Self.dump(handed.0) == Self.dump(read.0))
   }
 
+  /// A uniqueness constraint is a unique index: a graph with two rows the index takes for one
+  /// is not handed on (its write fails), one without is handed on as its store reads back. The
+  /// constraint is on a sub-entity, over a column its parent declares, so the index covers the
+  /// parent's rows too.
+  @Test func uniquenessConstraints() throws {
+    let model = ObjectModel(
+      entities: [
+        EntityDescription(
+          name: "Code",
+          attributes: [
+            AttributeDescription(name: "code", type: .string, isOptional: true),
+            AttributeDescription(name: "n", type: .double, isOptional: true),
+          ]),
+        EntityDescription(name: "Special", parentName: "Code", uniquenessConstraints: [["code", "n"]]),
+      ], versionIdentifiers: ["u"], versionName: "U")
+    let layout = StoreLayout(model: model)
+    let metadata = ReadBackTests.metadata(model)
+    let format = SQLiteStoreFormat().forIntermediateStores
+    var (handedOn, refused) = (0, 0)
+    for seed in 1...80 as ClosedRange<UInt64> {
+      var random = SplitMix64(seed: seed)
+      let graph = ObjectGraph(layout: layout, input: nil, isSource: false)
+      for _ in 0..<Int(random.next() % 7) {
+        let e = Int(random.next() % 2)
+        let object = graph.appendObject(entity: e)
+        let codes: [Value] = [.null, .string(.native("a")), .string(.native("b"))]
+        let numbers: [Value] = [.null, .double(1), .int(1), .double(2.5)]
+        graph.set(object, property: 0, codes[Int(random.next() % 3)])
+        graph.set(object, property: 1, numbers[Int(random.next() % 4)])
+      }
+      graph.finalize()
+      let handed = format.readBack(graph, source: nil, metadata: metadata, layout: layout, path: "/nowhere/u.sqlite")
+      do {
+        let read = try ReadBackTests.writtenAndRead(graph, metadata, layout: layout)
+        if let handed {
+          handedOn += 1
+          #expect(Self.dump(handed.0) == Self.dump(read.0), "seed \(seed)")
+        }
+      } catch {
+        refused += 1
+        #expect(handed == nil, "seed \(seed): handed on, but the write fails: \(error)")
+      }
+    }
+    #expect(handedOn > 20 && refused > 3, "\(handedOn) handed on, \(refused) refused by SQLite")
+  }
+
   /// Values it is not sure of: each alone in an otherwise safe graph is not handed on.
   @Test(arguments: [
     ("aDecimal", Value.decimal("1.5")), ("aBinary", .data([])), ("aDouble", .double(.nan)),
