@@ -18,6 +18,12 @@ import MapRuntime
 struct HandedRows {
   struct NotSure: Error {}
 
+  /// A join row's two keys.
+  private struct KeyPair: Hashable {
+    var owner: Int64
+    var member: Int64
+  }
+
   let layout: StoreLayout
   let schema: CoreDataSchema
   var writer: CoreDataWriter
@@ -342,10 +348,13 @@ struct HandedRows {
       let secondOrder = j.secondOrder != nil ? writer.positionsByOwner(j.owner, j.relationship.name) : [:]
       let firstOrder =
         j.firstOrder != nil ? writer.positionsByOwner(j.relationship.destinationEntity, j.inverse.name) : [:]
+      // The table's primary key is the pair: a pair twice fails the write.
+      var pairs = Set<KeyPair>()
       for owner in writer.objects(ofKind: j.owner) {
         guard let p = graph.layout.entities[Int(owner.entity)].propertyIndex(j.relationship.name) else { continue }
         for member in writer.members(owner, p) {
           let (ok, mk) = (writer.key(owner), writer.key(member))
+          guard pairs.insert(KeyPair(owner: ok, member: mk)).inserted else { throw NotSure() }
           guard let o = objects[ownerRoot][ok], let m = objects[memberRoot][mk] else { throw NotSure() }
           let (ownerLayout, memberLayout) = (layout.entities[Int(o.entity)], layout.entities[Int(m.entity)])
           guard let q = ownerLayout.propertyIndex(j.relationship.name),
