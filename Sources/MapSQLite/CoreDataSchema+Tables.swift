@@ -78,6 +78,23 @@ extension CoreDataSchema {
     var secondOrder: String?
   }
 
+  /// The unique indexes of `table`: a uniqueness constraint is one, `Z_<Entity>_UNIQUE_<names>`
+  /// over the constraint's columns in order [real: the single-property constraints of
+  /// SwiftData's stores, 1403; names joined by `_`: inf], from framework version 640 on (the
+  /// first with `Z_MODELCACHE`). A constraint naming a property without a column makes none.
+  func uniqueIndexes(of table: Table, frameworkVersion: Int64) -> [(name: String, columns: [String])] {
+    guard frameworkVersion >= CoreDataModelCache.firstFrameworkVersion else { return [] }
+    var result: [(name: String, columns: [String])] = []
+    for e in hierarchy(table.root) {
+      for names in model.entity(named: e.name)?.uniquenessConstraints ?? [] where !names.isEmpty {
+        let columns = names.compactMap { column($0, of: e.name) }
+        guard columns.count == names.count else { continue }
+        result.append(("Z_\(e.name)_UNIQUE_\(names.joined(separator: "_"))", columns))
+      }
+    }
+    return result
+  }
+
   func hasSubentities(_ name: String) -> Bool { model.entities.contains { $0.parentName == name } }
 
   func relationship(_ name: String, of entity: String) -> RelationshipDescription? {
@@ -262,16 +279,9 @@ extension CoreDataSchema {
           }
         }
       }
-      // A uniqueness constraint is a unique index, `Z_<Entity>_UNIQUE_<names>` [real: the
-      // single-property constraints of SwiftData's stores, 1403; names joined by `_`: inf].
-      for e in hierarchy(t.root) where frameworkVersion >= CoreDataModelCache.firstFrameworkVersion {
-        for names in model.entity(named: e.name)!.uniquenessConstraints where !names.isEmpty {
-          let columns = names.compactMap { column($0, of: e.name).map { "\($0) COLLATE BINARY ASC" } }
-          guard columns.count == names.count else { continue }
-          indexes.append(
-            "CREATE UNIQUE INDEX Z_\(e.name)_UNIQUE_\(names.joined(separator: "_")) ON \(t.name) (\(columns.joined(separator: ", ")))"
-          )
-        }
+      for u in uniqueIndexes(of: t, frameworkVersion: frameworkVersion) {
+        let columns = u.columns.map { "\($0) COLLATE BINARY ASC" }
+        indexes.append("CREATE UNIQUE INDEX \(u.name) ON \(t.name) (\(columns.joined(separator: ", ")))")
       }
       for j in joins where entity(named: j.owner)?.root == t.root {
         let orders = [j.firstOrder, j.secondOrder].compactMap { $0 }.map { ", \($0) INTEGER" }.joined()

@@ -12,9 +12,9 @@ import MapRuntime
 /// objects found by key, to-many members added as `CoreDataReader.addLinks` adds them. Wherever
 /// the two sides meet something this does not follow exactly (a value SQLite might convert in
 /// a way not modelled here, an empty BLOB, a Binary kept in external files, a Composite value,
-/// a reflexive many-to-many, rows a uniqueness constraint's index would refuse, anything else
-/// the writer or the reader would refuse), it gives up
-/// (`NotSure`) and the caller writes the store and reads it back.
+/// a reflexive many-to-many, rows a unique index would refuse, anything else the writer or the
+/// reader would refuse), it gives up (`NotSure`) and the caller writes the store and reads it
+/// back.
 struct HandedRows {
   struct NotSure: Error {}
 
@@ -35,6 +35,9 @@ struct HandedRows {
   /// `result`, as the reader keeps them.
   var objects: [[Int64: ObjectRef]] = []
   var links: [CoreDataReader.Link] = []
+  /// Told the rows read so far and the objects in all, after each run of rows.
+  var progress: (@Sendable (Int, Int) -> Void)?
+  private var rowsRead = 0
 
   init(writer: CoreDataWriter, layout: StoreLayout) {
     self.writer = writer
@@ -197,16 +200,13 @@ struct HandedRows {
     var columns: [String: Int] = [:]
     for (c, column) in table.columns.enumerated() { columns[column.name] = c }
     let affinities = table.columns.map { ColumnAffinity(declared: $0.type) }
-    // The table's unique indexes (uniqueness constraints, `CoreDataSchema`'s rule), whose
-    // columns must hold no two equal rows, or the write fails; and the rows seen in each.
+    // The table's unique indexes (uniqueness constraints), whose columns must hold no two
+    // equal rows, or the write fails; and the rows seen in each.
     var uniques: [[Int]] = []
-    if writer.metadata.frameworkVersion >= CoreDataModelCache.firstFrameworkVersion {
-      for e in schema.hierarchy(table.root) {
-        for names in layout.model.entity(named: e.name)?.uniquenessConstraints ?? [] where !names.isEmpty {
-          let found = names.compactMap { schema.column($0, of: e.name).flatMap { columns[$0] } }
-          if found.count == names.count { uniques.append(found) }
-        }
-      }
+    for u in schema.uniqueIndexes(of: table, frameworkVersion: writer.metadata.frameworkVersion) {
+      let found = u.columns.compactMap { columns[$0] }
+      guard found.count == u.columns.count else { throw NotSure() }
+      uniques.append(found)
     }
     var seen = [Set<String>](repeating: [], count: uniques.count)
     // The hidden keys of to-many relationships without an inverse, with their order columns.
@@ -256,6 +256,8 @@ struct HandedRows {
             guard seen[u].insert(key).inserted else { throw NotSure() }
           }
         }
+        rowsRead += chunk.rows.count
+        progress?(rowsRead, result.objectCount)
       }
     }
   }

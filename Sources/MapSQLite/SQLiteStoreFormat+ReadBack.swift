@@ -9,7 +9,8 @@ import MapRuntime
 /// written and read back) wherever it cannot follow the round trip exactly.
 extension SQLiteStoreFormat {
   public func readBack(
-    _ graph: ObjectGraph, source: ObjectGraph?, metadata: StoreWriteMetadata, layout: StoreLayout, path: String
+    _ graph: ObjectGraph, source: ObjectGraph?, metadata: StoreWriteMetadata, layout: StoreLayout, path: String,
+    progress: (@Sendable (Int, Int) -> Void)?
   ) -> (ObjectGraph, StoreMetadata)? {
     guard layout.model == graph.layout.model else { return nil }
     let schema = CoreDataSchema.of(layout)
@@ -29,6 +30,7 @@ extension SQLiteStoreFormat {
       graph: graph, input: source?.input ?? graph.input, codec: source?.transformableCodec ?? graph.transformableCodec,
       metadata: written, externalFiles: (source ?? graph).storeAttachment as? ExternalFilesRead)
     var rows = HandedRows(writer: writer, layout: layout)
+    rows.progress = progress
     guard let result = rows.make(path: path) else { return nil }
     return (result, Self.storeMetadata(stored))
   }

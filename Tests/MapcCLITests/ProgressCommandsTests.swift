@@ -104,8 +104,9 @@ struct ProgressCommandsTests {
     return String(format: "%.1f MB", Double(size) / 1_000_000)
   }
 
-  /// Three steps of a chain, each with its read, passes and write, on a terminal; the result
-  /// is the size the write phase says.
+  /// Three steps of a chain on a terminal: the first reads the store, each runs its passes,
+  /// the first two hand their results on in memory (`hand on (in memory)`, in objects), and
+  /// the last writes the store; the result is the size the write phase says.
   @Test func migrateShowsEveryStepOnATerminal() throws {
     let store = try Self.store.get()
     let output = store.folder.appendingPathComponent("migrated.sqlite").path
@@ -117,13 +118,22 @@ struct ProgressCommandsTests {
     #expect(result.exitCode == 0, "\(text)")
     #expect(text.contains("\r"), "the line was never redrawn")
     let steps = ["step 1/3 Tasks→Tasks 2: ", "step 2/3 Tasks 2→Tasks 3: ", "step 3/3 Tasks 3→Tasks 4: "]
-    let expected = steps.flatMap { step in Self.runPhases.map { step + $0 } }
+    let expected =
+      [steps[0] + "read store"]
+      + steps.enumerated().flatMap { k, step in
+        (Self.passes + [k < 2 ? "hand on (in memory)" : "write store"]).map { step + $0 }
+      }
     let lines = Self.lines(text, labels: expected)
     Self.check(lines, expected: expected, text: text)
     // The first step reads the store's rows, against the total counted before reading.
     let rows = "\(Self.grouped(store.rows)) rows"
     #expect(lines.contains { $0.phase == expected[0] && $0.text.hasPrefix(": done, \(rows) in ") }, "\(text)")
     #expect(lines.contains { $0.phase == expected[0] && $0.text.contains("/\(rows) (") }, "\(text)")
+    // A hand-off counts the objects it makes (the store's objects: each step keeps them all).
+    for step in steps.prefix(2) {
+      #expect(
+        lines.contains { $0.phase == step + "hand on (in memory)" && $0.text.hasPrefix(": done, ") }, "\(text)")
+    }
     // The last step's write ends with the size of the store written.
     let size = try Self.megabytes(output)
     #expect(lines.contains { $0.phase == expected.last && $0.text.hasPrefix(": done, \(size) in ") }, "\(text)")

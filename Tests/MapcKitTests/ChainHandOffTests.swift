@@ -44,9 +44,11 @@ import Testing
     }
     var forIntermediateStores: any StoreFormat { Counting(inner: inner.forIntermediateStores, calls: calls) }
     func readBack(
-      _ graph: ObjectGraph, source: ObjectGraph?, metadata: StoreWriteMetadata, layout: StoreLayout, path: String
+      _ graph: ObjectGraph, source: ObjectGraph?, metadata: StoreWriteMetadata, layout: StoreLayout, path: String,
+      progress: (@Sendable (Int, Int) -> Void)?
     ) -> (ObjectGraph, StoreMetadata)? {
-      let handed = inner.readBack(graph, source: source, metadata: metadata, layout: layout, path: path)
+      let handed = inner.readBack(
+        graph, source: source, metadata: metadata, layout: layout, path: path, progress: progress)
       calls.count(handed == nil ? "not handed on" : "handed on")
       return handed
     }

@@ -97,8 +97,9 @@ public enum MigrationRun {
     /// writing, in objects (`writeObjects`) as they go, then the bytes of the file (`write`);
     /// a dry run's check that the store could be written, in objects (`checkWriteObjects`);
     /// the first pass over a JSON store read in chunks into a format that keeps a to-many's
-    /// members in their own rows (`places`, in bytes of the file).
-    case read, readRows, writeObjects, write, checkWriteObjects, places
+    /// members in their own rows (`places`, in bytes of the file); a fused chain's result
+    /// handed to the next step in memory (`handOn`, in objects: `StoreFormat.readBack`).
+    case read, readRows, writeObjects, write, checkWriteObjects, places, handOn
   }
 
   public struct Summary: Sendable {
@@ -182,7 +183,8 @@ public enum MigrationRun {
     let handOff = objects == 0 || options.memoryLimit == nil || objects <= readCount ? options.handOffLayout : nil
     let handed = handOff.flatMap { layout in
       format.readBack(
-        migrated.destination, source: migrated.source, metadata: writerMetadata, layout: layout, path: storePath)
+        migrated.destination, source: migrated.source, metadata: writerMetadata, layout: layout, path: storePath,
+        progress: options.ioProgress.map { report in { @Sendable done, total in report(.handOn, done, total) } })
     }.map { HandedStore(graph: $0.0, metadata: $0.1) }
     if handed != nil { target = nil }
     do throws(MigrationFailure) {

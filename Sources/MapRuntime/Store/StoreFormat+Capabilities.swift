@@ -17,6 +17,14 @@ extension StoreFormat {
   public func schema(_ path: String) throws(MigrationFailure) -> StoreSchema? { nil }
 
   public func readBack(
-    _ graph: ObjectGraph, source: ObjectGraph?, metadata: StoreWriteMetadata, layout: StoreLayout, path: String
+    _ graph: ObjectGraph, source: ObjectGraph?, metadata: StoreWriteMetadata, layout: StoreLayout, path: String,
+    progress: (@Sendable (Int, Int) -> Void)?
   ) -> (ObjectGraph, StoreMetadata)? { nil }
+
+  /// `readBack` without progress.
+  public func readBack(
+    _ graph: ObjectGraph, source: ObjectGraph?, metadata: StoreWriteMetadata, layout: StoreLayout, path: String
+  ) -> (ObjectGraph, StoreMetadata)? {
+    readBack(graph, source: source, metadata: metadata, layout: layout, path: path, progress: nil)
+  }
 }

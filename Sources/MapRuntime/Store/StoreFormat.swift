@@ -87,9 +87,12 @@ public protocol StoreFormat: Sendable {
   /// `path` names the store as a read of it would (its messages). Nil whenever the format cannot
   /// be sure that the two are the same (a value kind, external data, anything), and whenever
   /// the write would fail: the caller then writes the store and reads it back. `mapc migrate`'s
-  /// fused chain hands each step's result to the next step this way (`ChainRun`). Default: nil.
+  /// fused chain hands each step's result to the next step this way (`ChainRun`). `progress`
+  /// is told the objects made so far and the total as it goes (`MigrationRun.IOPhase.handOn`).
+  /// Default: nil.
   func readBack(
-    _ graph: ObjectGraph, source: ObjectGraph?, metadata: StoreWriteMetadata, layout: StoreLayout, path: String
+    _ graph: ObjectGraph, source: ObjectGraph?, metadata: StoreWriteMetadata, layout: StoreLayout, path: String,
+    progress: (@Sendable (Int, Int) -> Void)?
   ) -> (ObjectGraph, StoreMetadata)?
 
   /// Makes ahead what this format derives from `layout` and keeps with it (`StoreLayout

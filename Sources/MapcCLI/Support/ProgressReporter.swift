@@ -77,6 +77,7 @@ package final class ProgressReporter: @unchecked Sendable {
     case .write: update("write store", "bytes", done, total)
     case .checkWriteObjects: update("check write (dry run)", "objects", done, total)
     case .places: update("places (first pass)", "bytes", done, total)
+    case .handOn: update("hand on (in memory)", "objects", done, total)
     }
   }
 
