@@ -172,11 +172,10 @@ extension ModelCacheArchiver {
     }
   }
 
-  /// A fetch index of one ascending element named `by<Attribute>Index` is how Xcode writes an
-  /// indexed attribute; the real caches have such an attribute indexed (XCServer 2.0.0).
+  /// Whether `f` is how Xcode writes the attribute `name` indexed
+  /// (`FetchIndexDescription.indexedProperty`).
   static func isIndexFor(_ f: FetchIndexDescription, attribute name: String) -> Bool {
-    f.elements.count == 1 && f.elements[0].property == name && f.elements[0].ascending
-      && f.partialIndexPredicate == nil && f.name.lowercased() == "by\(name.lowercased())index"
+    f.indexedProperty == name
   }
 
   func isIndexed(_ a: AttributeDescription, in e: EntityDescription) -> Bool {

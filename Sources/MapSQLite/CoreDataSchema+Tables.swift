@@ -245,9 +245,9 @@ extension CoreDataSchema {
             column(el.property, of: e.name).map { "\($0) COLLATE BINARY \(el.ascending ? "ASC" : "DESC")" }
           }
           guard columns.count == f.elements.count, !columns.isEmpty else { continue }
-          let label =
-            f.elements.count == 1 && f.name.lowercased() == "by\(f.elements[0].property.lowercased())index"
-            ? f.elements[0].property : f.name
+          // Xcode's "Indexed" box is named after the property, the same index as the
+          // attribute's own; any other fetch index (a descending one of that name too) keeps its name.
+          let label = f.indexedProperty ?? f.name
           let statement = "CREATE INDEX Z_\(e.name)_\(label) ON \(t.name) (\(columns.joined(separator: ", ")))"
           if !indexes.contains(where: { $0.hasPrefix("CREATE INDEX Z_\(e.name)_\(label) ") }) {
             indexes.append(statement)

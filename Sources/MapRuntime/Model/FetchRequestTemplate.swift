@@ -100,4 +100,17 @@ public struct FetchIndexDescription: Sendable, Hashable, Codable {
     self.elements = elements
     self.partialIndexPredicate = partialIndexPredicate
   }
+
+  /// The property this fetch index is Xcode's way of marking indexed (the "Indexed" box): one
+  /// ascending element and no predicate, named `by<Property>Index` (letter case aside). Core
+  /// Data's store and model cache name such an index after the property [real: XCServer
+  /// 2.0.0's `byIdentifierIndex` is `Z_Bot_identifier`, and its cache's index `identifier`]. Nil
+  /// for any other fetch index, a descending one of that name among them, which keeps its own
+  /// name (`Specs/sqlite-store.md`).
+  public var indexedProperty: String? {
+    guard elements.count == 1, elements[0].ascending, partialIndexPredicate == nil,
+      name.lowercased() == "by\(elements[0].property.lowercased())index"
+    else { return nil }
+    return elements[0].property
+  }
 }
