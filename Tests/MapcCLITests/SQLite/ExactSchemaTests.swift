@@ -164,3 +164,58 @@ struct ReflexiveJoinTableTests {
     #expect(friends.map(\.1) == [["Person/2", "Person/3"], ["Person/1"], ["Person/1"]])
   }
 }
+
+/// A fetch index of one element named `by<Property>Index` is Xcode's "Indexed" box only when it
+/// is ascending without a predicate: the attribute's own index, named after it. Any other, a
+/// descending one of that name among them, keeps its own name beside the attribute's index
+/// (LoopKit's `Reservoir.byDateIndex` is descending). `sqlite_master` read by python3's sqlite3.
+@Suite(.enabled(if: mapcExecutableProblem == nil, "needs the built mapc"))
+struct FetchIndexNameTests {
+  @Test func aDescendingIndexNamedAfterItsPropertyKeepsItsName() throws {
+    let dir = try FileManagerTemp.folder("fetch-index-names")
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let model = """
+      <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+      <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" userDefinedModelVersionIdentifier="1">
+          <entity name="Reservoir" representedClassName="Reservoir" syncable="YES">
+              <attribute name="date" optional="YES" attributeType="Date" usesScalarValueType="NO"/>
+              <attribute name="level" optional="YES" attributeType="Double" usesScalarValueType="YES"/>
+              <attribute name="note" optional="YES" attributeType="String"/>
+              <fetchIndex name="byDateIndex">
+                  <fetchIndexElement property="date" type="Binary" order="descending"/>
+              </fetchIndex>
+              <fetchIndex name="byLevelIndex">
+                  <fetchIndexElement property="level" type="Binary" order="ascending"/>
+              </fetchIndex>
+              <fetchIndex name="recent">
+                  <fetchIndexElement property="note" type="Binary" order="descending"/>
+              </fetchIndex>
+          </entity>
+      </model>
+      """
+    let bundle = try ModelBundles.bundle(model, named: "M", in: dir)
+    let json = dir.appendingPathComponent("s.json")
+    try JSONSerialization.data(withJSONObject: [
+      "metadata": try ModelBundles.storeMetadata(bundle), "objects": ["Reservoir": [[String: Any]]()],
+    ]).write(to: json)
+    let out = dir.appendingPathComponent("s.sqlite").path
+    let r = runMapc(["store", "import", json.path, "--model", bundle.path, "-o", out])
+    try #require(r.exitCode == 0, "\(r.stderr)")
+    let p = runExecutable(
+      URL(fileURLWithPath: "/usr/bin/env"),
+      [
+        "python3", "-c",
+        "import sqlite3,sys; db=sqlite3.connect(sys.argv[1]); [print(s) for (s,) in db.execute(\"SELECT sql FROM sqlite_master WHERE type='index' AND tbl_name='ZRESERVOIR' ORDER BY name\")]",
+        out,
+      ])
+    #expect(
+      p.stdout == """
+        CREATE INDEX Z_Reservoir_byDateIndex ON ZRESERVOIR (ZDATE COLLATE BINARY DESC)
+        CREATE INDEX Z_Reservoir_date ON ZRESERVOIR (ZDATE COLLATE BINARY ASC)
+        CREATE INDEX Z_Reservoir_level ON ZRESERVOIR (ZLEVEL COLLATE BINARY ASC)
+        CREATE INDEX Z_Reservoir_note ON ZRESERVOIR (ZNOTE COLLATE BINARY ASC)
+        CREATE INDEX Z_Reservoir_recent ON ZRESERVOIR (ZNOTE COLLATE BINARY DESC)
+
+        """, "\(p.stderr)")
+  }
+}
