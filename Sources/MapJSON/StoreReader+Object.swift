@@ -376,6 +376,31 @@ extension StoreReader {
   /// A store may write only one side of a relationship; the other side is filled in. Two sides
   /// that contradict each other are an error.
   mutating func completeInverses(_ inverses: InverseTable) throws {
+    try Self.completeInverses(graph, inverses) { owner, property, target, ic, current in
+      let name = graph.tables[Int(target.entity)].layout.properties[ic].name
+      let message =
+        "\(graph.idText(owner)).\(property) includes \(graph.idText(target)), but \(graph.idText(target)).\(name) is \(graph.idText(current)); the two sides of the relationship disagree"
+      // Placed at the to-one side's reference (looked up only now: this is rare).
+      if let ref = pending.first(where: { $0.owner == target && Int($0.column) == ic }) {
+        errors.append(error("store-inverse-mismatch", message, at: ref.target.start - 1))
+      } else {
+        errors.append(MigrationError("store-inverse-mismatch", message, file: input.path))
+      }
+      if errors.count >= maxErrors { throw Stop() }
+    }
+  }
+
+  /// The inverse completion of `Specs/store-format.md` B.4 over `graph`, whose relationships
+  /// hold what a store listed: entity by entity in model order, object by object, each target's
+  /// inverse gets its owner, at the end of a to-many that lacks it, or in a to-one that is
+  /// empty. A to-one that names another object (`current`) is a contradiction, told to
+  /// `mismatch` (the owner, the relationship's name, the target, the inverse's column) and left
+  /// as it is. The reader's, and `HandedObjects`', which hands a JSON store on as it reads back.
+  static func completeInverses(
+    _ graph: ObjectGraph, _ inverses: InverseTable,
+    mismatch: (_ owner: ObjectRef, _ property: String, _ target: ObjectRef, _ inverseColumn: Int, _ current: ObjectRef)
+      throws -> Void
+  ) rethrows {
     for (e, table) in graph.tables.enumerated() {
       for (c, prop) in table.layout.properties.enumerated() {
         guard let entry = inverses.entries[e][c], prop.relationship?.inverseName != nil else { continue }
@@ -397,16 +422,7 @@ extension StoreReader {
               many.add(Int(target.row), owner)
             } else if let one = inverse as? ToOneColumn {
               if let current = one.target(Int(target.row)), current != owner {
-                let name = graph.tables[Int(target.entity)].layout.properties[ic].name
-                let message =
-                  "\(graph.idText(owner)).\(prop.name) includes \(graph.idText(target)), but \(graph.idText(target)).\(name) is \(graph.idText(current)); the two sides of the relationship disagree"
-                // Placed at the to-one side's reference (looked up only now: this is rare).
-                if let ref = pending.first(where: { $0.owner == target && Int($0.column) == ic }) {
-                  errors.append(error("store-inverse-mismatch", message, at: ref.target.start - 1))
-                } else {
-                  errors.append(MigrationError("store-inverse-mismatch", message, file: input.path))
-                }
-                if errors.count >= maxErrors { throw Stop() }
+                try mismatch(owner, prop.name, target, ic, current)
               } else {
                 one.setTarget(Int(target.row), owner)
               }

@@ -10,90 +10,6 @@ import Testing
 /// the graph and metadata must be those of the round trip through the file; a graph it cannot
 /// be sure of (another model's layout, values of `ReadBackObjectsTests`) it does not hand on.
 struct ReadBackTests {
-  /// Inheritance three deep, an ordered to-many with its inverse, to-many relationships without
-  /// inverse (hidden keys, one ordered), many-to-many ones (each with one ordered side, one on each side of its join table), a Transformable, a Binary kept in external files, and an
-  /// attribute of each other kind.
-  static let model: ObjectModel = {
-    let kinds: [AttributeType] = [
-      .integer16, .integer32, .integer64, .decimal, .double, .float, .string, .boolean, .date, .binary, .uuid, .uri,
-    ]
-    let item = EntityDescription(
-      name: "Item",
-      attributes: kinds.map {
-        AttributeDescription(name: "a" + $0.rawValue.filter { $0.isLetter || $0.isNumber }, type: $0, isOptional: true)
-      }
-        + [
-          AttributeDescription(name: "payload", type: .transformable, isOptional: true),
-          AttributeDescription(name: "photo", type: .binary, isOptional: true, allowsExternalBinaryDataStorage: true),
-        ],
-      relationships: [
-        RelationshipDescription(
-          name: "list", destinationEntity: "List", inverseName: "items", inverseEntity: "List", isOptional: true),
-        RelationshipDescription(
-          name: "tags", destinationEntity: "Tag", inverseName: "items", inverseEntity: "Tag", isOptional: true,
-          isToMany: true, isOrdered: true, maxCount: 0),
-        RelationshipDescription(
-          name: "featuredIn", destinationEntity: "List", inverseName: "featured", inverseEntity: "List",
-          isOptional: true, isToMany: true, maxCount: 0),
-      ])
-    let task = EntityDescription(
-      name: "Task", parentName: "Item", attributes: [AttributeDescription(name: "due", type: .date, isOptional: true)])
-    let urgent = EntityDescription(
-      name: "Urgent", parentName: "Task",
-      attributes: [AttributeDescription(name: "level", type: .integer16, isOptional: true)])
-    let list = EntityDescription(
-      name: "List",
-      relationships: [
-        RelationshipDescription(
-          name: "items", destinationEntity: "Item", inverseName: "list", inverseEntity: "Item", isOptional: true,
-          isToMany: true, isOrdered: true, maxCount: 0),
-        RelationshipDescription(
-          name: "pinned", destinationEntity: "Item", isOptional: true, isToMany: true, maxCount: 0),
-        RelationshipDescription(
-          name: "queue", destinationEntity: "Item", isOptional: true, isToMany: true, isOrdered: true, maxCount: 0),
-        RelationshipDescription(
-          name: "featured", destinationEntity: "Item", inverseName: "featuredIn", inverseEntity: "Item",
-          isOptional: true, isToMany: true, isOrdered: true, maxCount: 0),
-      ])
-    let tag = EntityDescription(
-      name: "Tag",
-      relationships: [
-        RelationshipDescription(
-          name: "items", destinationEntity: "Item", inverseName: "tags", inverseEntity: "Item", isOptional: true,
-          isToMany: true, maxCount: 0)
-      ])
-    return ObjectModel(entities: [item, task, urgent, list, tag], versionIdentifiers: ["v2"], versionName: "V2")
-  }()
-
-  static func metadata(_ model: ObjectModel, uuid: String = "6B0E2A54-3C9E-4C55-9E36-0F1F2B1C5D11")
-    -> StoreWriteMetadata
-  {
-    let hashes = model.entities.enumerated().map { i, e in
-      EntityHash(entity: e.name, hash: (0..<32).map { UInt8(truncatingIfNeeded: $0 * 7 + i) })
-    }
-    return StoreWriteMetadata(
-      modelVersionIdentifiers: model.versionIdentifiers, entityHashes: hashes,
-      extra: [
-        ("NSStoreUUID", .string(uuid)), ("NSPersistenceFrameworkVersion", .int(1344)),
-        ("appKey", .string("é\u{1F600}")),
-        ("appNumber", .real(1.5)), ("appFlag", .bool(true)), ("appDate", .date(7.25)), ("appData", .data([0, 1, 255])),
-        ("appList", .array([.int(1), .string("two")])),
-        ("appObject", .object([.init("b", .int(2)), .init("a", .null)])),
-        ("appNull", .null),
-      ],
-      generated: [
-        (
-          StoreMetadataPeek.migrationsKey,
-          .array([
-            .object([
-              .init("from", .string("V1")), .init("to", .string("V2")),
-              .init("mapping", .string("inferred")),
-            ])
-          ])
-        )
-      ])
-  }
-
   /// The destination graph of a step that made no objects, with the numbers it took over.
   static func emptyDestination(_ model: ObjectModel, highWater: [String: Int64] = [:]) -> ObjectGraph {
     let graph = ObjectGraph(layout: StoreLayout(model: model), input: nil, isSource: false)
@@ -136,8 +52,8 @@ struct ReadBackTests {
   }
 
   @Test func anEmptyGraphIsWhatReadingItsStoreGives() throws {
-    let model = Self.model
-    let metadata = Self.metadata(model)
+    let model = HandOffSamples.model
+    let metadata = HandOffSamples.metadata(model)
     for highWater: [String: Int64] in [[:], ["Item": 42, "List": 3, "Tag": 0, "Task": 9, "Gone": 5], ["Tag": -4]] {
       let graph = Self.emptyDestination(model, highWater: highWater)
       let layout = StoreLayout(model: model)
@@ -150,25 +66,27 @@ struct ReadBackTests {
   }
 
   @Test func aGraphWithAnObjectIsWhatReadingItsStoreGives() throws {
-    let graph = Self.emptyDestination(Self.model)
+    let graph = Self.emptyDestination(HandOffSamples.model)
     _ = graph.appendObject(entity: 0)
     graph.finalize()
-    let layout = StoreLayout(model: Self.model)
+    let layout = StoreLayout(model: HandOffSamples.model)
     let handed = try #require(
       SQLiteStoreFormat().forIntermediateStores.readBack(
-        graph, source: nil, metadata: Self.metadata(Self.model), layout: layout, path: "store.sqlite"))
-    let read = try Self.writtenAndRead(graph, Self.metadata(Self.model), layout: layout)
-    #expect(ReadBackObjectsTests.dump(handed.0) == ReadBackObjectsTests.dump(read.0))
+        graph, source: nil, metadata: HandOffSamples.metadata(HandOffSamples.model), layout: layout,
+        path: "store.sqlite"))
+    let read = try Self.writtenAndRead(graph, HandOffSamples.metadata(HandOffSamples.model), layout: layout)
+    #expect(HandOffSamples.dump(handed.0) == HandOffSamples.dump(read.0))
     #expect(handed.0.objectCount == 1)
   }
 
   @Test func anotherModelsLayoutIsNotHandedOn() throws {
-    var entities = Self.model.entities
+    var entities = HandOffSamples.model.entities
     entities[4].attributes.append(AttributeDescription(name: "color", type: .string, isOptional: true))
     let other = ObjectModel(entities: entities, versionIdentifiers: ["v3"], versionName: "V3")
     #expect(
       SQLiteStoreFormat().readBack(
-        Self.emptyDestination(Self.model), source: nil, metadata: Self.metadata(Self.model),
+        Self.emptyDestination(HandOffSamples.model), source: nil,
+        metadata: HandOffSamples.metadata(HandOffSamples.model),
         layout: StoreLayout(model: other), path: "store.sqlite") == nil)
   }
 
@@ -187,8 +105,9 @@ struct ReadBackTests {
     }
     #expect(
       Plain().readBack(
-        Self.emptyDestination(Self.model), source: nil, metadata: Self.metadata(Self.model),
-        layout: StoreLayout(model: Self.model), path: "store") == nil)
+        Self.emptyDestination(HandOffSamples.model), source: nil,
+        metadata: HandOffSamples.metadata(HandOffSamples.model),
+        layout: StoreLayout(model: HandOffSamples.model), path: "store") == nil)
   }
 
   /// Every real store's own model (`Z_MODELCACHE`): an empty graph of it handed on is what its
@@ -196,7 +115,7 @@ struct ReadBackTests {
   @Test(.needsShared, arguments: RealStoreFile.all)
   func everyRealStoresModel(_ store: RealStoreFile) throws {
     guard let model = try CoreDataModelCacheReader.read(storeAt: store.path)?.model else { return }
-    let metadata = Self.metadata(model)
+    let metadata = HandOffSamples.metadata(model)
     let graph = Self.emptyDestination(model, highWater: Dictionary(model.entities.map { ($0.name, 7) }) { a, _ in a })
     let layout = StoreLayout(model: model)
     guard

@@ -6,7 +6,7 @@ import MapcKit
 import Testing
 
 /// The fused chain's in-memory hand-off (`StoreFormat.readBack`, `Specs/migrate.md` §4), seen
-/// through a format that counts what the chain asks of Core Data SQLite's: an empty store's
+/// through a format that counts what the chain asks of Core Data SQLite's and of JSON's: an empty store's
 /// steps and a store with objects hand their results on in memory (one read, one write, the
 /// rest handed on), and the result is the same bytes as with checkpoints, which write and read
 /// every step's store. (What is not handed on: `ReadBackObjectsTests`.)
@@ -54,19 +54,24 @@ import Testing
     }
   }
 
-  /// The Tasks chain (two inferred steps and a mapping) over `json`'s objects, as an SQLite
-  /// store, fused and with checkpoints: what each asked of the format; the results the same bytes.
-  static func run(_ json: String, in folder: TemporaryFolder) throws -> (
+  /// The Tasks chain (two inferred steps and a mapping) over `json`'s objects, as a store of
+  /// `format` (`sqlite`: converted; `json`: as it is), fused and with checkpoints: what each
+  /// asked of the format; the results the same bytes.
+  static func run(_ json: String, in folder: TemporaryFolder, format name: String = "sqlite") throws -> (
     fused: [String: Int], checkpoints: [String: Int]
   ) {
     let bundle = "\(MigratorTests.mappings)/tasks/Tasks.xcdatamodeld"
     let versions = try ModelVersions.load(bundle: bundle)
-    let sqlite = try StoreFormatChoice.resolve("sqlite", path: json)
-    let store = "\(folder.path)/store.sqlite"
-    _ = try StoreConverter().convert(
-      .init(store: json, output: store, versions: versions, modelName: bundle, destination: sqlite))
+    let format = try StoreFormatChoice.resolve(name, path: json)
+    let store = "\(folder.path)/store.\(name)"
+    if name == "sqlite" {
+      _ = try StoreConverter().convert(
+        .init(store: json, output: store, versions: versions, modelName: bundle, destination: format))
+    } else {
+      try FileManager.default.copyItem(atPath: json, toPath: store)
+    }
     var options = try MigratorTests.tasksOptions(store: store)
-    options.storeFormat = "sqlite"
+    options.storeFormat = name
     guard case .steps(let steps) = try Migrator().prepare(options) else {
       Issue.record("expected steps to run")
       return ([:], [:])
@@ -77,31 +82,31 @@ import Testing
     var counts: [[String: Int]] = []
     for checkpoints in [false, true] {
       let calls = Calls()
-      var run = ChainRun.Options(chainKey: "tasks", storeFormat: Counting(inner: sqlite, calls: calls))
-      run.output = "\(folder.path)/\(checkpoints ? "checkpoints" : "fused").sqlite"
+      var run = ChainRun.Options(chainKey: "tasks", storeFormat: Counting(inner: format, calls: calls))
+      run.output = "\(folder.path)/\(checkpoints ? "checkpoints" : "fused").\(name)"
       run.checkpoints = checkpoints
       try ChainRun.run(steps: chain, storePath: store, options: run)
       counts.append(calls.all)
     }
-    let fused = try Data(contentsOf: URL(fileURLWithPath: "\(folder.path)/fused.sqlite"))
-    #expect(fused == (try Data(contentsOf: URL(fileURLWithPath: "\(folder.path)/checkpoints.sqlite"))))
+    let fused = try Data(contentsOf: URL(fileURLWithPath: "\(folder.path)/fused.\(name)"))
+    #expect(fused == (try Data(contentsOf: URL(fileURLWithPath: "\(folder.path)/checkpoints.\(name)"))))
     return (counts[0], counts[1])
   }
 
-  @Test func anEmptyStoreIsHandedOnInMemory() throws {
+  @Test(arguments: ["sqlite", "json"]) func anEmptyStoreIsHandedOnInMemory(_ format: String) throws {
     let folder = try TemporaryFolder()
     let json = "\(folder.path)/empty.json"
     let v1 = try MigratorTests.json("\(MigratorTests.mappings)/tasks/store-v1.json")
     let empty: NSDictionary = ["metadata": v1["metadata"]!, "objects": NSDictionary()]
     try JSONSerialization.data(withJSONObject: empty).write(to: URL(fileURLWithPath: json))
-    let (fused, checkpoints) = try Self.run(json, in: folder)
+    let (fused, checkpoints) = try Self.run(json, in: folder, format: format)
     #expect(fused == ["read": 1, "handed on": 2, "write": 1])
     #expect(checkpoints == ["read": 3, "write": 3])
   }
 
-  @Test func aStoreWithObjectsIsHandedOnInMemory() throws {
+  @Test(arguments: ["sqlite", "json"]) func aStoreWithObjectsIsHandedOnInMemory(_ format: String) throws {
     let folder = try TemporaryFolder()
-    let (fused, checkpoints) = try Self.run("\(MigratorTests.mappings)/tasks/store-v1.json", in: folder)
+    let (fused, checkpoints) = try Self.run("\(MigratorTests.mappings)/tasks/store-v1.json", in: folder, format: format)
     #expect(fused == ["read": 1, "handed on": 2, "write": 1])
     #expect(checkpoints == ["read": 3, "write": 3])
   }

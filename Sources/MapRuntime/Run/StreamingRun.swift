@@ -15,8 +15,8 @@ enum StreamingRun {
   static func runIfNeeded(
     plan: MigrationPlan, storePath: String, options: MigrationRun.Options, limit: Int, phases: PhaseTimer
   ) throws(MigrationFailure) -> MigrationRun.Summary? {
-    // A store handed on in memory by a chain's previous step is in memory already (only a
-    // graph without objects is handed on: `StoreFormat.readBack`).
+    // A store handed on in memory by a chain's previous step is in memory already
+    // (`StoreFormat.readBack`; under a limit a step hands on no more objects than it read).
     let format = options.storeFormat
     guard options.handedIn == nil, let size = StoreFootprint.of(storePath, format: format, limit: limit),
       size.expectedPeak > limit
