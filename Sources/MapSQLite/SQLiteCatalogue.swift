@@ -71,6 +71,10 @@ public enum SQLiteCatalogue {
         "a mandatory attribute or to-one that is NULL: the next save or heavyweight migration fails (warning)"
       ),
       (
+        "check-derived-trigger",
+        "a derived attribute whose table has no trigger of Core Data's (`Z_DA_…`) to keep it up to date: the store was not made by Core Data (warning)"
+      ),
+      (
         "check-value-undecodable",
         "a value Core Data cannot decode for its attribute (storage class, range, decimal text, keyed archive)"
       ),

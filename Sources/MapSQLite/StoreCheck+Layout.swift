@@ -20,11 +20,18 @@ extension StoreCheck {
       || table.hasPrefix("Z_RT_") || table.hasPrefix("sqlite_")
   }
 
+  /// Whether a trigger is one of Core Data's for derived attributes (`Z_DA_…`, reference §6).
+  static func isDerivedAttributeTrigger(type: String, name: String) -> Bool {
+    type == "trigger" && name.hasPrefix("Z_DA_")
+  }
+
   static func master(_ db: SQLiteDatabase) throws(SQLiteDatabase.Failure) -> [String: MasterObject] {
     var result: [String: MasterObject] = [:]
     for r in try db.rows("SELECT type, name, tbl_name, sql FROM sqlite_master") {
       let t = r.map { $0.text ?? "" }
-      guard !isCoreDatasOwn(t[2]), !t[1].hasPrefix("sqlite_") else { continue }
+      // Core Data's triggers for derived attributes are its own, not the layout's statements.
+      guard !isCoreDatasOwn(t[2]), !t[1].hasPrefix("sqlite_"), !isDerivedAttributeTrigger(type: t[0], name: t[1])
+      else { continue }
       result[t[1]] = MasterObject(type: t[0], name: t[1], table: t[2], sql: CoreDataSchemaSnapshot.normalized(t[3]))
     }
     return result
@@ -89,6 +96,34 @@ extension StoreCheck {
           g.type == "table" ? "check-layout-table" : "check-layout-index", .note,
           "the \(g.type) \(name) is not in the model's layout (Core Data does not use it)", table: g.table,
           entity: tableEntity(g.table), repair: "none needed: kept as it is"))
+    }
+  }
+
+  /// Derived attributes: Core Data keeps their values up to date with triggers it creates with
+  /// the table (`Z_DA_…`, calling functions it registers on its own connection; reference §6).
+  /// A table with a derived attribute and no such trigger was not made by Core Data (mapc
+  /// writes none): nothing updates the values on the device (`Specs/sqlite-store.md` §9).
+  mutating func derivedTriggers() throws(MigrationFailure) {
+    var withTriggers: Set<String> = []
+    do {
+      for r in try store.database.rows("SELECT type, name, tbl_name FROM sqlite_master WHERE type = 'trigger'") {
+        let t = r.map { $0.text ?? "" }
+        if Self.isDerivedAttributeTrigger(type: t[0], name: t[1]) { withTriggers.insert(t[2]) }
+      }
+    } catch {
+      throw store.failure("sqlite-unreadable", "cannot read the store's triggers: \(error.message)")
+    }
+    for t in schema.tables() where !withTriggers.contains(t.name) {
+      for c in t.columns {
+        guard case .attribute(let entity, let a) = c.role, a.isDerived, !a.isTransient, has(t.name, [c.name]) else {
+          continue
+        }
+        sink.add(
+          StoreFinding(
+            "check-derived-trigger", .warning,
+            "\(entity).\(a.name) is derived (\(a.derivationExpression ?? "no expression")), but \(t.name) has no trigger of Core Data's (Z_DA_…) to keep it up to date: Core Data creates them with the table, so this store was not made by Core Data (mapc writes none); the values stay as they are, NULL for a new object, until Core Data makes the table again",
+            table: t.name, column: c.name, entity: entity, repair: "none: Core Data's triggers cannot be made here"))
+      }
     }
   }
 

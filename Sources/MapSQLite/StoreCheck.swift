@@ -59,6 +59,7 @@ public struct StoreCheck {
     try danglingJoinRows()
     try orderCollisions()
     try mandatoryValues()
+    try derivedTriggers()
     try values()
   }
 
