@@ -94,11 +94,8 @@ struct HandedObjectsTests {
   ])
   func aValueAlone(_ property: String, _ value: Value, handsOn: Bool) throws {
     let model = HandOffSamples.model
-    let layout = StoreLayout(model: model)
-    let graph = ObjectGraph(layout: layout, input: nil, isSource: false)
-    let item = graph.appendObject(entity: layout.entityIndex("Item")!)
-    graph.set(item, property: layout.entities[Int(item.entity)].propertyIndex(property)!, value)
-    graph.finalize()
+    let graph = HandOffSamples.item(property, value)
+    let layout = graph.layout
     let metadata = HandOffSamples.metadata(model)
     let handed = Self.format.readBack(graph, source: nil, metadata: metadata, layout: layout, path: "s.json")
     #expect((handed != nil) == handsOn)

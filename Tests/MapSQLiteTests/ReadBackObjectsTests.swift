@@ -130,15 +130,11 @@ struct ReadBackObjectsTests {
     ("photo", .data([1])),
   ])
   func valuesItIsNotSureOfAreWrittenAndRead(_ property: String, _ value: Value) throws {
-    let model = HandOffSamples.model
-    let layout = StoreLayout(model: model)
-    let graph = ObjectGraph(layout: layout, input: nil, isSource: false)
-    let item = graph.appendObject(entity: layout.entityIndex("Item")!)
-    graph.set(item, property: layout.entities[Int(item.entity)].propertyIndex(property)!, value)
-    graph.finalize()
+    let graph = HandOffSamples.item(property, value)
     #expect(
       SQLiteStoreFormat().readBack(
-        graph, source: nil, metadata: HandOffSamples.metadata(model), layout: layout, path: "s.sqlite") == nil)
+        graph, source: nil, metadata: HandOffSamples.metadata(HandOffSamples.model), layout: graph.layout,
+        path: "s.sqlite") == nil)
   }
 
   /// SQLite's affinities as documented (https://sqlite.org/datatype3.html §3.1): the declared

@@ -247,4 +247,14 @@ package enum HandOffSamples {
     graph.finalize()
     return graph
   }
+
+  /// A destination graph of `model` with one `Item` whose `property` holds `value`.
+  package static func item(_ property: String, _ value: Value) -> ObjectGraph {
+    let layout = StoreLayout(model: model)
+    let graph = ObjectGraph(layout: layout, input: nil, isSource: false)
+    let item = graph.appendObject(entity: layout.entityIndex("Item")!)
+    graph.set(item, property: layout.entities[Int(item.entity)].propertyIndex(property)!, value)
+    graph.finalize()
+    return graph
+  }
 }

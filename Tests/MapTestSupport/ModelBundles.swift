@@ -50,4 +50,25 @@ public enum ModelBundles {
     metadata["formatVersion"] = 1
     return metadata
   }
+
+  /// The Core Data SQLite store `mapc store import` makes, at `<name>.sqlite` in `dir`, of a JSON
+  /// store of `bundle`'s model holding `objects` (entity name → its objects).
+  public static func importedStore(_ bundle: URL, objects: [String: Any], named name: String = "s", in dir: URL)
+    throws -> String
+  {
+    let json = dir.appendingPathComponent("\(name).json")
+    try JSONSerialization.data(withJSONObject: ["metadata": try storeMetadata(bundle), "objects": objects])
+      .write(to: json)
+    let store = dir.appendingPathComponent("\(name).sqlite").path
+    let r = runMapc(["store", "import", json.path, "--model", bundle.path, "-o", store])
+    guard r.exitCode == 0 else { throw Failure(description: "mapc store import \(json.path): \(r.stderr)") }
+    return store
+  }
+
+  /// python3's sqlite3 running `statements` with the store at `path` open as `db`.
+  public static func python(_ statements: String, on path: String) -> MapcResult {
+    runExecutable(
+      URL(fileURLWithPath: "/usr/bin/env"),
+      ["python3", "-c", "import sqlite3,sys; db=sqlite3.connect(sys.argv[1]); " + statements, path])
+  }
 }

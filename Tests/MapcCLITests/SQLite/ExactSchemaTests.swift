@@ -138,20 +138,10 @@ struct ReflexiveJoinTableTests {
       ["id": "Person/2", "name": "b", "friends": ["Person/1"]],
       ["id": "Person/3", "name": "c", "friends": ["Person/1"]],
     ]
-    let json = dir.appendingPathComponent("s.json")
-    try JSONSerialization.data(withJSONObject: [
-      "metadata": try ModelBundles.storeMetadata(bundle), "objects": ["Person": people],
-    ]).write(to: json)
-    let out = dir.appendingPathComponent("s.sqlite").path
-    let r = runMapc(["store", "import", json.path, "--model", bundle.path, "-o", out])
-    try #require(r.exitCode == 0, "\(r.stderr)")
-    let p = runExecutable(
-      URL(fileURLWithPath: "/usr/bin/env"),
-      [
-        "python3", "-c",
-        "import sqlite3,sys; db=sqlite3.connect(sys.argv[1]); print([c[1] for c in db.execute('PRAGMA table_info(Z_1FRIENDS)')]); print(sorted(db.execute('SELECT Z_1FRIENDS, REFLEXIVE FROM Z_1FRIENDS')))",
-        out,
-      ])
+    let out = try ModelBundles.importedStore(bundle, objects: ["Person": people], in: dir)
+    let p = ModelBundles.python(
+      "print([c[1] for c in db.execute('PRAGMA table_info(Z_1FRIENDS)')]); print(sorted(db.execute('SELECT Z_1FRIENDS, REFLEXIVE FROM Z_1FRIENDS')))",
+      on: out)
     #expect(p.stdout == "['Z_1FRIENDS', 'REFLEXIVE']\n[(1, 2), (1, 3), (2, 1), (3, 1)]\n", "\(p.stderr)")
     let back = dir.appendingPathComponent("b.json").path
     let e = runMapc(["store", "export", out, "--model", bundle.path, "-o", back])
@@ -194,20 +184,10 @@ struct FetchIndexNameTests {
       </model>
       """
     let bundle = try ModelBundles.bundle(model, named: "M", in: dir)
-    let json = dir.appendingPathComponent("s.json")
-    try JSONSerialization.data(withJSONObject: [
-      "metadata": try ModelBundles.storeMetadata(bundle), "objects": ["Reservoir": [[String: Any]]()],
-    ]).write(to: json)
-    let out = dir.appendingPathComponent("s.sqlite").path
-    let r = runMapc(["store", "import", json.path, "--model", bundle.path, "-o", out])
-    try #require(r.exitCode == 0, "\(r.stderr)")
-    let p = runExecutable(
-      URL(fileURLWithPath: "/usr/bin/env"),
-      [
-        "python3", "-c",
-        "import sqlite3,sys; db=sqlite3.connect(sys.argv[1]); [print(s) for (s,) in db.execute(\"SELECT sql FROM sqlite_master WHERE type='index' AND tbl_name='ZRESERVOIR' ORDER BY name\")]",
-        out,
-      ])
+    let out = try ModelBundles.importedStore(bundle, objects: ["Reservoir": [[String: Any]]()], in: dir)
+    let p = ModelBundles.python(
+      "[print(s) for (s,) in db.execute(\"SELECT sql FROM sqlite_master WHERE type='index' AND tbl_name='ZRESERVOIR' ORDER BY name\")]",
+      on: out)
     #expect(
       p.stdout == """
         CREATE INDEX Z_Reservoir_byDateIndex ON ZRESERVOIR (ZDATE COLLATE BINARY DESC)

@@ -327,26 +327,16 @@ struct DerivedTriggerCheckTests {
       </model>
       """
     let bundle = try ModelBundles.bundle(model, named: "D", in: dir)
-    let json = dir.appendingPathComponent("s.json")
-    try JSONSerialization.data(withJSONObject: [
-      "metadata": try ModelBundles.storeMetadata(bundle), "objects": ["List": [["id": "List/1", "name": "oslo"]]],
-    ]).write(to: json)
-    let store = dir.appendingPathComponent("s.sqlite").path
-    let r = runMapc(["store", "import", json.path, "--model", bundle.path, "-o", store])
-    try #require(r.exitCode == 0, "\(r.stderr)")
+    let store = try ModelBundles.importedStore(bundle, objects: ["List": [["id": "List/1", "name": "oslo"]]], in: dir)
     let (code, report) = try StoreCheckTests.check(store, ["--model", bundle.path])
     #expect(code == 1)
     let said = report.findings.filter { $0.severity != "note" }
     #expect(said.map(\.id) == ["check-derived-trigger"])
     #expect(said.map(\.severity) == ["warning"])
     #expect(said.first?.column == "ZNAMEUPPER" && said.first?.entity == "List")
-    let p = runExecutable(
-      URL(fileURLWithPath: "/usr/bin/env"),
-      [
-        "python3", "-c",
-        "import sqlite3,sys; db=sqlite3.connect(sys.argv[1]); db.execute('CREATE TRIGGER Z_DA_ZLIST_List_nameUpper_INSERT AFTER INSERT ON ZLIST BEGIN SELECT 1; END'); db.commit()",
-        store,
-      ])
+    let p = ModelBundles.python(
+      "db.execute('CREATE TRIGGER Z_DA_ZLIST_List_nameUpper_INSERT AFTER INSERT ON ZLIST BEGIN SELECT 1; END'); db.commit()",
+      on: store)
     try #require(p.exitCode == 0, "\(p.stderr)")
     let (after, again) = try StoreCheckTests.check(store, ["--model", bundle.path])
     #expect(after == 0 && again.findings.isEmpty, "\(again.findings.map(\.id))")
