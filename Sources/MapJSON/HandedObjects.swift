@@ -22,7 +22,8 @@ extension JSONStoreFormat {
       return nil
     }
     guard let header = HandedObjects.metadata(metadata, of: graph, layout: layout, path: path) else { return nil }
-    var objects = HandedObjects(graph: graph, layout: layout, input: source?.input ?? graph.input)
+    var objects = HandedObjects(
+      graph: graph, layout: layout, input: source?.input ?? graph.input, rendersValues: style == .compact)
     objects.progress = progress
     guard let result = objects.make() else { return nil }
     result.keyHighWater = header.keyHighWater
@@ -37,7 +38,22 @@ struct HandedObjects {
   let layout: StoreLayout
   /// The bytes the graph's string slices are in (the writer's `input`).
   let input: InputBytes?
+  /// Whether values a read keeps as the JSON text it finds (Transformable, Composite, …) are
+  /// handed on as that text, rendered here by the writer's own code: only for a compact store,
+  /// where a value's text is the same wherever it stands in the document.
+  let rendersValues: Bool
   var progress: (@Sendable (Int, Int) -> Void)?
+  /// The texts of those values, which the graph's input gets after its own bytes.
+  private var rendered: [UInt8] = []
+  /// The writer's cells (ids, the input), for rendering them.
+  private var cells: StoreWriter.Cells?
+
+  init(graph: ObjectGraph, layout: StoreLayout, input: InputBytes?, rendersValues: Bool) {
+    self.graph = graph
+    self.layout = layout
+    self.input = input
+    self.rendersValues = rendersValues
+  }
 
   /// The metadata a read of the written store gives, and the highest numbers it carries
   /// (`mapcObjectKeyMax`): the writer's own header, closed with no objects, read by the
@@ -56,9 +72,10 @@ struct HandedObjects {
     return (stored, read.keyHighWater)
   }
 
-  func make() -> ObjectGraph? {
+  mutating func make() -> ObjectGraph? {
     guard !graph.isStreamedChunk, graph.orderedPositions.isEmpty else { return nil }
     graph.finalize()
+    defer { cells?.release() }
     let result = ObjectGraph(layout: layout, input: input, isSource: true, transformableCodec: RawJSON.self)
     let numbers = ObjectKeysJSON.idNumbers(graph)
     let inverses = InverseTable(layout: layout)
@@ -90,6 +107,13 @@ struct HandedObjects {
     StoreReader.completeInverses(result, inverses) { _, _, _, _, _ in contradicts = true }
     guard !contradicts else { return nil }
     result.finalize()
+    if !rendered.isEmpty {
+      // Slices of the input keep their places: the texts rendered come after its bytes.
+      result.replaceInput(
+        InputBytes(
+          joining: input.map { UnsafeRawBufferPointer(start: $0.unsafeBytes.baseAddress, count: $0.count) }
+            ?? UnsafeRawBufferPointer(start: nil, count: 0), rendered, path: input?.path ?? "<memory>"))
+    }
     // Numbers come from the ids on demand, as a read takes them.
     result.pendingObjectKeys = { ObjectKeysJSON.readNumbers($0) }
     return result
@@ -98,7 +122,7 @@ struct HandedObjects {
   /// Copies a column whose values each read back as themselves from their JSON form (B.5 of
   /// `Specs/store-format.md`); false for one that holds a value that would not, or that the
   /// reader refuses.
-  private func copyAttribute(_ type: AttributeType, _ column: Column, to out: Column, rows: Int) -> Bool {
+  private mutating func copyAttribute(_ type: AttributeType, _ column: Column, to out: Column, rows: Int) -> Bool {
     switch type {
     case .integer16, .integer32, .integer64:
       let c = column as! IntColumn
@@ -156,12 +180,38 @@ struct HandedObjects {
         }
       }
     default:
-      // Transformable, Composite and the rarely used kinds: JSON text of another writer's
-      // making, which a read keeps as it finds it; only nil is followed.
-      for row in 0..<rows where !column.isNull(row) { return false }
-      return true
+      // Transformable, Composite and the rarely used kinds: a read keeps the JSON text the
+      // writer wrote, a slice of the file; here that text, rendered by the writer's own code.
+      guard rendersValues else {
+        for row in 0..<rows where !column.isNull(row) { return false }
+        return true
+      }
+      return renderValues(column as! ValueColumn, to: out as! ValueColumn, rows: rows)
     }
     out.append(column, rows: rows, at: 0)
+    return true
+  }
+
+  /// Each value of a column a read keeps as JSON text: its text as the writer writes it
+  /// (`StoreWriter.writeValue`), which a read takes as a slice (`null` as nil); false where the
+  /// writer refuses the value.
+  private mutating func renderValues(_ column: ValueColumn, to out: ValueColumn, rows: Int) -> Bool {
+    if cells == nil { cells = StoreWriter(graph: graph, input: input, codec: RawJSON.self).makeCells() }
+    let base = input?.count ?? 0
+    for row in 0..<rows {
+      let value = column.get(row)
+      if case .null = value { continue }
+      var text = JSONOutput(style: .compact, initialCapacity: 256)
+      do {
+        try StoreWriter.writeValue(value, to: &text, cells!.cells)
+      } catch {
+        return false
+      }
+      let bytes = text.bytes
+      if bytes.elementsEqual("null".utf8) { continue }
+      out.set(row, .transformable(ByteSlice(start: base + rendered.count, count: bytes.count, hasEscapes: true)))
+      rendered += bytes
+    }
     return true
   }
 

@@ -90,16 +90,16 @@ package enum HandOffSamples {
   }
 
   /// Every object of `graph`, entity by entity in table order, as text: its number and version,
-  /// then each property (objects as `entity:row`, a Transformable value as its flag byte and
-  /// payload, strings by their characters, numbers by their bits).
-  package static func dump(_ graph: ObjectGraph) -> [String] {
+  /// then each property (objects as `entity:row`, a Transformable value as its payload, after
+  /// its flag byte where `flags`, strings by their characters, numbers by their bits).
+  package static func dump(_ graph: ObjectGraph, flags: Bool = true) -> [String] {
     var lines: [String] = []
     for (e, table) in graph.tables.enumerated() {
       lines.append("\(table.layout.name): \(table.count) objects")
       for row in 0..<table.count {
         var line = "\(e):\(row) key \(table.objectKey(row)) version \(table.objectVersion(row))"
         for (p, property) in table.layout.properties.enumerated() {
-          line += " \(property.name)=" + describe(table.value(row, p), graph)
+          line += " \(property.name)=" + describe(table.value(row, p), graph, flags: flags)
         }
         lines.append(line)
       }
@@ -108,7 +108,7 @@ package enum HandOffSamples {
     return lines
   }
 
-  package static func describe(_ v: Value, _ graph: ObjectGraph) -> String {
+  package static func describe(_ v: Value, _ graph: ObjectGraph, flags: Bool = true) -> String {
     switch v {
     case .null: return "nil"
     case .bool(let b): return "bool(\(b))"
@@ -121,10 +121,10 @@ package enum HandOffSamples {
     case .transformable(let s):
       // The byte before a payload is its flag where the format keeps one (Core Data SQLite).
       let bytes = graph.input!.unsafeBytes
-      let flag = s.start > 0 ? "\(bytes[s.start - 1]), " : ""
+      let flag = flags && s.start > 0 ? "\(bytes[s.start - 1]), " : ""
       return "transformable(\(flag)\(Array(bytes[s.start..<s.start + Int(s.count)])))"
     case .sourceObject(let r), .destinationObject(let r): return "\(r.entity):\(r.row)"
-    case .array(let items): return "[" + items.map { describe($0, graph) }.joined(separator: ",") + "]"
+    case .array(let items): return "[" + items.map { describe($0, graph, flags: flags) }.joined(separator: ",") + "]"
     default: return "other(\(v))"
     }
   }

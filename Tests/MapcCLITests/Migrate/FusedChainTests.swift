@@ -183,6 +183,24 @@ struct FusedChainRealStoreTests {
     #expect(toFour == 0)
   }
 
+  /// The same two chains over the stores exported to JSON (`mapc store export`): Transformable
+  /// values (apptentive's) and numbers kept from Core Data handed on in memory, the result the
+  /// same bytes as with checkpoints.
+  @Test func theMultiStepChainsAsJSON() throws {
+    let dir = try FileManagerTemp.folder("fused-json")
+    defer { FileManagerTemp.remove(dir.path) }
+    for (name, extra) in [
+      ("Bookmarks_V1.sqlite", ["--allow-data-loss"]),
+      ("ATDataModelv2.sqlite", ["--allow-data-loss", "--to", "ATDataModel 4"]),
+    ] {
+      let store = try #require(Self.stores.first { $0.store.lastPathComponent == name })
+      let json = dir.appendingPathComponent(name + ".json").path
+      let e = runMapc(["store", "export", store.store.path, "--model", store.bundle.path, "-o", json])
+      try #require(e.exitCode == 0, "\(e.stderr)")
+      #expect(try FusedChainTests.fusedIsStepByStep(json, model: store.bundle.path, extra: extra) == 0, "\(name)")
+    }
+  }
+
   /// Wire's 80 steps over an empty store made at 2.3, as a Core Data SQLite store and as a JSON
   /// store (as `WireHistoryTests` makes it).
   @Test(arguments: ["sqlite", "json"]) func wiresEmptyStoreAt2_3(_ format: String) throws {
