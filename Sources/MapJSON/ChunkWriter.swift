@@ -95,7 +95,7 @@ final class ChunkWriter: StoreChunkWriter {
       try writer.writeObjects(of: e, cells, to: &out)
     } catch {
       throw MigrationFailure([
-        MigrationError("run-write", "cannot write the migrated store: \(error)", file: target ?? "")
+        MigrationError("run-write", "cannot write the store: \(error)", file: target ?? "")
       ])
     }
     do {

@@ -70,7 +70,7 @@ public struct JSONStoreFormat: StoreFormat {
         try writer.write(metadata: metadata, to: &out)
       }
     } catch let e as StoreWriteError {
-      throw MigrationFailure([MigrationError("run-write", "cannot write the migrated store: \(e)", file: target ?? "")])
+      throw MigrationFailure([MigrationError("run-write", "cannot write the store: \(e)", file: target ?? "")])
     } catch let e as StoreIOError {
       throw MigrationFailure(e, file: target ?? "")
     } catch {

@@ -66,7 +66,7 @@ final class CoreDataChunkWriter: StoreChunkWriter {
         throw MigrationFailure([
           MigrationError(
             "sqlite-write",
-            "cannot write the migrated store from chunks: two parts of it must be written whole (their entities have parents, sub-entities or many-to-many relationships, or values read from external files)",
+            "cannot write the store from chunks: two parts of it must be written whole (their entities have parents, sub-entities or many-to-many relationships, or values read from external files)",
             file: target)
         ])
       }
@@ -107,7 +107,7 @@ final class CoreDataChunkWriter: StoreChunkWriter {
       throw MigrationFailure([
         MigrationError(
           "sqlite-write",
-          "cannot write the migrated store from chunks: entity \(layout.entities[e].name) has objects in more than one part",
+          "cannot write the store from chunks: entity \(layout.entities[e].name) has objects in more than one part",
           file: target)
       ])
     }

@@ -97,7 +97,7 @@ public struct SQLiteStoreFormat: StoreFormat {
         try writer.write(to: dryRun)
       } catch {
         throw MigrationFailure([
-          MigrationError("sqlite-write", "cannot write the migrated store: \(error.message)", file: nil)
+          MigrationError("sqlite-write", "cannot write the store: \(error.message)", file: nil)
         ])
       }
       return
@@ -108,7 +108,7 @@ public struct SQLiteStoreFormat: StoreFormat {
         try writer.write(to: temporary)
       } catch {
         throw MigrationFailure([
-          MigrationError("sqlite-write", "cannot write the migrated store: \(error.message)", file: target)
+          MigrationError("sqlite-write", "cannot write the store: \(error.message)", file: target)
         ])
       }
     }

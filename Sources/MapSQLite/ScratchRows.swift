@@ -173,7 +173,7 @@ final class ScratchRows {
         }
       } catch {
         throw MigrationFailure([
-          MigrationError("sqlite-write", "cannot write the migrated store: \(error.message)", file: nil)
+          MigrationError("sqlite-write", "cannot write the store: \(error.message)", file: nil)
         ])
       }
     }

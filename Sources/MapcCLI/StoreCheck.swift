@@ -32,11 +32,18 @@ extension MapcCommand {
     @Option(help: "A model bundle (.xcdatamodeld), model (.xcdatamodel) or SwiftData schema (.swift).")
     var model: String?
 
+    @OptionGroup var swiftSources: SwiftSourceOptions
+
+    func validate() throws {
+      try ModelArgument(model.map { [$0] } ?? [], swift: swiftSources).validate(option: "--model")
+    }
+
     @Option(help: "Output format: text (on standard error), json or sarif (on standard output).")
     var format: Format = .text
 
     func run() throws {
-      let resolved = try StoreCheckModel.resolve(store: store, model: model, command: "store check")
+      let resolved = try StoreCheckModel.resolve(
+        store: store, model: model, swift: swiftSources, command: "store check")
       let findings: [StoreFinding]
       do {
         findings = try MapSQLite.StoreCheck.run(storeAt: store, model: resolved.model)

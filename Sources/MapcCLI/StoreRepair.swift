@@ -34,6 +34,12 @@ extension MapcCommand {
     @Option(help: "A model bundle (.xcdatamodeld), model (.xcdatamodel) or SwiftData schema (.swift).")
     var model: String?
 
+    @OptionGroup var swiftSources: SwiftSourceOptions
+
+    func validate() throws {
+      try ModelArgument(model.map { [$0] } ?? [], swift: swiftSources).validate(option: "--model")
+    }
+
     @OptionGroup var consentOptions: ConsentOptions
 
     func run() throws {
@@ -42,7 +48,8 @@ extension MapcCommand {
       files.reads(model, as: "model")
       files.writes(output, option: "--output", kind: .replacedStore)
       try files.refuseClash()
-      let resolved = try StoreCheckModel.resolve(store: store, model: model, command: "store repair")
+      let resolved = try StoreCheckModel.resolve(
+        store: store, model: model, swift: swiftSources, command: "store repair")
       if let unknown = resolved.unknown {
         Console.error(unknown.message, id: unknown.id, place: store)
         Console.note(

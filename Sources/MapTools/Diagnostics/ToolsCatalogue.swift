@@ -87,7 +87,7 @@ public enum ToolsCatalogue {
       ),
       (
         "chain-step-unknown-policy",
-        "a step whose mapping names a policy class this executable does not have registered: shown by `mapc migrate --plan` and `mapc lint` of a bundle, which go on; a run refuses the step with `run-unknown-policy` (warning)"
+        "a step whose mapping names a policy class this executable does not have registered: shown by `mapc migrate --plan` and `mapc lint` of a bundle, which go on (a warning); a run refuses the step with the error `run-unknown-policy`"
       ),
       (
         "migrate-unknown-version",

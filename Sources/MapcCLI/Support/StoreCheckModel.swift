@@ -15,7 +15,9 @@ struct StoreCheckModel {
   var unknown: StoreFinding?
 
   /// Prints what cannot be read and exits (1 a model, 2 the store).
-  static func resolve(store: String, model path: String?, command: String) throws -> StoreCheckModel {
+  static func resolve(store: String, model path: String?, swift: SwiftSourceOptions? = nil, command: String) throws
+    -> StoreCheckModel
+  {
     let hashes: [String: String]
     do {
       hashes = try StoreCheck.metadataHashes(storeAt: store)
@@ -25,7 +27,15 @@ struct StoreCheckModel {
     let versions: ModelVersions
     if let path {
       do {
-        versions = try ModelInput.versions(path)
+        if URL(fileURLWithPath: path).pathExtension == "xcdatamodel" {
+          // One version of a bundle, as the option's help says: the model it holds.
+          let loaded = try ModelInput.load(path, version: nil)
+          Console.report(loaded.warnings)
+          let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
+          versions = ModelVersions(bundlePath: path, single: ModelVersion(name: name, model: loaded.model))
+        } else {
+          versions = try ModelInput.versions(ModelArgument([path], swift: swift))
+        }
       } catch {
         throw Console.failure(error)
       }

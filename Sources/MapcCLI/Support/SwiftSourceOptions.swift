@@ -56,9 +56,11 @@ struct SwiftSourceOptions: ParsableArguments {
 /// Swift paths whose files are read together, with the options of `SwiftSourceOptions`.
 struct ModelArgument {
   var paths: [String]
-  var swift: SwiftSourceOptions
+  /// The options as a command parsed them; nil for a model argument made in code, whose Swift
+  /// source is read with none (options made in code were never parsed, and reading one traps).
+  var swift: SwiftSourceOptions?
 
-  init(_ paths: [String], swift: SwiftSourceOptions = SwiftSourceOptions()) {
+  init(_ paths: [String], swift: SwiftSourceOptions? = nil) {
     self.paths = paths
     self.swift = swift
   }
@@ -67,13 +69,12 @@ struct ModelArgument {
   var display: String { paths.joined(separator: ", ") }
 
   /// The model as MapcKit reads it (the conditions were checked when the options were parsed).
-  /// The Swift options are read only for Swift source: a model argument made in code (one path)
-  /// has options that were never parsed.
+  /// The Swift options are read only for Swift source.
   var source: ModelSource {
     guard paths.count > 1 || ModelSource.isSwiftSource(display) else { return ModelSource(paths) }
     return ModelSource(
-      paths, excludes: swift.exclude, xcodeTarget: swift.xcodeTarget,
-      conditions: (try? swift.conditions()) ?? SwiftBuildConditions())
+      paths, excludes: swift?.exclude ?? [], xcodeTarget: swift?.xcodeTarget,
+      conditions: (try? swift?.conditions()) ?? SwiftBuildConditions())
   }
 
   /// Usage errors: several paths that are not all Swift source, `--xcode-target` without a
@@ -85,10 +86,10 @@ struct ModelArgument {
         "several paths for \(option) are read together as one SwiftData schema; \(paths[i]) is no Swift source (.swift files, folders of them, an .xcodeproj)"
       )
     }
-    if self.swift.xcodeTarget != nil && !paths.contains(where: SwiftSourceSelection.isXcodeProject) {
+    if self.swift?.xcodeTarget != nil && !paths.contains(where: SwiftSourceSelection.isXcodeProject) {
       throw ValidationError("--xcode-target needs an Xcode project (.xcodeproj) as \(option)")
     }
-    if self.swift.isUsed && !paths.isEmpty && !swift.contains(true) {
+    if self.swift?.isUsed == true && !paths.isEmpty && !swift.contains(true) {
       throw ValidationError(
         "--define, --undefine, --exclude and --xcode-target apply to a SwiftData schema in Swift source, not to \(display)"
       )

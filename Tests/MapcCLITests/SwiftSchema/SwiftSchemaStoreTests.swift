@@ -190,4 +190,35 @@ struct SwiftSchemaStoreTests {
     #expect(r.exitCode == 0, "\(r.stderr)")
     #expect(r.stdout.contains("model version: Crafting"), "\(r.stdout)")
   }
+
+  /// `store check` and `store repair` take the schema in Swift as `--model` (they made the Swift
+  /// options' group in code, never parsed, and trapped reading it), and one version of a bundle
+  /// (an `.xcdatamodel`, as their help says) as well as the bundle.
+  @Test(.needsShared) func storeCheckAndRepairWithTheSwiftSchemaOrAModelVersion() throws {
+    let root = try #require(SharedPaths.swiftdata)
+    let folder = try TemporaryFolder()
+    let source = root.appendingPathComponent(Self.stores[0].store).path
+    for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: source + suffix) {
+      try FileManager.default.copyItem(atPath: source + suffix, toPath: folder.path + "/default.store" + suffix)
+    }
+    try folder.write("Crafting.swift", Self.craftingSchema)
+    let store = folder.path + "/default.store"
+    let check = runMapc(["store", "check", store, "--model", folder.path + "/Crafting.swift"])
+    #expect(check.exitCode == 0, "\(check.stderr)")
+    #expect(check.stderr.contains("0 errors, 0 warnings"), "\(check.stderr)")
+    let repair = runMapc([
+      "store", "repair", store, "--model", folder.path + "/Crafting.swift", "-o", folder.path + "/fixed.store",
+    ])
+    #expect(repair.exitCode == 0, "\(repair.stderr)")
+    let model = runMapc(["model", folder.path + "/Crafting.swift", "-o", folder.path + "/Crafting.xcdatamodeld"])
+    try #require(model.exitCode == 0, "\(model.stderr)")
+    let versions = try FileManager.default.contentsOfDirectory(atPath: folder.path + "/Crafting.xcdatamodeld")
+      .filter { $0.hasSuffix(".xcdatamodel") }
+    #expect(versions.count == 1)
+    for version in versions {
+      let one = runMapc(["store", "check", store, "--model", folder.path + "/Crafting.xcdatamodeld/" + version])
+      #expect(one.exitCode == 0, "\(one.stderr)")
+      #expect(one.stderr.contains("0 errors, 0 warnings"), "\(one.stderr)")
+    }
+  }
 }
