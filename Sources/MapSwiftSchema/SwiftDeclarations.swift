@@ -62,6 +62,10 @@ struct SwiftTypeDeclaration {
     if case .modelClass = kind { return true }
     return false
   }
+  var isAlias: Bool {
+    if case .alias = kind { return true }
+    return false
+  }
 }
 
 /// Every type declared in a set of Swift files, by qualified name (`SchemaV1.Item`), in the
@@ -83,11 +87,46 @@ struct SwiftDeclarations {
         if case .decl(let decl) = item.item { collect(decl, scope: [], file: file) }
       }
     }
+    // Types declared inside an extension of a type alias (`typealias Item = V1.Item`,
+    // `extension Item { struct Point … }`) are the aliased type's: found under its name too.
+    for (i, t) in types.enumerated() where !t.scope.isEmpty {
+      let written = t.scope.joined(separator: ".")
+      guard let real = resolvedName(written, from: []), real != written else { continue }
+      let key = real + "." + t.name
+      if index[key] == nil { index[key] = i }
+    }
     for (name, ext) in pendingExtensions.sorted(by: { $0.key < $1.key }) {
-      if let i = index[name] {
+      if let i = index[name], !types[i].isAlias {
+        merge(ext, into: i)
+      } else if let real = resolvedName(name, from: []), let i = index[real], !types[i].isAlias {
         merge(ext, into: i)
       }
     }
+  }
+
+  /// The qualified name of the declaration a dotted `name` written in `scope` designates,
+  /// following type aliases at every step (`SchemaLatest.Item` with `SchemaLatest = V1`:
+  /// `V1.Item`); nil when some part is not declared in the files.
+  func resolvedName(_ name: String, from scope: [String], depth: Int = 0) -> String? {
+    guard depth < 16 else { return nil }
+    let parts = name.split(separator: ".").map(String.init)
+    guard let first = parts.first, let declared = lookup(first, from: scope),
+      var qualified = followed(declared, depth: depth)
+    else { return nil }
+    for part in parts.dropFirst() {
+      guard let inner = type(named: qualified + "." + part), let next = followed(inner, depth: depth) else {
+        return nil
+      }
+      qualified = next
+    }
+    return qualified
+  }
+
+  /// A declaration's qualified name, or for a type alias that of the type it names.
+  private func followed(_ declaration: SwiftTypeDeclaration, depth: Int) -> String? {
+    guard case .alias(let target, let file) = declaration.kind else { return declaration.qualifiedName }
+    guard case .named(let aliased) = SwiftWrittenType(target, in: file) else { return nil }
+    return resolvedName(aliased, from: declaration.scope, depth: depth + 1)
   }
 
   func type(named qualified: String) -> SwiftTypeDeclaration? {
@@ -194,7 +233,9 @@ struct SwiftDeclarations {
       t.inherited = Self.inherited(x.inheritanceClause)
       members(x.memberBlock, into: &t, file: file)
       let key = (outer + [last]).joined(separator: ".")
-      if let i = index[key] {
+      // An extension of a type alias extends the aliased type, known only once every file is
+      // read: it waits with those of types not declared yet.
+      if let i = index[key], !types[i].isAlias {
         merge(t, into: i)
       } else if var known = pendingExtensions[key] {
         known.inherited += t.inherited

@@ -54,6 +54,40 @@ import Testing
     #expect(schema.versions[0].name == "Schema")
   }
 
+  /// An extension of a type alias extends the aliased type, as in Swift: the types declared in
+  /// it are the aliased type's, through a chain of aliases too (RogyMD/remember:
+  /// `typealias ItemModel = SchemaLatest.ItemModel`, `typealias SchemaLatest = SchemaV1`,
+  /// `extension ItemModel { public struct Point: Codable … }`).
+  @Test func anExtensionThroughATypeAlias() throws {
+    let schema = try Self.read(
+      """
+      import SwiftData
+      typealias Item = Latest.Item
+      typealias Latest = V1
+      enum V1: VersionedSchema {
+        static var versionIdentifier = Schema.Version(1, 0, 0)
+        static var models: [any PersistentModel.Type] { [Item.self] }
+        @Model final class Item {
+          var center: Point
+          var kind: Kind
+          init() {}
+        }
+      }
+      extension Item {
+        struct Point: Codable { var x: Double; var y: Double }
+        enum Kind: String, Codable { case a, b }
+      }
+      """)
+    let attributes = try Self.entity(schema, "Item").attributes
+    let center = try #require(attributes.first { $0.name == "center" })
+    #expect(center.type == .composite)
+    #expect(center.compositeElements.map(\.name) == ["x", "y"])
+    #expect(center.compositeElements.map(\.type) == [.double, .double])
+    let kind = try #require(attributes.first { $0.name == "kind" })
+    #expect(kind.type == .composite)
+    #expect(kind.compositeElements.map(\.name) == ["kind"])
+  }
+
   @Test func typesFromInitialValuesAndDefaults() throws {
     let schema = try Self.read(
       """
