@@ -336,7 +336,7 @@ struct SwiftModelBuilder {
   private func unknown(_ name: String, _ p: SwiftProperty) -> MapRuntime.Diagnostic {
     MapRuntime.Diagnostic(
       .error, id: "swift-unknown-type",
-      "the type '\(name)' of '\(p.name)' is not declared in the given files and is not one SwiftData stores as an attribute (String, Int, Double, Float, Bool, Date, Data, UUID, URL, Decimal, a Codable struct or enum, or an array of them): give the file that declares it",
+      "the type '\(name)' of '\(p.name)' is not declared in the given files and is not one SwiftData stores as an attribute (String, Int, Double, Float, Bool, Date, Data, UUID, URL, Decimal, a Codable struct or enum, or an array of them): give the file that declares it; for a type of another module (CoreLocation's CLLocationCoordinate2D), give a file that declares a Codable struct of that name with the stored properties SwiftData encodes",
       at: p.location)
   }
 
