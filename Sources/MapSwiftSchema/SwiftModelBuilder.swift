@@ -207,7 +207,7 @@ struct SwiftModelBuilder {
       case .model:
         throw unsupported(p, base, "a @Model class here")
       case .structure(let s):
-        return try composite(p.name, s, optional: optional, at: p, depth: 0)
+        return try composite(p.name, s, optional: optional, at: p, within: [])
       case .enumeration(let e):
         return try enumComposite(p.name, e, optional: optional, at: p)
       case .resolvedColor:
@@ -220,10 +220,23 @@ struct SwiftModelBuilder {
 
   /// A `Codable` struct as a composite attribute: one element per stored property, each
   /// optional (as SwiftData writes them), arrays as binary elements.
+  /// Structs within structs a composite attribute may nest (`swift-too-deep` past it): every
+  /// level is a nested element, and Core Data's composites are meant to be shallow.
+  static let maximumCompositeDepth = 32
+
   private func composite(
-    _ name: String, _ s: SwiftTypeDeclaration, optional: Bool, at p: SwiftProperty, depth: Int
+    _ name: String, _ s: SwiftTypeDeclaration, optional: Bool, at p: SwiftProperty, within: [String]
   ) throws(MapRuntime.Diagnostic) -> AttributeDescription {
-    guard depth < 16 else { throw unsupported(p, .named(s.name), "a struct that contains itself") }
+    // `within`: the structs this one is an element of, outermost first.
+    guard !within.contains(s.qualifiedName) else {
+      throw unsupported(p, .named(s.name), "a struct that contains itself")
+    }
+    guard within.count < Self.maximumCompositeDepth else {
+      throw MapRuntime.Diagnostic(
+        .error, id: "swift-too-deep",
+        "'\(p.name)' has the type \(s.name), a struct nested \(within.count + 1) deep in composites; mapc maps at most \(Self.maximumCompositeDepth)",
+        at: p.location)
+    }
     var a = AttributeDescription(name: name, type: .composite, isOptional: optional, location: p.location)
     let scope = s.scope + [s.name]
     for member in s.properties {
@@ -249,7 +262,8 @@ struct SwiftModelBuilder {
           a.compositeElements.append(
             AttributeDescription(name: member.name, type: type, isOptional: true, location: member.location))
         case .structure(let inner):
-          a.compositeElements.append(try composite(member.name, inner, optional: true, at: member, depth: depth + 1))
+          a.compositeElements.append(
+            try composite(member.name, inner, optional: true, at: member, within: within + [s.qualifiedName]))
         case .enumeration(let e):
           a.compositeElements.append(try enumComposite(member.name, e, optional: true, at: member))
         case .resolvedColor:
@@ -343,7 +357,7 @@ struct SwiftModelBuilder {
   private func unsupported(_ p: SwiftProperty, _ type: SwiftWrittenType, _ what: String?) -> MapRuntime.Diagnostic {
     MapRuntime.Diagnostic(
       .error, id: "swift-unsupported-type",
-      "'\(p.name)' has the type \(type.text)\(what.map { ", \($0)," } ?? ""), which mapc does not map to a Core Data attribute (sets, dictionaries, tuples and enums with associated values are not supported)",
+      "'\(p.name)' has the type \(type.text)\(what.map { ", \($0)" } ?? ""), which mapc does not map to a Core Data attribute (sets, dictionaries, tuples and enums with associated values are not supported)",
       at: p.location)
   }
 

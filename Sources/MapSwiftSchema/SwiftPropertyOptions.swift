@@ -1,4 +1,5 @@
 import MapRuntime
+import SwiftParser
 import SwiftSyntax
 
 /// What `@Attribute(…)` and `@Relationship(…)` say of a property (Specs/swiftdata-schema.md §3).
@@ -57,15 +58,26 @@ struct SwiftPropertyOptions {
         case "maximumModelCount" where name == "Relationship":
           maximumCount = try Self.integer(value, "maximumModelCount", at: file(Syntax(value)))
         case "inverse" where name == "Relationship":
-          guard let path = value.as(KeyPathExprSyntax.self), let root = path.root,
-            path.components.count == 1, case .property(let p) = path.components.first!.component
+          // `\Type.property`, the type qualified or not (`\SchemaV2.Reminder.plant`, which
+          // swift-syntax reads as the root `SchemaV2` and two components).
+          let names = value.as(KeyPathExprSyntax.self).map { path in
+            path.components.map { c -> String? in
+              if case .property(let p) = c.component, p.declName.argumentNames == nil {
+                return p.declName.baseName.text
+              }
+              return nil
+            }
+          }
+          guard let path = value.as(KeyPathExprSyntax.self), let root = path.root, let names, !names.isEmpty,
+            !names.contains(nil)
           else {
             throw MapRuntime.Diagnostic(
               .error, id: "swift-attribute-argument",
               "inverse must be a key path \\Type.property (found '\(value.trimmedDescription)')",
               at: file(Syntax(value)))
           }
-          inverse = (SwiftDeclarations.dottedName(root), p.declName.baseName.text)
+          let type = ([SwiftDeclarations.dottedName(root)] + names.dropLast().map { $0! }).joined(separator: ".")
+          inverse = (type, names.last!!)
         default:
           throw MapRuntime.Diagnostic(
             .error, id: "swift-attribute-argument",
@@ -113,34 +125,10 @@ struct SwiftPropertyOptions {
     expr.as(MemberAccessExprSyntax.self)?.declName.baseName.text
   }
 
-  /// The text of a string literal without interpolation, with its simple escapes resolved.
+  /// The value of a string literal without interpolation, its escapes (`\u{E9}` among them) and
+  /// raw or multi-line forms resolved as Swift resolves them (swift-syntax's own reading).
   static func literal(_ expr: ExprSyntax) -> String? {
-    guard let s = expr.as(StringLiteralExprSyntax.self) else { return nil }
-    var text = ""
-    for segment in s.segments {
-      guard let plain = segment.as(StringSegmentSyntax.self) else { return nil }
-      text += plain.content.text
-    }
-    guard s.openingPounds == nil, text.contains("\\") else { return text }
-    var out = ""
-    var escaping = false
-    for ch in text {
-      if escaping {
-        switch ch {
-        case "n": out.append("\n")
-        case "t": out.append("\t")
-        case "r": out.append("\r")
-        case "0": out.append("\0")
-        default: out.append(ch)
-        }
-        escaping = false
-      } else if ch == "\\" {
-        escaping = true
-      } else {
-        out.append(ch)
-      }
-    }
-    return out
+    expr.as(StringLiteralExprSyntax.self)?.representedLiteralValue
   }
 
   static func string(_ expr: ExprSyntax, _ label: String, at place: MapRuntime.SourceLocation)

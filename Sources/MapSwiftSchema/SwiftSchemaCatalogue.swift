@@ -12,7 +12,7 @@ public enum SwiftSchemaCatalogue {
       ("swift-syntax", "a Swift file that does not parse (at its first error)"),
       (
         "swift-too-deep",
-        "Swift source nested deeper than mapc reads: 100 levels of brackets, generic arguments, `#if` and runs of `try`, `->` …, `#if` 16 deep, or a syntax tree 1,000 deep (Specs/limits.md)"
+        "Swift source nested deeper than mapc reads: 100 levels of brackets, generic arguments, `#if` and runs of `try`, `->` …, `#if` 16 deep, a syntax tree 1,000 deep, or structs 32 deep in a composite (Specs/limits.md)"
       ),
       (
         "swift-too-complex",

@@ -88,6 +88,68 @@ import Testing
     #expect(kind.compositeElements.map(\.name) == ["kind"])
   }
 
+  /// String literals read as Swift reads them: `\u{…}` escapes, multi-line and raw strings
+  /// (a default and a renaming identifier), and an inverse named by a qualified key path
+  /// (`\V1.B.a`, as PlantMama writes `\PlantSchemaV2.Reminder.plant`).
+  @Test func literalsAsSwiftReadsThemAndQualifiedInverses() throws {
+    let schema = try Self.read(
+      #"""
+      import SwiftData
+      enum V1: VersionedSchema {
+        static var versionIdentifier = Schema.Version(1, 0, 0)
+        static var models: [any PersistentModel.Type] { [A.self, B.self] }
+        @Model final class A {
+          var e: String = "caf\u{E9}"
+          @Attribute(originalName: "old\u{E9}") var renamed: String = ""
+          var multi: String = """
+            line1
+              line2
+            """
+          var raw: String = #"a\nb"#
+          @Relationship(inverse: \V1.B.a) var bs: [B] = []
+          init() {}
+        }
+        @Model final class B {
+          var a: A?
+          init() {}
+        }
+      }
+      """#)
+    let a = try Self.entity(schema, "A")
+    #expect(a.attribute(named: "e")?.defaultValueString == "caf\u{E9}")
+    #expect(a.attribute(named: "renamed")?.renamingIdentifier == "old\u{E9}")
+    #expect(a.attribute(named: "multi")?.defaultValueString == "line1\n  line2")
+    #expect(a.attribute(named: "raw")?.defaultValueString == "a\\nb")
+    #expect(a.relationships.first { $0.name == "bs" }?.inverseName == "a")
+  }
+
+  /// A chain of distinct structs within structs is a nested composite however long (up to 32);
+  /// a struct that contains itself through another is refused as such, and a chain of 40 is
+  /// `swift-too-deep`.
+  @Test func structsWithinStructs() throws {
+    func chain(_ n: Int, back: Bool = false) -> String {
+      (0..<n).map { "struct S\($0): Codable { var v: Int; var next: S\($0 + 1)? }" }.joined(separator: "\n")
+        + "\nstruct S\(n): Codable { var v: Int\(back ? "; var loop: S0?" : "") }\n"
+        + "@Model final class M { var s: S0; init() {} }\n"
+    }
+    var depth = 0
+    var element = try #require(try Self.read(chain(20)).versions[0].model.entity(named: "M")?.attribute(named: "s"))
+    while let next = element.compositeElements.first(where: { $0.name == "next" }) {
+      depth += 1
+      element = next
+    }
+    #expect(depth == 20)
+    for (text, id) in [(chain(3, back: true), "swift-unsupported-type"), (chain(40), "swift-too-deep")] {
+      #expect(throws: SwiftSchemaError.self) { try Self.read(text) }
+      do {
+        _ = try Self.read(text)
+      } catch let error as SwiftSchemaError {
+        #expect(error.diagnostics.map(\.id) == [id])
+        #expect(error.diagnostics.first?.message.contains(",,") == false)
+      }
+    }
+  }
+
   @Test func typesFromInitialValuesAndDefaults() throws {
     let schema = try Self.read(
       """
