@@ -45,6 +45,7 @@ struct SwiftModelBuilder {
     }
     guard diagnostics.count == before else { return nil }
     resolveInverses(&entities, pending: pending)
+    checkIndexes(entities)
     guard diagnostics.count == before else { return nil }
     return ObjectModel(
       entities: entities, versionIdentifiers: [identifier],
@@ -142,6 +143,46 @@ struct SwiftModelBuilder {
       }
     }
     return e
+  }
+
+  /// The properties `#Unique` and `#Index` name (and `@Attribute(.unique)`): stored properties of
+  /// the class or of a class it inherits from, each once in a group. A key path into a
+  /// composite's element (`\.place.lat`) is refused: what SwiftData makes of it is not known,
+  /// and Core Data names no index or constraint after an element.
+  private mutating func checkIndexes(_ entities: [EntityDescription]) {
+    let byName = Dictionary(entities.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+    for e in entities {
+      var names: Set<String> = []
+      var next: EntityDescription? = e
+      var seen = 0
+      while let x = next, seen < entities.count {
+        names.formUnion(x.attributes.map(\.name) + x.relationships.map(\.name))
+        next = x.parentName.flatMap { byName[$0] }
+        seen += 1
+      }
+      let groups =
+        e.uniquenessConstraints.map { ("#Unique", $0) } + e.fetchIndexes.map { ("#Index", $0.elements.map(\.property)) }
+      for (macro, group) in groups {
+        if let name = group.first(where: { $0.contains(".") }) {
+          diagnostics.append(
+            MapRuntime.Diagnostic(
+              .error, id: "swift-attribute-argument",
+              "\(macro) on '\(e.name)' names '\(name)', an element of a composite, which mapc does not index (what SwiftData makes of it is not known)",
+              at: e.location))
+        } else if let name = group.first(where: { !names.contains($0) }) {
+          diagnostics.append(
+            MapRuntime.Diagnostic(
+              .error, id: "swift-attribute-argument",
+              "\(macro) on '\(e.name)' names '\(name)', which is no stored property of \(e.name)", at: e.location))
+        } else if Set(group).count != group.count {
+          diagnostics.append(
+            MapRuntime.Diagnostic(
+              .error, id: "swift-attribute-argument",
+              "\(macro) on '\(e.name)' names a property twice in one group (\(group.joined(separator: ", ")))",
+              at: e.location))
+        }
+      }
+    }
   }
 
   /// `#Unique<T>([\.a, \.b], [\.c])`, `#Index<T>(…)`: the property names of each group.

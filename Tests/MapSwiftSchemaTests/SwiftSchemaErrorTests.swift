@@ -27,6 +27,29 @@ import Testing
     #expect(found.first?.message.contains("expected") == true)
   }
 
+  /// `#Unique` and `#Index` name stored properties of the class (Swift would not compile a key
+  /// path to none), each once in a group, and no element of a composite.
+  @Test func indexesAndConstraintsNameStoredProperties() {
+    for (macro, message) in [
+      ("#Index<A>([\\.nope])", "names 'nope', which is no stored property of A"),
+      ("#Unique<A>([\\.a, \\.a])", "names a property twice in one group"),
+      ("#Index<A>([\\.s.x])", "names 's.x', an element of a composite"),
+    ] {
+      let found = Self.errors(
+        """
+        struct S: Codable { var x: Int }
+        @Model final class A {
+          \(macro)
+          var a: Int = 0
+          var s: S?
+          init() {}
+        }
+        """)
+      #expect(found.map(\.id) == ["swift-attribute-argument"], "\(macro)")
+      #expect(found.first?.message.contains(message) == true, "\(found.first?.message ?? "")")
+    }
+  }
+
   @Test func unsupportedTypes() {
     let found = Self.errors(
       """
