@@ -398,7 +398,7 @@ struct SwiftModelBuilder {
   private func unsupported(_ p: SwiftProperty, _ type: SwiftWrittenType, _ what: String?) -> MapRuntime.Diagnostic {
     MapRuntime.Diagnostic(
       .error, id: "swift-unsupported-type",
-      "'\(p.name)' has the type \(type.text)\(what.map { ", \($0)" } ?? ""), which mapc does not map to a Core Data attribute (sets, dictionaries, tuples and enums with associated values are not supported)",
+      "'\(p.name)' has the type \(type.text)\(what.map { ", \($0)" } ?? ""), which mapc does not map to a Core Data attribute (sets, dictionaries, tuples, generic types and enums with associated values are not supported)",
       at: p.location)
   }
 
