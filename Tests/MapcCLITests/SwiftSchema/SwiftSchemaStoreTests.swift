@@ -142,6 +142,14 @@ struct SwiftSchemaStoreTests {
     }
     """
 
+  /// Real store `k` of `stores` with its `-wal` and `-shm`, as `default.store` in `folder`.
+  static func copyStore(_ k: Int, into folder: TemporaryFolder) throws {
+    let source = try #require(SharedPaths.swiftdata).appendingPathComponent(stores[k].store).path
+    for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: source + suffix) {
+      try FileManager.default.copyItem(atPath: source + suffix, toPath: folder.path + "/default.store" + suffix)
+    }
+  }
+
   static let stores: [(store: String, schema: String)] = [
     ("sergd2005+ResourcesManager/default.store", craftingSchema),
     ("MatthewHunt84+MetaCocktailsSwiftData/MetaCocktailsSwiftData/default.store", cocktailSchema),
@@ -161,12 +169,8 @@ struct SwiftSchemaStoreTests {
   /// `store export --model Crafting.swift` reads every row with the model from Swift: the row
   /// counts are those SOURCES.md gives for the store (WAL applied).
   @Test(.needsShared) func storeExportWithTheSwiftSchema() throws {
-    let root = try #require(SharedPaths.swiftdata)
     let folder = try TemporaryFolder()
-    let source = root.appendingPathComponent(Self.stores[0].store).path
-    for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: source + suffix) {
-      try FileManager.default.copyItem(atPath: source + suffix, toPath: folder.path + "/default.store" + suffix)
-    }
+    try Self.copyStore(0, into: folder)
     try folder.write("Crafting.swift", Self.craftingSchema)
     let out = folder.path + "/out.json"
     let r = runMapc([
@@ -179,12 +183,8 @@ struct SwiftSchemaStoreTests {
   }
 
   @Test(.needsShared) func storeInfoNamesTheSwiftSchemaVersion() throws {
-    let root = try #require(SharedPaths.swiftdata)
     let folder = try TemporaryFolder()
-    let source = root.appendingPathComponent(Self.stores[0].store).path
-    for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: source + suffix) {
-      try FileManager.default.copyItem(atPath: source + suffix, toPath: folder.path + "/default.store" + suffix)
-    }
+    try Self.copyStore(0, into: folder)
     try folder.write("Crafting.swift", Self.craftingSchema)
     let r = runMapc(["store", "info", folder.path + "/default.store", "--model", folder.path + "/Crafting.swift"])
     #expect(r.exitCode == 0, "\(r.stderr)")
@@ -195,12 +195,8 @@ struct SwiftSchemaStoreTests {
   /// options' group in code, never parsed, and trapped reading it), and one version of a bundle
   /// (an `.xcdatamodel`, as their help says) as well as the bundle.
   @Test(.needsShared) func storeCheckAndRepairWithTheSwiftSchemaOrAModelVersion() throws {
-    let root = try #require(SharedPaths.swiftdata)
     let folder = try TemporaryFolder()
-    let source = root.appendingPathComponent(Self.stores[0].store).path
-    for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: source + suffix) {
-      try FileManager.default.copyItem(atPath: source + suffix, toPath: folder.path + "/default.store" + suffix)
-    }
+    try Self.copyStore(0, into: folder)
     try folder.write("Crafting.swift", Self.craftingSchema)
     let store = folder.path + "/default.store"
     let check = runMapc(["store", "check", store, "--model", folder.path + "/Crafting.swift"])
