@@ -172,14 +172,8 @@ extension ModelCacheArchiver {
     }
   }
 
-  /// Whether `f` is how Xcode writes the attribute `name` indexed
-  /// (`FetchIndexDescription.indexedProperty`).
-  static func isIndexFor(_ f: FetchIndexDescription, attribute name: String) -> Bool {
-    f.indexedProperty == name
-  }
-
   func isIndexed(_ a: AttributeDescription, in e: EntityDescription) -> Bool {
-    a.isIndexed || e.fetchIndexes.contains { Self.isIndexFor($0, attribute: a.name) }
+    a.isIndexed || e.fetchIndexes.contains { $0.indexedProperty == a.name }
   }
 
   /// `NSFetchIndexDescriptions` and `NSCompoundIndexes` (from 800 on, when the entity has a
@@ -189,7 +183,7 @@ extension ModelCacheArchiver {
     guard fetchIndexes else { return [] }
     let indexed = e.attributes.filter { isIndexed($0, in: e) }.map(\.name).sorted { Self.precedes($0, $1) }
     var indexes = indexed.map { FetchIndexDescription(name: $0, elements: [.init(property: $0)]) }
-    indexes += e.fetchIndexes.filter { f in !indexed.contains { Self.isIndexFor(f, attribute: $0) } }
+    indexes += e.fetchIndexes.filter { f in !indexed.contains { f.indexedProperty == $0 } }
     guard !indexes.isEmpty || !e.compoundIndexes.isEmpty else { return [] }
     let descriptions = indexes.map { fetchIndex($0, entity: slot) }
     let compound = e.compoundIndexes.map { names in

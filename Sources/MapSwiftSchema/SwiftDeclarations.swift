@@ -95,12 +95,10 @@ struct SwiftDeclarations {
       let key = real + "." + t.name
       if index[key] == nil { index[key] = i }
     }
+    // An extension's key is the name it was written with; the type it extends is what that
+    // name resolves to, through aliases (the name itself when it names a declared type).
     for (name, ext) in pendingExtensions.sorted(by: { $0.key < $1.key }) {
-      if let i = index[name], !types[i].isAlias {
-        merge(ext, into: i)
-      } else if let real = resolvedName(name, from: []), let i = index[real], !types[i].isAlias {
-        merge(ext, into: i)
-      }
+      if let real = resolvedName(name, from: []), let i = index[real] { merge(ext, into: i) }
     }
   }
 

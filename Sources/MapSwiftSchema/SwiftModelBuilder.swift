@@ -45,12 +45,14 @@ struct SwiftModelBuilder {
     }
     guard diagnostics.count == before else { return nil }
     resolveInverses(&entities, pending: pending)
-    checkIndexes(entities)
     guard diagnostics.count == before else { return nil }
-    return ObjectModel(
+    let model = ObjectModel(
       entities: entities, versionIdentifiers: [identifier],
       configurations: [ModelConfiguration(name: "default", memberEntities: entities.map(\.name).sorted())],
       versionName: name)
+    checkIndexes(model)
+    guard diagnostics.count == before else { return nil }
+    return model
   }
 
   // MARK: Entities
@@ -149,17 +151,9 @@ struct SwiftModelBuilder {
   /// the class or of a class it inherits from, each once in a group. A key path into a
   /// composite's element (`\.place.lat`) is refused: what SwiftData makes of it is not known,
   /// and Core Data names no index or constraint after an element.
-  private mutating func checkIndexes(_ entities: [EntityDescription]) {
-    let byName = Dictionary(entities.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
-    for e in entities {
-      var names: Set<String> = []
-      var next: EntityDescription? = e
-      var seen = 0
-      while let x = next, seen < entities.count {
-        names.formUnion(x.attributes.map(\.name) + x.relationships.map(\.name))
-        next = x.parentName.flatMap { byName[$0] }
-        seen += 1
-      }
+  private mutating func checkIndexes(_ model: ObjectModel) {
+    for e in model.entities {
+      let names = Set(model.allAttributes(of: e).map(\.name) + model.allRelationships(of: e).map(\.name))
       let groups =
         e.uniquenessConstraints.map { ("#Unique", $0) } + e.fetchIndexes.map { ("#Index", $0.elements.map(\.property)) }
       for (macro, group) in groups {

@@ -60,24 +60,19 @@ struct SwiftPropertyOptions {
         case "inverse" where name == "Relationship":
           // `\Type.property`, the type qualified or not (`\SchemaV2.Reminder.plant`, which
           // swift-syntax reads as the root `SchemaV2` and two components).
-          let names = value.as(KeyPathExprSyntax.self).map { path in
-            path.components.map { c -> String? in
-              if case .property(let p) = c.component, p.declName.argumentNames == nil {
-                return p.declName.baseName.text
-              }
-              return nil
-            }
-          }
-          guard let path = value.as(KeyPathExprSyntax.self), let root = path.root, let names, !names.isEmpty,
-            !names.contains(nil)
-          else {
+          let path = value.as(KeyPathExprSyntax.self)
+          let names =
+            path?.components.compactMap { c -> String? in
+              guard case .property(let p) = c.component, p.declName.argumentNames == nil else { return nil }
+              return p.declName.baseName.text
+            } ?? []
+          guard let path, let root = path.root, !names.isEmpty, names.count == path.components.count else {
             throw MapRuntime.Diagnostic(
               .error, id: "swift-attribute-argument",
               "inverse must be a key path \\Type.property (found '\(value.trimmedDescription)')",
               at: file(Syntax(value)))
           }
-          let type = ([SwiftDeclarations.dottedName(root)] + names.dropLast().map { $0! }).joined(separator: ".")
-          inverse = (type, names.last!!)
+          inverse = (([SwiftDeclarations.dottedName(root)] + names.dropLast()).joined(separator: "."), names.last!)
         default:
           throw MapRuntime.Diagnostic(
             .error, id: "swift-attribute-argument",

@@ -15,7 +15,7 @@ struct StoreCheckModel {
   var unknown: StoreFinding?
 
   /// Prints what cannot be read and exits (1 a model, 2 the store).
-  static func resolve(store: String, model path: String?, swift: SwiftSourceOptions? = nil, command: String) throws
+  static func resolve(store: String, model path: String?, swift: SwiftSourceOptions, command: String) throws
     -> StoreCheckModel
   {
     let hashes: [String: String]
