@@ -176,9 +176,10 @@ struct CoreDataWriter {
       try writeJoinRows(db)
       try writeFixedTables(db)
       for s in statements where s.hasPrefix("CREATE INDEX") { try db.execute(s) }
+      try writeDerived(db)
       if let ancillarySource { try AncillaryCopy.copy(from: ancillarySource, into: db) }
       try db.execute("COMMIT")
-      if !errors.isEmpty { throw Failure(message: errors.prefix(20).joined(separator: "\n")) }
+      if !errors.isEmpty { throw Failure(message: errors.prefix(20).joined(separator: "; ")) }
       // WAL, as Core Data leaves a store: persistent in the header; the -wal is removed on close.
       try db.execute("PRAGMA journal_mode = WAL")
     } catch let e as Failure {
@@ -186,6 +187,16 @@ struct CoreDataWriter {
     } catch {
       throw Failure(message: "\(error)")
     }
+  }
+
+  /// Core Data's triggers for derived attributes, then its statements that fill their values,
+  /// entity by entity as Core Data runs them (`CoreDataSchema.derivedSQL`), with its SQL
+  /// functions registered on the connection (`registerCoreDataFunctions`).
+  private func writeDerived(_ db: SQLiteDatabase) throws {
+    let statements = schema.derivedStatements()
+    guard !statements.isEmpty else { return }
+    try db.registerCoreDataFunctions(now: ReproducibleClock.now())
+    for s in statements { try db.execute(s) }
   }
 
   private func writeJoinRows(_ db: SQLiteDatabase) throws {

@@ -72,7 +72,7 @@ public enum SQLiteCatalogue {
       ),
       (
         "check-derived-trigger",
-        "a derived attribute whose table has no trigger of Core Data's (`Z_DA_…`) to keep it up to date: the store was not made by Core Data (warning)"
+        "a derived attribute whose table lacks one of Core Data's triggers (`Z_DA_…`) that keep it up to date, or has one not as Core Data makes it, or whose expression Core Data's store does not support (warning)"
       ),
       (
         "check-value-undecodable",

@@ -15,6 +15,8 @@ extension SQLiteStoreFormat {
     guard layout.model == graph.layout.model else { return nil }
     let schema = CoreDataSchema.of(layout)
     guard schema.nameProblem() == nil, Self.readsOwnEntities(schema, layout.model) else { return nil }
+    // Derived values are computed by SQL in the store (`CoreDataWriter.writeDerived`), not in the graph.
+    guard schema.derivedStatements().isEmpty else { return nil }
     let written = CoreDataMetadataOut(metadata: metadata)
     // Z_UUID is text; one with a NUL is not sure to come back whole.
     guard !written.uuid.utf8.contains(0) else { return nil }

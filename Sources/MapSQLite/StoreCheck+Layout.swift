@@ -100,30 +100,56 @@ extension StoreCheck {
   }
 
   /// Derived attributes: Core Data keeps their values up to date with triggers it creates with
-  /// the table (`Z_DA_…`, calling functions it registers on its own connection; reference §6).
-  /// A table with a derived attribute and no such trigger was not made by Core Data (mapc
-  /// writes none): nothing updates the values on the device (`Specs/sqlite-store.md` §9).
+  /// the table (`Z_DA_…`, calling functions it registers on its own connection), which mapc
+  /// writes too (`CoreDataSchema.derivedSQL`, `Specs/sqlite-store.md` §9). A trigger missing or
+  /// not Core Data's SQL means nothing keeps the values right on the device.
   mutating func derivedTriggers() throws(MigrationFailure) {
-    var withTriggers: Set<String> = []
+    let derived = schema.derivedSQL().filter { d in
+      schema.entity(named: d.entity).map { has($0.table, [schema.column(d.attribute.name, of: d.entity) ?? ""]) }
+        ?? false
+    }
+    guard !derived.isEmpty else { return }
+    var have: [String: String] = [:]
+    var want: [String: String] = [:]
     do {
-      for r in try store.database.rows("SELECT type, name, tbl_name FROM sqlite_master WHERE type = 'trigger'") {
-        let t = r.map { $0.text ?? "" }
-        if Self.isDerivedAttributeTrigger(type: t[0], name: t[1]) { withTriggers.insert(t[2]) }
+      let expected = try SQLiteDatabase(path: ":memory:", writable: true, create: true)
+      for s in schema.createStatements(frameworkVersion: frameworkVersion) + schema.derivedStatements()
+      where !s.hasPrefix("UPDATE") {
+        try expected.execute(s)
+      }
+      for (db, into) in [(store.database, 0), (expected, 1)] {
+        for r in try db.rows("SELECT name, sql FROM sqlite_master WHERE type = 'trigger'") {
+          let (name, sql) = (r[0].text ?? "", CoreDataSchemaSnapshot.normalized(r[1].text ?? ""))
+          if into == 0 { have[name] = sql } else { want[name] = sql }
+        }
       }
     } catch {
       throw store.failure("sqlite-unreadable", "cannot read the store's triggers: \(error.message)")
     }
-    for t in schema.tables() where !withTriggers.contains(t.name) {
-      for c in t.columns {
-        guard case .attribute(let entity, let a) = c.role, a.isDerived, !a.isTransient, has(t.name, [c.name]) else {
-          continue
-        }
+    for (entity, a, sql) in derived {
+      let table = schema.entity(named: entity)?.table ?? ""
+      let column = schema.column(a.name, of: entity)
+      let expression = a.derivationExpression ?? "no expression"
+      guard let sql else {
         sink.add(
           StoreFinding(
             "check-derived-trigger", .warning,
-            "\(entity).\(a.name) is derived (\(a.derivationExpression ?? "no expression")), but \(t.name) has no trigger of Core Data's (Z_DA_…) to keep it up to date: Core Data creates them with the table, so this store was not made by Core Data (mapc writes none); the values stay as they are, NULL for a new object, until Core Data makes the table again",
-            table: t.name, column: c.name, entity: entity, repair: "none: Core Data's triggers cannot be made here"))
+            "\(entity).\(a.name) is derived from \(expression), which Core Data's SQLite store does not support (it refuses to open a store of this model)",
+            table: table, column: column, entity: entity, repair: "none: change the model"))
+        continue
       }
+      let missing = sql.triggerNames.filter { have[$0] == nil }
+      let different = sql.triggerNames.filter { have[$0] != nil && have[$0] != want[$0] }
+      guard !missing.isEmpty || !different.isEmpty else { continue }
+      var parts: [String] = []
+      if !missing.isEmpty { parts.append("has no \(missing.joined(separator: ", "))") }
+      if !different.isEmpty { parts.append("has \(different.joined(separator: ", ")) not as Core Data makes it") }
+      sink.add(
+        StoreFinding(
+          "check-derived-trigger", .warning,
+          "\(entity).\(a.name) is derived (\(expression)), but \(table) \(parts.joined(separator: " and ")): Core Data keeps the values up to date with these triggers, which it creates with the table, so nothing updates them on the device",
+          table: table, column: column, entity: entity,
+          repair: "none: write the store again with mapc (store convert) to get Core Data's triggers"))
     }
   }
 

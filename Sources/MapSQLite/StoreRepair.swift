@@ -60,6 +60,8 @@ public struct StoreRepair {
       do throws(SQLiteDatabase.Failure) {
         try store.database.execute("VACUUM INTO \(Self.literal(temporary))")
         let db = try SQLiteDatabase(path: temporary, writable: true)
+        // A store Core Data made may have its triggers for derived attributes, which call them.
+        try db.registerCoreDataFunctions(now: ReproducibleClock.now())
         try db.execute("BEGIN")
         try repair.apply(db)
         try db.execute("COMMIT")
