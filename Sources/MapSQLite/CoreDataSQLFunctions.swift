@@ -50,10 +50,8 @@ extension SQLiteDatabase {
   ) throws(Failure) {
     let flags = SQLITE_UTF8 | (deterministic ? SQLITE_DETERMINISTIC : 0)
     let rc = sqlite3_create_function_v2(handle, name, arguments, flags, userData, body, nil, nil, destroy)
-    guard rc == SQLITE_OK else {
-      destroy?(userData)
-      throw Failure(message: "cannot register \(name): \(lastError)")
-    }
+    // On failure SQLite itself calls `destroy` on `userData`.
+    guard rc == SQLITE_OK else { throw Failure(message: "cannot register \(name): \(lastError)") }
   }
 
   private static func resultText(

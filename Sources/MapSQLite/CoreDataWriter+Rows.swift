@@ -65,6 +65,7 @@ extension CoreDataWriter {
         }
         let values = graph.tables[e.index]
         guard values.count > 0 else { continue }
+        let ids = graph  // the objects' ids, for messages (not `self`, which the rows change)
         // Rows whose objects carry their store's versions bind Z_OPT too; others hold 1.
         let versioned = !values.objectVersions.isEmpty
         let cells = cells(of: table, for: e, entity: entity)
@@ -89,7 +90,9 @@ extension CoreDataWriter {
               case .text: try insert.bindTextNoCopy(column, chunk.texts[Int(chunk.payloads[i])])
               case .string: try insert.bindText(column, chunk.strings[Int(chunk.payloads[i])])
               case .slow:
-                try insert.bind(column, slowValue(cells[c], values, row, slots, name: entity.name, number: row + 1))
+                try insert.bind(
+                  column,
+                  slowValue(cells[c], values, row, slots, object: ids.idText(ObjectRef(entity: e.index, row: row))))
               }
               i += 1
             }
@@ -104,19 +107,19 @@ extension CoreDataWriter {
 
   /// The value of a cell `RowSource` left to the writing thread (`RowChunk.Kind.slow`), as Core
   /// Data stores it (reference §4.2): an attribute through `encode`, a Composite's element
-  /// through `compositeElement`, which report what cannot be stored, naming the object
-  /// `name/number`; any other cell NULL.
+  /// through `compositeElement`, which report what cannot be stored, naming the object by
+  /// `object` (its id as the input wrote it, else `Entity/n`); any other cell NULL.
   mutating func slowValue(
-    _ cell: Cell, _ values: EntityTable, _ row: Int, _ slots: Slots, name: String, number: Int
+    _ cell: Cell, _ values: EntityTable, _ row: Int, _ slots: Slots, object: @autoclosure () -> String
   ) -> SQLiteValue {
     switch cell {
     case .element(let p, let k):
       let e = slots.elements[k]
       return compositeElement(values.value(row, p), e) {
-        "\(name)/\(number).\(e.composite.name).\(e.path.joined(separator: "."))"
+        "\(object()).\(e.composite.name).\(e.path.joined(separator: "."))"
       }
     case .attribute(let p, let k):
-      return encode(values.value(row, p), slots.attributes[k], at: "\(name)/\(number).\(slots.attributes[k].name)")
+      return encode(values.value(row, p), slots.attributes[k], at: "\(object()).\(slots.attributes[k].name)")
     default:
       return .null
     }

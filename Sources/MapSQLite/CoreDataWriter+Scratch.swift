@@ -8,9 +8,10 @@ import MapRuntime
 extension CoreDataWriter {
   /// Renders the rows of entity `e` (layout index) into `rows`: `Z_PK`, `Z_OPT`, and per
   /// column of its table what `writeRows` binds; what cannot be stored goes to `errors`, its
-  /// place named by the object's `Z_PK`, as a whole run names it by its row.
+  /// place named by the object's id, as a whole run names it.
   mutating func renderRows(of e: Int, into rows: ScratchRows) throws(MigrationFailure) {
     let values = graph.tables[e]
+    let ids = graph  // the objects' ids, for messages (not `self`, which the rows change)
     let name = graph.layout.entities[e].name
     guard values.realCount > 0, let k = schema.index(named: name),
       let table = schema.tables().first(where: { $0.root == schema.entities[k].root })
@@ -41,7 +42,10 @@ extension CoreDataWriter {
           case .real: rows.putReal(Double(bitPattern: UInt64(bitPattern: chunk.payloads[i])))
           case .text: rows.putText(chunk.texts[Int(chunk.payloads[i])])
           case .string: rows.putText(chunk.strings[Int(chunk.payloads[i])])
-          case .slow: rows.put(slowValue(cells[c], values, row, slots, name: name, number: Int(key)))
+          case .slow:
+            rows.put(
+              slowValue(
+                cells[c], values, row, slots, object: ids.inputID(ObjectRef(entity: e, row: row)) ?? "\(name)/\(key)"))
           }
           i += 1
         }

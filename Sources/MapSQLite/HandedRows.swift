@@ -246,7 +246,7 @@ struct HandedRows {
               guard let s = UTF8Validation.string(chunk.texts[Int(chunk.payloads[i])]) else { throw NotSure() }
               bound[c] = .text(s)
             case .string: bound[c] = .text(chunk.strings[Int(chunk.payloads[i])])
-            case .slow: bound[c] = writer.slowValue(cells[c], values, row, slots, name: name, number: row + 1)
+            case .slow: bound[c] = writer.slowValue(cells[c], values, row, slots, object: "\(name)/\(row + 1)")
             }
             i += 1
           }

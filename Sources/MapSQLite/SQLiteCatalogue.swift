@@ -49,6 +49,10 @@ public enum SQLiteCatalogue {
         "an index of the version's layout is missing or differs (warning), or an index is not in it (note)"
       ),
       (
+        "check-unique-duplicate",
+        "rows sharing the values of a uniqueness constraint whose index is missing or not Core Data's: the next save fails and the index cannot be made"
+      ),
+      (
         "check-primary-key-max",
         "a root entity's `Z_PRIMARYKEY.Z_MAX` is below the largest `Z_PK` of its table, or its row is missing"
       ),

@@ -70,6 +70,19 @@ extension StoreCheck {
     let rebuild = "rebuilt from the model"
     for name in expected.keys.sorted() {
       let e = expected[name]!
+      // A uniqueness constraint whose index is missing or not Core Data's: rows that break it
+      // are said, and the index cannot be made until they are resolved.
+      if e.type == "index", got[name]?.sql != e.sql, try uniqueDuplicates(name, table: e.table) {
+        sink.add(
+          StoreFinding(
+            "check-layout-index", .warning,
+            got[name] == nil
+              ? "the index \(name) of the model's layout is missing"
+              : "the index \(name) differs from the model's layout",
+            table: e.table, entity: tableEntity(e.table),
+            repair: "none: rows break its uniqueness constraint (check-unique-duplicate); resolve them first"))
+        continue
+      }
       guard let g = got[name] else {
         let what = e.type == "table" ? "table" : "index"
         sink.add(
@@ -97,6 +110,36 @@ extension StoreCheck {
           "the \(g.type) \(name) is not in the model's layout (Core Data does not use it)", table: g.table,
           entity: tableEntity(g.table), repair: "none needed: kept as it is"))
     }
+  }
+
+  /// Whether rows of `table` share the values of the uniqueness constraint whose index is
+  /// `index` (none missing: SQLite's unique index lets NULLs repeat); each group of them is a
+  /// `check-unique-duplicate` error, naming its rows. False for an index of no constraint.
+  mutating func uniqueDuplicates(_ index: String, table: String) throws(MigrationFailure) -> Bool {
+    guard let t = schema.tables().first(where: { $0.name == table }),
+      let u = schema.uniqueIndexes(of: t, frameworkVersion: frameworkVersion).first(where: { $0.name == index }),
+      has(table, u.columns)
+    else { return false }
+    let columns = u.columns.map { Self.q($0) }
+    let sql =
+      "SELECT group_concat(Z_PK, ', '), count(*) FROM \(Self.q(table)) WHERE "
+      + columns.map { "\($0) IS NOT NULL" }.joined(separator: " AND ")
+      + " GROUP BY \(columns.joined(separator: ", ")) HAVING count(*) > 1 ORDER BY min(Z_PK) LIMIT 20"
+    let groups: [[SQLiteValue]]
+    do {
+      groups = try store.database.rows(sql)
+    } catch {
+      throw store.failure("sqlite-unreadable", "cannot read \(table) for its uniqueness constraint: \(error.message)")
+    }
+    for g in groups {
+      sink.add(
+        StoreFinding(
+          "check-unique-duplicate", .error,
+          "rows \(g[0].text ?? "?") of \(table) share their \(u.columns.joined(separator: ", ")), which the uniqueness constraint of \(index) forbids: Core Data's next save of them fails, and the index cannot be made",
+          table: table, entity: tableEntity(table), count: Int(g[1].integer ?? 2),
+          repair: "none: which row to keep is the app's to decide"))
+    }
+    return !groups.isEmpty
   }
 
   /// Derived attributes: Core Data keeps their values up to date with triggers it creates with

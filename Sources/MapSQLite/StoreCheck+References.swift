@@ -90,7 +90,8 @@ enum StoreCheckSQL {
 
   /// A reference that names no row of its target's entity (or a sub-entity of it).
   static func dangling(_ r: CoreDataSchema.ReferenceColumn, _ schema: CoreDataSchema, alias a: String) -> String {
-    "\(a).\(q(r.column)) IS NOT NULL AND NOT EXISTS (SELECT 1 FROM \(q(r.target)) b WHERE b.Z_PK = \(a).\(q(r.column))"
+    // Read as Core Data reads a key (and mapc's reader): as an integer, so 4.5 names row 4.
+    "\(a).\(q(r.column)) IS NOT NULL AND NOT EXISTS (SELECT 1 FROM \(q(r.target)) b WHERE b.Z_PK = CAST(\(a).\(q(r.column)) AS INTEGER)"
       + " AND b.Z_ENT IN \(schema.kindList(r.targetEntity)))"
   }
 

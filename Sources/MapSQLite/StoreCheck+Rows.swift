@@ -62,6 +62,18 @@ extension StoreCheck {
     }
   }
 
+  /// A stored key as a message shows it: `4`, `4.5`, `'text'`, `a blob of 3 bytes`.
+  static func shown(_ v: SQLiteValue) -> String {
+    switch v {
+    case .integer(let i): "\(i)"
+    case .real(let d): "\(d)"
+    case .text(let t): "'\(t)'"
+    case .blob(let b): "a blob of \(b.count) bytes"
+    case .null: "NULL"
+    case .malformedText(let n, _): "a text of \(n) bytes that is not UTF-8"
+    }
+  }
+
   /// To-one references (and the hidden keys of to-many relationships without inverse) naming no row.
   mutating func danglingToOne() throws(MigrationFailure) {
     for r in schema.referenceColumns()
@@ -76,7 +88,7 @@ extension StoreCheck {
         sink.add(
           StoreFinding(
             "check-dangling-to-one", .error,
-            "\(what) names Z_PK \(row[2].integer.map(String.init) ?? "?") of \(r.target), which has no such row of \(r.targetEntity) (or a sub-entity): the fault fails when fired",
+            "\(what) names Z_PK \(Self.shown(row[2])) of \(r.target), which has no such row of \(r.targetEntity) (or a sub-entity): the fault fails when fired",
             table: r.table, column: r.column, row: row[0].integer, entity: entityName(row[1]),
             repair: r.isOptional
               ? "set to NULL (the relationship is optional)"

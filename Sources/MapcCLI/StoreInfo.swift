@@ -55,7 +55,7 @@ extension MapcCommand {
       if !model.isEmpty {
         let argument = ModelArgument(model, swift: swiftSources)
         let model = argument.display
-        let versions: ModelVersions
+        var versions: ModelVersions
         do {
           versions = try ModelInput.versions(argument)
         } catch {
@@ -63,6 +63,9 @@ extension MapcCommand {
         }
         var byName: [String: String] = [:]
         for (e, h) in hashes { byName[e] = h }
+        let configuration: String?
+        (versions, configuration) = versions.matchingConfiguration(of: byName)
+        if let configuration { lines.append("configuration: \(configuration)") }
         let compared: Int
         switch StoreVersion.identify(byName, in: versions) {
         case .version(let i):

@@ -34,6 +34,14 @@ extension Migrator {
         message: "the store records no metadata.entityVersionHashes, so its model version is unknown",
         id: "migrate-unknown-version", place: store, notes: [unchanged], status: .runFailed)
     }
+    let configuration: String?
+    (versions, configuration) = versions.matchingConfiguration(of: hashes)
+    if let configuration {
+      observer(
+        .note(
+          "migrate: the store is one of configuration '\(configuration)': each version is taken with that configuration's entities"
+        ))
+    }
     var identified = StoreVersion.identify(hashes, in: versions)
     if case .unknown = identified, format.carriesModels,
       let own = Self.ownModelStep(

@@ -130,7 +130,9 @@ public struct StoreConverter: Sendable {
   package static func version(
     of peek: StoreMetadataPeek, in versions: ModelVersions, modelName: String, path: String
   ) throws(MigrationFailure) -> ModelVersion {
-    switch StoreVersion.identify(peek.entityVersionHashes ?? [:], in: versions) {
+    let hashes = peek.entityVersionHashes ?? [:]
+    let versions = versions.matchingConfiguration(of: hashes).versions
+    switch StoreVersion.identify(hashes, in: versions) {
     case .version(let i): return versions.versions[i]
     case .unknown(let closest, let differing):
       throw MigrationFailure([

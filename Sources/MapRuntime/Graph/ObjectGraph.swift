@@ -183,12 +183,15 @@ extension ObjectGraph {
   /// The id of an object as the input wrote it (source stores), else `Entity/n`.
   package func idText(_ ref: ObjectRef) -> String {
     let t = tables[Int(ref.entity)]
-    if let ids = t.ids, case .string(let text) = ids.get(Int(ref.row)) {
-      switch text {
-      case .native(let s): return s
-      case .slice(let s): return input?.decodeString(s) ?? ""
-      }
+    return inputID(ref) ?? "\(t.layout.name)/\(Int(ref.row) + 1 + t.rowOffset)"
+  }
+
+  /// The id of an object as the input wrote it, or nil (an object a migration made).
+  package func inputID(_ ref: ObjectRef) -> String? {
+    guard let ids = tables[Int(ref.entity)].ids, case .string(let text) = ids.get(Int(ref.row)) else { return nil }
+    switch text {
+    case .native(let s): return s
+    case .slice(let s): return input?.decodeString(s) ?? ""
     }
-    return "\(t.layout.name)/\(Int(ref.row) + 1 + t.rowOffset)"
   }
 }

@@ -130,8 +130,12 @@ public struct ModelVersions: Sendable {
       }
     }
     if !errors.isEmpty { throw DiagnosticsError(grouped(errors)) }
-    // Without a readable .xccurrentversion, the last version is the current one.
-    let currentName = (try? ModelLoader.resolve(path: bundle))?.versionName
+    // Without a .xccurrentversion, the last version is the current one. One the bundle has
+    // must name one of its versions, as for `mapc hash` and Xcode: a migration never goes to
+    // another version than the one the app declares without saying so.
+    let currentFile = (bundle.hasSuffix("/") ? String(bundle.dropLast()) : bundle) + "/.xccurrentversion"
+    let currentName =
+      FileManager.default.fileExists(atPath: currentFile) ? try ModelLoader.resolve(path: bundle).versionName : nil
     let current = currentName.flatMap { names.firstIndex(of: $0) } ?? names.count - 1
     return ModelVersions(
       bundlePath: bundle, versions: versions, current: current, orderSource: source, undecided: undecided)

@@ -24,7 +24,7 @@ struct StoreCheckModel {
     } catch {
       throw Console.failure(error)
     }
-    let versions: ModelVersions
+    var versions: ModelVersions
     if let path {
       do {
         if URL(fileURLWithPath: path).pathExtension == "xcdatamodel" {
@@ -42,9 +42,12 @@ struct StoreCheckModel {
     } else {
       versions = try CachedModel.versions(store: store, command: command, writes: command != "store check")
     }
+    let configuration: String?
+    (versions, configuration) = versions.matchingConfiguration(of: hashes)
     switch StoreVersion.identify(hashes, in: versions) {
     case .version(let i):
-      return StoreCheckModel(model: versions.versions[i].model, version: versions.versions[i].name)
+      let name = versions.versions[i].name + (configuration.map { "', configuration '\($0)" } ?? "")
+      return StoreCheckModel(model: versions.versions[i].model, version: name)
     case .unknown(let closest, let differing):
       let v = versions.versions[closest]
       let details = differing.map { e in
