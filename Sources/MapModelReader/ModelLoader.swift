@@ -179,6 +179,16 @@ public enum ModelLoader {
     return folder
   }
 
+  /// The version a bundle's `.xccurrentversion` names (without `.xcdatamodel`), or nil when it
+  /// has none, cannot be read or names none (a real bundle's may lack the key).
+  public static func namedCurrentVersion(in bundle: String) -> String? {
+    let path = join(bundle, ".xccurrentversion")
+    guard FileManager.default.fileExists(atPath: path), let plist = try? XMLReader.parse(contentsOf: path),
+      let (name, _) = currentVersionName(plist)
+    else { return nil }
+    return name.hasSuffix(".xcdatamodel") ? String(name.dropLast(".xcdatamodel".count)) : name
+  }
+
   /// `_XCCurrentVersionName` from `<plist><dict><key>…</key><string>…</string></dict></plist>`.
   private static func currentVersionName(_ plist: XML.Document) -> (String, SourceLocation)? {
     guard plist.root.name == "plist", let dict = plist.root.firstElement(named: "dict") else {

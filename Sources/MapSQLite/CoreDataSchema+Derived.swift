@@ -185,7 +185,11 @@ extension CoreDataSchema {
         "CREATE TRIGGER IF NOT EXISTS \(parameterName)_UPDATE AFTER UPDATE OF \(p) ON \(dt) FOR EACH ROW BEGIN" + push
           + Self.notice(false, t, a.name, column) + " WHERE \(key) = NEW.Z_PK\(andOwn); END",
       ],
-      "UPDATE \(t) SET \(column) = (SELECT \(selected) FROM \(dt) WHERE Z_PK = \(t).\(key))"
+      // Core Data's fill names both tables alike, which for a relationship within one table
+      // reads the inner row's key, and has no condition on Z_ENT: the member's table is aliased
+      // and the rows are the entity's own (`Specs/sqlite-store.md` §9).
+      "UPDATE \(t) SET \(column) = (SELECT \(sql.map { "\($0)(m.\(p))" } ?? "m.\(p)") FROM \(dt) AS m WHERE m.Z_PK = \(t).\(key))"
+        + (kindCondition(e, "").map { " WHERE \($0)" } ?? "")
     )
   }
 
@@ -222,7 +226,7 @@ extension CoreDataSchema {
         "CREATE TRIGGER IF NOT EXISTS \(source)_INSERT AFTER INSERT ON \(t) FOR EACH ROW\(when) BEGIN UPDATE \(t) SET \(column) = (SELECT IFNULL(\(aggregate), 0) FROM \(dt) WHERE \(key) = NEW.Z_PK) WHERE Z_PK = NEW.Z_PK;"
           + Self.notice(true, t, a.name, column) + " WHERE Z_PK = NEW.Z_PK; END",
       ],
-      "UPDATE \(t) SET \(column) = (SELECT IFNULL(\(aggregate), 0) FROM \(dt) WHERE \(key) = \(t).Z_PK)\(whereKinds);"
+      "UPDATE \(t) SET \(column) = (SELECT IFNULL(\(counted == nil ? "COUNT(m.\(key))" : "SUM(m.\(counted!))"), 0) FROM \(dt) AS m WHERE m.\(key) = \(t).Z_PK)\(whereKinds);"
     )
   }
 
@@ -235,8 +239,11 @@ extension CoreDataSchema {
     let (op, f) = isMin ? ("<", "MIN") : (">", "MAX")
     let parameter = "Z_DA_\(dt)_\(e.name)_\(a.name)"
     let source = "Z_DA_\(t)_\(e.name)_\(a.name)"
-    let targetAnd = kindCondition(target, "").map { " AND \($0)" } ?? ""
-    let targetWhere = kindCondition(target, "").map { " WHERE \($0)" } ?? ""
+    // Core Data's conditions on the member's kind name a bare Z_ENT, which a trigger's WHEN
+    // cannot see ("no such column"): here the row's own, NEW or OLD.
+    let newKind = kindCondition(target, "NEW.").map { " AND \($0)" } ?? ""
+    let oldKind = kindCondition(target, "OLD.").map { " AND \($0)" } ?? ""
+    let ownWhere = kindCondition(e, "").map { " WHERE \($0)" } ?? ""
     let ownWhen = kindCondition(e, "NEW.").map { " WHEN \($0)" } ?? ""
     let ownAnd = kindCondition(e, "").map { " AND \($0)" } ?? ""
     let notice = Self.notice(false, t, a.name, column)
@@ -249,20 +256,20 @@ extension CoreDataSchema {
       + " WHERE Z_PK = OLD.\(key)\(ownAnd) AND (\(column) IS NULL OR OLD.\(p) \(op)= \(column)); END"
     return (
       [
-        "CREATE TRIGGER IF NOT EXISTS \(parameter)_INSERT AFTER INSERT ON \(dt) FOR EACH ROW WHEN (NEW.\(key) NOT NULL AND NEW.\(p) NOT NULL\(targetAnd)) BEGIN"
+        "CREATE TRIGGER IF NOT EXISTS \(parameter)_INSERT AFTER INSERT ON \(dt) FOR EACH ROW WHEN (NEW.\(key) NOT NULL AND NEW.\(p) NOT NULL\(newKind)) BEGIN"
           + push + notice
           + " WHERE Z_PK = NEW.\(key)\(ownAnd) AND (\(column) IS NULL OR NEW.\(p) \(op)= \(column)); END",
-        "CREATE TRIGGER IF NOT EXISTS \(parameter)_UPDATE_SET AFTER UPDATE OF \(key), \(p) ON \(dt) FOR EACH ROW WHEN (NEW.\(key) NOT NULL AND NEW.\(p) NOT NULL\(targetAnd)) BEGIN"
+        "CREATE TRIGGER IF NOT EXISTS \(parameter)_UPDATE_SET AFTER UPDATE OF \(key), \(p) ON \(dt) FOR EACH ROW WHEN (NEW.\(key) NOT NULL AND NEW.\(p) NOT NULL\(newKind)) BEGIN"
           + recompute + notice + " WHERE Z_PK = OLD.\(key)\(ownAnd) AND OLD.\(p) \(op)= \(column);" + push + notice
           + " WHERE Z_PK = NEW.\(key)\(ownAnd) AND NEW.\(p) \(op)= \(column); END",
-        "CREATE TRIGGER IF NOT EXISTS \(parameter)_UPDATE_UNSET AFTER UPDATE OF \(key), \(p) ON \(dt) FOR EACH ROW WHEN (OLD.\(key) NOT NULL AND OLD.\(p) NOT NULL AND (NEW.\(key) IS NULL OR NEW.\(p) IS NULL)\(targetAnd))"
+        "CREATE TRIGGER IF NOT EXISTS \(parameter)_UPDATE_UNSET AFTER UPDATE OF \(key), \(p) ON \(dt) FOR EACH ROW WHEN (OLD.\(key) NOT NULL AND OLD.\(p) NOT NULL AND (NEW.\(key) IS NULL OR NEW.\(p) IS NULL)\(oldKind))"
           + unset,
-        "CREATE TRIGGER IF NOT EXISTS \(parameter)_DELETE AFTER DELETE ON \(dt) FOR EACH ROW WHEN (OLD.\(key) NOT NULL AND OLD.\(p) NOT NULL\(targetAnd))"
+        "CREATE TRIGGER IF NOT EXISTS \(parameter)_DELETE AFTER DELETE ON \(dt) FOR EACH ROW WHEN (OLD.\(key) NOT NULL AND OLD.\(p) NOT NULL\(oldKind))"
           + unset,
         "CREATE TRIGGER IF NOT EXISTS \(source)_INSERT AFTER INSERT ON \(t) FOR EACH ROW\(ownWhen) BEGIN UPDATE \(t) SET \(column) = (SELECT \(f)(\(p)) FROM \(dt) WHERE \(key) = NEW.Z_PK) WHERE Z_PK = NEW.Z_PK;"
           + Self.notice(true, t, a.name, column) + " WHERE Z_PK = NEW.Z_PK; END",
       ],
-      "UPDATE \(t) SET \(column) = (SELECT \(f)(\(p)) FROM \(dt) WHERE \(key) = \(t).Z_PK)\(targetWhere);"
+      "UPDATE \(t) SET \(column) = (SELECT \(f)(m.\(p)) FROM \(dt) AS m WHERE m.\(key) = \(t).Z_PK)\(ownWhere);"
     )
   }
 
@@ -294,7 +301,7 @@ extension CoreDataSchema {
         "CREATE TRIGGER IF NOT EXISTS \(source)_INSERT AFTER INSERT ON \(t) FOR EACH ROW\(when) BEGIN UPDATE \(t) SET \(column) = (SELECT IFNULL(COUNT(\(key)), 0) FROM \(join) WHERE \(key) = NEW.Z_PK) WHERE Z_PK = NEW.Z_PK;"
           + notice + " WHERE Z_PK = NEW.Z_PK; END",
       ],
-      "UPDATE \(t) SET \(column) = (SELECT IFNULL(COUNT(\(key)), 0) FROM \(join) WHERE \(key) = \(t).Z_PK)\(whereKinds);"
+      "UPDATE \(t) SET \(column) = (SELECT IFNULL(COUNT(m.\(key)), 0) FROM \(join) AS m WHERE m.\(key) = \(t).Z_PK)\(whereKinds);"
     )
   }
 }

@@ -6,6 +6,9 @@ import MapRuntime
 extension SQLiteStoreFormat {
   public var carriesModels: Bool { true }
 
+  /// Core Data's triggers and fill statements for derived attributes (`CoreDataSchema.derivedSQL`).
+  public var computesDerivedAttributes: Bool { true }
+
   /// Without `Z_MODELCACHE` (its table made, empty): only mapc reads an intermediate store, with
   /// the step's model, and the cache is the writer's largest cost for a store with few rows
   /// (archiving the model). The store a chain writes last has it.

@@ -63,9 +63,9 @@ extension MapcCommand {
         }
         var byName: [String: String] = [:]
         for (e, h) in hashes { byName[e] = h }
-        let configuration: String?
-        (versions, configuration) = versions.matchingConfiguration(of: byName)
-        if let configuration { lines.append("configuration: \(configuration)") }
+        let match = versions.matchingConfiguration(of: byName)
+        versions = match.versions
+        if let configuration = match.configuration { lines.append("configuration: \(configuration)") }
         let compared: Int
         switch StoreVersion.identify(byName, in: versions) {
         case .version(let i):

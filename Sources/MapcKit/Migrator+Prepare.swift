@@ -34,12 +34,20 @@ extension Migrator {
         message: "the store records no metadata.entityVersionHashes, so its model version is unknown",
         id: "migrate-unknown-version", place: store, notes: [unchanged], status: .runFailed)
     }
-    let configuration: String?
-    (versions, configuration) = versions.matchingConfiguration(of: hashes)
-    if let configuration {
+    let match = versions.matchingConfiguration(of: hashes)
+    versions = match.versions
+    if let configuration = match.configuration {
+      let alike =
+        match.alike.isEmpty
+        ? ""
+        : "; configurations \(match.alike.map { "'\($0)'" }.joined(separator: ", ")) have the same entities, and the first declared is taken"
+      let whole =
+        match.whole.isEmpty
+        ? ""
+        : "; \(match.whole.map { "'\($0)'" }.joined(separator: ", ")) \(match.whole.count == 1 ? "has" : "have") no such configuration that stands alone and \(match.whole.count == 1 ? "is" : "are") taken whole"
       observer(
         .note(
-          "migrate: the store is one of configuration '\(configuration)': each version is taken with that configuration's entities"
+          "migrate: the store is one of configuration '\(configuration)': each version is taken with that configuration's entities\(alike)\(whole)"
         ))
     }
     var identified = StoreVersion.identify(hashes, in: versions)
@@ -96,7 +104,11 @@ extension Migrator {
     for group in groups { observer(.diagnostics(group)) }
     return .steps(
       MigrationSteps(
-        chain: chain, analyses: Cores.map(chain.steps.count) { StepAnalysis.analyze(chain.steps[$0].plan) },
+        chain: chain,
+        analyses: Cores.map(chain.steps.count) {
+          let analysis = StepAnalysis.analyze(chain.steps[$0].plan)
+          return format.computesDerivedAttributes ? analysis.recomputingDerived(chain.steps[$0].plan) : analysis
+        },
         format: format,
         previousRecords: peek.migrations, unregisteredPolicies: chain.steps.flatMap { PolicyRegistry.problems($0.plan) }
       ))

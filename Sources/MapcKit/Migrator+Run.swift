@@ -59,8 +59,10 @@ extension Migrator {
   public func run(_ options: RunOptions) throws(MapcError) -> RunReport {
     let store = options.store
     let resolved = try? StoreFormatChoice.resolve(options.storeFormat, path: store, compact: options.compact)
+    let analysis = StepAnalysis.analyze(options.plan)
     let check = DataLossCheck(
-      analyses: [StepAnalysis.analyze(options.plan)], consent: options.consent, store: store
+      analyses: [resolved?.computesDerivedAttributes == true ? analysis.recomputingDerived(options.plan) : analysis],
+      consent: options.consent, store: store
     ) { [planName = options.planName] _ in "the plan \(planName)" }
     var notes: [String] = []
     if options.writes {

@@ -94,6 +94,7 @@ package struct StepTable {
     case .renamed: "renamed"
     case .converted: "converted"
     case .defaulted: "defaulted"
+    case .recomputed: "recomputed"
     case .read: "read"
     case .dropped: "dropped"
     }
@@ -101,7 +102,7 @@ package struct StepTable {
 
   package static func target(_ f: StepAnalysis.PropertyFate) -> String? {
     switch f {
-    case .renamed(let t), .converted(let t), .defaulted(let t): t
+    case .renamed(let t), .converted(let t), .defaulted(let t), .recomputed(let t): t
     default: nil
     }
   }

@@ -4,6 +4,8 @@
 extension StoreFormat {
   public var carriesModels: Bool { false }
 
+  public var computesDerivedAttributes: Bool { false }
+
   public func carriedModel(_ path: String) throws(MigrationFailure) -> CarriedModel? { nil }
 
   public func bookkeeping(_ path: String) -> [StoreBookkeeping] { [] }

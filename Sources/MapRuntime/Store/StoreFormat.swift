@@ -54,6 +54,11 @@ public protocol StoreFormat: Sendable {
   /// `Z_MODELCACHE`), so that a command can read it without `--model`. Default: false.
   var carriesModels: Bool { get }
 
+  /// Whether a store this format writes computes the values of derived attributes itself, as
+  /// Core Data's SQLite store does with its triggers and fill statements (so a derived value a
+  /// step does not copy is computed again, not lost). Default: false.
+  var computesDerivedAttributes: Bool { get }
+
   /// The model the store at `path` carries, with what of it mapc leaves out; nil when it carries
   /// none. Throws when it carries one that cannot be read. Default: nil.
   func carriedModel(_ path: String) throws(MigrationFailure) -> CarriedModel?

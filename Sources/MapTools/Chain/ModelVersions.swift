@@ -130,12 +130,19 @@ public struct ModelVersions: Sendable {
       }
     }
     if !errors.isEmpty { throw DiagnosticsError(grouped(errors)) }
-    // Without a .xccurrentversion, the last version is the current one. One the bundle has
-    // must name one of its versions, as for `mapc hash` and Xcode: a migration never goes to
-    // another version than the one the app declares without saying so.
-    let currentFile = (bundle.hasSuffix("/") ? String(bundle.dropLast()) : bundle) + "/.xccurrentversion"
-    let currentName =
-      FileManager.default.fileExists(atPath: currentFile) ? try ModelLoader.resolve(path: bundle).versionName : nil
+    // Without a readable .xccurrentversion naming a version, the last version is the current
+    // one (a real bundle's may lack the key). One that names a version must name one of the
+    // bundle's, as for `mapc hash` and Xcode: a migration never goes to another version than
+    // the one the app declares without saying so.
+    let currentName = ModelLoader.namedCurrentVersion(in: bundle)
+    if let currentName, !names.contains(currentName) {
+      throw DiagnosticsError([
+        .error(
+          "model-current-version",
+          "the current version '\(currentName)' (.xccurrentversion) is not in the bundle (versions: \(names.map { "'\($0)'" }.joined(separator: ", ")))",
+          at: nil, file: (bundle.hasSuffix("/") ? String(bundle.dropLast()) : bundle) + "/.xccurrentversion")
+      ])
+    }
     let current = currentName.flatMap { names.firstIndex(of: $0) } ?? names.count - 1
     return ModelVersions(
       bundlePath: bundle, versions: versions, current: current, orderSource: source, undecided: undecided)

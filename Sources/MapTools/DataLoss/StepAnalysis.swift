@@ -53,6 +53,9 @@ public struct StepAnalysis: Sendable, Hashable {
     /// Copied, nil replaced by the destination's default (`TERNARY(v != nil, v, default)`, or
     /// mapc's `defaultValue:for:`).
     case defaulted(String)
+    /// Derived in both models: the destination store computes the destination attribute
+    /// (named) again from its own data (`recomputingDerived`).
+    case recomputed(String)
     /// Used by an expression or a custom policy.
     case read
     /// Nothing reads it: its values (links) are lost.
@@ -84,6 +87,7 @@ extension StepAnalysis.PropertyFate {
     case .renamed(let to): "renamed → \(to)"
     case .converted(let type): "converted → \(type)"
     case .defaulted(let to): "defaulted → \(to)"
+    case .recomputed(let to): "recomputed → \(to)"
     case .read: "read"
     case .dropped: "dropped"
     }

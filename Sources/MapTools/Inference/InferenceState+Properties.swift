@@ -10,7 +10,6 @@ extension InferenceState {
   mutating func propertyElements(_ s: EntityDescription, _ d: EntityDescription) -> (
     [PropertyElement], [PropertyElement]
   ) {
-    let mapping = "\(s.name)To\(d.name)"
     let sourceAttributes = MatchKey.Index(
       source.allAttributes(of: s).filter { !$0.isTransient }, name: \.name, renamingIdentifier: \.renamingIdentifier)
     var attributes: [PropertyElement] = []
@@ -41,15 +40,12 @@ extension InferenceState {
         continue
       }
       var expression = "$source.\(sa.name)"
-      if sa.isOptional && !a.isOptional {
-        guard let fallback = DefaultLiteral.text(a.defaultValue) else {
-          problem(
-            "infer-mandatory-without-default",
-            "attribute \(d.name).\(a.name) becomes mandatory but has no default value for the \(s.name) objects whose \(sa.name) is nil (Core Data infers optional to mandatory only with a default); give it a default value in the model, or write <attribute name=\"\(a.name)\">TERNARY($source.\(sa.name) != nil, $source.\(sa.name), FALLBACK)</attribute> in mapping \(mapping)",
-            at: at, in: destination)
-          continue
-        }
-        // Core Data's own form (a device has no defaultValue:for:).
+      // Optional to mandatory: with a default, nil becomes it (Core Data's own form, as its
+      // `_nonNilValueOrDefaultValueForAttribute…`; a device has no defaultValue:for:). Without
+      // one Core Data still infers the step, copying the value (its builder has no error for
+      // it, reference §5.3): the step goes on when no object holds nil, and an object that
+      // does fails the destination's validation (`run-validation-mandatory`), named.
+      if sa.isOptional && !a.isOptional, let fallback = DefaultLiteral.text(a.defaultValue) {
         expression = "TERNARY($source.\(sa.name) != nil, $source.\(sa.name), \(fallback))"
       } else if sa.name == a.name {
         continue  // the compiler's implicit $source.name

@@ -42,8 +42,9 @@ struct StoreCheckModel {
     } else {
       versions = try CachedModel.versions(store: store, command: command, writes: command != "store check")
     }
-    let configuration: String?
-    (versions, configuration) = versions.matchingConfiguration(of: hashes)
+    let match = versions.matchingConfiguration(of: hashes)
+    let configuration = match.configuration
+    versions = match.versions
     switch StoreVersion.identify(hashes, in: versions) {
     case .version(let i):
       let name = versions.versions[i].name + (configuration.map { "', configuration '\($0)" } ?? "")
