@@ -325,6 +325,20 @@ extension CoreDataSchema {
         return "the name '\(n)' of entity \(e.name) is not a name SQLite can hold unquoted"
       }
     }
+    // A root's table is `Z` + its name upper-cased: two roots differing only in case (or one
+    // named like Core Data's own tables) would share one.
+    var tables: [String: String] = [:]
+    for (k, e) in entities.enumerated() where e.root == k {
+      if ["Z_PRIMARYKEY", "Z_METADATA", "Z_MODELCACHE"].contains(e.table) {
+        return "entity \(e.name) would have the table \(e.table), one of Core Data's own"
+          + " (a root entity's table is Z and its name in upper case)"
+      }
+      if let other = tables[e.table] {
+        return "entities \(other) and \(e.name) would both have the table \(e.table)"
+          + " (a root entity's table is Z and its name in upper case)"
+      }
+      tables[e.table] = e.name
+    }
     return nil
   }
 }

@@ -44,7 +44,13 @@ extension ModelDiff {
     case .inferable:
       "Core Data can infer this step (lightweight migration) without losing data."
     case .losesData(let lost):
-      "Core Data can infer this step only by dropping data (\(lost.joined(separator: ", "))): it cannot be inferred without losing data; write a mapping that keeps it, or say it goes (an entity mapping of type remove)."
+      // A whole entity can be said to go in a mapping (type remove); a property only by consent.
+      "Core Data can infer this step only by dropping data (\(lost.joined(separator: ", "))): it cannot be inferred without losing data; write a mapping that keeps it, or accept the loss ("
+        + [
+          lost.contains { !$0.contains(".") } ? "an entity mapping of type remove says an entity goes" : nil,
+          lost.contains { $0.contains(".") }
+            ? "mapc migrate --allow-drop \(lost.first { $0.contains(".") }!) accepts a property's loss" : nil,
+        ].compactMap { $0 }.joined(separator: "; ") + ")."
     case .notInferable(let reasons):
       "Core Data cannot infer this step: \(reasons.joined(separator: "; ")); write a mapping for it."
     }
