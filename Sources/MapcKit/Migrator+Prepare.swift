@@ -105,10 +105,7 @@ extension Migrator {
     return .steps(
       MigrationSteps(
         chain: chain,
-        analyses: Cores.map(chain.steps.count) {
-          let analysis = StepAnalysis.analyze(chain.steps[$0].plan)
-          return format.computesDerivedAttributes ? analysis.recomputingDerived(chain.steps[$0].plan) : analysis
-        },
+        analyses: Cores.map(chain.steps.count) { StepAnalysis.analyze(chain.steps[$0].plan, into: format) },
         format: format,
         previousRecords: peek.migrations, unregisteredPolicies: chain.steps.flatMap { PolicyRegistry.problems($0.plan) }
       ))

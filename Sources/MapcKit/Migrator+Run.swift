@@ -59,10 +59,8 @@ extension Migrator {
   public func run(_ options: RunOptions) throws(MapcError) -> RunReport {
     let store = options.store
     let resolved = try? StoreFormatChoice.resolve(options.storeFormat, path: store, compact: options.compact)
-    let analysis = StepAnalysis.analyze(options.plan)
     let check = DataLossCheck(
-      analyses: [resolved?.computesDerivedAttributes == true ? analysis.recomputingDerived(options.plan) : analysis],
-      consent: options.consent, store: store
+      analyses: [StepAnalysis.analyze(options.plan, into: resolved)], consent: options.consent, store: store
     ) { [planName = options.planName] _ in "the plan \(planName)" }
     var notes: [String] = []
     if options.writes {

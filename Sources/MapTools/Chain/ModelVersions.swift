@@ -81,7 +81,8 @@ public struct ModelVersions: Sendable {
     var source = VersionOrderSource.names
     var undecided: [(String, String)] = []
     let names: [String]
-    let orderFile = (bundle.hasSuffix("/") ? String(bundle.dropLast()) : bundle) + "/" + orderFileName
+    let folder = bundle.hasSuffix("/") ? String(bundle.dropLast()) : bundle
+    let orderFile = folder + "/" + orderFileName
     if let declared {
       source = .option
       names = try checkDeclared(declared, found: found, bundle: bundle, from: "--version-order")
@@ -140,7 +141,7 @@ public struct ModelVersions: Sendable {
         .error(
           "model-current-version",
           "the current version '\(currentName)' (.xccurrentversion) is not in the bundle (versions: \(names.map { "'\($0)'" }.joined(separator: ", ")))",
-          at: nil, file: (bundle.hasSuffix("/") ? String(bundle.dropLast()) : bundle) + "/.xccurrentversion")
+          at: nil, file: folder + "/.xccurrentversion")
       ])
     }
     let current = currentName.flatMap { names.firstIndex(of: $0) } ?? names.count - 1

@@ -1,6 +1,13 @@
 import MapRuntime
 
 extension StepAnalysis {
+  /// What `plan` does to a store written in `format` (`analyze`): into a format that computes
+  /// derived attributes, those are `recomputingDerived`.
+  public static func analyze(_ plan: MigrationPlan, into format: (any StoreFormat)?) -> StepAnalysis {
+    let analysis = analyze(plan)
+    return format?.computesDerivedAttributes == true ? analysis.recomputingDerived(plan) : analysis
+  }
+
   /// The analysis for a destination store that computes derived attributes itself (Core Data's
   /// SQLite store: its triggers and fill statements, `Specs/sqlite-store.md` §9): a source
   /// attribute nothing copies that is derived, of an entity migrated into an entity with a
